@@ -1,0 +1,1 @@
+//! Pure rules of Agent Canvas (no web dependencies).
