@@ -1,1 +1,278 @@
+//! Process helpers shared by `xtask` and the end-to-end tests.
+//!
+//! - [`Group`]: a child started in its own process group; dropping it stops the whole group
+//!   (SIGTERM, then SIGKILL after a grace period), so nothing it started is orphaned.
+//! - [`AgentServer`]: a REAL `openhands-agent-server` on 127.0.0.1 with a private HOME and
+//!   working directory, waited for with a deadline (never a fixed sleep).
+//! - [`wait_until`], [`http_get`], [`free_port`], [`random_hex`]: small building blocks.
 
+use std::fs;
+use std::io::{self, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// A child process leading its own process group. Dropping it terminates the group.
+pub struct Group {
+    child: Child,
+    name: String,
+}
+
+impl Group {
+    /// Spawns `cmd` as the leader of a new process group.
+    pub fn spawn(name: &str, mut cmd: Command) -> io::Result<Group> {
+        cmd.process_group(0);
+        let child = cmd.spawn().map_err(|e| {
+            io::Error::new(e.kind(), format!("could not start {name}: {e}"))
+        })?;
+        Ok(Group {
+            child,
+            name: name.to_string(),
+        })
+    }
+
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Whether the leader has exited (and how).
+    pub fn try_wait(&mut self) -> io::Result<Option<ExitStatus>> {
+        self.child.try_wait()
+    }
+
+    pub fn child_mut(&mut self) -> &mut Child {
+        &mut self.child
+    }
+
+    /// Stops the whole group: SIGTERM, wait up to `grace`, then SIGKILL. Idempotent.
+    pub fn stop(&mut self, grace: Duration) {
+        let pgid = self.child.id() as libc::pid_t;
+        if let Ok(Some(_)) = self.child.try_wait() {
+            // The leader is gone; members may still live.
+            signal_group(pgid, libc::SIGKILL);
+            return;
+        }
+        signal_group(pgid, libc::SIGTERM);
+        let deadline = Instant::now() + grace;
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        signal_group(pgid, libc::SIGKILL);
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        self.stop(Duration::from_secs(5));
+    }
+}
+
+fn signal_group(pgid: libc::pid_t, sig: libc::c_int) {
+    if pgid > 0 {
+        // SAFETY: kill(2) with a negative pid signals the process group; no memory is involved.
+        unsafe {
+            libc::kill(-pgid, sig);
+        }
+    }
+}
+
+/// Polls `check` until it returns `Ok(Some(_))`; `Err` stops at once (a fatal condition);
+/// after `timeout` it fails with `what` in the message.
+pub fn wait_until<T>(
+    what: &str,
+    timeout: Duration,
+    mut check: impl FnMut() -> Result<Option<T>, String>,
+) -> Result<T, String> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Some(v) = check()? {
+            return Ok(v);
+        }
+        if Instant::now() >= deadline {
+            return Err(format!("timed out after {timeout:?} waiting for {what}"));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// A minimal blocking HTTP/1.1 GET on loopback. Returns (status, body).
+pub fn http_get(addr: SocketAddr, path: &str, headers: &[(&str, &str)]) -> io::Result<(u16, String)> {
+    let mut stream = TcpStream::connect_timeout(&addr, Duration::from_secs(2))?;
+    stream.set_read_timeout(Some(Duration::from_secs(5)))?;
+    let mut req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    stream.write_all(req.as_bytes())?;
+    let mut buf = Vec::new();
+    stream.read_to_end(&mut buf)?;
+    let text = String::from_utf8_lossy(&buf).to_string();
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse::<u16>().ok())
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, "no HTTP status line"))?;
+    let body = text
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    Ok((status, body))
+}
+
+/// A free TCP port on 127.0.0.1 (bound and released; good enough for tests and the launcher).
+pub fn free_port() -> io::Result<u16> {
+    let l = TcpListener::bind("127.0.0.1:0")?;
+    Ok(l.local_addr()?.port())
+}
+
+/// Whether something already listens on 127.0.0.1:`port`.
+pub fn port_in_use(port: u16) -> bool {
+    TcpListener::bind(("127.0.0.1", port)).is_err()
+}
+
+/// `n` random bytes from the OS, hex-encoded (2n characters).
+pub fn random_hex(n: usize) -> io::Result<String> {
+    let mut bytes = vec![0u8; n];
+    fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// The last `max` bytes of a text file (for error messages).
+pub fn tail(path: &Path, max: usize) -> String {
+    match fs::read(path) {
+        Ok(bytes) => {
+            let start = bytes.len().saturating_sub(max);
+            String::from_utf8_lossy(&bytes[start..]).to_string()
+        }
+        Err(_) => String::new(),
+    }
+}
+
+/// How to start a real agent server.
+#[derive(Clone, Debug)]
+pub struct AgentServerOptions {
+    /// The venv's python (with `openhands-agent-server` installed).
+    pub python: PathBuf,
+    pub port: u16,
+    /// Private state: `home/`, `work/` and `agent-server.log` live here.
+    pub state_dir: PathBuf,
+    pub session_api_key: String,
+    /// Extra environment (e.g. CORS origins).
+    pub env: Vec<(String, String)>,
+    /// How long to wait for `/health`.
+    pub ready_timeout: Duration,
+}
+
+impl AgentServerOptions {
+    pub fn new(python: PathBuf, port: u16, state_dir: PathBuf, session_api_key: String) -> Self {
+        AgentServerOptions {
+            python,
+            port,
+            state_dir,
+            session_api_key,
+            env: Vec::new(),
+            ready_timeout: Duration::from_secs(90),
+        }
+    }
+}
+
+/// A running agent server; dropping it stops it (SIGTERM to its process group).
+pub struct AgentServer {
+    group: Group,
+    pub url: String,
+    pub addr: SocketAddr,
+    pub session_api_key: String,
+    pub log: PathBuf,
+    pub work_dir: PathBuf,
+}
+
+impl AgentServer {
+    /// Starts the server and waits until `GET /health` answers 200.
+    pub fn start(opts: &AgentServerOptions) -> Result<AgentServer, String> {
+        let home = opts.state_dir.join("home");
+        let work = opts.state_dir.join("work");
+        for d in [&home, &work] {
+            fs::create_dir_all(d).map_err(|e| format!("create {}: {e}", d.display()))?;
+        }
+        if port_in_use(opts.port) {
+            return Err(format!(
+                "port {} is already in use; choose another agent-server port",
+                opts.port
+            ));
+        }
+        let log = opts.state_dir.join("agent-server.log");
+        let out = fs::File::create(&log).map_err(|e| format!("create {}: {e}", log.display()))?;
+        let err = out.try_clone().map_err(|e| e.to_string())?;
+        let mut cmd = Command::new(&opts.python);
+        cmd.args(["-m", "openhands.agent_server", "--host", "127.0.0.1", "--port"])
+            .arg(opts.port.to_string())
+            .current_dir(&work)
+            .env("HOME", &home)
+            .env("SESSION_API_KEY", &opts.session_api_key)
+            .env("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+            .env("OPENHANDS_SUPPRESS_BANNER", "1")
+            .env("OH_ENABLE_VSCODE", "false")
+            .env("OH_ENABLE_BROWSER", "false")
+            .env("OH_PRELOAD_TOOLS", "false")
+            .env("PYTHONUNBUFFERED", "1")
+            .env_remove("PYTHONPATH")
+            .env_remove("VIRTUAL_ENV")
+            .stdin(Stdio::null())
+            .stdout(out)
+            .stderr(err);
+        for (k, v) in &opts.env {
+            cmd.env(k, v);
+        }
+        let mut group = Group::spawn("agent server", cmd).map_err(|e| e.to_string())?;
+        let addr: SocketAddr = ([127, 0, 0, 1], opts.port).into();
+        let log_for_err = log.clone();
+        wait_until("the agent server's /health", opts.ready_timeout, || {
+            if let Ok(Some(status)) = group.try_wait() {
+                return Err(format!(
+                    "the agent server exited ({status}); log tail:\n{}",
+                    tail(&log_for_err, 3000)
+                ));
+            }
+            match http_get(addr, "/health", &[]) {
+                Ok((200, _)) => Ok(Some(())),
+                Ok(_) => Ok(None),
+                Err(_) => Ok(None),
+            }
+        })
+        .map_err(|e| {
+            if e.contains("exited") {
+                e
+            } else {
+                format!("{e}; log tail:\n{}", tail(&log, 3000))
+            }
+        })?;
+        Ok(AgentServer {
+            group,
+            url: format!("http://127.0.0.1:{}", opts.port),
+            addr,
+            session_api_key: opts.session_api_key.clone(),
+            log,
+            work_dir: work,
+        })
+    }
+
+    /// Stops the server now (SIGTERM; it shuts down cleanly).
+    pub fn stop(&mut self) {
+        self.group.stop(Duration::from_secs(10));
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.group.id()
+    }
+}

@@ -1,0 +1,242 @@
+//! `cargo xtask run`: install what is missing, build, start a real agent server and
+//! `canvas-serve` with its key injected, print the URL; Ctrl-C stops everything.
+
+use crate::build;
+use crate::tools;
+use crate::util::{step, Ctx};
+use canvas_harness::{random_hex, AgentServer, AgentServerOptions, Group};
+use std::fs;
+use std::io::{BufRead, BufReader};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::Duration;
+
+pub const USAGE: &str = "\
+cargo xtask run [flags]
+  --port <p>                 port of the app (default 8080)
+  --agent-server-port <p>    port of the local agent server (default 8000)
+  --no-agent-server          serve the app only (no local backend is seeded)
+  --public                   public mode: the user types the session key (it is not injected)
+  --lock-to-cloud <url>      locked-cloud build: the app only talks to this cloud host
+  --base-path </prefix>      serve the app under a sub-path, e.g. /canvas
+  --state-dir <dir>          where keys, HOME and the working dir live (default .state/run)
+  --rebuild                  rebuild the app even if dist/ looks up to date";
+
+#[derive(Debug)]
+struct Opts {
+    port: u16,
+    agent_port: u16,
+    no_agent: bool,
+    public: bool,
+    lock_to_cloud: Option<String>,
+    base_path: Option<String>,
+    state_dir: Option<PathBuf>,
+    rebuild: bool,
+}
+
+fn parse(args: &[String]) -> Result<Opts, String> {
+    let mut o = Opts {
+        port: 8080,
+        agent_port: 8000,
+        no_agent: false,
+        public: false,
+        lock_to_cloud: None,
+        base_path: None,
+        state_dir: None,
+        rebuild: false,
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{name} needs a value\n\n{USAGE}"))
+        };
+        let port = |s: String, name: &str| {
+            s.parse::<u16>()
+                .map_err(|_| format!("{name}: '{s}' is not a port number"))
+        };
+        match a.as_str() {
+            "--port" => o.port = port(value("--port")?, "--port")?,
+            "--agent-server-port" => {
+                o.agent_port = port(value("--agent-server-port")?, "--agent-server-port")?
+            }
+            "--no-agent-server" => o.no_agent = true,
+            "--public" => o.public = true,
+            "--lock-to-cloud" => o.lock_to_cloud = Some(value("--lock-to-cloud")?),
+            "--base-path" => o.base_path = Some(value("--base-path")?),
+            "--state-dir" => o.state_dir = Some(PathBuf::from(value("--state-dir")?)),
+            "--rebuild" => o.rebuild = true,
+            "-h" | "--help" => return Err(USAGE.to_string()),
+            other => return Err(format!("unknown flag {other}\n\n{USAGE}")),
+        }
+    }
+    Ok(o)
+}
+
+/// The session key persisted in the state dir (0600), generated once (32 random bytes, hex).
+fn session_key(state: &Path) -> Result<String, String> {
+    let path = state.join("session-api-key");
+    if let Ok(k) = fs::read_to_string(&path) {
+        let k = k.trim().to_string();
+        if k.len() == 64 && k.chars().all(|c| c.is_ascii_hexdigit()) {
+            return Ok(k);
+        }
+    }
+    let k = random_hex(32).map_err(|e| e.to_string())?;
+    fs::write(&path, &k).map_err(|e| format!("{}: {e}", path.display()))?;
+    let _ = fs::set_permissions(&path, fs::Permissions::from_mode(0o600));
+    Ok(k)
+}
+
+pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
+    let o = parse(args)?;
+    if canvas_harness::port_in_use(o.port) {
+        return Err(format!(
+            "port {} is already in use; choose another with --port",
+            o.port
+        ));
+    }
+    if !o.no_agent && canvas_harness::port_in_use(o.agent_port) {
+        return Err(format!(
+            "port {} (agent server) is already in use; choose another with --agent-server-port \
+             or use --no-agent-server",
+            o.agent_port
+        ));
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = stop.clone();
+        ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst))
+            .map_err(|e| format!("cannot install the Ctrl-C handler: {e}"))?;
+    }
+
+    let state = o
+        .state_dir
+        .clone()
+        .unwrap_or_else(|| ctx.root.join(".state/run"));
+    fs::create_dir_all(&state).map_err(|e| format!("{}: {e}", state.display()))?;
+    let key = session_key(&state)?;
+
+    let dist = build::build_release(ctx, o.rebuild)?;
+    let serve_bin = build::build_serve(ctx)?;
+    let python = if o.no_agent {
+        None
+    } else {
+        Some(tools::ensure_agent_server_venv(ctx)?)
+    };
+
+    let mut agent: Option<AgentServer> = None;
+    if let Some(python) = python {
+        step(
+            ctx,
+            &format!(
+                "starting the agent server on 127.0.0.1:{} (~15 s)",
+                o.agent_port
+            ),
+        );
+        let opts = AgentServerOptions::new(
+            python,
+            o.agent_port,
+            state.join("agent-server"),
+            key.clone(),
+        );
+        let s = AgentServer::start(&opts)?;
+        step(ctx, &format!("agent server ready (log: {})", s.log.display()));
+        agent = Some(s);
+    }
+    if stop.load(Ordering::SeqCst) {
+        return Ok(());
+    }
+
+    step(ctx, "starting canvas-serve");
+    let mut c = Command::new(&serve_bin);
+    c.arg("--dist")
+        .arg(&dist)
+        .args(["--port", &o.port.to_string()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    if let Some(a) = &agent {
+        c.args(["--agent-server-url", &a.url]);
+        if o.public {
+            c.arg("--auth-required");
+        } else {
+            // The key travels by environment, not argv (argv is visible in `ps`).
+            c.env("CANVAS_SESSION_API_KEY", &key);
+        }
+    }
+    if let Some(l) = &o.lock_to_cloud {
+        c.args(["--lock-to-cloud", l]);
+    }
+    if let Some(b) = &o.base_path {
+        c.args(["--base-path", b]);
+    }
+    let mut serve = Group::spawn("canvas-serve", c).map_err(|e| e.to_string())?;
+    let (tx, rx) = mpsc::channel::<String>();
+    if let Some(out) = serve.child_mut().stdout.take() {
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+    }
+    let url = loop {
+        if stop.load(Ordering::SeqCst) {
+            return Ok(());
+        }
+        if let Ok(Some(status)) = serve.try_wait() {
+            return Err(format!("canvas-serve exited ({status})"));
+        }
+        match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(line) => {
+                if let Some(u) = line.strip_prefix("canvas-serve listening on ") {
+                    break u.trim().to_string();
+                }
+                println!("{line}");
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err("canvas-serve closed its output before it was ready".into())
+            }
+        }
+    };
+
+    println!();
+    println!("  Agent Canvas is running: {url}/");
+    if let Some(a) = &agent {
+        println!("  agent server: {} (state in {})", a.url, state.display());
+        if o.public {
+            println!(
+                "  public mode: the key is in {} (type it in the app)",
+                state.join("session-api-key").display()
+            );
+        }
+    }
+    println!("  Press Ctrl-C to stop.");
+    println!();
+
+    // Wait for Ctrl-C or for a child to die.
+    loop {
+        if stop.load(Ordering::SeqCst) {
+            println!("\nstopping…");
+            break;
+        }
+        if let Ok(Some(status)) = serve.try_wait() {
+            eprintln!("canvas-serve exited ({status}); stopping");
+            break;
+        }
+        while let Ok(line) = rx.try_recv() {
+            println!("{line}");
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    drop(serve);
+    drop(agent);
+    Ok(())
+}

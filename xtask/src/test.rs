@@ -1,0 +1,269 @@
+//! `cargo xtask test`: installs what is missing, then every layer — rustfmt, clippy (host and
+//! wasm32), host tests, wasm-bindgen tests in headless Chromium, end-to-end tests (release build,
+//! real agent server, real Chromium) — and ends with one line `N passed, M failed`.
+
+use crate::build;
+use crate::tools;
+use crate::util::{cmd, step, Ctx};
+use canvas_harness::{random_hex, AgentServer, AgentServerOptions};
+use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+pub const USAGE: &str = "\
+cargo xtask test [--layer checks|host|wasm|e2e]... [-- <filter for the test layers>]
+  Runs every layer by default and prints `N passed, M failed` at the end.";
+
+const LAYERS: &[&str] = &["checks", "host", "wasm", "e2e"];
+
+#[derive(Default)]
+struct Tally {
+    passed: u64,
+    failed: u64,
+    lines: Vec<String>,
+}
+
+impl Tally {
+    fn record(&mut self, layer: &str, passed: u64, failed: u64, secs: f64) {
+        self.passed += passed;
+        self.failed += failed;
+        self.lines.push(format!(
+            "  {layer:<28} {passed:>4} passed, {failed:>3} failed  ({secs:.1}s)"
+        ));
+    }
+}
+
+/// Parses libtest's `test result: ok. 12 passed; 0 failed; …` line.
+fn parse_result(line: &str) -> Option<(u64, u64)> {
+    let rest = line.trim().strip_prefix("test result: ")?;
+    let num_before = |word: &str| -> Option<u64> {
+        let idx = rest.find(word)?;
+        rest[..idx].split_whitespace().last()?.parse().ok()
+    };
+    Some((num_before(" passed")?, num_before(" failed")?))
+}
+
+/// Runs a test command, echoing its stdout, and counts libtest results. A command that fails
+/// without reporting a failed test (e.g. a compile error) counts as one failure.
+fn run_tests(ctx: &Ctx, tally: &mut Tally, layer: &str, c: &mut Command) {
+    step(ctx, &format!("{layer}"));
+    let t0 = Instant::now();
+    let child = c.stdout(Stdio::piped()).stderr(Stdio::inherit()).spawn();
+    let mut child = match child {
+        Ok(ch) => ch,
+        Err(e) => {
+            println!("    could not start: {e}");
+            tally.record(layer, 0, 1, 0.0);
+            return;
+        }
+    };
+    let (mut passed, mut failed) = (0, 0);
+    if let Some(out) = child.stdout.take() {
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            println!("{line}");
+            if let Some((p, f)) = parse_result(&line) {
+                passed += p;
+                failed += f;
+            }
+        }
+    }
+    let _ = std::io::stdout().flush();
+    let ok = child.wait().map(|s| s.success()).unwrap_or(false);
+    if !ok && failed == 0 {
+        failed = 1;
+    }
+    tally.record(layer, passed, failed, t0.elapsed().as_secs_f64());
+}
+
+/// A check (fmt, clippy): one pass or one failure.
+fn run_check(ctx: &Ctx, tally: &mut Tally, layer: &str, c: &mut Command) {
+    step(ctx, layer);
+    let t0 = Instant::now();
+    let ok = c.status().map(|s| s.success()).unwrap_or(false);
+    let secs = t0.elapsed().as_secs_f64();
+    if ok {
+        tally.record(layer, 1, 0, secs);
+    } else {
+        tally.record(layer, 0, 1, secs);
+    }
+}
+
+pub fn test(ctx: &Ctx, args: &[String]) -> Result<bool, String> {
+    let mut layers: Vec<String> = Vec::new();
+    let mut filter: Vec<String> = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--layer" => {
+                let l = it.next().ok_or(USAGE)?;
+                if !LAYERS.contains(&l.as_str()) {
+                    return Err(format!("unknown layer {l}\n{USAGE}"));
+                }
+                layers.push(l.clone());
+            }
+            "--" => filter.extend(it.by_ref().cloned()),
+            "-h" | "--help" => return Err(USAGE.into()),
+            other => return Err(format!("unknown argument {other}\n{USAGE}")),
+        }
+    }
+    if layers.is_empty() {
+        layers = LAYERS.iter().map(|s| s.to_string()).collect();
+    }
+    let want = |l: &str| layers.iter().any(|x| x == l);
+
+    // Installs first (idempotent): everything the selected layers need.
+    step(ctx, "checking tools");
+    if want("wasm") || want("e2e") || want("checks") {
+        tools::ensure_build_tools(ctx)?;
+    }
+    if want("wasm") || want("e2e") {
+        tools::ensure_chromium(ctx)?;
+    }
+    let python = if want("e2e") || want("host") {
+        Some(tools::ensure_agent_server_venv(ctx)?)
+    } else {
+        None
+    };
+
+    let mut tally = Tally::default();
+    let cargo = |args: &[&str]| {
+        let mut c = cmd(ctx, &ctx.cargo);
+        c.args(args).current_dir(&ctx.root);
+        c
+    };
+
+    if want("checks") {
+        run_check(ctx, &mut tally, "rustfmt --check", &mut cargo(&["fmt", "--all", "--", "--check"]));
+        run_check(
+            ctx,
+            &mut tally,
+            "clippy (host)",
+            &mut cargo(&["clippy", "--quiet", "--all-targets", "--", "-D", "warnings"]),
+        );
+        run_check(
+            ctx,
+            &mut tally,
+            "clippy (wasm32)",
+            &mut cargo(&[
+                "clippy",
+                "--quiet",
+                "-p",
+                "agent-canvas",
+                "-p",
+                "canvas-core",
+                "--target",
+                "wasm32-unknown-unknown",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
+            ]),
+        );
+    }
+
+    if want("host") {
+        let mut c = cargo(&[
+            "test",
+            "--workspace",
+            "--exclude",
+            "agent-canvas",
+            "--exclude",
+            "canvas-e2e",
+            "--",
+        ]);
+        c.args(&filter);
+        if let Some(p) = &python {
+            c.env("CANVAS_AGENT_PYTHON", p);
+        }
+        run_tests(ctx, &mut tally, "host tests", &mut c);
+    }
+
+    if want("wasm") {
+        let mut c = cargo(&[
+            "test",
+            "-p",
+            "agent-canvas",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--",
+        ]);
+        c.args(&filter)
+            .env("CHROMEDRIVER", "/usr/bin/chromedriver")
+            .env("WASM_BINDGEN_TEST_TIMEOUT", "60");
+        run_tests(ctx, &mut tally, "wasm tests (Chromium)", &mut c);
+    }
+
+    if want("e2e") {
+        match e2e_env(ctx, python.as_deref()) {
+            Ok((env, _agent)) => {
+                let mut c = cargo(&["test", "-p", "canvas-e2e", "--", "--test-threads=2"]);
+                c.args(&filter).envs(env);
+                run_tests(ctx, &mut tally, "end-to-end (Chromium)", &mut c);
+            }
+            Err(e) => {
+                println!("    end-to-end setup failed: {e}");
+                tally.record("end-to-end (setup)", 0, 1, 0.0);
+            }
+        }
+    }
+
+    println!();
+    for l in &tally.lines {
+        println!("{l}");
+    }
+    println!(
+        "  total time {:.1}s",
+        ctx.started.elapsed().as_secs_f64()
+    );
+    println!("{} passed, {} failed", tally.passed, tally.failed);
+    Ok(tally.failed == 0)
+}
+
+/// Builds the release app and starts the shared agent server for the end-to-end layer.
+fn e2e_env(
+    ctx: &Ctx,
+    python: Option<&std::path::Path>,
+) -> Result<(Vec<(String, String)>, AgentServer), String> {
+    let python = python.ok_or("no agent-server python")?;
+    let dist = build::build_release(ctx, false)?;
+    let state = ctx.root.join("target/e2e");
+    let _ = fs::remove_dir_all(&state);
+    fs::create_dir_all(&state).map_err(|e| e.to_string())?;
+    let key = random_hex(32).map_err(|e| e.to_string())?;
+    let port = canvas_harness::free_port().map_err(|e| e.to_string())?;
+    step(ctx, "starting the shared agent server for end-to-end tests");
+    let agent = AgentServer::start(&AgentServerOptions::new(
+        python.to_path_buf(),
+        port,
+        state.join("shared-agent"),
+        key.clone(),
+    ))?;
+    let env = vec![
+        ("CANVAS_E2E_DIST".to_string(), dist.display().to_string()),
+        ("CANVAS_E2E_AGENT_URL".to_string(), agent.url.clone()),
+        ("CANVAS_E2E_AGENT_KEY".to_string(), key),
+        ("CANVAS_E2E_STATE".to_string(), state.display().to_string()),
+        ("CANVAS_AGENT_PYTHON".to_string(), python.display().to_string()),
+        ("CHROMEDRIVER".to_string(), "/usr/bin/chromedriver".to_string()),
+    ];
+    Ok((env, agent))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_result;
+
+    #[test]
+    fn parses_libtest_summary() {
+        assert_eq!(
+            parse_result("test result: ok. 12 passed; 0 failed; 1 ignored; 0 measured"),
+            Some((12, 0))
+        );
+        assert_eq!(
+            parse_result("test result: FAILED. 3 passed; 2 failed; 0 ignored"),
+            Some((3, 2))
+        );
+        assert_eq!(parse_result("running 3 tests"), None);
+    }
+}

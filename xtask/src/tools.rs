@@ -1,0 +1,263 @@
+//! Idempotent installs: every `ensure_*` checks first (right version present ⇒ skip) and
+//! installs only what is missing. Nothing here downloads anything but registry packages
+//! (crates.io, npm, PyPI, Debian).
+
+use crate::util::{self, cmd, run_quiet, step, Ctx};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub const TRUNK_VERSION: &str = "0.21.14";
+/// npm `binaryen` (wasm-opt). Debian's binaryen 108 produces broken output; this one works.
+pub const BINARYEN_VERSION: &str = "132";
+/// The `uv` used to build the agent-server venv (from PyPI).
+pub const UV_VERSION: &str = "0.13.9";
+
+pub fn ensure_wasm_target(ctx: &Ctx) -> Result<(), String> {
+    let out = util::capture(Command::new("rustup").args(["target", "list", "--installed"]))
+        .unwrap_or_default();
+    if out.lines().any(|l| l.trim() == "wasm32-unknown-unknown") {
+        return Ok(());
+    }
+    step(ctx, "installing the wasm32-unknown-unknown target (rustup)");
+    run_quiet(
+        ctx,
+        "rustup target add",
+        Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]),
+    )
+}
+
+/// The `wasm-bindgen` version in Cargo.lock (the CLI must match it exactly).
+pub fn locked_wasm_bindgen_version(root: &Path) -> Result<String, String> {
+    let lock = fs::read_to_string(root.join("Cargo.lock"))
+        .map_err(|e| format!("read Cargo.lock: {e}"))?;
+    let mut lines = lock.lines();
+    while let Some(line) = lines.next() {
+        if line.trim() == "name = \"wasm-bindgen\"" {
+            if let Some(v) = lines.next().and_then(|l| l.trim().strip_prefix("version = ")) {
+                return Ok(v.trim_matches('"').to_string());
+            }
+        }
+    }
+    Err("wasm-bindgen is not in Cargo.lock".into())
+}
+
+fn tool_version_ok(bin: &str, want: &str) -> bool {
+    util::capture(Command::new(bin).arg("--version"))
+        .map(|out| out.split_whitespace().any(|w| w == want))
+        .unwrap_or(false)
+}
+
+fn cargo_install(ctx: &Ctx, krate: &str, version: &str, locked: bool) -> Result<(), String> {
+    let mut c = cmd(ctx, &ctx.cargo);
+    c.args(["install", krate, "--version", version]);
+    if locked {
+        c.arg("--locked");
+    }
+    run_quiet(ctx, &format!("cargo install {krate} {version}"), &mut c)
+}
+
+pub fn ensure_trunk(ctx: &Ctx) -> Result<(), String> {
+    if tool_version_ok(&ctx.cargo_bin("trunk"), TRUNK_VERSION) {
+        return Ok(());
+    }
+    step(ctx, &format!("installing trunk {TRUNK_VERSION} (cargo install, ~5 min once)"));
+    cargo_install(ctx, "trunk", TRUNK_VERSION, true)
+}
+
+pub fn ensure_wasm_bindgen_cli(ctx: &Ctx, version: &str) -> Result<(), String> {
+    if tool_version_ok(&ctx.cargo_bin("wasm-bindgen"), version)
+        && tool_version_ok(&ctx.cargo_bin("wasm-bindgen-test-runner"), version)
+    {
+        return Ok(());
+    }
+    step(
+        ctx,
+        &format!("installing wasm-bindgen-cli {version} (cargo install, ~5 min once)"),
+    );
+    // `--locked` can fail when the registry mirror lags one of its dependencies: retry without.
+    cargo_install(ctx, "wasm-bindgen-cli", version, true)
+        .or_else(|_| cargo_install(ctx, "wasm-bindgen-cli", version, false))
+}
+
+/// Project-local npm tools (`node_modules/.bin`), from the committed package-lock.json.
+pub fn ensure_npm_tools(ctx: &Ctx) -> Result<(), String> {
+    let wasm_opt = ctx.root.join("node_modules/.bin/wasm-opt");
+    let ok = util::capture(Command::new(&wasm_opt).arg("--version"))
+        .map(|v| v.contains(&format!("version {BINARYEN_VERSION}")))
+        .unwrap_or(false);
+    if ok {
+        return Ok(());
+    }
+    step(ctx, &format!("installing npm tools (binaryen {BINARYEN_VERSION})"));
+    let mut c = cmd(ctx, "npm");
+    c.args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
+        .current_dir(&ctx.root);
+    run_quiet(ctx, "npm ci", &mut c)
+}
+
+/// Debian `chromium` and `chromium-driver` for the browser layers.
+pub fn ensure_chromium(ctx: &Ctx) -> Result<(), String> {
+    if Path::new("/usr/bin/chromium").exists() && Path::new("/usr/bin/chromedriver").exists() {
+        return Ok(());
+    }
+    step(ctx, "installing Debian chromium and chromium-driver (apt-get)");
+    let is_root = util::capture(Command::new("id").arg("-u"))
+        .map(|s| s.trim() == "0")
+        .unwrap_or(false);
+    let apt = |args: &[&str]| -> Command {
+        let mut c = if is_root {
+            Command::new("apt-get")
+        } else {
+            let mut c = Command::new("sudo");
+            c.arg("apt-get");
+            c
+        };
+        c.args(args).env("DEBIAN_FRONTEND", "noninteractive");
+        c
+    };
+    run_quiet(ctx, "apt-get update", &mut apt(&["update", "-q"]))?;
+    run_quiet(
+        ctx,
+        "apt-get install chromium chromium-driver",
+        &mut apt(&["install", "-y", "-q", "chromium", "chromium-driver"]),
+    )
+}
+
+/// The shared cache for things that outlive a clone (venvs keyed by their lock file).
+pub fn cache_dir() -> PathBuf {
+    if let Ok(d) = std::env::var("AGENT_CANVAS_CACHE") {
+        return PathBuf::from(d);
+    }
+    let base = std::env::var("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| util::home().join(".cache"));
+    base.join("agent-canvas")
+}
+
+fn python_version(python: &Path) -> Option<(u32, u32)> {
+    let out = util::capture(Command::new(python).args([
+        "-c",
+        "import sys; print(sys.version_info[0], sys.version_info[1])",
+    ]))
+    .ok()?;
+    let mut it = out.split_whitespace().map(|s| s.parse::<u32>().ok());
+    Some((it.next()??, it.next()??))
+}
+
+/// Finds a CPython ≥ 3.12: `$AGENT_CANVAS_PYTHON`, `python3.13`/`python3.12` on PATH, pyenv's
+/// versions, then `python3`. Detects, never assumes.
+pub fn find_python() -> Option<PathBuf> {
+    let mut candidates: Vec<PathBuf> = Vec::new();
+    if let Ok(p) = std::env::var("AGENT_CANVAS_PYTHON") {
+        candidates.push(PathBuf::from(p));
+    }
+    for name in ["python3.13", "python3.12"] {
+        if let Some(p) = util::which(name) {
+            candidates.push(p);
+        }
+    }
+    let pyenv_root = std::env::var("PYENV_ROOT")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| util::home().join(".pyenv"));
+    if let Ok(rd) = fs::read_dir(pyenv_root.join("versions")) {
+        let mut vs: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
+        vs.sort();
+        vs.reverse();
+        for v in vs {
+            let name = v.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if name.starts_with("3.12") || name.starts_with("3.13") {
+                candidates.push(v.join("bin/python3"));
+            }
+        }
+    }
+    if let Some(p) = util::which("python3") {
+        candidates.push(p);
+    }
+    candidates.into_iter().find(|p| {
+        p.exists() && python_version(p).is_some_and(|(maj, min)| maj == 3 && min >= 12)
+    })
+}
+
+/// A `uv` binary in the cache (installed with pip into a small bootstrap venv).
+fn ensure_uv(ctx: &Ctx) -> Result<PathBuf, String> {
+    let dir = cache_dir().join(format!("uv-{UV_VERSION}"));
+    let uv = dir.join("bin/uv");
+    if tool_version_ok(uv.to_str().unwrap_or_default(), UV_VERSION) {
+        return Ok(uv);
+    }
+    step(ctx, &format!("installing uv {UV_VERSION} (PyPI)"));
+    let _ = fs::remove_dir_all(&dir);
+    let base = util::which("python3").ok_or("python3 is not on PATH")?;
+    run_quiet(
+        ctx,
+        "python3 -m venv",
+        Command::new(base).args(["-m", "venv"]).arg(&dir),
+    )?;
+    run_quiet(
+        ctx,
+        "pip install uv",
+        Command::new(dir.join("bin/pip")).args([
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            &format!("uv=={UV_VERSION}"),
+        ]),
+    )?;
+    Ok(uv)
+}
+
+/// The agent-server venv, keyed by the hash of `server/requirements.lock`; returns its python.
+pub fn ensure_agent_server_venv(ctx: &Ctx) -> Result<PathBuf, String> {
+    let lock = ctx.root.join("server/requirements.lock");
+    let text = fs::read(&lock).map_err(|e| format!("read {}: {e}", lock.display()))?;
+    let dir = cache_dir().join(format!("agent-server-{:016x}", util::fnv1a(&text)));
+    let python = dir.join("bin/python");
+    let marker = dir.join(".complete");
+    if marker.exists() && python.exists() {
+        return Ok(python);
+    }
+    let base = find_python().ok_or(
+        "no Python >= 3.12 found (tried $AGENT_CANVAS_PYTHON, python3.13, python3.12, \
+         ~/.pyenv/versions/3.1[23]*, python3); install one or set AGENT_CANVAS_PYTHON",
+    )?;
+    let uv = ensure_uv(ctx)?;
+    step(
+        ctx,
+        &format!(
+            "installing openhands-agent-server from server/requirements.lock with {} (~30 s)",
+            base.display()
+        ),
+    );
+    let _ = fs::remove_dir_all(&dir);
+    run_quiet(
+        ctx,
+        "uv venv",
+        Command::new(&uv).args(["venv", "-q", "-p"]).arg(&base).arg(&dir),
+    )?;
+    run_quiet(
+        ctx,
+        "uv pip install",
+        Command::new(&uv)
+            .args(["pip", "install", "-q", "--python"])
+            .arg(&python)
+            .arg("-r")
+            .arg(&lock),
+    )?;
+    run_quiet(
+        ctx,
+        "import check",
+        Command::new(&python).args(["-c", "import openhands.agent_server"]),
+    )?;
+    fs::write(&marker, b"ok").map_err(|e| e.to_string())?;
+    Ok(python)
+}
+
+/// Everything the release build needs.
+pub fn ensure_build_tools(ctx: &Ctx) -> Result<(), String> {
+    ensure_wasm_target(ctx)?;
+    let wbg = locked_wasm_bindgen_version(&ctx.root)?;
+    ensure_trunk(ctx)?;
+    ensure_wasm_bindgen_cli(ctx, &wbg)?;
+    ensure_npm_tools(ctx)
+}

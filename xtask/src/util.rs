@@ -1,0 +1,156 @@
+//! Small helpers: the context, progress output, running commands.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub struct Ctx {
+    pub root: PathBuf,
+    pub cargo: String,
+    pub started: Instant,
+    pub logs: PathBuf,
+}
+
+impl Ctx {
+    pub fn new() -> Ctx {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
+        let logs = root.join("target/xtask-logs");
+        let _ = fs::create_dir_all(&logs);
+        Ctx {
+            cargo: std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()),
+            root,
+            started: Instant::now(),
+            logs,
+        }
+    }
+
+    /// `$CARGO_HOME/bin/<name>` if present, else the bare name (found on PATH).
+    pub fn cargo_bin(&self, name: &str) -> String {
+        let p = cargo_home().join("bin").join(name);
+        if p.exists() {
+            p.to_string_lossy().into_owned()
+        } else {
+            name.to_string()
+        }
+    }
+
+    /// PATH with the project's npm tools and cargo's bin first.
+    pub fn path_env(&self) -> String {
+        let mut parts = vec![
+            self.root.join("node_modules/.bin").to_string_lossy().into_owned(),
+            cargo_home().join("bin").to_string_lossy().into_owned(),
+        ];
+        if let Ok(p) = std::env::var("PATH") {
+            parts.push(p);
+        }
+        parts.join(":")
+    }
+}
+
+pub fn home() -> PathBuf {
+    std::env::var("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| PathBuf::from("/root"))
+}
+
+pub fn cargo_home() -> PathBuf {
+    std::env::var("CARGO_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| home().join(".cargo"))
+}
+
+/// A command with the project PATH.
+pub fn cmd(ctx: &Ctx, program: &str) -> Command {
+    let mut c = Command::new(program);
+    c.env("PATH", ctx.path_env());
+    c
+}
+
+/// Prints a progress line with the elapsed time since the task started.
+pub fn step(ctx: &Ctx, msg: &str) {
+    println!(
+        "==> [{:>5.1}s] {msg}",
+        ctx.started.elapsed().as_secs_f64()
+    );
+    let _ = std::io::stdout().flush();
+}
+
+pub fn which(name: &str) -> Option<PathBuf> {
+    let path = std::env::var("PATH").ok()?;
+    path.split(':')
+        .map(|d| Path::new(d).join(name))
+        .find(|p| p.is_file())
+}
+
+/// Runs a command and returns its stdout (stderr discarded); error if it fails to run or exits
+/// non-zero.
+pub fn capture(c: &mut Command) -> Result<String, String> {
+    let out = c
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(format!("exit {}", out.status));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Runs a long command with its output in a log file, printing a heartbeat every 30 s and the
+/// log's tail on failure.
+pub fn run_quiet(ctx: &Ctx, what: &str, c: &mut Command) -> Result<(), String> {
+    let slug: String = what
+        .chars()
+        .map(|ch| if ch.is_ascii_alphanumeric() { ch } else { '-' })
+        .collect();
+    let log = ctx.logs.join(format!("{slug}.log"));
+    let file = fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
+    let err = file.try_clone().map_err(|e| e.to_string())?;
+    let t0 = Instant::now();
+    let mut child = c
+        .stdin(Stdio::null())
+        .stdout(file)
+        .stderr(err)
+        .spawn()
+        .map_err(|e| format!("{what}: could not start: {e}"))?;
+    let mut next_beat = Duration::from_secs(30);
+    let status = loop {
+        if let Some(s) = child.try_wait().map_err(|e| e.to_string())? {
+            break s;
+        }
+        if t0.elapsed() >= next_beat {
+            println!("    … {what}: {}s", t0.elapsed().as_secs());
+            let _ = std::io::stdout().flush();
+            next_beat += Duration::from_secs(30);
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    if status.success() {
+        println!(
+            "    {what}: done in {:.1}s",
+            t0.elapsed().as_secs_f64()
+        );
+        Ok(())
+    } else {
+        Err(format!(
+            "{what} failed ({status}); log: {}\n{}",
+            log.display(),
+            canvas_harness::tail(&log, 4000)
+        ))
+    }
+}
+
+/// FNV-1a 64: a stable fingerprint for cache keys (not security).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    h
+}
