@@ -1,1 +1,47 @@
 //! Pure rules of Agent Canvas (no web dependencies).
+//!
+//! Everything here compiles natively and for `wasm32-unknown-unknown`: no threads, no clock
+//! (time is a `now_ms: i64` parameter), no filesystem. Storage goes through [`storage::Storage`],
+//! implemented over web storage by the app. Spec: `spec/backends.md` (requirement ids `BR-…`).
+//!
+//! | module | spec |
+//! |---|---|
+//! | [`storage`] | BR-2 keys, the `Storage` trait, in-memory test doubles |
+//! | [`backend`] | BR-1 the Backend record |
+//! | [`launcher`] | BR-3 launcher globals, BR-4 locked cloud |
+//! | [`registry`] | BR-2 reading/writing the registry, BR-5 add/update/remove |
+//! | [`selection`] | BR-2 selection, BR-5 snapshot + fallback, BR-6 effective local |
+//! | [`url`] | BR-5 `?backend=&org=` pinning and links |
+//! | [`health`] | BR-7 health entries, circuit breaker, probe policy |
+//! | [`version`] | BR-9 version gate |
+//! | [`errors`] | BR-7 user-facing connection errors |
+//! | [`last_conversation`] | BR-2 last conversation per backend/org |
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod backend;
+pub mod errors;
+pub mod health;
+pub mod last_conversation;
+pub mod launcher;
+pub mod registry;
+pub mod selection;
+pub mod storage;
+pub mod url;
+pub mod version;
+
+pub use backend::{AuthMode, Backend, BackendKind, InvalidBackend, NO_BACKEND_ID};
+pub use errors::{ApiError, ErrorKind};
+pub use health::{HealthEntry, HealthMap, ProbePolicy, MAX_CONSECUTIVE_FAILURES};
+pub use launcher::{
+    is_same_cloud_host, lock_mode, resolve_launcher, BuildTimeConfig, LauncherConfig, LockMode,
+    WindowGlobals,
+};
+pub use registry::{
+    add_backend, persist_change, read_registry, remove_backend, update_backend, write_registry,
+    BackendDraft, RegistryChange, RegistryError, SelectionUpdate,
+};
+pub use selection::{effective_local, snapshot, ActiveBackend, NoBackendError, Selection};
+pub use storage::{MemoryStorage, Storage, StorageError};
+pub use version::{gate, GateError, Version, MINIMUM_AGENT_SERVER_VERSION};
