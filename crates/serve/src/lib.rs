@@ -1,1 +1,504 @@
+//! `canvas-serve`: the native HTTP server of Agent Canvas.
+//!
+//! - serves the Trunk output (`dist`) from memory, pre-compressed (gzip, brotli), with ETags,
+//!   immutable caching for content-hashed files and an SPA fallback to `index.html`;
+//! - injects the launcher globals into `index.html` (safely escaped) and sends a strict
+//!   Content-Security-Policy that lists the hash of every inline script;
+//! - optionally serves everything under a base path (`/canvas/...`);
+//! - reverse-proxies the agent server's paths (same-origin ingress, websockets included);
+//! - answers `POST /api/cloud-proxy` (backends spec §8).
 
+mod assets;
+mod cloud_proxy;
+mod html;
+mod ingress;
+mod proxy_util;
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::response::Response;
+use axum::Router;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+pub use cloud_proxy::{classify_ip, AddressClass};
+
+use assets::{Asset, Assets, Encoding, Injection};
+use proxy_util::json_error;
+
+/// How long [`Running::shutdown`] waits for open connections before cutting them.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+/// Everything `canvas-serve` needs to know.
+#[derive(Clone)]
+pub struct Config {
+    /// Trunk's output directory (must contain `index.html`).
+    pub dist: PathBuf,
+    /// Address to bind (default 127.0.0.1).
+    pub host: IpAddr,
+    /// Port to bind; 0 = any free port (the default of [`Config::new`]).
+    pub port: u16,
+    /// Agent server for the same-origin ingress, e.g. `http://127.0.0.1:8000`.
+    pub agent_server_url: Option<String>,
+    /// Injected as `__AGENT_CANVAS_SESSION_API_KEY__` unless `auth_required`.
+    pub session_api_key: Option<String>,
+    /// Injects `__AGENT_CANVAS_AUTH_REQUIRED__ = true` and withholds the key.
+    pub auth_required: bool,
+    /// Injected as `__AGENT_CANVAS_LOCK_TO_CLOUD__`.
+    pub lock_to_cloud: Option<String>,
+    /// Serve under this prefix (e.g. `/canvas`); injected as `__AGENT_CANVAS_BASE_PATH__`.
+    pub base_path: Option<String>,
+    /// Extra hosts the cloud proxy may reach: exact host names / IPs, or `*.suffix`.
+    pub cloud_proxy_allow: Vec<String>,
+    /// Let the cloud proxy reach loopback/private/link-local addresses.
+    pub cloud_proxy_allow_private: bool,
+}
+
+impl Config {
+    /// Defaults: 127.0.0.1, any free port, no ingress, nothing injected.
+    pub fn new(dist: impl Into<PathBuf>) -> Self {
+        Config {
+            dist: dist.into(),
+            host: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            port: 0,
+            agent_server_url: None,
+            session_api_key: None,
+            auth_required: false,
+            lock_to_cloud: None,
+            base_path: None,
+            cloud_proxy_allow: Vec::new(),
+            cloud_proxy_allow_private: false,
+        }
+    }
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Config")
+            .field("dist", &self.dist)
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("agent_server_url", &self.agent_server_url)
+            .field(
+                "session_api_key",
+                &self.session_api_key.as_ref().map(|_| "<redacted>"),
+            )
+            .field("auth_required", &self.auth_required)
+            .field("lock_to_cloud", &self.lock_to_cloud)
+            .field("base_path", &self.base_path)
+            .field("cloud_proxy_allow", &self.cloud_proxy_allow)
+            .field("cloud_proxy_allow_private", &self.cloud_proxy_allow_private)
+            .finish()
+    }
+}
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("port {port} is already in use (choose another with --port)")]
+    PortInUse { port: u16 },
+    #[error("dist directory {}: {message}", path.display())]
+    Dist { path: PathBuf, message: String },
+    #[error("I/O error: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("invalid configuration: {0}")]
+    InvalidConfig(String),
+}
+
+/// A started server. Dropping it stops the server (see also [`Running::shutdown`]).
+pub struct Running {
+    addr: SocketAddr,
+    url: String,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<()>>,
+}
+
+impl Running {
+    /// The bound address.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `http://127.0.0.1:PORT` followed by the base path, if any (no trailing `/`).
+    pub fn url(&self) -> String {
+        self.url.clone()
+    }
+
+    /// Stops accepting, lets open requests finish (up to a few seconds), then returns.
+    pub async fn shutdown(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(mut task) = self.task.take() {
+            if tokio::time::timeout(SHUTDOWN_GRACE, &mut task)
+                .await
+                .is_err()
+            {
+                task.abort();
+            }
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+impl std::fmt::Debug for Running {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Running").field("url", &self.url).finish()
+    }
+}
+
+/// Shared state of the request handlers.
+pub(crate) struct App {
+    base_path: Option<String>,
+    assets: Assets,
+    ingress: Option<ingress::Ingress>,
+    cloud: cloud_proxy::CloudProxy,
+}
+
+/// Validates a base path: `/x/y` (a trailing `/` is dropped; `/` or empty = none).
+fn normalize_base_path(raw: Option<&str>) -> Result<Option<String>, ServeError> {
+    let Some(raw) = raw.map(str::trim) else {
+        return Ok(None);
+    };
+    let trimmed = raw.trim_end_matches('/');
+    if trimmed.is_empty() {
+        return Ok(None);
+    }
+    let invalid = |why: &str| ServeError::InvalidConfig(format!("base path {raw:?}: {why}"));
+    if !trimmed.starts_with('/') {
+        return Err(invalid("must start with /"));
+    }
+    if trimmed.contains("//") {
+        return Err(invalid("empty segment"));
+    }
+    if trimmed.split('/').any(|s| s == "." || s == "..") {
+        return Err(invalid("`.` and `..` segments are not allowed"));
+    }
+    let ok = trimmed
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/-._~%@+:,;=!$".contains(c));
+    if !ok {
+        return Err(invalid(
+            "only letters, digits and - . _ ~ % @ + : , ; = ! $ are allowed",
+        ));
+    }
+    Ok(Some(trimmed.to_owned()))
+}
+
+fn non_blank(s: &Option<String>) -> Option<String> {
+    s.as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+}
+
+/// Binds, loads `dist`, and serves on the current tokio runtime.
+pub async fn start(config: Config) -> Result<Running, ServeError> {
+    let base_path = normalize_base_path(config.base_path.as_deref())?;
+    let session_api_key = non_blank(&config.session_api_key);
+    let lock_to_cloud = non_blank(&config.lock_to_cloud);
+    let ingress = match non_blank(&config.agent_server_url) {
+        Some(url) => Some(ingress::Ingress::new(&url)?),
+        None => None,
+    };
+    let cloud = cloud_proxy::CloudProxy::new(
+        &config.cloud_proxy_allow,
+        config.cloud_proxy_allow_private,
+        session_api_key.clone(),
+    )?;
+
+    let listener = match tokio::net::TcpListener::bind((config.host, config.port)).await {
+        Ok(l) => l,
+        Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => {
+            return Err(ServeError::PortInUse { port: config.port })
+        }
+        Err(e) => return Err(ServeError::Io(e)),
+    };
+    let addr = listener.local_addr()?;
+
+    let dist = config.dist.clone();
+    let auth_required = config.auth_required;
+    let bp = base_path.clone();
+    let assets = tokio::task::spawn_blocking(move || {
+        let injection = Injection {
+            session_api_key: session_api_key.as_deref(),
+            auth_required,
+            lock_to_cloud: lock_to_cloud.as_deref(),
+            base_path: bp.as_deref(),
+        };
+        Assets::load(&dist, &injection)
+    })
+    .await
+    .map_err(|e| ServeError::Io(std::io::Error::other(e.to_string())))??;
+
+    let app = Arc::new(App {
+        base_path: base_path.clone(),
+        assets,
+        ingress,
+        cloud,
+    });
+    let router = Router::new().fallback(handle).with_state(app);
+
+    let (stop_tx, stop_rx) = oneshot::channel::<()>();
+    let task = tokio::spawn(async move {
+        let _ = axum::serve(listener, router)
+            .with_graceful_shutdown(async {
+                let _ = stop_rx.await;
+            })
+            .await;
+    });
+
+    let shown_ip = match addr.ip() {
+        IpAddr::V4(v4) if v4.is_unspecified() => "127.0.0.1".to_owned(),
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) if v6.is_unspecified() => "[::1]".to_owned(),
+        IpAddr::V6(v6) => format!("[{v6}]"),
+    };
+    let url = format!(
+        "http://{shown_ip}:{}{}",
+        addr.port(),
+        base_path.as_deref().unwrap_or("")
+    );
+    Ok(Running {
+        addr,
+        url,
+        stop: Some(stop_tx),
+        task: Some(task),
+    })
+}
+
+/// Every request: route, then add the headers all responses carry.
+async fn handle(State(app): State<Arc<App>>, req: Request) -> Response {
+    let mut resp = route(&app, req).await;
+    let h = resp.headers_mut();
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    resp
+}
+
+async fn route(app: &App, req: Request) -> Response {
+    let path = req.uri().path().to_owned();
+    let rel: &str = match &app.base_path {
+        None => &path,
+        Some(bp) => {
+            if path == *bp {
+                let mut location = format!("{bp}/");
+                if let Some(q) = req.uri().query() {
+                    location.push('?');
+                    location.push_str(q);
+                }
+                return redirect(&location);
+            }
+            match path.strip_prefix(bp.as_str()) {
+                Some(rest) if rest.starts_with('/') => rest,
+                _ => return plain(StatusCode::NOT_FOUND, "Not Found"),
+            }
+        }
+    };
+
+    if rel == "/api/cloud-proxy" {
+        return app.cloud.handle(req).await;
+    }
+    if ingress::is_ingress_path(rel) {
+        if let Some(ing) = &app.ingress {
+            let rel = rel.to_owned();
+            return ing.handle(req, &rel).await;
+        }
+        if ingress::is_reserved_path(rel) {
+            return json_error(StatusCode::NOT_FOUND, "Not Found");
+        }
+    }
+    serve_static(app, req.method(), req.headers(), rel)
+}
+
+fn redirect(location: &str) -> Response {
+    let mut resp = Response::new(Body::empty());
+    *resp.status_mut() = StatusCode::PERMANENT_REDIRECT;
+    if let Ok(v) = HeaderValue::from_str(location) {
+        resp.headers_mut().insert(header::LOCATION, v);
+    }
+    resp
+}
+
+fn plain(status: StatusCode, text: &'static str) -> Response {
+    let mut resp = Response::new(Body::from(text));
+    *resp.status_mut() = status;
+    resp.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    resp
+}
+
+/// Decodes `%XX` escapes; `None` for invalid UTF-8 or NUL.
+fn percent_decode(path: &str) -> Option<String> {
+    let bytes = path.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok()?;
+            match u8::from_str_radix(hex, 16) {
+                Ok(b) => {
+                    out.push(b);
+                    i += 3;
+                    continue;
+                }
+                Err(_) => out.push(b'%'),
+            }
+        } else {
+            out.push(bytes[i]);
+        }
+        i += 1;
+    }
+    let s = String::from_utf8(out).ok()?;
+    (!s.contains('\0')).then_some(s)
+}
+
+fn accepts_html(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .any(|v| v.contains("text/html"))
+}
+
+fn serve_static(app: &App, method: &Method, headers: &HeaderMap, rel: &str) -> Response {
+    if method != Method::GET && method != Method::HEAD {
+        let mut resp = plain(StatusCode::METHOD_NOT_ALLOWED, "Method Not Allowed");
+        resp.headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+        return resp;
+    }
+    let Some(decoded) = percent_decode(rel) else {
+        return plain(StatusCode::BAD_REQUEST, "Bad Request");
+    };
+    let found = if decoded.ends_with('/') {
+        app.assets.get(&format!("{decoded}index.html"))
+    } else {
+        app.assets.get(&decoded)
+    };
+    if let Some(asset) = found {
+        return asset_response(asset, headers, StatusCode::OK);
+    }
+    let last = decoded.rsplit('/').next().unwrap_or("");
+    let has_extension = last.contains('.');
+    if accepts_html(headers) || !has_extension {
+        if let Some(index) = app.assets.index() {
+            return asset_response(index, headers, StatusCode::OK);
+        }
+    }
+    plain(StatusCode::NOT_FOUND, "Not Found")
+}
+
+fn if_none_match_hits(headers: &HeaderMap, etag: &HeaderValue) -> bool {
+    let Ok(etag) = etag.to_str() else {
+        return false;
+    };
+    headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|t| t.trim().trim_start_matches("W/"))
+        .any(|t| t == "*" || t == etag)
+}
+
+fn asset_response(asset: &Asset, headers: &HeaderMap, status: StatusCode) -> Response {
+    let accept = headers
+        .get(header::ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok());
+    let (encoding, variant) = asset.negotiate(accept);
+    let not_modified = if_none_match_hits(headers, &variant.etag);
+    let mut resp = if not_modified {
+        let mut r = Response::new(Body::empty());
+        *r.status_mut() = StatusCode::NOT_MODIFIED;
+        r
+    } else {
+        let mut r = Response::new(Body::from(variant.body.clone()));
+        *r.status_mut() = status;
+        r
+    };
+    let h = resp.headers_mut();
+    h.insert(header::CONTENT_TYPE, asset.content_type.clone());
+    h.insert(header::ETAG, variant.etag.clone());
+    h.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static(asset.cache_control),
+    );
+    if asset.has_variants() {
+        h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+    }
+    match encoding {
+        Encoding::Brotli => {
+            h.insert(header::CONTENT_ENCODING, HeaderValue::from_static("br"));
+        }
+        Encoding::Gzip => {
+            h.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+        }
+        Encoding::Identity => {}
+    }
+    if let Some(csp) = &asset.csp {
+        h.insert(header::CONTENT_SECURITY_POLICY, csp.clone());
+    }
+    resp
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base_paths() {
+        assert_eq!(normalize_base_path(None).unwrap(), None);
+        assert_eq!(normalize_base_path(Some("/")).unwrap(), None);
+        assert_eq!(
+            normalize_base_path(Some("/canvas/")).unwrap().as_deref(),
+            Some("/canvas")
+        );
+        assert_eq!(
+            normalize_base_path(Some("/a/b")).unwrap().as_deref(),
+            Some("/a/b")
+        );
+        for bad in [
+            "canvas", "/a//b", "/a/../b", "/a\"b", "/a<b", "/a b", "/a?b",
+        ] {
+            assert!(normalize_base_path(Some(bad)).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn percent_decoding() {
+        assert_eq!(percent_decode("/a%20b.txt").as_deref(), Some("/a b.txt"));
+        assert_eq!(percent_decode("/100%").as_deref(), Some("/100%"));
+        assert_eq!(percent_decode("/%zz").as_deref(), Some("/%zz"));
+        assert_eq!(percent_decode("/%00"), None);
+        assert_eq!(percent_decode("/%ff"), None);
+    }
+
+    #[test]
+    fn debug_redacts_key() {
+        let mut c = Config::new("dist");
+        c.session_api_key = Some("topsecret".into());
+        assert!(!format!("{c:?}").contains("topsecret"));
+    }
+}

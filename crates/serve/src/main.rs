@@ -1,1 +1,116 @@
-fn main() {}
+//! `canvas-serve` command line. Prints `canvas-serve listening on <url>` once ready.
+
+use std::io::Write;
+use std::net::IpAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use canvas_serve::{Config, ServeError};
+use clap::Parser;
+
+#[derive(Parser)]
+#[command(
+    name = "canvas-serve",
+    version,
+    about = "Serve Agent Canvas (static app + same-origin ingress + cloud proxy)"
+)]
+struct Args {
+    /// Directory with the built app (Trunk's dist, containing index.html).
+    #[arg(long, value_name = "DIR")]
+    dist: PathBuf,
+    /// Address to listen on.
+    #[arg(long, value_name = "IP", default_value = "127.0.0.1")]
+    host: IpAddr,
+    /// Port to listen on (0 = any free port).
+    #[arg(long, value_name = "PORT", default_value_t = 8080)]
+    port: u16,
+    /// Agent server to reverse-proxy under /api, /sockets, /server_info, /health, /alive, /ready.
+    #[arg(long, value_name = "URL")]
+    agent_server_url: Option<String>,
+    /// Session API key handed to the app (prefer the environment variable: it is not shown by ps).
+    #[arg(
+        long,
+        value_name = "KEY",
+        env = "CANVAS_SESSION_API_KEY",
+        hide_env_values = true
+    )]
+    session_api_key: Option<String>,
+    /// Public mode: the app asks the user for the key; the key is not injected.
+    #[arg(long)]
+    auth_required: bool,
+    /// Lock the app to one cloud host.
+    #[arg(long, value_name = "URL")]
+    lock_to_cloud: Option<String>,
+    /// Serve everything under this prefix, e.g. /canvas.
+    #[arg(long, value_name = "/PREFIX")]
+    base_path: Option<String>,
+    /// Extra host the cloud proxy may reach: an exact host or *.suffix (repeatable).
+    #[arg(long, value_name = "HOST")]
+    cloud_proxy_allow: Vec<String>,
+    /// Let the cloud proxy reach loopback, private and link-local addresses.
+    #[arg(long)]
+    cloud_proxy_allow_private: bool,
+}
+
+impl Args {
+    fn into_config(self) -> Config {
+        let mut c = Config::new(self.dist);
+        c.host = self.host;
+        c.port = self.port;
+        c.agent_server_url = self.agent_server_url;
+        c.session_api_key = self.session_api_key;
+        c.auth_required = self.auth_required;
+        c.lock_to_cloud = self.lock_to_cloud;
+        c.base_path = self.base_path;
+        c.cloud_proxy_allow = self.cloud_proxy_allow;
+        c.cloud_proxy_allow_private = self.cloud_proxy_allow_private;
+        c
+    }
+}
+
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = tokio::signal::ctrl_c() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let config = Args::parse().into_config();
+    let running = match canvas_serve::start(config).await {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return match e {
+                ServeError::Io(_) => ExitCode::from(1),
+                ServeError::PortInUse { .. }
+                | ServeError::Dist { .. }
+                | ServeError::InvalidConfig(_) => ExitCode::from(2),
+            };
+        }
+    };
+    {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "canvas-serve listening on {}", running.url());
+        let _ = out.flush();
+    }
+    stop_signal().await;
+    running.shutdown().await;
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,262 @@
+//! Same-origin ingress: `/api/*`, `/sockets/*`, `/server_info`, `/health`, `/alive`, `/ready` are
+//! reverse-proxied to the agent server, so the app can reach it without CORS.
+
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::extract::ws::{self, WebSocket, WebSocketUpgrade};
+use axum::extract::{FromRequestParts, Request};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use futures_util::{SinkExt, StreamExt};
+use tokio_tungstenite::tungstenite::{
+    self, client::IntoClientRequest, protocol::frame::coding::CloseCode,
+    protocol::CloseFrame as TCloseFrame, Message as TMessage,
+};
+
+use crate::proxy_util::{error_chain, is_hop_by_hop, json_error};
+use crate::ServeError;
+
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+const WS_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+/// After one side of a websocket closes, how long the other may take to finish its close.
+const WS_CLOSE_GRACE: Duration = Duration::from_secs(2);
+
+/// Paths (relative to the base path) that belong to the agent server.
+pub(crate) fn is_ingress_path(rel: &str) -> bool {
+    rel == "/api"
+        || rel.starts_with("/api/")
+        || rel.starts_with("/sockets/")
+        || matches!(rel, "/server_info" | "/health" | "/alive" | "/ready")
+}
+
+/// Paths that never fall back to the SPA, even without an agent server.
+pub(crate) fn is_reserved_path(rel: &str) -> bool {
+    rel == "/api" || rel.starts_with("/api/") || rel == "/sockets" || rel.starts_with("/sockets/")
+}
+
+pub(crate) struct Ingress {
+    /// `http(s)://host:port[/prefix]`, no trailing `/`.
+    http_base: String,
+    /// `ws(s)://host:port[/prefix]`, no trailing `/`.
+    ws_base: String,
+    client: reqwest::Client,
+}
+
+impl Ingress {
+    pub(crate) fn new(url: &str) -> Result<Self, ServeError> {
+        let invalid =
+            |why: &str| ServeError::InvalidConfig(format!("agent server URL {url:?}: {why}"));
+        let parsed = reqwest::Url::parse(url.trim()).map_err(|e| invalid(&e.to_string()))?;
+        let ws_scheme = match parsed.scheme() {
+            "http" => "ws",
+            "https" => "wss",
+            _ => return Err(invalid("scheme must be http or https")),
+        };
+        if parsed.host_str().is_none() {
+            return Err(invalid("no host"));
+        }
+        if !parsed.username().is_empty() || parsed.password().is_some() {
+            return Err(invalid("credentials in the URL are not supported"));
+        }
+        if parsed.query().is_some() || parsed.fragment().is_some() {
+            return Err(invalid("no query or fragment allowed"));
+        }
+        let http_base = parsed.as_str().trim_end_matches('/').to_owned();
+        let ws_base = format!("{ws_scheme}{}", &http_base[parsed.scheme().len()..]);
+        let client = reqwest::Client::builder()
+            .no_proxy()
+            .redirect(reqwest::redirect::Policy::none())
+            .connect_timeout(CONNECT_TIMEOUT)
+            .build()
+            .map_err(|e| ServeError::InvalidConfig(format!("HTTP client: {e}")))?;
+        Ok(Ingress {
+            http_base,
+            ws_base,
+            client,
+        })
+    }
+
+    pub(crate) async fn handle(&self, req: Request, rel: &str) -> Response {
+        let is_upgrade = req
+            .headers()
+            .get(header::UPGRADE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.eq_ignore_ascii_case("websocket"));
+        if is_upgrade && rel.starts_with("/sockets/") {
+            self.forward_ws(req, rel).await
+        } else {
+            self.forward_http(req, rel).await
+        }
+    }
+
+    fn target(base: &str, rel: &str, query: Option<&str>) -> String {
+        let mut url = format!("{base}{rel}");
+        if let Some(q) = query {
+            url.push('?');
+            url.push_str(q);
+        }
+        url
+    }
+
+    async fn forward_http(&self, req: Request, rel: &str) -> Response {
+        let (parts, body) = req.into_parts();
+        let url = Self::target(&self.http_base, rel, parts.uri.query());
+        let headers = forwardable(&parts.headers, &[]);
+        let has_body = parts.headers.contains_key(header::TRANSFER_ENCODING)
+            || parts
+                .headers
+                .get(header::CONTENT_LENGTH)
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|v| v.trim() != "0");
+        let mut builder = self.client.request(parts.method, url).headers(headers);
+        if has_body {
+            builder = builder.body(reqwest::Body::wrap_stream(body.into_data_stream()));
+        }
+        match builder.send().await {
+            Ok(upstream) => {
+                let status = upstream.status();
+                let headers = forwardable(upstream.headers(), &[]);
+                let mut resp = Response::new(Body::from_stream(upstream.bytes_stream()));
+                *resp.status_mut() = status;
+                *resp.headers_mut() = headers;
+                resp
+            }
+            Err(e) => unreachable_response(&e.without_url()),
+        }
+    }
+
+    async fn forward_ws(&self, req: Request, rel: &str) -> Response {
+        let (mut parts, _body) = req.into_parts();
+        let upgrade = match WebSocketUpgrade::from_request_parts(&mut parts, &()).await {
+            Ok(u) => u,
+            Err(rejection) => return rejection.into_response(),
+        };
+        let url = Self::target(&self.ws_base, rel, parts.uri.query());
+        let mut upstream_req = match url.as_str().into_client_request() {
+            Ok(r) => r,
+            Err(e) => return json_error(StatusCode::BAD_GATEWAY, format!("bad upstream URL: {e}")),
+        };
+        // Forward the end-to-end headers (cookies, auth…) but not the handshake's own.
+        let skip: &[&str] = &[
+            "sec-websocket-key",
+            "sec-websocket-version",
+            "sec-websocket-extensions",
+            "sec-websocket-accept",
+            "sec-websocket-protocol",
+        ];
+        for (name, value) in forwardable(&parts.headers, skip).iter() {
+            upstream_req
+                .headers_mut()
+                .append(name.clone(), value.clone());
+        }
+        let connected = tokio::time::timeout(
+            WS_HANDSHAKE_TIMEOUT,
+            tokio_tungstenite::connect_async(upstream_req),
+        )
+        .await;
+        match connected {
+            Err(_) => json_error(
+                StatusCode::BAD_GATEWAY,
+                "agent server unreachable: websocket handshake timed out",
+            ),
+            Ok(Err(tungstenite::Error::Http(resp))) => {
+                // The agent server refused the upgrade: pass its answer on.
+                let (rparts, rbody) = resp.into_parts();
+                let mut out = Response::new(Body::from(rbody.unwrap_or_default()));
+                *out.status_mut() = rparts.status;
+                *out.headers_mut() = forwardable(&rparts.headers, &[]);
+                out
+            }
+            Ok(Err(e)) => unreachable_response(&e),
+            Ok(Ok((upstream, _))) => upgrade.on_upgrade(move |client| pump(client, upstream)),
+        }
+    }
+}
+
+fn unreachable_response(e: &(dyn std::error::Error + 'static)) -> Response {
+    json_error(
+        StatusCode::BAD_GATEWAY,
+        format!("agent server unreachable: {}", error_chain(e)),
+    )
+}
+
+/// Headers minus hop-by-hop ones, `Host` and those in `skip`.
+fn forwardable(headers: &HeaderMap, skip: &[&str]) -> HeaderMap {
+    let mut out = HeaderMap::with_capacity(headers.len());
+    for (name, value) in headers {
+        if name == header::HOST || is_hop_by_hop(name, headers) || skip.contains(&name.as_str()) {
+            continue;
+        }
+        out.append(name.clone(), value.clone());
+    }
+    out
+}
+
+type Upstream =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Moves frames both ways until either side closes; close codes travel through unchanged.
+async fn pump(client: WebSocket, upstream: Upstream) {
+    let (mut client_tx, mut client_rx) = client.split();
+    let (mut up_tx, mut up_rx) = upstream.split();
+
+    let client_to_upstream = async {
+        while let Some(Ok(msg)) = client_rx.next().await {
+            let Some(out) = to_upstream(msg) else {
+                continue;
+            };
+            let closing = matches!(out, TMessage::Close(_));
+            if up_tx.send(out).await.is_err() || closing {
+                break;
+            }
+        }
+        let _ = up_tx.close().await;
+    };
+    let upstream_to_client = async {
+        while let Some(Ok(msg)) = up_rx.next().await {
+            let Some(out) = to_client(msg) else {
+                continue;
+            };
+            let closing = matches!(out, ws::Message::Close(_));
+            if client_tx.send(out).await.is_err() || closing {
+                break;
+            }
+        }
+        let _ = client_tx.close().await;
+    };
+    tokio::pin!(client_to_upstream, upstream_to_client);
+    tokio::select! {
+        _ = &mut client_to_upstream => {
+            let _ = tokio::time::timeout(WS_CLOSE_GRACE, &mut upstream_to_client).await;
+        }
+        _ = &mut upstream_to_client => {
+            let _ = tokio::time::timeout(WS_CLOSE_GRACE, &mut client_to_upstream).await;
+        }
+    }
+}
+
+fn to_upstream(msg: ws::Message) -> Option<TMessage> {
+    Some(match msg {
+        ws::Message::Text(t) => TMessage::Text(t.as_str().into()),
+        ws::Message::Binary(b) => TMessage::Binary(b),
+        ws::Message::Close(frame) => TMessage::Close(frame.map(|f| TCloseFrame {
+            code: CloseCode::from(f.code),
+            reason: f.reason.as_str().into(),
+        })),
+        // Each side answers its own pings.
+        ws::Message::Ping(_) | ws::Message::Pong(_) => return None,
+    })
+}
+
+fn to_client(msg: TMessage) -> Option<ws::Message> {
+    Some(match msg {
+        TMessage::Text(t) => ws::Message::Text(t.as_str().into()),
+        TMessage::Binary(b) => ws::Message::Binary(b),
+        TMessage::Close(frame) => ws::Message::Close(frame.map(|f| ws::CloseFrame {
+            code: u16::from(f.code),
+            reason: f.reason.as_str().into(),
+        })),
+        TMessage::Ping(_) | TMessage::Pong(_) | TMessage::Frame(_) => return None,
+    })
+}

@@ -1,0 +1,113 @@
+//! The `canvas-serve` binary: ready line, key from the environment, port in use, SIGTERM.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::*;
+
+const BIN: &str = env!("CARGO_BIN_EXE_canvas-serve");
+
+fn wait_exit(child: &mut std::process::Child, limit: Duration) -> Option<std::process::ExitStatus> {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    None
+}
+
+#[tokio::test]
+async fn prints_ready_line_injects_env_key_and_stops_on_sigterm() {
+    let dist = make_dist();
+    let mut child = Command::new(BIN)
+        .args(["--dist", dist.path().to_str().unwrap(), "--port", "0"])
+        .args([
+            "--base-path",
+            "/canvas",
+            "--cloud-proxy-allow",
+            "*.example.org",
+        ])
+        .env("CANVAS_SESSION_API_KEY", "env-secret-key")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    let url = line
+        .trim_end()
+        .strip_prefix("canvas-serve listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_owned();
+    assert!(
+        url.starts_with("http://127.0.0.1:") && url.ends_with("/canvas"),
+        "{url}"
+    );
+
+    let html = client()
+        .get(format!("{url}/"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("window.__AGENT_CANVAS_SESSION_API_KEY__=\"env-secret-key\";"));
+
+    let kill = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let status = wait_exit(&mut child, Duration::from_secs(10)).expect("stops on SIGTERM");
+    assert!(status.success(), "{status:?}");
+    let mut rest = String::new();
+    stdout.read_to_string(&mut rest).unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(!rest.contains("env-secret-key") && !err.contains("env-secret-key"));
+    assert!(rest.is_empty(), "exactly one line on stdout, then {rest:?}");
+}
+
+#[test]
+fn port_in_use_exits_2_naming_the_port() {
+    let holder = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = holder.local_addr().unwrap().port().to_string();
+    let dist = make_dist();
+    let out = Command::new(BIN)
+        .args(["--dist", dist.path().to_str().unwrap(), "--port", &port])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err.trim(),
+        format!("error: port {port} is already in use (choose another with --port)")
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn help_does_not_show_the_env_key() {
+    let out = Command::new(BIN)
+        .arg("--help")
+        .env("CANVAS_SESSION_API_KEY", "env-secret-key")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains("--cloud-proxy-allow-private"));
+    assert!(help.contains("CANVAS_SESSION_API_KEY"));
+    assert!(!help.contains("env-secret-key"));
+}

@@ -1,0 +1,235 @@
+//! Shared fixtures: a Trunk-like dist in a temp dir, an HTTP client, a fake upstream.
+#![allow(dead_code)]
+
+use std::io::Read;
+use std::net::SocketAddr;
+use std::path::Path;
+
+use axum::body::Bytes;
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::Request;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::any;
+use axum::Router;
+
+pub const HASH: &str = "0123456789abcdef";
+
+pub fn js_name() -> String {
+    format!("agent-canvas-{HASH}.js")
+}
+pub fn wasm_name() -> String {
+    format!("agent-canvas-{HASH}_bg.wasm")
+}
+pub fn css_name() -> String {
+    format!("style-{HASH}.css")
+}
+
+/// Trunk's inline module loader, as it appears in index.html.
+pub fn trunk_loader() -> String {
+    format!(
+        "\nimport init, * as bindings from '/{js}';\nconst wasm = await init({{ module_or_path: '/{wasm}' }});\nwindow.wasmBindings = bindings;\n",
+        js = js_name(),
+        wasm = wasm_name()
+    )
+}
+
+pub fn index_html() -> String {
+    format!(
+        "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>Agent Canvas</title>\n\
+         <link rel=\"modulepreload\" href=\"/{js}\" crossorigin=\"anonymous\">\n\
+         <link rel=\"stylesheet\" href=\"/{css}\">\n\
+         <script type=\"module\">{loader}</script>\n</head>\n<body></body>\n</html>\n",
+        js = js_name(),
+        css = css_name(),
+        loader = trunk_loader()
+    )
+}
+
+pub fn js_body() -> String {
+    (0..400)
+        .map(|i| format!("export function f{i}(x) {{ return x + {i}; }}\n"))
+        .collect()
+}
+
+pub fn wasm_body() -> Vec<u8> {
+    let mut v = b"\0asm\x01\0\0\0".to_vec();
+    for i in 0..20_000u32 {
+        v.push((i % 7) as u8);
+        v.push((i % 251) as u8);
+    }
+    v
+}
+
+pub fn css_body() -> String {
+    (0..200)
+        .map(|i| format!(".c{i} {{ color: var(--c{i}); margin: {i}px; }}\n"))
+        .collect()
+}
+
+/// A dist directory like Trunk's output, plus a nested public file.
+pub fn make_dist() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write_dist(dir.path(), &index_html());
+    dir
+}
+
+pub fn write_dist(root: &Path, index: &str) {
+    std::fs::write(root.join("index.html"), index).unwrap();
+    std::fs::write(root.join(js_name()), js_body()).unwrap();
+    std::fs::write(root.join(wasm_name()), wasm_body()).unwrap();
+    std::fs::write(root.join(css_name()), css_body()).unwrap();
+    std::fs::write(root.join("favicon.ico"), [0u8, 0, 1, 0, 1, 0]).unwrap();
+    std::fs::create_dir_all(root.join("assets")).unwrap();
+    std::fs::write(
+        root.join("assets/logo.svg"),
+        "<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>",
+    )
+    .unwrap();
+}
+
+pub fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .no_proxy()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+}
+
+pub fn gunzip(b: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(b)
+        .read_to_end(&mut out)
+        .unwrap();
+    out
+}
+
+pub fn unbrotli(b: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    brotli::Decompressor::new(b, 4096)
+        .read_to_end(&mut out)
+        .unwrap();
+    out
+}
+
+/// A port nothing listens on (bound, then released).
+pub fn dead_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    l.local_addr().unwrap().port()
+}
+
+/// Starts `router` on 127.0.0.1:0 and returns its address.
+pub async fn spawn_router(router: Router) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, router).await;
+    });
+    addr
+}
+
+fn headers_json(headers: &HeaderMap) -> serde_json::Value {
+    let mut map = serde_json::Map::new();
+    for (k, v) in headers {
+        map.insert(
+            k.as_str().to_owned(),
+            serde_json::Value::String(v.to_str().unwrap_or("").to_owned()),
+        );
+    }
+    serde_json::Value::Object(map)
+}
+
+/// Echoes what it received as JSON: method, path, query, headers, body. POST answers 201.
+async fn echo(req: Request) -> Response {
+    let (parts, body) = req.into_parts();
+    let body: Bytes = axum::body::to_bytes(body, usize::MAX).await.unwrap();
+    let json = serde_json::json!({
+        "method": parts.method.as_str(),
+        "path": parts.uri.path(),
+        "query": parts.uri.query(),
+        "headers": headers_json(&parts.headers),
+        "body": String::from_utf8_lossy(&body),
+    });
+    let status = if parts.method == axum::http::Method::POST {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    (
+        status,
+        [
+            ("content-type", "application/json"),
+            ("x-upstream", "fake"),
+            ("set-cookie", "sid=1"),
+            ("access-control-allow-origin", "*"),
+        ],
+        json.to_string(),
+    )
+        .into_response()
+}
+
+/// Agent-server-like websocket: first frame must be `{"type":"auth","session_api_key":"good"}`
+/// (else close 4001); conversation `missing` closes 4004; otherwise echo `echo:<text>` frames,
+/// starting with one frame that reports the query string.
+async fn socket(ws: WebSocketUpgrade, req_path: String, query: Option<String>) -> Response {
+    ws.on_upgrade(move |mut socket: WebSocket| async move {
+        if req_path.ends_with("/missing") {
+            let _ = socket
+                .send(Message::Close(Some(CloseFrame {
+                    code: 4004,
+                    reason: "conversation not found".into(),
+                })))
+                .await;
+            return;
+        }
+        let Some(Ok(Message::Text(first))) = socket.recv().await else {
+            return;
+        };
+        let ok = serde_json::from_str::<serde_json::Value>(&first)
+            .ok()
+            .and_then(|v| {
+                v.get("session_api_key")
+                    .and_then(|k| k.as_str())
+                    .map(|k| k == "good")
+            })
+            .unwrap_or(false);
+        if !ok {
+            let _ = socket
+                .send(Message::Close(Some(CloseFrame {
+                    code: 4001,
+                    reason: "unauthorized".into(),
+                })))
+                .await;
+            return;
+        }
+        let _ = socket
+            .send(Message::Text(
+                format!("query:{}", query.unwrap_or_default()).into(),
+            ))
+            .await;
+        while let Some(Ok(msg)) = socket.recv().await {
+            let reply = match msg {
+                Message::Text(t) => Message::Text(format!("echo:{}", t.as_str()).into()),
+                Message::Binary(b) => Message::Binary(b),
+                Message::Close(_) => break,
+                _ => continue,
+            };
+            if socket.send(reply).await.is_err() {
+                break;
+            }
+        }
+    })
+}
+
+/// A fake agent server: `/sockets/*` are websockets, everything else echoes.
+pub async fn fake_upstream() -> SocketAddr {
+    let router = Router::new()
+        .route(
+            "/sockets/{*rest}",
+            any(|ws: WebSocketUpgrade, req: axum::http::Uri| async move {
+                socket(ws, req.path().to_owned(), req.query().map(str::to_owned)).await
+            }),
+        )
+        .fallback(echo);
+    spawn_router(router).await
+}

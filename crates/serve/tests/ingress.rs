@@ -1,0 +1,279 @@
+//! Same-origin ingress to a (fake, in-process) agent server: HTTP forwarding, websockets, 502.
+
+mod common;
+
+use std::time::Duration;
+
+use canvas_serve::{start, Config, Running};
+use common::*;
+use futures_util::{SinkExt, StreamExt};
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::{self, Message};
+
+async fn with_upstream(base_path: Option<&str>) -> (Running, tempfile::TempDir, String) {
+    let upstream = fake_upstream().await;
+    let dist = make_dist();
+    let mut config = Config::new(dist.path());
+    config.agent_server_url = Some(format!("http://{upstream}/"));
+    config.session_api_key = Some("launcher-key".into());
+    config.base_path = base_path.map(str::to_owned);
+    let srv = start(config).await.expect("start");
+    (srv, dist, upstream.to_string())
+}
+
+fn json(bytes: &[u8]) -> serde_json::Value {
+    serde_json::from_slice(bytes).expect("JSON body")
+}
+
+#[tokio::test]
+async fn forwards_method_path_query_body_and_headers() {
+    let (srv, _dist, upstream) = with_upstream(None).await;
+    let resp = client()
+        .post(format!(
+            "{}/api/conversations/abc/events?run=true&x=a%20b",
+            srv.url()
+        ))
+        .header("x-session-api-key", "browser-key")
+        .header("x-custom", "kept")
+        .header("proxy-authorization", "Basic dropped")
+        .header("content-type", "application/json")
+        .body(r#"{"role":"user","content":[]}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 201);
+    assert_eq!(resp.headers()["x-upstream"], "fake");
+    assert_eq!(resp.headers()["x-content-type-options"], "nosniff");
+    // The ingress is transparent: the upstream's own headers come back.
+    assert_eq!(resp.headers()["set-cookie"], "sid=1");
+    let seen = json(&resp.bytes().await.unwrap());
+    assert_eq!(seen["method"], "POST");
+    assert_eq!(seen["path"], "/api/conversations/abc/events");
+    assert_eq!(seen["query"], "run=true&x=a%20b");
+    assert_eq!(seen["body"], r#"{"role":"user","content":[]}"#);
+    let h = &seen["headers"];
+    assert_eq!(
+        h["x-session-api-key"], "browser-key",
+        "the browser's key, not ours"
+    );
+    assert_eq!(h["x-custom"], "kept");
+    assert_eq!(h["content-type"], "application/json");
+    let sent = r#"{"role":"user","content":[]}"#;
+    assert_eq!(h["content-length"], sent.len().to_string().as_str());
+    assert!(
+        h.get("transfer-encoding").is_none(),
+        "length kept, not chunked"
+    );
+    assert_eq!(h["host"], upstream.as_str());
+    assert!(h.get("proxy-authorization").is_none());
+    assert!(!seen.to_string().contains("launcher-key"));
+
+    for (method, path) in [
+        (reqwest::Method::GET, "/server_info"),
+        (reqwest::Method::GET, "/health"),
+        (reqwest::Method::GET, "/alive"),
+        (reqwest::Method::GET, "/ready"),
+        (reqwest::Method::DELETE, "/api/conversations/abc"),
+        (reqwest::Method::PATCH, "/api/conversations/abc"),
+    ] {
+        let r = client()
+            .request(method.clone(), format!("{}{path}", srv.url()))
+            .header("accept", "text/html")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200, "{method} {path}");
+        let seen = json(&r.bytes().await.unwrap());
+        assert_eq!(seen["method"], method.as_str());
+        assert_eq!(seen["path"], path);
+        assert_eq!(seen["body"], "");
+    }
+}
+
+#[tokio::test]
+async fn streams_a_large_body() {
+    let (srv, _dist, _) = with_upstream(None).await;
+    let big = "x".repeat(3 * 1024 * 1024);
+    let chunks: Vec<Result<String, std::io::Error>> = big
+        .as_bytes()
+        .chunks(64 * 1024)
+        .map(|c| Ok(String::from_utf8(c.to_vec()).unwrap()))
+        .collect();
+    let resp = client()
+        .put(format!("{}/api/file/upload?path=/tmp/x", srv.url()))
+        .body(reqwest::Body::wrap_stream(futures_util::stream::iter(
+            chunks,
+        )))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    let seen = json(&resp.bytes().await.unwrap());
+    assert_eq!(seen["method"], "PUT");
+    assert_eq!(seen["body"].as_str().unwrap().len(), big.len());
+}
+
+#[tokio::test]
+async fn ingress_under_a_base_path() {
+    let (srv, _dist, _) = with_upstream(Some("/canvas")).await;
+    let r = client()
+        .get(format!("{}/api/settings?a=1", srv.url()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let seen = json(&r.bytes().await.unwrap());
+    assert_eq!(seen["path"], "/api/settings");
+    assert_eq!(seen["query"], "a=1");
+    // Outside the prefix nothing is proxied.
+    let outside = client()
+        .get(format!("http://{}/api/settings", srv.addr()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(outside.status(), 404);
+}
+
+#[tokio::test]
+async fn upstream_down_is_502_json() {
+    let dist = make_dist();
+    let mut config = Config::new(dist.path());
+    config.agent_server_url = Some(format!("http://127.0.0.1:{}", dead_port()));
+    let srv = start(config).await.unwrap();
+    for path in [
+        "/api/conversations/search?limit=20",
+        "/server_info",
+        "/health",
+    ] {
+        let r = client()
+            .get(format!("{}{path}", srv.url()))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 502, "{path}");
+        assert_eq!(r.headers()["content-type"], "application/json");
+        let body = json(&r.bytes().await.unwrap());
+        let detail = body["detail"].as_str().unwrap();
+        assert!(detail.starts_with("agent server unreachable: "), "{detail}");
+        assert!(
+            !detail.contains("limit=20"),
+            "no URL in the message: {detail}"
+        );
+    }
+    // The websocket handshake fails the same way (before the upgrade).
+    let ws_url = format!("{}/sockets/events/c1", srv.url()).replace("http://", "ws://");
+    match tokio_tungstenite::connect_async(ws_url).await {
+        Err(tungstenite::Error::Http(resp)) => {
+            assert_eq!(resp.status(), 502);
+            let body = json(resp.body().as_deref().unwrap_or_default());
+            assert!(body["detail"]
+                .as_str()
+                .unwrap()
+                .starts_with("agent server unreachable"));
+        }
+        other => panic!("expected a 502 handshake, got {other:?}"),
+    }
+}
+
+fn ws_url(srv: &Running, path: &str) -> String {
+    format!("{}{path}", srv.url()).replacen("http://", "ws://", 1)
+}
+
+async fn next_text<S>(ws: &mut S) -> String
+where
+    S: futures_util::Stream<Item = Result<Message, tungstenite::Error>> + Unpin,
+{
+    match tokio::time::timeout(Duration::from_secs(5), ws.next()).await {
+        Ok(Some(Ok(Message::Text(t)))) => t.as_str().to_owned(),
+        other => panic!("expected a text frame, got {other:?}"),
+    }
+}
+
+async fn next_close<S>(ws: &mut S) -> Option<(u16, String)>
+where
+    S: futures_util::Stream<Item = Result<Message, tungstenite::Error>> + Unpin,
+{
+    loop {
+        match tokio::time::timeout(Duration::from_secs(5), ws.next()).await {
+            Ok(Some(Ok(Message::Close(frame)))) => {
+                return frame.map(|f| (u16::from(f.code), f.reason.as_str().to_owned()))
+            }
+            Ok(Some(Ok(_))) => continue,
+            other => panic!("expected a close frame, got {other:?}"),
+        }
+    }
+}
+
+#[tokio::test]
+async fn websocket_echo_through_the_ingress() {
+    for base in [None, Some("/canvas")] {
+        let (srv, _dist, _) = with_upstream(base).await;
+        let (mut ws, _) = tokio_tungstenite::connect_async(ws_url(
+            &srv,
+            "/sockets/events/c1?resend_mode=since&after_timestamp=2024-01-01T00:00:00",
+        ))
+        .await
+        .expect("handshake");
+        ws.send(Message::text(r#"{"type":"auth","session_api_key":"good"}"#))
+            .await
+            .unwrap();
+        assert_eq!(
+            next_text(&mut ws).await,
+            "query:resend_mode=since&after_timestamp=2024-01-01T00:00:00"
+        );
+        ws.send(Message::text("hello")).await.unwrap();
+        assert_eq!(next_text(&mut ws).await, "echo:hello");
+        ws.send(Message::Binary(vec![1u8, 2, 3].into()))
+            .await
+            .unwrap();
+        match tokio::time::timeout(Duration::from_secs(5), ws.next()).await {
+            Ok(Some(Ok(Message::Binary(b)))) => assert_eq!(b.as_ref(), &[1, 2, 3]),
+            other => panic!("expected binary, got {other:?}"),
+        }
+        ws.close(None).await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn websocket_close_codes_are_propagated() {
+    let (srv, _dist, _) = with_upstream(None).await;
+
+    // Wrong key: the upstream closes with 4001.
+    let (mut ws, _) = tokio_tungstenite::connect_async(ws_url(&srv, "/sockets/events/c1"))
+        .await
+        .unwrap();
+    ws.send(Message::text(r#"{"type":"auth","session_api_key":"bad"}"#))
+        .await
+        .unwrap();
+    let (code, reason) = next_close(&mut ws).await.expect("close frame");
+    assert_eq!(code, 4001);
+    assert_eq!(reason, "unauthorized");
+
+    // Unknown conversation: 4004 right away.
+    let (mut ws, _) = tokio_tungstenite::connect_async(ws_url(&srv, "/sockets/events/missing"))
+        .await
+        .unwrap();
+    let (code, reason) = next_close(&mut ws).await.expect("close frame");
+    assert_eq!(code, 4004);
+    assert_eq!(reason, "conversation not found");
+
+    // The client's close code reaches the upstream's side too (the echo loop ends cleanly).
+    let (mut ws, _) = tokio_tungstenite::connect_async(ws_url(&srv, "/sockets/events/c2"))
+        .await
+        .unwrap();
+    ws.send(Message::text(r#"{"type":"auth","session_api_key":"good"}"#))
+        .await
+        .unwrap();
+    let _ = next_text(&mut ws).await;
+    ws.close(Some(tungstenite::protocol::CloseFrame {
+        code: CloseCode::Normal,
+        reason: "bye".into(),
+    }))
+    .await
+    .unwrap();
+    let closed = next_close(&mut ws).await;
+    assert!(
+        closed.as_ref().is_none_or(|(code, _)| *code == 1000),
+        "{closed:?}"
+    );
+}
