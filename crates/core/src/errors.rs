@@ -10,7 +10,7 @@ use crate::selection::NoBackendError;
 use crate::version::GateError;
 
 /// Longest server-provided detail quoted in a message.
-const MAX_DETAIL_CHARS: usize = 300;
+pub(crate) const MAX_DETAIL_CHARS: usize = 300;
 /// What replaces a secret.
 pub const REDACTED: &str = "[redacted]";
 
@@ -18,7 +18,7 @@ pub const REDACTED: &str = "[redacted]";
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ApiError {
     /// The request never got an HTTP answer (DNS, refused, CORS, offline).
-    #[error("network error: {0}")]
+    #[error("network error: {}", scrub_secrets(.0))]
     Network(String),
     /// No answer within the timeout.
     #[error("request timed out")]
@@ -36,7 +36,7 @@ pub enum ApiError {
     #[error("conflict (409)")]
     Conflict,
     /// Any other non-2xx status.
-    #[error("server error ({status}): {detail}")]
+    #[error("server error ({status}): {}", scrub_secrets(.detail))]
     Server {
         /// HTTP status.
         status: u16,
@@ -44,7 +44,7 @@ pub enum ApiError {
         detail: String,
     },
     /// A 2xx answer whose body is not what we expected.
-    #[error("unexpected response: {0}")]
+    #[error("unexpected response: {}", scrub_secrets(.0))]
     Decode(String),
     /// No backend to send the request to (BR-6).
     #[error("no backend available")]
@@ -153,19 +153,13 @@ impl ApiError {
                 format!("Unexpected response from the backend: {detail}. The backend may be incompatible with this version of Agent Canvas.")
             }
             ApiError::NoBackend => "No backend available. Add or select a backend in Manage backends.".to_string(),
-            ApiError::Incompatible(gate) => match gate {
-                GateError::Unreachable { detail } => GateError::Unreachable {
-                    detail: shorten(&scrub_secrets(detail), MAX_DETAIL_CHARS),
-                }
-                .user_message(),
-                other => other.user_message(),
-            },
+            ApiError::Incompatible(gate) => gate.user_message(),
         }
     }
 }
 
 /// Cut `s` to `max` chars, appending `…` when something was cut.
-fn shorten(s: &str, max: usize) -> String {
+pub(crate) fn shorten(s: &str, max: usize) -> String {
     if s.chars().count() > max {
         let mut out: String = s.chars().take(max).collect();
         out.push('…');
@@ -382,6 +376,8 @@ mod tests {
             ] {
                 let m = err.user_message();
                 assert!(!m.contains(key), "heuristic scrub failed: {m}");
+                let d = err.to_string();
+                assert!(!d.contains(key), "Display (logs) must be scrubbed too: {d}");
             }
         }
         // An unmarked key is removed by the chokepoint's redaction.

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::backend::{Backend, BackendKind};
-use crate::errors::{ApiError, ErrorKind};
+use crate::errors::{scrub_secrets, ApiError, ErrorKind};
 use crate::storage::{Storage, StorageError, HEALTH_KEY};
 
 /// After this many consecutive failures a backend is disabled.
@@ -158,6 +158,8 @@ impl HealthMap {
 
     /// Record one failure (BR-7): count = min(count+1, 5); disabled = was disabled OR
     /// count ≥ 5; lastError (cut to 500 chars + `…`) and lastFailureAt = `now_ms`.
+    /// Pass a user-facing text (e.g. [`probe_failure_message`]); credential-looking values are
+    /// scrubbed anyway.
     pub fn record_failure(&mut self, backend_id: &str, now_ms: i64, error: &str) -> &HealthEntry {
         let entry = self.entries.entry(backend_id.to_string()).or_default();
         entry.consecutive_failures = entry
@@ -165,7 +167,7 @@ impl HealthMap {
             .saturating_add(1)
             .min(MAX_CONSECUTIVE_FAILURES);
         entry.disabled = entry.disabled || entry.consecutive_failures >= MAX_CONSECUTIVE_FAILURES;
-        entry.last_error = Some(truncate_error(error));
+        entry.last_error = Some(truncate_error(&scrub_secrets(error)));
         entry.last_failure_at = Some(now_ms);
         entry
     }
@@ -248,6 +250,22 @@ impl Default for ProbePolicy {
     fn default() -> Self {
         Self::DEFAULT
     }
+}
+
+/// The backends the periodic probe visits (BR-7): every backend that is not disabled.
+pub fn periodic_probe_targets<'a>(backends: &'a [Backend], health: &HealthMap) -> Vec<&'a Backend> {
+    backends
+        .iter()
+        .filter(|b| !health.is_disabled(&b.id))
+        .collect()
+}
+
+/// The backends re-probed once when "Manage backends" opens (BR-7): every disabled one.
+pub fn reprobe_on_manage<'a>(backends: &'a [Backend], health: &HealthMap) -> Vec<&'a Backend> {
+    backends
+        .iter()
+        .filter(|b| health.is_disabled(&b.id))
+        .collect()
 }
 
 /// Errors that may go away on a quick retry.
@@ -550,6 +568,32 @@ mod tests {
         }
         assert!(!ProbePolicy::DEFAULT.should_probe(&h, "b"));
         assert!(ProbePolicy::DEFAULT.should_probe(&h, "other"));
+    }
+
+    #[test]
+    fn br7_probe_targets_split_enabled_and_disabled() {
+        let list = [
+            Backend::new("a", "A", "http://a", "k", BackendKind::Local),
+            Backend::new("b", "B", "http://b", "k", BackendKind::Local),
+        ];
+        let mut h = HealthMap::default();
+        for _ in 0..MAX_CONSECUTIVE_FAILURES {
+            h.record_failure("b", 1, "x");
+        }
+        h.record_failure("a", 1, "x");
+        let ids = |v: Vec<&Backend>| v.iter().map(|b| b.id.clone()).collect::<Vec<_>>();
+        assert_eq!(ids(periodic_probe_targets(&list, &h)), ["a"]);
+        assert_eq!(ids(reprobe_on_manage(&list, &h)), ["b"]);
+    }
+
+    #[test]
+    fn br7_recorded_error_text_is_scrubbed() {
+        let mut h = HealthMap::default();
+        let e = h.record_failure("a", 1, "Authorization: Bearer sk-secret-123");
+        assert_eq!(
+            e.last_error.as_deref(),
+            Some("Authorization: Bearer [redacted]")
+        );
     }
 
     #[test]

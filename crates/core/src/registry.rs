@@ -440,6 +440,7 @@ mod tests {
     use crate::health::HealthMap;
     use crate::last_conversation::{last_conversation, set_last_conversation};
     use crate::storage::{FailingStorage, MemoryStorage, ReadOnlyStorage, ACTIVE_BACKEND_KEY};
+    use proptest::prelude::*;
     use serde_json::{json, Value};
 
     const ORIGIN: &str = "http://127.0.0.1:8080";
@@ -926,6 +927,127 @@ mod tests {
         assert_eq!(c.backends[0].api_key, "new");
         assert_eq!(c.backends[0].connection_revision, Some(1));
         assert_eq!(apply_launcher_key(&c.backends, "u", &cfg), Ok(None));
+    }
+
+    /// One field of a generated entry: absent, or some JSON value (valid or not).
+    fn arb_field(valid: Vec<Value>) -> impl Strategy<Value = Option<Value>> {
+        let invalid = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            (-3i64..4).prop_map(Value::from),
+            Just(json!(1.5)),
+            "[a-z]{0,3}".prop_map(Value::String),
+            Just(json!([])),
+        ];
+        prop_oneof![
+            1 => Just(None),
+            6 => proptest::sample::select(valid).prop_map(Some),
+            2 => invalid.prop_map(Some),
+        ]
+    }
+
+    fn arb_entry() -> impl Strategy<Value = Value> {
+        (
+            arb_field(vec![json!("a"), json!("b"), json!("default-local")]),
+            arb_field(vec![json!("N"), json!("")]),
+            arb_field(vec![json!(ORIGIN), json!("http://x"), json!("")]),
+            arb_field(vec![json!("k"), json!("")]),
+            arb_field(vec![json!("local"), json!("cloud")]),
+            prop_oneof![3 => Just(None), 1 => arb_field(vec![json!("api-key"), json!("cookie")])],
+            prop_oneof![3 => Just(None), 1 => arb_field(vec![json!(0), json!(3)])],
+            prop_oneof![3 => Just(None), 1 => Just(Some(json!({"x": 1})))],
+        )
+            .prop_map(|(id, name, host, key, kind, mode, rev, extra)| {
+                let mut o = serde_json::Map::new();
+                for (k, v) in [
+                    ("id", id),
+                    ("name", name),
+                    ("host", host),
+                    ("apiKey", key),
+                    ("kind", kind),
+                    ("authMode", mode),
+                    ("connectionRevision", rev),
+                    ("extra", extra),
+                ] {
+                    if let Some(v) = v {
+                        o.insert(k.to_string(), v);
+                    }
+                }
+                Value::Object(o)
+            })
+    }
+
+    /// An independent statement of the BR-1 rules.
+    fn oracle_valid(v: &Value) -> bool {
+        let is_str = |k: &str| v.get(k).is_some_and(Value::is_string);
+        v.get("id")
+            .and_then(Value::as_str)
+            .is_some_and(|s| !s.is_empty())
+            && is_str("name")
+            && is_str("host")
+            && is_str("apiKey")
+            && matches!(
+                v.get("kind").and_then(Value::as_str),
+                Some("local" | "cloud")
+            )
+            && v.get("authMode")
+                .is_none_or(|m| matches!(m.as_str(), Some("api-key" | "cookie")))
+            && v.get("connectionRevision").is_none_or(|r| {
+                r.as_u64().is_some() || r.as_f64().is_some_and(|f| f >= 0.0 && f.fract() == 0.0)
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn br2_6_arbitrary_stored_text_never_panics_and_non_arrays_are_never_written(
+            raw in any::<String>(),
+            key in proptest::option::of("[a-z]{1,4}"),
+        ) {
+            let l = MemoryStorage::with([(BACKENDS_KEY, raw.clone())]);
+            let s = MemoryStorage::new();
+            let r = read_registry_detailed(&l, &s, &launcher(key.as_deref()), ORIGIN);
+            let is_array = serde_json::from_str::<Value>(&raw).is_ok_and(|v| v.is_array());
+            if !is_array {
+                prop_assert_eq!(r.source, RegistrySource::Corrupt);
+                prop_assert!(r.backends.is_empty());
+                prop_assert_eq!(l.write_count(), 0);
+                prop_assert_eq!(l.peek(BACKENDS_KEY), Some(raw));
+            }
+        }
+
+        #[test]
+        fn br1_br2_arrays_keep_exactly_the_valid_entries(
+            entries in proptest::collection::vec(arb_entry(), 0..6),
+            key in proptest::option::of(prop_oneof![Just("k".to_string()), Just("new".to_string())]),
+        ) {
+            let raw = Value::Array(entries.clone()).to_string();
+            let l = MemoryStorage::with([(BACKENDS_KEY, raw)]);
+            let r = read_registry_detailed(&l, &MemoryStorage::new(), &launcher(key.as_deref()), ORIGIN);
+            let valid: Vec<&Value> = entries.iter().filter(|e| oracle_valid(e)).collect();
+            if valid.is_empty() {
+                match &key {
+                    Some(k) => {
+                        prop_assert_eq!(&r.backends, &vec![Backend::default_local(ORIGIN, k.as_str())]);
+                        prop_assert_eq!(l.write_count(), 1);
+                    }
+                    None => {
+                        prop_assert!(r.backends.is_empty());
+                        prop_assert_eq!(l.write_count(), 0);
+                    }
+                }
+            } else {
+                let got: Vec<&str> = r.backends.iter().map(|b| b.id.as_str()).collect();
+                let want: Vec<&str> = valid.iter().filter_map(|e| e["id"].as_str()).collect();
+                prop_assert_eq!(got, want);
+                prop_assert_eq!(l.write_count(), usize::from(r.key_synced));
+                // Whatever was written reads back to the same list.
+                if r.key_synced {
+                    let again = read_registry_detailed(&l, &MemoryStorage::new(), &launcher(key.as_deref()), ORIGIN);
+                    prop_assert_eq!(again.backends, r.backends);
+                    prop_assert!(!again.key_synced);
+                }
+            }
+        }
     }
 
     #[test]

@@ -384,6 +384,14 @@ mod tests {
     }
 
     #[test]
+    fn br5_1_fallback_prefers_enabled_local() {
+        let list = [cloud("c1"), local("l1"), local("l2")];
+        let a = snapshot(&list, None, &disabled(&["l1"]));
+        assert_eq!(a.backend.id, "l2");
+        assert_eq!(fallback_backend(&list, &disabled(&["l1"])).id, "l2");
+    }
+
+    #[test]
     fn br5_explicit_selection_of_a_disabled_backend_is_kept() {
         let list = [local("l1"), local("l2")];
         let a = snapshot(&list, Some(&Selection::new("l1", None)), &disabled(&["l1"]));

@@ -5,6 +5,8 @@ use std::fmt;
 
 use serde_json::Value;
 
+use crate::errors::{scrub_secrets, shorten as shorten_to, MAX_DETAIL_CHARS};
+
 /// The oldest agent-server this app speaks to. THE one place this number lives.
 pub const MINIMUM_AGENT_SERVER_VERSION: &str = "1.28.0";
 
@@ -242,7 +244,7 @@ impl PartialOrd for Version {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GateError {
     /// The server could not be reached (network, CORS, timeout).
-    #[error("Cannot reach the agent server ({detail}). Check that the backend URL is correct and the server is running, or choose another backend in Manage backends.")]
+    #[error("{}", unreachable_message(detail))]
     Unreachable {
         /// What went wrong (no secrets).
         detail: String,
@@ -266,6 +268,14 @@ pub enum GateError {
     /// No backend is configured at all.
     #[error("No backend configured. Add a backend in Manage backends to get started.")]
     NoBackendConfigured,
+}
+
+fn unreachable_message(detail: &str) -> String {
+    let detail = shorten_to(&scrub_secrets(detail.trim()), MAX_DETAIL_CHARS);
+    let detail = detail.trim_end_matches('.');
+    format!(
+        "Cannot reach the agent server ({detail}). Check that the backend URL is correct and the server is running, or choose another backend in Manage backends."
+    )
 }
 
 fn unknown_version_message(required: &str, reported: Option<&str>) -> String {
