@@ -224,6 +224,10 @@ impl Allowlist {
 
     pub(crate) fn allows(&self, host: &str) -> bool {
         let host = normalize_host(host);
+        // IP literals compare by value (`::ffff:7f00:1` is `::ffff:127.0.0.1`).
+        if let Ok(ip) = host.parse::<IpAddr>() {
+            return self.exact.iter().any(|e| e.parse::<IpAddr>() == Ok(ip));
+        }
         self.exact.contains(&host) || self.suffixes.iter().any(|s| host.ends_with(s.as_str()))
     }
 }
@@ -655,8 +659,11 @@ mod tests {
         assert!(list.allows("a.b.example.org"));
         assert!(!list.allows("example.org"));
         assert!(list.allows("runtime.local"));
-        let ipv6 = Allowlist::new(&["[::1]".into()]).unwrap();
+        let ipv6 = Allowlist::new(&["[::1]".into(), "::ffff:127.0.0.1".into()]).unwrap();
         assert!(ipv6.allows("[::1]"));
+        assert!(ipv6.allows("[0:0::1]"));
+        assert!(ipv6.allows("[::ffff:7f00:1]"));
+        assert!(!ipv6.allows("127.0.0.1"));
         for bad in [
             "",
             "*",

@@ -140,7 +140,7 @@ fn headers_json(headers: &HeaderMap) -> serde_json::Value {
 }
 
 /// Echoes what it received as JSON: method, path, query, headers, body. POST answers 201.
-async fn echo(req: Request) -> Response {
+pub async fn echo(req: Request) -> Response {
     let (parts, body) = req.into_parts();
     let body: Bytes = axum::body::to_bytes(body, usize::MAX).await.unwrap();
     let json = serde_json::json!({

@@ -1,0 +1,356 @@
+//! `POST /api/cloud-proxy` (backends spec §8). Every request here goes to loopback only: the
+//! forwarding tests allow-list 127.0.0.1 and turn on `cloud_proxy_allow_private`.
+
+mod common;
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use axum::routing::get;
+use axum::Router;
+use canvas_serve::{start, Config, Running};
+use common::*;
+use serde_json::{json, Value};
+
+/// The echo upstream plus `/slow` (3 s), `/big` (11 MB) and `/redirect` (302).
+async fn cloud_upstream() -> SocketAddr {
+    let router = Router::new()
+        .route(
+            "/slow",
+            get(|| async {
+                tokio::time::sleep(Duration::from_secs(3)).await;
+                "late"
+            }),
+        )
+        .route("/big", get(|| async { "b".repeat(11 * 1024 * 1024) }))
+        .route(
+            "/redirect",
+            get(|| async {
+                (
+                    StatusCode::FOUND,
+                    [("location", "http://127.0.0.1:1/elsewhere")],
+                    "moved",
+                )
+                    .into_response()
+            }),
+        )
+        .route(
+            "/no-content",
+            get(|| async { StatusCode::NO_CONTENT.into_response() }),
+        )
+        .fallback(echo);
+    spawn_router(router).await
+}
+
+struct Setup {
+    srv: Running,
+    _dist: tempfile::TempDir,
+    upstream: SocketAddr,
+}
+
+async fn setup(allow_private: bool, allow: &[&str], base_path: Option<&str>) -> Setup {
+    let upstream = cloud_upstream().await;
+    let dist = make_dist();
+    let mut config = Config::new(dist.path());
+    config.cloud_proxy_allow = allow.iter().map(|s| s.to_string()).collect();
+    config.cloud_proxy_allow_private = allow_private;
+    config.session_api_key = Some("launcher-key".into());
+    config.base_path = base_path.map(str::to_owned);
+    let srv = start(config).await.expect("start");
+    Setup {
+        srv,
+        _dist: dist,
+        upstream,
+    }
+}
+
+async fn proxy(
+    srv: &Running,
+    envelope: &Value,
+) -> (StatusCode, reqwest::header::HeaderMap, Vec<u8>) {
+    let r = client()
+        .post(format!("{}/api/cloud-proxy", srv.url()))
+        .header("content-type", "application/json")
+        .header("x-session-api-key", "launcher-key")
+        .header("cookie", "canvas=1")
+        .body(envelope.to_string())
+        .send()
+        .await
+        .unwrap();
+    let status = StatusCode::from_u16(r.status().as_u16()).unwrap();
+    let headers = r.headers().clone();
+    (status, headers, r.bytes().await.unwrap().to_vec())
+}
+
+fn as_json(bytes: &[u8]) -> Value {
+    serde_json::from_slice(bytes)
+        .unwrap_or_else(|_| panic!("JSON: {}", String::from_utf8_lossy(bytes)))
+}
+
+fn detail(bytes: &[u8]) -> String {
+    as_json(bytes)["detail"]
+        .as_str()
+        .expect("detail")
+        .to_owned()
+}
+
+#[tokio::test]
+async fn forwards_json_body_and_envelope_headers_only() {
+    let s = setup(true, &["127.0.0.1"], None).await;
+    let env = json!({
+        "host": format!("http://{}", s.upstream),
+        "method": "post",
+        "path": "/api/conversations/c1/events?x=1&y=a%20b",
+        "headers": {
+            "X-Session-API-Key": "conversation-key",
+            "X-Org-Id": "org-1",
+            "Cookie": "stolen=1",
+            "Host": "evil.example",
+            "Connection": "x-secret-hop",
+            "X-Secret-Hop": "dropped",
+            "X-Also-Launcher": "launcher-key",
+            "Content-Type": "text/plain"
+        },
+        "body": {"role": "user", "content": [{"type": "text", "text": "hi"}], "run": true},
+        "timeout_seconds": 5
+    });
+    let (status, headers, body) = proxy(&s.srv, &env).await;
+    assert_eq!(status, 201, "{}", String::from_utf8_lossy(&body));
+    // Answer hygiene.
+    assert_eq!(headers["x-upstream"], "fake");
+    assert!(headers.get("set-cookie").is_none());
+    assert!(headers.get("access-control-allow-origin").is_none());
+    assert_eq!(headers["content-type"], "application/json");
+
+    let seen = as_json(&body);
+    assert_eq!(seen["method"], "POST");
+    assert_eq!(seen["path"], "/api/conversations/c1/events");
+    assert_eq!(seen["query"], "x=1&y=a%20b");
+    let sent: Value = serde_json::from_str(seen["body"].as_str().unwrap()).unwrap();
+    assert_eq!(sent, env["body"]);
+    let h = &seen["headers"];
+    assert_eq!(h["x-session-api-key"], "conversation-key");
+    assert_eq!(h["x-org-id"], "org-1");
+    assert_eq!(
+        h["content-type"], "application/json",
+        "JSON body is sent as JSON"
+    );
+    assert_eq!(h["host"], s.upstream.to_string());
+    for absent in ["cookie", "x-secret-hop", "x-also-launcher"] {
+        assert!(
+            h.get(absent).is_none(),
+            "{absent} must not be forwarded: {h}"
+        );
+    }
+    assert!(!seen.to_string().contains("launcher-key"));
+    assert!(!seen.to_string().contains("canvas=1"));
+}
+
+#[tokio::test]
+async fn string_body_is_sent_as_bytes_and_defaults_apply() {
+    let s = setup(true, &["127.0.0.1"], None).await;
+    let env = json!({
+        "host": format!("http://{}/runtime/abc/", s.upstream),
+        "method": "PUT",
+        "path": "/api/file",
+        "headers": {"Content-Type": "text/plain"},
+        "body": "raw <text> ✓",
+    });
+    let (status, _, body) = proxy(&s.srv, &env).await;
+    assert_eq!(status, 200);
+    let seen = as_json(&body);
+    assert_eq!(
+        seen["path"], "/runtime/abc/api/file",
+        "path prefix of the host is kept"
+    );
+    assert_eq!(seen["body"], "raw <text> ✓");
+    assert_eq!(seen["headers"]["content-type"], "text/plain");
+
+    // No method, no body: GET without a body.
+    let env = json!({"host": format!("http://{}", s.upstream), "path": "/api/x", "body": null});
+    let (status, _, body) = proxy(&s.srv, &env).await;
+    assert_eq!(status, 200);
+    let seen = as_json(&body);
+    assert_eq!(seen["method"], "GET");
+    assert_eq!(seen["body"], "");
+
+    // 204 passes through with no body.
+    let env =
+        json!({"host": format!("http://{}", s.upstream), "method": "GET", "path": "/no-content"});
+    let (status, _, body) = proxy(&s.srv, &env).await;
+    assert_eq!(status, 204);
+    assert!(body.is_empty());
+}
+
+#[tokio::test]
+async fn loopback_is_refused_without_allow_private() {
+    let s = setup(
+        false,
+        &["127.0.0.1", "localhost", "::ffff:127.0.0.1", "[::1]"],
+        None,
+    )
+    .await;
+    let port = s.upstream.port();
+    for host in [
+        format!("http://127.0.0.1:{port}"),
+        format!("http://localhost:{port}"),
+        format!("http://[::ffff:127.0.0.1]:{port}"),
+        format!("http://[::1]:{port}"),
+    ] {
+        let env = json!({"host": host, "method": "GET", "path": "/api/x"});
+        let (status, _, body) = proxy(&s.srv, &env).await;
+        assert_eq!(status, 403, "{host}: {}", String::from_utf8_lossy(&body));
+        let d = detail(&body);
+        assert!(d.contains("loopback"), "{host}: {d}");
+        assert!(d.contains("--cloud-proxy-allow-private"), "{d}");
+    }
+}
+
+#[tokio::test]
+async fn hosts_outside_the_allowlist_are_403() {
+    let s = setup(true, &["127.0.0.1"], None).await;
+    for host in [
+        "https://example.com",
+        "https://all-hands.dev.evil.example",
+        "https://evilopenhands.dev",
+        "http://127.0.0.2:9",
+        "localhost:9",
+    ] {
+        let env = json!({"host": host, "method": "GET", "path": "/"});
+        let (status, _, body) = proxy(&s.srv, &env).await;
+        assert_eq!(status, 403, "{host}");
+        assert!(detail(&body).contains("not allowed"), "{host}");
+    }
+}
+
+#[tokio::test]
+async fn malformed_envelopes() {
+    let s = setup(true, &["127.0.0.1"], None).await;
+    let url = format!("{}/api/cloud-proxy", s.srv.url());
+    let host = format!("http://{}", s.upstream);
+
+    let not_json = client()
+        .post(&url)
+        .header("content-type", "application/json")
+        .body("{nope")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(not_json.status(), 400);
+    assert!(detail(&not_json.bytes().await.unwrap()).contains("invalid JSON"));
+
+    let wrong_type = client()
+        .post(&url)
+        .header("content-type", "text/plain")
+        .body(json!({"host": host, "path": "/"}).to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(wrong_type.status(), 415);
+
+    let get = client().get(&url).send().await.unwrap();
+    assert_eq!(get.status(), 405);
+    assert_eq!(get.headers()["content-type"], "application/json");
+
+    for bad in [
+        json!({"path": "/"}),
+        json!({"host": host}),
+        json!({"host": host, "path": "no-slash"}),
+        json!({"host": host, "path": "/", "method": "BAD METHOD"}),
+        json!({"host": host, "path": "/", "method": "CONNECT"}),
+        json!({"host": host, "path": "/", "headers": {"x": 1}}),
+        json!({"host": host, "path": "/", "headers": {"bad header": "v"}}),
+        json!({"host": host, "path": "/", "timeout_seconds": "soon"}),
+        json!({"host": "ftp://127.0.0.1", "path": "/"}),
+        json!({"host": "http://user:pw@127.0.0.1", "path": "/"}),
+        json!([1, 2]),
+    ] {
+        let (status, _, body) = proxy(&s.srv, &bad).await;
+        assert_eq!(status, 422, "{bad}: {}", String::from_utf8_lossy(&body));
+        assert!(!detail(&body).is_empty());
+    }
+}
+
+#[tokio::test]
+async fn timeout_is_504_and_clamped() {
+    let s = setup(true, &["127.0.0.1"], None).await;
+    let started = Instant::now();
+    let env = json!({"host": format!("http://{}", s.upstream), "method": "GET", "path": "/slow", "timeout_seconds": 0.01});
+    let (status, _, body) = proxy(&s.srv, &env).await;
+    let took = started.elapsed();
+    assert_eq!(status, 504, "{}", String::from_utf8_lossy(&body));
+    assert!(
+        took >= Duration::from_millis(950),
+        "clamped to 1 s, took {took:?}"
+    );
+    assert!(took < Duration::from_millis(2900), "took {took:?}");
+}
+
+#[tokio::test]
+async fn body_caps_are_413() {
+    let s = setup(true, &["127.0.0.1"], None).await;
+    let big = "x".repeat(10 * 1024 * 1024 + 1);
+    let env = json!({"host": format!("http://{}", s.upstream), "method": "POST", "path": "/", "body": big});
+    let (status, _, body) = proxy(&s.srv, &env).await;
+    assert_eq!(status, 413);
+    assert!(detail(&body).contains("request body"));
+
+    let env = json!({"host": format!("http://{}", s.upstream), "method": "GET", "path": "/big"});
+    let (status, _, body) = proxy(&s.srv, &env).await;
+    assert_eq!(status, 413);
+    assert!(detail(&body).contains("upstream response"));
+}
+
+#[tokio::test]
+async fn redirects_are_returned_not_followed() {
+    let s = setup(true, &["127.0.0.1"], None).await;
+    let env =
+        json!({"host": format!("http://{}", s.upstream), "method": "GET", "path": "/redirect"});
+    let (status, headers, body) = proxy(&s.srv, &env).await;
+    assert_eq!(status, 302);
+    assert_eq!(headers["location"], "http://127.0.0.1:1/elsewhere");
+    assert_eq!(body, b"moved");
+}
+
+#[tokio::test]
+async fn upstream_down_is_502() {
+    let s = setup(true, &["127.0.0.1"], None).await;
+    let env = json!({"host": format!("http://127.0.0.1:{}", dead_port()), "method": "GET", "path": "/api/x?k=secret"});
+    let (status, _, body) = proxy(&s.srv, &env).await;
+    assert_eq!(status, 502);
+    let d = detail(&body);
+    assert!(d.starts_with("upstream request failed"), "{d}");
+    assert!(!d.contains("secret"), "{d}");
+}
+
+#[tokio::test]
+async fn works_under_a_base_path_without_an_agent_server() {
+    let s = setup(true, &["127.0.0.1"], Some("/canvas")).await;
+    let env = json!({"host": format!("http://{}", s.upstream), "method": "GET", "path": "/api/y"});
+    let (status, _, body) = proxy(&s.srv, &env).await;
+    assert_eq!(status, 200);
+    assert_eq!(as_json(&body)["path"], "/api/y");
+    // Not outside the prefix.
+    let outside = client()
+        .post(format!("http://{}/api/cloud-proxy", s.srv.addr()))
+        .header("content-type", "application/json")
+        .body(env.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(outside.status(), 404);
+}
+
+#[tokio::test]
+async fn invalid_allow_entries_are_config_errors() {
+    let dist = make_dist();
+    let mut config = Config::new(dist.path());
+    config.cloud_proxy_allow = vec!["https://x.dev/path".into()];
+    let err = start(config).await.expect_err("invalid entry");
+    assert!(
+        matches!(err, canvas_serve::ServeError::InvalidConfig(_)),
+        "{err}"
+    );
+}
