@@ -109,8 +109,15 @@ pub fn report_sizes(dist: &Path) {
 pub fn build_serve(ctx: &Ctx) -> Result<PathBuf, String> {
     step(ctx, "building canvas-serve");
     let mut c = cmd(ctx, &ctx.cargo);
-    c.args(["build", "--quiet", "-p", "canvas-serve", "--bin", "canvas-serve"])
-        .current_dir(&ctx.root);
+    c.args([
+        "build",
+        "--quiet",
+        "-p",
+        "canvas-serve",
+        "--bin",
+        "canvas-serve",
+    ])
+    .current_dir(&ctx.root);
     util::run_quiet(ctx, "cargo build canvas-serve", &mut c)?;
     Ok(ctx.root.join("target/debug/canvas-serve"))
 }

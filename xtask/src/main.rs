@@ -58,6 +58,9 @@ fn setup(ctx: &util::Ctx) -> Result<(), String> {
     tools::ensure_build_tools(ctx)?;
     tools::ensure_chromium(ctx)?;
     let py = tools::ensure_agent_server_venv(ctx)?;
-    util::step(ctx, &format!("all tools present (agent server python: {})", py.display()));
+    util::step(
+        ctx,
+        &format!("all tools present (agent server python: {})", py.display()),
+    );
     Ok(())
 }

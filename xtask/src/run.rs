@@ -145,7 +145,10 @@ pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
             key.clone(),
         );
         let s = AgentServer::start(&opts)?;
-        step(ctx, &format!("agent server ready (log: {})", s.log.display()));
+        step(
+            ctx,
+            &format!("agent server ready (log: {})", s.log.display()),
+        );
         agent = Some(s);
     }
     if stop.load(Ordering::SeqCst) {

@@ -29,12 +29,15 @@ pub fn ensure_wasm_target(ctx: &Ctx) -> Result<(), String> {
 
 /// The `wasm-bindgen` version in Cargo.lock (the CLI must match it exactly).
 pub fn locked_wasm_bindgen_version(root: &Path) -> Result<String, String> {
-    let lock = fs::read_to_string(root.join("Cargo.lock"))
-        .map_err(|e| format!("read Cargo.lock: {e}"))?;
+    let lock =
+        fs::read_to_string(root.join("Cargo.lock")).map_err(|e| format!("read Cargo.lock: {e}"))?;
     let mut lines = lock.lines();
     while let Some(line) = lines.next() {
         if line.trim() == "name = \"wasm-bindgen\"" {
-            if let Some(v) = lines.next().and_then(|l| l.trim().strip_prefix("version = ")) {
+            if let Some(v) = lines
+                .next()
+                .and_then(|l| l.trim().strip_prefix("version = "))
+            {
                 return Ok(v.trim_matches('"').to_string());
             }
         }
@@ -61,7 +64,10 @@ pub fn ensure_trunk(ctx: &Ctx) -> Result<(), String> {
     if tool_version_ok(&ctx.cargo_bin("trunk"), TRUNK_VERSION) {
         return Ok(());
     }
-    step(ctx, &format!("installing trunk {TRUNK_VERSION} (cargo install, ~5 min once)"));
+    step(
+        ctx,
+        &format!("installing trunk {TRUNK_VERSION} (cargo install, ~5 min once)"),
+    );
     cargo_install(ctx, "trunk", TRUNK_VERSION, true)
 }
 
@@ -89,7 +95,10 @@ pub fn ensure_npm_tools(ctx: &Ctx) -> Result<(), String> {
     if ok {
         return Ok(());
     }
-    step(ctx, &format!("installing npm tools (binaryen {BINARYEN_VERSION})"));
+    step(
+        ctx,
+        &format!("installing npm tools (binaryen {BINARYEN_VERSION})"),
+    );
     let mut c = cmd(ctx, "npm");
     c.args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
         .current_dir(&ctx.root);
@@ -101,7 +110,10 @@ pub fn ensure_chromium(ctx: &Ctx) -> Result<(), String> {
     if Path::new("/usr/bin/chromium").exists() && Path::new("/usr/bin/chromedriver").exists() {
         return Ok(());
     }
-    step(ctx, "installing Debian chromium and chromium-driver (apt-get)");
+    step(
+        ctx,
+        "installing Debian chromium and chromium-driver (apt-get)",
+    );
     let is_root = util::capture(Command::new("id").arg("-u"))
         .map(|s| s.trim() == "0")
         .unwrap_or(false);
@@ -152,7 +164,8 @@ pub fn find_python() -> Option<PathBuf> {
     if let Ok(p) = std::env::var("AGENT_CANVAS_PYTHON") {
         candidates.push(PathBuf::from(p));
     }
-    for name in ["python3.13", "python3.12"] {
+    // 3.12 first: the version the pinned agent server is tested with.
+    for name in ["python3.12", "python3.13"] {
         if let Some(p) = util::which(name) {
             candidates.push(p);
         }
@@ -163,20 +176,21 @@ pub fn find_python() -> Option<PathBuf> {
     if let Ok(rd) = fs::read_dir(pyenv_root.join("versions")) {
         let mut vs: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
         vs.sort();
-        vs.reverse();
-        for v in vs {
-            let name = v.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            if name.starts_with("3.12") || name.starts_with("3.13") {
-                candidates.push(v.join("bin/python3"));
+        for prefix in ["3.12", "3.13"] {
+            for v in vs.iter().rev() {
+                let name = v.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                if name.starts_with(prefix) {
+                    candidates.push(v.join("bin/python3"));
+                }
             }
         }
     }
     if let Some(p) = util::which("python3") {
         candidates.push(p);
     }
-    candidates.into_iter().find(|p| {
-        p.exists() && python_version(p).is_some_and(|(maj, min)| maj == 3 && min >= 12)
-    })
+    candidates
+        .into_iter()
+        .find(|p| p.exists() && python_version(p).is_some_and(|(maj, min)| maj == 3 && min >= 12))
 }
 
 /// A `uv` binary in the cache (installed with pip into a small bootstrap venv).
@@ -233,7 +247,10 @@ pub fn ensure_agent_server_venv(ctx: &Ctx) -> Result<PathBuf, String> {
     run_quiet(
         ctx,
         "uv venv",
-        Command::new(&uv).args(["venv", "-q", "-p"]).arg(&base).arg(&dir),
+        Command::new(&uv)
+            .args(["venv", "-q", "-p"])
+            .arg(&base)
+            .arg(&dir),
     )?;
     run_quiet(
         ctx,

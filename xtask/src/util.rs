@@ -42,7 +42,10 @@ impl Ctx {
     /// PATH with the project's npm tools and cargo's bin first.
     pub fn path_env(&self) -> String {
         let mut parts = vec![
-            self.root.join("node_modules/.bin").to_string_lossy().into_owned(),
+            self.root
+                .join("node_modules/.bin")
+                .to_string_lossy()
+                .into_owned(),
             cargo_home().join("bin").to_string_lossy().into_owned(),
         ];
         if let Ok(p) = std::env::var("PATH") {
@@ -73,10 +76,7 @@ pub fn cmd(ctx: &Ctx, program: &str) -> Command {
 
 /// Prints a progress line with the elapsed time since the task started.
 pub fn step(ctx: &Ctx, msg: &str) {
-    println!(
-        "==> [{:>5.1}s] {msg}",
-        ctx.started.elapsed().as_secs_f64()
-    );
+    println!("==> [{:>5.1}s] {msg}", ctx.started.elapsed().as_secs_f64());
     let _ = std::io::stdout().flush();
 }
 
@@ -131,10 +131,7 @@ pub fn run_quiet(ctx: &Ctx, what: &str, c: &mut Command) -> Result<(), String> {
         std::thread::sleep(Duration::from_millis(100));
     };
     if status.success() {
-        println!(
-            "    {what}: done in {:.1}s",
-            t0.elapsed().as_secs_f64()
-        );
+        println!("    {what}: done in {:.1}s", t0.elapsed().as_secs_f64());
         Ok(())
     } else {
         Err(format!(

@@ -1,1 +1,277 @@
+//! End-to-end harness: a real Chromium (chromedriver, fresh profile per test), the release app
+//! served by `canvas-serve` (in-process), and a real agent server.
+//!
+//! `cargo xtask test` builds the release app, starts one shared agent server and sets:
+//! `CANVAS_E2E_DIST`, `CANVAS_E2E_AGENT_URL`, `CANVAS_E2E_AGENT_KEY`, `CANVAS_E2E_STATE`,
+//! `CANVAS_AGENT_PYTHON`, `CHROMEDRIVER`. Tests that need a private agent server (to stop it)
+//! start their own with [`Env::private_agent_server`].
 
+use canvas_harness::{free_port, random_hex, wait_until, AgentServer, AgentServerOptions, Group};
+use fantoccini::{Client, ClientBuilder};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub use canvas_serve;
+
+/// Default deadline for UI conditions.
+pub const UI_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// What `cargo xtask test` prepared.
+#[derive(Clone, Debug)]
+pub struct Env {
+    pub dist: PathBuf,
+    pub agent_url: String,
+    pub agent_key: String,
+    pub state: PathBuf,
+    pub python: PathBuf,
+    pub chromedriver: PathBuf,
+}
+
+fn var(name: &str) -> String {
+    std::env::var(name).unwrap_or_else(|_| {
+        panic!("{name} is not set: run the end-to-end tests with `cargo xtask test --layer e2e`")
+    })
+}
+
+impl Env {
+    pub fn get() -> Env {
+        Env {
+            dist: PathBuf::from(var("CANVAS_E2E_DIST")),
+            agent_url: var("CANVAS_E2E_AGENT_URL"),
+            agent_key: var("CANVAS_E2E_AGENT_KEY"),
+            state: PathBuf::from(var("CANVAS_E2E_STATE")),
+            python: PathBuf::from(var("CANVAS_AGENT_PYTHON")),
+            chromedriver: PathBuf::from(
+                std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into()),
+            ),
+        }
+    }
+
+    /// A fresh scratch directory under the e2e state dir.
+    pub fn scratch(&self, name: &str) -> PathBuf {
+        let suffix = random_hex(4).unwrap_or_else(|_| "0".into());
+        let dir = self.state.join(format!("{name}-{suffix}"));
+        let _ = std::fs::create_dir_all(&dir);
+        dir
+    }
+
+    /// Serve config for the shared agent server with its key injected.
+    pub fn serve_config(&self) -> canvas_serve::Config {
+        let mut c = canvas_serve::Config::new(&self.dist);
+        c.agent_server_url = Some(self.agent_url.clone());
+        c.session_api_key = Some(self.agent_key.clone());
+        c
+    }
+
+    /// A private agent server (blocking start, ~15 s) that the test may stop.
+    pub async fn private_agent_server(&self, name: &str) -> AgentServer {
+        let opts = AgentServerOptions::new(
+            self.python.clone(),
+            free_port().expect("free port"),
+            self.scratch(name),
+            random_hex(32).expect("random key"),
+        );
+        tokio::task::spawn_blocking(move || AgentServer::start(&opts))
+            .await
+            .expect("join")
+            .unwrap_or_else(|e| panic!("private agent server: {e}"))
+    }
+
+    /// The agent-server version pinned in `server/requirements.lock`.
+    pub fn pinned_server_version() -> String {
+        let lock = std::fs::read_to_string(
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../server/requirements.lock"),
+        )
+        .expect("read server/requirements.lock");
+        lock.lines()
+            .find_map(|l| l.trim().strip_prefix("openhands-agent-server=="))
+            .expect("openhands-agent-server pin")
+            .trim()
+            .to_string()
+    }
+}
+
+/// A fresh headless Chromium driven over WebDriver; dropping it kills chromedriver's whole
+/// process group (the browser included).
+pub struct Browser {
+    pub client: Client,
+    _driver: Group,
+}
+
+impl Browser {
+    pub async fn start(env: &Env) -> Browser {
+        let port = free_port().expect("free port");
+        let profile = env.scratch("chrome-profile");
+        let mut cmd = Command::new(&env.chromedriver);
+        cmd.arg(format!("--port={port}"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        let driver = Group::spawn("chromedriver", cmd).expect("start chromedriver");
+        let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+        tokio::task::spawn_blocking(move || {
+            wait_until("chromedriver", Duration::from_secs(20), || {
+                Ok(
+                    std::net::TcpStream::connect_timeout(&addr, Duration::from_millis(200))
+                        .ok()
+                        .map(|_| ()),
+                )
+            })
+        })
+        .await
+        .expect("join")
+        .expect("chromedriver did not start");
+        let caps = json!({
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": "/usr/bin/chromium",
+                "args": [
+                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                    "--disable-background-networking", "--disable-component-update",
+                    "--disable-sync", "--no-first-run", "--disable-quic",
+                    "--window-size=1280,900",
+                    format!("--user-data-dir={}", profile.display()),
+                ]
+            }
+        });
+        let caps = match caps {
+            Value::Object(m) => m,
+            _ => unreachable!(),
+        };
+        let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(caps)
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await
+            .expect("WebDriver session");
+        Browser {
+            client,
+            _driver: driver,
+        }
+    }
+
+    pub async fn goto(&self, url: &str) {
+        self.client.goto(url).await.expect("goto");
+    }
+
+    /// Runs `script` (a function body that `return`s a value).
+    pub async fn js(&self, script: &str) -> Value {
+        self.client
+            .execute(script, vec![])
+            .await
+            .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
+    }
+
+    /// Polls `script` until it returns something truthy; returns that value. Fails after
+    /// `UI_TIMEOUT` with `what` and the page's visible text.
+    pub async fn wait_js(&self, what: &str, script: &str) -> Value {
+        let deadline = Instant::now() + UI_TIMEOUT;
+        loop {
+            let v = self
+                .client
+                .execute(script, vec![])
+                .await
+                .unwrap_or(Value::Null);
+            let truthy = match &v {
+                Value::Null => false,
+                Value::Bool(b) => *b,
+                Value::String(s) => !s.is_empty(),
+                Value::Number(n) => n.as_f64() != Some(0.0),
+                _ => true,
+            };
+            if truthy {
+                return v;
+            }
+            if Instant::now() >= deadline {
+                let text = self.body_text().await;
+                panic!("timed out waiting for {what}; page text:\n{text}");
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    pub async fn body_text(&self) -> String {
+        self.client
+            .execute(
+                "return document.body ? document.body.innerText : ''",
+                vec![],
+            )
+            .await
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    }
+
+    /// Waits until the `active-backend` hook reports `status` and returns its backend id.
+    pub async fn wait_backend_status(&self, status: &str) -> String {
+        let script = format!(
+            "const e = document.querySelector('[data-testid=active-backend]'); \
+             return e && e.dataset.status === '{status}' ? e.dataset.backendId : null;"
+        );
+        self.wait_js(&format!("active backend status {status}"), &script)
+            .await
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+}
+
+/// A REST client for the agent server (to arrange data the way another client would).
+pub struct AgentApi {
+    pub url: String,
+    pub key: String,
+    http: reqwest::Client,
+}
+
+impl AgentApi {
+    pub fn new(url: &str, key: &str) -> AgentApi {
+        AgentApi {
+            url: url.to_string(),
+            key: key.to_string(),
+            http: reqwest::Client::new(),
+        }
+    }
+
+    async fn send(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> Value {
+        let mut req = self
+            .http
+            .request(method, format!("{}{path}", self.url))
+            .header("X-Session-API-Key", &self.key);
+        if let Some(b) = body {
+            req = req.json(&b);
+        }
+        let resp = req.send().await.expect("agent server request");
+        let status = resp.status();
+        let text = resp.text().await.unwrap_or_default();
+        assert!(status.is_success(), "{path}: {status} {text}");
+        serde_json::from_str(&text).unwrap_or(Value::Null)
+    }
+
+    /// Creates a conversation (not run) in `working_dir` and gives it `title`; returns its id.
+    pub async fn create_conversation(&self, working_dir: &str, title: &str) -> String {
+        let info = self
+            .send(
+                reqwest::Method::POST,
+                "/api/conversations",
+                Some(json!({
+                    "workspace": {"working_dir": working_dir},
+                    "agent_settings": {"llm": {
+                        "model": "openai/stub-model",
+                        "base_url": "http://127.0.0.1:9/v1",
+                        "api_key": "stub",
+                        "num_retries": 0
+                    }}
+                })),
+            )
+            .await;
+        let id = info["id"].as_str().expect("conversation id").to_string();
+        self.send(
+            reqwest::Method::PATCH,
+            &format!("/api/conversations/{id}"),
+            Some(json!({"title": title})),
+        )
+        .await;
+        id
+    }
+}

@@ -24,9 +24,9 @@ impl Group {
     /// Spawns `cmd` as the leader of a new process group.
     pub fn spawn(name: &str, mut cmd: Command) -> io::Result<Group> {
         cmd.process_group(0);
-        let child = cmd.spawn().map_err(|e| {
-            io::Error::new(e.kind(), format!("could not start {name}: {e}"))
-        })?;
+        let child = cmd
+            .spawn()
+            .map_err(|e| io::Error::new(e.kind(), format!("could not start {name}: {e}")))?;
         Ok(Group {
             child,
             name: name.to_string(),
@@ -106,7 +106,11 @@ pub fn wait_until<T>(
 }
 
 /// A minimal blocking HTTP/1.1 GET on loopback. Returns (status, body).
-pub fn http_get(addr: SocketAddr, path: &str, headers: &[(&str, &str)]) -> io::Result<(u16, String)> {
+pub fn http_get(
+    addr: SocketAddr,
+    path: &str,
+    headers: &[(&str, &str)],
+) -> io::Result<(u16, String)> {
     let mut stream = TcpStream::connect_timeout(&addr, Duration::from_secs(2))?;
     stream.set_read_timeout(Some(Duration::from_secs(5)))?;
     let mut req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
@@ -215,22 +219,28 @@ impl AgentServer {
         let out = fs::File::create(&log).map_err(|e| format!("create {}: {e}", log.display()))?;
         let err = out.try_clone().map_err(|e| e.to_string())?;
         let mut cmd = Command::new(&opts.python);
-        cmd.args(["-m", "openhands.agent_server", "--host", "127.0.0.1", "--port"])
-            .arg(opts.port.to_string())
-            .current_dir(&work)
-            .env("HOME", &home)
-            .env("SESSION_API_KEY", &opts.session_api_key)
-            .env("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-            .env("OPENHANDS_SUPPRESS_BANNER", "1")
-            .env("OH_ENABLE_VSCODE", "false")
-            .env("OH_ENABLE_BROWSER", "false")
-            .env("OH_PRELOAD_TOOLS", "false")
-            .env("PYTHONUNBUFFERED", "1")
-            .env_remove("PYTHONPATH")
-            .env_remove("VIRTUAL_ENV")
-            .stdin(Stdio::null())
-            .stdout(out)
-            .stderr(err);
+        cmd.args([
+            "-m",
+            "openhands.agent_server",
+            "--host",
+            "127.0.0.1",
+            "--port",
+        ])
+        .arg(opts.port.to_string())
+        .current_dir(&work)
+        .env("HOME", &home)
+        .env("SESSION_API_KEY", &opts.session_api_key)
+        .env("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+        .env("OPENHANDS_SUPPRESS_BANNER", "1")
+        .env("OH_ENABLE_VSCODE", "false")
+        .env("OH_ENABLE_BROWSER", "false")
+        .env("OH_PRELOAD_TOOLS", "false")
+        .env("PYTHONUNBUFFERED", "1")
+        .env_remove("PYTHONPATH")
+        .env_remove("VIRTUAL_ENV")
+        .stdin(Stdio::null())
+        .stdout(out)
+        .stderr(err);
         for (k, v) in &opts.env {
             cmd.env(k, v);
         }

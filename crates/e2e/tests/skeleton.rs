@@ -1,0 +1,144 @@
+//! Walking skeleton, end to end: release build + canvas-serve + real agent server + Chromium.
+
+use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fresh_profile_sees_local_connected_with_pinned_version() {
+    let env = Env::get();
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let browser = Browser::start(&env).await;
+    browser.goto(&format!("{}/", server.url())).await;
+
+    let id = browser.wait_backend_status("connected").await;
+    assert_eq!(id, "default-local");
+    let name = browser
+        .wait_js(
+            "backend name",
+            "return document.querySelector('[data-testid=active-backend-name]')?.innerText",
+        )
+        .await;
+    assert_eq!(name, json!("Local"));
+    let version = browser
+        .wait_js(
+            "server version badge",
+            "return document.querySelector('[data-testid=server-version]')?.innerText",
+        )
+        .await;
+    assert_eq!(version, json!(Env::pinned_server_version()));
+
+    // The default backend was seeded exactly as spec/backends.md §3 says.
+    let stored = browser
+        .js("return JSON.parse(localStorage.getItem('openhands-backends'))")
+        .await;
+    assert_eq!(
+        stored,
+        json!([{
+            "id": "default-local",
+            "name": "Local",
+            "host": server.url(),
+            "apiKey": env.agent_key,
+            "kind": "local"
+        }])
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn conversation_created_through_the_api_appears_in_the_list() {
+    let env = Env::get();
+    let api = AgentApi::new(&env.agent_url, &env.agent_key);
+    let dir = env.scratch("conv");
+    let title = format!("E2E list check {}", canvas_harness::random_hex(3).unwrap());
+    let id = api
+        .create_conversation(&dir.display().to_string(), &title)
+        .await;
+
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let browser = Browser::start(&env).await;
+    browser
+        .goto(&format!("{}/conversations", server.url()))
+        .await;
+    let script = format!(
+        "const r = document.querySelector('[data-conversation-id=\"{id}\"] [data-testid=conversation-title]'); \
+         return r ? r.innerText : null;"
+    );
+    let shown = browser.wait_js("the new conversation's row", &script).await;
+    assert_eq!(shown, json!(title));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stopped_agent_server_shows_a_clear_disconnected_state() {
+    let env = Env::get();
+    let mut agent = env.private_agent_server("stop").await;
+    let mut config = canvas_serve::Config::new(&env.dist);
+    config.agent_server_url = Some(agent.url.clone());
+    config.session_api_key = Some(agent.session_api_key.clone());
+    let server = canvas_serve::start(config).await.expect("serve");
+    let browser = Browser::start(&env).await;
+    browser.goto(&format!("{}/", server.url())).await;
+    browser.wait_backend_status("connected").await;
+
+    tokio::task::spawn_blocking(move || {
+        agent.stop();
+        agent
+    })
+    .await
+    .expect("stop agent server");
+
+    // A user reloading (or arriving) now sees the recovery screen, not a blank page.
+    browser.client.refresh().await.expect("reload");
+    let id = browser.wait_backend_status("failing").await;
+    assert_eq!(id, "default-local");
+    let message = browser
+        .wait_js(
+            "recovery message",
+            "return document.querySelector('[data-testid=recovery-message]')?.innerText",
+        )
+        .await;
+    let message = message.as_str().unwrap_or_default().to_lowercase();
+    assert!(
+        message.contains("disconnected") || message.contains("unreachable"),
+        "recovery message: {message}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn release_build_after_wasm_opt_starts() {
+    let env = Env::get();
+    // The dist under test is the optimized release build.
+    let wasm: Vec<_> = std::fs::read_dir(&env.dist)
+        .expect("dist")
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "wasm"))
+        .collect();
+    assert_eq!(wasm.len(), 1, "exactly one .wasm in dist");
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let resp = reqwest::get(format!(
+        "{}/{}",
+        server.url(),
+        wasm[0].file_name().to_string_lossy()
+    ))
+    .await
+    .expect("fetch wasm");
+    assert_eq!(
+        resp.headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok()),
+        Some("application/wasm")
+    );
+    let browser = Browser::start(&env).await;
+    browser.goto(&format!("{}/", server.url())).await;
+    // The app mounted: the shell and the active-backend hook exist.
+    browser
+        .wait_js(
+            "the app shell",
+            "return !!document.querySelector('.app-header [data-testid=active-backend]')",
+        )
+        .await;
+}

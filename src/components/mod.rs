@@ -1,0 +1,5 @@
+//! Reusable view pieces (no HTTP, no storage).
+
+pub mod recovery;
+pub mod shell;
+pub mod status_dot;

@@ -1,0 +1,59 @@
+//! The app shell: header (active backend, health dot, server version), sidebar, main area.
+
+use crate::components::recovery::RecoveryScreen;
+use crate::components::status_dot::StatusDot;
+use crate::state::backends::use_backends;
+use crate::state::connection::{use_connection, Connection};
+use leptos::prelude::*;
+use leptos_router::components::A;
+
+#[component]
+pub fn Shell(children: ChildrenFn) -> impl IntoView {
+    let backends = use_backends();
+    let conn = use_connection();
+    let name = move || backends.active.with(|a| a.backend.name.clone());
+    let id = move || backends.active.with(|a| a.backend.id.clone());
+    let status = Signal::derive(move || match conn.state() {
+        Connection::Checking => "checking",
+        Connection::Connected(_) => "connected",
+        Connection::Failed(_) => "failing",
+    });
+    let status_title = Signal::derive(move || match conn.state() {
+        Connection::Checking => "Checking connection…".to_string(),
+        Connection::Connected(v) => format!("Connected (agent server {v})"),
+        Connection::Failed(e) => e.user_message(),
+    });
+    let version = move || match conn.state() {
+        Connection::Connected(v) => Some(view! {
+            <span class="version-badge" data-testid="server-version">{v.to_string()}</span>
+        }),
+        _ => None,
+    };
+    let failed = move || matches!(conn.state(), Connection::Failed(_));
+    view! {
+        <div class="app">
+            <header class="app-header">
+                <span class="brand">"Agent Canvas"</span>
+                <span class="spacer"></span>
+                <span
+                    class="active-backend"
+                    data-testid="active-backend"
+                    data-backend-id=id
+                    data-status=move || status.get()
+                >
+                    <StatusDot status=status title=status_title />
+                    <span class="backend-name" data-testid="active-backend-name">{name}</span>
+                    {version}
+                </span>
+            </header>
+            <nav class="sidebar" aria-label="Main">
+                <A href="/conversations">"Conversations"</A>
+            </nav>
+            <main class="content">
+                <Show when=failed fallback=move || children()>
+                    <RecoveryScreen />
+                </Show>
+            </main>
+        </div>
+    }
+}

@@ -1,0 +1,7 @@
+//! Browser adapters: web storage, window globals, location, HTTP. Nothing here knows a rule;
+//! the rules are in `canvas-core`.
+
+pub mod globals;
+pub mod http;
+pub mod location;
+pub mod storage;

@@ -1,0 +1,5 @@
+//! App-wide state as typed contexts: `provide_x()` once in `App`, `use_x()` anywhere below.
+
+pub mod api;
+pub mod backends;
+pub mod connection;
