@@ -6,7 +6,13 @@
 //!   Content-Security-Policy that lists the hash of every inline script;
 //! - optionally serves everything under a base path (`/canvas/...`);
 //! - reverse-proxies the agent server's paths (same-origin ingress, websockets included);
-//! - answers `POST /api/cloud-proxy` (backends spec §8).
+//! - answers `POST /api/cloud-proxy` (backends spec §8);
+//! - when bound to loopback with the session key injected, answers only `Host: localhost`,
+//!   `127.x.y.z`, `[::1]` (or the `lock_to_cloud` host) — 421 otherwise — so a DNS-rebinding page
+//!   cannot read the key out of `index.html`.
+//!
+//! All responses carry `X-Content-Type-Options: nosniff` and `Referrer-Policy: no-referrer`;
+//! HTML documents also carry the Content-Security-Policy. Nothing is logged (the key never is).
 
 mod assets;
 mod cloud_proxy;
@@ -166,6 +172,10 @@ pub(crate) struct App {
     assets: Assets,
     ingress: Option<ingress::Ingress>,
     cloud: cloud_proxy::CloudProxy,
+    /// Bound to loopback with the key injected: only loopback `Host`s (and the locked cloud
+    /// host, if any) are served, so a page that rebinds its own DNS name to 127.0.0.1 cannot read
+    /// the key (DNS rebinding). `None` = any `Host`.
+    allowed_hosts: Option<Vec<String>>,
 }
 
 /// Validates a base path: `/x/y` (a trailing `/` is dropped; `/` or empty = none).
@@ -229,6 +239,23 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
     };
     let addr = listener.local_addr()?;
 
+    let guard_hosts =
+        config.host.is_loopback() && session_api_key.is_some() && !config.auth_required;
+    let allowed_hosts = guard_hosts.then(|| {
+        lock_to_cloud
+            .as_deref()
+            .and_then(|l| {
+                let with_scheme = if l.contains("://") {
+                    l.to_owned()
+                } else {
+                    format!("https://{l}")
+                };
+                reqwest::Url::parse(&with_scheme).ok()
+            })
+            .and_then(|u| u.host_str().map(host_name))
+            .into_iter()
+            .collect::<Vec<_>>()
+    });
     let dist = config.dist.clone();
     let auth_required = config.auth_required;
     let bp = base_path.clone();
@@ -249,6 +276,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         assets,
         ingress,
         cloud,
+        allowed_hosts,
     });
     let router = Router::new().fallback(handle).with_state(app);
 
@@ -295,7 +323,38 @@ async fn handle(State(app): State<Arc<App>>, req: Request) -> Response {
     resp
 }
 
+/// The lower-cased name of a `Host` header value, without port, brackets or trailing dot.
+fn host_name(host: &str) -> String {
+    let name = if let Some(rest) = host.strip_prefix('[') {
+        rest.split(']').next().unwrap_or("")
+    } else {
+        host.rsplit_once(':').map_or(host, |(h, _)| h)
+    };
+    name.trim_end_matches('.').to_ascii_lowercase()
+}
+
+/// Whether a `Host` header names this machine's loopback (`localhost`, `*.localhost`,
+/// `127.x.y.z`, `[::1]`), with or without a port.
+fn is_loopback_host(host: &str) -> bool {
+    let name = host_name(host);
+    name == "localhost"
+        || name.ends_with(".localhost")
+        || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
 async fn route(app: &App, req: Request) -> Response {
+    if let Some(extra) = &app.allowed_hosts {
+        let host = req
+            .headers()
+            .get(header::HOST)
+            .and_then(|v| v.to_str().ok());
+        if host.is_some_and(|h| !is_loopback_host(h) && !extra.contains(&host_name(h))) {
+            return plain(
+                StatusCode::MISDIRECTED_REQUEST,
+                "This server only answers to localhost / 127.0.0.1 (it hands out a session key).",
+            );
+        }
+    }
     let path = req.uri().path().to_owned();
     let rel: &str = match &app.base_path {
         None => &path,
@@ -493,6 +552,32 @@ mod tests {
         assert_eq!(percent_decode("/%zz").as_deref(), Some("/%zz"));
         assert_eq!(percent_decode("/%00"), None);
         assert_eq!(percent_decode("/%ff"), None);
+    }
+
+    #[test]
+    fn loopback_hosts() {
+        for ok in [
+            "127.0.0.1:8080",
+            "127.0.0.1",
+            "localhost:1",
+            "LOCALHOST",
+            "app.localhost:3",
+            "[::1]:8080",
+            "[::1]",
+            "127.1.2.3:4",
+        ] {
+            assert!(is_loopback_host(ok), "{ok}");
+        }
+        for bad in [
+            "evil.example:8080",
+            "localhost.evil.example",
+            "10.0.0.1:8080",
+            "[::2]:80",
+            "",
+            "127.0.0.1.evil.example",
+        ] {
+            assert!(!is_loopback_host(bad), "{bad}");
+        }
     }
 
     #[test]

@@ -438,3 +438,41 @@ async fn shutdown_and_drop_release_the_port() {
     }
     assert!(refused);
 }
+
+#[tokio::test]
+async fn dns_rebinding_cannot_read_the_key() {
+    let dist = make_dist();
+    let mut config = Config::new(dist.path());
+    config.session_api_key = Some("rebinding-target".into());
+    let srv = serve(config).await;
+    let url = format!("{}/", srv.url());
+
+    let rebound = get(&url, &[("host", "evil.example:8080")]).await;
+    assert_eq!(rebound.status(), 421);
+    assert!(!rebound.text().await.unwrap().contains("rebinding-target"));
+
+    for host in ["localhost", &format!("127.0.0.1:{}", srv.addr().port())] {
+        let ok = get(&url, &[("host", host)]).await;
+        assert_eq!(ok.status(), 200, "{host}");
+        assert!(ok.text().await.unwrap().contains("rebinding-target"));
+    }
+
+    // A locked cloud host may be the page origin.
+    let mut locked = Config::new(dist.path());
+    locked.session_api_key = Some("rebinding-target".into());
+    locked.lock_to_cloud = Some("https://App.OpenHands.dev/".into());
+    let srv_locked = serve(locked).await;
+    let url_locked = format!("{}/", srv_locked.url());
+    let ok = get(&url_locked, &[("host", "app.openhands.dev")]).await;
+    assert_eq!(ok.status(), 200);
+    let bad = get(&url_locked, &[("host", "evil.example")]).await;
+    assert_eq!(bad.status(), 421);
+
+    // Nothing to steal (public mode): any Host is served.
+    let mut public = Config::new(dist.path());
+    public.session_api_key = Some("rebinding-target".into());
+    public.auth_required = true;
+    let srv = serve(public).await;
+    let any = get(&format!("{}/", srv.url()), &[("host", "canvas.example")]).await;
+    assert_eq!(any.status(), 200);
+}
