@@ -1,13 +1,19 @@
 //! The backend registry and this tab's selection (spec/backends.md §2–§6), as reactive state
-//! over the pure rules of `canvas_core`.
+//! over the pure rules of `canvas_core`. Every change goes through a core operation that says
+//! what to persist; this module persists it and updates the signals.
 
 use crate::platform::{globals, location, storage::WebStorage};
 use canvas_core::backend::Backend;
-use canvas_core::health::HealthMap;
+use canvas_core::health::{read_health, write_health, HealthMap};
 use canvas_core::launcher::LauncherConfig;
-use canvas_core::registry;
+use canvas_core::registry::{
+    self, BackendDraft, RegistryChange, RegistryError, RegistrySource, SelectionUpdate,
+};
 use canvas_core::selection::{self, ActiveBackend, Selection};
+use canvas_core::storage::{BACKENDS_KEY, HEALTH_KEY};
 use leptos::prelude::*;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
 
 #[derive(Clone, Copy)]
 pub struct BackendsCtx {
@@ -15,6 +21,11 @@ pub struct BackendsCtx {
     pub selection: RwSignal<Option<Selection>>,
     pub health: RwSignal<HealthMap>,
     pub launcher: StoredValue<LauncherConfig>,
+    /// Where the registry came from at start-up (a corrupt or unreadable registry is reported,
+    /// never overwritten).
+    pub source: RwSignal<RegistrySource>,
+    /// The last storage write that failed (shown to the user; nothing is lost in memory).
+    pub storage_error: RwSignal<Option<String>>,
     /// The snapshot: the active backend and org (NO_BACKEND when there is none).
     pub active: Memo<ActiveBackend>,
 }
@@ -38,18 +49,19 @@ pub fn launcher_config() -> LauncherConfig {
     )
 }
 
+const LOCAL: WebStorage = WebStorage::local();
+const SESSION: WebStorage = WebStorage::session();
+
 pub fn provide_backends() -> BackendsCtx {
-    let local = WebStorage::local();
-    let session = WebStorage::session();
     let launcher = launcher_config();
     let origin = location::origin();
-    let list = registry::read_registry(&local, &session, &launcher, &origin);
+    let read = registry::read_registry_detailed(&LOCAL, &SESSION, &launcher, &origin);
     // URL pinning (BR-5): a registered `?backend=` wins and is written to both storages.
-    let sel = canvas_core::url::startup_selection(&location::search(), &list, &local, &session);
-    let health = canvas_core::health::read_health(&local);
-    let backends = RwSignal::new(list);
+    let sel =
+        canvas_core::url::startup_selection(&location::search(), &read.backends, &LOCAL, &SESSION);
+    let backends = RwSignal::new(read.backends);
     let selection = RwSignal::new(sel);
-    let health = RwSignal::new(health);
+    let health = RwSignal::new(read_health(&LOCAL));
     let active = Memo::new(move |_| {
         backends
             .with(|b| selection.with(|s| health.with(|h| selection::snapshot(b, s.as_ref(), h))))
@@ -59,12 +71,153 @@ pub fn provide_backends() -> BackendsCtx {
         selection,
         health,
         launcher: StoredValue::new(launcher),
+        source: RwSignal::new(read.source),
+        storage_error: RwSignal::new(read.write_error.map(|e| e.to_string())),
         active,
     };
+    listen_to_other_tabs(ctx);
     provide_context(ctx);
     ctx
 }
 
+/// Other tabs' registry and health edits arrive as `storage` events (this tab's selection is
+/// per tab and stays as it is).
+fn listen_to_other_tabs(ctx: BackendsCtx) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let handler =
+        Closure::<dyn Fn(web_sys::StorageEvent)>::new(move |ev: web_sys::StorageEvent| {
+            match ev.key().as_deref() {
+                Some(BACKENDS_KEY) | None => ctx.reload(),
+                Some(HEALTH_KEY) => ctx.health.set(read_health(&LOCAL)),
+                _ => {}
+            }
+        });
+    let f: js_sys::Function = handler.as_ref().unchecked_ref::<js_sys::Function>().clone();
+    if window
+        .add_event_listener_with_callback("storage", &f)
+        .is_ok()
+    {
+        // The closure lives as long as the listener; both go away on cleanup.
+        let handler = send_wrapper::SendWrapper::new(handler);
+        on_cleanup(move || {
+            if let Some(w) = web_sys::window() {
+                let _ = w.remove_event_listener_with_callback(
+                    "storage",
+                    handler.as_ref().unchecked_ref(),
+                );
+            }
+        });
+    }
+}
+
+impl BackendsCtx {
+    /// Re-reads the registry and health from storage (after another tab changed them).
+    pub fn reload(&self) {
+        let launcher = self.launcher.get_value();
+        let read =
+            registry::read_registry_detailed(&LOCAL, &SESSION, &launcher, &location::origin());
+        self.source.set(read.source);
+        self.backends.set(read.backends);
+        self.health.set(read_health(&LOCAL));
+    }
+
+    fn apply(&self, change: RegistryChange) {
+        if let Err(e) = registry::persist_change(&LOCAL, &SESSION, &change) {
+            self.storage_error.set(Some(e.to_string()));
+        }
+        match &change.selection {
+            SelectionUpdate::Keep => {}
+            SelectionUpdate::Set(s) => self.selection.set(Some(s.clone())),
+            SelectionUpdate::Clear => self.selection.set(None),
+        }
+        if let Some(id) = &change.reset_health {
+            self.health.update(|h| {
+                h.remove(id);
+            });
+        }
+        self.backends.set(change.backends);
+    }
+
+    /// Adds a backend (a new UUIDv4 id); it becomes active. Returns its id.
+    pub fn add(&self, draft: BackendDraft) -> Result<String, RegistryError> {
+        let id = new_uuid_v4();
+        let change = self
+            .backends
+            .with_untracked(|b| registry::add_backend(b, &id, draft))?;
+        self.apply(change);
+        Ok(id)
+    }
+
+    /// Edits a backend; a changed host or key bumps its revision and resets its health.
+    pub fn update(&self, id: &str, draft: BackendDraft) -> Result<(), RegistryError> {
+        let change = self
+            .backends
+            .with_untracked(|b| registry::update_backend(b, id, draft))?;
+        self.apply(change);
+        Ok(())
+    }
+
+    /// Removes a backend; removing the active one falls back (BR-5.1).
+    pub fn remove(&self, id: &str) -> Result<(), RegistryError> {
+        let sel = self.selection.get_untracked();
+        let change = self
+            .backends
+            .with_untracked(|b| registry::remove_backend(b, id, sel.as_ref()))?;
+        self.apply(change);
+        Ok(())
+    }
+
+    /// Makes a registered backend (and org) active in this tab (written to both storages).
+    pub fn select(&self, id: &str, org_id: Option<&str>) -> Result<(), RegistryError> {
+        let sel = self
+            .backends
+            .with_untracked(|b| registry::select_backend(b, id, org_id))?;
+        if let Err(e) = selection::write_selection(&LOCAL, &SESSION, &sel) {
+            self.storage_error.set(Some(e.to_string()));
+        }
+        self.selection.set(Some(sel));
+        Ok(())
+    }
+
+    /// Records a probe or request outcome for a backend (BR-7) and persists the health map.
+    pub fn record_health(&self, backend_id: &str, outcome: Result<(), String>, now_ms: i64) {
+        if backend_id == canvas_core::backend::NO_BACKEND_ID {
+            return;
+        }
+        let mut changed = false;
+        self.health.update(|h| match &outcome {
+            Ok(()) => changed = h.record_success(backend_id),
+            Err(e) => {
+                h.record_failure(backend_id, now_ms, e);
+                changed = true;
+            }
+        });
+        if changed {
+            let h = self.health.get_untracked();
+            if let Err(e) = write_health(&LOCAL, &h) {
+                self.storage_error.set(Some(e.to_string()));
+            }
+        }
+    }
+}
+
 pub fn use_backends() -> BackendsCtx {
     expect_context::<BackendsCtx>()
+}
+
+/// A random UUIDv4 from the browser's crypto (falls back to Math.random if unavailable).
+pub fn new_uuid_v4() -> String {
+    let mut bytes = [0u8; 16];
+    let filled = web_sys::window()
+        .and_then(|w| w.crypto().ok())
+        .and_then(|c| c.get_random_values_with_u8_array(&mut bytes).ok())
+        .is_some();
+    if !filled {
+        for b in bytes.iter_mut() {
+            *b = (js_sys::Math::random() * 256.0) as u8;
+        }
+    }
+    canvas_core::backend::uuid_v4_from_bytes(bytes)
 }

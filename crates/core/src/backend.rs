@@ -320,6 +320,22 @@ pub fn backends_to_json_string(backends: &[Backend]) -> String {
     Value::Array(backends.iter().map(Backend::to_json).collect()).to_string()
 }
 
+/// Formats 16 random bytes as a UUIDv4 (`xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx`): the caller
+/// supplies the randomness (the browser's crypto), core sets the version and variant bits.
+pub fn uuid_v4_from_bytes(mut bytes: [u8; 16]) -> String {
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    format!(
+        "{}-{}-{}-{}-{}",
+        &hex[0..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..32]
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -473,5 +489,13 @@ mod tests {
             json!({"id": "locked-cloud", "name": "OpenHands Cloud", "host": "https://app.openhands.dev",
                    "apiKey": "", "kind": "cloud", "authMode": "cookie"})
         );
+    }
+
+    #[test]
+    fn br1_new_ids_are_uuid_v4() {
+        let id = uuid_v4_from_bytes([0xff; 16]);
+        assert_eq!(id, "ffffffff-ffff-4fff-bfff-ffffffffffff");
+        let id = uuid_v4_from_bytes([0; 16]);
+        assert_eq!(id, "00000000-0000-4000-8000-000000000000");
     }
 }

@@ -1,0 +1,66 @@
+//! Shared helpers for the browser suites.
+#![allow(dead_code)]
+
+use std::time::Duration;
+use wasm_bindgen::JsCast;
+
+pub fn window() -> web_sys::Window {
+    web_sys::window().expect("window")
+}
+
+pub fn raw_local() -> web_sys::Storage {
+    window().local_storage().unwrap().unwrap()
+}
+
+pub fn raw_session() -> web_sys::Storage {
+    window().session_storage().unwrap().unwrap()
+}
+
+pub fn clear_storage() {
+    raw_local().clear().unwrap();
+    raw_session().clear().unwrap();
+}
+
+/// Runs a snippet of JavaScript in the page.
+pub fn js(src: &str) -> wasm_bindgen::JsValue {
+    js_sys::Function::new_no_args(src)
+        .call0(&wasm_bindgen::JsValue::NULL)
+        .expect("js")
+}
+
+/// A fresh container element in the document body.
+pub fn container() -> web_sys::HtmlElement {
+    let doc = window().document().unwrap();
+    let el = doc.create_element("div").unwrap();
+    doc.body().unwrap().append_child(&el).unwrap();
+    el.unchecked_into()
+}
+
+/// Polls `check` until it yields `Some`, letting the reactive system and the browser run in
+/// between; panics after `deadline` naming `what`.
+pub async fn wait_for<T>(
+    what: &str,
+    deadline: Duration,
+    mut check: impl FnMut() -> Option<T>,
+) -> T {
+    let start = js_sys::Date::now();
+    loop {
+        if let Some(v) = check() {
+            return v;
+        }
+        if js_sys::Date::now() - start > deadline.as_millis() as f64 {
+            let text = window().document().unwrap().body().unwrap().inner_text();
+            panic!("timed out waiting for {what}; page text: {text}");
+        }
+        leptos::task::tick().await;
+        gloo_timers::future::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// The `data-*` attribute of the first element matching `selector`.
+pub fn attr(root: &web_sys::Element, selector: &str, name: &str) -> Option<String> {
+    root.query_selector(selector)
+        .ok()
+        .flatten()?
+        .get_attribute(name)
+}
