@@ -52,6 +52,10 @@ pub enum ApiError {
     /// The backend failed the version gate or is otherwise unusable (BR-9).
     #[error("{0}")]
     Incompatible(GateError),
+    /// A cloud conversation has no runtime yet (no `conversation_url` or `session_api_key`):
+    /// its sandbox is still starting (cloud spec, runtime calls).
+    #[error("the sandbox is still starting")]
+    SandboxStarting,
 }
 
 impl From<NoBackendError> for ApiError {
@@ -154,6 +158,7 @@ impl ApiError {
             }
             ApiError::NoBackend => "No backend available. Add or select a backend in Manage backends.".to_string(),
             ApiError::Incompatible(gate) => gate.user_message(),
+            ApiError::SandboxStarting => "The sandbox is still starting; try again when it is running.".to_string(),
         }
     }
 }
@@ -298,6 +303,7 @@ mod tests {
                 "Unexpected response",
             ),
             (ApiError::NoBackend, "No backend available"),
+            (ApiError::SandboxStarting, "The sandbox is still starting"),
             (
                 ApiError::Incompatible(GateError::NoBackendConfigured),
                 "No backend configured",

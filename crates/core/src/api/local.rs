@@ -1,0 +1,448 @@
+//! The local implementation: an agent server spoken to directly with `X-Session-API-Key`.
+//! Its backend comes ONLY from `selection::effective_local` (BR-6).
+
+use serde_json::{json, Value};
+
+use crate::api::auth::request_headers;
+use crate::api::decode::{
+    decode_bash_event_page, decode_bash_result, decode_bytes, decode_commits_page, decode_count,
+    decode_event_page, decode_file_home, decode_git_changes, decode_git_diff, decode_local_created,
+    decode_local_summaries, decode_local_summary, decode_local_summary_page, decode_server_info,
+    decode_settings, decode_skills, decode_success, decode_upload_result,
+};
+use crate::api::dto::{
+    user_message, BashEventPage, BashRequest, BashResult, CommitsPage, EventPage, FileHome,
+    FileUploadResult, GitChange, GitDiff, ServerInfo, Settings, SkillsRequest, SkillsResponse,
+};
+use crate::api::encode::{id_segment, join_url, with_query, Query};
+use crate::api::plan::{Body, Call, Decoder, Method, RequestPlan, Route};
+use crate::api::routing::ConversationRef;
+use crate::api::service::{
+    BackendApi, CloudAccountApi, ConversationsApi, EventsApi, FilesApi, GitApi, Planned,
+    RuntimeApi, ServerApi, SettingsApi, SkillsApi,
+};
+use crate::api::view::{
+    ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,
+    MAX_PAGE_LIMIT,
+};
+use crate::backend::{Backend, BackendKind};
+use crate::errors::ApiError;
+use crate::selection::{effective_local, ActiveBackend};
+
+/// Ordinary requests.
+pub const DEFAULT_TIMEOUT_MS: u32 = 15_000;
+/// `GET /server_info` (BR-9).
+pub const SERVER_INFO_TIMEOUT_MS: u32 = 5_000;
+/// Uploads and downloads.
+pub const TRANSFER_TIMEOUT_MS: u32 = 120_000;
+/// The agent server's default command timeout (seconds).
+pub const DEFAULT_BASH_TIMEOUT_SECONDS: u32 = 300;
+/// Extra time the client waits beyond a command's own timeout.
+pub const BASH_MARGIN_MS: u32 = 15_000;
+/// Most ids one batch get accepts.
+pub const MAX_BATCH_IDS: usize = 99;
+/// Skills loading may walk repositories.
+pub const SKILLS_TIMEOUT_MS: u32 = 60_000;
+
+/// Sort order of conversation lists.
+pub const CONVERSATION_SORT: &str = "UPDATED_AT_DESC";
+
+pub(crate) fn clamp_limit(limit: u32) -> u32 {
+    limit.clamp(1, MAX_PAGE_LIMIT)
+}
+
+/// The query of an event search (shared by local and cloud).
+pub(crate) fn event_query(q: &EventQuery) -> Query {
+    Query::new()
+        .push("limit", clamp_limit(q.limit))
+        .push_non_empty("page_id", q.page_id.as_deref())
+        .push(
+            "sort_order",
+            if q.newest_first {
+                "TIMESTAMP_DESC"
+            } else {
+                "TIMESTAMP"
+            },
+        )
+        .push_non_empty("timestamp__lt", q.timestamp_lt.as_deref())
+        .push_non_empty("timestamp__gte", q.timestamp_gte.as_deref())
+        .push_non_empty("kind", q.kind.as_deref())
+        .push_non_empty("source", q.source.as_deref())
+}
+
+/// `/api/conversations/{id}` + `rest`.
+pub(crate) fn conversation_path(id: &str, rest: &str) -> Result<String, ApiError> {
+    Ok(format!("/api/conversations/{}{rest}", id_segment(id)?))
+}
+
+/// The bash client timeout for a request.
+pub(crate) fn bash_timeout_ms(req: &BashRequest) -> u32 {
+    req.timeout_seconds
+        .unwrap_or(DEFAULT_BASH_TIMEOUT_SECONDS)
+        .saturating_mul(1000)
+        .saturating_add(BASH_MARGIN_MS)
+}
+
+/// The agent-server client for the active local backend.
+#[derive(Debug, Clone)]
+pub struct LocalApi {
+    active: ActiveBackend,
+}
+
+impl LocalApi {
+    /// The client for `active` (every call fails with `NoBackend` unless `active` is a local
+    /// backend — BR-6).
+    pub fn new(active: &ActiveBackend) -> Self {
+        Self {
+            active: active.clone(),
+        }
+    }
+
+    fn backend(&self) -> Result<&Backend, ApiError> {
+        Ok(effective_local(&self.active)?)
+    }
+
+    fn plan(
+        &self,
+        method: Method,
+        path_and_query: &str,
+        body: Body,
+        timeout_ms: u32,
+    ) -> Result<RequestPlan, ApiError> {
+        let backend = self.backend()?;
+        Ok(RequestPlan {
+            method,
+            url: join_url(&backend.host, path_and_query),
+            headers: request_headers(backend, &self.active),
+            body,
+            timeout_ms,
+            route: Route::Direct,
+        })
+    }
+
+    fn call<T>(
+        &self,
+        method: Method,
+        path_and_query: &str,
+        body: Body,
+        timeout_ms: u32,
+        decoder: Decoder<T>,
+    ) -> Planned<T> {
+        Ok(Call::new(
+            self.plan(method, path_and_query, body, timeout_ms)?,
+            decoder,
+        ))
+    }
+
+    fn get<T>(&self, path_and_query: &str, decoder: Decoder<T>) -> Planned<T> {
+        self.call(
+            Method::Get,
+            path_and_query,
+            Body::None,
+            DEFAULT_TIMEOUT_MS,
+            decoder,
+        )
+    }
+
+    fn post_json<T>(&self, path: &str, body: Value, decoder: Decoder<T>) -> Planned<T> {
+        self.call(
+            Method::Post,
+            path,
+            Body::Json(body),
+            DEFAULT_TIMEOUT_MS,
+            decoder,
+        )
+    }
+}
+
+impl ServerApi for LocalApi {
+    fn server_info(&self) -> Planned<ServerInfo> {
+        let mut plan = self.plan(
+            Method::Get,
+            "/server_info",
+            Body::None,
+            SERVER_INFO_TIMEOUT_MS,
+        )?;
+        // Unauthenticated: no key travels where none is needed.
+        plan.headers.clear();
+        Ok(Call::new(plan, decode_server_info))
+    }
+}
+
+impl ConversationsApi for LocalApi {
+    fn list_conversations(
+        &self,
+        page_id: Option<&str>,
+        limit: u32,
+    ) -> Planned<ConversationSummaryPage> {
+        let q = Query::new()
+            .push("limit", clamp_limit(limit))
+            .push_non_empty("page_id", page_id)
+            .push("sort_order", CONVERSATION_SORT);
+        self.get(
+            &with_query("/api/conversations/search", &q),
+            decode_local_summary_page,
+        )
+    }
+
+    fn get_conversations(&self, ids: &[&str]) -> Planned<Vec<Option<ConversationSummary>>> {
+        let q = Query::new().push_all("ids", ids);
+        self.get(
+            &with_query("/api/conversations", &q),
+            decode_local_summaries,
+        )
+    }
+
+    fn get_conversation(&self, id: &str) -> Planned<ConversationSummary> {
+        self.get(&conversation_path(id, "")?, decode_local_summary)
+    }
+
+    fn create_conversation(&self, new: &NewConversation) -> Planned<Created> {
+        self.post_json("/api/conversations", new.local_body(), decode_local_created)
+    }
+
+    fn rename_conversation(&self, id: &str, title: &str) -> Planned<()> {
+        self.call(
+            Method::Patch,
+            &conversation_path(id, "")?,
+            Body::Json(json!({ "title": title })),
+            DEFAULT_TIMEOUT_MS,
+            decode_success,
+        )
+    }
+
+    fn delete_conversation(&self, id: &str) -> Planned<()> {
+        self.call(
+            Method::Delete,
+            &conversation_path(id, "")?,
+            Body::None,
+            DEFAULT_TIMEOUT_MS,
+            decode_success,
+        )
+    }
+
+    fn run_conversation(&self, conv: &ConversationRef) -> Planned<()> {
+        self.post_json(
+            &conversation_path(&conv.id, "/run")?,
+            json!({}),
+            decode_success,
+        )
+    }
+
+    fn pause_conversation(&self, conv: &ConversationRef) -> Planned<()> {
+        self.post_json(
+            &conversation_path(&conv.id, "/pause")?,
+            json!({}),
+            decode_success,
+        )
+    }
+
+    fn interrupt_conversation(&self, conv: &ConversationRef) -> Planned<()> {
+        self.post_json(
+            &conversation_path(&conv.id, "/interrupt")?,
+            json!({}),
+            decode_success,
+        )
+    }
+
+    fn condense_conversation(&self, conv: &ConversationRef) -> Planned<()> {
+        self.post_json(
+            &conversation_path(&conv.id, "/condense")?,
+            json!({}),
+            decode_success,
+        )
+    }
+}
+
+impl EventsApi for LocalApi {
+    fn search_events(&self, conv: &ConversationRef, query: &EventQuery) -> Planned<EventPage> {
+        let path = conversation_path(&conv.id, "/events/search")?;
+        self.get(&with_query(&path, &event_query(query)), decode_event_page)
+    }
+
+    fn count_events(&self, conv: &ConversationRef) -> Planned<u64> {
+        self.get(&conversation_path(&conv.id, "/events/count")?, decode_count)
+    }
+
+    fn send_message(&self, conv: &ConversationRef, text: &str, run: bool) -> Planned<()> {
+        self.post_json(
+            &conversation_path(&conv.id, "/events")?,
+            user_message(text, run),
+            decode_success,
+        )
+    }
+
+    fn respond_to_confirmation(
+        &self,
+        conv: &ConversationRef,
+        accept: bool,
+        reason: Option<&str>,
+    ) -> Planned<()> {
+        let mut body = json!({ "accept": accept });
+        if let Some(r) = reason {
+            body["reason"] = json!(r);
+        }
+        self.post_json(
+            &conversation_path(&conv.id, "/events/respond_to_confirmation")?,
+            body,
+            decode_success,
+        )
+    }
+}
+
+impl RuntimeApi for LocalApi {
+    fn execute_bash(
+        &self,
+        _conv: Option<&ConversationRef>,
+        req: &BashRequest,
+    ) -> Planned<BashResult> {
+        let body = serde_json::to_value(req).map_err(|e| ApiError::Decode(e.to_string()))?;
+        self.call(
+            Method::Post,
+            "/api/bash/execute_bash_command",
+            Body::Json(body),
+            bash_timeout_ms(req),
+            decode_bash_result,
+        )
+    }
+
+    fn search_bash_events(
+        &self,
+        _conv: Option<&ConversationRef>,
+        page_id: Option<&str>,
+        limit: u32,
+    ) -> Planned<BashEventPage> {
+        let q = Query::new()
+            .push("limit", clamp_limit(limit))
+            .push_non_empty("page_id", page_id)
+            .push("sort_order", "TIMESTAMP_DESC");
+        self.get(
+            &with_query("/api/bash/bash_events/search", &q),
+            decode_bash_event_page,
+        )
+    }
+}
+
+impl FilesApi for LocalApi {
+    fn file_home(&self, _conv: Option<&ConversationRef>) -> Planned<FileHome> {
+        self.get("/api/file/home", decode_file_home)
+    }
+
+    fn upload_file(
+        &self,
+        _conv: Option<&ConversationRef>,
+        path: &str,
+        file_name: &str,
+        bytes: Vec<u8>,
+    ) -> Planned<FileUploadResult> {
+        let q = Query::new().push("path", path);
+        self.call(
+            Method::Post,
+            &with_query("/api/file/upload", &q),
+            Body::Multipart {
+                field: "file".into(),
+                file_name: file_name.into(),
+                bytes,
+                content_type: "application/octet-stream".into(),
+            },
+            TRANSFER_TIMEOUT_MS,
+            decode_upload_result,
+        )
+    }
+
+    fn download_file(&self, _conv: Option<&ConversationRef>, path: &str) -> Planned<Vec<u8>> {
+        let q = Query::new().push("path", path);
+        self.call(
+            Method::Get,
+            &with_query("/api/file/download", &q),
+            Body::None,
+            TRANSFER_TIMEOUT_MS,
+            decode_bytes,
+        )
+    }
+}
+
+impl GitApi for LocalApi {
+    fn git_changes(
+        &self,
+        _conv: Option<&ConversationRef>,
+        path: &str,
+        git_ref: Option<&str>,
+    ) -> Planned<Vec<GitChange>> {
+        let q = Query::new()
+            .push("path", path)
+            .push_non_empty("ref", git_ref);
+        self.get(&with_query("/api/git/changes", &q), decode_git_changes)
+    }
+
+    fn git_diff(
+        &self,
+        _conv: Option<&ConversationRef>,
+        path: &str,
+        git_ref: Option<&str>,
+    ) -> Planned<GitDiff> {
+        let q = Query::new()
+            .push("path", path)
+            .push_non_empty("ref", git_ref);
+        self.get(&with_query("/api/git/diff", &q), decode_git_diff)
+    }
+
+    fn git_commits(
+        &self,
+        _conv: Option<&ConversationRef>,
+        path: &str,
+        limit: u32,
+    ) -> Planned<CommitsPage> {
+        let q = Query::new()
+            .push("path", path)
+            .push("limit", limit.clamp(1, 200));
+        self.get(&with_query("/api/git/commits", &q), decode_commits_page)
+    }
+}
+
+impl SettingsApi for LocalApi {
+    fn get_settings(&self) -> Planned<Settings> {
+        self.get("/api/settings", decode_settings)
+    }
+
+    fn update_settings(&self, diff: &Value) -> Planned<Settings> {
+        self.call(
+            Method::Patch,
+            "/api/settings",
+            Body::Json(diff.clone()),
+            DEFAULT_TIMEOUT_MS,
+            decode_settings,
+        )
+    }
+}
+
+impl SkillsApi for LocalApi {
+    fn list_skills(
+        &self,
+        _conv: Option<&ConversationRef>,
+        req: &SkillsRequest,
+    ) -> Planned<SkillsResponse> {
+        let body = serde_json::to_value(req).map_err(|e| ApiError::Decode(e.to_string()))?;
+        self.call(
+            Method::Post,
+            "/api/skills",
+            Body::Json(body),
+            SKILLS_TIMEOUT_MS,
+            decode_skills,
+        )
+    }
+}
+
+impl BackendApi for LocalApi {
+    fn kind(&self) -> BackendKind {
+        BackendKind::Local
+    }
+
+    fn version_gated(&self) -> bool {
+        true
+    }
+
+    fn account(&self) -> Option<&dyn CloudAccountApi> {
+        None
+    }
+}
