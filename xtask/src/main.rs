@@ -3,8 +3,10 @@
 //! - `run`   build, start a real local agent server and `canvas-serve`, print the URL
 //! - `test`  every test layer; ends with `N passed, M failed`
 //! - `build` the release app in `dist/`
+//! - `bench` sizes and timings against DESIGN.md's budgets
 //! - `setup` install whatever is missing (idempotent)
 
+mod bench;
 mod build;
 mod run;
 mod test;
@@ -20,6 +22,7 @@ commands:
   run     build, start a real agent server and canvas-serve, print the URL (see `run --help`)
   test    fmt, clippy, host, wasm (Chromium) and end-to-end tests; `N passed, M failed`
   build   the release app in dist/ (`--force` to rebuild)
+  bench   transfer size vs. the budget, and the timed benches (bench_* tests)
   setup   install whatever is missing (wasm target, trunk, wasm-bindgen-cli, npm tools,
           the agent-server venv, chromium)";
 
@@ -36,6 +39,7 @@ fn main() -> ExitCode {
     let result = match command {
         "run" => run::run(&ctx, rest).map(|_| true),
         "test" => test::test(&ctx, rest),
+        "bench" => bench::bench(&ctx, rest),
         "build" => build::build_release(&ctx, rest.iter().any(|a| a == "--force")).map(|_| true),
         "setup" => setup(&ctx).map(|_| true),
         "-h" | "--help" | "help" => {

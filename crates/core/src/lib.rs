@@ -22,6 +22,7 @@
 
 pub mod api;
 pub mod backend;
+pub mod backend_form;
 pub mod errors;
 pub mod health;
 pub mod last_conversation;
