@@ -179,9 +179,19 @@ pub trait CloudAccountApi {
     fn read_file(&self, conversation_id: &str, file_path: &str) -> Planned<String>;
 }
 
-/// Everything a page can ask a backend (BR-10). Chosen by [`backend_api`].
+/// Everything a page can ask a backend (BR-10). Chosen by [`backend_api`]. Implementations
+/// are plain data (`Send + Sync`), so a `Box<dyn BackendApi>` can live in app-wide state.
 pub trait BackendApi:
-    ServerApi + ConversationsApi + EventsApi + RuntimeApi + FilesApi + GitApi + SettingsApi + SkillsApi
+    ServerApi
+    + ConversationsApi
+    + EventsApi
+    + RuntimeApi
+    + FilesApi
+    + GitApi
+    + SettingsApi
+    + SkillsApi
+    + Send
+    + Sync
 {
     /// The kind this implementation speaks (for display and diagnostics, not for branching).
     fn kind(&self) -> BackendKind;
