@@ -1,28 +1,39 @@
 //! The ONE recovery screen for the connection error family (BR-9): unreachable, unsupported or
-//! unknown version, no backend configured. It states the facts and what to do.
+//! unknown version, no backend configured, refused key. It states the facts and what to do.
 
 use crate::state::backends::use_backends;
 use crate::state::connection::{use_connection, Connection};
+use canvas_core::errors::ApiError;
+use canvas_core::probe::ProbeError;
 use canvas_core::version::GateError;
 use leptos::prelude::*;
+
+/// The heading of the recovery screen for each member of the error family.
+fn recovery_title(error: &ProbeError) -> &'static str {
+    match error {
+        ProbeError::Gate(GateError::NoBackendConfigured) => "No backend configured",
+        ProbeError::Gate(GateError::UnsupportedVersion { .. }) => {
+            "Unsupported agent-server version"
+        }
+        ProbeError::Gate(GateError::UnknownVersion { .. }) => "Unknown agent-server version",
+        ProbeError::Gate(GateError::Unreachable { .. }) => "Cannot reach the backend",
+        ProbeError::Api(ApiError::Unauthorized) => "The backend refused its API key",
+        ProbeError::Api(ApiError::Forbidden) => "Access denied",
+        ProbeError::Api(_) => "Cannot reach the backend",
+        ProbeError::Skipped => "API key required",
+    }
+}
 
 #[component]
 pub fn RecoveryScreen() -> impl IntoView {
     let backends = use_backends();
     let conn = use_connection();
-    let message = move || match conn.state() {
-        Connection::Failed(e) => e.user_message(),
-        _ => String::new(),
+    let failure = move || match conn.state() {
+        Connection::Failed { error, message } => Some((recovery_title(&error), message)),
+        _ => None,
     };
-    let title = move || match conn.state() {
-        Connection::Failed(GateError::Unreachable { .. }) => "Cannot reach the backend",
-        Connection::Failed(GateError::UnsupportedVersion { .. }) => {
-            "Unsupported agent-server version"
-        }
-        Connection::Failed(GateError::UnknownVersion { .. }) => "Unknown agent-server version",
-        Connection::Failed(GateError::NoBackendConfigured) => "No backend configured",
-        _ => "",
-    };
+    let title = move || failure().map(|f| f.0).unwrap_or_default();
+    let message = move || failure().map(|f| f.1).unwrap_or_default();
     let host = move || backends.active.with(|a| a.backend.host.clone());
     let name = move || backends.active.with(|a| a.backend.name.clone());
     view! {

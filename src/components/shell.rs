@@ -13,23 +13,29 @@ pub fn Shell(children: ChildrenFn) -> impl IntoView {
     let conn = use_connection();
     let name = move || backends.active.with(|a| a.backend.name.clone());
     let id = move || backends.active.with(|a| a.backend.id.clone());
+    let disabled = move || {
+        let id = backends.active.with(|a| a.backend.id.clone());
+        backends.health.with(|h| h.is_disabled(&id))
+    };
     let status = Signal::derive(move || match conn.state() {
         Connection::Checking => "checking",
         Connection::Connected(_) => "connected",
-        Connection::Failed(_) => "failing",
+        Connection::Failed { .. } if disabled() => "disabled",
+        Connection::Failed { .. } => "failing",
     });
     let status_title = Signal::derive(move || match conn.state() {
         Connection::Checking => "Checking connection…".to_string(),
-        Connection::Connected(v) => format!("Connected (agent server {v})"),
-        Connection::Failed(e) => e.user_message(),
+        Connection::Connected(Some(v)) => format!("Connected (agent server {v})"),
+        Connection::Connected(None) => "Connected".to_string(),
+        Connection::Failed { message, .. } => message,
     });
     let version = move || match conn.state() {
-        Connection::Connected(v) => Some(view! {
+        Connection::Connected(Some(v)) => Some(view! {
             <span class="version-badge" data-testid="server-version">{v.to_string()}</span>
         }),
         _ => None,
     };
-    let failed = move || matches!(conn.state(), Connection::Failed(_));
+    let failed = move || matches!(conn.state(), Connection::Failed { .. });
     view! {
         <div class="app">
             <header class="app-header">

@@ -1,7 +1,8 @@
 //! The conversation list of the active backend, newest first.
 
-use crate::state::api::{self, ConversationSummary};
+use crate::state::api::client;
 use crate::state::backends::use_backends;
+use canvas_core::api::view::ConversationSummary;
 use leptos::prelude::*;
 
 /// Formats an ISO timestamp in the user's locale (falls back to the raw text).
@@ -28,7 +29,11 @@ fn ConversationRow(c: ConversationSummary) -> impl IntoView {
         .clone()
         .or(c.created_at.clone())
         .unwrap_or_default();
-    let status = c.execution_status.clone().unwrap_or_default();
+    let status = c
+        .execution_status
+        .as_ref()
+        .map(|s| s.as_str().to_string())
+        .unwrap_or_default();
     view! {
         <li class="conversation-row" data-testid="conversation-row" data-conversation-id=c.id.clone()>
             <span class="conversation-title" data-testid="conversation-title">{title}</span>
@@ -41,9 +46,13 @@ fn ConversationRow(c: ConversationSummary) -> impl IntoView {
 #[component]
 pub fn ConversationsPage() -> impl IntoView {
     let backends = use_backends();
+    // Keyed by the active backend (id, org, revision): switching never shows stale data.
     let list = LocalResource::new(move || {
         let active = backends.active.get();
-        api::list_conversations(active)
+        async move {
+            let c = client(backends, &active);
+            c.api.list_conversations(None, 20)?.send(&c.transport).await
+        }
     });
     view! {
         <section class="page conversations">

@@ -1,45 +1,18 @@
-//! The ONE HTTP chokepoint of the app: every request goes through [`send`]. It applies the
-//! timeout, aborts when the caller's future is dropped (component cleanup), and maps the
-//! status to a typed `ApiError`. Views never build URLs or headers.
+//! The ONE HTTP chokepoint of the app: [`BrowserTransport`] implements core's `Transport`, so
+//! every request (built by core as a `RequestPlan`: URL, auth headers, body, timeout, route)
+//! goes through [`BrowserTransport::send`]. It applies the timeout, aborts when the caller's
+//! future is dropped (component cleanup), maps failures to a typed `ApiError`, and reports
+//! successes (a successful request counts as a health success, BR-7). Views never build URLs.
 
+use canvas_core::api::plan::{Body, RawResponse, RequestPlan, Transport};
 use canvas_core::errors::ApiError;
-use gloo_net::http::{Method, RequestBuilder};
-use serde::de::DeserializeOwned;
+use futures::future::{select, Either};
+use std::rc::Rc;
 use std::time::Duration;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
 
-/// What to send (built by the state layer from core rules).
-#[derive(Clone, Debug)]
-pub struct Call {
-    pub method: Method,
-    pub url: String,
-    pub headers: Vec<(String, String)>,
-    pub json_body: Option<String>,
-    pub timeout: Duration,
-}
-
-impl Call {
-    pub fn get(url: impl Into<String>) -> Call {
-        Call {
-            method: Method::GET,
-            url: url.into(),
-            headers: Vec::new(),
-            json_body: None,
-            timeout: Duration::from_secs(15),
-        }
-    }
-
-    pub fn header(mut self, k: &str, v: &str) -> Call {
-        self.headers.push((k.to_string(), v.to_string()));
-        self
-    }
-
-    pub fn timeout(mut self, t: Duration) -> Call {
-        self.timeout = t;
-        self
-    }
-}
-
-/// Aborts the request when dropped (cleanup of the future that owns it).
+/// Aborts the request when dropped unless it completed.
 struct AbortOnDrop(Option<web_sys::AbortController>);
 
 impl Drop for AbortOnDrop {
@@ -50,60 +23,116 @@ impl Drop for AbortOnDrop {
     }
 }
 
-/// Sends a call and returns the body text of a 2xx answer, or a typed error.
-pub async fn send(call: &Call) -> Result<String, ApiError> {
-    let controller = web_sys::AbortController::new().ok();
-    let signal = controller.as_ref().map(|c| c.signal());
-    let mut guard = AbortOnDrop(controller);
-    let mut b = RequestBuilder::new(&call.url)
-        .method(call.method.clone())
-        .abort_signal(signal.as_ref());
-    for (k, v) in &call.headers {
-        b = b.header(k, v);
-    }
-    let request = match &call.json_body {
-        Some(body) => b
-            .header("Content-Type", "application/json")
-            .body(body.clone()),
-        None => b.build(),
-    }
-    .map_err(|e| ApiError::Network(e.to_string()))?;
+/// Called after every answered request with its status (for health recording).
+pub type OnAnswer = Rc<dyn Fn(u16)>;
 
-    let send = request.send();
-    let timeout = gloo_timers::future::sleep(call.timeout);
-    futures_select(send, timeout, &mut guard).await
+#[derive(Clone, Default)]
+pub struct BrowserTransport {
+    on_answer: Option<OnAnswer>,
 }
 
-async fn futures_select(
-    send: impl std::future::Future<Output = Result<gloo_net::http::Response, gloo_net::Error>>,
-    timeout: impl std::future::Future<Output = ()>,
-    guard: &mut AbortOnDrop,
-) -> Result<String, ApiError> {
-    use futures::future::{select, Either};
-    let send = std::pin::pin!(send);
-    let timeout = std::pin::pin!(timeout);
-    match select(send, timeout).await {
-        Either::Left((Ok(resp), _)) => {
-            // Completed: nothing to abort any more.
-            guard.0 = None;
-            let status = resp.status();
-            let text = resp.text().await.unwrap_or_default();
-            if (200..300).contains(&status) {
-                Ok(text)
-            } else {
-                Err(ApiError::from_status(status, &text))
+impl BrowserTransport {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A transport that reports every answered request's status to `f`.
+    pub fn reporting(f: OnAnswer) -> Self {
+        BrowserTransport { on_answer: Some(f) }
+    }
+}
+
+fn js_err(e: JsValue) -> ApiError {
+    let msg = e
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "request failed".into());
+    ApiError::Network(msg)
+}
+
+fn build_request(
+    plan: &RequestPlan,
+    signal: Option<&web_sys::AbortSignal>,
+) -> Result<web_sys::Request, ApiError> {
+    let init = web_sys::RequestInit::new();
+    init.set_method(plan.method.as_str());
+    init.set_signal(signal);
+    let headers = web_sys::Headers::new().map_err(js_err)?;
+    for (k, v) in &plan.headers {
+        headers.append(k, v).map_err(js_err)?;
+    }
+    match &plan.body {
+        Body::None => {}
+        Body::Json(v) => {
+            headers
+                .set("Content-Type", "application/json")
+                .map_err(js_err)?;
+            init.set_body(&JsValue::from_str(&v.to_string()));
+        }
+        Body::Multipart {
+            field,
+            file_name,
+            bytes,
+            content_type,
+        } => {
+            let parts = js_sys::Array::new();
+            parts.push(&js_sys::Uint8Array::from(bytes.as_slice()));
+            let opts = web_sys::BlobPropertyBag::new();
+            opts.set_type(content_type);
+            let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &opts)
+                .map_err(js_err)?;
+            let form = web_sys::FormData::new().map_err(js_err)?;
+            form.append_with_blob_and_filename(field, &blob, file_name)
+                .map_err(js_err)?;
+            init.set_body(&form);
+        }
+    }
+    init.set_headers(&headers);
+    web_sys::Request::new_with_str_and_init(&plan.url, &init).map_err(js_err)
+}
+
+async fn fetch(request: web_sys::Request) -> Result<RawResponse, ApiError> {
+    let window = web_sys::window().ok_or_else(|| ApiError::Network("no window".into()))?;
+    let resp: web_sys::Response = JsFuture::from(window.fetch_with_request(&request))
+        .await
+        .map_err(js_err)?
+        .unchecked_into();
+    let status = resp.status();
+    let mut headers = Vec::new();
+    if let Some(ct) = resp.headers().get("content-type").ok().flatten() {
+        headers.push(("content-type".to_string(), ct));
+    }
+    let buf = JsFuture::from(resp.array_buffer().map_err(js_err)?)
+        .await
+        .map_err(js_err)?;
+    let body = js_sys::Uint8Array::new(&buf).to_vec();
+    Ok(RawResponse {
+        status,
+        headers,
+        body,
+    })
+}
+
+impl Transport for BrowserTransport {
+    async fn send(&self, plan: RequestPlan) -> Result<RawResponse, ApiError> {
+        let controller = web_sys::AbortController::new().ok();
+        let signal = controller.as_ref().map(|c| c.signal());
+        let mut guard = AbortOnDrop(controller);
+        let request = build_request(&plan, signal.as_ref())?;
+        let timeout = gloo_timers::future::sleep(Duration::from_millis(u64::from(plan.timeout_ms)));
+        let answer = std::pin::pin!(fetch(request));
+        let timeout = std::pin::pin!(timeout);
+        match select(answer, timeout).await {
+            Either::Left((result, _)) => {
+                guard.0 = None;
+                if let (Ok(raw), Some(f)) = (&result, &self.on_answer) {
+                    f(raw.status);
+                }
+                result
             }
+            // The guard aborts the fetch when it goes out of scope.
+            Either::Right(((), _)) => Err(ApiError::Timeout),
         }
-        Either::Left((Err(e), _)) => {
-            guard.0 = None;
-            Err(ApiError::Network(e.to_string()))
-        }
-        Either::Right(((), _)) => Err(ApiError::Timeout),
     }
-}
-
-/// Sends a call and decodes a JSON answer.
-pub async fn send_json<T: DeserializeOwned>(call: &Call) -> Result<T, ApiError> {
-    let text = send(call).await?;
-    serde_json::from_str(&text).map_err(|e| ApiError::Decode(e.to_string()))
 }

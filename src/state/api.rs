@@ -1,59 +1,43 @@
-//! Calls to the active backend, built from core rules and sent through the one chokepoint
-//! (`platform::http`). Pages call these; they never build URLs or headers.
+//! The active backend's client: core's service implementation for its `kind` (pages never
+//! branch on kind, BR-10) plus the browser transport (the one HTTP chokepoint), which records
+//! every successful answer as a health success for that backend (BR-7).
 
-use crate::platform::http::{send_json, Call};
-use canvas_core::errors::ApiError;
-use canvas_core::selection::{effective_local, ActiveBackend};
-use canvas_core::version::{gate, GateError, Version};
-use serde::Deserialize;
-use std::time::Duration;
+use crate::platform::http::BrowserTransport;
+use crate::platform::location;
+use crate::state::backends::BackendsCtx;
+use canvas_core::api::routing::RoutingContext;
+use canvas_core::api::service::{backend_api, BackendApi};
+use canvas_core::selection::ActiveBackend;
+use leptos::prelude::*;
+use std::rc::Rc;
 
-/// One conversation as the list shows it (tolerant of unknown and missing fields).
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-pub struct ConversationSummary {
-    pub id: String,
-    #[serde(default)]
-    pub title: Option<String>,
-    #[serde(default)]
-    pub created_at: Option<String>,
-    #[serde(default)]
-    pub updated_at: Option<String>,
-    #[serde(default)]
-    pub execution_status: Option<String>,
-}
-
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-pub struct ConversationPage {
-    #[serde(default)]
-    pub items: Vec<ConversationSummary>,
-    #[serde(default)]
-    pub next_page_id: Option<String>,
-}
-
-fn local_call(active: &ActiveBackend, path: &str) -> Result<Call, ApiError> {
-    let backend = effective_local(active).map_err(|_| ApiError::NoBackend)?;
-    let mut call = Call::get(format!("{}{path}", backend.host));
-    if !backend.api_key.is_empty() {
-        call = call.header("X-Session-API-Key", &backend.api_key);
+/// Where `/api/cloud-proxy` is: the page origin plus the base path.
+pub fn routing(backends: &BackendsCtx) -> RoutingContext {
+    let origin = location::origin();
+    let base = backends
+        .launcher
+        .with_value(|l| l.base_path.clone().unwrap_or_default());
+    RoutingContext {
+        page_origin: Some(origin.clone()),
+        proxy_base: Some(format!("{origin}{base}")),
     }
-    Ok(call)
 }
 
-/// `GET /server_info` (unauthenticated, 5 s) and the version gate (BR-9).
-pub async fn connect_local(active: ActiveBackend) -> Result<Version, GateError> {
-    let backend = effective_local(&active).map_err(|_| GateError::NoBackendConfigured)?;
-    let call = Call::get(format!("{}/server_info", backend.host)).timeout(Duration::from_secs(5));
-    let info: serde_json::Value = send_json(&call).await.map_err(|e| GateError::Unreachable {
-        detail: e.user_message(),
-    })?;
-    gate(&info)
+pub struct Client {
+    pub api: Box<dyn BackendApi>,
+    pub transport: BrowserTransport,
 }
 
-/// `GET /api/conversations/search`, newest first.
-pub async fn list_conversations(active: ActiveBackend) -> Result<ConversationPage, ApiError> {
-    let call = local_call(
-        &active,
-        "/api/conversations/search?limit=20&sort_order=UPDATED_AT_DESC",
-    )?;
-    send_json(&call).await
+/// The client of `active` (build it inside the reactive closure that read `active`).
+pub fn client(backends: BackendsCtx, active: &ActiveBackend) -> Client {
+    let id = active.backend.id.clone();
+    let transport = BrowserTransport::reporting(Rc::new(move |status| {
+        if (200..300).contains(&status) {
+            backends.record_health(&id, Ok(()), js_sys::Date::now() as i64);
+        }
+    }));
+    Client {
+        api: backend_api(active, &routing(&backends)),
+        transport,
+    }
 }

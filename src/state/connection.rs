@@ -1,29 +1,39 @@
-//! The connection to the active backend: server info + version gate, re-checked every 30 s.
+//! Probing (BR-7) and the connection to the active backend (version gate, BR-9).
+//!
+//! The active backend is probed when it becomes active and every 30 s; the other enabled
+//! backends every 30 s too (disabled ones are skipped). Each probe records exactly one health
+//! success or failure. Everything is cleaned up with the owner.
 
-use crate::state::api;
+use crate::platform::http::BrowserTransport;
 use crate::state::backends::BackendsCtx;
+use canvas_core::backend::Backend;
+use canvas_core::health::{periodic_probe_targets, ProbePolicy};
+use canvas_core::probe::{probe, ProbeError, ProbeOutcome};
 use canvas_core::version::{GateError, Version};
 use leptos::prelude::*;
+use leptos::task::spawn_local;
+use std::time::Duration;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Connection {
     Checking,
-    Connected(Version),
-    Failed(GateError),
+    /// Healthy; a local backend's gated version.
+    Connected(Option<Version>),
+    /// The recovery screen's facts.
+    Failed {
+        error: ProbeError,
+        message: String,
+    },
 }
 
 #[derive(Clone, Copy)]
 pub struct ConnectionCtx {
-    resource: LocalResource<Result<Version, GateError>>,
+    resource: LocalResource<Connection>,
 }
 
 impl ConnectionCtx {
     pub fn state(&self) -> Connection {
-        match self.resource.get() {
-            None => Connection::Checking,
-            Some(Ok(v)) => Connection::Connected(v),
-            Some(Err(e)) => Connection::Failed(e),
-        }
+        self.resource.get().unwrap_or(Connection::Checking)
     }
 
     pub fn recheck(&self) {
@@ -31,16 +41,73 @@ impl ConnectionCtx {
     }
 }
 
+async fn sleep_ms(ms: u32) {
+    gloo_timers::future::sleep(Duration::from_millis(u64::from(ms))).await;
+}
+
+/// Probes one backend and records the outcome.
+pub async fn probe_and_record(backends: BackendsCtx, backend: Backend) -> ProbeOutcome {
+    let outcome = probe(
+        &backend,
+        &BrowserTransport::new(),
+        ProbePolicy::DEFAULT,
+        sleep_ms,
+    )
+    .await;
+    let now = js_sys::Date::now() as i64;
+    match &outcome {
+        ProbeOutcome::Healthy { .. } => backends.record_health(&backend.id, Ok(()), now),
+        ProbeOutcome::Failed { message, .. } => {
+            backends.record_health(&backend.id, Err(message.clone()), now)
+        }
+    }
+    outcome
+}
+
 pub fn provide_connection(backends: BackendsCtx) -> ConnectionCtx {
     let resource = LocalResource::new(move || {
         let active = backends.active.get();
-        api::connect_local(active)
+        async move {
+            if active.is_none() {
+                return Connection::Failed {
+                    message: GateError::NoBackendConfigured.user_message(),
+                    error: ProbeError::Gate(GateError::NoBackendConfigured),
+                };
+            }
+            match probe_and_record(backends, active.backend).await {
+                ProbeOutcome::Healthy { version } => Connection::Connected(version),
+                ProbeOutcome::Failed { error, message } => Connection::Failed { error, message },
+            }
+        }
     });
     let ctx = ConnectionCtx { resource };
-    // Re-check periodically so a server that stops or comes back is noticed.
-    if let Ok(handle) =
-        set_interval_with_handle(move || ctx.recheck(), std::time::Duration::from_secs(30))
-    {
+    let policy = ProbePolicy::DEFAULT;
+    if let Ok(handle) = set_interval_with_handle(
+        move || {
+            let active_id = backends.active.with_untracked(|a| a.backend.id.clone());
+            let active_disabled = backends
+                .health
+                .with_untracked(|h| h.is_disabled(&active_id));
+            if !active_disabled {
+                ctx.recheck();
+            }
+            let others: Vec<Backend> = backends.backends.with_untracked(|list| {
+                backends.health.with_untracked(|h| {
+                    periodic_probe_targets(list, h)
+                        .into_iter()
+                        .filter(|b| b.id != active_id)
+                        .cloned()
+                        .collect()
+                })
+            });
+            for b in others {
+                spawn_local(async move {
+                    probe_and_record(backends, b).await;
+                });
+            }
+        },
+        Duration::from_millis(u64::from(policy.interval_ms)),
+    ) {
         on_cleanup(move || handle.clear());
     }
     provide_context(ctx);

@@ -7,8 +7,11 @@ use crate::registry::BackendDraft;
 /// What the user typed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BackendForm {
+    /// Display name (required).
     pub name: String,
+    /// Address as typed.
     pub host: String,
+    /// API key as typed.
     pub api_key: String,
     /// `None` = inferred from the host.
     pub kind: Option<BackendKind>,
@@ -19,12 +22,16 @@ pub struct BackendForm {
 /// Inline errors, one per field.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FormErrors {
+    /// Error of the name field.
     pub name: Option<String>,
+    /// Error of the host field.
     pub host: Option<String>,
+    /// Error of the API key field.
     pub api_key: Option<String>,
 }
 
 impl FormErrors {
+    /// No field has an error.
     pub fn is_empty(&self) -> bool {
         self.name.is_none() && self.host.is_none() && self.api_key.is_none()
     }

@@ -29,6 +29,7 @@ pub mod health;
 pub mod last_conversation;
 pub mod launcher;
 pub mod markdown;
+pub mod probe;
 pub mod registry;
 pub mod selection;
 pub mod storage;
