@@ -3,3 +3,4 @@
 pub mod recovery;
 pub mod shell;
 pub mod status_dot;
+pub mod workspace;
