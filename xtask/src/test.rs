@@ -47,7 +47,7 @@ fn parse_result(line: &str) -> Option<(u64, u64)> {
 /// Runs a test command, echoing its stdout, and counts libtest results. A command that fails
 /// without reporting a failed test (e.g. a compile error) counts as one failure.
 fn run_tests(ctx: &Ctx, tally: &mut Tally, layer: &str, c: &mut Command) {
-    step(ctx, &format!("{layer}"));
+    step(ctx, layer);
     let t0 = Instant::now();
     let child = c.stdout(Stdio::piped()).stderr(Stdio::inherit()).spawn();
     let mut child = match child {
@@ -156,24 +156,33 @@ pub fn test(ctx: &Ctx, args: &[String]) -> Result<bool, String> {
                 "warnings",
             ]),
         );
+        // The app with its browser tests, and core's library (its dev-dependencies are
+        // host-only).
+        let wasm_clippy = |pkg: &str, targets: &str| {
+            cargo(&[
+                "clippy",
+                "--quiet",
+                "-p",
+                pkg,
+                "--target",
+                "wasm32-unknown-unknown",
+                targets,
+                "--",
+                "-D",
+                "warnings",
+            ])
+        };
         run_check(
             ctx,
             &mut tally,
             "clippy (wasm32)",
-            &mut cargo(&[
-                "clippy",
-                "--quiet",
-                "-p",
-                "agent-canvas",
-                "-p",
-                "canvas-core",
-                "--target",
-                "wasm32-unknown-unknown",
-                "--all-targets",
-                "--",
-                "-D",
-                "warnings",
-            ]),
+            &mut wasm_clippy("agent-canvas", "--all-targets"),
+        );
+        run_check(
+            ctx,
+            &mut tally,
+            "clippy (wasm32, core)",
+            &mut wasm_clippy("canvas-core", "--lib"),
         );
     }
 
