@@ -1,5 +1,6 @@
 //! Reusable view pieces (no HTTP, no storage).
 
+pub mod backends;
 pub mod recovery;
 pub mod shell;
 pub mod status_dot;

@@ -1,6 +1,7 @@
 //! The ONE recovery screen for the connection error family (BR-9): unreachable, unsupported or
 //! unknown version, no backend configured, refused key. It states the facts and what to do.
 
+use crate::components::backends::{use_backends_ui, BackendDialog};
 use crate::state::backends::use_backends;
 use crate::state::connection::{use_connection, Connection};
 use canvas_core::errors::ApiError;
@@ -28,6 +29,8 @@ fn recovery_title(error: &ProbeError) -> &'static str {
 pub fn RecoveryScreen() -> impl IntoView {
     let backends = use_backends();
     let conn = use_connection();
+    let ui = use_backends_ui();
+    let can_add = matches!(backends.lock_mode(), canvas_core::launcher::LockMode::Off);
     let failure = move || match conn.state() {
         Connection::Failed { error, message } => Some((recovery_title(&error), message)),
         _ => None,
@@ -44,9 +47,19 @@ pub fn RecoveryScreen() -> impl IntoView {
                 <Show when=move || !host().is_empty()>" at " <code>{host}</code></Show>
             </p>
             <p data-testid="recovery-message">{message}</p>
-            <button class="btn primary" on:click=move |_| conn.recheck()>
-                "Try again"
-            </button>
+            <div class="recovery-actions">
+                <button class="btn primary" on:click=move |_| conn.recheck()>
+                    "Try again"
+                </button>
+                <button class="btn" data-testid="recovery-manage" on:click=move |_| ui.open(BackendDialog::Manage)>
+                    "Manage backends"
+                </button>
+                <Show when=move || can_add>
+                    <button class="btn" data-testid="recovery-add" on:click=move |_| ui.open(BackendDialog::Add)>
+                        "Add backend"
+                    </button>
+                </Show>
+            </div>
         </section>
     }
 }

@@ -1,5 +1,6 @@
 //! The app shell: header (active backend, health dot, server version), sidebar, main area.
 
+use crate::components::backends::{selector::BackendSelector, BackendDialogs, SwitchingOverlay};
 use crate::components::recovery::RecoveryScreen;
 use crate::components::status_dot::StatusDot;
 use crate::state::backends::use_backends;
@@ -54,12 +55,15 @@ pub fn Shell(children: ChildrenFn) -> impl IntoView {
             </header>
             <nav class="sidebar" aria-label="Main">
                 <A href="/conversations">"Conversations"</A>
+                <BackendSelector />
             </nav>
             <main class="content">
                 <Show when=failed fallback=move || children()>
                     <RecoveryScreen />
                 </Show>
+                <SwitchingOverlay />
             </main>
+            <BackendDialogs />
         </div>
     }
 }

@@ -2,3 +2,5 @@
 
 pub mod conversations;
 pub mod not_found;
+pub mod onboarding;
+pub mod public_key;

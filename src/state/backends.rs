@@ -12,6 +12,7 @@ use canvas_core::registry::{
 use canvas_core::selection::{self, ActiveBackend, Selection};
 use canvas_core::storage::{BACKENDS_KEY, HEALTH_KEY};
 use leptos::prelude::*;
+use std::collections::BTreeSet;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
@@ -28,6 +29,9 @@ pub struct BackendsCtx {
     pub storage_error: RwSignal<Option<String>>,
     /// The snapshot: the active backend and org (NO_BACKEND when there is none).
     pub active: Memo<ActiveBackend>,
+    /// Backends with a recorded outcome in this tab (a backend with no health entry is
+    /// "connected" only once it was heard from; before that it is "checking").
+    pub heard_from: RwSignal<BTreeSet<String>>,
 }
 
 /// Resolves the launcher config from build-time settings and window globals.
@@ -74,6 +78,7 @@ pub fn provide_backends() -> BackendsCtx {
         source: RwSignal::new(read.source),
         storage_error: RwSignal::new(read.write_error.map(|e| e.to_string())),
         active,
+        heard_from: RwSignal::new(BTreeSet::new()),
     };
     listen_to_other_tabs(ctx);
     provide_context(ctx);
@@ -181,10 +186,64 @@ impl BackendsCtx {
         Ok(())
     }
 
+    /// Adds a backend under a fixed id (public mode's `default-local`, the locked cloud's
+    /// `locked-cloud`), or edits it when it exists (a changed key bumps its revision and resets
+    /// its health). Either way it becomes active.
+    pub fn upsert_with_id(&self, id: &str, draft: BackendDraft) -> Result<(), RegistryError> {
+        let exists = self
+            .backends
+            .with_untracked(|b| b.iter().any(|x| x.id == id));
+        let change = self.backends.with_untracked(|b| {
+            if exists {
+                registry::update_backend(b, id, draft)
+            } else {
+                registry::add_backend(b, id, draft)
+            }
+        })?;
+        self.apply(change);
+        if exists {
+            let org = self.selection.with_untracked(|s| {
+                s.as_ref()
+                    .filter(|s| s.backend_id == id)
+                    .and_then(|s| s.org_id.clone())
+            });
+            self.select(id, org.as_deref())?;
+        }
+        Ok(())
+    }
+
+    /// Forgets a backend's failures (its circuit closes) and persists the health map.
+    pub fn reset_health(&self, backend_id: &str) {
+        let mut changed = false;
+        self.health.update(|h| changed = h.reset(backend_id));
+        if changed {
+            let h = self.health.get_untracked();
+            if let Err(e) = write_health(&LOCAL, &h) {
+                self.storage_error.set(Some(e.to_string()));
+            }
+        }
+    }
+
+    /// Whether this build is locked to one cloud host (BR-4): no "Add backend".
+    pub fn locked(&self) -> bool {
+        self.launcher.with_value(|l| l.lock_to_cloud.is_some())
+    }
+
+    /// The locked-cloud mode for this page (BR-4).
+    pub fn lock_mode(&self) -> canvas_core::launcher::LockMode {
+        self.launcher
+            .with_value(|l| canvas_core::launcher::lock_mode(l, &location::origin()))
+    }
+
     /// Records a probe or request outcome for a backend (BR-7) and persists the health map.
     pub fn record_health(&self, backend_id: &str, outcome: Result<(), String>, now_ms: i64) {
         if backend_id == canvas_core::backend::NO_BACKEND_ID {
             return;
+        }
+        if !self.heard_from.with_untracked(|s| s.contains(backend_id)) {
+            self.heard_from.update(|s| {
+                s.insert(backend_id.to_string());
+            });
         }
         let mut changed = false;
         self.health.update(|h| match &outcome {
@@ -220,4 +279,64 @@ pub fn new_uuid_v4() -> String {
         }
     }
     canvas_core::backend::uuid_v4_from_bytes(bytes)
+}
+
+/// What "Test connection" found. Nothing is recorded: the backend may not even be saved yet.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TestOutcome {
+    /// A local agent server that passed the version gate.
+    Local { version: Option<String> },
+    /// A cloud backend: the selector entries it would get.
+    Cloud { orgs: Vec<String> },
+    /// The user-facing reason.
+    Failed(String),
+}
+
+async fn sleep_ms(ms: u32) {
+    gloo_timers::future::sleep(std::time::Duration::from_millis(u64::from(ms))).await;
+}
+
+/// Runs the probe (BR-7, BR-9) against `backend` without recording its health, and for a
+/// cloud backend loads the org list it would show.
+pub async fn test_connection(backends: BackendsCtx, backend: Backend) -> TestOutcome {
+    use canvas_core::probe::{probe, ProbeOutcome};
+    let transport = crate::platform::http::BrowserTransport::new();
+    let outcome = probe(
+        &backend,
+        &transport,
+        canvas_core::health::ProbePolicy::DEFAULT,
+        sleep_ms,
+    )
+    .await;
+    match outcome {
+        ProbeOutcome::Failed { message, .. } => TestOutcome::Failed(message),
+        ProbeOutcome::Healthy { version } => match backend.kind {
+            canvas_core::BackendKind::Local => TestOutcome::Local {
+                version: version.map(|v| v.to_string()),
+            },
+            canvas_core::BackendKind::Cloud => match load_orgs(backends, &backend).await {
+                Ok(listing) => TestOutcome::Cloud {
+                    orgs: canvas_core::orgs::org_entries(&backend.name, &listing)
+                        .into_iter()
+                        .map(|e| e.label)
+                        .collect(),
+                },
+                Err(e) => TestOutcome::Failed(e.user_message()),
+            },
+        },
+    }
+}
+
+/// The orgs a cloud backend lists in the selector (spec/cloud.md "Auth and org").
+pub async fn load_orgs(
+    backends: BackendsCtx,
+    backend: &Backend,
+) -> Result<canvas_core::orgs::OrgListing, canvas_core::ApiError> {
+    let ctx = crate::state::api::routing(&backends);
+    canvas_core::orgs::load_org_listing(
+        backend,
+        &ctx,
+        &crate::platform::http::BrowserTransport::new(),
+    )
+    .await
 }

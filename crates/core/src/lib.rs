@@ -16,6 +16,7 @@
 //! | [`version`] | BR-9 version gate |
 //! | [`errors`] | BR-7 user-facing connection errors |
 //! | [`last_conversation`] | BR-2 last conversation per backend/org |
+//! | [`orgs`] | cloud orgs in the selector: labels, which orgs, auto-pick (issue #5) |
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -29,6 +30,7 @@ pub mod health;
 pub mod last_conversation;
 pub mod launcher;
 pub mod markdown;
+pub mod orgs;
 pub mod probe;
 pub mod registry;
 pub mod selection;

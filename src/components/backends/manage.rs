@@ -1,0 +1,125 @@
+//! "Manage backends": lists every backend with its health, edits and deletes (with a
+//! confirmation). Opening it re-probes each disabled backend once (BR-7).
+
+use super::dialog::Dialog;
+use super::{backend_status, use_backends_ui, BackendDialog};
+use crate::state::backends::use_backends;
+use crate::state::connection::{probe_and_record, use_connection};
+use canvas_core::backend::{Backend, BackendKind};
+use canvas_core::health::reprobe_on_manage;
+use canvas_core::launcher::LockMode;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+#[component]
+pub fn ManageDialog() -> impl IntoView {
+    let backends = use_backends();
+    let conn = use_connection();
+    let ui = use_backends_ui();
+    // BR-7: opening "Manage backends" re-probes each disabled backend once.
+    let disabled: Vec<Backend> = backends.backends.with_untracked(|l| {
+        backends
+            .health
+            .with_untracked(|h| reprobe_on_manage(l, h).into_iter().cloned().collect())
+    });
+    for b in disabled {
+        spawn_local(async move {
+            probe_and_record(backends, b).await;
+        });
+    }
+    let confirming = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<String>);
+    let can_add = matches!(backends.lock_mode(), LockMode::Off);
+    let rows = move || backends.backends.get();
+
+    view! {
+        <Dialog title="Manage backends" testid="manage-dialog" on_close=Callback::new(move |_| ui.close())>
+            <ul class="manage-list" data-testid="manage-list">
+                <For each=rows key=|b: &Backend| format!("{}:{}:{}:{}", b.id, b.name, b.host, b.connection_revision.unwrap_or(0)) let:b>
+                    {
+                        let id = b.id.clone();
+                        let name = if b.name.trim().is_empty() { b.host.clone() } else { b.name.clone() };
+                        let status = {
+                            let id = id.clone();
+                            Memo::new(move |_| {
+                                let active = backends.active.with(|a| a.backend.id == id);
+                                backend_status(backends, conn, &id, active)
+                            })
+                        };
+                        let kind = match b.kind {
+                            BackendKind::Local => "Agent server",
+                            BackendKind::Cloud => "OpenHands Cloud",
+                        };
+                        let (edit_id, del_id, yes_id, row_id) = (id.clone(), id.clone(), id.clone(), id.clone());
+                        let is_confirming = Memo::new(move |_| confirming.get().as_deref() == Some(row_id.as_str()));
+                        let name2 = name.clone();
+                        view! {
+                            <li class="manage-row" data-testid="manage-row" data-backend-id=id.clone()>
+                                <span class=move || format!("status-dot status-{}", status.get().0)
+                                    role="img" data-status=move || status.get().0
+                                    aria-label=move || format!("{}: {}", status.get().0, status.get().1)
+                                    title=move || status.get().1></span>
+                                <div class="manage-info">
+                                    <strong class="manage-name">{name.clone()}</strong>
+                                    <span class="manage-host"><code>{b.host.clone()}</code>" · "{kind}</span>
+                                    <Show when=move || matches!(status.get().0, "failing" | "disabled")>
+                                        <span class="manage-error" data-testid="manage-error">{move || status.get().1}</span>
+                                    </Show>
+                                </div>
+                                <Show
+                                    when=move || is_confirming.get()
+                                    fallback=move || {
+                                        let (edit_id, del_id) = (edit_id.clone(), del_id.clone());
+                                        let n = name2.clone();
+                                        view! {
+                                            <div class="manage-actions">
+                                                <button type="button" class="btn small" data-testid="edit-backend"
+                                                    aria-label=format!("Edit {n}")
+                                                    on:click=move |_| ui.open(BackendDialog::Edit(edit_id.clone()))>"Edit"</button>
+                                                <button type="button" class="btn small danger" data-testid="delete-backend"
+                                                    aria-label=format!("Delete {n}")
+                                                    on:click=move |_| confirming.set(Some(del_id.clone()))>"Delete"</button>
+                                            </div>
+                                        }
+                                    }
+                                >
+                                    {
+                                        let yes_id = yes_id.clone();
+                                        let n = name.clone();
+                                        view! {
+                                            <div class="manage-confirm" role="group" aria-label="Confirm deletion">
+                                                <span>{format!("Delete “{n}”?")}</span>
+                                                <button type="button" class="btn small danger" data-testid="confirm-delete"
+                                                    on:click=move |_| {
+                                                        confirming.set(None);
+                                                        if let Err(e) = backends.remove(&yes_id) {
+                                                            error.set(Some(e.to_string()));
+                                                        }
+                                                    }>"Delete"</button>
+                                                <button type="button" class="btn small" data-testid="cancel-delete"
+                                                    on:click=move |_| confirming.set(None)>"Cancel"</button>
+                                            </div>
+                                        }
+                                    }
+                                </Show>
+                            </li>
+                        }
+                    }
+                </For>
+            </ul>
+            <Show when=move || backends.backends.with(|l| l.is_empty())>
+                <p class="muted" data-testid="manage-empty">"No backends yet."</p>
+            </Show>
+            <p class="field-error" role="alert" hidden=move || error.get().is_none()>
+                {move || error.get().unwrap_or_default()}
+            </p>
+            <div class="form-actions">
+                <Show when=move || can_add>
+                    <button type="button" class="btn primary" data-testid="manage-add-backend"
+                        on:click=move |_| ui.open(BackendDialog::Add)>"Add backend"</button>
+                </Show>
+                <button type="button" class="btn" on:click=move |_| ui.close()>"Close"</button>
+            </div>
+        </Dialog>
+    }
+}

@@ -1,0 +1,130 @@
+//! Backend management UI (issue #5): the selector in the sidebar, the add / edit form, the
+//! "Manage backends" dialog and the dialog helper (focus trap, Esc, focus return).
+//!
+//! Which dialog is open is UI state shared by the selector, the recovery screen and the shell:
+//! [`provide_backends_ui`] once in `App`, [`use_backends_ui`] below it.
+
+pub mod dialog;
+pub mod form;
+pub mod manage;
+pub mod selector;
+
+use crate::state::backends::BackendsCtx;
+use crate::state::connection::{Connection, ConnectionCtx};
+use leptos::prelude::*;
+
+/// The dialog on screen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BackendDialog {
+    /// The list with edit / delete.
+    Manage,
+    /// The add form.
+    Add,
+    /// The edit form of this backend.
+    Edit(String),
+}
+
+#[derive(Clone, Copy)]
+pub struct BackendsUi {
+    pub dialog: RwSignal<Option<BackendDialog>>,
+    /// The brief "Switching…" overlay after choosing another backend.
+    pub switching: RwSignal<bool>,
+}
+
+impl BackendsUi {
+    pub fn open(&self, d: BackendDialog) {
+        self.dialog.set(Some(d));
+    }
+
+    pub fn close(&self) {
+        self.dialog.set(None);
+    }
+}
+
+pub fn provide_backends_ui() -> BackendsUi {
+    let ui = BackendsUi {
+        dialog: RwSignal::new(None),
+        switching: RwSignal::new(false),
+    };
+    provide_context(ui);
+    ui
+}
+
+pub fn use_backends_ui() -> BackendsUi {
+    expect_context::<BackendsUi>()
+}
+
+/// A backend's health as the dot shows it: `connected`, `checking`, `failing` or `disabled`,
+/// with the text for its title (the last error when failing).
+pub fn backend_status(
+    backends: BackendsCtx,
+    conn: ConnectionCtx,
+    backend_id: &str,
+    is_active_entry: bool,
+) -> (&'static str, String) {
+    let entry = backends.health.with(|h| h.get(backend_id).cloned());
+    if let Some(e) = entry.as_ref().filter(|e| e.disabled) {
+        let err = e.last_error.clone().unwrap_or_default();
+        return (
+            "disabled",
+            format!(
+                "Disabled after {} failed checks: {err}",
+                e.consecutive_failures
+            ),
+        );
+    }
+    if is_active_entry {
+        return match conn.state() {
+            Connection::Checking => ("checking", "Checking connection…".into()),
+            Connection::Connected(Some(v)) => {
+                ("connected", format!("Connected (agent server {v})"))
+            }
+            Connection::Connected(None) => ("connected", "Connected".into()),
+            Connection::Failed { message, .. } => ("failing", message),
+        };
+    }
+    if let Some(e) = entry.filter(|e| e.consecutive_failures > 0) {
+        return ("failing", e.last_error.unwrap_or_else(|| "Failing".into()));
+    }
+    if backends.heard_from.with(|s| s.contains(backend_id)) {
+        ("connected", "Connected".into())
+    } else {
+        ("checking", "Checking connection…".into())
+    }
+}
+
+/// The dialogs (rendered once, in the shell).
+#[component]
+pub fn BackendDialogs() -> impl IntoView {
+    let ui = use_backends_ui();
+    move || {
+        ui.dialog.get().map(|d| match d {
+            BackendDialog::Manage => view! { <manage::ManageDialog /> }.into_any(),
+            BackendDialog::Add => view! {
+                <dialog::Dialog title="Add backend" testid="add-backend-dialog" on_close=Callback::new(move |_| ui.close())>
+                    <form::BackendForm mode=form::FormMode::Add on_done=Callback::new(move |_| ui.close()) />
+                </dialog::Dialog>
+            }
+            .into_any(),
+            BackendDialog::Edit(id) => view! {
+                <dialog::Dialog title="Edit backend" testid="edit-backend-dialog" on_close=Callback::new(move |_| ui.open(BackendDialog::Manage))>
+                    <form::BackendForm mode=form::FormMode::Edit(id.clone()) on_done=Callback::new(move |_| ui.open(BackendDialog::Manage)) />
+                </dialog::Dialog>
+            }
+            .into_any(),
+        })
+    }
+}
+
+/// "Switching…" while a newly chosen backend connects (shown briefly; never blocks).
+#[component]
+pub fn SwitchingOverlay() -> impl IntoView {
+    let ui = use_backends_ui();
+    view! {
+        <Show when=move || ui.switching.get()>
+            <div class="switching-overlay" data-testid="switching-overlay" role="status" aria-live="polite">
+                <span class="switching-box">"Switching…"</span>
+            </div>
+        </Show>
+    }
+}

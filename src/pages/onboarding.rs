@@ -1,0 +1,53 @@
+//! First run: no backend at all. Add one (any kind), or — in a cross-origin locked-cloud build
+//! (BR-4, api-key mode) — enter an API key for the locked cloud host.
+
+use crate::components::backends::form::{BackendForm, Fixed, FormMode};
+use crate::state::backends::use_backends;
+use canvas_core::backend::{AuthMode, BackendKind, LOCKED_CLOUD_ID, LOCKED_CLOUD_NAME};
+use canvas_core::launcher::LockMode;
+use leptos::prelude::*;
+
+#[component]
+pub fn OnboardingPage() -> impl IntoView {
+    let backends = use_backends();
+    let done = Callback::new(|_| {});
+    let body = match backends.lock_mode() {
+        LockMode::ApiKey { host } => {
+            let fixed = Fixed {
+                name: Some(LOCKED_CLOUD_NAME.to_string()),
+                host: Some(host.clone()),
+                kind: Some(BackendKind::Cloud),
+                auth_mode: Some(AuthMode::ApiKey),
+            };
+            view! {
+                <h1 id="onboarding-title">"Connect to OpenHands Cloud"</h1>
+                <p>
+                    "This console only talks to " <code data-testid="locked-host">{host}</code>
+                    ". Enter an OpenHands Cloud API key for it (create one in the cloud's settings)."
+                </p>
+                <BackendForm
+                    mode=FormMode::Upsert(LOCKED_CLOUD_ID.to_string())
+                    fixed=fixed
+                    submit_label="Connect"
+                    on_done=done
+                />
+            }
+            .into_any()
+        }
+        _ => view! {
+            <h1 id="onboarding-title">"Welcome to Agent Canvas"</h1>
+            <p>
+                "No backend is configured yet. Add the agent server you run (for example "
+                <code>"http://localhost:8000"</code>
+                " and its session API key) or OpenHands Cloud (its address and an API key)."
+            </p>
+            <BackendForm mode=FormMode::Add submit_label="Add backend" on_done=done />
+        }
+        .into_any(),
+    };
+    view! {
+        <main class="onboarding" data-testid="onboarding" aria-labelledby="onboarding-title">
+            <div class="onboarding-card">{body}</div>
+        </main>
+    }
+}
