@@ -19,16 +19,26 @@ pub fn App() -> impl IntoView {
     view! {
         <Router base=base>
             <LeaveConversationOnSwitch />
-            <Gate>
-                <Shell>
+            <Shell>
+                <Gate>
                     <Routes fallback=NotFound>
                         <Route path=path!("/") view=ConversationsPage />
                         <Route path=path!("/conversations") view=ConversationsPage />
                     </Routes>
-                </Shell>
-            </Gate>
+                </Gate>
+            </Shell>
         </Router>
     }
+}
+
+/// An app path with the router base (`/canvas/conversations` under `--base-path /canvas`) for
+/// `<A href>`: leptos_router keeps absolute hrefs as they are, and leaves a link outside its
+/// base to the browser (a full page load).
+pub fn link(path: &str) -> String {
+    let base = state::backends::use_backends()
+        .launcher
+        .with_value(|l| l.base_path.clone().unwrap_or_default());
+    format!("{base}{path}")
 }
 
 /// BR-5: switching backends leaves a conversation page for the list (other pages stay). Data
@@ -51,54 +61,14 @@ fn LeaveConversationOnSwitch() -> impl IntoView {
     );
 }
 
-/// What the whole window shows: the app, the first-run onboarding (no backend at all), or the
-/// public-mode key entry (issue #5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Screen {
-    App,
-    Onboarding,
-    /// Public mode without an accepted key; `rotated` when the saved key was refused.
-    PublicKey {
-        rotated: bool,
-    },
-}
-
-/// Shows the onboarding or the public-mode key entry instead of the app when needed.
+/// Shows the onboarding or the public-mode key entry instead of the routes when needed
+/// (issue #5).
 #[component]
 fn Gate(children: ChildrenFn) -> impl IntoView {
-    use crate::state::connection::{use_connection, Connection};
-    use canvas_core::errors::ApiError;
-    use canvas_core::probe::ProbeError;
+    use crate::components::backends::{current_screen, Screen};
     let backends = state::backends::use_backends();
-    let conn = use_connection();
-    let public = backends
-        .launcher
-        .with_value(|l| l.auth_required && l.lock_to_cloud.is_none());
-    let screen = Memo::new(move |_| {
-        let (none, default_local) = backends.active.with(|a| {
-            (
-                a.is_none(),
-                a.backend.id == canvas_core::backend::DEFAULT_LOCAL_ID,
-            )
-        });
-        if public && none {
-            return Screen::PublicKey { rotated: false };
-        }
-        if none {
-            return Screen::Onboarding;
-        }
-        let refused = matches!(
-            conn.state(),
-            Connection::Failed {
-                error: ProbeError::Api(ApiError::Unauthorized),
-                ..
-            }
-        );
-        if public && default_local && refused {
-            return Screen::PublicKey { rotated: true };
-        }
-        Screen::App
-    });
+    let conn = state::connection::use_connection();
+    let screen = Memo::new(move |_| current_screen(backends, conn));
     move || match screen.get() {
         Screen::App => children().into_any(),
         Screen::Onboarding => view! { <crate::pages::onboarding::OnboardingPage /> }.into_any(),

@@ -42,8 +42,8 @@ async fn throwing_storage_gives_an_empty_registry_and_a_working_app() {
     };
     assert!(read_registry(&local, &session, &launcher, "http://h").is_empty());
 
-    // The whole app mounts: no panic, the hook says there is no backend, and the recovery
-    // screen tells the user what to do.
+    // The whole app mounts: no panic, the hook says there is no backend, and the onboarding
+    // (issue #5: the first-run screen when there is no backend at all) tells the user what to do.
     let root = container();
     let handle = leptos::mount::mount_to(root.clone(), agent_canvas::app::App);
     let id = wait_for("the active-backend hook", Duration::from_secs(10), || {
@@ -51,8 +51,8 @@ async fn throwing_storage_gives_an_empty_registry_and_a_working_app() {
     })
     .await;
     assert_eq!(id, "no-backend");
-    let text = wait_for("the recovery screen", Duration::from_secs(10), || {
-        root.query_selector("[data-testid=recovery]")
+    let text = wait_for("the onboarding screen", Duration::from_secs(10), || {
+        root.query_selector("[data-testid=onboarding]")
             .ok()
             .flatten()
             .map(|e| e.text_content().unwrap_or_default())
@@ -60,7 +60,7 @@ async fn throwing_storage_gives_an_empty_registry_and_a_working_app() {
     .await;
     assert!(
         text.to_lowercase().contains("no backend"),
-        "recovery text: {text}"
+        "onboarding text: {text}"
     );
     drop(handle);
 }

@@ -30,7 +30,9 @@ pub fn RecoveryScreen() -> impl IntoView {
     let backends = use_backends();
     let conn = use_connection();
     let ui = use_backends_ui();
-    let can_add = matches!(backends.lock_mode(), canvas_core::launcher::LockMode::Off);
+    let lock = backends.lock_mode();
+    let can_add = matches!(lock, canvas_core::launcher::LockMode::Off);
+    let cookie_mode = matches!(lock, canvas_core::launcher::LockMode::Cookie { .. });
     let failure = move || match conn.state() {
         Connection::Failed { error, message } => Some((recovery_title(&error), message)),
         _ => None,
@@ -51,9 +53,23 @@ pub fn RecoveryScreen() -> impl IntoView {
                 <button class="btn primary" on:click=move |_| conn.recheck()>
                     "Try again"
                 </button>
-                <button class="btn" data-testid="recovery-manage" on:click=move |_| ui.open(BackendDialog::Manage)>
-                    "Manage backends"
-                </button>
+                // Cookie mode (BR-4): the registry is fixed; reconnecting is all there is to do.
+                <Show
+                    when=move || !cookie_mode
+                    fallback=move || view! {
+                        <button class="btn" data-testid="reconnect-cloud" on:click=move |_| {
+                            let id = backends.active.with_untracked(|a| a.backend.id.clone());
+                            backends.reset_health(&id);
+                            conn.recheck();
+                        }>
+                            "Reconnect Cloud"
+                        </button>
+                    }
+                >
+                    <button class="btn" data-testid="recovery-manage" on:click=move |_| ui.open(BackendDialog::Manage)>
+                        "Manage backends"
+                    </button>
+                </Show>
                 <Show when=move || can_add>
                     <button class="btn" data-testid="recovery-add" on:click=move |_| ui.open(BackendDialog::Add)>
                         "Add backend"

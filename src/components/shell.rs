@@ -1,6 +1,8 @@
 //! The app shell: header (active backend, health dot, server version), sidebar, main area.
 
-use crate::components::backends::{selector::BackendSelector, BackendDialogs, SwitchingOverlay};
+use crate::components::backends::{
+    current_screen, selector::BackendSelector, BackendDialogs, Screen, SwitchingOverlay,
+};
 use crate::components::recovery::RecoveryScreen;
 use crate::components::status_dot::StatusDot;
 use crate::state::backends::use_backends;
@@ -36,7 +38,11 @@ pub fn Shell(children: ChildrenFn) -> impl IntoView {
         }),
         _ => None,
     };
-    let failed = move || matches!(conn.state(), Connection::Failed { .. });
+    // The onboarding and the public-mode key entry take the place of the recovery screen.
+    let failed = move || {
+        matches!(conn.state(), Connection::Failed { .. })
+            && current_screen(backends, conn) == Screen::App
+    };
     view! {
         <div class="app">
             <header class="app-header">
@@ -54,7 +60,7 @@ pub fn Shell(children: ChildrenFn) -> impl IntoView {
                 </span>
             </header>
             <nav class="sidebar" aria-label="Main">
-                <A href="/conversations">"Conversations"</A>
+                <A href=crate::app::link("/conversations")>"Conversations"</A>
                 <BackendSelector />
             </nav>
             <main class="content">

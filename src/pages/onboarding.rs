@@ -46,8 +46,8 @@ pub fn OnboardingPage() -> impl IntoView {
         .into_any(),
     };
     view! {
-        <main class="onboarding" data-testid="onboarding" aria-labelledby="onboarding-title">
+        <section class="onboarding" data-testid="onboarding" aria-labelledby="onboarding-title">
             <div class="onboarding-card">{body}</div>
-        </main>
+        </section>
     }
 }

@@ -77,7 +77,7 @@ pub fn PublicKeyPage(
         });
     };
     view! {
-        <main class="onboarding" data-testid="public-key" aria-labelledby="public-key-title">
+        <section class="onboarding" data-testid="public-key" aria-labelledby="public-key-title">
             <div class="onboarding-card">
                 <h1 id="public-key-title">"Enter the access key"</h1>
                 <Show when=move || rotated>
@@ -119,6 +119,6 @@ pub fn PublicKeyPage(
                     </div>
                 </form>
             </div>
-        </main>
+        </section>
     }
 }

@@ -37,7 +37,7 @@ pub struct BackendsCtx {
 /// Resolves the launcher config from build-time settings and window globals.
 pub fn launcher_config() -> LauncherConfig {
     let b = globals::BUILD_TIME;
-    canvas_core::launcher::resolve_launcher(
+    let mut config = canvas_core::launcher::resolve_launcher(
         &canvas_core::launcher::BuildTimeConfig {
             backend_base_url: b.backend_base_url,
             session_api_key: b.session_api_key,
@@ -50,7 +50,16 @@ pub fn launcher_config() -> LauncherConfig {
             base_path: globals::window_global("__AGENT_CANVAS_BASE_PATH__"),
         },
         &location::origin(),
-    )
+    );
+    // Served under a base path (`canvas-serve --base-path /canvas`), the same-origin agent
+    // server lives under it too (`/canvas/api/…`): the default backend's host is the page origin
+    // plus the base path, unless a build-time base URL says otherwise.
+    if b.backend_base_url.is_none() {
+        if let Some(base) = config.base_path.as_deref() {
+            config.host = format!("{}{base}", config.host);
+        }
+    }
+    config
 }
 
 const LOCAL: WebStorage = WebStorage::local();

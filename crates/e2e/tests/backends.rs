@@ -158,6 +158,18 @@ fn tag() -> String {
 /// Opens the add form from the sidebar, fills it, tests the connection (expecting `expect` in
 /// the result) and saves.
 async fn add_backend_in_ui(b: &Browser, name: &str, host: &str, key: &str, expect: &str) {
+    add_backend_of_kind(b, name, host, key, None, expect).await
+}
+
+/// [`add_backend_in_ui`] with the kind chosen explicitly (`None` = inferred).
+async fn add_backend_of_kind(
+    b: &Browser,
+    name: &str,
+    host: &str,
+    key: &str,
+    kind: Option<&str>,
+    expect: &str,
+) {
     click(b, "[data-testid=add-backend]").await;
     type_into(
         b,
@@ -177,6 +189,16 @@ async fn add_backend_in_ui(b: &Browser, name: &str, host: &str, key: &str, expec
         key,
     )
     .await;
+    if let Some(kind) = kind {
+        let select = b
+            .client
+            .find(Locator::Css(
+                "[data-testid=add-backend-dialog] [data-testid=backend-kind]",
+            ))
+            .await
+            .expect("kind select");
+        select.select_by_value(kind).await.expect("choose kind");
+    }
     click(
         b,
         "[data-testid=add-backend-dialog] [data-testid=test-connection]",
@@ -367,4 +389,551 @@ async fn two_local_backends_add_switch_edit_remove_without_leaking_conversations
         l.is_empty(),
         "another backend's conversations were shown: {l:?}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn onboarding_without_any_backend_adds_the_first_one() {
+    let env = Env::get();
+    let title = format!("Onboarding {}", tag());
+    AgentApi::new(&env.agent_url, &env.agent_key)
+        .create_conversation(&env.scratch("onb-conv").display().to_string(), &title)
+        .await;
+    // Served without a key: nothing is seeded, the registry is empty.
+    let mut config = canvas_serve::Config::new(&env.dist);
+    config.agent_server_url = Some(env.agent_url.clone());
+    let server = canvas_serve::start(config).await.expect("serve");
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/", server.url())).await;
+    b.wait_js(
+        "the onboarding screen",
+        "return !!document.querySelector('[data-testid=onboarding] [data-testid=backend-form]')",
+    )
+    .await;
+    assert_eq!(
+        b.js("return localStorage.getItem('openhands-backends')")
+            .await,
+        Value::Null,
+        "nothing is written before the user adds a backend"
+    );
+    // Validation is inline: an empty name and a bad host stay on the screen.
+    type_into(&b, "[data-testid=backend-host]", "ftp://nope").await;
+    click(&b, "[data-testid=save-backend]").await;
+    let errors = b
+        .wait_js(
+            "inline errors",
+            "const es = [...document.querySelectorAll('[data-testid=field-error]')].filter(e => !e.hidden); \
+             return es.length >= 2 ? es.map(e => e.innerText).join('|') : null;",
+        )
+        .await;
+    assert!(
+        errors.as_str().unwrap_or_default().contains("http"),
+        "{errors}"
+    );
+    assert!(
+        b.js("return !!document.querySelector('[data-testid=onboarding]')")
+            .await
+            == json!(true)
+    );
+
+    type_into(&b, "[data-testid=backend-name]", "My server").await;
+    type_into(&b, "[data-testid=backend-host]", &server.url()).await;
+    type_into(&b, "[data-testid=backend-api-key]", &env.agent_key).await;
+    click(&b, "[data-testid=save-backend]").await;
+    let id = b
+        .wait_js(
+            "connected to the new backend",
+            "const e = document.querySelector('[data-testid=active-backend]'); \
+             return e && e.dataset.status === 'connected' ? e.dataset.backendId : null;",
+        )
+        .await;
+    assert_ne!(id, json!("no-backend"));
+    wait_title(&b, &title).await;
+    let stored = stored_backends(&b).await;
+    assert_eq!(stored[0]["name"], json!("My server"));
+    assert_eq!(stored[0]["host"], json!(server.url()));
+    assert_eq!(stored[0]["kind"], json!("local"));
+}
+
+/// Public mode: the server withholds the key; the user types it.
+async fn public_server(env: &Env) -> canvas_serve::Running {
+    let mut config = env.serve_config();
+    config.auth_required = true;
+    canvas_serve::start(config).await.expect("serve")
+}
+
+async fn enter_public_key(b: &Browser, key: &str) {
+    type_into(b, "[data-testid=public-key-input]", key).await;
+    click(b, "[data-testid=public-key-submit]").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn public_mode_asks_for_the_key_rejects_a_wrong_one_and_remembers_the_right_one() {
+    let env = Env::get();
+    let server = public_server(&env).await;
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/conversations", server.url())).await;
+    b.wait_js(
+        "the key screen",
+        "return !!document.querySelector('[data-testid=public-key]')",
+    )
+    .await;
+    // The host is fixed to the page origin.
+    let host = b
+        .js("const e = document.querySelector('[data-testid=public-host]'); return [e.value, e.readOnly]")
+        .await;
+    assert_eq!(host, json!([server.url(), true]));
+    assert!(!b.body_text().await.contains(&env.agent_key));
+
+    enter_public_key(&b, "definitely-not-the-key").await;
+    let err = b
+        .wait_js(
+            "the inline error",
+            "const e = document.querySelector('[data-testid=public-key-error]'); \
+             return e && !e.hidden ? e.innerText : null;",
+        )
+        .await;
+    assert!(
+        err.as_str().unwrap_or_default().contains("refused"),
+        "{err}"
+    );
+    assert!(
+        b.js("return !!document.querySelector('[data-testid=public-key]')")
+            .await
+            == json!(true)
+    );
+    assert_eq!(
+        b.js("return localStorage.getItem('openhands-backends')")
+            .await,
+        Value::Null,
+        "a refused key is not saved"
+    );
+
+    enter_public_key(&b, &env.agent_key).await;
+    wait_connected_to(&b, "default-local").await;
+    let stored = stored_backends(&b).await;
+    assert_eq!(
+        stored,
+        json!([{"id": "default-local", "name": "Local", "host": server.url(), "apiKey": env.agent_key, "kind": "local"}])
+    );
+
+    // A returning user skips the screen.
+    b.client.refresh().await.expect("reload");
+    wait_connected_to(&b, "default-local").await;
+    assert!(
+        b.js("return !document.querySelector('[data-testid=public-key]')")
+            .await
+            == json!(true)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn public_mode_asks_again_with_an_explanation_after_the_key_changed() {
+    let env = Env::get();
+    let server = public_server(&env).await;
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/", server.url())).await;
+    b.wait_js(
+        "the key screen",
+        "return !!document.querySelector('[data-testid=public-key]')",
+    )
+    .await;
+    // The browser remembers a key the server no longer accepts (it was rotated).
+    b.js(&format!(
+        "localStorage.setItem('openhands-backends', JSON.stringify([{{id:'default-local', name:'Local', host:{}, apiKey:'the-old-key', kind:'local'}}])); return true;",
+        json!(server.url())
+    ))
+    .await;
+    b.client.refresh().await.expect("reload");
+    let why = b
+        .wait_js(
+            "the explanation",
+            "const e = document.querySelector('[data-testid=key-rotated]'); return e ? e.innerText : null;",
+        )
+        .await;
+    assert!(
+        why.as_str().unwrap_or_default().contains("changed"),
+        "{why}"
+    );
+    // One probe, one recorded failure: no silent 401 loop.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let health = b
+        .js("return JSON.parse(localStorage.getItem('openhands-backend-health'))")
+        .await;
+    assert_eq!(
+        health["default-local"]["consecutiveFailures"],
+        json!(1),
+        "{health}"
+    );
+    assert_eq!(
+        health["default-local"]["lastError"],
+        json!("Invalid API key")
+    );
+
+    enter_public_key(&b, &env.agent_key).await;
+    wait_connected_to(&b, "default-local").await;
+    let stored = stored_backends(&b).await;
+    assert_eq!(stored[0]["apiKey"], json!(env.agent_key));
+    assert_eq!(stored[0]["connectionRevision"], json!(1));
+}
+
+mod cloud {
+    use super::*;
+    use canvas_fixtures::cloud::{CloudOptions, CloudStandin};
+
+    /// The stand-in (runtime: the shared agent server) answering CORS for `origin`.
+    pub async fn standin(env: &Env, origin: &str) -> CloudStandin {
+        let mut opts = CloudOptions::existing(
+            env.agent_url.clone(),
+            env.agent_key.clone(),
+            env.scratch("cloud"),
+        );
+        opts.cors_origins = vec![origin.to_string()];
+        canvas_fixtures::cloud::start(opts)
+            .await
+            .expect("cloud stand-in")
+    }
+
+    pub async fn entries(b: &Browser) -> Vec<(String, String, String)> {
+        let v = b
+            .js("return [...document.querySelectorAll('[data-testid=backend-entry]')].map(e => \
+                 [e.dataset.backendId, e.dataset.orgId, e.querySelector('.backend-entry-label').innerText])")
+            .await;
+        serde_json::from_value(v).unwrap_or_default()
+    }
+
+    pub async fn selection(b: &Browser) -> Value {
+        b.js("return JSON.parse(sessionStorage.getItem('openhands-active-backend'))")
+            .await
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cloud_backends_expand_to_their_orgs_in_the_selector() {
+    let env = Env::get();
+    let port = canvas_harness::free_port().expect("port");
+    let origin = format!("http://127.0.0.1:{port}");
+    let cloud = cloud::standin(&env, &origin).await;
+    let mut config = env.serve_config();
+    config.port = port;
+    let server = canvas_serve::start(config).await.expect("serve");
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/", server.url())).await;
+    wait_connected_to(&b, "default-local").await;
+
+    // A legacy key sees every org; its host is not a cloud domain, so the kind is chosen.
+    add_backend_of_kind(
+        &b,
+        "Cloud",
+        &cloud.url(),
+        &cloud.keys.legacy,
+        Some("cloud"),
+        "Cloud – Personal workspace",
+    )
+    .await;
+    let legacy_id = b
+        .wait_js(
+            "the cloud backend active with an org",
+            "const s = JSON.parse(sessionStorage.getItem('openhands-active-backend') || 'null'); \
+             return s && s.backendId !== 'default-local' && s.orgId ? s.backendId : null;",
+        )
+        .await
+        .as_str()
+        .unwrap()
+        .to_string();
+    // No org chosen: the current org (the personal one for this key) is picked.
+    assert_eq!(
+        cloud::selection(&b).await,
+        json!({"backendId": legacy_id, "orgId": cloud.orgs.personal.id})
+    );
+    b.wait_js(
+        "three org entries",
+        &format!("return document.querySelectorAll('[data-testid=backend-entry][data-backend-id=\"{legacy_id}\"]').length === 3"),
+    )
+    .await;
+    let mut labels: Vec<String> = cloud::entries(&b)
+        .await
+        .into_iter()
+        .filter(|(id, _, _)| *id == legacy_id)
+        .map(|(_, _, l)| l)
+        .collect();
+    labels.sort();
+    assert_eq!(
+        labels,
+        vec![
+            "Cloud – Org A (fixture)".to_string(),
+            "Cloud – Org B (fixture)".to_string(),
+            "Cloud – Personal workspace".to_string(),
+        ]
+    );
+    wait_connected_to(&b, &legacy_id).await;
+    b.wait_js(
+        "the cloud conversation list",
+        "return !!document.querySelector('[data-testid=conversations-empty], [data-testid=conversation-list]')",
+    )
+    .await;
+
+    // Choosing an org puts it in the selection (both storages).
+    click(
+        &b,
+        &format!(
+            "[data-testid=backend-entry][data-backend-id='{legacy_id}'][data-org-id='{}']",
+            cloud.orgs.org_b.id
+        ),
+    )
+    .await;
+    b.wait_js(
+        "org B selected",
+        &format!(
+            "const s = JSON.parse(localStorage.getItem('openhands-active-backend')); return s && s.orgId === '{}';",
+            cloud.orgs.org_b.id
+        ),
+    )
+    .await;
+    assert_eq!(
+        cloud::selection(&b).await,
+        json!({"backendId": legacy_id, "orgId": cloud.orgs.org_b.id})
+    );
+    wait_connected_to(&b, &legacy_id).await;
+
+    // A key bound to org A sees only org A (the stand-in lists all three).
+    add_backend_of_kind(
+        &b,
+        "Bound",
+        &cloud.url(),
+        &cloud.keys.org_a,
+        Some("cloud"),
+        "Bound – Org A (fixture)",
+    )
+    .await;
+    let bound_id = b
+        .wait_js(
+            "the bound backend active with org A",
+            &format!(
+                "const s = JSON.parse(sessionStorage.getItem('openhands-active-backend') || 'null'); \
+                 return s && s.backendId !== '{legacy_id}' && s.backendId !== 'default-local' && s.orgId === '{}' ? s.backendId : null;",
+                cloud.orgs.org_a.id
+            ),
+        )
+        .await
+        .as_str()
+        .unwrap()
+        .to_string();
+    b.wait_js(
+        "one entry for the bound key",
+        &format!("return document.querySelectorAll('[data-testid=backend-entry][data-backend-id=\"{bound_id}\"]').length === 1"),
+    )
+    .await;
+    let bound: Vec<_> = cloud::entries(&b)
+        .await
+        .into_iter()
+        .filter(|(id, _, _)| *id == bound_id)
+        .collect();
+    assert_eq!(
+        bound,
+        vec![(
+            bound_id.clone(),
+            cloud.orgs.org_a.id.clone(),
+            "Bound – Org A (fixture)".to_string()
+        )]
+    );
+    wait_connected_to(&b, &bound_id).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn locked_cloud_cross_origin_asks_for_a_cloud_key_and_offers_no_add_backend() {
+    let env = Env::get();
+    let port = canvas_harness::free_port().expect("port");
+    let origin = format!("http://127.0.0.1:{port}");
+    let cloud = cloud::standin(&env, &origin).await;
+    let mut config = canvas_serve::Config::new(&env.dist);
+    config.port = port;
+    config.lock_to_cloud = Some(cloud.url());
+    let server = canvas_serve::start(config).await.expect("serve");
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/", server.url())).await;
+    let host = b
+        .wait_js(
+            "the cloud key screen",
+            "const e = document.querySelector('[data-testid=onboarding] [data-testid=locked-host]'); return e ? e.innerText : null;",
+        )
+        .await;
+    assert_eq!(host, json!(cloud.url()));
+    // Only the key is asked: name, host and kind are fixed.
+    let fields = b
+        .js("return [...document.querySelectorAll('[data-testid=onboarding] input, [data-testid=onboarding] select')] \
+             .filter(e => e.offsetParent !== null && !e.readOnly).map(e => e.dataset.testid)")
+        .await;
+    assert_eq!(fields, json!(["backend-api-key"]));
+    // A revoked key is refused by the test.
+    type_into(&b, "[data-testid=backend-api-key]", &cloud.keys.revoked).await;
+    click(&b, "[data-testid=test-connection]").await;
+    let err = b
+        .wait_js(
+            "the refused key",
+            "const e = document.querySelector('[data-testid=test-error]'); return e ? e.innerText : null;",
+        )
+        .await;
+    assert!(
+        err.as_str().unwrap_or_default().contains("Logged out"),
+        "{err}"
+    );
+
+    type_into(&b, "[data-testid=backend-api-key]", &cloud.keys.org_b).await;
+    click(&b, "[data-testid=save-backend]").await;
+    wait_connected_to(&b, "locked-cloud").await;
+    b.wait_js(
+        "the org B entry",
+        &format!(
+            "const e = document.querySelector('[data-testid=backend-entry][data-org-id=\"{}\"]'); \
+             return !!e && e.innerText.includes('OpenHands Cloud – Org B (fixture)');",
+            cloud.orgs.org_b.id
+        ),
+    )
+    .await;
+    assert_eq!(
+        b.js("return document.querySelectorAll('[data-testid=add-backend], [data-testid=manage-add-backend]').length").await,
+        json!(0),
+        "no Add backend in a locked build"
+    );
+    let stored = stored_backends(&b).await;
+    assert_eq!(
+        stored,
+        json!([{"id": "locked-cloud", "name": "OpenHands Cloud", "host": cloud.url(),
+                "apiKey": cloud.keys.org_b, "kind": "cloud", "authMode": "api-key"}])
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn base_path_serves_the_app_links_and_deep_reloads_under_the_prefix() {
+    let env = Env::get();
+    let title = format!("Base path {}", tag());
+    AgentApi::new(&env.agent_url, &env.agent_key)
+        .create_conversation(&env.scratch("bp-conv").display().to_string(), &title)
+        .await;
+    let mut config = env.serve_config();
+    config.base_path = Some("/canvas".into());
+    let server = canvas_serve::start(config).await.expect("serve");
+    assert!(server.url().ends_with("/canvas"));
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/", server.url())).await;
+    wait_connected_to(&b, "default-local").await;
+    wait_title(&b, &title).await;
+    // The seeded backend talks to the agent server through the prefixed ingress.
+    assert_eq!(stored_backends(&b).await[0]["host"], json!(server.url()));
+    // Links keep the prefix, and following one stays under it.
+    let href = b
+        .js("return document.querySelector('nav.sidebar a').getAttribute('href')")
+        .await;
+    assert_eq!(href, json!("/canvas/conversations"));
+    click(&b, "nav.sidebar a").await;
+    b.wait_js(
+        "the prefixed route",
+        "return location.pathname === '/canvas/conversations'",
+    )
+    .await;
+    wait_title(&b, &title).await;
+    // A reload on a deep link works.
+    b.client.refresh().await.expect("reload");
+    wait_connected_to(&b, "default-local").await;
+    wait_title(&b, &title).await;
+    assert_eq!(
+        b.js("return location.pathname").await,
+        json!("/canvas/conversations")
+    );
+    assert!(
+        b.js("return !document.querySelector('[data-testid=not-found]')")
+            .await
+            == json!(true)
+    );
+}
+
+/// WebDriver key codes.
+const TAB: &str = "\u{E004}";
+const ESCAPE: &str = "\u{E00C}";
+const ENTER: &str = "\u{E007}";
+
+async fn press(b: &Browser, key: &str) {
+    let el = b.client.active_element().await.expect("active element");
+    el.send_keys(key).await.expect("key");
+}
+
+async fn focused_testid(b: &Browser) -> Value {
+    b.js("const a = document.activeElement; return a ? (a.dataset.testid || a.tagName) : null")
+        .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dialogs_trap_focus_close_on_escape_and_return_focus() {
+    let env = Env::get();
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/", server.url())).await;
+    wait_connected_to(&b, "default-local").await;
+
+    // Open "Manage backends" from the keyboard.
+    b.js("document.querySelector('[data-testid=manage-backends]').focus(); return true")
+        .await;
+    press(&b, ENTER).await;
+    b.wait_js(
+        "the manage dialog with focus inside",
+        "const d = document.querySelector('[data-testid=manage-dialog]'); \
+         return !!d && d.getAttribute('role') === 'dialog' && d.getAttribute('aria-modal') === 'true' \
+           && d.contains(document.activeElement);",
+    )
+    .await;
+    // Tab cycles inside the dialog, forwards and backwards.
+    for _ in 0..12 {
+        press(&b, TAB).await;
+        let inside = b
+            .js("return document.querySelector('[data-testid=manage-dialog]').contains(document.activeElement)")
+            .await;
+        assert_eq!(inside, json!(true), "focus left the dialog");
+    }
+    for _ in 0..12 {
+        press(&b, "\u{E008}\u{E004}").await; // Shift+Tab
+        let inside = b
+            .js("return document.querySelector('[data-testid=manage-dialog]').contains(document.activeElement)")
+            .await;
+        assert_eq!(inside, json!(true), "focus left the dialog (Shift+Tab)");
+    }
+    // Every button in it has an accessible name.
+    let unnamed = b
+        .js(
+            "return [...document.querySelectorAll('[data-testid=manage-dialog] button')] \
+             .filter(e => !(e.getAttribute('aria-label') || e.innerText).trim()).length",
+        )
+        .await;
+    assert_eq!(unnamed, json!(0));
+    // Esc closes it and focus returns to the button that opened it.
+    press(&b, ESCAPE).await;
+    b.wait_js(
+        "the dialog to close",
+        "return !document.querySelector('[data-testid=manage-dialog]')",
+    )
+    .await;
+    assert_eq!(focused_testid(&b).await, json!("manage-backends"));
+
+    // The add form: Esc closes it too, focus goes back to "Add backend".
+    b.js("document.querySelector('[data-testid=add-backend]').focus(); return true")
+        .await;
+    press(&b, ENTER).await;
+    b.wait_js(
+        "the add form focused on its first field",
+        "return document.activeElement && document.activeElement.dataset.testid === 'backend-name'",
+    )
+    .await;
+    press(&b, ESCAPE).await;
+    b.wait_js(
+        "the add dialog to close",
+        "return !document.querySelector('[data-testid=add-backend-dialog]')",
+    )
+    .await;
+    assert_eq!(focused_testid(&b).await, json!("add-backend"));
+    // The selector entries are buttons with names that say their state.
+    let label = b
+        .js("return document.querySelector('[data-testid=backend-entry]').getAttribute('aria-label')")
+        .await;
+    assert_eq!(label, json!("Local (connected), active"));
 }

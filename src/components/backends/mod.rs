@@ -93,6 +93,51 @@ pub fn backend_status(
     }
 }
 
+/// What the main area shows: the app, the first-run onboarding (no backend at all), or the
+/// public-mode key entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Screen {
+    App,
+    Onboarding,
+    /// Public mode without an accepted key; `rotated` when the saved key was refused.
+    PublicKey {
+        rotated: bool,
+    },
+}
+
+/// The screen for the current state (public mode: `__AGENT_CANVAS_AUTH_REQUIRED__`, not locked).
+pub fn current_screen(backends: BackendsCtx, conn: ConnectionCtx) -> Screen {
+    use canvas_core::errors::ApiError;
+    use canvas_core::probe::ProbeError;
+    let public = backends
+        .launcher
+        .with_value(|l| l.auth_required && l.lock_to_cloud.is_none());
+    let (none, default_local) = backends.active.with(|a| {
+        (
+            a.is_none(),
+            a.backend.id == canvas_core::backend::DEFAULT_LOCAL_ID,
+        )
+    });
+    if none {
+        return if public {
+            Screen::PublicKey { rotated: false }
+        } else {
+            Screen::Onboarding
+        };
+    }
+    let refused = matches!(
+        conn.state(),
+        Connection::Failed {
+            error: ProbeError::Api(ApiError::Unauthorized),
+            ..
+        }
+    );
+    if public && default_local && refused {
+        return Screen::PublicKey { rotated: true };
+    }
+    Screen::App
+}
+
 /// The dialogs (rendered once, in the shell).
 #[component]
 pub fn BackendDialogs() -> impl IntoView {
