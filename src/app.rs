@@ -1,7 +1,10 @@
 //! Providers and the route table.
 
 use crate::components::shell::Shell;
-use crate::pages::{conversations::ConversationsPage, not_found::NotFound};
+use crate::pages::{
+    conversation::ConversationPage, conversations::ConversationsPage, home::HomePage,
+    not_found::NotFound,
+};
 use crate::state;
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes};
@@ -22,8 +25,9 @@ pub fn App() -> impl IntoView {
             <Shell>
                 <Gate>
                     <Routes fallback=NotFound>
-                        <Route path=path!("/") view=ConversationsPage />
+                        <Route path=path!("/") view=HomePage />
                         <Route path=path!("/conversations") view=ConversationsPage />
+                        <Route path=path!("/conversations/:id") view=ConversationPage />
                     </Routes>
                 </Gate>
             </Shell>

@@ -1,6 +1,7 @@
 //! Reusable view pieces (no HTTP, no storage).
 
 pub mod backends;
+pub mod chat;
 pub mod recovery;
 pub mod shell;
 pub mod status_dot;

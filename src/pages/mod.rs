@@ -1,6 +1,9 @@
 //! One route view per file.
 
+pub mod conversation;
 pub mod conversations;
+pub mod home;
 pub mod not_found;
 pub mod onboarding;
 pub mod public_key;
+pub mod start_task;

@@ -4,4 +4,5 @@
 pub mod globals;
 pub mod http;
 pub mod location;
+pub mod socket;
 pub mod storage;

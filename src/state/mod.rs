@@ -3,3 +3,5 @@
 pub mod api;
 pub mod backends;
 pub mod connection;
+pub mod events;
+pub mod settings;

@@ -1,0 +1,298 @@
+//! The live conversation view's rules that are not the reducer: where the events socket goes,
+//! what the status bar and the controls offer, autoscroll, the composer's keys, history paging.
+
+use crate::api::routing::{runtime_target, ConversationRef, RoutingContext};
+use crate::api::view::EventQuery;
+use crate::backend::BackendKind;
+use crate::errors::ApiError;
+use crate::events::stream::events_socket_url;
+use crate::events::ExecutionStatus;
+use crate::selection::{effective_local, ActiveBackend};
+
+/// Events per history page (newest first).
+pub const HISTORY_PAGE: u32 = 50;
+
+/// Where the events websocket of a conversation connects, and the key for its auth frame.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SocketTarget {
+    /// `ws(s)://…/sockets/events/{id}?resend_mode=…` (never carries the key).
+    pub url: String,
+    /// The key sent in the first frame.
+    pub key: String,
+}
+
+impl std::fmt::Debug for SocketTarget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SocketTarget")
+            .field("url", &self.url)
+            .field("key", &crate::errors::REDACTED)
+            .finish()
+    }
+}
+
+/// The events socket of `conv` on the active backend, resending since `newest_timestamp`
+/// (everything when `None`). Local: the backend's host and key. Cloud: the conversation's
+/// runtime (its URL and session key; [`ApiError::SandboxStarting`] until it has them).
+pub fn socket_target(
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    ctx: &RoutingContext,
+    newest_timestamp: Option<&str>,
+) -> Result<SocketTarget, ApiError> {
+    let bad = |e: crate::events::stream::SocketUrlError| ApiError::Decode(e.to_string());
+    match active.backend.kind {
+        BackendKind::Local => {
+            let b = effective_local(active).map_err(|_| ApiError::NoBackend)?;
+            Ok(SocketTarget {
+                url: events_socket_url(&b.host, &conv.id, newest_timestamp).map_err(bad)?,
+                key: b.api_key.clone(),
+            })
+        }
+        BackendKind::Cloud => {
+            let t = runtime_target(conv, &active.backend.host, ctx)?;
+            Ok(SocketTarget {
+                url: events_socket_url(&t.base_url, &t.conversation_id, newest_timestamp)
+                    .map_err(bad)?,
+                key: t.session_api_key,
+            })
+        }
+    }
+}
+
+/// The history page older than `oldest_timestamp` (the first page when `None`).
+pub fn history_query(oldest_timestamp: Option<&str>) -> EventQuery {
+    EventQuery {
+        timestamp_lt: oldest_timestamp.map(str::to_string),
+        ..EventQuery::newest(HISTORY_PAGE)
+    }
+}
+
+/// Whether older history may exist after a page of `page_len` items (a short page is the last).
+pub fn has_older(page_len: usize, next_page_id: Option<&str>) -> bool {
+    next_page_id.is_some_and(|p| !p.is_empty()) || page_len >= HISTORY_PAGE as usize
+}
+
+/// The status bar's text for an execution status.
+pub fn status_label(status: &ExecutionStatus) -> &'static str {
+    match status {
+        ExecutionStatus::Idle => "Idle",
+        ExecutionStatus::Running => "Running",
+        ExecutionStatus::Paused => "Paused",
+        ExecutionStatus::WaitingForConfirmation => "Waiting for confirmation",
+        ExecutionStatus::Finished => "Finished",
+        ExecutionStatus::Error => "Error",
+        ExecutionStatus::Stuck => "Stuck",
+        ExecutionStatus::Deleting => "Deleting",
+        ExecutionStatus::Unknown(_) => "Connecting…",
+    }
+}
+
+/// Which run controls make sense in a status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Controls {
+    /// Start (or resume) the agent loop.
+    pub run: bool,
+    /// Pause the agent.
+    pub pause: bool,
+    /// Interrupt the current step.
+    pub interrupt: bool,
+    /// Approve / reject the pending actions.
+    pub confirm: bool,
+}
+
+/// The controls offered in `status`.
+pub fn controls(status: &ExecutionStatus) -> Controls {
+    use ExecutionStatus as S;
+    let busy = matches!(status, S::Running);
+    Controls {
+        run: matches!(
+            status,
+            S::Idle | S::Paused | S::Finished | S::Error | S::Stuck
+        ),
+        pause: busy || matches!(status, S::WaitingForConfirmation),
+        interrupt: busy,
+        confirm: matches!(status, S::WaitingForConfirmation),
+    }
+}
+
+/// Within this many pixels of the bottom, the view counts as "at the bottom" (autoscroll on).
+pub const BOTTOM_SLACK_PX: f64 = 48.0;
+
+/// Whether a scroll position is at (or near) the bottom: autoscroll stays on while it is, stops
+/// when the user scrolls up, and resumes when they come back or press "jump to latest".
+pub fn at_bottom(scroll_top: f64, scroll_height: f64, client_height: f64) -> bool {
+    scroll_height - (scroll_top + client_height) <= BOTTOM_SLACK_PX
+}
+
+/// Within this many pixels of the top, older history is fetched.
+pub const TOP_SLACK_PX: f64 = 80.0;
+
+/// Whether scrolling reached the top (load older history).
+pub fn at_top(scroll_top: f64) -> bool {
+    scroll_top <= TOP_SLACK_PX
+}
+
+/// What a key press in the composer does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ComposerKey {
+    /// Send the message (Enter).
+    Send,
+    /// Let the textarea handle it (Shift+Enter inserts a newline; IME composition; other keys).
+    Default,
+}
+
+/// Enter sends; Shift+Enter (or Enter while an IME composes) does not.
+pub fn composer_key(key: &str, shift: bool, composing: bool) -> ComposerKey {
+    if key == "Enter" && !shift && !composing {
+        ComposerKey::Send
+    } else {
+        ComposerKey::Default
+    }
+}
+
+/// The text to send, or `None` when there is nothing to send.
+pub fn message_to_send(draft: &str) -> Option<String> {
+    let t = draft.trim();
+    (!t.is_empty()).then(|| t.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::Backend;
+
+    fn active(kind: BackendKind, host: &str, key: &str) -> ActiveBackend {
+        ActiveBackend {
+            backend: Backend::new("b", "B", host, key, kind),
+            org_id: None,
+        }
+    }
+
+    #[test]
+    fn socket_target_local_uses_the_backend_and_keeps_the_key_out_of_the_url() {
+        let a = active(BackendKind::Local, "http://127.0.0.1:8000", "secret-key");
+        let t = socket_target(
+            &a,
+            &ConversationRef::new("c1"),
+            &RoutingContext::native(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            t.url,
+            "ws://127.0.0.1:8000/sockets/events/c1?resend_mode=all"
+        );
+        assert_eq!(t.key, "secret-key");
+        assert!(!format!("{t:?}").contains("secret"));
+        let t = socket_target(
+            &a,
+            &ConversationRef::new("c1"),
+            &RoutingContext::native(),
+            Some("2026-01-01T00:00:00.5"),
+        )
+        .unwrap();
+        assert!(t
+            .url
+            .ends_with("resend_mode=since&after_timestamp=2026-01-01T00%3A00%3A00.5"));
+        assert!(!t.url.contains("secret"));
+    }
+
+    #[test]
+    fn socket_target_cloud_goes_to_the_runtime() {
+        let a = active(BackendKind::Cloud, "https://app.example.dev", "bearer");
+        let mut conv = ConversationRef::new("app-id");
+        let ctx = RoutingContext::native();
+        assert_eq!(
+            socket_target(&a, &conv, &ctx, None),
+            Err(ApiError::SandboxStarting)
+        );
+        conv.conversation_url = Some("http://127.0.0.2:9000/api/conversations/rt-id".into());
+        conv.session_api_key = Some("rt-key".into());
+        let t = socket_target(&a, &conv, &ctx, None).unwrap();
+        assert_eq!(
+            t.url,
+            "ws://127.0.0.2:9000/sockets/events/rt-id?resend_mode=all"
+        );
+        assert_eq!(t.key, "rt-key");
+    }
+
+    #[test]
+    fn socket_target_without_backend() {
+        let a = ActiveBackend {
+            backend: Backend::no_backend(),
+            org_id: None,
+        };
+        assert_eq!(
+            socket_target(
+                &a,
+                &ConversationRef::new("c"),
+                &RoutingContext::native(),
+                None
+            ),
+            Err(ApiError::NoBackend)
+        );
+    }
+
+    #[test]
+    fn history_paging() {
+        let q = history_query(None);
+        assert_eq!(q.limit, 50);
+        assert!(q.newest_first);
+        assert_eq!(q.timestamp_lt, None);
+        let q = history_query(Some("2026-01-01T00:00:00"));
+        assert_eq!(q.timestamp_lt.as_deref(), Some("2026-01-01T00:00:00"));
+        assert!(has_older(50, None));
+        assert!(!has_older(49, None));
+        assert!(has_older(3, Some("p2")));
+        assert!(!has_older(3, Some("")));
+    }
+
+    #[test]
+    fn controls_table() {
+        use ExecutionStatus as S;
+        let c = |run, pause, interrupt, confirm| Controls {
+            run,
+            pause,
+            interrupt,
+            confirm,
+        };
+        let cases = [
+            (S::Idle, c(true, false, false, false)),
+            (S::Running, c(false, true, true, false)),
+            (S::Paused, c(true, false, false, false)),
+            (S::WaitingForConfirmation, c(false, true, false, true)),
+            (S::Finished, c(true, false, false, false)),
+            (S::Error, c(true, false, false, false)),
+            (S::Stuck, c(true, false, false, false)),
+            (S::Deleting, c(false, false, false, false)),
+            (S::Unknown(String::new()), c(false, false, false, false)),
+        ];
+        for (s, want) in cases {
+            assert_eq!(controls(&s), want, "{s:?}");
+            assert!(!status_label(&s).is_empty());
+        }
+    }
+
+    #[test]
+    fn autoscroll_thresholds() {
+        assert!(at_bottom(600.0, 1000.0, 400.0));
+        assert!(at_bottom(560.0, 1000.0, 400.0));
+        assert!(!at_bottom(500.0, 1000.0, 400.0));
+        assert!(
+            at_bottom(0.0, 300.0, 400.0),
+            "content shorter than the view"
+        );
+        assert!(at_top(0.0));
+        assert!(!at_top(500.0));
+    }
+
+    #[test]
+    fn composer_keys() {
+        assert_eq!(composer_key("Enter", false, false), ComposerKey::Send);
+        assert_eq!(composer_key("Enter", true, false), ComposerKey::Default);
+        assert_eq!(composer_key("Enter", false, true), ComposerKey::Default);
+        assert_eq!(composer_key("a", false, false), ComposerKey::Default);
+        assert_eq!(message_to_send("  hi \n"), Some("hi".into()));
+        assert_eq!(message_to_send(" \n "), None);
+    }
+}

@@ -1,0 +1,427 @@
+//! Conversations and live chat, end to end: the launcher creates a conversation on a real agent
+//! server driven by the Rust LLM stub; the conversation page shows history and live events.
+
+use canvas_e2e::{canvas_serve, Browser, Env};
+use canvas_fixtures::llm_stub::{self, StubHandle, StubScript};
+use canvas_harness::{AgentServer, AgentServerOptions};
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+/// Fill the launcher's LLM settings (this browser only) with the stub.
+async fn configure_stub_llm(browser: &Browser, stub: &StubHandle) {
+    browser
+        .wait_js(
+            "the LLM settings form",
+            "return !!document.querySelector('[data-testid=llm-model]')",
+        )
+        .await;
+    let script = format!(
+        "const set = (id, v) => {{ const e = document.querySelector(`[data-testid=${{id}}]`); \
+           e.value = v; e.dispatchEvent(new Event('input', {{bubbles: true}})); }}; \
+         set('llm-model', 'openai/stub-model'); set('llm-base-url', '{}'); set('llm-api-key', 'stub-key-for-tests'); \
+         const s = document.querySelector('[data-testid=llm-save-server]'); \
+         if (s && s.checked) {{ s.checked = false; s.dispatchEvent(new Event('change', {{bubbles: true}})); }} \
+         document.querySelector('[data-testid=llm-save]').click(); return true;",
+        stub.url()
+    );
+    browser.js(&script).await;
+    browser
+        .wait_js(
+            "LLM settings saved",
+            "return !!document.querySelector('[data-testid=llm-saved]')",
+        )
+        .await;
+    // The saved key is never shown again in full.
+    let hint = browser
+        .js("return document.querySelector('[data-testid=llm-key-hint]').innerText")
+        .await;
+    let hint = hint.as_str().unwrap_or_default();
+    assert!(!hint.contains("stub-key-for-tests"), "key hint: {hint}");
+    assert!(hint.contains("••••"), "key hint: {hint}");
+}
+
+/// Type a task in the launcher and start it.
+async fn start_from_launcher(browser: &Browser, message: &str) {
+    let script = format!(
+        "const e = document.querySelector('[data-testid=launcher-input]'); e.value = {}; \
+         e.dispatchEvent(new Event('input', {{bubbles: true}})); \
+         document.querySelector('[data-testid=launcher-start]').click(); return true;",
+        json!(message)
+    );
+    browser.js(&script).await;
+}
+
+/// Waits for the conversation page and returns the conversation id from the URL.
+async fn wait_conversation_page(browser: &Browser, backend_id: &str) -> String {
+    let url = browser
+        .wait_js(
+            "the conversation page",
+            "return document.querySelector('[data-testid=conversation-page]') ? location.pathname + location.search : null",
+        )
+        .await;
+    let url = url.as_str().unwrap_or_default().to_string();
+    assert!(
+        url.contains(&format!("backend={backend_id}")),
+        "the link carries the backend: {url}"
+    );
+    url.trim_start_matches("/conversations/")
+        .split('?')
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The timeline as `[{key, id, kind, text}]`.
+const TIMELINE: &str = "return [...document.querySelectorAll('[data-testid=timeline] [data-testid=timeline-item]')]\
+    .map(e => ({key: e.dataset.key, id: e.dataset.eventId, kind: e.dataset.kind, text: e.innerText}));";
+
+async fn timeline(browser: &Browser) -> Vec<Value> {
+    browser
+        .js(TIMELINE)
+        .await
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}
+
+fn kinds(items: &[Value]) -> Vec<String> {
+    items
+        .iter()
+        .map(|i| i["kind"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+fn assert_unique_keys(items: &[Value]) {
+    let mut keys: Vec<&str> = items.iter().filter_map(|i| i["key"].as_str()).collect();
+    let n = keys.len();
+    keys.sort_unstable();
+    keys.dedup();
+    assert_eq!(keys.len(), n, "duplicate timeline items: {items:#?}");
+}
+
+/// Polls `check` on the timeline until it holds (deadline `limit`).
+async fn wait_timeline(
+    browser: &Browser,
+    what: &str,
+    limit: Duration,
+    check: impl Fn(&[Value]) -> bool,
+) -> Vec<Value> {
+    let deadline = Instant::now() + limit;
+    loop {
+        let items = timeline(browser).await;
+        if check(&items) {
+            return items;
+        }
+        if Instant::now() >= deadline {
+            panic!(
+                "timed out waiting for {what}; timeline: {items:#?}\npage:\n{}",
+                browser.body_text().await
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(150)).await;
+    }
+}
+
+fn finished_turns(items: &[Value]) -> usize {
+    kinds(items).iter().filter(|k| *k == "finish").count()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn create_from_the_launcher_streams_live_in_order_and_a_reload_restores_history() {
+    let env = Env::get();
+    let stub = llm_stub::start(
+        StubScript::new()
+            .with_command("echo live-from-the-stub")
+            .with_final_message("All **done** here."),
+    )
+    .await;
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let browser = Browser::start(&env).await;
+    browser.goto(&format!("{}/", server.url())).await;
+    let backend = browser.wait_backend_status("connected").await;
+    configure_stub_llm(&browser, &stub).await;
+    start_from_launcher(&browser, "Please say hello").await;
+    let id = wait_conversation_page(&browser, &backend).await;
+    assert!(!id.is_empty());
+
+    let items = wait_timeline(
+        &browser,
+        "the finish message",
+        Duration::from_secs(60),
+        |i| finished_turns(i) == 1,
+    )
+    .await;
+    let k = kinds(&items);
+    let pos = |kind: &str| k.iter().position(|x| x == kind);
+    let (user, term, fin) = (
+        pos("user").expect("user message"),
+        pos("terminal").expect("terminal action"),
+        pos("finish").expect("finish"),
+    );
+    assert!(user < term && term < fin, "order: {k:?}");
+    let term_text = items[term]["text"].as_str().unwrap_or_default();
+    assert!(
+        term_text.contains("echo live-from-the-stub"),
+        "command: {term_text}"
+    );
+    // The observation's output and exit code completed the same card.
+    let output = browser
+        .wait_js(
+            "terminal output",
+            "return document.querySelector('[data-testid=terminal-output]')?.innerText",
+        )
+        .await;
+    assert!(
+        output
+            .as_str()
+            .unwrap_or_default()
+            .contains("live-from-the-stub"),
+        "output: {output}"
+    );
+    let exit = browser
+        .js("return document.querySelector('[data-testid=exit-code]')?.innerText")
+        .await;
+    assert_eq!(exit, json!("exit 0"));
+    assert!(items[fin]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("All done here."));
+    // Markdown rendered as real elements.
+    let strong = browser
+        .js("return document.querySelector('[data-testid=finish-message] strong')?.innerText")
+        .await;
+    assert_eq!(strong, json!("done"));
+    browser
+        .wait_js(
+            "status finished",
+            "return document.querySelector('[data-testid=exec-status]')?.dataset.status === 'finished'",
+        )
+        .await;
+    assert_unique_keys(&items);
+
+    // A second turn from the composer (over the socket).
+    browser
+        .js("const e = document.querySelector('[data-testid=composer-input]'); e.value = 'Once more'; \
+             e.dispatchEvent(new Event('input', {bubbles: true})); \
+             e.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true})); return true;")
+        .await;
+    let live = wait_timeline(&browser, "the second turn", Duration::from_secs(60), |i| {
+        finished_turns(i) == 2
+    })
+    .await;
+    assert_unique_keys(&live);
+    let composer = browser
+        .js("return document.querySelector('[data-testid=composer-input]').value")
+        .await;
+    assert_eq!(composer, json!(""), "the composer is cleared after sending");
+
+    // Reload: the history comes back, nothing duplicated, nothing lost.
+    browser.client.refresh().await.expect("reload");
+    let restored = wait_timeline(
+        &browser,
+        "the restored history",
+        Duration::from_secs(30),
+        |i| finished_turns(i) == 2 && i.len() == live.len(),
+    )
+    .await;
+    assert_unique_keys(&restored);
+    let keys = |v: &[Value]| -> Vec<String> {
+        v.iter()
+            .map(|i| i["key"].as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    assert_eq!(keys(&restored), keys(&live));
+    // Still live after the reload (socket reopened with resend since the newest event).
+    browser
+        .wait_js(
+            "the socket is live",
+            "return document.querySelector('[data-testid=link-status]')?.dataset.state === 'open'",
+        )
+        .await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(keys(&timeline(&browser).await), keys(&live), "no replays");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn agent_html_and_javascript_links_render_inert() {
+    let env = Env::get();
+    let stub = llm_stub::start(StubScript::new().with_final_message(
+        "Look <img src=x onerror=\"window.__pwned=1\"> and <script>window.__pwned=2</script> \
+         [click me](javascript:window.__pwned=3) and [docs](https://example.com/docs)",
+    ))
+    .await;
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let browser = Browser::start(&env).await;
+    browser.goto(&format!("{}/", server.url())).await;
+    let backend = browser.wait_backend_status("connected").await;
+    configure_stub_llm(&browser, &stub).await;
+    start_from_launcher(&browser, "Show me something dangerous").await;
+    wait_conversation_page(&browser, &backend).await;
+    wait_timeline(
+        &browser,
+        "the finish message",
+        Duration::from_secs(60),
+        |i| finished_turns(i) == 1,
+    )
+    .await;
+    let facts = browser
+        .js("const t = document.querySelector('[data-testid=timeline]'); \
+             const f = t.querySelector('[data-testid=finish-message]'); \
+             return { imgs: t.querySelectorAll('img').length, scripts: t.querySelectorAll('script').length, \
+               js: [...t.querySelectorAll('a')].filter(a => /^\\s*javascript:/i.test(a.getAttribute('href') || '')).length, \
+               text: f.innerText, pwned: window.__pwned || 0, \
+               docs: [...f.querySelectorAll('a')].map(a => [a.getAttribute('href'), a.getAttribute('rel')]) };")
+        .await;
+    assert_eq!(facts["imgs"], json!(0), "{facts}");
+    assert_eq!(facts["scripts"], json!(0), "{facts}");
+    assert_eq!(facts["js"], json!(0), "{facts}");
+    assert_eq!(facts["pwned"], json!(0), "{facts}");
+    let text = facts["text"].as_str().unwrap_or_default();
+    assert!(
+        text.contains("<img src=x"),
+        "raw HTML shown as text: {text}"
+    );
+    assert!(text.contains("click me"), "{text}");
+    assert_eq!(
+        facts["docs"],
+        json!([["https://example.com/docs", "noopener noreferrer"]])
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_422_from_create_shows_the_server_detail() {
+    let env = Env::get();
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let browser = Browser::start(&env).await;
+    browser.goto(&format!("{}/", server.url())).await;
+    browser.wait_backend_status("connected").await;
+    browser
+        .wait_js(
+            "the LLM settings",
+            "return document.querySelector('[data-testid=llm-effective]')?.innerText",
+        )
+        .await;
+    // No LLM configured in this fresh profile (nor with a key on the server): the agent server
+    // refuses the request with 422, and its detail is shown.
+    start_from_launcher(&browser, "This cannot start").await;
+    let err = browser
+        .wait_js(
+            "the create error",
+            "return document.querySelector('[data-testid=launcher-error]')?.innerText",
+        )
+        .await;
+    let err = err.as_str().unwrap_or_default();
+    assert!(err.contains("422"), "{err}");
+    assert!(err.contains("agent_settings"), "the server's detail: {err}");
+    let path = browser.js("return location.pathname").await;
+    assert_eq!(path, json!("/"), "stays on the launcher");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn restarting_the_agent_server_reconnects_and_catches_up() {
+    let env = Env::get();
+    let stub = llm_stub::start(StubScript::new().with_command("echo first-turn")).await;
+    let mut agent = env.private_agent_server("restart").await;
+    let port = agent.addr.port();
+    let state_dir = agent.log.parent().expect("state dir").to_path_buf();
+    let key = agent.session_api_key.clone();
+    let mut config = canvas_serve::Config::new(&env.dist);
+    config.agent_server_url = Some(agent.url.clone());
+    config.session_api_key = Some(key.clone());
+    let server = canvas_serve::start(config).await.expect("serve");
+    let browser = Browser::start(&env).await;
+    browser.goto(&format!("{}/", server.url())).await;
+    let backend = browser.wait_backend_status("connected").await;
+    configure_stub_llm(&browser, &stub).await;
+    start_from_launcher(&browser, "First task").await;
+    let id = wait_conversation_page(&browser, &backend).await;
+    let first = wait_timeline(&browser, "the first turn", Duration::from_secs(60), |i| {
+        finished_turns(i) == 1
+    })
+    .await;
+
+    // Stop the agent server: the page says it is reconnecting.
+    let agent_stopped = tokio::task::spawn_blocking(move || {
+        agent.stop();
+        agent
+    })
+    .await
+    .expect("stop");
+    drop(agent_stopped);
+    browser
+        .wait_js(
+            "the reconnecting indicator",
+            "return document.querySelector('[data-testid=link-status]')?.dataset.state === 'reconnecting'",
+        )
+        .await;
+
+    // Start a new one on the same port, with the same state and key.
+    let python = env.python.clone();
+    let new_agent: AgentServer = tokio::task::spawn_blocking(move || {
+        AgentServer::start(&AgentServerOptions::new(python, port, state_dir, key))
+    })
+    .await
+    .expect("join")
+    .expect("restart the agent server");
+
+    // Another client continues the conversation while the page reconnects.
+    let http = reqwest::Client::new();
+    stub.set_script(StubScript::new().with_command("echo second-turn"));
+    let resp = http
+        .post(format!("{}/api/conversations/{id}/events", new_agent.url))
+        .header("X-Session-API-Key", &new_agent.session_api_key)
+        .json(&json!({"role": "user", "content": [{"type": "text", "text": "Second task"}], "run": true}))
+        .send()
+        .await
+        .expect("send message");
+    assert!(resp.status().is_success(), "{}", resp.status());
+
+    let caught_up = wait_timeline(
+        &browser,
+        "the second turn after the restart",
+        Duration::from_secs(120),
+        |i| finished_turns(i) == 2,
+    )
+    .await;
+    browser
+        .wait_js(
+            "the socket is live again",
+            "return document.querySelector('[data-testid=link-status]')?.dataset.state === 'open'",
+        )
+        .await;
+    assert_unique_keys(&caught_up);
+    let caught_up = timeline(&browser).await;
+    assert_unique_keys(&caught_up);
+    // Nothing lost: the first turn's items are all still there, in order, before the new ones.
+    let keys = |v: &[Value]| -> Vec<String> {
+        v.iter()
+            .map(|i| i["key"].as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    assert_eq!(keys(&caught_up[..first.len()]), keys(&first));
+    let texts: Vec<String> = caught_up
+        .iter()
+        .map(|i| i["text"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert!(
+        texts.iter().any(|t| t.contains("echo second-turn")),
+        "{texts:#?}"
+    );
+    // The same as a fresh load of the history.
+    browser.client.refresh().await.expect("reload");
+    let fresh = wait_timeline(
+        &browser,
+        "the reloaded history",
+        Duration::from_secs(30),
+        |i| finished_turns(i) == 2,
+    )
+    .await;
+    assert_eq!(keys(&fresh), keys(&caught_up));
+    drop(new_agent);
+}

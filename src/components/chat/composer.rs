@@ -1,0 +1,50 @@
+//! The message box: Enter sends, Shift+Enter inserts a newline. Sends over the socket when it
+//! is open, else over REST (the store decides).
+
+use crate::state::events::ConversationStore;
+use canvas_core::live::{composer_key, message_to_send, ComposerKey};
+use leptos::prelude::*;
+
+#[component]
+pub fn Composer(store: ConversationStore) -> impl IntoView {
+    let draft = RwSignal::new(String::new());
+    let s = store.clone();
+    let send = Action::new_local(move |text: &String| {
+        let s = s.clone();
+        let text = text.clone();
+        async move { s.send(text).await }
+    });
+    let submit = move || {
+        if send.pending().get_untracked() {
+            return;
+        }
+        if let Some(text) = message_to_send(&draft.get_untracked()) {
+            send.dispatch(text);
+            draft.set(String::new());
+        }
+    };
+    let error = move || send.value().get().and_then(|r| r.err());
+    view! {
+        <form class="composer" on:submit=move |ev| { ev.prevent_default(); submit(); }>
+            <textarea
+                class="composer-input"
+                data-testid="composer-input"
+                aria-label="Message the agent"
+                placeholder="Message the agent (Enter to send, Shift+Enter for a new line)"
+                rows="2"
+                prop:value=move || draft.get()
+                on:input=move |ev| draft.set(event_target_value(&ev))
+                on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                    if composer_key(&ev.key(), ev.shift_key(), ev.is_composing()) == ComposerKey::Send {
+                        ev.prevent_default();
+                        submit();
+                    }
+                }
+            ></textarea>
+            <button class="btn primary" type="submit" data-testid="composer-send" disabled=move || send.pending().get()>
+                "Send"
+            </button>
+            {move || error().map(|e| view! { <p class="composer-error" role="alert">{e}</p> })}
+        </form>
+    }
+}

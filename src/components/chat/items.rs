@@ -1,0 +1,162 @@
+//! One timeline card per `ViewItem` (derived by `canvas_core::events::Timeline`). Agent text is
+//! rendered through the safe Markdown renderer; everything else as text.
+
+use super::markdown::Markdown;
+use canvas_core::events::{ItemKind, ViewItem};
+use leptos::prelude::*;
+
+fn kind_name(k: &ItemKind) -> &'static str {
+    match k {
+        ItemKind::UserMessage { .. } => "user",
+        ItemKind::AgentMessage { .. } => "agent",
+        ItemKind::Thought { .. } => "thought",
+        ItemKind::Terminal { .. } => "terminal",
+        ItemKind::FileEdit { .. } => "file-edit",
+        ItemKind::ToolCall { .. } => "tool",
+        ItemKind::Finish { .. } => "finish",
+        ItemKind::Error { .. } => "error",
+        ItemKind::Rejected { .. } => "rejected",
+        ItemKind::Paused => "paused",
+        ItemKind::Condensation { .. } => "condensation",
+        ItemKind::Generic { .. } => "generic",
+    }
+}
+
+#[component]
+pub fn TimelineItem(item: ViewItem) -> impl IntoView {
+    let kind = kind_name(&item.kind);
+    let body = match item.kind {
+        ItemKind::UserMessage { text } => view! {
+            <div class="bubble user-bubble" data-testid="user-message">{text}</div>
+        }
+        .into_any(),
+        ItemKind::AgentMessage { text, streaming } => view! {
+            <div class="bubble agent-bubble" data-testid="agent-message" class:streaming=streaming>
+                <Markdown text=text />
+            </div>
+        }
+        .into_any(),
+        ItemKind::Thought { text } => view! {
+            <details class="card thought" open=true>
+                <summary>"Thought"</summary>
+                <Markdown text=text />
+            </details>
+        }
+        .into_any(),
+        ItemKind::Terminal {
+            command,
+            output,
+            exit_code,
+            running,
+        } => {
+            let exit = exit_code.map(|c| {
+                view! {
+                    <span class="exit-code" class:bad=c != 0 data-testid="exit-code">
+                        {format!("exit {c}")}
+                    </span>
+                }
+            });
+            view! {
+                <div class="card terminal" data-testid="terminal-action">
+                    <div class="card-head">
+                        <span class="card-title">"Terminal"</span>
+                        {running.then(|| view! { <span class="spinner" aria-label="running">"running…"</span> })}
+                        {exit}
+                    </div>
+                    <pre class="command" data-testid="terminal-command"><code>{format!("$ {command}")}</code></pre>
+                    {output.map(|o| view! { <pre class="output" data-testid="terminal-output">{o}</pre> })}
+                </div>
+            }
+            .into_any()
+        }
+        ItemKind::FileEdit {
+            path,
+            command,
+            summary,
+            diff,
+            output,
+            is_error,
+            running,
+        } => view! {
+            <details class="card file-edit" class:is-error=is_error data-testid="file-edit">
+                <summary>
+                    <span class="card-title">{format!("{command} {path}")}</span>
+                    {running.then(|| view! { <span class="spinner">"running…"</span> })}
+                </summary>
+                {summary.map(|s| view! { <p class="muted">{s}</p> })}
+                {diff.map(|d| view! {
+                    <div class="diff">
+                        {(!d.old.is_empty()).then(|| view! { <pre class="diff-old">{d.old}</pre> })}
+                        <pre class="diff-new">{d.new}</pre>
+                    </div>
+                })}
+                {output.map(|o| view! { <pre class="output">{o}</pre> })}
+            </details>
+        }
+        .into_any(),
+        ItemKind::ToolCall {
+            tool,
+            summary,
+            output,
+            is_error,
+            running,
+        } => view! {
+            <details class="card tool" class:is-error=is_error>
+                <summary>
+                    <span class="card-title">{tool}</span>" "<span class="muted">{summary}</span>
+                    {running.then(|| view! { <span class="spinner">"running…"</span> })}
+                </summary>
+                {output.map(|o| view! { <pre class="output">{o}</pre> })}
+            </details>
+        }
+        .into_any(),
+        ItemKind::Finish { message } => view! {
+            <div class="card finish" data-testid="finish-message">
+                <div class="card-head"><span class="card-title">"Finished"</span></div>
+                <Markdown text=message />
+            </div>
+        }
+        .into_any(),
+        ItemKind::Error { title, detail } => view! {
+            <div class="card error-card" role="alert" data-testid="error-item">
+                <div class="card-head"><span class="card-title">{title}</span></div>
+                <pre class="output">{detail}</pre>
+            </div>
+        }
+        .into_any(),
+        ItemKind::Rejected { reason, .. } => view! {
+            <div class="card rejected"><span class="card-title">"Rejected"</span>" "{reason}</div>
+        }
+        .into_any(),
+        ItemKind::Paused => view! { <div class="divider">"Paused"</div> }.into_any(),
+        ItemKind::Condensation { summary, forgotten } => view! {
+            <details class="card condensation">
+                <summary>{format!("History condensed ({forgotten} events)")}</summary>
+                {summary.map(|s| view! { <Markdown text=s /> })}
+            </details>
+        }
+        .into_any(),
+        ItemKind::Generic {
+            kind,
+            summary,
+            json,
+        } => {
+            let pretty = serde_json::to_string_pretty(&json).unwrap_or_default();
+            view! {
+                <details class="card generic" data-testid="generic-item">
+                    <summary>
+                        <span class="card-title">{if kind.is_empty() { "Event".to_string() } else { kind }}</span>
+                        " "<span class="muted">{summary}</span>
+                    </summary>
+                    <pre class="output">{pretty}</pre>
+                </details>
+            }
+            .into_any()
+        }
+    };
+    view! {
+        <li class="timeline-item" data-testid="timeline-item" data-key=item.key data-event-id=item.id data-kind=kind>
+            {body}
+        </li>
+    }
+}

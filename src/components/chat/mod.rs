@@ -1,0 +1,7 @@
+//! The conversation view's pieces: timeline items, safe Markdown, status bar and controls,
+//! composer.
+
+pub mod composer;
+pub mod items;
+pub mod markdown;
+pub mod status_bar;

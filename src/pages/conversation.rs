@@ -1,0 +1,168 @@
+//! `/conversations/:id`: a conversation's timeline (history, then live events), status bar and
+//! controls, composer, and the workspace panel beside it. `task-<id>` ids are cloud start
+//! tasks (see `start_task`).
+
+use crate::components::chat::composer::Composer;
+use crate::components::chat::items::TimelineItem;
+use crate::components::chat::status_bar::StatusBar;
+use crate::components::workspace::WorkspacePanel;
+use crate::pages::start_task::StartTaskPage;
+use crate::state::api::client;
+use crate::state::backends::use_backends;
+use crate::state::events::{ConversationStore, History, Row};
+use canvas_core::api::view::ConversationSummary;
+use canvas_core::live::{at_bottom, at_top};
+use canvas_core::selection::ActiveBackend;
+use leptos::html::Div;
+use leptos::prelude::*;
+use leptos_router::hooks::use_params_map;
+
+#[component]
+pub fn ConversationPage() -> impl IntoView {
+    let params = use_params_map();
+    let id = Memo::new(move |_| params.with(|p| p.get("id").unwrap_or_default()));
+    move || match id.get().strip_prefix("task-") {
+        Some(task) => view! { <StartTaskPage task_id=task.to_string() /> }.into_any(),
+        None => view! { <LoadedConversation id=id.get() /> }.into_any(),
+    }
+}
+
+#[component]
+fn LoadedConversation(id: String) -> impl IntoView {
+    let backends = use_backends();
+    let id = StoredValue::new(id);
+    // Keyed by the active backend: a switch never shows another backend's conversation.
+    let info = LocalResource::new(move || {
+        let active = backends.active.get();
+        let id = id.get_value();
+        async move {
+            let c = client(backends, &active);
+            let s = c.api.get_conversation(&id)?.send(&c.transport).await?;
+            Ok::<_, canvas_core::errors::ApiError>((active, s))
+        }
+    });
+    view! {
+        <Suspense fallback=|| view! { <p class="loading" data-testid="loading">"Loading conversation…"</p> }>
+            {move || Suspend::new(async move {
+                match info.await {
+                    Ok((active, summary)) => view! { <ConversationView active=active summary=summary /> }.into_any(),
+                    Err(e) => view! {
+                        <div class="error" role="alert" data-testid="conversation-error">
+                            <p>{e.user_message()}</p>
+                            <button class="btn" on:click=move |_| info.refetch()>"Try again"</button>
+                        </div>
+                    }.into_any(),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+fn scroll_metrics(el: &web_sys::HtmlDivElement) -> (f64, f64, f64) {
+    (
+        f64::from(el.scroll_top()),
+        f64::from(el.scroll_height()),
+        f64::from(el.client_height()),
+    )
+}
+
+#[component]
+fn ConversationView(active: ActiveBackend, summary: ConversationSummary) -> impl IntoView {
+    let backends = use_backends();
+    let handle = summary.handle();
+    let store = ConversationStore::new(backends, active, handle.clone());
+    store.start();
+    let title = summary
+        .title
+        .clone()
+        .filter(|t| !t.trim().is_empty())
+        .unwrap_or_else(|| "Untitled conversation".to_string());
+    let working_dir = summary.working_dir.clone();
+
+    let scroller = NodeRef::<Div>::new();
+    let follow = RwSignal::new(true);
+    // Distance from the bottom to keep when older history is prepended.
+    let anchor = StoredValue::new(None::<f64>);
+    let rows = store.rows;
+    let scroll_to_bottom = move || {
+        if let Some(el) = scroller.get_untracked() {
+            el.set_scroll_top(el.scroll_height());
+        }
+    };
+    Effect::new(move |_| {
+        rows.track();
+        let following = follow.get_untracked();
+        request_animation_frame(move || {
+            let Some(el) = scroller.get_untracked() else {
+                return;
+            };
+            if let Some(dist) = anchor.try_update_value(|a| a.take()).flatten() {
+                let (_, h, _) = scroll_metrics(&el);
+                el.set_scroll_top((h - dist).max(0.0) as i32);
+            } else if following {
+                el.set_scroll_top(el.scroll_height());
+            }
+        });
+    });
+    let older_store = store.clone();
+    let history = store.history;
+    let on_scroll = move |_| {
+        let Some(el) = scroller.get_untracked() else {
+            return;
+        };
+        let (top, h, client_h) = scroll_metrics(&el);
+        let bottom = at_bottom(top, h, client_h);
+        if follow.get_untracked() != bottom {
+            follow.set(bottom);
+        }
+        if at_top(top) && matches!(history.get_untracked(), History::Ready { has_older: true }) {
+            anchor.set_value(Some(h - top));
+            older_store.load_older();
+        }
+    };
+    let jump = move |_| {
+        follow.set(true);
+        scroll_to_bottom();
+    };
+    let conv_sig = Signal::derive(move || Some(handle.clone()));
+    let dir_sig = Signal::derive(move || working_dir.clone());
+    let count = store.event_count;
+    view! {
+        <div class="conversation-page" data-testid="conversation-page">
+            <section class="chat" aria-label="Conversation">
+                <header class="chat-header">
+                    <h1 data-testid="conversation-heading">{title}</h1>
+                    <span class="muted event-count" data-testid="event-count" data-count=move || count.get().to_string()>
+                        {move || format!("{} events", count.get())}
+                    </span>
+                </header>
+                <StatusBar store=store.clone() />
+                <div class="timeline-scroll" node_ref=scroller on:scroll=on_scroll data-testid="timeline-scroll">
+                    {move || match history.get() {
+                        History::Loading => Some(view! { <p class="loading">"Loading history…"</p> }.into_any()),
+                        History::LoadingOlder => Some(view! { <p class="loading">"Loading older events…"</p> }.into_any()),
+                        History::Ready { has_older: true } => Some(view! {
+                            <p class="muted older-hint">"Scroll up for older events"</p>
+                        }.into_any()),
+                        History::Ready { has_older: false } => None,
+                        History::Error(e) => Some(view! { <p class="error" role="alert">{e}</p> }.into_any()),
+                    }}
+                    <ol class="timeline" data-testid="timeline">
+                        <For
+                            each=move || rows.get()
+                            key=|r: &Row| (r.item.key.clone(), r.rev)
+                            children=|r: Row| view! { <TimelineItem item=r.item /> }
+                        />
+                    </ol>
+                </div>
+                <Show when=move || !follow.get()>
+                    <button class="btn jump-latest" data-testid="jump-latest" on:click=jump>"Jump to latest ↓"</button>
+                </Show>
+                <Composer store=store.clone() />
+            </section>
+            <aside class="workspace-aside" aria-label="Workspace">
+                <WorkspacePanel conversation=conv_sig working_dir=dir_sig />
+            </aside>
+        </div>
+    }
+}

@@ -1,0 +1,231 @@
+//! `/`: the launcher. A message box that starts a conversation on the active backend (working
+//! directory `<home>/workspace/project/<id without dashes>`, `initial_message` with
+//! `run: true`, `agent_settings.llm` from the LLM settings), then opens it. LLM settings per
+//! backend below it.
+
+use crate::state::api::client;
+use crate::state::backends::{new_uuid_v4, use_backends, BackendsCtx};
+use crate::state::settings;
+use canvas_core::api::view::Created;
+use canvas_core::live::{composer_key, message_to_send, ComposerKey};
+use canvas_core::new_conversation::{
+    default_working_dir, effective_llm, mask_key, new_conversation, ServerLlm,
+};
+use canvas_core::selection::ActiveBackend;
+use canvas_core::url::build_backend_link;
+use leptos::prelude::*;
+use leptos_router::hooks::use_navigate;
+
+/// Create the conversation; the app path to open (a conversation or a cloud start task).
+async fn start(
+    backends: BackendsCtx,
+    active: ActiveBackend,
+    message: String,
+) -> Result<String, String> {
+    let c = client(backends, &active);
+    let id = new_uuid_v4();
+    let home = match c.api.file_home(None) {
+        Ok(call) => call
+            .send(&c.transport)
+            .await
+            .map(|h| h.home)
+            .unwrap_or_default(),
+        Err(_) => String::new(),
+    };
+    let local = settings::load_local(&active.backend.id);
+    let server = settings::load_server(backends, &active).await;
+    let llm = effective_llm(Some(&local), server.as_ref());
+    let req = new_conversation(
+        &message,
+        &id,
+        &default_working_dir(&home, &id),
+        llm.as_ref(),
+    );
+    let created = c
+        .api
+        .create_conversation(&req)
+        .map_err(|e| e.user_message())?
+        .send(&c.transport)
+        .await
+        .map_err(|e| e.user_message())?;
+    let path = match created {
+        Created::Ready(s) => format!("/conversations/{}", s.id),
+        Created::Starting(t) => format!("/conversations/task-{}", t.id),
+    };
+    Ok(build_backend_link(
+        &path,
+        &active.backend.id,
+        active.org_id.as_deref(),
+    ))
+}
+
+#[component]
+pub fn HomePage() -> impl IntoView {
+    let backends = use_backends();
+    let navigate = use_navigate();
+    let draft = RwSignal::new(String::new());
+    let create = Action::new_local(move |message: &String| {
+        let active = backends.active.get_untracked();
+        let message = message.clone();
+        async move { start(backends, active, message).await }
+    });
+    Effect::new(move |_| {
+        if let Some(Ok(path)) = create.value().get() {
+            navigate(&path, Default::default());
+        }
+    });
+    let submit = move || {
+        if create.pending().get_untracked() {
+            return;
+        }
+        if let Some(text) = message_to_send(&draft.get_untracked()) {
+            create.dispatch(text);
+        }
+    };
+    let error = move || create.value().get().and_then(|r| r.err());
+    view! {
+        <section class="page home" data-testid="home">
+            <header class="page-header"><h1>"What should the agent do?"</h1></header>
+            <form class="launcher" on:submit=move |ev| { ev.prevent_default(); submit(); }>
+                <textarea
+                    class="composer-input launcher-input"
+                    data-testid="launcher-input"
+                    aria-label="Task for the agent"
+                    placeholder="Describe a task (Enter to start, Shift+Enter for a new line)"
+                    rows="4"
+                    prop:value=move || draft.get()
+                    on:input=move |ev| draft.set(event_target_value(&ev))
+                    on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                        if composer_key(&ev.key(), ev.shift_key(), ev.is_composing()) == ComposerKey::Send {
+                            ev.prevent_default();
+                            submit();
+                        }
+                    }
+                ></textarea>
+                <div class="launcher-actions">
+                    <button class="btn primary" type="submit" data-testid="launcher-start" disabled=move || create.pending().get()>
+                        {move || if create.pending().get() { "Starting…" } else { "Start" }}
+                    </button>
+                </div>
+                {move || error().map(|e| view! { <p class="error" role="alert" data-testid="launcher-error">{e}</p> })}
+            </form>
+            <LlmSettingsPanel />
+        </section>
+    }
+}
+
+/// The active backend's LLM settings: this browser's copy, and the server's where offered.
+#[component]
+pub fn LlmSettingsPanel() -> impl IntoView {
+    let backends = use_backends();
+    let server = LocalResource::new(move || {
+        let active = backends.active.get();
+        async move { settings::load_server(backends, &active).await }
+    });
+    view! {
+        <section class="llm-settings" data-testid="llm-settings" aria-label="LLM settings">
+            <h2>"LLM"</h2>
+            <Transition fallback=|| view! { <p class="loading">"Loading settings…"</p> }>
+                {move || Suspend::new(async move {
+                    let srv = server.await;
+                    let id = backends.active.with_untracked(|a| a.backend.id.clone());
+                    view! { <LlmForm backend_id=id server=srv /> }
+                })}
+            </Transition>
+        </section>
+    }
+}
+
+#[component]
+fn LlmForm(backend_id: String, server: Option<ServerLlm>) -> impl IntoView {
+    let backends = use_backends();
+    let saved = RwSignal::new(settings::load_local(&backend_id));
+    let model = RwSignal::new(saved.get_untracked().model.clone());
+    let base_url = RwSignal::new(saved.get_untracked().base_url.clone());
+    let new_key = RwSignal::new(String::new());
+    let offers = server.is_some();
+    let to_server = RwSignal::new(offers);
+    let backend_id = StoredValue::new(backend_id);
+    let save = Action::new_local(move |_: &()| {
+        let candidate = saved.get_untracked().edited(
+            &model.get_untracked(),
+            &base_url.get_untracked(),
+            &new_key.get_untracked(),
+        );
+        let id = backend_id.get_value();
+        let active = backends.active.get_untracked();
+        let push = to_server.get_untracked();
+        async move {
+            let s = candidate.validated().map_err(|e| e.to_string())?;
+            settings::save_local(&id, &s)?;
+            saved.set(s.clone());
+            new_key.set(String::new());
+            if push {
+                settings::save_server(backends, &active, &s)
+                    .await
+                    .map_err(|e| format!("Saved in this browser; the server refused: {e}"))?;
+            }
+            Ok::<_, String>(())
+        }
+    });
+    let status = move || match save.value().get() {
+        Some(Ok(())) => Some(
+            view! { <p class="ok" role="status" data-testid="llm-saved">"Saved."</p> }.into_any(),
+        ),
+        Some(Err(e)) => {
+            Some(view! { <p class="error" role="alert" data-testid="llm-error">{e}</p> }.into_any())
+        }
+        None => None,
+    };
+    let key_hint = move || {
+        let k = saved.with(|s| mask_key(&s.api_key));
+        if k.is_empty() {
+            "No key saved in this browser".to_string()
+        } else {
+            format!("Saved key {k} — leave empty to keep it")
+        }
+    };
+    let server_line = server.clone().filter(|s| !s.model.is_empty()).map(|s| {
+        let key = if s.key_is_set { "key set" } else { "no key" };
+        view! {
+            <p class="muted" data-testid="llm-server">
+                {format!("Server default: {} {} ({key})", s.model, s.base_url)}
+            </p>
+        }
+    });
+    let effective = move || {
+        let local = saved.get();
+        effective_llm(Some(&local), server.as_ref())
+            .map(|l| format!("New conversations use {}", l.model))
+            .unwrap_or_else(|| "No LLM configured for this backend yet.".to_string())
+    };
+    view! {
+        <form class="llm-form" on:submit=move |ev| { ev.prevent_default(); save.dispatch(()); }>
+            <p data-testid="llm-effective">{effective}</p>
+            {server_line}
+            <label>"Model"
+                <input data-testid="llm-model" type="text" placeholder="openai/gpt-4o"
+                    prop:value=move || model.get() on:input=move |ev| model.set(event_target_value(&ev)) />
+            </label>
+            <label>"Base URL"
+                <input data-testid="llm-base-url" type="url" placeholder="(provider default)"
+                    prop:value=move || base_url.get() on:input=move |ev| base_url.set(event_target_value(&ev)) />
+            </label>
+            <label>"API key"
+                <input data-testid="llm-api-key" type="password" autocomplete="off" placeholder=key_hint
+                    prop:value=move || new_key.get() on:input=move |ev| new_key.set(event_target_value(&ev)) />
+            </label>
+            <span class="muted" data-testid="llm-key-hint">{key_hint}</span>
+            {offers.then(|| view! {
+                <label class="check">
+                    <input type="checkbox" data-testid="llm-save-server"
+                        prop:checked=move || to_server.get()
+                        on:change=move |ev| to_server.set(event_target_checked(&ev)) />
+                    "Also store on the agent server"
+                </label>
+            })}
+            <button class="btn" type="submit" data-testid="llm-save" disabled=move || save.pending().get()>"Save LLM settings"</button>
+            {status}
+        </form>
+    }
+}

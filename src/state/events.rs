@@ -1,0 +1,426 @@
+//! One conversation's live events: history pages from `events/search`, then the events
+//! websocket, both folded into `canvas_core::events::Timeline` (de-dup by id, ordered by
+//! timestamp). The stream rules (backoff, generations, watchdog, close codes) come from
+//! `canvas_core::events::stream`; this module owns the socket and the timers and mirrors the
+//! timeline into signals the views read.
+
+use crate::platform::socket::{EventSocket, SocketHandlers};
+use crate::state::api::{client, routing};
+use crate::state::backends::BackendsCtx;
+use canvas_core::api::routing::ConversationRef;
+use canvas_core::events::stream::{
+    auth_frame, close_disposition, user_message_frame, Backoff, CloseDisposition, SocketGeneration,
+    HANDSHAKE_TIMEOUT_MS,
+};
+use canvas_core::events::{ExecutionStatus, PendingAction, Timeline, ViewItem};
+use canvas_core::live::{has_older, history_query, socket_target};
+use canvas_core::selection::ActiveBackend;
+use gloo_timers::callback::Timeout;
+use leptos::prelude::*;
+use send_wrapper::SendWrapper;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// One rendered card: the item and a revision that changes whenever the item does (the key of
+/// `<For>` is `(item.key, rev)`, so a changed card re-renders and an unchanged one is kept).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    pub item: ViewItem,
+    pub rev: u64,
+}
+
+/// The events socket's state (the status bar's "reconnecting…").
+#[derive(Clone, Debug, PartialEq)]
+pub enum Link {
+    /// Waiting for the first history page.
+    Idle,
+    /// First connection attempt.
+    Connecting,
+    /// Live.
+    Open,
+    /// Closed; the next attempt is scheduled.
+    Reconnecting { delay_ms: u32 },
+    /// Given up (key refused, conversation gone, no usable address).
+    Failed(String),
+}
+
+/// The history's state.
+#[derive(Clone, Debug, PartialEq)]
+pub enum History {
+    Loading,
+    Ready { has_older: bool },
+    LoadingOlder,
+    Error(String),
+}
+
+struct Inner {
+    timeline: Timeline,
+    next_rev: u64,
+    generation: SocketGeneration,
+    opened: bool,
+    backoff: Backoff,
+    socket: Option<EventSocket>,
+    disposed: bool,
+}
+
+/// The store of one conversation view. Cheap to clone.
+#[derive(Clone)]
+pub struct ConversationStore {
+    inner: SendWrapper<Rc<RefCell<Inner>>>,
+    backends: BackendsCtx,
+    active: ActiveBackend,
+    conv: ConversationRef,
+    pub rows: RwSignal<Vec<Row>>,
+    pub status: RwSignal<ExecutionStatus>,
+    pub pending: RwSignal<Vec<PendingAction>>,
+    pub link: RwSignal<Link>,
+    pub history: RwSignal<History>,
+    /// Stored events (every kind, including hidden ones).
+    pub event_count: RwSignal<usize>,
+}
+
+impl ConversationStore {
+    /// A store for `conv` on `active`; call [`ConversationStore::start`] to load and connect.
+    /// The socket and timers stop when the calling reactive owner is cleaned up.
+    pub fn new(backends: BackendsCtx, active: ActiveBackend, conv: ConversationRef) -> Self {
+        let store = ConversationStore {
+            inner: SendWrapper::new(Rc::new(RefCell::new(Inner {
+                timeline: Timeline::new(),
+                next_rev: 1,
+                generation: SocketGeneration::new(),
+                opened: false,
+                backoff: Backoff::new(),
+                socket: None,
+                disposed: false,
+            }))),
+            backends,
+            active,
+            conv,
+            rows: RwSignal::new(Vec::new()),
+            status: RwSignal::new(ExecutionStatus::Unknown(String::new())),
+            pending: RwSignal::new(Vec::new()),
+            link: RwSignal::new(Link::Idle),
+            history: RwSignal::new(History::Loading),
+            event_count: RwSignal::new(0),
+        };
+        let inner = store.inner.clone();
+        on_cleanup(move || {
+            if let Ok(mut i) = inner.try_borrow_mut() {
+                i.disposed = true;
+                i.socket = None;
+            }
+        });
+        store
+    }
+
+    pub fn conversation(&self) -> &ConversationRef {
+        &self.conv
+    }
+
+    /// Load the newest history page, then open the socket.
+    pub fn start(&self) {
+        let this = self.clone();
+        leptos::task::spawn_local(async move {
+            let c = client(this.backends, &this.active);
+            let page = match c.api.search_events(&this.conv, &history_query(None)) {
+                Ok(call) => call.send(&c.transport).await,
+                Err(e) => Err(e),
+            };
+            if this.inner.borrow().disposed {
+                return;
+            }
+            match page {
+                Ok(page) => {
+                    let older = has_older(page.items.len(), page.next_page_id.as_deref());
+                    this.apply_page(page.items.into_iter().map(|e| e.0));
+                    this.history.set(History::Ready { has_older: older });
+                }
+                Err(e) => this.history.set(History::Error(e.user_message())),
+            }
+            // Live events even when the history failed (the socket resends everything).
+            this.link.set(Link::Connecting);
+            this.connect();
+        });
+    }
+
+    /// Fetch the page before the oldest event we have.
+    pub fn load_older(&self) {
+        if !matches!(
+            self.history.get_untracked(),
+            History::Ready { has_older: true }
+        ) {
+            return;
+        }
+        self.history.set(History::LoadingOlder);
+        let this = self.clone();
+        leptos::task::spawn_local(async move {
+            let oldest = this
+                .inner
+                .borrow()
+                .timeline
+                .oldest_timestamp()
+                .map(str::to_string);
+            let c = client(this.backends, &this.active);
+            let page = match c
+                .api
+                .search_events(&this.conv, &history_query(oldest.as_deref()))
+            {
+                Ok(call) => call.send(&c.transport).await,
+                Err(e) => Err(e),
+            };
+            if this.inner.borrow().disposed {
+                return;
+            }
+            match page {
+                Ok(page) => {
+                    let older = has_older(page.items.len(), page.next_page_id.as_deref());
+                    this.apply_page(page.items.into_iter().map(|e| e.0));
+                    this.history.set(History::Ready { has_older: older });
+                }
+                Err(e) => this.history.set(History::Error(e.user_message())),
+            }
+        });
+    }
+
+    fn apply_page(&self, events: impl IntoIterator<Item = serde_json::Value>) {
+        let from = {
+            let mut i = self.inner.borrow_mut();
+            i.timeline.apply_page(events).from
+        };
+        if let Some(from) = from {
+            self.sync_rows(from);
+        }
+        self.sync_status();
+    }
+
+    fn apply_frame(&self, text: &str) {
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else {
+            return;
+        };
+        let applied = self.inner.borrow_mut().timeline.apply(value);
+        use canvas_core::events::Applied;
+        match applied {
+            Applied::Inserted { from } => self.sync_rows(from),
+            Applied::Updated { index } => self.sync_rows(index),
+            Applied::Duplicate | Applied::Ignored(_) => return,
+        }
+        self.sync_status();
+    }
+
+    /// Mirror `items()[from..]` into `rows`, bumping the revision of every changed item.
+    fn sync_rows(&self, from: usize) {
+        let mut guard = self.inner.borrow_mut();
+        let inner = &mut *guard;
+        let items = inner.timeline.items();
+        let mut next_rev = inner.next_rev;
+        self.rows.update(|rows| {
+            let from = from.min(rows.len());
+            for (i, item) in items.iter().enumerate().skip(from) {
+                if i < rows.len() {
+                    if rows[i].item != *item {
+                        rows[i] = Row {
+                            item: item.clone(),
+                            rev: next_rev,
+                        };
+                        next_rev += 1;
+                    }
+                } else {
+                    rows.push(Row {
+                        item: item.clone(),
+                        rev: next_rev,
+                    });
+                    next_rev += 1;
+                }
+            }
+            rows.truncate(items.len());
+        });
+        inner.next_rev = next_rev;
+    }
+
+    fn sync_status(&self) {
+        let (status, pending, count) = {
+            let i = self.inner.borrow();
+            (
+                i.timeline.status(),
+                i.timeline.pending_confirmation(),
+                i.timeline.len(),
+            )
+        };
+        if self.status.get_untracked() != status {
+            self.status.set(status);
+        }
+        if self.pending.get_untracked() != pending {
+            self.pending.set(pending);
+        }
+        self.event_count.set(count);
+    }
+
+    fn connect(&self) {
+        let newest = self
+            .inner
+            .borrow()
+            .timeline
+            .newest_timestamp()
+            .map(str::to_string);
+        let target = match socket_target(
+            &self.active,
+            &self.conv,
+            &routing(&self.backends),
+            newest.as_deref(),
+        ) {
+            Ok(t) => t,
+            Err(e) => {
+                self.link.set(Link::Failed(e.user_message()));
+                return;
+            }
+        };
+        let generation = {
+            let mut i = self.inner.borrow_mut();
+            i.socket = None;
+            i.opened = false;
+            i.generation.begin()
+        };
+        let (a, b, c) = (self.clone(), self.clone(), self.clone());
+        let handlers = SocketHandlers {
+            on_open: Box::new(move || {
+                let live = {
+                    let mut i = a.inner.borrow_mut();
+                    let live = !i.disposed && i.generation.on_open(generation);
+                    if live {
+                        i.opened = true;
+                        i.backoff.reset();
+                    }
+                    live
+                };
+                if live {
+                    a.link.set(Link::Open);
+                }
+            }),
+            on_message: Box::new(move |text| {
+                let live = {
+                    let i = b.inner.borrow();
+                    !i.disposed && i.generation.is_current(generation)
+                };
+                if live {
+                    b.apply_frame(&text);
+                }
+            }),
+            on_close: Box::new(move |code| c.on_close(generation, code)),
+        };
+        match EventSocket::connect(&target.url, auth_frame(&target.key), handlers) {
+            Ok(socket) => self.inner.borrow_mut().socket = Some(socket),
+            Err(e) => {
+                self.link.set(Link::Failed(e));
+                return;
+            }
+        }
+        // The handshake watchdog: not open in time ⇒ treat as closed (reconnect).
+        let w = self.clone();
+        Timeout::new(HANDSHAKE_TIMEOUT_MS, move || {
+            let expired = {
+                let i = w.inner.borrow();
+                !i.disposed && i.generation.is_current(generation) && !i.opened
+            };
+            if expired {
+                w.on_close(generation, 1006);
+            }
+        })
+        .forget();
+    }
+
+    fn on_close(&self, generation: u64, code: u16) {
+        let delay = {
+            let mut i = self.inner.borrow_mut();
+            if i.disposed || !i.generation.on_close(generation) {
+                return; // a replaced socket's late close, or a repeat (error + close)
+            }
+            match close_disposition(code) {
+                CloseDisposition::Reconnect => Ok(i.backoff.next_delay_ms()),
+                CloseDisposition::Unauthorized => {
+                    Err("The server refused the session key for live events.".to_string())
+                }
+                CloseDisposition::NotFound => {
+                    Err("This conversation does not exist on the server.".to_string())
+                }
+            }
+        };
+        match delay {
+            Ok(delay_ms) => {
+                self.link.set(Link::Reconnecting { delay_ms });
+                let this = self.clone();
+                // The old socket is replaced inside the timer, never inside its own callback.
+                Timeout::new(delay_ms, move || {
+                    let go = {
+                        let i = this.inner.borrow();
+                        !i.disposed && i.generation.current() == generation
+                    };
+                    if go {
+                        this.connect();
+                    }
+                })
+                .forget();
+            }
+            Err(msg) => self.link.set(Link::Failed(msg)),
+        }
+    }
+
+    /// Reconnect now (the user pressed "retry").
+    pub fn reconnect_now(&self) {
+        if self.inner.borrow().disposed {
+            return;
+        }
+        self.link.set(Link::Connecting);
+        self.connect();
+    }
+
+    /// Send a user message (run: true): over the socket when it is open, else over REST.
+    pub async fn send(&self, text: String) -> Result<(), String> {
+        let sent = {
+            let i = self.inner.borrow();
+            i.opened
+                && i.socket
+                    .as_ref()
+                    .is_some_and(|s| s.send(&user_message_frame(&text, true)))
+        };
+        if sent {
+            return Ok(());
+        }
+        let c = client(self.backends, &self.active);
+        match c.api.send_message(&self.conv, &text, true) {
+            Ok(call) => call.send(&c.transport).await.map_err(|e| e.user_message()),
+            Err(e) => Err(e.user_message()),
+        }
+    }
+}
+
+/// A run control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    Run,
+    Pause,
+    Interrupt,
+    Approve,
+    Reject,
+}
+
+impl ConversationStore {
+    /// Run, pause, interrupt, or answer the pending confirmation (REST).
+    pub async fn control(&self, op: Control) -> Result<(), String> {
+        let c = client(self.backends, &self.active);
+        let conv = &self.conv;
+        let call = match op {
+            Control::Run => c.api.run_conversation(conv),
+            Control::Pause => c.api.pause_conversation(conv),
+            Control::Interrupt => c.api.interrupt_conversation(conv),
+            Control::Approve => c.api.respond_to_confirmation(conv, true, None),
+            Control::Reject => {
+                c.api
+                    .respond_to_confirmation(conv, false, Some("Rejected by the user"))
+            }
+        };
+        match call {
+            Ok(call) => call.send(&c.transport).await.map_err(|e| e.user_message()),
+            Err(e) => Err(e.user_message()),
+        }
+    }
+}

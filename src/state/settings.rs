@@ -1,0 +1,58 @@
+//! LLM settings per backend: this browser's copy in `localStorage` (key
+//! `canvas_core::new_conversation::llm_settings_key`), and the agent server's own settings
+//! where it offers them (`GET`/`PATCH /api/settings`, secrets round-tripped encrypted).
+
+use crate::platform::storage::WebStorage;
+use crate::state::api::client;
+use crate::state::backends::BackendsCtx;
+use canvas_core::new_conversation::{
+    llm_settings_key, settings_with_encrypted_secrets, LlmSettings, ServerLlm,
+};
+use canvas_core::selection::ActiveBackend;
+use canvas_core::storage::Storage;
+
+const LOCAL: WebStorage = WebStorage::local();
+
+/// This browser's LLM settings for a backend (default when none or unreadable).
+pub fn load_local(backend_id: &str) -> LlmSettings {
+    LOCAL
+        .get(&llm_settings_key(backend_id))
+        .ok()
+        .flatten()
+        .and_then(|raw| LlmSettings::from_storage(&raw))
+        .unwrap_or_default()
+}
+
+/// Store this browser's LLM settings for a backend.
+pub fn save_local(backend_id: &str, s: &LlmSettings) -> Result<(), String> {
+    LOCAL
+        .set(&llm_settings_key(backend_id), &s.to_storage())
+        .map_err(|e| e.to_string())
+}
+
+/// The server's LLM settings (`None` when it offers none or the call failed).
+pub async fn load_server(backends: BackendsCtx, active: &ActiveBackend) -> Option<ServerLlm> {
+    let c = client(backends, active);
+    let call = settings_with_encrypted_secrets(c.api.as_ref()).ok()?;
+    call.send(&c.transport)
+        .await
+        .ok()
+        .map(|s| ServerLlm::from_settings(&s))
+}
+
+/// Store the settings on the server too (`PATCH /api/settings`).
+pub async fn save_server(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    s: &LlmSettings,
+) -> Result<(), String> {
+    let c = client(backends, active);
+    match c.api.update_settings(&s.server_patch()) {
+        Ok(call) => call
+            .send(&c.transport)
+            .await
+            .map(|_| ())
+            .map_err(|e| e.user_message()),
+        Err(e) => Err(e.user_message()),
+    }
+}
