@@ -127,7 +127,7 @@ fn finished_turns(items: &[Value]) -> usize {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn create_from_the_launcher_streams_live_in_order_and_a_reload_restores_history() {
+async fn chat_create_from_the_launcher_streams_live_in_order_and_a_reload_restores_history() {
     let env = Env::get();
     let stub = llm_stub::start(
         StubScript::new()
@@ -245,7 +245,7 @@ async fn create_from_the_launcher_streams_live_in_order_and_a_reload_restores_hi
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn agent_html_and_javascript_links_render_inert() {
+async fn chat_agent_html_and_javascript_links_render_inert() {
     let env = Env::get();
     let stub = llm_stub::start(StubScript::new().with_final_message(
         "Look <img src=x onerror=\"window.__pwned=1\"> and <script>window.__pwned=2</script> \
@@ -293,7 +293,7 @@ async fn agent_html_and_javascript_links_render_inert() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_422_from_create_shows_the_server_detail() {
+async fn chat_a_422_from_create_shows_the_server_detail() {
     let env = Env::get();
     let server = canvas_serve::start(env.serve_config())
         .await
@@ -324,7 +324,7 @@ async fn a_422_from_create_shows_the_server_detail() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn restarting_the_agent_server_reconnects_and_catches_up() {
+async fn chat_restarting_the_agent_server_reconnects_and_catches_up() {
     let env = Env::get();
     let stub = llm_stub::start(StubScript::new().with_command("echo first-turn")).await;
     let mut agent = env.private_agent_server("restart").await;
