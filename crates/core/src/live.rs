@@ -295,4 +295,54 @@ mod tests {
         assert_eq!(message_to_send("  hi \n"), Some("hi".into()));
         assert_eq!(message_to_send(" \n "), None);
     }
+
+    /// `cargo xtask bench`: time to apply a 10,000-event conversation (printed, not asserted).
+    #[test]
+    #[ignore = "benchmark: run with `cargo xtask bench`"]
+    fn bench_timeline_10k() {
+        use crate::events::Timeline;
+        use serde_json::json;
+        let events: Vec<serde_json::Value> = (0..10_000u32)
+            .map(|i| {
+                let ts = format!("2026-01-01T{:02}:{:02}:{:02}.{:06}", i / 3600 % 24, i / 60 % 60, i % 60, i);
+                match i % 5 {
+                    0 => json!({"id": format!("e{i}"), "timestamp": ts, "source": "user", "kind": "MessageEvent",
+                        "llm_message": {"role": "user", "content": [{"type": "text", "text": format!("message {i}")}]}}),
+                    1 => json!({"id": format!("e{i}"), "timestamp": ts, "source": "agent", "kind": "ActionEvent",
+                        "thought": [{"type": "text", "text": "thinking"}], "tool_name": "terminal", "tool_call_id": format!("t{i}"),
+                        "action": {"kind": "TerminalAction", "command": format!("echo {i}")}}),
+                    2 => json!({"id": format!("e{i}"), "timestamp": ts, "source": "environment", "kind": "ObservationEvent",
+                        "action_id": format!("e{}", i - 1), "tool_call_id": format!("t{}", i - 1), "tool_name": "terminal",
+                        "observation": {"kind": "TerminalObservation", "content": [{"type": "text", "text": format!("{i}")}], "exit_code": 0}}),
+                    3 => json!({"id": format!("e{i}"), "timestamp": ts, "source": "environment", "kind": "ConversationStateUpdateEvent",
+                        "key": "execution_status", "value": "running"}),
+                    _ => json!({"id": format!("e{i}"), "timestamp": ts, "source": "agent", "kind": "MessageEvent",
+                        "llm_message": {"role": "assistant", "content": [{"type": "text", "text": format!("**answer** {i}")}]}}),
+                }
+            })
+            .collect();
+        let start = std::time::Instant::now();
+        let mut t = Timeline::new();
+        for e in events.iter().cloned() {
+            t.apply(e);
+        }
+        let live = start.elapsed();
+        let start = std::time::Instant::now();
+        let mut paged = Timeline::new();
+        for page in events.chunks(50).rev() {
+            paged.apply_page(page.iter().rev().cloned());
+        }
+        let history = start.elapsed();
+        assert_eq!(t.len(), 10_000);
+        assert_eq!(t.items(), paged.items());
+        println!(
+            "bench_timeline_10k: {} events -> {} items; live frames {:?} ({:.1} µs/event); \
+             history pages of 50, newest first {:?}",
+            t.len(),
+            t.items().len(),
+            live,
+            live.as_secs_f64() * 1e6 / 10_000.0,
+            history
+        );
+    }
 }
