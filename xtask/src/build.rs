@@ -119,5 +119,10 @@ pub fn build_serve(ctx: &Ctx) -> Result<PathBuf, String> {
     ])
     .current_dir(&ctx.root);
     util::run_quiet(ctx, "cargo build canvas-serve", &mut c)?;
-    Ok(ctx.root.join("target/debug/canvas-serve"))
+    Ok(serve_bin(ctx))
+}
+
+/// Where `cargo build -p canvas-serve` puts the binary (the tree's own `target/`).
+pub fn serve_bin(ctx: &Ctx) -> PathBuf {
+    ctx.root.join("target/debug/canvas-serve")
 }

@@ -23,7 +23,8 @@ cargo xtask run [flags]
   --lock-to-cloud <url>      locked-cloud build: the app only talks to this cloud host
   --base-path </prefix>      serve the app under a sub-path, e.g. /canvas
   --state-dir <dir>          where keys, HOME and the working dir live (default .state/run)
-  --rebuild                  rebuild the app even if dist/ looks up to date";
+  --rebuild                  rebuild the app even if dist/ looks up to date
+  --skip-build               use the existing dist/ and canvas-serve binary (tests)";
 
 #[derive(Debug)]
 struct Opts {
@@ -35,6 +36,7 @@ struct Opts {
     base_path: Option<String>,
     state_dir: Option<PathBuf>,
     rebuild: bool,
+    skip_build: bool,
 }
 
 fn parse(args: &[String]) -> Result<Opts, String> {
@@ -47,6 +49,7 @@ fn parse(args: &[String]) -> Result<Opts, String> {
         base_path: None,
         state_dir: None,
         rebuild: false,
+        skip_build: false,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -70,6 +73,7 @@ fn parse(args: &[String]) -> Result<Opts, String> {
             "--base-path" => o.base_path = Some(value("--base-path")?),
             "--state-dir" => o.state_dir = Some(PathBuf::from(value("--state-dir")?)),
             "--rebuild" => o.rebuild = true,
+            "--skip-build" => o.skip_build = true,
             "-h" | "--help" => return Err(USAGE.to_string()),
             other => return Err(format!("unknown flag {other}\n\n{USAGE}")),
         }
@@ -121,8 +125,20 @@ pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
     fs::create_dir_all(&state).map_err(|e| format!("{}: {e}", state.display()))?;
     let key = session_key(&state)?;
 
-    let dist = build::build_release(ctx, o.rebuild)?;
-    let serve_bin = build::build_serve(ctx)?;
+    let (dist, serve_bin) = if o.skip_build {
+        let (dist, bin) = (build::dist_dir(ctx), build::serve_bin(ctx));
+        if !dist.join("index.html").exists() || !bin.exists() {
+            return Err(
+                "--skip-build: run `cargo xtask build` and build canvas-serve first".into(),
+            );
+        }
+        (dist, bin)
+    } else {
+        (
+            build::build_release(ctx, o.rebuild)?,
+            build::build_serve(ctx)?,
+        )
+    };
     let python = if o.no_agent {
         None
     } else {

@@ -248,6 +248,7 @@ fn e2e_env(
 ) -> Result<(Vec<(String, String)>, AgentServer), String> {
     let python = python.ok_or("no agent-server python")?;
     let dist = build::build_release(ctx, false)?;
+    build::build_serve(ctx)?;
     let state = ctx.root.join("target/e2e");
     let _ = fs::remove_dir_all(&state);
     fs::create_dir_all(&state).map_err(|e| e.to_string())?;
@@ -272,6 +273,12 @@ fn e2e_env(
         (
             "CHROMEDRIVER".to_string(),
             "/usr/bin/chromedriver".to_string(),
+        ),
+        (
+            "CANVAS_XTASK_BIN".to_string(),
+            std::env::current_exe()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
         ),
     ];
     Ok((env, agent))

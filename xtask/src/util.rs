@@ -15,11 +15,20 @@ pub struct Ctx {
 
 impl Ctx {
     pub fn new() -> Ctx {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| PathBuf::from("."));
-        let logs = root.join("target/xtask-logs");
+        let root = find_root();
+        // Every build of this tree goes to its own `target/`: a target dir shared between
+        // checkouts (e.g. git worktrees) makes cargo reuse another tree's artifacts.
+        let target = root.join("target");
+        if let Ok(t) = std::env::var("CARGO_TARGET_DIR") {
+            if Path::new(&t) != target {
+                eprintln!(
+                    "note: ignoring CARGO_TARGET_DIR={t}; this tree builds into {}",
+                    target.display()
+                );
+            }
+        }
+        std::env::set_var("CARGO_TARGET_DIR", &target);
+        let logs = target.join("xtask-logs");
         let _ = fs::create_dir_all(&logs);
         Ctx {
             cargo: std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()),
@@ -53,6 +62,28 @@ impl Ctx {
         }
         parts.join(":")
     }
+}
+
+/// The workspace root: the nearest ancestor of the current directory with a `Cargo.toml` that
+/// declares a `[workspace]` and has `xtask/`, else the directory this xtask was built from.
+fn find_root() -> PathBuf {
+    if let Ok(mut dir) = std::env::current_dir() {
+        loop {
+            let manifest = dir.join("Cargo.toml");
+            if dir.join("xtask").is_dir()
+                && fs::read_to_string(&manifest).is_ok_and(|m| m.contains("[workspace]"))
+            {
+                return dir;
+            }
+            if !dir.pop() {
+                break;
+            }
+        }
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."))
 }
 
 pub fn home() -> PathBuf {

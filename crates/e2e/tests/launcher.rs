@@ -1,0 +1,154 @@
+//! `cargo xtask run` as a user runs it: it prints the URL of an app that is connected to a real
+//! agent server, reuses its persisted key, and Ctrl-C stops everything it started.
+
+use canvas_e2e::Env;
+use canvas_harness::{free_port, wait_until, Group};
+use std::io::{BufRead, BufReader};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+fn xtask() -> String {
+    std::env::var("CANVAS_XTASK_BIN").expect("CANVAS_XTASK_BIN: run via `cargo xtask test`")
+}
+
+fn listening(port: u16) -> bool {
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok()
+}
+
+/// Starts `xtask run` and waits for its "is running" line; returns the process and the URL.
+fn start_run(state: &Path, port: u16, agent_port: u16) -> (Group, String) {
+    let mut c = Command::new(xtask());
+    c.args(["run", "--skip-build", "--port", &port.to_string()])
+        .args(["--agent-server-port", &agent_port.to_string()])
+        .arg("--state-dir")
+        .arg(state)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    let mut run = Group::spawn("xtask run", c).expect("start xtask run");
+    let out = run.child_mut().stdout.take().expect("stdout");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let url = wait_until(
+        "xtask run to print its URL",
+        Duration::from_secs(120),
+        || match rx.try_recv() {
+            Ok(line) => Ok(line
+                .split_once("Agent Canvas is running: ")
+                .map(|(_, u)| u.trim().trim_end_matches('/').to_string())),
+            Err(mpsc::TryRecvError::Empty) => Ok(None),
+            Err(mpsc::TryRecvError::Disconnected) => Err("xtask run exited early".into()),
+        },
+    )
+    .expect("URL");
+    (run, url)
+}
+
+fn ctrl_c(run: &mut Group) {
+    let status = Command::new("kill")
+        .args(["-INT", &run.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    let code = wait_until(
+        "xtask run to exit after Ctrl-C",
+        Duration::from_secs(30),
+        || run.try_wait().map_err(|e| e.to_string()),
+    )
+    .expect("exit");
+    assert!(code.success(), "xtask run exited with {code}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn run_serves_a_connected_app_and_ctrl_c_stops_everything() {
+    let env = Env::get();
+    let state = env.scratch("xtask-run");
+    let (port, agent_port) = (free_port().unwrap(), free_port().unwrap());
+    let (mut run, url) = tokio::task::spawn_blocking({
+        let state = state.clone();
+        move || start_run(&state, port, agent_port)
+    })
+    .await
+    .unwrap();
+    assert_eq!(url, format!("http://127.0.0.1:{port}"));
+
+    // The app is served with the persisted key injected, and the agent server answers.
+    let key = std::fs::read_to_string(state.join("session-api-key")).expect("persisted key");
+    assert_eq!(key.trim().len(), 64, "32 random bytes, hex");
+    let html = reqwest::get(format!("{url}/"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        html.contains(key.trim()),
+        "index.html carries the injected key"
+    );
+    let info: serde_json::Value = reqwest::get(format!("{url}/server_info"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        info["version"],
+        serde_json::json!(Env::pinned_server_version())
+    );
+    assert!(listening(agent_port));
+
+    // Ctrl-C: both servers go away.
+    tokio::task::spawn_blocking(move || ctrl_c(&mut run))
+        .await
+        .unwrap();
+    wait_until("both ports to be free", Duration::from_secs(15), || {
+        Ok((!listening(port) && !listening(agent_port)).then_some(()))
+    })
+    .expect("no orphan servers");
+
+    // A second run reuses the persisted key.
+    let (mut run, url) = tokio::task::spawn_blocking({
+        let state = state.clone();
+        move || start_run(&state, port, agent_port)
+    })
+    .await
+    .unwrap();
+    let html = reqwest::get(format!("{url}/"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains(key.trim()), "the same key after a restart");
+    tokio::task::spawn_blocking(move || ctrl_c(&mut run))
+        .await
+        .unwrap();
+}
+
+#[test]
+fn a_port_in_use_is_a_clear_error_naming_the_port() {
+    let env = Env::get();
+    let taken = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port();
+    let out = Command::new(xtask())
+        .args(["run", "--skip-build", "--port", &port.to_string()])
+        .arg("--state-dir")
+        .arg(env.scratch("xtask-port"))
+        .stdin(Stdio::null())
+        .output()
+        .expect("run xtask");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!("port {port} is already in use")),
+        "stderr: {stderr}"
+    );
+}
