@@ -39,6 +39,7 @@ pub mod selection;
 pub mod storage;
 pub mod url;
 pub mod version;
+pub mod workspace;
 
 pub use backend::{AuthMode, Backend, BackendKind, InvalidBackend, NO_BACKEND_ID};
 pub use errors::{ApiError, ErrorKind};

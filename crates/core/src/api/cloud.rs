@@ -8,20 +8,22 @@ use serde_json::{json, Value};
 use crate::api::auth::{org_header, request_headers};
 use crate::api::cloud_dto::{KeyCheck, OrgMe, Organizations, Sandbox, StartTask};
 use crate::api::decode::{
-    decode_bash_event_page, decode_bash_result, decode_bytes, decode_cloud_created,
-    decode_cloud_summaries, decode_cloud_summary, decode_cloud_summary_page, decode_commits_page,
-    decode_count, decode_event_page, decode_file_home, decode_git_changes, decode_git_diff,
-    decode_json, decode_key_check, decode_org_me, decode_organizations, decode_sandboxes,
-    decode_settings, decode_skills, decode_start_tasks, decode_success, decode_text, decode_unit,
+    decode_bash_command, decode_bash_event_page, decode_bash_result, decode_bytes,
+    decode_cloud_created, decode_cloud_summaries, decode_cloud_summary, decode_cloud_summary_page,
+    decode_commits_page, decode_count, decode_event_page, decode_file_home, decode_git_changes,
+    decode_git_diff, decode_json, decode_key_check, decode_org_me, decode_organizations,
+    decode_sandboxes, decode_settings, decode_skills, decode_start_tasks, decode_success,
+    decode_text, decode_unit,
 };
 use crate::api::dto::{
-    user_message, BashEventPage, BashRequest, BashResult, CommitsPage, EventPage, FileHome,
-    FileUploadResult, GitChange, GitDiff, ServerInfo, Settings, SkillsRequest, SkillsResponse,
+    user_message, BashCommand, BashEventPage, BashRequest, BashResult, CommitsPage, EventPage,
+    FileHome, FileUploadResult, GitChange, GitDiff, ServerInfo, Settings, SkillsRequest,
+    SkillsResponse,
 };
 use crate::api::encode::{id_segment, join_url, with_query, Query};
 use crate::api::local::{
-    bash_timeout_ms, clamp_limit, conversation_path, event_query, CONVERSATION_SORT,
-    DEFAULT_TIMEOUT_MS, SKILLS_TIMEOUT_MS, TRANSFER_TIMEOUT_MS,
+    bash_outputs_path, bash_timeout_ms, clamp_limit, conversation_path, event_query,
+    CONVERSATION_SORT, DEFAULT_TIMEOUT_MS, SKILLS_TIMEOUT_MS, TRANSFER_TIMEOUT_MS,
 };
 use crate::api::plan::{
     Body, Call, Decoder, Method, ProxyEnvelope, RequestPlan, Route, PROXY_TIMEOUT_RANGE,
@@ -392,6 +394,49 @@ impl RuntimeApi for CloudApi {
             None,
             DEFAULT_TIMEOUT_MS,
             decode_bash_event_page,
+        )
+    }
+
+    fn start_bash(
+        &self,
+        conv: Option<&ConversationRef>,
+        req: &BashRequest,
+    ) -> Planned<BashCommand> {
+        let body = serde_json::to_value(req).map_err(|e| ApiError::Decode(e.to_string()))?;
+        self.sandbox(
+            conv,
+            Method::Post,
+            "/api/bash/start_bash_command".into(),
+            Some(body),
+            DEFAULT_TIMEOUT_MS,
+            decode_bash_command,
+        )
+    }
+
+    fn bash_outputs(
+        &self,
+        conv: Option<&ConversationRef>,
+        command_id: &str,
+        after_order: Option<i64>,
+    ) -> Planned<BashEventPage> {
+        self.sandbox(
+            conv,
+            Method::Get,
+            bash_outputs_path(command_id, after_order),
+            None,
+            DEFAULT_TIMEOUT_MS,
+            decode_bash_event_page,
+        )
+    }
+
+    fn stop_bash(&self, conv: Option<&ConversationRef>, command_id: &str) -> Planned<()> {
+        self.sandbox(
+            conv,
+            Method::Post,
+            format!("/api/bash/bash_commands/{}/stop", id_segment(command_id)?),
+            Some(json!({})),
+            DEFAULT_TIMEOUT_MS,
+            decode_success,
         )
     }
 }

@@ -13,8 +13,9 @@ use crate::api::cloud_dto::{
 };
 use crate::api::de::type_name;
 use crate::api::dto::{
-    BashEventPage, BashResult, CommitsPage, ConversationInfo, ConversationPage, EventPage,
-    FileHome, FileUploadResult, GitChange, GitDiff, ServerInfo, Settings, SkillsResponse, Success,
+    BashCommand, BashEventPage, BashResult, CommitsPage, ConversationInfo, ConversationPage,
+    EventPage, FileHome, FileUploadResult, GitChange, GitDiff, ServerInfo, Settings,
+    SkillsResponse, Success,
 };
 use crate::api::view::{ConversationSummary, ConversationSummaryPage, Created};
 use crate::errors::ApiError;
@@ -187,6 +188,11 @@ pub fn decode_success(status: u16, body: &[u8]) -> Result<(), ApiError> {
 
 /// `POST /api/bash/execute_bash_command`.
 pub fn decode_bash_result(status: u16, body: &[u8]) -> Result<BashResult, ApiError> {
+    decode_json(status, body)
+}
+
+/// `POST /api/bash/start_bash_command`.
+pub fn decode_bash_command(status: u16, body: &[u8]) -> Result<BashCommand, ApiError> {
     decode_json(status, body)
 }
 

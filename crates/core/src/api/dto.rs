@@ -260,6 +260,22 @@ pub struct BashResult {
     pub kind: Option<String>,
 }
 
+/// `BashCommand`: what `start_bash_command` answers (the command runs on in the background;
+/// its output arrives as `BashOutput` events with this `id` as their `command_id`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(default)]
+pub struct BashCommand {
+    /// The command's id (`command_id` of its outputs).
+    #[serde(deserialize_with = "id_string")]
+    pub id: String,
+    /// The command line.
+    #[serde(deserialize_with = "lenient")]
+    pub command: String,
+    /// When it started.
+    #[serde(deserialize_with = "opt_string")]
+    pub timestamp: Option<String>,
+}
+
 /// A page of bash events (commands and outputs), kept as JSON.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct BashEventPage {

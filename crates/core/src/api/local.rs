@@ -5,14 +5,16 @@ use serde_json::{json, Value};
 
 use crate::api::auth::request_headers;
 use crate::api::decode::{
-    decode_bash_event_page, decode_bash_result, decode_bytes, decode_commits_page, decode_count,
-    decode_event_page, decode_file_home, decode_git_changes, decode_git_diff, decode_local_created,
-    decode_local_summaries, decode_local_summary, decode_local_summary_page, decode_server_info,
-    decode_settings, decode_skills, decode_success, decode_upload_result,
+    decode_bash_command, decode_bash_event_page, decode_bash_result, decode_bytes,
+    decode_commits_page, decode_count, decode_event_page, decode_file_home, decode_git_changes,
+    decode_git_diff, decode_local_created, decode_local_summaries, decode_local_summary,
+    decode_local_summary_page, decode_server_info, decode_settings, decode_skills, decode_success,
+    decode_upload_result,
 };
 use crate::api::dto::{
-    user_message, BashEventPage, BashRequest, BashResult, CommitsPage, EventPage, FileHome,
-    FileUploadResult, GitChange, GitDiff, ServerInfo, Settings, SkillsRequest, SkillsResponse,
+    user_message, BashCommand, BashEventPage, BashRequest, BashResult, CommitsPage, EventPage,
+    FileHome, FileUploadResult, GitChange, GitDiff, ServerInfo, Settings, SkillsRequest,
+    SkillsResponse,
 };
 use crate::api::encode::{id_segment, join_url, with_query, Query};
 use crate::api::plan::{Body, Call, Decoder, Method, RequestPlan, Route};
@@ -73,6 +75,17 @@ pub(crate) fn event_query(q: &EventQuery) -> Query {
 /// `/api/conversations/{id}` + `rest`.
 pub(crate) fn conversation_path(id: &str, rest: &str) -> Result<String, ApiError> {
     Ok(format!("/api/conversations/{}{rest}", id_segment(id)?))
+}
+
+/// `bash_events/search` for the outputs of one command after `after_order`, oldest first.
+pub(crate) fn bash_outputs_path(command_id: &str, after_order: Option<i64>) -> String {
+    let q = Query::new()
+        .push("command_id__eq", command_id)
+        .push("kind__eq", "BashOutput")
+        .push_opt("order__gt", after_order)
+        .push("sort_order", "TIMESTAMP")
+        .push("limit", MAX_PAGE_LIMIT);
+    with_query("/api/bash/bash_events/search", &q)
 }
 
 /// The bash client timeout for a request.
@@ -319,6 +332,35 @@ impl RuntimeApi for LocalApi {
         self.get(
             &with_query("/api/bash/bash_events/search", &q),
             decode_bash_event_page,
+        )
+    }
+
+    fn start_bash(
+        &self,
+        _conv: Option<&ConversationRef>,
+        req: &BashRequest,
+    ) -> Planned<BashCommand> {
+        let body = serde_json::to_value(req).map_err(|e| ApiError::Decode(e.to_string()))?;
+        self.post_json("/api/bash/start_bash_command", body, decode_bash_command)
+    }
+
+    fn bash_outputs(
+        &self,
+        _conv: Option<&ConversationRef>,
+        command_id: &str,
+        after_order: Option<i64>,
+    ) -> Planned<BashEventPage> {
+        self.get(
+            &bash_outputs_path(command_id, after_order),
+            decode_bash_event_page,
+        )
+    }
+
+    fn stop_bash(&self, _conv: Option<&ConversationRef>, command_id: &str) -> Planned<()> {
+        self.post_json(
+            &format!("/api/bash/bash_commands/{}/stop", id_segment(command_id)?),
+            json!({}),
+            decode_success,
         )
     }
 }

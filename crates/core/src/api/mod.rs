@@ -48,7 +48,7 @@ pub use cloud_dto::{
     Organizations, Sandbox, SandboxStatus, StartTask, StartTaskStatus,
 };
 pub use dto::{
-    BashEventPage, BashRequest, BashResult, Commit, CommitsPage, ConversationInfo,
+    BashCommand, BashEventPage, BashRequest, BashResult, Commit, CommitsPage, ConversationInfo,
     ConversationPage, Event, EventPage, ExecutionStatus, FileHome, FileUploadResult, GitChange,
     GitChangeStatus, GitDiff, ServerInfo, Settings, SkillInfo, SkillType, SkillsRequest,
     SkillsResponse, Workspace,

@@ -11,8 +11,8 @@ use serde_json::Value;
 use crate::api::cloud::CloudApi;
 use crate::api::cloud_dto::{KeyCheck, OrgMe, Organizations, Sandbox, StartTask};
 use crate::api::dto::{
-    BashEventPage, BashRequest, BashResult, CommitsPage, EventPage, FileHome, FileUploadResult,
-    GitChange, GitDiff, ServerInfo, Settings, SkillsRequest, SkillsResponse,
+    BashCommand, BashEventPage, BashRequest, BashResult, CommitsPage, EventPage, FileHome,
+    FileUploadResult, GitChange, GitDiff, ServerInfo, Settings, SkillsRequest, SkillsResponse,
 };
 use crate::api::local::LocalApi;
 use crate::api::plan::Call;
@@ -95,6 +95,19 @@ pub trait RuntimeApi {
         page_id: Option<&str>,
         limit: u32,
     ) -> Planned<BashEventPage>;
+    /// Start a command without waiting for it (`start_bash_command`); follow it with
+    /// [`RuntimeApi::bash_outputs`] and stop it with [`RuntimeApi::stop_bash`].
+    fn start_bash(&self, conv: Option<&ConversationRef>, req: &BashRequest)
+        -> Planned<BashCommand>;
+    /// The `BashOutput` chunks of one command with `order > after_order`, oldest first.
+    fn bash_outputs(
+        &self,
+        conv: Option<&ConversationRef>,
+        command_id: &str,
+        after_order: Option<i64>,
+    ) -> Planned<BashEventPage>;
+    /// Stop a running command (its last output then carries a negative exit code).
+    fn stop_bash(&self, conv: Option<&ConversationRef>, command_id: &str) -> Planned<()>;
 }
 
 /// Files in the runtime (same `conv` rule as [`RuntimeApi`]).

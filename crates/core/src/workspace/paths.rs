@@ -1,0 +1,131 @@
+//! Paths are absolute on the wire (the server answers 400 to a relative one). Upload names are a
+//! single component: `.`, `..`, empty names and names with `/` or NUL are refused.
+
+use std::fmt;
+
+/// Why a path or name was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathError {
+    /// The directory is not absolute.
+    NotAbsolute(String),
+    /// The name is empty.
+    EmptyName,
+    /// The name is `.` or `..`.
+    DotName,
+    /// The name contains `/`, `\` or NUL.
+    BadCharacter,
+}
+
+impl fmt::Display for PathError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PathError::NotAbsolute(p) => write!(f, "“{p}” is not an absolute path"),
+            PathError::EmptyName => f.write_str("the file name is empty"),
+            PathError::DotName => f.write_str("“.” and “..” are not allowed as file names"),
+            PathError::BadCharacter => {
+                f.write_str("a file name may not contain “/”, “\\” or NUL characters")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PathError {}
+
+/// Whether `path` is absolute (POSIX).
+pub fn is_absolute(path: &str) -> bool {
+    path.starts_with('/')
+}
+
+/// `dir` + `/` + `rel`, without doubled slashes. `rel` may hold several components.
+pub fn join(dir: &str, rel: &str) -> String {
+    let dir = dir.trim_end_matches('/');
+    let rel = rel.trim_start_matches('/');
+    if rel.is_empty() {
+        if dir.is_empty() {
+            "/".into()
+        } else {
+            dir.into()
+        }
+    } else {
+        format!("{dir}/{rel}")
+    }
+}
+
+/// The last component of `path` (`"/a/b.txt"` ⇒ `"b.txt"`).
+pub fn file_name(path: &str) -> &str {
+    let p = path.trim_end_matches('/');
+    p.rsplit('/').next().unwrap_or(p)
+}
+
+/// Checks one upload file name.
+pub fn validate_name(name: &str) -> Result<(), PathError> {
+    if name.is_empty() {
+        Err(PathError::EmptyName)
+    } else if name == "." || name == ".." {
+        Err(PathError::DotName)
+    } else if name.contains(['/', '\\', '\0']) {
+        Err(PathError::BadCharacter)
+    } else {
+        Ok(())
+    }
+}
+
+/// The absolute path an upload of `name` into `dir` goes to.
+pub fn upload_target(dir: &str, name: &str) -> Result<String, PathError> {
+    if !is_absolute(dir) {
+        return Err(PathError::NotAbsolute(dir.to_string()));
+    }
+    validate_name(name)?;
+    Ok(join(dir, name))
+}
+
+/// POSIX single-quoting for a shell word (`'it'\''s'`).
+pub fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn join_table() {
+        for (dir, rel, want) in [
+            ("/w", "a.txt", "/w/a.txt"),
+            ("/w/", "a.txt", "/w/a.txt"),
+            ("/w", "/a/b", "/w/a/b"),
+            ("/", "a", "/a"),
+            ("/w", "", "/w"),
+            ("", "", "/"),
+        ] {
+            assert_eq!(join(dir, rel), want, "{dir:?} + {rel:?}");
+        }
+    }
+
+    #[test]
+    fn upload_names() {
+        for (dir, name, want) in [
+            ("/w", "a.txt", Ok("/w/a.txt".to_string())),
+            ("/w/", "my file.md", Ok("/w/my file.md".to_string())),
+            ("/w", ".", Err(PathError::DotName)),
+            ("/w", "..", Err(PathError::DotName)),
+            ("/w", "", Err(PathError::EmptyName)),
+            ("/w", "a/b", Err(PathError::BadCharacter)),
+            ("/w", "a\\b", Err(PathError::BadCharacter)),
+            ("/w", "a\0", Err(PathError::BadCharacter)),
+            ("w", "a", Err(PathError::NotAbsolute("w".into()))),
+            ("/w", "..a", Ok("/w/..a".to_string())),
+        ] {
+            assert_eq!(upload_target(dir, name), want, "{dir:?} {name:?}");
+        }
+    }
+
+    #[test]
+    fn names_and_quotes() {
+        assert_eq!(file_name("/a/b.txt"), "b.txt");
+        assert_eq!(file_name("/a/dir/"), "dir");
+        assert_eq!(file_name("x"), "x");
+        assert_eq!(shell_quote("/w/it's"), r"'/w/it'\''s'");
+        assert!(is_absolute("/x") && !is_absolute("x"));
+    }
+}
