@@ -3,7 +3,7 @@
 use crate::components::shell::Shell;
 use crate::pages::{
     conversation::ConversationPage, conversations::ConversationsPage, home::HomePage,
-    not_found::NotFound,
+    not_found::NotFound, panel::PanelPage,
 };
 use crate::state;
 use leptos::prelude::*;
@@ -16,6 +16,7 @@ pub fn App() -> impl IntoView {
     let backends = state::backends::provide_backends();
     state::connection::provide_connection(backends);
     crate::components::backends::provide_backends_ui();
+    state::workspace::provide_workspace();
     let base = backends
         .launcher
         .with_value(|l| l.base_path.clone().unwrap_or_default());
@@ -28,6 +29,7 @@ pub fn App() -> impl IntoView {
                         <Route path=path!("/") view=HomePage />
                         <Route path=path!("/conversations") view=ConversationsPage />
                         <Route path=path!("/conversations/:id") view=ConversationPage />
+                        <Route path=path!("/conversations/:id/panel") view=PanelPage />
                     </Routes>
                 </Gate>
             </Shell>

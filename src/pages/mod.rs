@@ -5,5 +5,6 @@ pub mod conversations;
 pub mod home;
 pub mod not_found;
 pub mod onboarding;
+pub mod panel;
 pub mod public_key;
 pub mod start_task;

@@ -5,3 +5,4 @@ pub mod backends;
 pub mod connection;
 pub mod events;
 pub mod settings;
+pub mod workspace;

@@ -1,0 +1,338 @@
+//! Workspace panel, end to end (issue #7): the panel page of a real conversation on the real
+//! agent server — terminal (exit codes, output), files (upload ⇒ tree and `cat`), changes (a
+//! file changed from the terminal shows up with a correct diff).
+
+use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
+use fantoccini::Locator;
+use serde_json::{json, Value};
+
+/// Opens the panel page of a fresh conversation whose working dir is a new scratch dir.
+async fn open_panel(env: &Env, name: &str) -> (canvas_serve::Running, Browser, std::path::PathBuf) {
+    let api = AgentApi::new(&env.agent_url, &env.agent_key);
+    let dir = env.scratch(name);
+    let id = api
+        .create_conversation(&dir.display().to_string(), &format!("Workspace {name}"))
+        .await;
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let browser = Browser::start(env).await;
+    browser
+        .goto(&format!("{}/conversations/{id}/panel", server.url()))
+        .await;
+    browser
+        .wait_js(
+            "the terminal tab",
+            "return !!document.querySelector('[data-testid=terminal-input]')",
+        )
+        .await;
+    (server, browser, dir)
+}
+
+/// Types `command` into the terminal, runs it, and waits for its exit code; returns
+/// (exit code, stdout) of the newest run.
+async fn run_in_terminal(browser: &Browser, command: &str) -> (Value, String) {
+    let before = browser
+        .js("return document.querySelectorAll('[data-testid=terminal-run]').length")
+        .await;
+    let input = browser
+        .client
+        .find(Locator::Css("[data-testid=terminal-input]"))
+        .await
+        .expect("terminal input");
+    input.send_keys(command).await.expect("type");
+    browser
+        .client
+        .find(Locator::Css("[data-testid=terminal-run-button]"))
+        .await
+        .expect("run button")
+        .click()
+        .await
+        .expect("click run");
+    let script = format!(
+        "const runs = document.querySelectorAll('[data-testid=terminal-run]'); \
+         if (runs.length <= {before}) return null; \
+         const r = runs[0]; \
+         const e = r.querySelector('[data-testid=terminal-exit]'); \
+         if (!e || !e.dataset.exitCode || r.dataset.running === 'true') return null; \
+         return [Number(e.dataset.exitCode), r.querySelector('[data-testid=terminal-output]').textContent, e.innerText];"
+    );
+    let v = browser
+        .wait_js(&format!("the exit code of `{command}`"), &script)
+        .await;
+    (v[0].clone(), v[1].as_str().unwrap_or_default().to_string())
+}
+
+async fn click(browser: &Browser, css: &str) {
+    browser
+        .client
+        .find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("click {css}: {e}"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn terminal_shows_output_and_exit_code() {
+    let env = Env::get();
+    let (_server, browser, dir) = open_panel(&env, "ws-term").await;
+
+    let (code, out) = run_in_terminal(&browser, "echo hi && exit 3").await;
+    assert_eq!(code, json!(3));
+    assert_eq!(out.trim(), "hi");
+    let label = browser
+        .js("return document.querySelector('[data-testid=terminal-exit]').innerText")
+        .await;
+    assert_eq!(label, json!("exit code 3"));
+
+    // Commands run in the conversation's working directory.
+    let (code, out) = run_in_terminal(&browser, "pwd").await;
+    assert_eq!(code, json!(0));
+    assert_eq!(out.trim(), dir.display().to_string());
+
+    // History: ↑ brings back the previous command.
+    let input = browser
+        .client
+        .find(Locator::Css("[data-testid=terminal-input]"))
+        .await
+        .expect("input");
+    input.send_keys("\u{E013}").await.expect("arrow up");
+    let v = browser
+        .wait_js(
+            "history recall",
+            "const v = document.querySelector('[data-testid=terminal-input]').value; return v === 'pwd' ? v : null;",
+        )
+        .await;
+    assert_eq!(v, json!("pwd"));
+    input.send_keys("\u{E013}").await.expect("arrow up");
+    browser
+        .wait_js(
+            "older history",
+            "return document.querySelector('[data-testid=terminal-input]').value === 'echo hi && exit 3';",
+        )
+        .await;
+    input.clear().await.expect("clear");
+
+    // A running command can be stopped.
+    input.send_keys("sleep 30").await.expect("type");
+    click(&browser, "[data-testid=terminal-run-button]").await;
+    browser
+        .wait_js(
+            "the stop button",
+            "return !!document.querySelector('[data-testid=terminal-run] [data-testid=terminal-stop]')",
+        )
+        .await;
+    click(&browser, "[data-testid=terminal-stop]").await;
+    let label = browser
+        .wait_js(
+            "the stopped command's exit label",
+            "const r = document.querySelector('[data-testid=terminal-run]'); \
+             return r && r.dataset.running === 'false' ? r.querySelector('[data-testid=terminal-exit]').innerText : null;",
+        )
+        .await;
+    assert!(
+        label.as_str().unwrap_or_default().starts_with("stopped"),
+        "{label}"
+    );
+
+    // State survives switching tabs.
+    click(&browser, "[data-testid=ws-tab-files]").await;
+    browser
+        .wait_js(
+            "files tab",
+            "return !!document.querySelector('[data-testid=files-tab]')",
+        )
+        .await;
+    click(&browser, "[data-testid=ws-tab-terminal]").await;
+    let n = browser
+        .wait_js(
+            "the runs after switching back",
+            "return document.querySelectorAll('[data-testid=terminal-run]').length",
+        )
+        .await;
+    assert_eq!(n, json!(3));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn uploaded_file_appears_in_tree_and_cat() {
+    let env = Env::get();
+    let (_server, browser, dir) = open_panel(&env, "ws-files").await;
+    std::fs::create_dir_all(dir.join("node_modules/pkg")).expect("node_modules");
+    std::fs::write(dir.join("node_modules/pkg/index.js"), "x").expect("write");
+    std::fs::create_dir_all(dir.join("src")).expect("src");
+    std::fs::write(
+        dir.join("src/main.rs"),
+        "fn main() { println!(\"<b>hi</b>\"); }\n",
+    )
+    .expect("write");
+
+    click(&browser, "[data-testid=ws-tab-files]").await;
+    browser
+        .wait_js(
+            "the tree",
+            "return !!document.querySelector('[data-testid=tree-entry][data-path=\"src\"]')",
+        )
+        .await;
+    let pruned = browser
+        .js("return !!document.querySelector('[data-testid=tree-entry][data-path=\"node_modules\"]')")
+        .await;
+    assert_eq!(pruned, json!(false), "node_modules is pruned");
+
+    // Upload a local file through the file input.
+    let local = env.scratch("upload-src").join("hello-upload.txt");
+    std::fs::write(&local, "uploaded through the canvas\n").expect("write");
+    let file_input = browser
+        .client
+        .find(Locator::Css("[data-testid=files-upload]"))
+        .await
+        .expect("file input");
+    file_input
+        .send_keys(&local.display().to_string())
+        .await
+        .expect("choose file");
+    browser
+        .wait_js(
+            "the uploaded file in the tree",
+            "return !!document.querySelector('[data-testid=tree-entry][data-path=\"hello-upload.txt\"]')",
+        )
+        .await;
+    assert_eq!(
+        std::fs::read_to_string(dir.join("hello-upload.txt")).expect("on disk"),
+        "uploaded through the canvas\n"
+    );
+
+    // The viewer shows it; source files are highlighted as text (never HTML).
+    click(
+        &browser,
+        "[data-testid=tree-entry][data-path=\"hello-upload.txt\"] button",
+    )
+    .await;
+    let text = browser
+        .wait_js(
+            "the viewer",
+            "const c = document.querySelector('[data-testid=viewer-code]'); return c ? c.textContent : null;",
+        )
+        .await;
+    assert_eq!(
+        text.as_str().unwrap_or_default().trim(),
+        "uploaded through the canvas"
+    );
+    click(
+        &browser,
+        "[data-testid=tree-entry][data-path=\"src\"] button",
+    )
+    .await;
+    click(
+        &browser,
+        "[data-testid=tree-entry][data-path=\"src/main.rs\"] button",
+    )
+    .await;
+    let kw = browser
+        .wait_js(
+            "highlighted Rust",
+            "const k = document.querySelector('[data-testid=viewer-code] .tok-keyword'); return k ? k.textContent : null;",
+        )
+        .await;
+    assert_eq!(kw, json!("fn"));
+    let injected = browser
+        .js("return !!document.querySelector('[data-testid=viewer-code] b')")
+        .await;
+    assert_eq!(injected, json!(false), "file content is text, not HTML");
+
+    // And `cat` in the terminal sees it.
+    click(&browser, "[data-testid=ws-tab-terminal]").await;
+    let (code, out) = run_in_terminal(&browser, "cat hello-upload.txt").await;
+    assert_eq!(code, json!(0));
+    assert_eq!(out.trim(), "uploaded through the canvas");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn terminal_change_shows_under_changes_with_diff() {
+    let env = Env::get();
+    let (_server, browser, _dir) = open_panel(&env, "ws-changes").await;
+    let setup = "export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 && git init -q -b main . && \
+         printf 'one\\nshared\\n' > a.txt && git add a.txt && \
+         git -c user.name=T -c user.email=t@t.invalid -c commit.gpgsign=false commit -q -m first && echo ok";
+    let (code, out) = run_in_terminal(&browser, setup).await;
+    assert_eq!((code, out.trim()), (json!(0), "ok"));
+    let (code, _) = run_in_terminal(&browser, "printf 'two\\nshared\\n' > a.txt").await;
+    assert_eq!(code, json!(0));
+
+    click(&browser, "[data-testid=ws-tab-changes]").await;
+    let status = browser
+        .wait_js(
+            "a.txt under Changes",
+            "const r = document.querySelector('[data-testid=change-row][data-path=\"a.txt\"]'); return r ? r.dataset.status : null;",
+        )
+        .await;
+    assert_eq!(status, json!("modified"));
+    click(
+        &browser,
+        "[data-testid=change-row][data-path=\"a.txt\"] button",
+    )
+    .await;
+    let lines = browser
+        .wait_js(
+            "the unified diff",
+            "const ls = [...document.querySelectorAll('[data-testid=diff-unified-body] [data-testid=diff-line]')]; \
+             return ls.length ? ls.map(l => l.dataset.kind + ':' + l.querySelector('.ws-dtext').textContent) : null;",
+        )
+        .await;
+    assert_eq!(lines, json!(["removed:one", "added:two", "same:shared"]));
+    click(&browser, "[data-testid=diff-split]").await;
+    let rows = browser
+        .wait_js(
+            "the side-by-side diff",
+            "const b = document.querySelector('[data-testid=diff-split-body]'); \
+             return b ? [...b.querySelectorAll('.ws-srow')].map(r => [...r.querySelectorAll('.ws-dtext')].map(c => c.textContent).join('|')) : null;",
+        )
+        .await;
+    assert_eq!(rows, json!(["one|two", "shared|shared"]));
+
+    // A later edit by anyone (here: the terminal via the API) shows up without a reload.
+    let commits = browser
+        .wait_js(
+            "the commits list",
+            "const r = document.querySelector('[data-testid=commit-row]'); return r ? r.innerText : null;",
+        )
+        .await;
+    assert!(
+        commits.as_str().unwrap_or_default().contains("first"),
+        "{commits}"
+    );
+    click(&browser, "[data-testid=commit-row] button").await;
+    let files = browser
+        .wait_js(
+            "the commit's files",
+            "const l = document.querySelector('[data-testid=commit-files] li'); return l ? l.dataset.path : null;",
+        )
+        .await;
+    assert_eq!(files, json!("a.txt"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_conversation_shows_an_error_not_a_blank_panel() {
+    let env = Env::get();
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let browser = Browser::start(&env).await;
+    browser
+        .goto(&format!(
+            "{}/conversations/00000000-0000-4000-8000-000000000000/panel",
+            server.url()
+        ))
+        .await;
+    let msg = browser
+        .wait_js(
+            "the error",
+            "const e = document.querySelector('[data-testid=panel-error]'); return e ? e.innerText : null;",
+        )
+        .await;
+    assert!(
+        msg.as_str().unwrap_or_default().contains("Not found"),
+        "{msg}"
+    );
+}

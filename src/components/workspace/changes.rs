@@ -1,0 +1,268 @@
+//! Changes tab: the repository's changed files with status badges (refetched every few seconds
+//! while visible, so the agent's edits show up), the selected file's diff (unified or side by
+//! side), and recent commits with each commit's changed files.
+
+use super::{InlineError, PanelProps};
+use crate::state::api::client;
+use crate::state::backends::use_backends;
+use crate::state::workspace::DiffMode;
+use canvas_core::api::dto::BashRequest;
+use canvas_core::api::routing::ConversationRef;
+use canvas_core::errors::ApiError;
+use canvas_core::workspace::changes::{badge, label, parse_name_status, show_command};
+use canvas_core::workspace::diff::{diff_lines, side_by_side, unified};
+use canvas_core::workspace::paths::join;
+use leptos::prelude::*;
+use std::time::Duration;
+
+const REFRESH: Duration = Duration::from_secs(4);
+
+#[component]
+pub(crate) fn ChangesTab(props: PanelProps) -> impl IntoView {
+    let backends = use_backends();
+    let PanelProps { conv, root, ws } = props;
+    let repo = root.clone().unwrap_or_default();
+    let (conv_c, repo_c) = (conv.clone(), repo.clone());
+    let changes = LocalResource::new(move || {
+        let active = backends.active.get();
+        let (conv, repo) = (conv_c.clone(), repo_c.clone());
+        async move {
+            let c = client(backends, &active);
+            c.api
+                .git_changes(Some(&conv), &repo, None)?
+                .send(&c.transport)
+                .await
+        }
+    });
+    // Refetch on a timer while this tab is mounted (i.e. visible); opening the tab fetches.
+    if let Ok(h) = set_interval_with_handle(move || changes.refetch(), REFRESH) {
+        on_cleanup(move || h.clear());
+    }
+    let (conv_m, repo_m) = (conv.clone(), repo.clone());
+    let commits = LocalResource::new(move || {
+        let active = backends.active.get();
+        let (conv, repo) = (conv_m.clone(), repo_m.clone());
+        async move {
+            let c = client(backends, &active);
+            c.api
+                .git_commits(Some(&conv), &repo, 20)?
+                .send(&c.transport)
+                .await
+        }
+    });
+
+    let list = move || {
+        Suspend::new(async move {
+            match changes.await {
+                Ok(list) if list.is_empty() => view! {
+                    <p class="ws-muted" data-testid="changes-empty">"No changes."</p>
+                }
+                .into_any(),
+                Ok(list) => {
+                    let selected = ws.selected_change.get();
+                    view! {
+                        <ul class="ws-changes" data-testid="changes-list" aria-label="Changed files">
+                            {list.into_iter().map(|ch| {
+                                let (letter, css) = badge(&ch.status);
+                                let path = ch.path.clone();
+                                let p2 = path.clone();
+                                let p3 = path.clone();
+                                let sel = selected.as_deref() == Some(path.as_str());
+                                view! {
+                                    <li data-testid="change-row" data-path=p3 data-status=css>
+                                        <button class="ws-change-btn" class:selected=sel aria-pressed=sel.to_string()
+                                            on:click=move |_| ws.selected_change.set(Some(p2.clone()))>
+                                            <span class=format!("ws-badge {css}") data-testid="change-badge"
+                                                title=label(&ch.status) aria-label=label(&ch.status)>{letter}</span>
+                                            <span class="ws-change-path">{path}</span>
+                                        </button>
+                                    </li>
+                                }
+                            }).collect_view()}
+                        </ul>
+                    }
+                    .into_any()
+                }
+                Err(e) => view! { <InlineError message=e.user_message() testid="changes-error" /> }
+                    .into_any(),
+            }
+        })
+    };
+
+    let (conv_d, repo_d) = (conv.clone(), repo.clone());
+    let (conv_k, repo_k) = (conv.clone(), repo.clone());
+    view! {
+        <div class="ws-changes-tab" data-testid="changes-tab">
+            <div class="ws-toolbar">
+                <button class="btn small" data-testid="changes-refresh" on:click=move |_| { changes.refetch(); commits.refetch(); }>"Refresh"</button>
+                <span class="ws-muted">{format!("Repository: {}", if repo.is_empty() { "(unknown)" } else { repo.as_str() })}</span>
+            </div>
+            <Transition fallback=|| view! { <p class="ws-muted">"Loading changes…"</p> }>{list}</Transition>
+            {move || ws.selected_change.get().map(|p| view! { <Diff conv=conv_d.clone() repo=repo_d.clone() rel=p mode=ws.diff_mode /> })}
+            <h3 class="ws-h">"Commits"</h3>
+            <Transition fallback=|| view! { <p class="ws-muted">"Loading commits…"</p> }>
+                {move || {
+                    let (conv_k, repo_k) = (conv_k.clone(), repo_k.clone());
+                    Suspend::new(async move {
+                    match commits.await {
+                        Ok(page) if page.commits.is_empty() => view! { <p class="ws-muted">"No commits."</p> }.into_any(),
+                        Ok(page) => view! {
+                            <ul class="ws-commits" data-testid="commits-list">
+                                {page.commits.into_iter().map(|c| {
+                                    let sha = c.sha.clone();
+                                    let s2 = sha.clone();
+                                    let open = move || ws.selected_commit.get().as_deref() == Some(s2.as_str());
+                                    let open2 = open.clone();
+                                    let (conv, repo) = (conv_k.clone(), repo_k.clone());
+                                    view! {
+                                        <li data-testid="commit-row">
+                                            <button class="ws-change-btn" aria-expanded=move || open().to_string()
+                                                on:click=move |_| ws.selected_commit.update(|s| {
+                                                    *s = if s.as_deref() == Some(sha.as_str()) { None } else { Some(sha.clone()) }
+                                                })>
+                                                <code>{c.short_sha.clone()}</code>" "{c.subject.clone()}
+                                                <span class="ws-muted">{format!(" — {}", c.author)}</span>
+                                            </button>
+                                            {move || open2().then(|| view! { <CommitFiles conv=conv.clone() repo=repo.clone() sha=c.sha.clone() /> })}
+                                        </li>
+                                    }
+                                }).collect_view()}
+                            </ul>
+                        }.into_any(),
+                        Err(e) => view! { <InlineError message=e.user_message() testid="commits-error" /> }.into_any(),
+                    }
+                })}}
+            </Transition>
+        </div>
+    }
+}
+
+/// The files one commit changed (`git show --name-status` in the runtime).
+#[component]
+fn CommitFiles(conv: ConversationRef, repo: String, sha: String) -> impl IntoView {
+    let backends = use_backends();
+    let files = LocalResource::new(move || {
+        let active = backends.active.get();
+        let (conv, repo, sha) = (conv.clone(), repo.clone(), sha.clone());
+        async move {
+            let c = client(backends, &active);
+            let mut req = BashRequest::new(show_command(&repo, &sha));
+            req.timeout_seconds = Some(20);
+            let res = c
+                .api
+                .execute_bash(Some(&conv), &req)?
+                .send(&c.transport)
+                .await?;
+            if res.exit_code != Some(0) {
+                return Err(ApiError::Server {
+                    status: 400,
+                    detail: res.stderr.trim().to_string(),
+                });
+            }
+            Ok(parse_name_status(&res.stdout))
+        }
+    });
+    view! {
+        <Transition fallback=|| view! { <p class="ws-muted">"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                match files.await {
+                    Ok(list) => view! {
+                        <ul class="ws-changes nested" data-testid="commit-files">
+                            {list.into_iter().map(|(status, path)| {
+                                let (letter, css) = badge(&status);
+                                let p2 = path.clone();
+                                view! {
+                                    <li data-path=p2>
+                                        <span class=format!("ws-badge {css}") aria-label=label(&status)>{letter}</span>
+                                        " "<span class="ws-change-path">{path}</span>
+                                    </li>
+                                }
+                            }).collect_view()}
+                        </ul>
+                    }.into_any(),
+                    Err(e) => view! { <InlineError message=e.user_message() /> }.into_any(),
+                }
+            })}
+        </Transition>
+    }
+}
+
+#[component]
+fn Diff(
+    conv: ConversationRef,
+    repo: String,
+    rel: String,
+    mode: RwSignal<DiffMode>,
+) -> impl IntoView {
+    let backends = use_backends();
+    let abs = join(&repo, &rel);
+    let diff = LocalResource::new(move || {
+        let active = backends.active.get();
+        let (conv, abs) = (conv.clone(), abs.clone());
+        async move {
+            let c = client(backends, &active);
+            c.api
+                .git_diff(Some(&conv), &abs, None)?
+                .send(&c.transport)
+                .await
+        }
+    });
+    view! {
+        <section class="ws-diff" data-testid="diff-view" aria-label=format!("Diff of {rel}")>
+            <header class="ws-viewer-head">
+                <code>{rel.clone()}</code>
+                <div class="ws-seg" role="group" aria-label="Diff layout">
+                    <button class="btn small" data-testid="diff-unified" aria-pressed=move || (mode.get() == DiffMode::Unified).to_string()
+                        on:click=move |_| mode.set(DiffMode::Unified)>"Unified"</button>
+                    <button class="btn small" data-testid="diff-split" aria-pressed=move || (mode.get() == DiffMode::SideBySide).to_string()
+                        on:click=move |_| mode.set(DiffMode::SideBySide)>"Side by side"</button>
+                </div>
+            </header>
+            <Transition fallback=|| view! { <p class="ws-muted">"Loading the diff…"</p> }>
+                {move || Suspend::new(async move {
+                    match diff.await {
+                        Ok(d) => {
+                            let lines = diff_lines(d.original.as_deref(), d.modified.as_deref());
+                            if lines.iter().all(|l| l.kind == canvas_core::workspace::diff::LineKind::Same) {
+                                return view! { <p class="ws-muted" data-testid="diff-none">"No differences."</p> }.into_any();
+                            }
+                            let l2 = lines.clone();
+                            (move || match mode.get() {
+                                DiffMode::Unified => view! {
+                                    <div class="ws-diff-body unified" data-testid="diff-unified-body">
+                                        {unified(&l2, 3).into_iter().map(|h| view! {
+                                            <div class="ws-hunk-head">{h.header}</div>
+                                            {h.lines.into_iter().map(|l| view! {
+                                                <div class=format!("ws-dl {}", l.kind.css()) data-testid="diff-line" data-kind=l.kind.css()>
+                                                    <span class="ws-ln">{l.old_no.map(|n| n.to_string())}</span>
+                                                    <span class="ws-ln">{l.new_no.map(|n| n.to_string())}</span>
+                                                    <span class="ws-mark">{l.kind.marker()}</span>
+                                                    <span class="ws-dtext">{l.text}</span>
+                                                </div>
+                                            }).collect_view()}
+                                        }).collect_view()}
+                                    </div>
+                                }.into_any(),
+                                DiffMode::SideBySide => view! {
+                                    <div class="ws-diff-body split" data-testid="diff-split-body">
+                                        {side_by_side(&l2).into_iter().map(|r| {
+                                            let cell = |c: Option<canvas_core::workspace::diff::Cell>| match c {
+                                                Some(c) => view! {
+                                                    <span class="ws-ln">{c.no}</span>
+                                                    <span class=format!("ws-dtext {}", c.kind.css())>{c.text}</span>
+                                                }.into_any(),
+                                                None => view! { <span class="ws-ln"></span><span class="ws-dtext empty"></span> }.into_any(),
+                                            };
+                                            view! { <div class="ws-srow">{cell(r.left)}{cell(r.right)}</div> }
+                                        }).collect_view()}
+                                    </div>
+                                }.into_any(),
+                            }).into_any()
+                        }
+                        Err(e) => view! { <InlineError message=e.user_message() testid="diff-error" /> }.into_any(),
+                    }
+                })}
+            </Transition>
+        </section>
+    }
+}

@@ -1,0 +1,44 @@
+//! `/conversations/:id/panel`: the workspace panel on its own page (narrow screens), for the
+//! conversation fetched by id.
+
+use crate::components::workspace::WorkspacePanel;
+use crate::state::api::client;
+use crate::state::backends::use_backends;
+use canvas_core::api::routing::ConversationRef;
+use leptos::prelude::*;
+use leptos_router::hooks::use_params_map;
+
+#[component]
+pub fn PanelPage() -> impl IntoView {
+    let backends = use_backends();
+    let params = use_params_map();
+    let id = Memo::new(move |_| params.with(|p| p.get("id").unwrap_or_default()));
+    let conv = LocalResource::new(move || {
+        let active = backends.active.get();
+        let id = id.get();
+        async move {
+            let c = client(backends, &active);
+            c.api.get_conversation(&id)?.send(&c.transport).await
+        }
+    });
+    let loaded = Signal::derive(move || conv.get().and_then(|r| r.as_ref().ok().cloned()));
+    let handle = Signal::derive(move || loaded.get().map(|c| c.handle()));
+    let working_dir: Signal<Option<String>> =
+        Signal::derive(move || loaded.get().and_then(|c| c.working_dir));
+    let conversation: Signal<Option<ConversationRef>> = handle;
+    view! {
+        <section class="page panel-page" data-testid="panel-page">
+            <header class="page-header">
+                <h1>{move || loaded.get().and_then(|c| c.title).unwrap_or_else(|| "Workspace".into())}</h1>
+                <a class="btn" href=move || format!("/conversations/{}", id.get())>"Back to the conversation"</a>
+            </header>
+            {move || conv.get().and_then(|r| r.as_ref().err().map(|e| view! {
+                <div class="error" role="alert" data-testid="panel-error">
+                    <p>{e.user_message()}</p>
+                    <button class="btn" on:click=move |_| conv.refetch()>"Try again"</button>
+                </div>
+            }))}
+            <WorkspacePanel conversation=conversation working_dir=working_dir />
+        </section>
+    }
+}
