@@ -39,6 +39,18 @@ pub fn RecoveryScreen() -> impl IntoView {
     };
     let title = move || failure().map(|f| f.0).unwrap_or_default();
     let message = move || failure().map(|f| f.1).unwrap_or_default();
+    // A refused key whose host the launcher now has another key for: one click fixes it.
+    let key_fix = move || {
+        matches!(
+            conn.state(),
+            Connection::Failed {
+                error: ProbeError::Api(ApiError::Unauthorized),
+                ..
+            }
+        ) && backends
+            .active
+            .with(|a| backends.launcher_key_fix(&a.backend))
+    };
     let host = move || backends.active.with(|a| a.backend.host.clone());
     let name = move || backends.active.with(|a| a.backend.name.clone());
     view! {
@@ -50,6 +62,14 @@ pub fn RecoveryScreen() -> impl IntoView {
             </p>
             <p data-testid="recovery-message">{message}</p>
             <div class="recovery-actions">
+                <Show when=key_fix>
+                    <button class="btn primary" data-testid="use-launcher-key" on:click=move |_| {
+                        let id = backends.active.with_untracked(|a| a.backend.id.clone());
+                        let _ = backends.apply_launcher_key(&id);
+                    }>
+                        "Use the launcher's key"
+                    </button>
+                </Show>
                 <button class="btn primary" on:click=move |_| conn.recheck()>
                     "Try again"
                 </button>

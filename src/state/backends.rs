@@ -221,6 +221,23 @@ impl BackendsCtx {
         Ok(())
     }
 
+    /// Beyond upstream (BR-2 step 5): the launcher's key for this backend's host, when the
+    /// launcher has one that differs from the stored key (offered after a 401).
+    pub fn launcher_key_fix(&self, backend: &Backend) -> bool {
+        self.launcher
+            .with_value(|l| registry::launcher_key_fix(backend, l).is_some())
+    }
+
+    /// Replaces a local backend's key with the launcher's for the same host (an ordinary edit:
+    /// the revision is bumped and its health reset). Returns whether there was a key to apply.
+    pub fn apply_launcher_key(&self, id: &str) -> Result<bool, RegistryError> {
+        let launcher = self.launcher.get_value();
+        let change = self
+            .backends
+            .with_untracked(|b| registry::apply_launcher_key(b, id, &launcher))?;
+        Ok(change.map(|c| self.apply(c)).is_some())
+    }
+
     /// Forgets a backend's failures (its circuit closes) and persists the health map.
     pub fn reset_health(&self, backend_id: &str) {
         let mut changed = false;

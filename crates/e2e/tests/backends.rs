@@ -447,6 +447,7 @@ async fn onboarding_without_any_backend_adds_the_first_one() {
         )
         .await;
     assert_ne!(id, json!("no-backend"));
+    click(&b, CONVERSATIONS_LINK).await;
     wait_title(&b, &title).await;
     let stored = stored_backends(&b).await;
     assert_eq!(stored[0]["name"], json!("My server"));
@@ -666,6 +667,7 @@ async fn cloud_backends_expand_to_their_orgs_in_the_selector() {
         ]
     );
     wait_connected_to(&b, &legacy_id).await;
+    click(&b, CONVERSATIONS_LINK).await;
     b.wait_js(
         "the cloud conversation list",
         "return !!document.querySelector('[data-testid=conversations-empty], [data-testid=conversation-list]')",
@@ -817,15 +819,20 @@ async fn base_path_serves_the_app_links_and_deep_reloads_under_the_prefix() {
     let b = Browser::start(&env).await;
     b.goto(&format!("{}/", server.url())).await;
     wait_connected_to(&b, "default-local").await;
-    wait_title(&b, &title).await;
     // The seeded backend talks to the agent server through the prefixed ingress.
     assert_eq!(stored_backends(&b).await[0]["host"], json!(server.url()));
     // Links keep the prefix, and following one stays under it.
-    let href = b
-        .js("return document.querySelector('nav.sidebar a').getAttribute('href')")
-        .await;
-    assert_eq!(href, json!("/canvas/conversations"));
-    click(&b, "nav.sidebar a").await;
+    let hrefs: Vec<String> = serde_json::from_value(
+        b.js("return [...document.querySelectorAll('nav.sidebar a')].map(a => a.getAttribute('href'))")
+            .await,
+    )
+    .unwrap_or_default();
+    assert!(
+        hrefs.contains(&"/canvas/conversations".to_string()),
+        "{hrefs:?}"
+    );
+    assert!(hrefs.iter().all(|h| h.starts_with("/canvas/")), "{hrefs:?}");
+    click(&b, "nav.sidebar a[href='/canvas/conversations']").await;
     b.wait_js(
         "the prefixed route",
         "return location.pathname === '/canvas/conversations'",
@@ -846,6 +853,9 @@ async fn base_path_serves_the_app_links_and_deep_reloads_under_the_prefix() {
             == json!(true)
     );
 }
+
+/// The sidebar's link to the conversation list (any base path).
+const CONVERSATIONS_LINK: &str = "nav.sidebar a[href$='/conversations']";
 
 /// WebDriver key codes.
 const TAB: &str = "\u{E004}";
@@ -936,4 +946,108 @@ async fn dialogs_trap_focus_close_on_escape_and_return_focus() {
         .js("return document.querySelector('[data-testid=backend-entry]').getAttribute('aria-label')")
         .await;
     assert_eq!(label, json!("Local (connected), active"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn manage_dialog_reprobes_a_disabled_backend_once() {
+    let env = Env::get();
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/", server.url())).await;
+    wait_connected_to(&b, "default-local").await;
+    // A second record for the same (healthy) server whose circuit is open after 5 failures.
+    b.js(&format!(
+        "localStorage.setItem('openhands-backends', JSON.stringify([
+           {{id:'default-local', name:'Local', host:{host}, apiKey:{key}, kind:'local'}},
+           {{id:'spare', name:'Spare', host:{host}, apiKey:{key}, kind:'local'}}]));
+         localStorage.setItem('openhands-backend-health', JSON.stringify({{spare:
+           {{consecutiveFailures:5, lastError:'Disconnected (check URL or network)', lastFailureAt:1, disabled:true}}}}));
+         return true;",
+        host = json!(server.url()),
+        key = json!(env.agent_key),
+    ))
+    .await;
+    b.client.refresh().await.expect("reload");
+    wait_connected_to(&b, "default-local").await;
+    let entry = "[data-testid=backend-entry][data-backend-id=spare]";
+    let title = b
+        .wait_js(
+            "the disabled entry",
+            &format!(
+                "const e = document.querySelector('{entry}'); \
+                 return e && e.dataset.status === 'disabled' ? e.title : null;"
+            ),
+        )
+        .await;
+    assert!(
+        title.as_str().unwrap_or_default().contains("Disconnected"),
+        "the last error is on hover: {title}"
+    );
+    // Disabled backends are not probed on their own.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(
+        b.js(&format!(
+            "return document.querySelector('{entry}').dataset.status"
+        ))
+        .await,
+        json!("disabled")
+    );
+    // Opening "Manage backends" re-probes it once: the server answers, the circuit closes.
+    click(&b, "[data-testid=manage-backends]").await;
+    b.wait_js(
+        "the spare backend healthy again",
+        "const h = JSON.parse(localStorage.getItem('openhands-backend-health') || '{}'); \
+         return !h.spare;",
+    )
+    .await;
+    b.wait_js(
+        "its dot connected",
+        &format!("return document.querySelector('{entry}').dataset.status === 'connected'"),
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_key_for_the_launcher_host_gets_a_one_click_fix() {
+    let env = Env::get();
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/", server.url())).await;
+    wait_connected_to(&b, "default-local").await;
+    // A backend the user added for this very server, with a key the launcher has since rotated.
+    b.js(&format!(
+        "localStorage.setItem('openhands-backends', JSON.stringify([
+           {{id:'default-local', name:'Local', host:{host}, apiKey:{key}, kind:'local'}},
+           {{id:'mine', name:'Mine', host:{host}, apiKey:'rotated-away', kind:'local'}}]));
+         const sel = JSON.stringify({{backendId:'mine', orgId:null}});
+         localStorage.setItem('openhands-active-backend', sel);
+         sessionStorage.setItem('openhands-active-backend', sel);
+         return true;",
+        host = json!(server.url()),
+        key = json!(env.agent_key),
+    ))
+    .await;
+    b.client.refresh().await.expect("reload");
+    let message = b
+        .wait_js(
+            "the recovery screen",
+            "const e = document.querySelector('[data-testid=recovery-message]'); return e ? e.innerText : null;",
+        )
+        .await;
+    assert_eq!(message, json!("Invalid API key"));
+    click(&b, "[data-testid=use-launcher-key]").await;
+    wait_connected_to(&b, "mine").await;
+    let stored = stored_backends(&b).await;
+    assert_eq!(stored[1]["apiKey"], json!(env.agent_key));
+    assert_eq!(stored[1]["connectionRevision"], json!(1));
+    // The button is only offered when the launcher has a different key for that host.
+    assert!(
+        b.js("return !document.querySelector('[data-testid=use-launcher-key]')")
+            .await
+            == json!(true)
+    );
 }
