@@ -237,7 +237,7 @@ async fn two_local_backends_add_switch_edit_remove_without_leaking_conversations
         )
         .await;
     let second = env.private_agent_server("second-local").await;
-    AgentApi::new(&second.url, &second.session_api_key)
+    let private_conv = AgentApi::new(&second.url, &second.session_api_key)
         .create_conversation(
             &env.scratch("private-conv").display().to_string(),
             &private_title,
@@ -300,10 +300,30 @@ async fn two_local_backends_add_switch_edit_remove_without_leaking_conversations
     )
     .await;
 
-    // Switch back: the shared server's list, never the second's.
+    // Switch back from one of the second's conversation pages (BR-5: a conversation page is
+    // left for the list): the shared server's list, never the second's. (The page load resets
+    // the per-frame check: read it first.)
+    let l = leaks(&b).await;
+    assert!(
+        l.is_empty(),
+        "another backend's conversations were shown: {l:?}"
+    );
+    b.goto(&format!("{}/conversations/{private_conv}", server.url()))
+        .await;
+    wait_connected_to(&b, &second_id).await;
+    watch_for_leaks(
+        &b,
+        &[(&shared_title, "default-local"), (&private_title, "*")],
+    )
+    .await;
     click(
         &b,
         "[data-testid=backend-entry][data-backend-id=default-local]",
+    )
+    .await;
+    b.wait_js(
+        "the list route",
+        "return location.pathname === '/conversations'",
     )
     .await;
     b.wait_js(

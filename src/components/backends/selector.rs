@@ -86,19 +86,22 @@ pub fn BackendSelector() -> impl IntoView {
     let conn = use_connection();
     let ui = use_backends_ui();
 
-    // The org lists of the cloud backends, refetched when one of them changes.
+    // The org lists of the cloud backends, refetched when one of them changes or when its
+    // health flips (a backend that failed and recovered lists its orgs again).
     let clouds = Memo::new(move |_| {
         backends.backends.with(|l| {
-            l.iter()
-                .filter(|b| b.kind == BackendKind::Cloud)
-                .cloned()
-                .collect::<Vec<_>>()
+            backends.health.with(|h| {
+                l.iter()
+                    .filter(|b| b.kind == BackendKind::Cloud)
+                    .map(|b| (b.clone(), h.get(&b.id).is_none()))
+                    .collect::<Vec<_>>()
+            })
         })
     });
     let listings = LocalResource::new(move || {
         let targets = clouds.get();
         async move {
-            let loads = targets.into_iter().map(|b| async move {
+            let loads = targets.into_iter().map(|(b, _)| async move {
                 let r = load_orgs(backends, &b).await.map_err(|e| e.user_message());
                 (b.id.clone(), r)
             });
