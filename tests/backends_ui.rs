@@ -170,6 +170,11 @@ async fn add_form_shows_inline_errors_and_the_inferred_kind() {
         errors, 2,
         "the name and the host (a local backend needs no key)"
     );
+    // Focus goes to the first field with an error.
+    wait_for("focus on the name field", Duration::from_secs(5), || {
+        (focused_testid().as_deref() == Some("backend-name")).then_some(())
+    })
+    .await;
     assert_eq!(done.load(Ordering::SeqCst), 0);
     assert_eq!(
         attr(&root, "[data-testid=backend-host]", "aria-invalid").as_deref(),

@@ -936,6 +936,22 @@ async fn dialogs_trap_focus_close_on_escape_and_return_focus() {
         )
         .await;
     assert_eq!(unnamed, json!(0));
+    // Asking to delete moves focus to "Cancel"; cancelling brings it back to "Delete".
+    b.js("document.querySelector('[data-testid=delete-backend]').focus(); return true")
+        .await;
+    press(&b, ENTER).await;
+    b.wait_js(
+        "focus on Cancel",
+        "return document.activeElement && document.activeElement.dataset.testid === 'cancel-delete'",
+    )
+    .await;
+    press(&b, ENTER).await;
+    b.wait_js(
+        "focus back on Delete",
+        "return document.activeElement && document.activeElement.dataset.testid === 'delete-backend'",
+    )
+    .await;
+    assert_eq!(stored_backends(&b).await.as_array().map(Vec::len), Some(1));
     // Esc closes it and focus returns to the button that opened it.
     press(&b, ESCAPE).await;
     b.wait_js(

@@ -5,8 +5,10 @@ use crate::state::backends::{test_connection, use_backends, TestOutcome};
 use canvas_core::backend::{AuthMode, Backend, BackendKind};
 use canvas_core::backend_form::{infer_kind, validate, BackendForm as FormInput, FormErrors};
 use canvas_core::registry::BackendDraft;
+use leptos::html;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
 
 /// What saving does.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -139,9 +141,26 @@ pub fn BackendForm(
         });
     };
 
+    let form_ref = NodeRef::<html::Form>::new();
+    // After a refused submit, focus goes to the first field with an error.
+    let focus_first_invalid = move || {
+        let first = form_ref.get_untracked().and_then(|f| {
+            f.query_selector("[aria-invalid=true]")
+                .ok()
+                .flatten()
+                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        });
+        if let Some(el) = first {
+            let _ = el.focus();
+        }
+    };
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let Some(d) = draft() else { return };
+        let Some(d) = draft() else {
+            // The error attributes are set by the signals' render effects: focus afterwards.
+            request_animation_frame(focus_first_invalid);
+            return;
+        };
         let result = match mode.get_value() {
             FormMode::Add => backends.add(d).map(|_| ()),
             FormMode::Edit(id) => backends.update(&id, d),
@@ -166,7 +185,7 @@ pub fn BackendForm(
     let kind_fixed = fixed.with_value(|f| f.kind.is_some());
 
     view! {
-        <form class="backend-form" data-testid="backend-form" novalidate on:submit=on_submit>
+        <form class="backend-form" data-testid="backend-form" novalidate node_ref=form_ref on:submit=on_submit>
             <Show when=move || !name_fixed>
                 <div class="field">
                     <label for=ids.get_value().0>"Name"</label>

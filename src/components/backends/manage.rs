@@ -8,6 +8,7 @@ use crate::state::connection::{probe_and_record, use_connection};
 use canvas_core::backend::{Backend, BackendKind};
 use canvas_core::health::reprobe_on_manage;
 use canvas_core::launcher::LockMode;
+use leptos::html;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -28,6 +29,7 @@ pub fn ManageDialog() -> impl IntoView {
         });
     }
     let confirming = RwSignal::new(None::<String>);
+    let cancelled = RwSignal::new(None::<String>);
     let error = RwSignal::new(None::<String>);
     let can_add = matches!(backends.lock_mode(), LockMode::Off);
     let rows = move || backends.backends.get();
@@ -71,12 +73,24 @@ pub fn ManageDialog() -> impl IntoView {
                                     fallback=move || {
                                         let (edit_id, del_id) = (edit_id.clone(), del_id.clone());
                                         let n = name2.clone();
+                                        // Back from "Cancel": focus returns to this row's Delete.
+                                        let delete_ref = NodeRef::<html::Button>::new();
+                                        let mine = del_id.clone();
+                                        Effect::new(move |_| {
+                                            if let Some(b) = delete_ref.get() {
+                                                if cancelled.get_untracked().as_deref() == Some(mine.as_str()) {
+                                                    cancelled.set(None);
+                                                    let _ = b.focus();
+                                                }
+                                            }
+                                        });
                                         view! {
                                             <div class="manage-actions">
                                                 <button type="button" class="btn small" data-testid="edit-backend"
                                                     aria-label=format!("Edit {n}")
                                                     on:click=move |_| ui.open(BackendDialog::Edit(edit_id.clone()))>"Edit"</button>
                                                 <button type="button" class="btn small danger" data-testid="delete-backend"
+                                                    node_ref=delete_ref
                                                     aria-label=format!("Delete {n}")
                                                     on:click=move |_| confirming.set(Some(del_id.clone()))>"Delete"</button>
                                             </div>
@@ -85,7 +99,15 @@ pub fn ManageDialog() -> impl IntoView {
                                 >
                                     {
                                         let yes_id = yes_id.clone();
+                                        let no_id = yes_id.clone();
                                         let n = name.clone();
+                                        // The Delete button that had focus is gone: focus "Cancel".
+                                        let cancel_ref = NodeRef::<html::Button>::new();
+                                        Effect::new(move |_| {
+                                            if let Some(b) = cancel_ref.get() {
+                                                let _ = b.focus();
+                                            }
+                                        });
                                         view! {
                                             <div class="manage-confirm" role="group" aria-label="Confirm deletion">
                                                 <span>{format!("Delete “{n}”?")}</span>
@@ -97,7 +119,11 @@ pub fn ManageDialog() -> impl IntoView {
                                                         }
                                                     }>"Delete"</button>
                                                 <button type="button" class="btn small" data-testid="cancel-delete"
-                                                    on:click=move |_| confirming.set(None)>"Cancel"</button>
+                                                    node_ref=cancel_ref
+                                                    on:click=move |_| {
+                                                        cancelled.set(Some(no_id.clone()));
+                                                        confirming.set(None);
+                                                    }>"Cancel"</button>
                                             </div>
                                         }
                                     }
