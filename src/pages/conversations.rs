@@ -3,7 +3,9 @@
 use crate::state::api::client;
 use crate::state::backends::use_backends;
 use canvas_core::api::view::ConversationSummary;
+use canvas_core::url::build_backend_link;
 use leptos::prelude::*;
+use leptos_router::components::A;
 
 /// Formats an ISO timestamp in the user's locale (falls back to the raw text).
 fn format_time(iso: &str) -> String {
@@ -19,6 +21,15 @@ fn format_time(iso: &str) -> String {
 
 #[component]
 fn ConversationRow(c: ConversationSummary) -> impl IntoView {
+    let backends = use_backends();
+    // The link pins the backend (and org) it belongs to, so it opens there in any tab.
+    let href = backends.active.with_untracked(|a| {
+        build_backend_link(
+            &format!("/conversations/{}", c.id),
+            &a.backend.id,
+            a.org_id.as_deref(),
+        )
+    });
     let title = c
         .title
         .clone()
@@ -36,7 +47,9 @@ fn ConversationRow(c: ConversationSummary) -> impl IntoView {
         .unwrap_or_default();
     view! {
         <li class="conversation-row" data-testid="conversation-row" data-conversation-id=c.id.clone()>
-            <span class="conversation-title" data-testid="conversation-title">{title}</span>
+            <A href=href attr:class="conversation-link">
+                <span class="conversation-title" data-testid="conversation-title">{title}</span>
+            </A>
             <span class="conversation-status" data-status=status.clone()>{status.clone()}</span>
             <time class="conversation-time" datetime=updated.clone()>{format_time(&updated)}</time>
         </li>
@@ -58,6 +71,7 @@ pub fn ConversationsPage() -> impl IntoView {
         <section class="page conversations">
             <header class="page-header">
                 <h1>"Conversations"</h1>
+                <A href="/" attr:class="btn primary" attr:data-testid="new-conversation">"New conversation"</A>
                 <button class="btn" on:click=move |_| list.refetch() title="Refresh">
                     "Refresh"
                 </button>

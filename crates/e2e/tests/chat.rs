@@ -242,6 +242,33 @@ async fn chat_create_from_the_launcher_streams_live_in_order_and_a_reload_restor
         .await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(keys(&timeline(&browser).await), keys(&live), "no replays");
+
+    // The list links to it, pinned to its backend.
+    browser
+        .goto(&format!("{}/conversations", server.url()))
+        .await;
+    let href = browser
+        .wait_js(
+            "the conversation's row link",
+            &format!("return document.querySelector('[data-conversation-id=\"{id}\"] a')?.getAttribute('href')"),
+        )
+        .await;
+    assert_eq!(
+        href,
+        json!(format!("/conversations/{id}?backend={backend}"))
+    );
+    browser
+        .js(&format!(
+            "document.querySelector('[data-conversation-id=\"{id}\"] a').click(); return true;"
+        ))
+        .await;
+    wait_timeline(
+        &browser,
+        "the conversation opened from the list",
+        Duration::from_secs(30),
+        |i| finished_turns(i) == 2,
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
