@@ -250,11 +250,6 @@ impl BackendsCtx {
         }
     }
 
-    /// Whether this build is locked to one cloud host (BR-4): no "Add backend".
-    pub fn locked(&self) -> bool {
-        self.launcher.with_value(|l| l.lock_to_cloud.is_some())
-    }
-
     /// The locked-cloud mode for this page (BR-4).
     pub fn lock_mode(&self) -> canvas_core::launcher::LockMode {
         self.launcher

@@ -823,6 +823,22 @@ async fn locked_cloud_cross_origin_asks_for_a_cloud_key_and_offers_no_add_backen
         json!([{"id": "locked-cloud", "name": "OpenHands Cloud", "host": cloud.url(),
                 "apiKey": cloud.keys.org_b, "kind": "cloud", "authMode": "api-key"}])
     );
+    // Editing it later changes the key only: host and kind stay the locked ones.
+    click(&b, "[data-testid=manage-backends]").await;
+    click(
+        &b,
+        "[data-testid=manage-row][data-backend-id=locked-cloud] [data-testid=edit-backend]",
+    )
+    .await;
+    let fixed = b
+        .wait_js(
+            "the edit form",
+            "const d = document.querySelector('[data-testid=edit-backend-dialog]'); if (!d) return null; \
+             const h = d.querySelector('[data-testid=backend-host]'); \
+             return [h.readOnly, h.value, !!d.querySelector('[data-testid=backend-kind]')];",
+        )
+        .await;
+    assert_eq!(fixed, json!([true, cloud.url(), false]));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -11,6 +11,8 @@ pub mod selector;
 
 use crate::state::backends::BackendsCtx;
 use crate::state::connection::{Connection, ConnectionCtx};
+use canvas_core::backend::{AuthMode, BackendKind, LOCKED_CLOUD_ID};
+use canvas_core::launcher::LockMode;
 use leptos::prelude::*;
 
 /// The dialog on screen.
@@ -138,10 +140,25 @@ pub fn current_screen(backends: BackendsCtx, conn: ConnectionCtx) -> Screen {
     Screen::App
 }
 
+/// In a locked-cloud build (api-key mode, BR-4) the locked backend's host and kind are not
+/// editable: only its key (and name) are.
+fn locked_fields(backends: BackendsCtx, id: &str) -> form::Fixed {
+    match backends.lock_mode() {
+        LockMode::ApiKey { host } if id == LOCKED_CLOUD_ID => form::Fixed {
+            name: None,
+            host: Some(host),
+            kind: Some(BackendKind::Cloud),
+            auth_mode: Some(AuthMode::ApiKey),
+        },
+        _ => form::Fixed::default(),
+    }
+}
+
 /// The dialogs (rendered once, in the shell).
 #[component]
 pub fn BackendDialogs() -> impl IntoView {
     let ui = use_backends_ui();
+    let backends = crate::state::backends::use_backends();
     move || {
         ui.dialog.get().map(|d| match d {
             BackendDialog::Manage => view! { <manage::ManageDialog /> }.into_any(),
@@ -151,12 +168,15 @@ pub fn BackendDialogs() -> impl IntoView {
                 </dialog::Dialog>
             }
             .into_any(),
-            BackendDialog::Edit(id) => view! {
-                <dialog::Dialog title="Edit backend" testid="edit-backend-dialog" on_close=Callback::new(move |_| ui.open(BackendDialog::Manage))>
-                    <form::BackendForm mode=form::FormMode::Edit(id.clone()) on_done=Callback::new(move |_| ui.open(BackendDialog::Manage)) />
-                </dialog::Dialog>
+            BackendDialog::Edit(id) => {
+                let fixed = locked_fields(backends, &id);
+                view! {
+                    <dialog::Dialog title="Edit backend" testid="edit-backend-dialog" on_close=Callback::new(move |_| ui.open(BackendDialog::Manage))>
+                        <form::BackendForm mode=form::FormMode::Edit(id.clone()) fixed=fixed on_done=Callback::new(move |_| ui.open(BackendDialog::Manage)) />
+                    </dialog::Dialog>
+                }
+                .into_any()
             }
-            .into_any(),
         })
     }
 }
