@@ -903,6 +903,14 @@ async fn press(b: &Browser, key: &str) {
     el.send_keys(key).await.expect("key");
 }
 
+/// Waits until the element with `data-testid=testid` has focus.
+async fn wait_focused(b: &Browser, testid: &str) {
+    let script = format!(
+        "return !!document.activeElement && document.activeElement.dataset.testid === '{testid}'"
+    );
+    b.wait_js(&format!("focus on {testid}"), &script).await;
+}
+
 async fn focused_testid(b: &Browser) -> Value {
     b.js("const a = document.activeElement; return a ? (a.dataset.testid || a.tagName) : null")
         .await
@@ -956,17 +964,9 @@ async fn dialogs_trap_focus_close_on_escape_and_return_focus() {
     b.js("document.querySelector('[data-testid=delete-backend]').focus(); return true")
         .await;
     press(&b, ENTER).await;
-    b.wait_js(
-        "focus on Cancel",
-        "return document.activeElement && document.activeElement.dataset.testid === 'cancel-delete'",
-    )
-    .await;
+    wait_focused(&b, "cancel-delete").await;
     press(&b, ENTER).await;
-    b.wait_js(
-        "focus back on Delete",
-        "return document.activeElement && document.activeElement.dataset.testid === 'delete-backend'",
-    )
-    .await;
+    wait_focused(&b, "delete-backend").await;
     assert_eq!(stored_backends(&b).await.as_array().map(Vec::len), Some(1));
     // Esc closes it and focus returns to the button that opened it.
     press(&b, ESCAPE).await;
@@ -981,11 +981,7 @@ async fn dialogs_trap_focus_close_on_escape_and_return_focus() {
     b.js("document.querySelector('[data-testid=add-backend]').focus(); return true")
         .await;
     press(&b, ENTER).await;
-    b.wait_js(
-        "the add form focused on its first field",
-        "return document.activeElement && document.activeElement.dataset.testid === 'backend-name'",
-    )
-    .await;
+    wait_focused(&b, "backend-name").await;
     press(&b, ESCAPE).await;
     b.wait_js(
         "the add dialog to close",
