@@ -12,6 +12,7 @@ const INPUTS: &[&str] = &[
     "public",
     "index.html",
     "Trunk.toml",
+    ".cargo/config.toml",
     "Cargo.toml",
     "Cargo.lock",
     "crates/core/src",
