@@ -336,3 +336,92 @@ async fn unknown_conversation_shows_an_error_not_a_blank_panel() {
         "{msg}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cloud_terminal_runs_through_the_proxy() {
+    use canvas_fixtures::cloud::{CloudOptions, Pacing, StartBehavior};
+    let env = Env::get();
+    let port = canvas_harness::free_port().expect("port");
+    let origin = format!("http://127.0.0.1:{port}");
+    let mut opts = CloudOptions::existing(
+        env.agent_url.clone(),
+        env.agent_key.clone(),
+        env.scratch("ws-cloud"),
+    );
+    opts.cors_origins = vec![origin.clone()];
+    opts.start = StartBehavior {
+        pacing: Pacing::Immediate,
+        fail: None,
+    };
+    let cloud = canvas_fixtures::cloud::start(opts)
+        .await
+        .expect("cloud stand-in");
+
+    // A conversation started through the cloud app API (as another client would).
+    let http = reqwest::Client::new();
+    let key = cloud.keys.legacy.clone();
+    let task: Value = http
+        .post(format!("{}/api/v1/app-conversations", cloud.url()))
+        .bearer_auth(&key)
+        .json(&json!({}))
+        .send()
+        .await
+        .expect("start")
+        .json()
+        .await
+        .expect("task");
+    let tasks: Value = http
+        .get(format!(
+            "{}/api/v1/app-conversations/start-tasks?ids={}",
+            cloud.url(),
+            task["id"].as_str().expect("task id")
+        ))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .expect("poll")
+        .json()
+        .await
+        .expect("tasks");
+    assert_eq!(tasks[0]["status"], json!("READY"), "{tasks}");
+    let id = tasks[0]["app_conversation_id"]
+        .as_str()
+        .expect("conversation id")
+        .to_string();
+
+    // The runtime host has no CORS: only /api/cloud-proxy can reach it. No launcher key is
+    // injected: the proxy drops any header equal to its own key, and this stand-in's runtime
+    // IS the shared agent server (same key).
+    let mut config = canvas_serve::Config::new(&env.dist);
+    config.port = port;
+    config.cloud_proxy_allow = vec![cloud.runtime_host().to_string()];
+    config.cloud_proxy_allow_private = true;
+    let server = canvas_serve::start(config).await.expect("serve");
+    let browser = Browser::start(&env).await;
+    browser.goto(&format!("{}/", server.url())).await;
+    browser
+        .js(&format!(
+            "localStorage.setItem('openhands-backends', JSON.stringify([
+               {{id:'ws-cloud', name:'Cloud', host:{chost}, apiKey:{ckey}, kind:'cloud'}}]));
+             const sel = JSON.stringify({{backendId:'ws-cloud', orgId:{org}}});
+             localStorage.setItem('openhands-active-backend', sel);
+             sessionStorage.setItem('openhands-active-backend', sel);
+             return true;",
+            chost = json!(cloud.url()),
+            ckey = json!(key),
+            org = json!(cloud.orgs.personal.id),
+        ))
+        .await;
+    browser
+        .goto(&format!("{}/conversations/{id}/panel", server.url()))
+        .await;
+    browser
+        .wait_js(
+            "the cloud conversation's terminal",
+            "return !!document.querySelector('[data-testid=terminal-input]')",
+        )
+        .await;
+    let (code, out) = run_in_terminal(&browser, "echo hi && exit 3").await;
+    assert_eq!(code, json!(3));
+    assert_eq!(out.trim(), "hi");
+}

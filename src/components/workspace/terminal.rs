@@ -248,7 +248,10 @@ pub(crate) fn TerminalTab(props: PanelProps) -> impl IntoView {
                 let seq = r.seq;
                 let c = c2.clone();
                 let exit = r.output.exit_code;
-                let label = exit_label(if r.running { None } else { exit });
+                let label = match (r.running, exit) {
+                    (false, None) => "no exit code".to_string(),
+                    (running, exit) => exit_label(if running { None } else { exit }),
+                };
                 let stdout = r.output.stdout();
                 let stderr = r.output.stderr();
                 view! {
