@@ -6,3 +6,4 @@ pub mod http;
 pub mod location;
 pub mod socket;
 pub mod storage;
+pub mod time;

@@ -313,10 +313,6 @@ pub enum TestOutcome {
     Failed(String),
 }
 
-async fn sleep_ms(ms: u32) {
-    gloo_timers::future::sleep(std::time::Duration::from_millis(u64::from(ms))).await;
-}
-
 /// Runs the probe (BR-7, BR-9) against `backend` without recording its health, and for a
 /// cloud backend loads the org list it would show.
 pub async fn test_connection(backends: BackendsCtx, backend: Backend) -> TestOutcome {
@@ -326,7 +322,7 @@ pub async fn test_connection(backends: BackendsCtx, backend: Backend) -> TestOut
         &backend,
         &transport,
         canvas_core::health::ProbePolicy::DEFAULT,
-        sleep_ms,
+        crate::platform::time::sleep_ms,
     )
     .await;
     match outcome {

@@ -41,17 +41,13 @@ impl ConnectionCtx {
     }
 }
 
-async fn sleep_ms(ms: u32) {
-    gloo_timers::future::sleep(Duration::from_millis(u64::from(ms))).await;
-}
-
 /// Probes one backend and records the outcome.
 pub async fn probe_and_record(backends: BackendsCtx, backend: Backend) -> ProbeOutcome {
     let outcome = probe(
         &backend,
         &BrowserTransport::new(),
         ProbePolicy::DEFAULT,
-        sleep_ms,
+        crate::platform::time::sleep_ms,
     )
     .await;
     let now = js_sys::Date::now() as i64;

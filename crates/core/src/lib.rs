@@ -55,3 +55,6 @@ pub use registry::{
 pub use selection::{effective_local, snapshot, ActiveBackend, NoBackendError, Selection};
 pub use storage::{MemoryStorage, Storage, StorageError};
 pub use version::{gate, GateError, Version, MINIMUM_AGENT_SERVER_VERSION};
+
+#[cfg(test)]
+mod test_util;

@@ -218,9 +218,9 @@ mod tests {
     use crate::api::cloud_dto::KeysCurrent;
     use crate::api::plan::{RawResponse, RequestPlan};
     use crate::backend::AuthMode;
+    use crate::test_util::block_on as run;
     use std::cell::RefCell;
     use std::collections::VecDeque;
-    use std::future::Future;
 
     const USER: &str = "u-1";
 
@@ -404,17 +404,6 @@ mod tests {
                     .collect(),
             ),
             sent: RefCell::new(Vec::new()),
-        }
-    }
-
-    fn run<T>(f: impl Future<Output = T>) -> T {
-        let waker = std::task::Waker::noop();
-        let mut cx = std::task::Context::from_waker(waker);
-        let mut f = std::pin::pin!(f);
-        loop {
-            if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) {
-                return v;
-            }
         }
     }
 

@@ -138,6 +138,7 @@ mod tests {
     use super::*;
     use crate::api::plan::RawResponse;
     use crate::backend::BackendKind;
+    use crate::test_util::block_on as run;
     use std::cell::RefCell;
     use std::collections::VecDeque;
 
@@ -163,18 +164,6 @@ mod tests {
                 .borrow_mut()
                 .pop_front()
                 .unwrap_or(Err(ApiError::Network("no more answers".into())))
-        }
-    }
-
-    fn run<T>(f: impl Future<Output = T>) -> T {
-        // A minimal executor: our futures never pend except on the (instant) fake sleep.
-        let waker = std::task::Waker::noop();
-        let mut cx = std::task::Context::from_waker(waker);
-        let mut f = std::pin::pin!(f);
-        loop {
-            if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) {
-                return v;
-            }
         }
     }
 

@@ -3,8 +3,6 @@
 
 use std::cell::RefCell;
 use std::future::Future;
-use std::pin::pin;
-use std::task::{Context, Poll, Waker};
 
 use serde_json::json;
 
@@ -56,16 +54,7 @@ fn running_conv() -> ConversationRef {
     }
 }
 
-/// Run a future that needs no real I/O (the fake transport is always ready).
-fn block_on<F: Future>(f: F) -> F::Output {
-    let mut f = pin!(f);
-    let mut cx = Context::from_waker(Waker::noop());
-    loop {
-        if let Poll::Ready(v) = f.as_mut().poll(&mut cx) {
-            return v;
-        }
-    }
-}
+use crate::test_util::block_on;
 
 /// What a planned call looked like, for tables.
 #[derive(Debug, PartialEq)]
