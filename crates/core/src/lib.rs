@@ -17,6 +17,7 @@
 //! | [`errors`] | BR-7 user-facing connection errors |
 //! | [`last_conversation`] | BR-2 last conversation per backend/org |
 //! | [`orgs`] | cloud orgs in the selector: labels, which orgs, auto-pick (issue #5) |
+//! | [`conversation_list`] | the conversation list: pages, refresh, badges, rename (issue #6) |
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -24,6 +25,7 @@
 pub mod api;
 pub mod backend;
 pub mod backend_form;
+pub mod conversation_list;
 pub mod errors;
 pub mod events;
 pub mod health;
