@@ -4,6 +4,7 @@
 use crate::build;
 use crate::tools;
 use crate::util::{step, Ctx};
+use canvas_fixtures::llm_stub::{self, StubHandle, StubScript};
 use canvas_harness::{random_hex, AgentServer, AgentServerOptions, Group};
 use std::fs;
 use std::io::{BufRead, BufReader};
@@ -24,7 +25,9 @@ cargo xtask run [flags]
   --base-path </prefix>      serve the app under a sub-path, e.g. /canvas
   --state-dir <dir>          where keys, HOME and the working dir live (default .state/run)
   --rebuild                  rebuild the app even if dist/ looks up to date
-  --skip-build               use the existing dist/ and canvas-serve binary (tests)";
+  --skip-build               use the existing dist/ and canvas-serve binary (tests)
+  --demo                     start a built-in LLM stub and store it as the agent server's LLM
+                             (no LLM key needed; the agent runs one command, then finishes)";
 
 #[derive(Debug)]
 struct Opts {
@@ -37,6 +40,7 @@ struct Opts {
     state_dir: Option<PathBuf>,
     rebuild: bool,
     skip_build: bool,
+    demo: bool,
 }
 
 fn parse(args: &[String]) -> Result<Opts, String> {
@@ -50,6 +54,7 @@ fn parse(args: &[String]) -> Result<Opts, String> {
         state_dir: None,
         rebuild: false,
         skip_build: false,
+        demo: false,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -74,6 +79,7 @@ fn parse(args: &[String]) -> Result<Opts, String> {
             "--state-dir" => o.state_dir = Some(PathBuf::from(value("--state-dir")?)),
             "--rebuild" => o.rebuild = true,
             "--skip-build" => o.skip_build = true,
+            "--demo" => o.demo = true,
             "-h" | "--help" => return Err(USAGE.to_string()),
             other => return Err(format!("unknown flag {other}\n\n{USAGE}")),
         }
@@ -98,6 +104,9 @@ fn session_key(state: &Path) -> Result<String, String> {
 
 pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
     let o = parse(args)?;
+    if o.demo && o.no_agent {
+        return Err("--demo needs the local agent server (drop --no-agent-server)".into());
+    }
     if canvas_harness::port_in_use(o.port) {
         return Err(format!(
             "port {} is already in use; choose another with --port",
@@ -169,6 +178,21 @@ pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
     }
     if stop.load(Ordering::SeqCst) {
         return Ok(());
+    }
+    // --demo: the stub lives on this runtime, which must outlive the whole run.
+    let mut demo: Option<(tokio::runtime::Runtime, StubHandle)> = None;
+    if o.demo {
+        if let Some(a) = &agent {
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .map_err(|e| format!("cannot start the demo runtime: {e}"))?;
+            let stub = rt.block_on(llm_stub::start(StubScript::new()));
+            rt.block_on(configure_demo_llm(&a.url, &key, &stub.url()))?;
+            println!("demo: LLM stub at {} (no LLM key needed)", stub.url());
+            demo = Some((rt, stub));
+        }
     }
 
     step(ctx, "starting canvas-serve");
@@ -257,5 +281,37 @@ pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
     }
     drop(serve);
     drop(agent);
+    drop(demo);
+    Ok(())
+}
+
+/// Stores the stub as the agent server's LLM (`PATCH /api/settings`), so the app's launcher
+/// falls back to it when this browser has no LLM settings of its own.
+async fn configure_demo_llm(agent_url: &str, key: &str, stub_url: &str) -> Result<(), String> {
+    let body = serde_json::json!({
+        "agent_settings_diff": {
+            "llm": {
+                "model": format!("openai/{}", llm_stub::MODEL_ID),
+                "base_url": stub_url,
+                "api_key": "stub",
+                "num_retries": 0
+            }
+        }
+    });
+    let resp = reqwest::Client::new()
+        .patch(format!("{agent_url}/api/settings"))
+        .header("X-Session-API-Key", key)
+        .json(&body)
+        .timeout(Duration::from_secs(30))
+        .send()
+        .await
+        .map_err(|e| format!("demo: cannot store the stub LLM on the agent server: {e}"))?;
+    let status = resp.status();
+    if !status.is_success() {
+        let text = resp.text().await.unwrap_or_default();
+        return Err(format!(
+            "demo: the agent server refused the stub LLM settings ({status}): {text}"
+        ));
+    }
     Ok(())
 }

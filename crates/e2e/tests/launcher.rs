@@ -21,8 +21,14 @@ fn listening(port: u16) -> bool {
 
 /// Starts `xtask run` and waits for its "is running" line; returns the process and the URL.
 fn start_run(state: &Path, port: u16, agent_port: u16) -> (Group, String) {
+    start_run_with(state, port, agent_port, &[])
+}
+
+/// [`start_run`] with extra flags (e.g. `--demo`).
+fn start_run_with(state: &Path, port: u16, agent_port: u16, extra: &[&str]) -> (Group, String) {
     let mut c = Command::new(xtask());
     c.args(["run", "--skip-build", "--port", &port.to_string()])
+        .args(extra)
         .args(["--agent-server-port", &agent_port.to_string()])
         .arg("--state-dir")
         .arg(state)
@@ -131,6 +137,56 @@ async fn run_serves_a_connected_app_and_ctrl_c_stops_everything() {
     tokio::task::spawn_blocking(move || ctrl_c(&mut run))
         .await
         .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn run_demo_configures_the_stub_llm() {
+    let env = Env::get();
+    let state = env.scratch("xtask-run-demo");
+    let (port, agent_port) = (free_port().unwrap(), free_port().unwrap());
+    let (mut run, url) = tokio::task::spawn_blocking({
+        let state = state.clone();
+        move || start_run_with(&state, port, agent_port, &["--demo"])
+    })
+    .await
+    .unwrap();
+
+    // The server's own settings name the stub (what the launcher falls back to).
+    let key = std::fs::read_to_string(state.join("session-api-key")).expect("persisted key");
+    let settings: serde_json::Value = reqwest::Client::new()
+        .get(format!("{url}/api/settings"))
+        .header("X-Session-API-Key", key.trim())
+        .send()
+        .await
+        .unwrap()
+        .error_for_status()
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let llm = &settings["agent_settings"]["llm"];
+    assert_eq!(llm["model"], "openai/stub-model", "settings: {llm}");
+    let base_url = llm["base_url"].as_str().expect("base_url");
+    assert!(
+        base_url.starts_with("http://127.0.0.1:") && base_url.ends_with("/v1"),
+        "base_url: {base_url}"
+    );
+    assert_eq!(settings["llm_api_key_is_set"], true, "settings: {settings}");
+    let stub_port: u16 = base_url
+        .trim_start_matches("http://127.0.0.1:")
+        .trim_end_matches("/v1")
+        .parse()
+        .expect("stub port");
+    assert!(listening(stub_port), "the stub answers while the run lasts");
+
+    // Ctrl-C: the servers and the stub go away.
+    tokio::task::spawn_blocking(move || ctrl_c(&mut run))
+        .await
+        .unwrap();
+    wait_until("all ports to be free", Duration::from_secs(15), || {
+        Ok((!listening(port) && !listening(agent_port) && !listening(stub_port)).then_some(()))
+    })
+    .expect("no orphan servers");
 }
 
 #[test]
