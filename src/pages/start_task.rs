@@ -1,12 +1,166 @@
-//! `/conversations/task-<id>`: a cloud start task, polled until its conversation is READY.
+//! `/conversations/task-<id>`: a cloud start task, polled every 3 s until its conversation is
+//! READY (then replaced by the conversation page) or ERROR (then its detail, and a way back).
 
+use crate::state::api::client;
+use crate::state::backends::use_backends;
+use canvas_core::api::{StartTask, StartTaskStatus};
+use canvas_core::selection::ActiveBackend;
+use canvas_core::url::build_backend_link;
 use leptos::prelude::*;
+use leptos_router::hooks::use_navigate;
+use leptos_router::NavigateOptions;
+use std::time::Duration;
+
+/// How often the task is polled.
+const POLL: Duration = Duration::from_secs(3);
+
+/// One poll's outcome: the task (`None`: the backend does not know it) or the error message.
+type Poll = Result<(ActiveBackend, Option<StartTask>), String>;
 
 #[component]
 pub fn StartTaskPage(task_id: String) -> impl IntoView {
+    let backends = use_backends();
+    let navigate = use_navigate();
+    let id = StoredValue::new(task_id.clone());
+    let tick = RwSignal::new(0u32);
+    let done = RwSignal::new(false);
+    // Keyed by the active backend; `tick` re-polls.
+    let task = LocalResource::new(move || {
+        tick.track();
+        let active = backends.active.get();
+        let id = id.get_value();
+        async move {
+            let c = client(backends, &active);
+            let Some(account) = c.api.account() else {
+                return Err("This backend has no cloud start tasks.".to_string());
+            };
+            let tasks = account
+                .start_tasks(&[id.as_str()])
+                .map_err(|e| e.user_message())?
+                .send(&c.transport)
+                .await
+                .map_err(|e| e.user_message())?;
+            Ok::<_, String>((active, tasks.into_iter().flatten().find(|t| t.id == id)))
+        }
+    });
+    // The last answer stays on screen while the next poll runs.
+    let last = RwSignal::new(None::<Poll>);
+    Effect::new(move |_| {
+        if let Some(p) = task.get() {
+            last.set(Some(p));
+        }
+    });
+    if let Ok(h) = set_interval_with_handle(
+        move || {
+            if !done.get_untracked() {
+                tick.update(|t| *t = t.wrapping_add(1));
+            }
+        },
+        POLL,
+    ) {
+        on_cleanup(move || h.clear());
+    }
+    Effect::new(move |_| {
+        let Some(Ok((active, Some(t)))) = last.get() else {
+            return;
+        };
+        match t.status {
+            StartTaskStatus::Ready => {
+                let Some(cid) = t.app_conversation_id.filter(|c| !c.is_empty()) else {
+                    return;
+                };
+                done.set(true);
+                let path = build_backend_link(
+                    &format!("/conversations/{cid}"),
+                    &active.backend.id,
+                    active.org_id.as_deref(),
+                );
+                navigate(
+                    &path,
+                    NavigateOptions {
+                        replace: true,
+                        ..Default::default()
+                    },
+                );
+            }
+            StartTaskStatus::Error => done.set(true),
+            _ => {}
+        }
+    });
+    let back = move || {
+        backends
+            .active
+            .with(|a| build_backend_link("/conversations", &a.backend.id, a.org_id.as_deref()))
+    };
+    let body = move || match last.get() {
+        None => {
+            view! { <p class="loading" data-testid="start-task-loading">"Starting…"</p> }.into_any()
+        }
+        Some(Err(e)) => view! {
+            <div class="error" role="alert" data-testid="start-task-poll-error">
+                <p>{format!("Could not check the task: {e}")}</p>
+                <p class="muted">"Retrying every 3 seconds."</p>
+            </div>
+        }
+        .into_any(),
+        Some(Ok((_, None))) => view! {
+            <div class="error" role="alert" data-testid="start-task-missing">
+                <p>"This start task was not found (yet). Checking again every 3 seconds."</p>
+                <a class="btn" href=back>"Back to conversations"</a>
+            </div>
+        }
+        .into_any(),
+        Some(Ok((_, Some(t)))) if t.status == StartTaskStatus::Error => {
+            let detail = t
+                .detail
+                .clone()
+                .filter(|d| !d.trim().is_empty())
+                .unwrap_or_else(|| "The task failed without a detail.".to_string());
+            view! {
+                <div class="error" role="alert" data-testid="start-task-error">
+                    <p><strong>"The conversation could not be started."</strong></p>
+                    <p data-testid="start-task-detail">{detail}</p>
+                    <a class="btn" href=back data-testid="start-task-back">"Back to conversations"</a>
+                </div>
+            }
+            .into_any()
+        }
+        Some(Ok((_, Some(t)))) => view! { <Progress status=t.status /> }.into_any(),
+    };
     view! {
         <section class="page start-task" data-testid="start-task" data-task-id=task_id>
-            <p class="loading">"Starting…"</p>
+            <header class="page-header"><h1>"Starting a conversation"</h1></header>
+            {body}
         </section>
+    }
+}
+
+/// The steps so far: done ones checked, the current one marked, a `<progress>` bar.
+#[component]
+fn Progress(status: StartTaskStatus) -> impl IntoView {
+    let steps = StartTaskStatus::steps();
+    let current = status.step();
+    let max = steps.len() - 1;
+    let value = current.unwrap_or(0);
+    let items = steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let state = match current {
+                Some(c) if i < c => "done",
+                Some(c) if i == c => "current",
+                _ => "pending",
+            };
+            view! {
+                <li class=format!("step {state}") data-state=state>{s.label()}</li>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="start-task-progress" data-testid="start-task-progress" data-status=status.as_str().to_string()>
+            <p class="status" data-testid="start-task-status" aria-live="polite">{status.label()}"…"</p>
+            <progress max=max.to_string() value=value.to_string() aria-label="Start progress"></progress>
+            <ol class="steps">{items}</ol>
+        </div>
     }
 }

@@ -145,6 +145,42 @@ impl StartTaskStatus {
     pub fn is_terminal(&self) -> bool {
         matches!(self, StartTaskStatus::Ready | StartTaskStatus::Error)
     }
+
+    /// The steps a start task goes through, in order (READY last; ERROR can end any of them).
+    pub fn steps() -> [StartTaskStatus; 8] {
+        [
+            StartTaskStatus::Working,
+            StartTaskStatus::WaitingForSandbox,
+            StartTaskStatus::PreparingRepository,
+            StartTaskStatus::RunningSetupScript,
+            StartTaskStatus::SettingUpGitHooks,
+            StartTaskStatus::SettingUpSkills,
+            StartTaskStatus::StartingConversation,
+            StartTaskStatus::Ready,
+        ]
+    }
+
+    /// This status's index in [`StartTaskStatus::steps`] (`None` for ERROR and unknown ones).
+    pub fn step(&self) -> Option<usize> {
+        Self::steps().iter().position(|s| s == self)
+    }
+
+    /// A human label ("Waiting for a sandbox"); unknown statuses show their raw value.
+    pub fn label(&self) -> String {
+        match self {
+            StartTaskStatus::Working => "Accepted".into(),
+            StartTaskStatus::WaitingForSandbox => "Waiting for a sandbox".into(),
+            StartTaskStatus::PreparingRepository => "Preparing the repository".into(),
+            StartTaskStatus::RunningSetupScript => "Running the setup script".into(),
+            StartTaskStatus::SettingUpGitHooks => "Setting up git hooks".into(),
+            StartTaskStatus::SettingUpSkills => "Setting up skills".into(),
+            StartTaskStatus::StartingConversation => "Starting the conversation".into(),
+            StartTaskStatus::Ready => "Ready".into(),
+            StartTaskStatus::Error => "Failed".into(),
+            StartTaskStatus::Unknown(raw) if raw.is_empty() => "Starting".into(),
+            StartTaskStatus::Unknown(raw) => raw.clone(),
+        }
+    }
 }
 
 /// A start task (`POST /api/v1/app-conversations`, `GET …/start-tasks?ids=`).
@@ -306,5 +342,27 @@ impl fmt::Debug for Sandbox {
             .field("exposed_urls", &self.exposed_urls)
             .field("created_at", &self.created_at)
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod start_task_status_tests {
+    use super::StartTaskStatus;
+
+    #[test]
+    fn steps_are_ordered_and_error_or_unknown_have_none() {
+        assert_eq!(StartTaskStatus::Working.step(), Some(0));
+        assert_eq!(StartTaskStatus::WaitingForSandbox.step(), Some(1));
+        assert_eq!(StartTaskStatus::Ready.step(), Some(7));
+        assert_eq!(StartTaskStatus::Error.step(), None);
+        assert_eq!(StartTaskStatus::parse("SOMETHING_NEW").step(), None);
+        assert_eq!(
+            StartTaskStatus::parse("SOMETHING_NEW").label(),
+            "SOMETHING_NEW"
+        );
+        assert_eq!(
+            StartTaskStatus::parse("WAITING_FOR_SANDBOX").label(),
+            "Waiting for a sandbox"
+        );
     }
 }

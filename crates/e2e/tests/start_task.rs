@@ -1,0 +1,182 @@
+//! The cloud start-task page `/conversations/task-<id>` (issue #6), against the cloud stand-in:
+//! it polls the task, shows each status, and is replaced by the conversation when READY; on
+//! ERROR it shows the task's detail and a way back.
+
+use canvas_e2e::{canvas_serve, Browser, Env};
+use canvas_fixtures::cloud::{CloudOptions, CloudStandin, Pacing, StartBehavior};
+use serde_json::{json, Value};
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+/// A cloud stand-in (the given start behavior), the app, a browser with the cloud backend
+/// active, and a start task created through the app API (as the launcher does).
+async fn setup(
+    name: &str,
+    start: StartBehavior,
+) -> (CloudStandin, canvas_serve::Running, Browser, String) {
+    let env = Env::get();
+    let port = canvas_harness::free_port().expect("port");
+    let origin = format!("http://127.0.0.1:{port}");
+    let mut opts = CloudOptions::existing(
+        env.agent_url.clone(),
+        env.agent_key.clone(),
+        env.scratch(name),
+    );
+    opts.cors_origins = vec![origin];
+    opts.start = start;
+    let cloud = canvas_fixtures::cloud::start(opts)
+        .await
+        .expect("cloud stand-in");
+    let key = cloud.keys.legacy.clone();
+    let task: Value = reqwest::Client::new()
+        .post(format!("{}/api/v1/app-conversations", cloud.url()))
+        .bearer_auth(&key)
+        .json(&json!({}))
+        .send()
+        .await
+        .expect("start")
+        .json()
+        .await
+        .expect("task");
+    let task_id = task["id"].as_str().expect("task id").to_string();
+
+    let mut config = canvas_serve::Config::new(&env.dist);
+    config.port = port;
+    config.cloud_proxy_allow = vec![cloud.runtime_host().to_string()];
+    config.cloud_proxy_allow_private = true;
+    let server = canvas_serve::start(config).await.expect("serve");
+    let browser = Browser::start(&env).await;
+    browser.goto(&format!("{}/", server.url())).await;
+    browser
+        .js(&format!(
+            "localStorage.setItem('openhands-backends', JSON.stringify([
+               {{id:'tk-cloud', name:'Cloud', host:{chost}, apiKey:{ckey}, kind:'cloud'}}]));
+             const sel = JSON.stringify({{backendId:'tk-cloud', orgId:{org}}});
+             localStorage.setItem('openhands-active-backend', sel);
+             sessionStorage.setItem('openhands-active-backend', sel);
+             return true;",
+            chost = json!(cloud.url()),
+            ckey = json!(key),
+            org = json!(cloud.orgs.personal.id),
+        ))
+        .await;
+    (cloud, server, browser, task_id)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cloud_task_shows_each_status_then_is_replaced_by_the_conversation() {
+    let (_cloud, server, browser, task_id) = setup(
+        "task-ready",
+        StartBehavior {
+            pacing: Pacing::PerPoll,
+            fail: None,
+        },
+    )
+    .await;
+    let home = format!("{}/", server.url());
+    let task_url = format!("{}/conversations/task-{task_id}", server.url());
+    browser.goto(&task_url).await;
+    let history_before: i64 = browser
+        .js("return history.length")
+        .await
+        .as_i64()
+        .expect("history length");
+
+    // Collect the statuses shown until the page leaves for the conversation (deadline).
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut seen = BTreeSet::new();
+    let path = loop {
+        let v = browser
+            .js(
+                "const p = document.querySelector('[data-testid=start-task-progress]');
+                 return {path: location.pathname, search: location.search,
+                         status: p ? p.dataset.status : null};",
+            )
+            .await;
+        if let Some(s) = v["status"].as_str() {
+            seen.insert(s.to_string());
+        }
+        let path = v["path"].as_str().unwrap_or_default().to_string();
+        if !path.starts_with("/conversations/task-") {
+            assert!(
+                v["search"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .contains("backend=tk-cloud"),
+                "the conversation link keeps the backend: {v}"
+            );
+            break path;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "still on the task page; seen {seen:?}; page:\n{}",
+            browser.body_text().await
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(
+        seen.len() >= 2,
+        "more than one status was shown while polling: {seen:?}"
+    );
+    let conv = path.trim_start_matches("/conversations/");
+    assert!(!conv.is_empty() && !conv.contains('/'), "path: {path}");
+
+    // Replaced, not pushed: the history did not grow, and Back leaves the task page behind.
+    let history_after = browser.js("return history.length").await.as_i64().unwrap();
+    assert_eq!(history_after, history_before, "navigation used replace");
+    browser.js("history.back(); return true").await;
+    let back = browser
+        .wait_js(
+            "Back to leave the conversation",
+            &format!(
+                "return location.pathname !== {} && location.href",
+                json!(path)
+            ),
+        )
+        .await;
+    assert!(
+        !back.as_str().unwrap_or_default().contains("/task-"),
+        "Back does not return to the task page: {back} (home {home})"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cloud_task_error_shows_the_detail_and_a_way_back() {
+    let detail = "No sandbox capacity (stand-in)";
+    let (_cloud, server, browser, task_id) = setup(
+        "task-error",
+        StartBehavior {
+            pacing: Pacing::PerPoll,
+            fail: Some(detail.into()),
+        },
+    )
+    .await;
+    browser
+        .goto(&format!("{}/conversations/task-{task_id}", server.url()))
+        .await;
+    let shown = browser
+        .wait_js(
+            "the task's error detail",
+            "const d = document.querySelector('[data-testid=start-task-detail]');
+             return d && d.textContent",
+        )
+        .await;
+    assert_eq!(shown, json!(detail));
+    let href = browser
+        .js("return document.querySelector('[data-testid=start-task-back]').getAttribute('href')")
+        .await;
+    let href = href.as_str().expect("back link");
+    assert!(
+        href.starts_with("/conversations?") && href.contains("backend=tk-cloud"),
+        "back link: {href}"
+    );
+    assert!(
+        browser
+            .js("return location.pathname")
+            .await
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("/conversations/task-"),
+        "stays on the task page"
+    );
+}
