@@ -65,6 +65,20 @@ impl Env {
         c
     }
 
+    /// Serve config on `port` whose cloud proxy may reach the stand-in's runtime host (a
+    /// loopback address, hence `cloud_proxy_allow_private`). No launcher key is injected.
+    pub fn cloud_proxy_serve_config(
+        &self,
+        port: u16,
+        runtime_host: impl std::fmt::Display,
+    ) -> canvas_serve::Config {
+        let mut c = canvas_serve::Config::new(&self.dist);
+        c.port = port;
+        c.cloud_proxy_allow = vec![runtime_host.to_string()];
+        c.cloud_proxy_allow_private = true;
+        c
+    }
+
     /// A private agent server (blocking start, ~15 s) that the test may stop.
     pub async fn private_agent_server(&self, name: &str) -> AgentServer {
         let opts = AgentServerOptions::new(
@@ -189,6 +203,24 @@ impl Browser {
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+    }
+
+    /// Stores one cloud backend (and selects it with `org`) in this page's storage, as a user
+    /// who added it earlier would have it; call `goto` afterwards to start the app with it.
+    pub async fn seed_cloud_backend(&self, id: &str, host: &str, key: &str, org: &str) {
+        self.js(&format!(
+            "localStorage.setItem('openhands-backends', JSON.stringify([
+               {{id:{id}, name:'Cloud', host:{host}, apiKey:{key}, kind:'cloud'}}]));
+             const sel = JSON.stringify({{backendId:{id}, orgId:{org}}});
+             localStorage.setItem('openhands-active-backend', sel);
+             sessionStorage.setItem('openhands-active-backend', sel);
+             return true;",
+            id = json!(id),
+            host = json!(host),
+            key = json!(key),
+            org = json!(org),
+        ))
+        .await;
     }
 
     pub async fn body_text(&self) -> String {

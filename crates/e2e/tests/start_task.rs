@@ -40,25 +40,12 @@ async fn setup(
         .expect("task");
     let task_id = task["id"].as_str().expect("task id").to_string();
 
-    let mut config = canvas_serve::Config::new(&env.dist);
-    config.port = port;
-    config.cloud_proxy_allow = vec![cloud.runtime_host().to_string()];
-    config.cloud_proxy_allow_private = true;
+    let config = env.cloud_proxy_serve_config(port, cloud.runtime_host());
     let server = canvas_serve::start(config).await.expect("serve");
     let browser = Browser::start(&env).await;
     browser.goto(&format!("{}/", server.url())).await;
     browser
-        .js(&format!(
-            "localStorage.setItem('openhands-backends', JSON.stringify([
-               {{id:'tk-cloud', name:'Cloud', host:{chost}, apiKey:{ckey}, kind:'cloud'}}]));
-             const sel = JSON.stringify({{backendId:'tk-cloud', orgId:{org}}});
-             localStorage.setItem('openhands-active-backend', sel);
-             sessionStorage.setItem('openhands-active-backend', sel);
-             return true;",
-            chost = json!(cloud.url()),
-            ckey = json!(key),
-            org = json!(cloud.orgs.personal.id),
-        ))
+        .seed_cloud_backend("tk-cloud", &cloud.url(), &key, &cloud.orgs.personal.id)
         .await;
     (cloud, server, browser, task_id)
 }

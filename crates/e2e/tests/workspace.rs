@@ -392,25 +392,12 @@ async fn cloud_terminal_runs_through_the_proxy() {
     // The runtime host has no CORS: only /api/cloud-proxy can reach it. No launcher key is
     // injected: the proxy drops any header equal to its own key, and this stand-in's runtime
     // IS the shared agent server (same key).
-    let mut config = canvas_serve::Config::new(&env.dist);
-    config.port = port;
-    config.cloud_proxy_allow = vec![cloud.runtime_host().to_string()];
-    config.cloud_proxy_allow_private = true;
+    let config = env.cloud_proxy_serve_config(port, cloud.runtime_host());
     let server = canvas_serve::start(config).await.expect("serve");
     let browser = Browser::start(&env).await;
     browser.goto(&format!("{}/", server.url())).await;
     browser
-        .js(&format!(
-            "localStorage.setItem('openhands-backends', JSON.stringify([
-               {{id:'ws-cloud', name:'Cloud', host:{chost}, apiKey:{ckey}, kind:'cloud'}}]));
-             const sel = JSON.stringify({{backendId:'ws-cloud', orgId:{org}}});
-             localStorage.setItem('openhands-active-backend', sel);
-             sessionStorage.setItem('openhands-active-backend', sel);
-             return true;",
-            chost = json!(cloud.url()),
-            ckey = json!(key),
-            org = json!(cloud.orgs.personal.id),
-        ))
+        .seed_cloud_backend("ws-cloud", &cloud.url(), &key, &cloud.orgs.personal.id)
         .await;
     browser
         .goto(&format!("{}/conversations/{id}/panel", server.url()))
