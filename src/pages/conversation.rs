@@ -41,11 +41,26 @@ fn LoadedConversation(id: String) -> impl IntoView {
             Ok::<_, canvas_core::errors::ApiError>((active, s))
         }
     });
+    // A cloud conversation whose sandbox is PAUSED is resumed once when opened, then reloaded
+    // (its runtime URL and key only exist while the sandbox runs).
+    let resumed_once = StoredValue::new(false);
+    let reload = Callback::new(move |_: ()| info.refetch());
     view! {
         <Suspense fallback=|| view! { <p class="loading" data-testid="loading">"Loading conversation…"</p> }>
             {move || Suspend::new(async move {
                 match info.await {
-                    Ok((active, summary)) => view! { <ConversationView active=active summary=summary /> }.into_any(),
+                    Ok((active, summary)) => {
+                        if summary.needs_resume() && !resumed_once.get_value() {
+                            resumed_once.set_value(true);
+                            let (active, summary) = (active.clone(), summary.clone());
+                            leptos::task::spawn_local(async move {
+                                if sandbox_action(backends, &active, &summary, false).await.is_ok() {
+                                    reload.run(());
+                                }
+                            });
+                        }
+                        view! { <ConversationView active=active summary=summary on_sandbox_change=reload /> }.into_any()
+                    }
                     Err(e) => view! {
                         <div class="error" role="alert" data-testid="conversation-error">
                             <p>{e.user_message()}</p>
@@ -58,6 +73,70 @@ fn LoadedConversation(id: String) -> impl IntoView {
     }
 }
 
+/// Pauses (`pause = true`) or resumes the conversation's cloud sandbox.
+async fn sandbox_action(
+    backends: crate::state::backends::BackendsCtx,
+    active: &ActiveBackend,
+    summary: &ConversationSummary,
+    pause: bool,
+) -> Result<(), canvas_core::errors::ApiError> {
+    let c = client(backends, active);
+    let account = c
+        .api
+        .account()
+        .ok_or(canvas_core::errors::ApiError::NotFound)?;
+    let sandbox = summary.sandbox_id.clone().unwrap_or_default();
+    let call = if pause {
+        account.pause_sandbox(&sandbox)
+    } else {
+        account.resume_sandbox(&sandbox)
+    };
+    call?.send(&c.transport).await
+}
+
+/// The cloud sandbox's status and its pause / resume button.
+#[component]
+fn SandboxControls(
+    active: ActiveBackend,
+    summary: ConversationSummary,
+    on_change: Callback<()>,
+) -> impl IntoView {
+    let backends = use_backends();
+    let status = summary
+        .sandbox_status
+        .as_ref()
+        .map(|s| s.as_str().to_string())
+        .unwrap_or_default();
+    let action = summary.sandbox_action();
+    let error = RwSignal::new(None::<String>);
+    let act = Action::new_local(move |pause: &bool| {
+        let (active, summary, pause) = (active.clone(), summary.clone(), *pause);
+        async move {
+            match sandbox_action(backends, &active, &summary, pause).await {
+                Ok(()) => on_change.run(()),
+                Err(e) => error.set(Some(e.user_message())),
+            }
+        }
+    });
+    let label = status.clone();
+    view! {
+        <span class="sandbox-controls" data-testid="sandbox-controls" data-status=status>
+            <span class="badge">"Sandbox: " {label}</span>
+            {action.map(|pause| view! {
+                <button
+                    class="btn"
+                    data-testid="sandbox-action"
+                    disabled=move || act.pending().get()
+                    on:click=move |_| { act.dispatch(pause); }
+                >
+                    {if pause { "Pause sandbox" } else { "Resume sandbox" }}
+                </button>
+            })}
+            {move || error.get().map(|e| view! { <span class="error-text" role="alert">{e}</span> })}
+        </span>
+    }
+}
+
 fn scroll_metrics(el: &web_sys::HtmlDivElement) -> (f64, f64, f64) {
     (
         f64::from(el.scroll_top()),
@@ -67,8 +146,17 @@ fn scroll_metrics(el: &web_sys::HtmlDivElement) -> (f64, f64, f64) {
 }
 
 #[component]
-fn ConversationView(active: ActiveBackend, summary: ConversationSummary) -> impl IntoView {
+fn ConversationView(
+    active: ActiveBackend,
+    summary: ConversationSummary,
+    on_sandbox_change: Callback<()>,
+) -> impl IntoView {
     let backends = use_backends();
+    let sandbox = summary.sandbox_id.is_some().then(|| {
+        view! {
+            <SandboxControls active=active.clone() summary=summary.clone() on_change=on_sandbox_change />
+        }
+    });
     let handle = summary.handle();
     let store = ConversationStore::new(backends, active, handle.clone());
     store.start();
@@ -132,6 +220,7 @@ fn ConversationView(active: ActiveBackend, summary: ConversationSummary) -> impl
             <section class="chat" aria-label="Conversation">
                 <header class="chat-header">
                     <h1 data-testid="conversation-heading">{title}</h1>
+                    {sandbox}
                     <span class="muted event-count" data-testid="event-count" data-count=move || count.get().to_string()>
                         {move || format!("{} events", count.get())}
                     </span>

@@ -167,3 +167,85 @@ async fn cloud_task_error_shows_the_detail_and_a_way_back() {
         "stays on the task page"
     );
 }
+
+/// The sandbox status the stand-in reports for `sandbox` (through its app API).
+async fn sandbox_status(cloud: &CloudStandin, sandbox: &str) -> String {
+    let v: Value = reqwest::Client::new()
+        .get(format!("{}/api/v1/sandboxes?id={sandbox}", cloud.url()))
+        .bearer_auth(&cloud.keys.legacy)
+        .send()
+        .await
+        .expect("sandboxes")
+        .json()
+        .await
+        .expect("sandboxes json");
+    v[0]["status"].as_str().unwrap_or_default().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cloud_paused_sandbox_is_resumed_once_when_opened_and_can_be_paused() {
+    let (cloud, server, browser, task_id) = setup(
+        "sandbox",
+        StartBehavior {
+            pacing: Pacing::Immediate,
+            fail: None,
+        },
+    )
+    .await;
+    // The task becomes READY (as a launcher's polling would see it).
+    let http = reqwest::Client::new();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let conv = loop {
+        let tasks: Value = http
+            .get(format!(
+                "{}/api/v1/app-conversations/start-tasks?ids={task_id}",
+                cloud.url()
+            ))
+            .bearer_auth(&cloud.keys.legacy)
+            .send()
+            .await
+            .expect("start-tasks")
+            .json()
+            .await
+            .expect("tasks json");
+        if tasks[0]["status"] == json!("READY") {
+            break tasks[0]["app_conversation_id"]
+                .as_str()
+                .expect("conversation id")
+                .to_string();
+        }
+        assert!(Instant::now() < deadline, "task not READY: {tasks}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let sandbox = cloud.sandbox_of(&conv).expect("sandbox");
+    assert!(cloud.set_sandbox_status(&sandbox, canvas_fixtures::cloud::SandboxStatus::Paused));
+    assert_eq!(sandbox_status(&cloud, &sandbox).await, "PAUSED");
+
+    // Opening the paused conversation resumes its sandbox once.
+    browser
+        .goto(&format!("{}/conversations/{conv}", server.url()))
+        .await;
+    browser
+        .wait_js(
+            "the sandbox to be shown running after the automatic resume",
+            "const e = document.querySelector('[data-testid=sandbox-controls]'); \
+             return e && e.dataset.status === 'RUNNING';",
+        )
+        .await;
+    assert_eq!(sandbox_status(&cloud, &sandbox).await, "RUNNING");
+
+    // The user pauses it; the page does not resume it again.
+    browser
+        .js("document.querySelector('[data-testid=sandbox-action]').click(); return true")
+        .await;
+    let label = browser
+        .wait_js(
+            "the sandbox to be shown paused",
+            "const e = document.querySelector('[data-testid=sandbox-controls]'); \
+             return e && e.dataset.status === 'PAUSED' \
+               && document.querySelector('[data-testid=sandbox-action]')?.innerText;",
+        )
+        .await;
+    assert_eq!(label, json!("Resume sandbox"));
+    assert_eq!(sandbox_status(&cloud, &sandbox).await, "PAUSED");
+}

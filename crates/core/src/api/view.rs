@@ -27,6 +27,8 @@ pub struct ConversationSummary {
     pub working_dir: Option<String>,
     /// Cloud: the sandbox's status.
     pub sandbox_status: Option<SandboxStatus>,
+    /// Cloud: the sandbox (for pause / resume).
+    pub sandbox_id: Option<String>,
     /// Cloud: the repository.
     pub selected_repository: Option<String>,
     /// Cloud: the branch.
@@ -38,6 +40,22 @@ pub struct ConversationSummary {
 }
 
 impl ConversationSummary {
+    /// A cloud conversation whose sandbox is PAUSED: opening it resumes the sandbox once.
+    pub fn needs_resume(&self) -> bool {
+        self.sandbox_id.is_some() && self.sandbox_status == Some(SandboxStatus::Paused)
+    }
+
+    /// The sandbox action offered to the user: `Some(true)` = pause (it runs), `Some(false)` =
+    /// resume (it is paused); `None` for local conversations and other states.
+    pub fn sandbox_action(&self) -> Option<bool> {
+        self.sandbox_id.as_ref()?;
+        match self.sandbox_status {
+            Some(SandboxStatus::Running) => Some(true),
+            Some(SandboxStatus::Paused) => Some(false),
+            _ => None,
+        }
+    }
+
     /// The handle runtime calls take.
     pub fn handle(&self) -> ConversationRef {
         ConversationRef {
@@ -58,6 +76,7 @@ impl fmt::Debug for ConversationSummary {
             .field("execution_status", &self.execution_status)
             .field("working_dir", &self.working_dir)
             .field("sandbox_status", &self.sandbox_status)
+            .field("sandbox_id", &self.sandbox_id)
             .field("selected_repository", &self.selected_repository)
             .field("selected_branch", &self.selected_branch)
             .field("conversation_url", &self.conversation_url)
@@ -93,6 +112,7 @@ impl From<AppConversation> for ConversationSummary {
             execution_status: c.execution_status,
             working_dir: None,
             sandbox_status: c.sandbox_status,
+            sandbox_id: c.sandbox_id,
             selected_repository: c.selected_repository,
             selected_branch: c.selected_branch,
             conversation_url: c.conversation_url,
@@ -244,5 +264,36 @@ impl EventQuery {
             limit,
             ..Self::default()
         }
+    }
+}
+
+#[cfg(test)]
+mod sandbox_tests {
+    use super::*;
+
+    fn cloud(status: Option<SandboxStatus>, sandbox: Option<&str>) -> ConversationSummary {
+        ConversationSummary {
+            id: "c".into(),
+            sandbox_status: status,
+            sandbox_id: sandbox.map(str::to_string),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn paused_cloud_sandboxes_are_resumed_once_and_offer_the_right_action() {
+        let paused = cloud(Some(SandboxStatus::Paused), Some("sb"));
+        assert!(paused.needs_resume());
+        assert_eq!(paused.sandbox_action(), Some(false));
+        let running = cloud(Some(SandboxStatus::Running), Some("sb"));
+        assert!(!running.needs_resume());
+        assert_eq!(running.sandbox_action(), Some(true));
+        let starting = cloud(Some(SandboxStatus::Starting), Some("sb"));
+        assert_eq!(starting.sandbox_action(), None);
+        // Local conversations have no sandbox.
+        let local = cloud(None, None);
+        assert!(!local.needs_resume());
+        assert_eq!(local.sandbox_action(), None);
+        assert!(!cloud(Some(SandboxStatus::Paused), None).needs_resume());
     }
 }
