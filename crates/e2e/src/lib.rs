@@ -321,3 +321,53 @@ impl AgentApi {
         id
     }
 }
+
+/// The cloud stand-in on the shared agent server, allowing browser calls from `origin`.
+pub async fn start_cloud_standin(
+    env: &Env,
+    name: &str,
+    origin: &str,
+    start: canvas_fixtures::cloud::StartBehavior,
+) -> canvas_fixtures::cloud::CloudStandin {
+    let mut opts = canvas_fixtures::cloud::CloudOptions::existing(
+        env.agent_url.clone(),
+        env.agent_key.clone(),
+        env.scratch(name),
+    );
+    opts.cors_origins = vec![origin.to_string()];
+    opts.start = start;
+    canvas_fixtures::cloud::start(opts)
+        .await
+        .expect("cloud stand-in")
+}
+
+/// Starts a conversation through the cloud app API (as another client would); the task id.
+pub async fn start_cloud_task(cloud_url: &str, key: &str) -> String {
+    let task: Value = reqwest::Client::new()
+        .post(format!("{cloud_url}/api/v1/app-conversations"))
+        .bearer_auth(key)
+        .json(&json!({}))
+        .send()
+        .await
+        .expect("start")
+        .json()
+        .await
+        .expect("task");
+    task["id"].as_str().expect("task id").to_string()
+}
+
+/// Polls a start task once (each poll may advance it); the task as the cloud reports it.
+pub async fn poll_start_task(cloud_url: &str, key: &str, task_id: &str) -> Value {
+    let tasks: Value = reqwest::Client::new()
+        .get(format!(
+            "{cloud_url}/api/v1/app-conversations/start-tasks?ids={task_id}"
+        ))
+        .bearer_auth(key)
+        .send()
+        .await
+        .expect("start-tasks")
+        .json()
+        .await
+        .expect("tasks json");
+    tasks[0].clone()
+}

@@ -3,7 +3,7 @@
 //! ERROR it shows the task's detail and a way back.
 
 use canvas_e2e::{canvas_serve, Browser, Env};
-use canvas_fixtures::cloud::{CloudOptions, CloudStandin, Pacing, StartBehavior};
+use canvas_fixtures::cloud::{CloudStandin, Pacing, StartBehavior};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
@@ -17,28 +17,9 @@ async fn setup(
     let env = Env::get();
     let port = canvas_harness::free_port().expect("port");
     let origin = format!("http://127.0.0.1:{port}");
-    let mut opts = CloudOptions::existing(
-        env.agent_url.clone(),
-        env.agent_key.clone(),
-        env.scratch(name),
-    );
-    opts.cors_origins = vec![origin];
-    opts.start = start;
-    let cloud = canvas_fixtures::cloud::start(opts)
-        .await
-        .expect("cloud stand-in");
+    let cloud = canvas_e2e::start_cloud_standin(&env, name, &origin, start).await;
     let key = cloud.keys.legacy.clone();
-    let task: Value = reqwest::Client::new()
-        .post(format!("{}/api/v1/app-conversations", cloud.url()))
-        .bearer_auth(&key)
-        .json(&json!({}))
-        .send()
-        .await
-        .expect("start")
-        .json()
-        .await
-        .expect("task");
-    let task_id = task["id"].as_str().expect("task id").to_string();
+    let task_id = canvas_e2e::start_cloud_task(&cloud.url(), &key).await;
 
     let config = env.cloud_proxy_serve_config(port, cloud.runtime_host());
     let server = canvas_serve::start(config).await.expect("serve");
@@ -193,28 +174,16 @@ async fn cloud_paused_sandbox_is_resumed_once_when_opened_and_can_be_paused() {
     )
     .await;
     // The task becomes READY (as a launcher's polling would see it).
-    let http = reqwest::Client::new();
     let deadline = Instant::now() + Duration::from_secs(60);
     let conv = loop {
-        let tasks: Value = http
-            .get(format!(
-                "{}/api/v1/app-conversations/start-tasks?ids={task_id}",
-                cloud.url()
-            ))
-            .bearer_auth(&cloud.keys.legacy)
-            .send()
-            .await
-            .expect("start-tasks")
-            .json()
-            .await
-            .expect("tasks json");
-        if tasks[0]["status"] == json!("READY") {
-            break tasks[0]["app_conversation_id"]
+        let task = canvas_e2e::poll_start_task(&cloud.url(), &cloud.keys.legacy, &task_id).await;
+        if task["status"] == json!("READY") {
+            break task["app_conversation_id"]
                 .as_str()
                 .expect("conversation id")
                 .to_string();
         }
-        assert!(Instant::now() < deadline, "task not READY: {tasks}");
+        assert!(Instant::now() < deadline, "task not READY: {task}");
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
     let sandbox = cloud.sandbox_of(&conv).expect("sandbox");

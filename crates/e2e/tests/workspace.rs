@@ -339,52 +339,22 @@ async fn unknown_conversation_shows_an_error_not_a_blank_panel() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cloud_terminal_runs_through_the_proxy() {
-    use canvas_fixtures::cloud::{CloudOptions, Pacing, StartBehavior};
+    use canvas_fixtures::cloud::{Pacing, StartBehavior};
     let env = Env::get();
     let port = canvas_harness::free_port().expect("port");
     let origin = format!("http://127.0.0.1:{port}");
-    let mut opts = CloudOptions::existing(
-        env.agent_url.clone(),
-        env.agent_key.clone(),
-        env.scratch("ws-cloud"),
-    );
-    opts.cors_origins = vec![origin.clone()];
-    opts.start = StartBehavior {
+    let start = StartBehavior {
         pacing: Pacing::Immediate,
         fail: None,
     };
-    let cloud = canvas_fixtures::cloud::start(opts)
-        .await
-        .expect("cloud stand-in");
+    let cloud = canvas_e2e::start_cloud_standin(&env, "ws-cloud", &origin, start).await;
 
     // A conversation started through the cloud app API (as another client would).
-    let http = reqwest::Client::new();
     let key = cloud.keys.legacy.clone();
-    let task: Value = http
-        .post(format!("{}/api/v1/app-conversations", cloud.url()))
-        .bearer_auth(&key)
-        .json(&json!({}))
-        .send()
-        .await
-        .expect("start")
-        .json()
-        .await
-        .expect("task");
-    let tasks: Value = http
-        .get(format!(
-            "{}/api/v1/app-conversations/start-tasks?ids={}",
-            cloud.url(),
-            task["id"].as_str().expect("task id")
-        ))
-        .bearer_auth(&key)
-        .send()
-        .await
-        .expect("poll")
-        .json()
-        .await
-        .expect("tasks");
-    assert_eq!(tasks[0]["status"], json!("READY"), "{tasks}");
-    let id = tasks[0]["app_conversation_id"]
+    let task_id = canvas_e2e::start_cloud_task(&cloud.url(), &key).await;
+    let task = canvas_e2e::poll_start_task(&cloud.url(), &key, &task_id).await;
+    assert_eq!(task["status"], json!("READY"), "{task}");
+    let id = task["app_conversation_id"]
         .as_str()
         .expect("conversation id")
         .to_string();
