@@ -3,12 +3,12 @@
 use crate::components::shell::Shell;
 use crate::pages::{
     conversation::ConversationPage, conversations::ConversationsPage, home::HomePage,
-    not_found::NotFound, panel::PanelPage,
+    not_found::NotFound, panel::PanelPage, start_task::StartTaskPage,
 };
 use crate::state;
 use leptos::prelude::*;
-use leptos_router::components::{Route, Router, Routes};
-use leptos_router::hooks::{use_location, use_navigate};
+use leptos_router::components::{Outlet, ParentRoute, Route, Router, Routes};
+use leptos_router::hooks::{use_location, use_params_map};
 use leptos_router::path;
 
 #[component]
@@ -28,8 +28,10 @@ pub fn App() -> impl IntoView {
                     <Routes fallback=NotFound>
                         <Route path=path!("/") view=HomePage />
                         <Route path=path!("/conversations") view=ConversationsPage />
-                        <Route path=path!("/conversations/:id") view=ConversationPage />
-                        <Route path=path!("/conversations/:id/panel") view=PanelPage />
+                        <ParentRoute path=path!("/conversations/:id") view=Outlet>
+                            <Route path=path!("") view=ConversationOrTask />
+                            <Route path=path!("panel") view=PanelPage />
+                        </ParentRoute>
                     </Routes>
                 </Gate>
             </Shell>
@@ -37,14 +39,16 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// An app path with the router base (`/canvas/conversations` under `--base-path /canvas`) for
-/// `<A href>`: leptos_router keeps absolute hrefs as they are, and leaves a link outside its
-/// base to the browser (a full page load).
-pub fn link(path: &str) -> String {
-    let base = state::backends::use_backends()
-        .launcher
-        .with_value(|l| l.base_path.clone().unwrap_or_default());
-    format!("{base}{path}")
+/// `/conversations/:id`: a conversation, or — upstream's URL for a cloud start task —
+/// `/conversations/task-<id>`, which has its own page.
+#[component]
+fn ConversationOrTask() -> impl IntoView {
+    let params = use_params_map();
+    let id = Memo::new(move |_| params.with(|p| p.get("id").unwrap_or_default()));
+    move || match id.get().strip_prefix("task-") {
+        Some(task) => view! { <StartTaskPage task_id=task.to_string() /> }.into_any(),
+        None => view! { <ConversationPage id=id.get() /> }.into_any(),
+    }
 }
 
 /// BR-5: switching backends leaves a conversation page for the list (other pages stay). Data
@@ -53,14 +57,15 @@ pub fn link(path: &str) -> String {
 fn LeaveConversationOnSwitch() -> impl IntoView {
     let backends = state::backends::use_backends();
     let location = use_location();
-    let navigate = use_navigate();
+    let go = crate::links::use_go();
+    let list = crate::links::href("/conversations");
     let scope = Memo::new(move |_| backends.active.with(|a| a.cache_scope()));
     Effect::watch(
         move || scope.get(),
         move |_, _, _| {
             let path = location.pathname.get_untracked();
             if path.contains("/conversations/") {
-                navigate("/conversations", Default::default());
+                go(&list, false);
             }
         },
         false,

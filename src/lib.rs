@@ -3,8 +3,10 @@
 
 pub mod app;
 pub mod components;
+pub mod links;
 pub mod pages;
 pub mod platform;
+pub mod services;
 pub mod state;
 
 /// Entry point of the wasm binary: panic hook, then mount.

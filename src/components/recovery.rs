@@ -31,7 +31,7 @@ pub fn RecoveryScreen() -> impl IntoView {
     let conn = use_connection();
     let ui = use_backends_ui();
     let lock = backends.lock_mode();
-    let can_add = matches!(lock, canvas_core::launcher::LockMode::Off);
+    let can_add = lock.allows_adding_backends();
     let cookie_mode = matches!(lock, canvas_core::launcher::LockMode::Cookie { .. });
     let failure = move || match conn.state() {
         Connection::Failed { error, message } => Some((recovery_title(&error), message)),

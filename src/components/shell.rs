@@ -7,6 +7,7 @@ use crate::components::recovery::RecoveryScreen;
 use crate::components::status_dot::StatusDot;
 use crate::state::backends::use_backends;
 use crate::state::connection::{use_connection, Connection};
+use canvas_core::health::{backend_health, Health};
 use leptos::prelude::*;
 use leptos_router::components::A;
 
@@ -21,17 +22,12 @@ pub fn Shell(children: ChildrenFn) -> impl IntoView {
         backends.health.with(|h| h.is_disabled(&id))
     };
     let status = Signal::derive(move || match conn.state() {
-        Connection::Checking => "checking",
-        Connection::Connected(_) => "connected",
-        Connection::Failed { .. } if disabled() => "disabled",
-        Connection::Failed { .. } => "failing",
+        Connection::Checking => Health::Checking,
+        Connection::Connected(_) => Health::Connected,
+        Connection::Failed { .. } if disabled() => Health::Disabled,
+        Connection::Failed { .. } => Health::Failing,
     });
-    let status_title = Signal::derive(move || match conn.state() {
-        Connection::Checking => "Checking connection…".to_string(),
-        Connection::Connected(Some(v)) => format!("Connected (agent server {v})"),
-        Connection::Connected(None) => "Connected".to_string(),
-        Connection::Failed { message, .. } => message,
-    });
+    let status_title = Signal::derive(move || backend_health(None, Some(&conn.live()), true).1);
     let version = move || match conn.state() {
         Connection::Connected(Some(v)) => Some(view! {
             <span class="version-badge" data-testid="server-version">{v.to_string()}</span>
@@ -52,7 +48,7 @@ pub fn Shell(children: ChildrenFn) -> impl IntoView {
                     class="active-backend"
                     data-testid="active-backend"
                     data-backend-id=id
-                    data-status=move || status.get()
+                    data-status=move || status.get().as_str()
                 >
                     <StatusDot status=status title=status_title />
                     <span class="backend-name" data-testid="active-backend-name">{name}</span>
@@ -60,7 +56,7 @@ pub fn Shell(children: ChildrenFn) -> impl IntoView {
                 </span>
             </header>
             <nav class="sidebar" aria-label="Main">
-                <A href=crate::app::link("/conversations")>"Conversations"</A>
+                <A href=crate::links::href("/conversations")>"Conversations"</A>
                 <BackendSelector />
             </nav>
             <main class="content">

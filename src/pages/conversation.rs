@@ -1,13 +1,11 @@
 //! `/conversations/:id`: a conversation's timeline (history, then live events), status bar and
-//! controls, composer, and the workspace panel beside it. `task-<id>` ids are cloud start
-//! tasks (see `start_task`).
+//! controls, composer, and the workspace panel beside it.
 
 use crate::components::chat::composer::Composer;
 use crate::components::chat::items::TimelineItem;
 use crate::components::chat::status_bar::StatusBar;
 use crate::components::workspace::WorkspacePanel;
-use crate::pages::start_task::StartTaskPage;
-use crate::state::api::client;
+use crate::services::conversation::{load, sandbox_action, user_paused, user_sandbox_action};
 use crate::state::backends::use_backends;
 use crate::state::events::{ConversationStore, History, Row};
 use canvas_core::api::view::ConversationSummary;
@@ -15,20 +13,9 @@ use canvas_core::live::{at_bottom, at_top};
 use canvas_core::selection::ActiveBackend;
 use leptos::html::Div;
 use leptos::prelude::*;
-use leptos_router::hooks::use_params_map;
 
 #[component]
-pub fn ConversationPage() -> impl IntoView {
-    let params = use_params_map();
-    let id = Memo::new(move |_| params.with(|p| p.get("id").unwrap_or_default()));
-    move || match id.get().strip_prefix("task-") {
-        Some(task) => view! { <StartTaskPage task_id=task.to_string() /> }.into_any(),
-        None => view! { <LoadedConversation id=id.get() /> }.into_any(),
-    }
-}
-
-#[component]
-fn LoadedConversation(id: String) -> impl IntoView {
+pub fn ConversationPage(id: String) -> impl IntoView {
     let backends = use_backends();
     let id = StoredValue::new(id);
     // Keyed by the active backend: a switch never shows another backend's conversation.
@@ -36,28 +23,39 @@ fn LoadedConversation(id: String) -> impl IntoView {
         let active = backends.active.get();
         let id = id.get_value();
         async move {
-            let c = client(backends, &active);
-            let s = c.api.get_conversation(&id)?.send(&c.transport).await?;
+            let s = load(backends, &active, &id).await?;
             Ok::<_, canvas_core::errors::ApiError>((active, s))
         }
     });
     // A cloud conversation whose sandbox is PAUSED is resumed once when opened, then reloaded
-    // (its runtime URL and key only exist while the sandbox runs).
+    // (its runtime URL and key only exist while the sandbox runs) — unless the user paused it
+    // in this tab.
     let resumed_once = StoredValue::new(false);
     let reload = Callback::new(move |_: ()| info.refetch());
+    let resume = Action::new_local(
+        move |(active, summary): &(ActiveBackend, ConversationSummary)| {
+            let (active, summary) = (active.clone(), summary.clone());
+            async move {
+                if sandbox_action(backends, &active, &summary, false)
+                    .await
+                    .is_ok()
+                {
+                    reload.run(());
+                }
+            }
+        },
+    );
     view! {
         <Suspense fallback=|| view! { <p class="loading" data-testid="loading">"Loading conversation…"</p> }>
             {move || Suspend::new(async move {
                 match info.await {
                     Ok((active, summary)) => {
-                        if summary.needs_resume() && !resumed_once.get_value() {
+                        if summary.needs_resume()
+                            && !resumed_once.get_value()
+                            && !user_paused(&active, &summary.id)
+                        {
                             resumed_once.set_value(true);
-                            let (active, summary) = (active.clone(), summary.clone());
-                            leptos::task::spawn_local(async move {
-                                if sandbox_action(backends, &active, &summary, false).await.is_ok() {
-                                    reload.run(());
-                                }
-                            });
+                            resume.dispatch((active.clone(), summary.clone()));
                         }
                         view! { <ConversationView active=active summary=summary on_sandbox_change=reload /> }.into_any()
                     }
@@ -71,27 +69,6 @@ fn LoadedConversation(id: String) -> impl IntoView {
             })}
         </Suspense>
     }
-}
-
-/// Pauses (`pause = true`) or resumes the conversation's cloud sandbox.
-async fn sandbox_action(
-    backends: crate::state::backends::BackendsCtx,
-    active: &ActiveBackend,
-    summary: &ConversationSummary,
-    pause: bool,
-) -> Result<(), canvas_core::errors::ApiError> {
-    let c = client(backends, active);
-    let account = c
-        .api
-        .account()
-        .ok_or(canvas_core::errors::ApiError::NotFound)?;
-    let sandbox = summary.sandbox_id.clone().unwrap_or_default();
-    let call = if pause {
-        account.pause_sandbox(&sandbox)
-    } else {
-        account.resume_sandbox(&sandbox)
-    };
-    call?.send(&c.transport).await
 }
 
 /// The cloud sandbox's status and its pause / resume button.
@@ -112,7 +89,7 @@ fn SandboxControls(
     let act = Action::new_local(move |pause: &bool| {
         let (active, summary, pause) = (active.clone(), summary.clone(), *pause);
         async move {
-            match sandbox_action(backends, &active, &summary, pause).await {
+            match user_sandbox_action(backends, &active, &summary, pause).await {
                 Ok(()) => on_change.run(()),
                 Err(e) => error.set(Some(e.user_message())),
             }
@@ -160,11 +137,7 @@ fn ConversationView(
     let handle = summary.handle();
     let store = ConversationStore::new(backends, active, handle.clone());
     store.start();
-    let title = summary
-        .title
-        .clone()
-        .filter(|t| !t.trim().is_empty())
-        .unwrap_or_else(|| "Untitled conversation".to_string());
+    let title = summary.display_title();
     let working_dir = summary.working_dir.clone();
 
     let scroller = NodeRef::<Div>::new();

@@ -3,21 +3,16 @@
 //! badges (execution status; sandbox status for cloud). `?page_size=N` sets the page size.
 
 use crate::components::backends::dialog::Dialog;
-use crate::state::api::client;
-use crate::state::backends::{use_backends, BackendsCtx};
-use canvas_core::api::view::ConversationSummary;
-use canvas_core::conversation_list::{
-    append_page, page_size, refresh_limit, rename_title, status_badges, Badge, REFRESH_INTERVAL_MS,
+use crate::links::{conversation_path, href, pinned};
+use crate::services::conversation_list::{
+    delete, refresh_while_visible, rename, ListCtx, ListState,
 };
-use canvas_core::url::build_backend_link;
+use crate::state::backends::use_backends;
+use canvas_core::conversation_list::{page_size, rename_title, status_badges, Badge};
 use leptos::html;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use leptos_router::components::A;
 use leptos_router::hooks::use_query_map;
-use std::time::Duration;
-use wasm_bindgen::closure::Closure;
-use wasm_bindgen::JsCast;
 
 /// Formats an ISO timestamp in the user's locale (falls back to the raw text).
 fn format_time(iso: &str) -> String {
@@ -29,178 +24,6 @@ fn format_time(iso: &str) -> String {
             .as_string()
             .unwrap_or_else(|| iso.to_string())
     }
-}
-
-fn display_title(c: &ConversationSummary) -> String {
-    c.title
-        .clone()
-        .filter(|t| !t.trim().is_empty())
-        .unwrap_or_else(|| "Untitled conversation".to_string())
-}
-
-fn tab_hidden() -> bool {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .is_some_and(|d| d.hidden())
-}
-
-/// Where the list stands.
-#[derive(Clone, PartialEq)]
-enum ListState {
-    Loading,
-    Ready,
-    Failed(String),
-}
-
-/// The list's state, shared by the page and its rows.
-#[derive(Clone, Copy)]
-struct ListCtx {
-    backends: BackendsCtx,
-    items: RwSignal<Vec<ConversationSummary>>,
-    next: RwSignal<Option<String>>,
-    state: RwSignal<ListState>,
-    /// Bumped when the list starts over (backend switch, page size): late answers are dropped.
-    generation: StoredValue<u64>,
-    loading_more: RwSignal<bool>,
-    more_error: RwSignal<Option<String>>,
-    refresh_error: RwSignal<Option<String>>,
-    size: Memo<u32>,
-    /// The conversation whose deletion awaits confirmation: (id, title).
-    deleting: RwSignal<Option<(String, String)>>,
-}
-
-impl ListCtx {
-    /// Loads the first page again from scratch.
-    fn reset(self) {
-        self.generation.update_value(|g| *g += 1);
-        self.items.set(Vec::new());
-        self.next.set(None);
-        self.more_error.set(None);
-        self.refresh_error.set(None);
-        self.loading_more.set(false);
-        self.state.set(ListState::Loading);
-        self.fetch_first(self.size.get_untracked(), true);
-    }
-
-    /// Reloads what is shown (the first `refresh_limit` conversations), keeping it on failure.
-    fn refresh(self) {
-        if self.loading_more.get_untracked() || self.state.get_untracked() == ListState::Loading {
-            return;
-        }
-        let loaded = self.items.with_untracked(Vec::len);
-        self.fetch_first(refresh_limit(self.size.get_untracked(), loaded), false);
-    }
-
-    fn fetch_first(self, limit: u32, initial: bool) {
-        let backends = self.backends;
-        let active = backends.active.get_untracked();
-        let generation = self.generation.get_value();
-        spawn_local(async move {
-            let c = client(backends, &active);
-            let r = match c.api.list_conversations(None, limit) {
-                Ok(call) => call.send(&c.transport).await,
-                Err(e) => Err(e),
-            };
-            if self.generation.try_get_value() != Some(generation) {
-                return;
-            }
-            match r {
-                Ok(page) => {
-                    self.items.set(page.items);
-                    self.next.set(page.next_page_id.filter(|p| !p.is_empty()));
-                    self.refresh_error.set(None);
-                    self.state.set(ListState::Ready);
-                }
-                Err(e) if initial => self.state.set(ListState::Failed(e.user_message())),
-                Err(e) => self.refresh_error.set(Some(e.user_message())),
-            }
-        });
-    }
-
-    fn load_more(self) {
-        let Some(cursor) = self.next.get_untracked() else {
-            return;
-        };
-        if self.loading_more.get_untracked() {
-            return;
-        }
-        self.loading_more.set(true);
-        self.more_error.set(None);
-        let backends = self.backends;
-        let active = backends.active.get_untracked();
-        let generation = self.generation.get_value();
-        let size = self.size.get_untracked();
-        spawn_local(async move {
-            let c = client(backends, &active);
-            let r = match c.api.list_conversations(Some(&cursor), size) {
-                Ok(call) => call.send(&c.transport).await,
-                Err(e) => Err(e),
-            };
-            if self.generation.try_get_value() != Some(generation) {
-                return;
-            }
-            self.loading_more.set(false);
-            match r {
-                Ok(page) => {
-                    self.items.update(|l| append_page(l, page.items));
-                    self.next.set(page.next_page_id.filter(|p| !p.is_empty()));
-                }
-                Err(e) => self.more_error.set(Some(e.user_message())),
-            }
-        });
-    }
-}
-
-/// Refreshes `list` every 30 s while the tab is visible, and once when it becomes visible
-/// again; the timer and the listener go away with the page.
-fn refresh_while_visible(list: ListCtx) {
-    let timer = StoredValue::new(None::<IntervalHandle>);
-    let start = move || {
-        if timer.with_value(Option::is_some) {
-            return;
-        }
-        if let Ok(h) = set_interval_with_handle(
-            move || list.refresh(),
-            Duration::from_millis(REFRESH_INTERVAL_MS as u64),
-        ) {
-            timer.set_value(Some(h));
-        }
-    };
-    let stop = move || {
-        if let Some(h) = timer.try_update_value(Option::take).flatten() {
-            h.clear();
-        }
-    };
-    if !tab_hidden() {
-        start();
-    }
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
-    let handler = Closure::<dyn Fn()>::new(move || {
-        if tab_hidden() {
-            stop();
-        } else {
-            list.refresh();
-            start();
-        }
-    });
-    let f: js_sys::Function = handler.as_ref().unchecked_ref::<js_sys::Function>().clone();
-    let added = document
-        .add_event_listener_with_callback("visibilitychange", &f)
-        .is_ok();
-    let handler = send_wrapper::SendWrapper::new(handler);
-    on_cleanup(move || {
-        stop();
-        if added {
-            if let Some(d) = web_sys::window().and_then(|w| w.document()) {
-                let _ = d.remove_event_listener_with_callback(
-                    "visibilitychange",
-                    handler.as_ref().unchecked_ref(),
-                );
-            }
-        }
-    });
 }
 
 #[component]
@@ -226,14 +49,10 @@ fn ConversationRow(id: String, list: ListCtx) -> impl IntoView {
         })
     };
     // The link pins the backend (and org) it belongs to, so it opens there in any tab.
-    let href = backends.active.with_untracked(|a| {
-        build_backend_link(
-            &format!("/conversations/{id}"),
-            &a.backend.id,
-            a.org_id.as_deref(),
-        )
-    });
-    let title = Memo::new(move |_| conv.with(display_title));
+    let link = backends
+        .active
+        .with_untracked(|a| pinned(&conversation_path(&id), a));
+    let title = Memo::new(move |_| conv.with(|c| c.display_title()));
     let updated = Memo::new(move |_| {
         conv.with(|c| {
             c.updated_at
@@ -263,6 +82,23 @@ fn ConversationRow(id: String, list: ListCtx) -> impl IntoView {
         });
     };
     let save_id = StoredValue::new(id.clone());
+    let rename_action = Action::new_local(move |(id, new_title): &(String, String)| {
+        let (id, new_title) = (id.clone(), new_title.clone());
+        let active = backends.active.get_untracked();
+        async move {
+            let r = rename(backends, &active, &id, &new_title).await;
+            if saving.try_set(false).is_some() {
+                return; // the row is gone
+            }
+            match r {
+                Ok(()) => {
+                    list.set_title(&id, new_title);
+                    finish_edit();
+                }
+                Err(e) => rename_error.set(Some(e.user_message())),
+            }
+        }
+    });
     let save = move || {
         let Some(el) = input.get_untracked() else {
             return;
@@ -274,29 +110,7 @@ fn ConversationRow(id: String, list: ListCtx) -> impl IntoView {
             Err(e) => return rename_error.set(Some(e.message())),
         };
         saving.set(true);
-        let active = backends.active.get_untracked();
-        let id = save_id.get_value();
-        spawn_local(async move {
-            let c = client(backends, &active);
-            let r = match c.api.rename_conversation(&id, &new_title) {
-                Ok(call) => call.send(&c.transport).await,
-                Err(e) => Err(e),
-            };
-            if saving.try_set(false).is_some() {
-                return; // the row is gone
-            }
-            match r {
-                Ok(()) => {
-                    list.items.update(|l| {
-                        if let Some(c) = l.iter_mut().find(|c| c.id == id) {
-                            c.title = Some(new_title);
-                        }
-                    });
-                    finish_edit();
-                }
-                Err(e) => rename_error.set(Some(e.user_message())),
-            }
-        });
+        rename_action.dispatch((save_id.get_value(), new_title));
     };
     let on_keydown = move |ev: web_sys::KeyboardEvent| match ev.key().as_str() {
         "Enter" => {
@@ -318,7 +132,7 @@ fn ConversationRow(id: String, list: ListCtx) -> impl IntoView {
             <Show
                 when=move || editing.get()
                 fallback=move || view! {
-                    <A href=href.clone() attr:class="conversation-link">
+                    <A href=link.clone() attr:class="conversation-link">
                         <span class="conversation-title" data-testid="conversation-title">{move || title.get()}</span>
                     </A>
                 }
@@ -366,28 +180,27 @@ fn DeleteDialog(list: ListCtx, id: String, title: String) -> impl IntoView {
         }
     });
     // Cancel comes first, so the dialog focuses it (the safe choice) when it opens.
-    let confirm = move |_| {
-        busy.set(true);
-        error.set(None);
-        let active = backends.active.get_untracked();
+    let remove = Action::new_local(move |id: &String| {
         let id = id.clone();
-        spawn_local(async move {
-            let c = client(backends, &active);
-            let r = match c.api.delete_conversation(&id) {
-                Ok(call) => call.send(&c.transport).await,
-                Err(e) => Err(e),
-            };
+        let active = backends.active.get_untracked();
+        async move {
+            let r = delete(backends, &active, &id).await;
             if busy.try_set(false).is_some() {
                 return;
             }
             match r {
                 Ok(()) => {
-                    list.items.update(|l| l.retain(|c| c.id != id));
+                    list.forget(&id);
                     list.deleting.set(None);
                 }
                 Err(e) => error.set(Some(e.user_message())),
             }
-        });
+        }
+    });
+    let confirm = move |_| {
+        busy.set(true);
+        error.set(None);
+        remove.dispatch(id.clone());
     };
     view! {
         <Dialog title="Delete conversation" testid="delete-conversation-dialog" on_close=close>
@@ -413,18 +226,7 @@ pub fn ConversationsPage() -> impl IntoView {
     let backends = use_backends();
     let query = use_query_map();
     let size = Memo::new(move |_| page_size(query.with(|q| q.get("page_size")).as_deref()));
-    let list = ListCtx {
-        backends,
-        items: RwSignal::new(Vec::new()),
-        next: RwSignal::new(None),
-        state: RwSignal::new(ListState::Loading),
-        generation: StoredValue::new(0),
-        loading_more: RwSignal::new(false),
-        more_error: RwSignal::new(None),
-        refresh_error: RwSignal::new(None),
-        size,
-        deleting: RwSignal::new(None),
-    };
+    let list = ListCtx::new(backends, size);
     // Keyed by the active backend (id, org, revision) and the page size: a switch starts over,
     // so the list never shows another backend's conversations.
     Effect::new(move |_| {
@@ -442,7 +244,7 @@ pub fn ConversationsPage() -> impl IntoView {
         <section class="page conversations">
             <header class="page-header">
                 <h1>"Conversations"</h1>
-                <A href="/" attr:class="btn primary" attr:data-testid="new-conversation">"New conversation"</A>
+                <A href=href("/") attr:class="btn primary" attr:data-testid="new-conversation">"New conversation"</A>
                 <button class="btn" data-testid="refresh-conversations" on:click=move |_| list.refresh() title="Refresh">
                     "Refresh"
                 </button>

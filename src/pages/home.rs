@@ -3,75 +3,33 @@
 //! `run: true`, `agent_settings.llm` from the LLM settings), then opens it. LLM settings per
 //! backend below it.
 
-use crate::state::api::client;
-use crate::state::backends::{new_uuid_v4, use_backends, BackendsCtx};
-use crate::state::settings;
-use canvas_core::api::view::Created;
-use canvas_core::live::{composer_key, message_to_send, ComposerKey};
-use canvas_core::new_conversation::{
-    default_working_dir, effective_llm, mask_key, new_conversation, ServerLlm,
-};
-use canvas_core::selection::ActiveBackend;
-use canvas_core::url::build_backend_link;
+use crate::components::chat::composer::MessageBox;
+use crate::links::{pinned, use_go};
+use crate::services::conversation::start;
+use crate::services::settings;
+use crate::state::backends::use_backends;
+use canvas_core::live::message_to_send;
+use canvas_core::new_conversation::{effective_llm, mask_key, ServerLlm};
 use leptos::prelude::*;
-use leptos_router::hooks::use_navigate;
-
-/// Create the conversation; the app path to open (a conversation or a cloud start task).
-async fn start(
-    backends: BackendsCtx,
-    active: ActiveBackend,
-    message: String,
-) -> Result<String, String> {
-    let c = client(backends, &active);
-    let id = new_uuid_v4();
-    let home = match c.api.file_home(None) {
-        Ok(call) => call
-            .send(&c.transport)
-            .await
-            .map(|h| h.home)
-            .unwrap_or_default(),
-        Err(_) => String::new(),
-    };
-    let local = settings::load_local(&active.backend.id);
-    let server = settings::load_server(backends, &active).await;
-    let llm = effective_llm(Some(&local), server.as_ref());
-    let req = new_conversation(
-        &message,
-        &id,
-        &default_working_dir(&home, &id),
-        llm.as_ref(),
-    );
-    let created = c
-        .api
-        .create_conversation(&req)
-        .map_err(|e| e.user_message())?
-        .send(&c.transport)
-        .await
-        .map_err(|e| e.user_message())?;
-    let path = match created {
-        Created::Ready(s) => format!("/conversations/{}", s.id),
-        Created::Starting(t) => format!("/conversations/task-{}", t.id),
-    };
-    Ok(build_backend_link(
-        &path,
-        &active.backend.id,
-        active.org_id.as_deref(),
-    ))
-}
 
 #[component]
 pub fn HomePage() -> impl IntoView {
     let backends = use_backends();
-    let navigate = use_navigate();
+    let go = use_go();
     let draft = RwSignal::new(String::new());
     let create = Action::new_local(move |message: &String| {
         let active = backends.active.get_untracked();
         let message = message.clone();
-        async move { start(backends, active, message).await }
+        async move {
+            let path = start(backends, &active, &message)
+                .await
+                .map_err(|e| e.user_message())?;
+            Ok::<_, String>(pinned(&path, &active))
+        }
     });
     Effect::new(move |_| {
-        if let Some(Ok(path)) = create.value().get() {
-            navigate(&path, Default::default());
+        if let Some(Ok(href)) = create.value().get() {
+            go(&href, false);
         }
     });
     let submit = move || {
@@ -87,21 +45,9 @@ pub fn HomePage() -> impl IntoView {
         <section class="page home" data-testid="home">
             <header class="page-header"><h1>"What should the agent do?"</h1></header>
             <form class="launcher" on:submit=move |ev| { ev.prevent_default(); submit(); }>
-                <textarea
-                    class="composer-input launcher-input"
-                    data-testid="launcher-input"
-                    aria-label="Task for the agent"
-                    placeholder="Describe a task (Enter to start, Shift+Enter for a new line)"
-                    rows="4"
-                    prop:value=move || draft.get()
-                    on:input=move |ev| draft.set(event_target_value(&ev))
-                    on:keydown=move |ev: leptos::ev::KeyboardEvent| {
-                        if composer_key(&ev.key(), ev.shift_key(), ev.is_composing()) == ComposerKey::Send {
-                            ev.prevent_default();
-                            submit();
-                        }
-                    }
-                ></textarea>
+                <MessageBox draft=draft on_send=Callback::new(move |_| submit())
+                    class="composer-input launcher-input" testid="launcher-input" label="Task for the agent"
+                    placeholder="Describe a task (Enter to start, Shift+Enter for a new line)" rows="4" />
                 <div class="launcher-actions">
                     <button class="btn primary" type="submit" data-testid="launcher-start" disabled=move || create.pending().get()>
                         {move || if create.pending().get() { "Starting…" } else { "Start" }}

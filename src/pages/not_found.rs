@@ -6,7 +6,7 @@ pub fn NotFound() -> impl IntoView {
     view! {
         <section class="empty" data-testid="not-found">
             <h1>"Page not found"</h1>
-            <p><A href=crate::app::link("/conversations")>"Back to conversations"</A></p>
+            <p><A href=crate::links::href("/conversations")>"Back to conversations"</A></p>
         </section>
     }
 }

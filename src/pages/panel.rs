@@ -2,7 +2,8 @@
 //! conversation fetched by id.
 
 use crate::components::workspace::WorkspacePanel;
-use crate::state::api::client;
+use crate::links::{conversation_path, pinned};
+use crate::services::conversation::load;
 use crate::state::backends::use_backends;
 use canvas_core::api::routing::ConversationRef;
 use leptos::prelude::*;
@@ -16,10 +17,7 @@ pub fn PanelPage() -> impl IntoView {
     let conv = LocalResource::new(move || {
         let active = backends.active.get();
         let id = id.get();
-        async move {
-            let c = client(backends, &active);
-            c.api.get_conversation(&id)?.send(&c.transport).await
-        }
+        async move { load(backends, &active, &id).await }
     });
     let loaded = Signal::derive(move || conv.get().and_then(|r| r.as_ref().ok().cloned()));
     let handle = Signal::derive(move || loaded.get().map(|c| c.handle()));
@@ -30,7 +28,8 @@ pub fn PanelPage() -> impl IntoView {
         <section class="page panel-page" data-testid="panel-page">
             <header class="page-header">
                 <h1>{move || loaded.get().and_then(|c| c.title).unwrap_or_else(|| "Workspace".into())}</h1>
-                <a class="btn" href=move || format!("/conversations/{}", id.get())>"Back to the conversation"</a>
+                <a class="btn" data-testid="panel-back"
+                    href=move || backends.active.with(|a| pinned(&conversation_path(&id.get()), a))>"Back to the conversation"</a>
             </header>
             {move || conv.get().and_then(|r| r.as_ref().err().map(|e| view! {
                 <div class="error" role="alert" data-testid="panel-error">

@@ -11,7 +11,6 @@ use crate::state::backends::{test_connection, use_backends, TestOutcome};
 use canvas_core::backend::{Backend, BackendKind, DEFAULT_LOCAL_ID, DEFAULT_LOCAL_NAME};
 use canvas_core::registry::BackendDraft;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
 #[component]
 pub fn PublicKeyPage(
@@ -24,6 +23,38 @@ pub fn PublicKeyPage(
     let error = RwSignal::new(None::<String>);
     let checking = RwSignal::new(false);
     let host_for_submit = host.clone();
+    let check = Action::new_local(move |(candidate, typed): &(Backend, String)| {
+        let (candidate, typed) = (candidate.clone(), typed.clone());
+        async move {
+            let outcome = test_connection(backends, candidate.clone()).await;
+            checking.set(false);
+            match outcome {
+                TestOutcome::Failed {
+                    key_rejected: true, ..
+                } => error.set(Some(
+                    "The server refused this key. Check it and try again.".to_string(),
+                )),
+                TestOutcome::Failed { message, .. } => error.set(Some(message)),
+                _ => {
+                    let existing_name = backends.backends.with_untracked(|l| {
+                        l.iter()
+                            .find(|b| b.id == DEFAULT_LOCAL_ID)
+                            .map(|b| b.name.clone())
+                    });
+                    let draft = BackendDraft {
+                        name: existing_name.unwrap_or_else(|| DEFAULT_LOCAL_NAME.to_string()),
+                        host: candidate.host,
+                        api_key: typed,
+                        kind: BackendKind::Local,
+                        auth_mode: None,
+                    };
+                    if let Err(e) = backends.upsert_with_id(DEFAULT_LOCAL_ID, draft) {
+                        error.set(Some(e.to_string()));
+                    }
+                }
+            }
+        }
+    });
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let typed = key.get_untracked().trim().to_string();
@@ -44,37 +75,7 @@ pub fn PublicKeyPage(
         );
         checking.set(true);
         error.set(None);
-        spawn_local(async move {
-            let outcome = test_connection(backends, candidate.clone()).await;
-            checking.set(false);
-            match outcome {
-                TestOutcome::Failed(msg) => {
-                    let text = if msg == "Invalid API key" {
-                        "The server refused this key. Check it and try again.".to_string()
-                    } else {
-                        msg
-                    };
-                    error.set(Some(text));
-                }
-                _ => {
-                    let existing_name = backends.backends.with_untracked(|l| {
-                        l.iter()
-                            .find(|b| b.id == DEFAULT_LOCAL_ID)
-                            .map(|b| b.name.clone())
-                    });
-                    let draft = BackendDraft {
-                        name: existing_name.unwrap_or_else(|| DEFAULT_LOCAL_NAME.to_string()),
-                        host: candidate.host,
-                        api_key: typed,
-                        kind: BackendKind::Local,
-                        auth_mode: None,
-                    };
-                    if let Err(e) = backends.upsert_with_id(DEFAULT_LOCAL_ID, draft) {
-                        error.set(Some(e.to_string()));
-                    }
-                }
-            }
-        });
+        check.dispatch((candidate, typed));
     };
     view! {
         <section class="onboarding" data-testid="public-key" aria-labelledby="public-key-title">

@@ -1,14 +1,12 @@
 //! `/conversations/task-<id>`: a cloud start task, polled every 3 s until its conversation is
 //! READY (then replaced by the conversation page) or ERROR (then its detail, and a way back).
 
-use crate::state::api::client;
+use crate::links::{conversation_path, pinned, use_go};
+use crate::services::start_task::poll;
 use crate::state::backends::use_backends;
 use canvas_core::api::{StartTask, StartTaskStatus};
 use canvas_core::selection::ActiveBackend;
-use canvas_core::url::build_backend_link;
 use leptos::prelude::*;
-use leptos_router::hooks::use_navigate;
-use leptos_router::NavigateOptions;
 use std::time::Duration;
 
 /// How often the task is polled.
@@ -20,7 +18,7 @@ type Poll = Result<(ActiveBackend, Option<StartTask>), String>;
 #[component]
 pub fn StartTaskPage(task_id: String) -> impl IntoView {
     let backends = use_backends();
-    let navigate = use_navigate();
+    let go = use_go();
     let id = StoredValue::new(task_id.clone());
     let tick = RwSignal::new(0u32);
     let done = RwSignal::new(false);
@@ -30,17 +28,10 @@ pub fn StartTaskPage(task_id: String) -> impl IntoView {
         let active = backends.active.get();
         let id = id.get_value();
         async move {
-            let c = client(backends, &active);
-            let Some(account) = c.api.account() else {
-                return Err("This backend has no cloud start tasks.".to_string());
-            };
-            let tasks = account
-                .start_tasks(&[id.as_str()])
-                .map_err(|e| e.user_message())?
-                .send(&c.transport)
+            let task = poll(backends, &active, &id)
                 .await
                 .map_err(|e| e.user_message())?;
-            Ok::<_, String>((active, tasks.into_iter().flatten().find(|t| t.id == id)))
+            Ok::<_, String>((active, task))
         }
     });
     // The last answer stays on screen while the next poll runs.
@@ -70,28 +61,13 @@ pub fn StartTaskPage(task_id: String) -> impl IntoView {
                     return;
                 };
                 done.set(true);
-                let path = build_backend_link(
-                    &format!("/conversations/{cid}"),
-                    &active.backend.id,
-                    active.org_id.as_deref(),
-                );
-                navigate(
-                    &path,
-                    NavigateOptions {
-                        replace: true,
-                        ..Default::default()
-                    },
-                );
+                go(&pinned(&conversation_path(&cid), &active), true);
             }
             StartTaskStatus::Error => done.set(true),
             _ => {}
         }
     });
-    let back = move || {
-        backends
-            .active
-            .with(|a| build_backend_link("/conversations", &a.backend.id, a.org_id.as_deref()))
-    };
+    let back = move || backends.active.with(|a| pinned("/conversations", a));
     let body = move || match last.get() {
         None => {
             view! { <p class="loading" data-testid="start-task-loading">"Starting…"</p> }.into_any()
@@ -100,6 +76,7 @@ pub fn StartTaskPage(task_id: String) -> impl IntoView {
             <div class="error" role="alert" data-testid="start-task-poll-error">
                 <p>{format!("Could not check the task: {e}")}</p>
                 <p class="muted">"Retrying every 3 seconds."</p>
+                <a class="btn" href=back data-testid="start-task-back">"Back to conversations"</a>
             </div>
         }
         .into_any(),

@@ -1,8 +1,9 @@
-//! Browser adapters: web storage, window globals, location, HTTP. Nothing here knows a rule;
+//! Browser adapters: web storage, window globals, location, HTTP, timers, listeners. Nothing here knows a rule;
 //! the rules are in `canvas-core`.
 
 pub mod globals;
 pub mod http;
+pub mod listen;
 pub mod location;
 pub mod socket;
 pub mod storage;

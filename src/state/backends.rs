@@ -13,7 +13,6 @@ use canvas_core::selection::{self, ActiveBackend, Selection};
 use canvas_core::storage::{BACKENDS_KEY, HEALTH_KEY};
 use leptos::prelude::*;
 use std::collections::BTreeSet;
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
 #[derive(Clone, Copy)]
@@ -97,33 +96,16 @@ pub fn provide_backends() -> BackendsCtx {
 /// Other tabs' registry and health edits arrive as `storage` events (this tab's selection is
 /// per tab and stays as it is).
 fn listen_to_other_tabs(ctx: BackendsCtx) {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let handler =
-        Closure::<dyn Fn(web_sys::StorageEvent)>::new(move |ev: web_sys::StorageEvent| {
-            match ev.key().as_deref() {
-                Some(BACKENDS_KEY) | None => ctx.reload(),
-                Some(HEALTH_KEY) => ctx.health.set(read_health(&LOCAL)),
-                _ => {}
-            }
-        });
-    let f: js_sys::Function = handler.as_ref().unchecked_ref::<js_sys::Function>().clone();
-    if window
-        .add_event_listener_with_callback("storage", &f)
-        .is_ok()
-    {
-        // The closure lives as long as the listener; both go away on cleanup.
-        let handler = send_wrapper::SendWrapper::new(handler);
-        on_cleanup(move || {
-            if let Some(w) = web_sys::window() {
-                let _ = w.remove_event_listener_with_callback(
-                    "storage",
-                    handler.as_ref().unchecked_ref(),
-                );
-            }
-        });
-    }
+    crate::platform::listen::on_window_event("storage", move |ev| {
+        let key = ev
+            .dyn_ref::<web_sys::StorageEvent>()
+            .and_then(web_sys::StorageEvent::key);
+        match key.as_deref() {
+            Some(BACKENDS_KEY) | None => ctx.reload(),
+            Some(HEALTH_KEY) => ctx.health.set(read_health(&LOCAL)),
+            _ => {}
+        }
+    });
 }
 
 impl BackendsCtx {
@@ -305,18 +287,27 @@ pub fn new_uuid_v4() -> String {
 /// What "Test connection" found. Nothing is recorded: the backend may not even be saved yet.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TestOutcome {
-    /// A local agent server that passed the version gate.
-    Local { version: Option<String> },
-    /// A cloud backend: the selector entries it would get.
-    Cloud { orgs: Vec<String> },
-    /// The user-facing reason.
-    Failed(String),
+    /// Connected: the (gated) server version where the kind reports one, and the selector
+    /// entries where the backend has organizations.
+    Connected {
+        /// The server's version.
+        version: Option<String>,
+        /// The organizations it would list (backends with accounts).
+        orgs: Option<Vec<String>>,
+    },
+    /// Not connected.
+    Failed {
+        /// The user-facing reason.
+        message: String,
+        /// The server refused the key (401/403), as opposed to not answering.
+        key_rejected: bool,
+    },
 }
 
 /// Runs the probe (BR-7, BR-9) against `backend` without recording its health, and for a
-/// cloud backend loads the org list it would show.
+/// backend with organizations loads the list it would show.
 pub async fn test_connection(backends: BackendsCtx, backend: Backend) -> TestOutcome {
-    use canvas_core::probe::{probe, ProbeOutcome};
+    use canvas_core::probe::{probe, ProbeError, ProbeOutcome};
     let transport = crate::platform::http::BrowserTransport::new();
     let outcome = probe(
         &backend,
@@ -326,21 +317,34 @@ pub async fn test_connection(backends: BackendsCtx, backend: Backend) -> TestOut
     )
     .await;
     match outcome {
-        ProbeOutcome::Failed { message, .. } => TestOutcome::Failed(message),
-        ProbeOutcome::Healthy { version } => match backend.kind {
-            canvas_core::BackendKind::Local => TestOutcome::Local {
-                version: version.map(|v| v.to_string()),
-            },
-            canvas_core::BackendKind::Cloud => match load_orgs(backends, &backend).await {
-                Ok(listing) => TestOutcome::Cloud {
-                    orgs: canvas_core::orgs::org_entries(&backend.name, &listing)
-                        .into_iter()
-                        .map(|e| e.label)
-                        .collect(),
-                },
-                Err(e) => TestOutcome::Failed(e.user_message()),
-            },
+        ProbeOutcome::Failed { message, error } => TestOutcome::Failed {
+            message,
+            key_rejected: matches!(error, ProbeError::Api(ref e) if e.is_auth()),
         },
+        ProbeOutcome::Healthy { version } => {
+            let version = version.map(|v| v.to_string());
+            if canvas_core::api::client_for(&backend).account().is_none() {
+                return TestOutcome::Connected {
+                    version,
+                    orgs: None,
+                };
+            }
+            match load_orgs(backends, &backend).await {
+                Ok(listing) => TestOutcome::Connected {
+                    version,
+                    orgs: Some(
+                        canvas_core::orgs::org_entries(&backend.name, &listing)
+                            .into_iter()
+                            .map(|e| e.label)
+                            .collect(),
+                    ),
+                },
+                Err(e) => TestOutcome::Failed {
+                    message: e.user_message(),
+                    key_rejected: e.is_auth(),
+                },
+            }
+        }
     }
 }
 

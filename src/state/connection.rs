@@ -7,7 +7,7 @@
 use crate::platform::http::BrowserTransport;
 use crate::state::backends::BackendsCtx;
 use canvas_core::backend::Backend;
-use canvas_core::health::{periodic_probe_targets, ProbePolicy};
+use canvas_core::health::{periodic_probe_targets, Live, ProbePolicy};
 use canvas_core::probe::{probe, ProbeError, ProbeOutcome};
 use canvas_core::version::{GateError, Version};
 use leptos::prelude::*;
@@ -36,8 +36,27 @@ impl ConnectionCtx {
         self.resource.get().unwrap_or(Connection::Checking)
     }
 
+    /// The connection as health sees it.
+    pub fn live(&self) -> Live {
+        match self.state() {
+            Connection::Checking => Live::Checking,
+            Connection::Connected(v) => Live::Connected(v.map(|v| v.to_string())),
+            Connection::Failed { message, .. } => Live::Failed(message),
+        }
+    }
+
     pub fn recheck(&self) {
         self.resource.refetch();
+    }
+}
+
+/// Probes each of `list` once in the background and records the outcomes (e.g. the disabled
+/// backends when "Manage backends" opens, BR-7).
+pub fn probe_each_once(backends: BackendsCtx, list: Vec<Backend>) {
+    for b in list {
+        leptos::task::spawn_local(async move {
+            probe_and_record(backends, b).await;
+        });
     }
 }
 

@@ -8,6 +8,7 @@ use crate::platform::socket::{EventSocket, SocketHandlers};
 use crate::state::api::{client, routing};
 use crate::state::backends::BackendsCtx;
 use canvas_core::api::routing::ConversationRef;
+use canvas_core::api::SendPlanned;
 use canvas_core::events::stream::{
     auth_frame, close_disposition, user_message_frame, Backoff, CloseDisposition, SocketGeneration,
     HANDSHAKE_TIMEOUT_MS,
@@ -60,6 +61,9 @@ struct Inner {
     opened: bool,
     backoff: Backoff,
     socket: Option<EventSocket>,
+    /// The handshake watchdog and the reconnect timer: dropping one cancels it.
+    watchdog: Option<Timeout>,
+    retry: Option<Timeout>,
     disposed: bool,
 }
 
@@ -91,6 +95,8 @@ impl ConversationStore {
                 opened: false,
                 backoff: Backoff::new(),
                 socket: None,
+                watchdog: None,
+                retry: None,
                 disposed: false,
             }))),
             backends,
@@ -108,6 +114,8 @@ impl ConversationStore {
             if let Ok(mut i) = inner.try_borrow_mut() {
                 i.disposed = true;
                 i.socket = None;
+                i.watchdog = None;
+                i.retry = None;
             }
         });
         store
@@ -122,10 +130,11 @@ impl ConversationStore {
         let this = self.clone();
         leptos::task::spawn_local(async move {
             let c = client(this.backends, &this.active);
-            let page = match c.api.search_events(&this.conv, &history_query(None)) {
-                Ok(call) => call.send(&c.transport).await,
-                Err(e) => Err(e),
-            };
+            let page = c
+                .api
+                .search_events(&this.conv, &history_query(None))
+                .send(&c.transport)
+                .await;
             if this.inner.borrow().disposed {
                 return;
             }
@@ -161,13 +170,11 @@ impl ConversationStore {
                 .oldest_timestamp()
                 .map(str::to_string);
             let c = client(this.backends, &this.active);
-            let page = match c
+            let page = c
                 .api
                 .search_events(&this.conv, &history_query(oldest.as_deref()))
-            {
-                Ok(call) => call.send(&c.transport).await,
-                Err(e) => Err(e),
-            };
+                .send(&c.transport)
+                .await;
             if this.inner.borrow().disposed {
                 return;
             }
@@ -316,7 +323,7 @@ impl ConversationStore {
         }
         // The handshake watchdog: not open in time ⇒ treat as closed (reconnect).
         let w = self.clone();
-        Timeout::new(HANDSHAKE_TIMEOUT_MS, move || {
+        let watchdog = Timeout::new(HANDSHAKE_TIMEOUT_MS, move || {
             let expired = {
                 let i = w.inner.borrow();
                 !i.disposed && i.generation.is_current(generation) && !i.opened
@@ -324,8 +331,8 @@ impl ConversationStore {
             if expired {
                 w.on_close(generation, 1006);
             }
-        })
-        .forget();
+        });
+        self.inner.borrow_mut().watchdog = Some(watchdog);
     }
 
     fn on_close(&self, generation: u64, code: u16) {
@@ -349,7 +356,7 @@ impl ConversationStore {
                 self.link.set(Link::Reconnecting { delay_ms });
                 let this = self.clone();
                 // The old socket is replaced inside the timer, never inside its own callback.
-                Timeout::new(delay_ms, move || {
+                let retry = Timeout::new(delay_ms, move || {
                     let go = {
                         let i = this.inner.borrow();
                         !i.disposed && i.generation.current() == generation
@@ -357,8 +364,8 @@ impl ConversationStore {
                     if go {
                         this.connect();
                     }
-                })
-                .forget();
+                });
+                self.inner.borrow_mut().retry = Some(retry);
             }
             Err(msg) => self.link.set(Link::Failed(msg)),
         }
@@ -386,10 +393,11 @@ impl ConversationStore {
             return Ok(());
         }
         let c = client(self.backends, &self.active);
-        match c.api.send_message(&self.conv, &text, true) {
-            Ok(call) => call.send(&c.transport).await.map_err(|e| e.user_message()),
-            Err(e) => Err(e.user_message()),
-        }
+        c.api
+            .send_message(&self.conv, &text, true)
+            .send(&c.transport)
+            .await
+            .map_err(|e| e.user_message())
     }
 }
 
@@ -418,9 +426,6 @@ impl ConversationStore {
                     .respond_to_confirmation(conv, false, Some("Rejected by the user"))
             }
         };
-        match call {
-            Ok(call) => call.send(&c.transport).await.map_err(|e| e.user_message()),
-            Err(e) => Err(e.user_message()),
-        }
+        call.send(&c.transport).await.map_err(|e| e.user_message())
     }
 }

@@ -4,5 +4,4 @@ pub mod api;
 pub mod backends;
 pub mod connection;
 pub mod events;
-pub mod settings;
 pub mod workspace;

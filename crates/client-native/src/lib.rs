@@ -124,10 +124,42 @@ fn describe(e: &(dyn std::error::Error + 'static)) -> String {
 mod tests {
     use super::describe;
 
+    /// An error with a source, whose message does not repeat the source's.
+    #[derive(Debug)]
+    struct Layer(&'static str, Option<Box<Layer>>);
+
+    impl std::fmt::Display for Layer {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(self.0)
+        }
+    }
+
+    impl std::error::Error for Layer {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            self.1.as_deref().map(|l| l as _)
+        }
+    }
+
     #[test]
     fn describe_joins_causes() {
-        let inner = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");
-        let outer = std::io::Error::other(inner);
-        assert_eq!(describe(&outer), "refused");
+        let chain = Layer(
+            "error sending request",
+            Some(Box::new(Layer(
+                "client error (Connect)",
+                Some(Box::new(Layer("Connection refused (os error 111)", None))),
+            ))),
+        );
+        assert_eq!(
+            describe(&chain),
+            "error sending request: client error (Connect): Connection refused (os error 111)"
+        );
+        // A cause already quoted by its parent is not repeated.
+        let repeated = Layer(
+            "connect failed: refused",
+            Some(Box::new(Layer("refused", None))),
+        );
+        assert_eq!(describe(&repeated), "connect failed: refused");
+        // No cause: the message alone.
+        assert_eq!(describe(&Layer("alone", None)), "alone");
     }
 }

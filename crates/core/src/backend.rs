@@ -33,6 +33,11 @@ pub enum BackendKind {
     Local,
     /// An OpenHands Cloud app host (`Authorization: Bearer`, or cookies).
     Cloud,
+    /// Test-only: a kind known only to its own client module and the factory, proving that
+    /// adding a kind touches nothing else (`api::fake`).
+    #[cfg(test)]
+    #[serde(rename = "fake-test")]
+    Fake,
 }
 
 impl BackendKind {
@@ -41,6 +46,18 @@ impl BackendKind {
         match self {
             BackendKind::Local => "local",
             BackendKind::Cloud => "cloud",
+            #[cfg(test)]
+            BackendKind::Fake => "fake-test",
+        }
+    }
+
+    /// What a person calls this kind of server.
+    pub fn label(self) -> &'static str {
+        match self {
+            BackendKind::Local => "Agent server",
+            BackendKind::Cloud => "OpenHands Cloud",
+            #[cfg(test)]
+            BackendKind::Fake => "Fake",
         }
     }
 

@@ -56,6 +56,9 @@ pub enum ApiError {
     /// its sandbox is still starting (cloud spec, runtime calls).
     #[error("the sandbox is still starting")]
     SandboxStarting,
+    /// This kind of backend does not offer the feature (what it is, e.g. "Cloud start tasks").
+    #[error("{0} not available on this backend")]
+    Unsupported(&'static str),
 }
 
 impl From<NoBackendError> for ApiError {
@@ -159,6 +162,7 @@ impl ApiError {
             ApiError::NoBackend => "No backend available. Add or select a backend in Manage backends.".to_string(),
             ApiError::Incompatible(gate) => gate.user_message(),
             ApiError::SandboxStarting => "The sandbox is still starting; try again when it is running.".to_string(),
+            ApiError::Unsupported(what) => format!("{what}: not available on this backend."),
         }
     }
 }

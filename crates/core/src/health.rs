@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::backend::{Backend, BackendKind};
-use crate::errors::{scrub_secrets, ApiError, ErrorKind};
+use crate::backend::Backend;
+use crate::errors::{scrub_secrets, ErrorKind};
 use crate::storage::{Storage, StorageError, HEALTH_KEY};
 
 /// After this many consecutive failures a backend is disabled.
@@ -158,7 +158,7 @@ impl HealthMap {
 
     /// Record one failure (BR-7): count = min(count+1, 5); disabled = was disabled OR
     /// count ≥ 5; lastError (cut to 500 chars + `…`) and lastFailureAt = `now_ms`.
-    /// Pass a user-facing text (e.g. [`probe_failure_message`]); credential-looking values are
+    /// Pass a user-facing text (e.g. [`crate::probe::probe_failure_message`]); credential-looking values are
     /// scrubbed anyway.
     pub fn record_failure(&mut self, backend_id: &str, now_ms: i64, error: &str) -> &HealthEntry {
         let entry = self.entries.entry(backend_id.to_string()).or_default();
@@ -281,88 +281,103 @@ pub fn should_retry(kind: ErrorKind, attempt: u32) -> bool {
     ProbePolicy::DEFAULT.should_retry(kind, attempt)
 }
 
-/// One HTTP request of a probe.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ProbeRequest {
-    /// Path below the backend host.
-    pub path: &'static str,
-    /// Whether auth headers are sent.
-    pub authenticated: bool,
-    /// A non-2xx status that nevertheless means "healthy" (cloud legacy key: 400).
-    pub also_ok_status: Option<u16>,
-    /// Whether the body must pass the version gate (BR-9).
-    pub version_gate: bool,
+/// A backend's health as every view shows it (header, selector, manage list, dots).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Health {
+    /// Not heard from yet, or being checked.
+    Checking,
+    /// The last check succeeded.
+    Connected,
+    /// The last check failed (fewer than five times in a row, or the active connection).
+    Failing,
+    /// The circuit is open: five failures in a row (BR-7).
+    Disabled,
 }
 
-/// What a probe does for a backend (BR-7).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ProbePlan {
-    /// Send these requests in order; every one must succeed.
-    Requests(Vec<ProbeRequest>),
-    /// Do not probe; record this failure message instead.
-    Skip {
-        /// The message to record.
-        message: String,
-    },
-}
-
-/// The probe for a backend (BR-7): local: `GET /api/settings` (authenticated) then
-/// `GET /server_info` + version gate; cloud api-key: `GET /api/keys/current` (400 = legacy
-/// key = success); cloud cookie: `GET /api/organizations`; cloud with a blank key (not cookie):
-/// no probe, "API key required".
-pub fn probe_plan(backend: &Backend) -> ProbePlan {
-    match backend.kind {
-        BackendKind::Local => ProbePlan::Requests(vec![
-            ProbeRequest {
-                path: "/api/settings",
-                authenticated: true,
-                also_ok_status: None,
-                version_gate: false,
-            },
-            ProbeRequest {
-                path: "/server_info",
-                authenticated: false,
-                also_ok_status: None,
-                version_gate: true,
-            },
-        ]),
-        BackendKind::Cloud if backend.uses_cookie_auth() => {
-            ProbePlan::Requests(vec![ProbeRequest {
-                path: "/api/organizations",
-                authenticated: true,
-                also_ok_status: None,
-                version_gate: false,
-            }])
+impl Health {
+    /// The stable spelling (`data-status` test hook, CSS class suffix).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Health::Checking => "checking",
+            Health::Connected => "connected",
+            Health::Failing => "failing",
+            Health::Disabled => "disabled",
         }
-        BackendKind::Cloud if backend.api_key.trim().is_empty() => ProbePlan::Skip {
-            message: "API key required".to_string(),
-        },
-        BackendKind::Cloud => ProbePlan::Requests(vec![ProbeRequest {
-            path: "/api/keys/current",
-            authenticated: true,
-            also_ok_status: Some(400),
-            version_gate: false,
-        }]),
+    }
+
+    /// The CSS classes of its dot.
+    pub fn dot_class(self) -> &'static str {
+        match self {
+            Health::Checking => "status-dot status-checking",
+            Health::Connected => "status-dot status-connected",
+            Health::Failing => "status-dot status-failing",
+            Health::Disabled => "status-dot status-disabled",
+        }
+    }
+
+    /// Failing or disabled: the user may need to act.
+    pub fn is_bad(self) -> bool {
+        matches!(self, Health::Failing | Health::Disabled)
     }
 }
 
-/// The text recorded (and shown) for a failed probe (BR-7): local 401 ⇒ "Invalid API key";
-/// cloud 401 ⇒ "Logged out"; cloud network/CORS ⇒ "Cloud API key or network issue"; anything
-/// else ⇒ the common user message.
-pub fn probe_failure_message(backend: &Backend, error: &ApiError) -> String {
-    match (backend.kind, error) {
-        (BackendKind::Local, ApiError::Unauthorized) => "Invalid API key".to_string(),
-        (BackendKind::Cloud, ApiError::Unauthorized) => "Logged out".to_string(),
-        (BackendKind::Cloud, ApiError::Network(_)) => "Cloud API key or network issue".to_string(),
-        _ => error.user_message(),
+/// The live connection to the active backend, as far as health is concerned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Live {
+    /// Being checked.
+    Checking,
+    /// Healthy; the server's version where it reports one.
+    Connected(Option<String>),
+    /// Failed with this user-facing message.
+    Failed(String),
+}
+
+/// The health of a backend and its title (BR-7): a disabled entry wins; the active backend
+/// follows its live connection; others their stored entry, "connected" once heard from.
+pub fn backend_health(
+    entry: Option<&HealthEntry>,
+    live: Option<&Live>,
+    heard_from: bool,
+) -> (Health, String) {
+    if let Some(e) = entry.filter(|e| e.disabled) {
+        let err = e.last_error.clone().unwrap_or_default();
+        return (
+            Health::Disabled,
+            format!(
+                "Disabled after {} failed checks: {err}",
+                e.consecutive_failures
+            ),
+        );
+    }
+    if let Some(live) = live {
+        return match live {
+            Live::Checking => (Health::Checking, "Checking connection…".into()),
+            Live::Connected(Some(v)) => {
+                (Health::Connected, format!("Connected (agent server {v})"))
+            }
+            Live::Connected(None) => (Health::Connected, "Connected".into()),
+            Live::Failed(message) => (Health::Failing, message.clone()),
+        };
+    }
+    if let Some(e) = entry.filter(|e| e.consecutive_failures > 0) {
+        return (
+            Health::Failing,
+            e.last_error.clone().unwrap_or_else(|| "Failing".into()),
+        );
+    }
+    if heard_from {
+        (Health::Connected, "Connected".into())
+    } else {
+        (Health::Checking, "Checking connection…".into())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backend::BackendKind;
+    use crate::errors::ApiError;
     use crate::storage::{FailingStorage, MemoryStorage};
-    use crate::version::GateError;
     use proptest::prelude::*;
     use serde_json::json;
 
@@ -596,74 +611,6 @@ mod tests {
         );
     }
 
-    #[test]
-    fn br7_probe_plan_table() {
-        let local = Backend::new("l", "L", "http://h", "k", BackendKind::Local);
-        let cloud = Backend::new("c", "C", "https://h", "t", BackendKind::Cloud);
-        let blank = Backend::new("c", "C", "https://h", " ", BackendKind::Cloud);
-        let cookie = Backend::locked_cloud("https://h");
-        let paths = |p: ProbePlan| match p {
-            ProbePlan::Requests(r) => r.iter().map(|r| r.path).collect::<Vec<_>>(),
-            ProbePlan::Skip { .. } => vec!["<skip>"],
-        };
-        assert_eq!(paths(probe_plan(&local)), ["/api/settings", "/server_info"]);
-        assert_eq!(paths(probe_plan(&cloud)), ["/api/keys/current"]);
-        assert_eq!(paths(probe_plan(&cookie)), ["/api/organizations"]);
-        assert_eq!(
-            probe_plan(&blank),
-            ProbePlan::Skip {
-                message: "API key required".into()
-            }
-        );
-        match probe_plan(&cloud) {
-            ProbePlan::Requests(r) => assert_eq!(r[0].also_ok_status, Some(400)),
-            other => panic!("{other:?}"),
-        }
-        match probe_plan(&local) {
-            ProbePlan::Requests(r) => {
-                assert!(r[0].authenticated && !r[1].authenticated && r[1].version_gate)
-            }
-            other => panic!("{other:?}"),
-        }
-    }
-
-    #[test]
-    fn br7_probe_messages_table() {
-        let local = Backend::new("l", "L", "http://h", "k", BackendKind::Local);
-        let cloud = Backend::new("c", "C", "https://h", "t", BackendKind::Cloud);
-        let cases = vec![
-            (&local, ApiError::Unauthorized, "Invalid API key"),
-            (&cloud, ApiError::Unauthorized, "Logged out"),
-            (
-                &cloud,
-                ApiError::Network("cors".into()),
-                "Cloud API key or network issue",
-            ),
-            (
-                &local,
-                ApiError::Network("x".into()),
-                "Disconnected (check URL or network)",
-            ),
-            (
-                &local,
-                ApiError::Timeout,
-                "Disconnected (request timed out)",
-            ),
-            (
-                &local,
-                ApiError::Incompatible(GateError::UnsupportedVersion {
-                    required: "1.28.0".into(),
-                    reported: "1.0.0".into(),
-                }),
-                "Agent Canvas requires agent-server ≥ 1.28.0",
-            ),
-        ];
-        for (b, err, prefix) in cases {
-            let m = probe_failure_message(b, &err);
-            assert!(m.starts_with(prefix), "{err:?}: {m}");
-        }
-    }
-
     proptest! {
         #[test]
         fn br7_parse_never_panics(s in any::<String>()) {
@@ -684,5 +631,88 @@ mod tests {
             // What we write, we read back.
             prop_assert_eq!(HealthMap::parse(&h.to_json_string()), h);
         }
+    }
+
+    #[test]
+    fn br7_backend_health_table() {
+        let failing = HealthEntry {
+            consecutive_failures: 2,
+            last_error: Some("down".into()),
+            last_failure_at: Some(1),
+            disabled: false,
+        };
+        let disabled = HealthEntry {
+            consecutive_failures: 5,
+            last_error: Some("gone".into()),
+            last_failure_at: Some(1),
+            disabled: true,
+        };
+        let ok = Live::Connected(Some("1.58.2".into()));
+        let failed = Live::Failed("Invalid API key".into());
+        type Case<'a> = (
+            Option<&'a HealthEntry>,
+            Option<&'a Live>,
+            bool,
+            Health,
+            &'a str,
+        );
+        let cases: Vec<Case> = vec![
+            (None, None, false, Health::Checking, "Checking connection…"),
+            (None, None, true, Health::Connected, "Connected"),
+            (Some(&failing), None, true, Health::Failing, "down"),
+            (
+                Some(&disabled),
+                None,
+                true,
+                Health::Disabled,
+                "Disabled after 5 failed checks: gone",
+            ),
+            // A disabled entry wins over the live connection.
+            (
+                Some(&disabled),
+                Some(&ok),
+                true,
+                Health::Disabled,
+                "Disabled after 5 failed checks: gone",
+            ),
+            // The active backend follows its live connection, not the stored failures.
+            (
+                Some(&failing),
+                Some(&ok),
+                false,
+                Health::Connected,
+                "Connected (agent server 1.58.2)",
+            ),
+            (
+                None,
+                Some(&Live::Connected(None)),
+                false,
+                Health::Connected,
+                "Connected",
+            ),
+            (
+                None,
+                Some(&Live::Checking),
+                true,
+                Health::Checking,
+                "Checking connection…",
+            ),
+            (
+                None,
+                Some(&failed),
+                true,
+                Health::Failing,
+                "Invalid API key",
+            ),
+        ];
+        for (entry, live, heard, want, title) in cases {
+            assert_eq!(
+                backend_health(entry, live, heard),
+                (want, title.to_string())
+            );
+        }
+        assert_eq!(Health::Disabled.as_str(), "disabled");
+        assert_eq!(Health::Connected.dot_class(), "status-dot status-connected");
+        assert!(Health::Failing.is_bad() && !Health::Checking.is_bad());
     }
 }

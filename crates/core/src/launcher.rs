@@ -291,9 +291,10 @@ pub enum LockMode {
 }
 
 impl LockMode {
-    /// Whether the user may add backends ("Add backend" is hidden in cookie mode).
+    /// Whether the user may add backends: only when not locked (BR-4: cookie mode has no
+    /// "Add backend"; an api-key locked build only talks to its locked host).
     pub fn allows_adding_backends(&self) -> bool {
-        !matches!(self, LockMode::Cookie { .. })
+        matches!(self, LockMode::Off)
     }
 }
 
@@ -569,6 +570,10 @@ mod tests {
         );
         assert!(!LockMode::Cookie {
             page_origin: String::new()
+        }
+        .allows_adding_backends());
+        assert!(!LockMode::ApiKey {
+            host: "https://h".into()
         }
         .allows_adding_backends());
         assert!(LockMode::Off.allows_adding_backends());

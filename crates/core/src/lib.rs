@@ -18,6 +18,7 @@
 //! | [`last_conversation`] | BR-2 last conversation per backend/org |
 //! | [`orgs`] | cloud orgs in the selector: labels, which orgs, auto-pick (issue #5) |
 //! | [`conversation_list`] | the conversation list: pages, refresh, badges, rename (issue #6) |
+//! | [`user_paused`] | cloud sandboxes the user paused in this tab (not auto-resumed) |
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -40,6 +41,7 @@ pub mod registry;
 pub mod selection;
 pub mod storage;
 pub mod url;
+pub mod user_paused;
 pub mod version;
 pub mod workspace;
 

@@ -1,13 +1,12 @@
 //! The live conversation view's rules that are not the reducer: where the events socket goes,
 //! what the status bar and the controls offer, autoscroll, the composer's keys, history paging.
 
-use crate::api::routing::{runtime_target, ConversationRef, RoutingContext};
+use crate::api::routing::{ConversationRef, RoutingContext};
+use crate::api::service::backend_api;
 use crate::api::view::EventQuery;
-use crate::backend::BackendKind;
 use crate::errors::ApiError;
-use crate::events::stream::events_socket_url;
 use crate::events::ExecutionStatus;
-use crate::selection::{effective_local, ActiveBackend};
+use crate::selection::ActiveBackend;
 
 /// Events per history page (newest first).
 pub const HISTORY_PAGE: u32 = 50;
@@ -31,32 +30,15 @@ impl std::fmt::Debug for SocketTarget {
 }
 
 /// The events socket of `conv` on the active backend, resending since `newest_timestamp`
-/// (everything when `None`). Local: the backend's host and key. Cloud: the conversation's
-/// runtime (its URL and session key; [`ApiError::SandboxStarting`] until it has them).
+/// (everything when `None`), as the backend's kind says
+/// ([`BackendApi::socket_target`](crate::api::service::BackendApi::socket_target)).
 pub fn socket_target(
     active: &ActiveBackend,
     conv: &ConversationRef,
     ctx: &RoutingContext,
     newest_timestamp: Option<&str>,
 ) -> Result<SocketTarget, ApiError> {
-    let bad = |e: crate::events::stream::SocketUrlError| ApiError::Decode(e.to_string());
-    match active.backend.kind {
-        BackendKind::Local => {
-            let b = effective_local(active).map_err(|_| ApiError::NoBackend)?;
-            Ok(SocketTarget {
-                url: events_socket_url(&b.host, &conv.id, newest_timestamp).map_err(bad)?,
-                key: b.api_key.clone(),
-            })
-        }
-        BackendKind::Cloud => {
-            let t = runtime_target(conv, &active.backend.host, ctx)?;
-            Ok(SocketTarget {
-                url: events_socket_url(&t.base_url, &t.conversation_id, newest_timestamp)
-                    .map_err(bad)?,
-                key: t.session_api_key,
-            })
-        }
-    }
+    backend_api(active, ctx).socket_target(conv, newest_timestamp)
 }
 
 /// The history page older than `oldest_timestamp` (the first page when `None`).
@@ -159,7 +141,7 @@ pub fn message_to_send(draft: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::Backend;
+    use crate::backend::{Backend, BackendKind};
 
     fn active(kind: BackendKind, host: &str, key: &str) -> ActiveBackend {
         ActiveBackend {

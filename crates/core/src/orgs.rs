@@ -12,7 +12,7 @@ use crate::api::cloud_dto::{KeyCheck, Organization, Organizations};
 use crate::api::plan::Transport;
 use crate::api::routing::RoutingContext;
 use crate::api::service::backend_api;
-use crate::backend::{Backend, BackendKind};
+use crate::backend::Backend;
 use crate::errors::ApiError;
 use crate::selection::ActiveBackend;
 
@@ -128,6 +128,11 @@ pub fn org_entries(backend_name: &str, listing: &OrgListing) -> Vec<OrgEntry> {
         .collect()
 }
 
+/// Whether `backend` has organizations to pick from (its kind's client offers an account).
+pub fn has_orgs(backend: &Backend) -> bool {
+    crate::api::service::client_for(backend).account().is_some()
+}
+
 /// The org to use when the selection names none: the current org (if listed), else the
 /// personal one, else the first. `None` when nothing is listed.
 pub fn auto_pick(listing: &OrgListing) -> Option<String> {
@@ -171,20 +176,20 @@ pub async fn load_org_listing<X: Transport + ?Sized>(
     ctx: &RoutingContext,
     transport: &X,
 ) -> Result<OrgListing, ApiError> {
-    if backend.kind != BackendKind::Cloud {
+    let target = ActiveBackend {
+        backend: backend.clone(),
+        org_id: None,
+    };
+    let api = backend_api(&target, ctx);
+    // A kind without accounts has no organizations.
+    let Some(account) = api.account() else {
         return Ok(OrgListing {
             orgs: Vec::new(),
             current_org_id: None,
             user_id: None,
             scope: KeyScope::Legacy,
         });
-    }
-    let target = ActiveBackend {
-        backend: backend.clone(),
-        org_id: None,
     };
-    let api = backend_api(&target, ctx);
-    let account = api.account().ok_or(ApiError::NotFound)?;
     let (scope, mut user_id) = if backend.uses_cookie_auth() {
         (KeyScope::Cookie, None)
     } else {
@@ -218,6 +223,7 @@ mod tests {
     use crate::api::cloud_dto::KeysCurrent;
     use crate::api::plan::{RawResponse, RequestPlan};
     use crate::backend::AuthMode;
+    use crate::backend::BackendKind;
     use crate::test_util::block_on as run;
     use std::cell::RefCell;
     use std::collections::VecDeque;

@@ -5,11 +5,48 @@
 use crate::api::auth::auth_headers;
 use crate::api::decode::decode_server_info;
 use crate::api::plan::{Body, Method, RequestPlan, Route, Transport};
+use crate::api::service::client_for;
 use crate::backend::Backend;
 use crate::errors::ApiError;
-use crate::health::{probe_failure_message, probe_plan, ProbePlan, ProbePolicy};
+use crate::health::ProbePolicy;
 use crate::version::{GateError, Version};
 use std::future::Future;
+
+/// One HTTP request of a probe.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProbeRequest {
+    /// Path below the backend host.
+    pub path: &'static str,
+    /// Whether auth headers are sent.
+    pub authenticated: bool,
+    /// A non-2xx status that nevertheless means "healthy" (cloud legacy key: 400).
+    pub also_ok_status: Option<u16>,
+    /// Whether the body must pass the version gate (BR-9).
+    pub version_gate: bool,
+}
+
+/// What a probe does for a backend (BR-7); each kind's client says it
+/// ([`BackendApi::probe_plan`](crate::api::service::BackendApi::probe_plan)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProbePlan {
+    /// Send these requests in order; every one must succeed.
+    Requests(Vec<ProbeRequest>),
+    /// Do not probe; record this failure message instead.
+    Skip {
+        /// The message to record.
+        message: String,
+    },
+}
+
+/// The probe of `backend` (BR-7), as its kind's client plans it.
+pub fn probe_plan(backend: &Backend) -> ProbePlan {
+    client_for(backend).probe_plan()
+}
+
+/// The text recorded (and shown) for a failed probe request of `backend` (BR-7).
+pub fn probe_failure_message(backend: &Backend, error: &ApiError) -> String {
+    client_for(backend).probe_failure_message(error)
+}
 
 /// Why a probe failed.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,7 +101,7 @@ fn plan_for(backend: &Backend, path: &str, authenticated: bool, timeout_ms: u32)
 /// One attempt: every request of the plan in order.
 async fn attempt<X: Transport + ?Sized>(
     backend: &Backend,
-    requests: &[crate::health::ProbeRequest],
+    requests: &[ProbeRequest],
     transport: &X,
     timeout_ms: u32,
 ) -> Result<Option<Version>, ProbeError> {
@@ -104,7 +141,8 @@ where
     S: Fn(u32) -> F,
     F: Future<Output = ()>,
 {
-    let requests = match probe_plan(backend) {
+    let api = client_for(backend);
+    let requests = match api.probe_plan() {
         ProbePlan::Skip { message } => {
             return ProbeOutcome::Failed {
                 message,
@@ -123,7 +161,7 @@ where
             }
             Err(error) => {
                 let message = match &error {
-                    ProbeError::Api(e) => probe_failure_message(backend, e),
+                    ProbeError::Api(e) => api.probe_failure_message(e),
                     ProbeError::Gate(g) => g.user_message(),
                     ProbeError::Skipped => String::new(),
                 };
@@ -139,6 +177,7 @@ mod tests {
     use crate::api::plan::RawResponse;
     use crate::backend::BackendKind;
     use crate::test_util::block_on as run;
+    use crate::version::GateError;
     use std::cell::RefCell;
     use std::collections::VecDeque;
 
@@ -311,5 +350,73 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(t.sent.borrow().is_empty());
+    }
+
+    #[test]
+    fn br7_probe_plan_table() {
+        let local = Backend::new("l", "L", "http://h", "k", BackendKind::Local);
+        let cloud = Backend::new("c", "C", "https://h", "t", BackendKind::Cloud);
+        let blank = Backend::new("c", "C", "https://h", " ", BackendKind::Cloud);
+        let cookie = Backend::locked_cloud("https://h");
+        let paths = |p: ProbePlan| match p {
+            ProbePlan::Requests(r) => r.iter().map(|r| r.path).collect::<Vec<_>>(),
+            ProbePlan::Skip { .. } => vec!["<skip>"],
+        };
+        assert_eq!(paths(probe_plan(&local)), ["/api/settings", "/server_info"]);
+        assert_eq!(paths(probe_plan(&cloud)), ["/api/keys/current"]);
+        assert_eq!(paths(probe_plan(&cookie)), ["/api/organizations"]);
+        assert_eq!(
+            probe_plan(&blank),
+            ProbePlan::Skip {
+                message: "API key required".into()
+            }
+        );
+        match probe_plan(&cloud) {
+            ProbePlan::Requests(r) => assert_eq!(r[0].also_ok_status, Some(400)),
+            other => panic!("{other:?}"),
+        }
+        match probe_plan(&local) {
+            ProbePlan::Requests(r) => {
+                assert!(r[0].authenticated && !r[1].authenticated && r[1].version_gate)
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn br7_probe_messages_table() {
+        let local = Backend::new("l", "L", "http://h", "k", BackendKind::Local);
+        let cloud = Backend::new("c", "C", "https://h", "t", BackendKind::Cloud);
+        let cases = vec![
+            (&local, ApiError::Unauthorized, "Invalid API key"),
+            (&cloud, ApiError::Unauthorized, "Logged out"),
+            (
+                &cloud,
+                ApiError::Network("cors".into()),
+                "Cloud API key or network issue",
+            ),
+            (
+                &local,
+                ApiError::Network("x".into()),
+                "Disconnected (check URL or network)",
+            ),
+            (
+                &local,
+                ApiError::Timeout,
+                "Disconnected (request timed out)",
+            ),
+            (
+                &local,
+                ApiError::Incompatible(GateError::UnsupportedVersion {
+                    required: "1.28.0".into(),
+                    reported: "1.0.0".into(),
+                }),
+                "Agent Canvas requires agent-server ≥ 1.28.0",
+            ),
+        ];
+        for (b, err, prefix) in cases {
+            let m = probe_failure_message(b, &err);
+            assert!(m.starts_with(prefix), "{err:?}: {m}");
+        }
     }
 }

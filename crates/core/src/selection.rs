@@ -178,11 +178,12 @@ pub fn effective_local(active: &ActiveBackend) -> Result<&Backend, NoBackendErro
     if active.backend.is_no_backend() {
         return Err(NoBackendError::NotConfigured);
     }
-    match active.backend.kind {
-        BackendKind::Local => Ok(&active.backend),
-        BackendKind::Cloud => Err(NoBackendError::ActiveIsNotLocal {
+    if active.backend.kind == BackendKind::Local {
+        Ok(&active.backend)
+    } else {
+        Err(NoBackendError::ActiveIsNotLocal {
             name: active.backend.name.clone(),
-        }),
+        })
     }
 }
 

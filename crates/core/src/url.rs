@@ -201,6 +201,43 @@ pub fn build_backend_link(href: &str, backend_id: &str, org_id: Option<&str>) ->
     format!("{path}?{query}{fragment}")
 }
 
+/// THE in-app link (issue #10): the router base (`--base-path`, e.g. `/canvas`; empty at the
+/// root) + the app path + the BR-5 pin `?backend=&org=` when given. Every link and
+/// navigation of the app goes through this, so none leaves the base path.
+pub fn app_href(base_path: &str, path: &str, pin: Option<(&str, Option<&str>)>) -> String {
+    let base = base_path.trim_end_matches('/');
+    let path = if path.starts_with('/') {
+        path.to_string()
+    } else {
+        format!("/{path}")
+    };
+    let path = match pin {
+        Some((backend_id, org_id)) => build_backend_link(&path, backend_id, org_id),
+        None => path,
+    };
+    if base.is_empty() || path == base || path.starts_with(&format!("{base}/")) {
+        path
+    } else {
+        format!("{base}{path}")
+    }
+}
+
+/// One path segment of an app URL (an id from a server), percent-encoded.
+pub fn path_segment(s: &str) -> String {
+    if s == "." || s == ".." {
+        return "%2E".repeat(s.len());
+    }
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -401,5 +438,45 @@ mod tests {
             let pairs = parse_query(query_of(&link));
             prop_assert!(pairs.contains(&(key, value)));
         }
+    }
+
+    #[test]
+    fn app_href_adds_the_base_path_and_the_pin() {
+        let cases = [
+            ("", "/conversations", None, "/conversations"),
+            ("/canvas", "/conversations", None, "/canvas/conversations"),
+            ("/canvas/", "/", None, "/canvas/"),
+            (
+                "/canvas",
+                "/canvas/conversations",
+                None,
+                "/canvas/conversations",
+            ),
+            ("/canvas", "conversations", None, "/canvas/conversations"),
+            (
+                "/canvas",
+                "/conversations/c1",
+                Some(("default-local", None)),
+                "/canvas/conversations/c1?backend=default-local",
+            ),
+            (
+                "",
+                "/conversations/c1/panel",
+                Some(("c d", Some("o1"))),
+                "/conversations/c1/panel?backend=c+d&org=o1",
+            ),
+            // A base that is only a prefix of a segment is still added.
+            ("/can", "/canvas", None, "/can/canvas"),
+        ];
+        for (base, path, pin, want) in cases {
+            assert_eq!(app_href(base, path, pin), want, "{base} {path}");
+        }
+    }
+
+    #[test]
+    fn path_segments_are_encoded() {
+        assert_eq!(path_segment("abc-1_2.x~"), "abc-1_2.x~");
+        assert_eq!(path_segment("a/b?c#d e"), "a%2Fb%3Fc%23d%20e");
+        assert_eq!(path_segment(".."), "%2E%2E");
     }
 }

@@ -845,7 +845,7 @@ async fn locked_cloud_cross_origin_asks_for_a_cloud_key_and_offers_no_add_backen
 async fn base_path_serves_the_app_links_and_deep_reloads_under_the_prefix() {
     let env = Env::get();
     let title = format!("Base path {}", tag());
-    AgentApi::new(&env.agent_url, &env.agent_key)
+    let id = AgentApi::new(&env.agent_url, &env.agent_key)
         .create_conversation(&env.scratch("bp-conv").display().to_string(), &title)
         .await;
     let mut config = env.serve_config();
@@ -888,6 +888,67 @@ async fn base_path_serves_the_app_links_and_deep_reloads_under_the_prefix() {
             .await
             == json!(true)
     );
+
+    // Every in-app link keeps the prefix (issue #10): a list row (pinned to its backend)…
+    let row_link = format!("[data-conversation-id=\"{id}\"] a.conversation-link");
+    let href = b
+        .js(&format!(
+            "return document.querySelector('{row_link}').getAttribute('href')"
+        ))
+        .await;
+    assert_eq!(
+        href,
+        json!(format!("/canvas/conversations/{id}?backend=default-local"))
+    );
+    click(&b, &row_link).await;
+    let conversation_path = format!("/canvas/conversations/{id}");
+    b.wait_js(
+        "the conversation page under the prefix",
+        &format!(
+            "return location.pathname === {} && !!document.querySelector('[data-testid=conversation-page]')",
+            json!(conversation_path)
+        ),
+    )
+    .await;
+    // …the workspace panel page's way back…
+    b.goto(&format!("{}/conversations/{id}/panel", server.url()))
+        .await;
+    b.wait_js(
+        "the panel page",
+        "return !!document.querySelector('[data-testid=panel-back]')",
+    )
+    .await;
+    click(&b, "[data-testid=panel-back]").await;
+    b.wait_js(
+        "back on the conversation under the prefix",
+        &format!(
+            "return location.pathname === {} && !!document.querySelector('[data-testid=conversation-page]')",
+            json!(conversation_path)
+        ),
+    )
+    .await;
+    // …and a start task's way back (a local backend has no start tasks: the page says so).
+    b.goto(&format!("{}/conversations/task-none", server.url()))
+        .await;
+    let said = b
+        .wait_js(
+            "the start task's error",
+            "const e = document.querySelector('[data-testid=start-task-poll-error]'); \
+             return e ? e.innerText : null;",
+        )
+        .await;
+    assert!(
+        said.as_str()
+            .is_some_and(|t| t.contains("not available on this backend")),
+        "{said}"
+    );
+    click(&b, "[data-testid=start-task-back]").await;
+    b.wait_js(
+        "the list under the prefix",
+        "return location.pathname === '/canvas/conversations' && location.search === '?backend=default-local'",
+    )
+    .await;
+    wait_title(&b, &title).await;
 }
 
 /// The sidebar's link to the conversation list (any base path).

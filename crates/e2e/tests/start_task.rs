@@ -5,7 +5,6 @@
 use canvas_e2e::{canvas_serve, Browser, Env};
 use canvas_fixtures::cloud::{CloudStandin, Pacing, StartBehavior};
 use serde_json::{json, Value};
-use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 /// A cloud stand-in (the given start behavior), the app, a browser with the cloud backend
@@ -52,7 +51,8 @@ async fn cloud_task_shows_each_status_then_is_replaced_by_the_conversation() {
 
     // Collect the statuses shown until the page leaves for the conversation (deadline).
     let deadline = Instant::now() + Duration::from_secs(60);
-    let mut seen = BTreeSet::new();
+    // The statuses shown, in order (each once): the stand-in advances one step per poll.
+    let mut seen: Vec<String> = Vec::new();
     let path = loop {
         let v = browser
             .js(
@@ -62,7 +62,9 @@ async fn cloud_task_shows_each_status_then_is_replaced_by_the_conversation() {
             )
             .await;
         if let Some(s) = v["status"].as_str() {
-            seen.insert(s.to_string());
+            if seen.last().map(String::as_str) != Some(s) {
+                seen.push(s.to_string());
+            }
         }
         let path = v["path"].as_str().unwrap_or_default().to_string();
         if !path.starts_with("/conversations/task-") {
@@ -82,9 +84,10 @@ async fn cloud_task_shows_each_status_then_is_replaced_by_the_conversation() {
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
-    assert!(
-        seen.len() >= 2,
-        "more than one status was shown while polling: {seen:?}"
+    assert_eq!(
+        seen,
+        ["WAITING_FOR_SANDBOX", "STARTING_CONVERSATION"],
+        "every status the stand-in reported before READY was shown, in order"
     );
     let conv = path.trim_start_matches("/conversations/");
     assert!(!conv.is_empty() && !conv.contains('/'), "path: {path}");
@@ -202,6 +205,7 @@ async fn cloud_paused_sandbox_is_resumed_once_when_opened_and_can_be_paused() {
         )
         .await;
     assert_eq!(sandbox_status(&cloud, &sandbox).await, "RUNNING");
+    assert_eq!(cloud.resume_count(&sandbox), 1, "resumed exactly once");
 
     // The user pauses it; the page does not resume it again.
     browser
@@ -216,5 +220,24 @@ async fn cloud_paused_sandbox_is_resumed_once_when_opened_and_can_be_paused() {
         )
         .await;
     assert_eq!(label, json!("Resume sandbox"));
+    assert_eq!(sandbox_status(&cloud, &sandbox).await, "PAUSED");
+
+    // A reload does not undo the user's pause: the page opens with the sandbox paused and the
+    // history loaded (requests sent after the resume would have been), and no resume arrived.
+    browser.client.refresh().await.expect("reload");
+    browser
+        .wait_js(
+            "the reloaded page with the sandbox paused and its history loaded",
+            "const e = document.querySelector('[data-testid=sandbox-controls]'); \
+             return e && e.dataset.status === 'PAUSED' \
+               && !!document.querySelector('[data-testid=event-count]') \
+               && !document.querySelector('.timeline-scroll .loading');",
+        )
+        .await;
+    assert_eq!(
+        cloud.resume_count(&sandbox),
+        1,
+        "no resume after the user's pause"
+    );
     assert_eq!(sandbox_status(&cloud, &sandbox).await, "PAUSED");
 }

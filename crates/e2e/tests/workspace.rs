@@ -251,7 +251,7 @@ async fn uploaded_file_appears_in_tree_and_cat() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn terminal_change_shows_under_changes_with_diff() {
     let env = Env::get();
-    let (_server, browser, _dir) = open_panel(&env, "ws-changes").await;
+    let (_server, browser, dir) = open_panel(&env, "ws-changes").await;
     let setup = "export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 && git init -q -b main . && \
          printf 'one\\nshared\\n' > a.txt && git add a.txt && \
          git -c user.name=T -c user.email=t@t.invalid -c commit.gpgsign=false commit -q -m first && echo ok";
@@ -291,7 +291,17 @@ async fn terminal_change_shows_under_changes_with_diff() {
         .await;
     assert_eq!(rows, json!(["one|two", "shared|shared"]));
 
-    // A later edit by anyone (here: the terminal via the API) shows up without a reload.
+    // A later edit by anyone (here: a file written next to the agent, not through the UI)
+    // shows up while the Changes tab stays open, without a reload or a click.
+    std::fs::write(dir.join("later.txt"), "written later\n").expect("write later.txt");
+    let later = browser
+        .wait_js(
+            "later.txt under Changes without a reload",
+            "const r = document.querySelector('[data-testid=change-row][data-path=\"later.txt\"]'); return r ? r.dataset.status : null;",
+        )
+        .await;
+    assert!(later.is_string(), "{later}");
+
     let commits = browser
         .wait_js(
             "the commits list",

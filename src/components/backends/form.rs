@@ -7,7 +7,6 @@ use canvas_core::backend_form::{infer_kind, validate, BackendForm as FormInput, 
 use canvas_core::registry::BackendDraft;
 use leptos::html;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
 /// What saving does.
@@ -32,11 +31,7 @@ pub struct Fixed {
 }
 
 fn kind_value(k: Option<BackendKind>) -> &'static str {
-    match k {
-        None => "auto",
-        Some(BackendKind::Local) => "local",
-        Some(BackendKind::Cloud) => "cloud",
-    }
+    k.map_or("auto", BackendKind::as_str)
 }
 
 #[component]
@@ -126,6 +121,14 @@ pub fn BackendForm(
         }
     };
 
+    let test = Action::new_local(move |target: &Backend| {
+        let target = target.clone();
+        async move {
+            let out = test_connection(backends, target).await;
+            test_result.set(Some(out));
+            testing.set(false);
+        }
+    });
     let on_test = move |_| {
         let Some(d) = draft() else { return };
         let probe_target = Backend {
@@ -134,11 +137,7 @@ pub fn BackendForm(
         };
         testing.set(true);
         test_result.set(None);
-        spawn_local(async move {
-            let out = test_connection(backends, probe_target).await;
-            test_result.set(Some(out));
-            testing.set(false);
-        });
+        test.dispatch(probe_target);
     };
 
     let form_ref = NodeRef::<html::Form>::new();
@@ -251,19 +250,12 @@ pub fn BackendForm(
                         data-testid="backend-kind"
                         prop:value=move || kind_value(kind.get())
                         on:change=move |ev| {
-                            kind.set(match event_target_value(&ev).as_str() {
-                                "local" => Some(BackendKind::Local),
-                                "cloud" => Some(BackendKind::Cloud),
-                                _ => None,
-                            });
+                            kind.set(BackendKind::parse(&event_target_value(&ev)));
                             test_result.set(None);
                         }
                     >
                         <option value="auto">
-                            {move || format!("Automatic ({})", match inferred() {
-                                BackendKind::Local => "agent server",
-                                BackendKind::Cloud => "OpenHands Cloud",
-                            })}
+                            {move || format!("Automatic ({})", inferred().label())}
                         </option>
                         <option value="local">"Agent server (local)"</option>
                         <option value="cloud">"OpenHands Cloud"</option>
@@ -273,18 +265,18 @@ pub fn BackendForm(
             <div class="test-result" data-testid="test-result" aria-live="polite"
                 data-outcome=move || match test_result.get() {
                     None => "",
-                    Some(TestOutcome::Failed(_)) => "failed",
+                    Some(TestOutcome::Failed { .. }) => "failed",
                     Some(_) => "ok",
                 }
             >
                 {move || testing.get().then(|| view! { <span class="muted">"Testing…"</span> })}
                 {move || test_result.get().map(|r| match r {
-                    TestOutcome::Local { version } => view! {
-                        <p class="ok">"Connected. Agent server "
-                            <strong data-testid="test-version">{version.unwrap_or_else(|| "(version unknown)".into())}</strong>
+                    TestOutcome::Connected { version, orgs: None } => view! {
+                        <p class="ok">"Connected. Server version "
+                            <strong data-testid="test-version">{version.unwrap_or_else(|| "(unknown)".into())}</strong>
                         </p>
                     }.into_any(),
-                    TestOutcome::Cloud { orgs } => view! {
+                    TestOutcome::Connected { orgs: Some(orgs), .. } => view! {
                         <div class="ok">
                             <p>"Connected. Organizations:"</p>
                             <ul data-testid="test-orgs">
@@ -292,7 +284,7 @@ pub fn BackendForm(
                             </ul>
                         </div>
                     }.into_any(),
-                    TestOutcome::Failed(msg) => view! {
+                    TestOutcome::Failed { message: msg, .. } => view! {
                         <p class="bad" role="alert" data-testid="test-error">{msg}</p>
                     }.into_any(),
                 })}

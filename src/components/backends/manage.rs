@@ -4,13 +4,11 @@
 use super::dialog::Dialog;
 use super::{backend_status, use_backends_ui, BackendDialog};
 use crate::state::backends::use_backends;
-use crate::state::connection::{probe_and_record, use_connection};
-use canvas_core::backend::{Backend, BackendKind};
+use crate::state::connection::{probe_each_once, use_connection};
+use canvas_core::backend::Backend;
 use canvas_core::health::reprobe_on_manage;
-use canvas_core::launcher::LockMode;
 use leptos::html;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
 #[component]
 pub fn ManageDialog() -> impl IntoView {
@@ -23,15 +21,11 @@ pub fn ManageDialog() -> impl IntoView {
             .health
             .with_untracked(|h| reprobe_on_manage(l, h).into_iter().cloned().collect())
     });
-    for b in disabled {
-        spawn_local(async move {
-            probe_and_record(backends, b).await;
-        });
-    }
+    probe_each_once(backends, disabled);
     let confirming = RwSignal::new(None::<String>);
     let cancelled = RwSignal::new(None::<String>);
     let error = RwSignal::new(None::<String>);
-    let can_add = matches!(backends.lock_mode(), LockMode::Off);
+    let can_add = backends.lock_mode().allows_adding_backends();
     let rows = move || backends.backends.get();
 
     view! {
@@ -48,23 +42,20 @@ pub fn ManageDialog() -> impl IntoView {
                                 backend_status(backends, conn, &id, active)
                             })
                         };
-                        let kind = match b.kind {
-                            BackendKind::Local => "Agent server",
-                            BackendKind::Cloud => "OpenHands Cloud",
-                        };
+                        let kind = b.kind.label();
                         let (edit_id, del_id, yes_id, row_id) = (id.clone(), id.clone(), id.clone(), id.clone());
                         let is_confirming = Memo::new(move |_| confirming.get().as_deref() == Some(row_id.as_str()));
                         let name2 = name.clone();
                         view! {
                             <li class="manage-row" data-testid="manage-row" data-backend-id=id.clone()>
-                                <span class=move || format!("status-dot status-{}", status.get().0)
-                                    role="img" data-status=move || status.get().0
-                                    aria-label=move || format!("{}: {}", status.get().0, status.get().1)
+                                <span class=move || status.get().0.dot_class()
+                                    role="img" data-status=move || status.get().0.as_str()
+                                    aria-label=move || format!("{}: {}", status.get().0.as_str(), status.get().1)
                                     title=move || status.get().1></span>
                                 <div class="manage-info">
                                     <strong class="manage-name">{name.clone()}</strong>
                                     <span class="manage-host"><code>{b.host.clone()}</code>" · "{kind}</span>
-                                    <Show when=move || matches!(status.get().0, "failing" | "disabled")>
+                                    <Show when=move || status.get().0.is_bad()>
                                         <span class="manage-error" data-testid="manage-error">{move || status.get().1}</span>
                                     </Show>
                                 </div>

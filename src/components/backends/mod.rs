@@ -12,6 +12,7 @@ pub mod selector;
 use crate::state::backends::BackendsCtx;
 use crate::state::connection::{Connection, ConnectionCtx};
 use canvas_core::backend::{AuthMode, BackendKind, LOCKED_CLOUD_ID};
+use canvas_core::health::{backend_health, Health};
 use canvas_core::launcher::LockMode;
 use leptos::prelude::*;
 
@@ -56,43 +57,18 @@ pub fn use_backends_ui() -> BackendsUi {
     expect_context::<BackendsUi>()
 }
 
-/// A backend's health as the dot shows it: `connected`, `checking`, `failing` or `disabled`,
-/// with the text for its title (the last error when failing).
+/// A backend's health as the dots show it, with the text for its title (the last error when
+/// failing): the active entry follows the live connection (core `backend_health`).
 pub fn backend_status(
     backends: BackendsCtx,
     conn: ConnectionCtx,
     backend_id: &str,
     is_active_entry: bool,
-) -> (&'static str, String) {
+) -> (Health, String) {
     let entry = backends.health.with(|h| h.get(backend_id).cloned());
-    if let Some(e) = entry.as_ref().filter(|e| e.disabled) {
-        let err = e.last_error.clone().unwrap_or_default();
-        return (
-            "disabled",
-            format!(
-                "Disabled after {} failed checks: {err}",
-                e.consecutive_failures
-            ),
-        );
-    }
-    if is_active_entry {
-        return match conn.state() {
-            Connection::Checking => ("checking", "Checking connection…".into()),
-            Connection::Connected(Some(v)) => {
-                ("connected", format!("Connected (agent server {v})"))
-            }
-            Connection::Connected(None) => ("connected", "Connected".into()),
-            Connection::Failed { message, .. } => ("failing", message),
-        };
-    }
-    if let Some(e) = entry.filter(|e| e.consecutive_failures > 0) {
-        return ("failing", e.last_error.unwrap_or_else(|| "Failing".into()));
-    }
-    if backends.heard_from.with(|s| s.contains(backend_id)) {
-        ("connected", "Connected".into())
-    } else {
-        ("checking", "Checking connection…".into())
-    }
+    let live = is_active_entry.then(|| conn.live());
+    let heard = backends.heard_from.with(|s| s.contains(backend_id));
+    backend_health(entry.as_ref(), live.as_ref(), heard)
 }
 
 /// What the main area shows: the app, the first-run onboarding (no backend at all), or the

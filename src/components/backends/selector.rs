@@ -6,13 +6,13 @@
 use super::{backend_status, use_backends_ui, BackendDialog};
 use crate::components::backends::dialog::focusable_within;
 use crate::state::backends::{load_orgs, use_backends};
-use crate::state::connection::{probe_and_record, use_connection};
-use canvas_core::backend::{Backend, BackendKind};
+use crate::state::connection::{probe_each_once, use_connection};
+use canvas_core::backend::Backend;
+use canvas_core::health::Health;
 use canvas_core::launcher::LockMode;
-use canvas_core::orgs::{auto_pick, org_entries, org_is_listed, OrgListing};
+use canvas_core::orgs::{auto_pick, has_orgs, org_entries, org_is_listed, OrgListing};
 use leptos::html;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use std::collections::HashMap;
 use std::time::Duration;
 use wasm_bindgen::JsCast;
@@ -60,21 +60,22 @@ fn entries_of(list: &[Backend], listings: Option<&Listings>) -> Vec<Entry> {
             label: display_name(b),
             error,
         };
-        match b.kind {
-            BackendKind::Local => out.push(single(None)),
-            BackendKind::Cloud => match listings.and_then(|m| m.get(&b.id)) {
-                Some(Ok(l)) if !l.orgs.is_empty() => {
-                    out.extend(org_entries(&display_name(b), l).into_iter().map(|e| Entry {
-                        backend_id: b.id.clone(),
-                        org_id: Some(e.org_id),
-                        label: e.label,
-                        error: None,
-                    }))
-                }
-                Some(Ok(_)) => out.push(single(Some("No organization available".into()))),
-                Some(Err(e)) => out.push(single(Some(e.clone()))),
-                None => out.push(single(None)),
-            },
+        if !has_orgs(b) {
+            out.push(single(None));
+            continue;
+        }
+        match listings.and_then(|m| m.get(&b.id)) {
+            Some(Ok(l)) if !l.orgs.is_empty() => {
+                out.extend(org_entries(&display_name(b), l).into_iter().map(|e| Entry {
+                    backend_id: b.id.clone(),
+                    org_id: Some(e.org_id),
+                    label: e.label,
+                    error: None,
+                }))
+            }
+            Some(Ok(_)) => out.push(single(Some("No organization available".into()))),
+            Some(Err(e)) => out.push(single(Some(e.clone()))),
+            None => out.push(single(None)),
         }
     }
     out
@@ -92,7 +93,7 @@ pub fn BackendSelector() -> impl IntoView {
         backends.backends.with(|l| {
             backends.health.with(|h| {
                 l.iter()
-                    .filter(|b| b.kind == BackendKind::Cloud)
+                    .filter(|b| has_orgs(b))
                     .map(|b| (b.clone(), h.get(&b.id).is_none()))
                     .collect::<Vec<_>>()
             })
@@ -115,7 +116,7 @@ pub fn BackendSelector() -> impl IntoView {
     // A cloud backend without a (listed) org picks one: current, else personal, else first.
     Effect::new(move |_| {
         let active = backends.active.get();
-        if active.backend.kind != BackendKind::Cloud {
+        if !has_orgs(&active.backend) {
             return;
         }
         let Some(map) = listings.get() else { return };
@@ -146,11 +147,7 @@ pub fn BackendSelector() -> impl IntoView {
                 .collect()
         })
     });
-    for b in first_probe {
-        spawn_local(async move {
-            probe_and_record(backends, b).await;
-        });
-    }
+    probe_each_once(backends, first_probe);
 
     let entries = Memo::new(move |_| {
         let map = listings.get();
@@ -209,7 +206,7 @@ pub fn BackendSelector() -> impl IntoView {
 
     let lock = backends.lock_mode();
     let cookie_mode = matches!(lock, LockMode::Cookie { .. });
-    let can_add = matches!(lock, LockMode::Off);
+    let can_add = lock.allows_adding_backends();
 
     view! {
         <section class="backend-selector" aria-labelledby="backend-selector-title" data-testid="backend-selector">
@@ -231,8 +228,8 @@ pub fn BackendSelector() -> impl IntoView {
                             let bid = bid.clone();
                             Memo::new(move |_| {
                                 let (s, t) = backend_status(backends, conn, &bid, is_active.get());
-                                match (&error, s) {
-                                    (Some(e), "connected" | "checking") => ("failing", e.clone()),
+                                match &error {
+                                    Some(e) if !s.is_bad() => (Health::Failing, e.clone()),
                                     _ => (s, t),
                                 }
                             })
@@ -242,9 +239,11 @@ pub fn BackendSelector() -> impl IntoView {
                             move || {
                                 let (s, t) = status.get();
                                 let current = if is_active.get() { ", active" } else { "" };
-                                match s {
-                                    "failing" | "disabled" => format!("{label} ({s}: {t}){current}"),
-                                    _ => format!("{label} ({s}){current}"),
+                                let word = s.as_str();
+                                if s.is_bad() {
+                                    format!("{label} ({word}: {t}){current}")
+                                } else {
+                                    format!("{label} ({word}){current}")
                                 }
                             }
                         };
@@ -258,13 +257,13 @@ pub fn BackendSelector() -> impl IntoView {
                                     data-testid="backend-entry"
                                     data-backend-id=bid.clone()
                                     data-org-id=oid.clone().unwrap_or_default()
-                                    data-status=move || status.get().0
+                                    data-status=move || status.get().0.as_str()
                                     aria-current=move || is_active.get().then_some("true")
                                     aria-label=aria
                                     title=move || status.get().1
                                     on:click=move |_| choose(b2.clone(), o2.clone())
                                 >
-                                    <span class=move || format!("status-dot status-{}", status.get().0) aria-hidden="true"></span>
+                                    <span class=move || status.get().0.dot_class() aria-hidden="true"></span>
                                     <span class="backend-entry-label">{label.clone()}</span>
                                 </button>
                             </li>

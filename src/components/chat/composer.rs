@@ -5,6 +5,37 @@ use crate::state::events::ConversationStore;
 use canvas_core::live::{composer_key, message_to_send, ComposerKey};
 use leptos::prelude::*;
 
+/// A message box: Enter calls `on_send`, Shift+Enter (or composing with an IME) inserts a
+/// newline. Shared by the conversation's composer and the home launcher.
+#[component]
+pub fn MessageBox(
+    draft: RwSignal<String>,
+    on_send: Callback<()>,
+    #[prop(into)] class: String,
+    testid: &'static str,
+    label: &'static str,
+    placeholder: &'static str,
+    rows: &'static str,
+) -> impl IntoView {
+    view! {
+        <textarea
+            class=class
+            data-testid=testid
+            aria-label=label
+            placeholder=placeholder
+            rows=rows
+            prop:value=move || draft.get()
+            on:input=move |ev| draft.set(event_target_value(&ev))
+            on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                if composer_key(&ev.key(), ev.shift_key(), ev.is_composing()) == ComposerKey::Send {
+                    ev.prevent_default();
+                    on_send.run(());
+                }
+            }
+        ></textarea>
+    }
+}
+
 #[component]
 pub fn Composer(store: ConversationStore) -> impl IntoView {
     let draft = RwSignal::new(String::new());
@@ -26,21 +57,9 @@ pub fn Composer(store: ConversationStore) -> impl IntoView {
     let error = move || send.value().get().and_then(|r| r.err());
     view! {
         <form class="composer" on:submit=move |ev| { ev.prevent_default(); submit(); }>
-            <textarea
-                class="composer-input"
-                data-testid="composer-input"
-                aria-label="Message the agent"
-                placeholder="Message the agent (Enter to send, Shift+Enter for a new line)"
-                rows="2"
-                prop:value=move || draft.get()
-                on:input=move |ev| draft.set(event_target_value(&ev))
-                on:keydown=move |ev: leptos::ev::KeyboardEvent| {
-                    if composer_key(&ev.key(), ev.shift_key(), ev.is_composing()) == ComposerKey::Send {
-                        ev.prevent_default();
-                        submit();
-                    }
-                }
-            ></textarea>
+            <MessageBox draft=draft on_send=Callback::new(move |_| submit())
+                class="composer-input" testid="composer-input" label="Message the agent"
+                placeholder="Message the agent (Enter to send, Shift+Enter for a new line)" rows="2" />
             <button class="btn primary" type="submit" data-testid="composer-send" disabled=move || send.pending().get()>
                 "Send"
             </button>

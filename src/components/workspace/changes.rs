@@ -3,13 +3,11 @@
 //! side), and recent commits with each commit's changed files.
 
 use super::{InlineError, PanelProps};
-use crate::state::api::client;
+use crate::services::workspace;
 use crate::state::backends::use_backends;
 use crate::state::workspace::DiffMode;
-use canvas_core::api::dto::BashRequest;
 use canvas_core::api::routing::ConversationRef;
-use canvas_core::errors::ApiError;
-use canvas_core::workspace::changes::{badge, label, parse_name_status, show_command};
+use canvas_core::workspace::changes::{badge, label};
 use canvas_core::workspace::diff::{diff_lines, side_by_side, unified};
 use canvas_core::workspace::paths::join;
 use leptos::prelude::*;
@@ -26,13 +24,7 @@ pub(crate) fn ChangesTab(props: PanelProps) -> impl IntoView {
     let changes = LocalResource::new(move || {
         let active = backends.active.get();
         let (conv, repo) = (conv_c.clone(), repo_c.clone());
-        async move {
-            let c = client(backends, &active);
-            c.api
-                .git_changes(Some(&conv), &repo, None)?
-                .send(&c.transport)
-                .await
-        }
+        async move { workspace::changes(backends, &active, &conv, &repo).await }
     });
     // Refetch on a timer while this tab is mounted (i.e. visible); opening the tab fetches.
     if let Ok(h) = set_interval_with_handle(move || changes.refetch(), REFRESH) {
@@ -42,13 +34,7 @@ pub(crate) fn ChangesTab(props: PanelProps) -> impl IntoView {
     let commits = LocalResource::new(move || {
         let active = backends.active.get();
         let (conv, repo) = (conv_m.clone(), repo_m.clone());
-        async move {
-            let c = client(backends, &active);
-            c.api
-                .git_commits(Some(&conv), &repo, 20)?
-                .send(&c.transport)
-                .await
-        }
+        async move { workspace::commits(backends, &active, &conv, &repo).await }
     });
 
     let list = move || {
@@ -144,23 +130,7 @@ fn CommitFiles(conv: ConversationRef, repo: String, sha: String) -> impl IntoVie
     let files = LocalResource::new(move || {
         let active = backends.active.get();
         let (conv, repo, sha) = (conv.clone(), repo.clone(), sha.clone());
-        async move {
-            let c = client(backends, &active);
-            let mut req = BashRequest::new(show_command(&repo, &sha));
-            req.timeout_seconds = Some(20);
-            let res = c
-                .api
-                .execute_bash(Some(&conv), &req)?
-                .send(&c.transport)
-                .await?;
-            if res.exit_code != Some(0) {
-                return Err(ApiError::Server {
-                    status: 400,
-                    detail: res.stderr.trim().to_string(),
-                });
-            }
-            Ok(parse_name_status(&res.stdout))
-        }
+        async move { workspace::commit_files(backends, &active, &conv, &repo, &sha).await }
     });
     view! {
         <Transition fallback=|| view! { <p class="ws-muted">"Loading…"</p> }>
@@ -199,13 +169,7 @@ fn Diff(
     let diff = LocalResource::new(move || {
         let active = backends.active.get();
         let (conv, abs) = (conv.clone(), abs.clone());
-        async move {
-            let c = client(backends, &active);
-            c.api
-                .git_diff(Some(&conv), &abs, None)?
-                .send(&c.transport)
-                .await
-        }
+        async move { workspace::diff(backends, &active, &conv, &abs).await }
     });
     view! {
         <section class="ws-diff" data-testid="diff-view" aria-label=format!("Diff of {rel}")>

@@ -3,30 +3,15 @@
 //! images, large files offered for download), upload and download.
 
 use super::{InlineError, PanelProps};
-use crate::state::api::client;
+use crate::services::workspace;
 use crate::state::backends::use_backends;
-use canvas_core::api::dto::BashRequest;
+use canvas_core::api::WorkspaceFile;
 use canvas_core::errors::ApiError;
 use canvas_core::workspace::highlight::{highlight, Language};
-use canvas_core::workspace::paths::{file_name, join, upload_target};
-use canvas_core::workspace::tree::{find_command, FileTree};
+use canvas_core::workspace::paths::{file_name, image_mime, join};
+use canvas_core::workspace::tree::FileTree;
 use canvas_core::workspace::MAX_VIEW_BYTES;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
-use wasm_bindgen_futures::JsFuture;
-
-fn is_image(path: &str) -> Option<&'static str> {
-    let ext = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase())?;
-    Some(match ext.as_str() {
-        "png" => "image/png",
-        "jpg" | "jpeg" => "image/jpeg",
-        "gif" => "image/gif",
-        "webp" => "image/webp",
-        "bmp" => "image/bmp",
-        "ico" => "image/x-icon",
-        _ => return None,
-    })
-}
 
 /// A blob URL for `bytes`, revoked when the owning view is cleaned up.
 fn blob_url(bytes: &[u8], mime: &str) -> Option<String> {
@@ -75,37 +60,9 @@ pub(crate) fn FilesTab(props: PanelProps) -> impl IntoView {
         let conv = conv_l.clone();
         let root = root_l.clone();
         async move {
-            let c = client(backends, &active);
-            let t = match (c.api.account(), root) {
-                (None, Some(root)) => {
-                    let mut req = BashRequest::new(find_command(&root));
-                    req.timeout_seconds = Some(30);
-                    let res = c
-                        .api
-                        .execute_bash(Some(&conv), &req)?
-                        .send(&c.transport)
-                        .await?;
-                    if res.exit_code != Some(0) && res.stdout.is_empty() {
-                        return Err(ApiError::Server {
-                            status: 400,
-                            detail: format!("could not list {root}: {}", res.stderr.trim()),
-                        });
-                    }
-                    FileTree::parse_find(&res.stdout)
-                }
-                (Some(account), _) => {
-                    let names = account.list_files(&conv.id, "")?.send(&c.transport).await?;
-                    let mut t = FileTree::default();
-                    t.merge_listing("", &names);
-                    t
-                }
-                (None, None) => {
-                    return Err(ApiError::Server {
-                        status: 400,
-                        detail: "this conversation has no working directory".into(),
-                    })
-                }
-            };
+            let listing = workspace::list(backends, &active, &conv, root.as_deref(), "").await?;
+            let mut t = FileTree::default();
+            t.apply(listing);
             Ok::<_, ApiError>(t)
         }
     });
@@ -116,8 +73,19 @@ pub(crate) fn FilesTab(props: PanelProps) -> impl IntoView {
         }
     });
 
-    // Cloud: opening a directory not listed yet lists it.
-    let conv_x = conv.clone();
+    // A kind that lists one directory at a time: opening one not listed yet lists it.
+    let (conv_x, root_x) = (conv.clone(), root.clone());
+    let list_dir = Action::new_local(move |path: &String| {
+        let (conv, root, path) = (conv_x.clone(), root_x.clone(), path.clone());
+        let active = backends.active.get_untracked();
+        async move {
+            if let Ok(listing) =
+                workspace::list(backends, &active, &conv, root.as_deref(), &path).await
+            {
+                tree.update(|t| t.apply(listing));
+            }
+        }
+    });
     let toggle_dir = move |path: String| {
         let opening = !ws.expanded.with_untracked(|e| e.contains(&path));
         ws.expanded.update(|e| {
@@ -126,23 +94,29 @@ pub(crate) fn FilesTab(props: PanelProps) -> impl IntoView {
             }
         });
         if opening && !tree.with_untracked(|t| t.is_loaded(&path)) {
-            let conv = conv_x.clone();
-            spawn_local(async move {
-                let active = backends.active.get_untracked();
-                let c = client(backends, &active);
-                if let Some(account) = c.api.account() {
-                    if let Ok(call) = account.list_files(&conv.id, &path) {
-                        if let Ok(names) = call.send(&c.transport).await {
-                            tree.update(|t| t.merge_listing(&path, &names));
-                        }
-                    }
-                }
-            });
+            list_dir.dispatch(path);
         }
     };
 
     // Upload: every chosen file goes to <root>/<name>.
     let conv_u = conv.clone();
+    let upload = Action::new_local(
+        move |(dir, picked): &(String, Vec<send_wrapper::SendWrapper<web_sys::File>>)| {
+            let conv = conv_u.clone();
+            let dir = dir.clone();
+            let picked: Vec<web_sys::File> = picked.iter().map(|f| (**f).clone()).collect();
+            let active = backends.active.get_untracked();
+            async move {
+                for file in picked {
+                    uploading.set(Some(file.name()));
+                    let r = workspace::upload(backends, &active, &conv, &dir, file).await;
+                    uploading.set(None);
+                    upload_status.set(Some(r.map(|target| format!("Uploaded {target}"))));
+                }
+                listing.refetch();
+            }
+        },
+    );
     let root_u = root.clone();
     let on_upload = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
@@ -153,42 +127,12 @@ pub(crate) fn FilesTab(props: PanelProps) -> impl IntoView {
             )));
             return;
         };
-        let picked: Vec<web_sys::File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
+        let picked: Vec<_> = (0..files.length())
+            .filter_map(|i| files.get(i))
+            .map(send_wrapper::SendWrapper::new)
+            .collect();
         input.set_value("");
-        let conv = conv_u.clone();
-        spawn_local(async move {
-            for file in picked {
-                let name = file.name();
-                let target = match upload_target(&dir, &name) {
-                    Ok(t) => t,
-                    Err(e) => {
-                        upload_status.set(Some(Err(format!("{name}: {e}"))));
-                        continue;
-                    }
-                };
-                uploading.set(Some(name.clone()));
-                let bytes = match JsFuture::from(file.array_buffer()).await {
-                    Ok(buf) => js_sys::Uint8Array::new(&buf).to_vec(),
-                    Err(_) => {
-                        uploading.set(None);
-                        upload_status.set(Some(Err(format!("{name}: could not read the file"))));
-                        continue;
-                    }
-                };
-                let active = backends.active.get_untracked();
-                let c = client(backends, &active);
-                let res = match c.api.upload_file(Some(&conv), &target, &name, bytes) {
-                    Ok(call) => call.send(&c.transport).await,
-                    Err(e) => Err(e),
-                };
-                uploading.set(None);
-                match res {
-                    Ok(_) => upload_status.set(Some(Ok(format!("Uploaded {target}")))),
-                    Err(e) => upload_status.set(Some(Err(format!("{name}: {}", e.user_message())))),
-                }
-            }
-            listing.refetch();
-        });
+        upload.dispatch((dir, picked));
     };
 
     let rows = move || {
@@ -203,7 +147,7 @@ pub(crate) fn FilesTab(props: PanelProps) -> impl IntoView {
                     let open = expanded.contains(&path);
                     let sel = selected.as_deref() == Some(path.as_str());
                     let p2 = path.clone();
-                    let toggle = toggle_dir.clone();
+                    let toggle = toggle_dir;
                     let icon = if is_dir { if open { "▾ " } else { "▸ " } } else { "" };
                     view! {
                         <li role="treeitem"
@@ -253,7 +197,7 @@ pub(crate) fn FilesTab(props: PanelProps) -> impl IntoView {
             })}
             <div class="ws-files-body">
                 <Transition fallback=|| view! { <p class="ws-muted" data-testid="tree-loading">"Listing files…"</p> }>
-                    {move || { let rows = rows.clone(); Suspend::new(async move {
+                    {move || { Suspend::new(async move {
                         match listing.await {
                             Ok(_) => view! {
                                 {move || tree.with(|t| t.truncated).then(|| view! {
@@ -288,35 +232,20 @@ fn FileViewer(
 ) -> impl IntoView {
     let backends = use_backends();
     let abs = root.as_deref().map(|r| join(r, &rel));
-    let (conv_r, rel_r, abs_r) = (conv.clone(), rel.clone(), abs.clone());
+    let (conv_r, rel_r, root_r) = (conv.clone(), rel.clone(), root.clone());
     let content = LocalResource::new(move || {
         let active = backends.active.get();
-        let (conv, rel, abs) = (conv_r.clone(), rel_r.clone(), abs_r.clone());
+        let (conv, rel, root) = (conv_r.clone(), rel_r.clone(), root_r.clone());
         async move {
             if let Some(s) = size.filter(|s| *s > MAX_VIEW_BYTES) {
-                return Ok(Viewed::TooLarge(s));
+                return Ok::<_, ApiError>(Viewed::TooLarge(s));
             }
-            let c = client(backends, &active);
-            match (c.api.account(), abs) {
-                (Some(account), _) if is_image(&rel).is_none() => {
-                    let text = account
-                        .read_file(&conv.id, &rel)?
-                        .send(&c.transport)
-                        .await?;
-                    Ok(Viewed::Text(text))
+            match workspace::read(backends, &active, &conv, root.as_deref(), &rel).await? {
+                WorkspaceFile::Text(text) => Ok(Viewed::Text(text)),
+                WorkspaceFile::Bytes(bytes) if bytes.len() as u64 > MAX_VIEW_BYTES => {
+                    Ok(Viewed::TooLarge(bytes.len() as u64))
                 }
-                (_, Some(abs)) => {
-                    let bytes = c
-                        .api
-                        .download_file(Some(&conv), &abs)?
-                        .send(&c.transport)
-                        .await?;
-                    if bytes.len() as u64 > MAX_VIEW_BYTES {
-                        return Ok(Viewed::TooLarge(bytes.len() as u64));
-                    }
-                    Ok(Viewed::Bytes(bytes))
-                }
-                _ => Err(ApiError::NotFound),
+                WorkspaceFile::Bytes(bytes) => Ok(Viewed::Bytes(bytes)),
             }
         }
     });
@@ -345,7 +274,7 @@ fn FileViewer(
                             <DownloadButton conv=conv_d abs=abs_d name=name_d />
                         }.into_any(),
                         Ok(Viewed::Bytes(bytes)) => {
-                            if let Some(mime) = is_image(&rel) {
+                            if let Some(mime) = image_mime(&rel) {
                                 let url = blob_url(&bytes, mime);
                                 let dl = url.clone();
                                 view! {
@@ -392,12 +321,8 @@ fn DownloadButton(
         let (conv, abs) = (conv.clone(), abs.clone());
         async move {
             let active = backends.active.get_untracked();
-            let c = client(backends, &active);
             let abs = abs.ok_or(ApiError::NotFound)?;
-            c.api
-                .download_file(Some(&conv), &abs)?
-                .send(&c.transport)
-                .await
+            workspace::download(backends, &active, &conv, &abs).await
         }
     });
     view! {

@@ -16,12 +16,13 @@ pub fn auth_headers(backend: &Backend) -> Vec<(String, String)> {
     if backend.uses_cookie_auth() || backend.api_key.trim().is_empty() {
         return Vec::new();
     }
-    match backend.kind {
-        BackendKind::Cloud => vec![(
+    if backend.kind == BackendKind::Cloud {
+        vec![(
             AUTHORIZATION_HEADER.to_string(),
             format!("Bearer {}", backend.api_key),
-        )],
-        BackendKind::Local => vec![(SESSION_KEY_HEADER.to_string(), backend.api_key.clone())],
+        )]
+    } else {
+        vec![(SESSION_KEY_HEADER.to_string(), backend.api_key.clone())]
     }
 }
 

@@ -32,14 +32,19 @@ use crate::api::plan::{
 use crate::api::routing::{runtime_target, ConversationRef, RoutingContext, RuntimeTarget};
 use crate::api::service::{
     BackendApi, CloudAccountApi, ConversationsApi, EventsApi, FilesApi, GitApi, Planned,
-    RuntimeApi, ServerApi, SettingsApi, SkillsApi,
+    RuntimeApi, ServerApi, SettingsApi, SkillsApi, WorkspaceFile,
 };
 use crate::api::view::{
     ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,
 };
 use crate::backend::{Backend, BackendKind};
 use crate::errors::ApiError;
+use crate::events::stream::events_socket_url;
+use crate::live::SocketTarget;
+use crate::probe::{ProbePlan, ProbeRequest};
 use crate::selection::ActiveBackend;
+use crate::workspace::paths::{image_mime, join};
+use crate::workspace::tree::Listing;
 
 /// How much longer the client waits than the proxy's own upstream timeout, so that the
 /// proxy's 504 arrives before the client gives up.
@@ -69,7 +74,7 @@ impl CloudApi {
     }
 
     /// A direct call to the cloud app host.
-    fn app<T>(
+    fn app<T: 'static>(
         &self,
         method: Method,
         path_and_query: &str,
@@ -93,7 +98,7 @@ impl CloudApi {
         ))
     }
 
-    fn app_get<T>(&self, path_and_query: &str, decoder: Decoder<T>) -> Planned<T> {
+    fn app_get<T: 'static>(&self, path_and_query: &str, decoder: Decoder<T>) -> Planned<T> {
         self.app(Method::Get, path_and_query, Body::None, decoder)
     }
 
@@ -139,7 +144,7 @@ impl CloudApi {
     }
 
     /// A runtime call for `conv`; `path` gets the runtime's conversation id.
-    fn runtime<T>(
+    fn runtime<T: 'static>(
         &self,
         conv: &ConversationRef,
         method: Method,
@@ -161,7 +166,7 @@ impl CloudApi {
 
     /// A server-wide runtime call (bash, files, git, skills): needs the conversation whose
     /// sandbox serves it; the cloud has no runtime without one (`NotFound`).
-    fn sandbox<T>(
+    fn sandbox<T: 'static>(
         &self,
         conv: Option<&ConversationRef>,
         method: Method,
@@ -630,5 +635,89 @@ impl BackendApi for CloudApi {
 
     fn account(&self) -> Option<&dyn CloudAccountApi> {
         Some(self)
+    }
+
+    /// api-key: `GET /api/keys/current` (400 = legacy key = success); cookie:
+    /// `GET /api/organizations`; a blank key (not cookie): no probe, "API key required".
+    fn probe_plan(&self) -> ProbePlan {
+        let backend = self.backend();
+        if backend.uses_cookie_auth() {
+            ProbePlan::Requests(vec![ProbeRequest {
+                path: "/api/organizations",
+                authenticated: true,
+                also_ok_status: None,
+                version_gate: false,
+            }])
+        } else if backend.api_key.trim().is_empty() {
+            ProbePlan::Skip {
+                message: "API key required".to_string(),
+            }
+        } else {
+            ProbePlan::Requests(vec![ProbeRequest {
+                path: "/api/keys/current",
+                authenticated: true,
+                also_ok_status: Some(400),
+                version_gate: false,
+            }])
+        }
+    }
+
+    /// 401 ⇒ "Logged out"; network/CORS ⇒ "Cloud API key or network issue"; anything else ⇒
+    /// the common user message.
+    fn probe_failure_message(&self, error: &ApiError) -> String {
+        match error {
+            ApiError::Unauthorized => "Logged out".to_string(),
+            ApiError::Network(_) => "Cloud API key or network issue".to_string(),
+            _ => error.user_message(),
+        }
+    }
+
+    /// The conversation's runtime (its URL and session key; [`ApiError::SandboxStarting`]
+    /// until it has them).
+    fn socket_target(
+        &self,
+        conv: &ConversationRef,
+        newest_timestamp: Option<&str>,
+    ) -> Result<SocketTarget, ApiError> {
+        let t = runtime_target(conv, &self.backend().host, &self.ctx)?;
+        Ok(SocketTarget {
+            url: events_socket_url(&t.base_url, &t.conversation_id, newest_timestamp)
+                .map_err(|e| ApiError::Decode(e.to_string()))?,
+            key: t.session_api_key,
+        })
+    }
+
+    /// The app's file listing of the conversation, one directory at a time.
+    fn list_workspace(
+        &self,
+        conv: &ConversationRef,
+        _root: Option<&str>,
+        dir: &str,
+    ) -> Planned<Listing> {
+        let dir = dir.to_string();
+        Ok(self.list_files(&conv.id, &dir)?.map(move |names| {
+            Ok(Listing::Dir {
+                dir: dir.clone(),
+                names,
+            })
+        }))
+    }
+
+    /// Text through the app's file endpoint; images (bytes) from the runtime.
+    fn read_workspace_file(
+        &self,
+        conv: &ConversationRef,
+        root: Option<&str>,
+        rel: &str,
+    ) -> Planned<WorkspaceFile> {
+        if image_mime(rel).is_none() {
+            return Ok(self
+                .read_file(&conv.id, rel)?
+                .map(|t| Ok(WorkspaceFile::Text(t))));
+        }
+        let root = root.ok_or(ApiError::NotFound)?;
+        Ok(self
+            .download_file(Some(conv), &join(root, rel))?
+            .map(|b| Ok(WorkspaceFile::Bytes(b))))
     }
 }

@@ -21,7 +21,7 @@ use crate::api::plan::{Body, Call, Decoder, Method, RequestPlan, Route};
 use crate::api::routing::ConversationRef;
 use crate::api::service::{
     BackendApi, CloudAccountApi, ConversationsApi, EventsApi, FilesApi, GitApi, Planned,
-    RuntimeApi, ServerApi, SettingsApi, SkillsApi,
+    RuntimeApi, ServerApi, SettingsApi, SkillsApi, WorkspaceFile,
 };
 use crate::api::view::{
     ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,
@@ -29,7 +29,12 @@ use crate::api::view::{
 };
 use crate::backend::{Backend, BackendKind};
 use crate::errors::ApiError;
+use crate::events::stream::events_socket_url;
+use crate::live::SocketTarget;
+use crate::probe::{ProbePlan, ProbeRequest};
 use crate::selection::{effective_local, ActiveBackend};
+use crate::workspace::paths::join;
+use crate::workspace::tree::{find_command, FileTree, Listing};
 
 /// Ordinary requests.
 pub const DEFAULT_TIMEOUT_MS: u32 = 15_000;
@@ -133,7 +138,7 @@ impl LocalApi {
         })
     }
 
-    fn call<T>(
+    fn call<T: 'static>(
         &self,
         method: Method,
         path_and_query: &str,
@@ -147,7 +152,7 @@ impl LocalApi {
         ))
     }
 
-    fn get<T>(&self, path_and_query: &str, decoder: Decoder<T>) -> Planned<T> {
+    fn get<T: 'static>(&self, path_and_query: &str, decoder: Decoder<T>) -> Planned<T> {
         self.call(
             Method::Get,
             path_and_query,
@@ -157,7 +162,7 @@ impl LocalApi {
         )
     }
 
-    fn post_json<T>(&self, path: &str, body: Value, decoder: Decoder<T>) -> Planned<T> {
+    fn post_json<T: 'static>(&self, path: &str, body: Value, decoder: Decoder<T>) -> Planned<T> {
         self.call(
             Method::Post,
             path,
@@ -486,5 +491,85 @@ impl BackendApi for LocalApi {
 
     fn account(&self) -> Option<&dyn CloudAccountApi> {
         None
+    }
+
+    /// `GET /api/settings` (authenticated) then `GET /server_info` + the version gate.
+    fn probe_plan(&self) -> ProbePlan {
+        ProbePlan::Requests(vec![
+            ProbeRequest {
+                path: "/api/settings",
+                authenticated: true,
+                also_ok_status: None,
+                version_gate: false,
+            },
+            ProbeRequest {
+                path: "/server_info",
+                authenticated: false,
+                also_ok_status: None,
+                version_gate: true,
+            },
+        ])
+    }
+
+    /// 401 ⇒ "Invalid API key"; anything else ⇒ the common user message.
+    fn probe_failure_message(&self, error: &ApiError) -> String {
+        match error {
+            ApiError::Unauthorized => "Invalid API key".to_string(),
+            _ => error.user_message(),
+        }
+    }
+
+    /// The backend's own host and key.
+    fn socket_target(
+        &self,
+        conv: &ConversationRef,
+        newest_timestamp: Option<&str>,
+    ) -> Result<SocketTarget, ApiError> {
+        let b = self.backend().map_err(|_| ApiError::NoBackend)?;
+        Ok(SocketTarget {
+            url: events_socket_url(&b.host, &conv.id, newest_timestamp)
+                .map_err(|e| ApiError::Decode(e.to_string()))?,
+            key: b.api_key.clone(),
+        })
+    }
+
+    /// One pruned, capped `find` of the whole working directory (every directory loaded).
+    fn list_workspace(
+        &self,
+        conv: &ConversationRef,
+        root: Option<&str>,
+        _dir: &str,
+    ) -> Planned<Listing> {
+        let root = root.ok_or_else(|| ApiError::Server {
+            status: 400,
+            detail: "this conversation has no working directory".into(),
+        })?;
+        let mut req = BashRequest::new(find_command(root));
+        req.timeout_seconds = Some(30);
+        Ok(self.execute_bash(Some(conv), &req)?.map(|res| {
+            if res.exit_code != Some(0) && res.stdout.is_empty() {
+                return Err(ApiError::Server {
+                    status: 400,
+                    detail: format!(
+                        "could not list the working directory: {}",
+                        res.stderr.trim()
+                    ),
+                });
+            }
+            Ok(Listing::Full(FileTree::parse_find(&res.stdout)))
+        }))
+    }
+
+    /// Downloads `root/rel` (bytes; the viewer decodes text itself).
+    fn read_workspace_file(
+        &self,
+        conv: &ConversationRef,
+        root: Option<&str>,
+        rel: &str,
+    ) -> Planned<WorkspaceFile> {
+        let root = root.ok_or(ApiError::NotFound)?;
+        Ok(self
+            .download_file(Some(conv), &join(root, rel))?
+            .map(|b| Ok(WorkspaceFile::Bytes(b))))
     }
 }

@@ -23,7 +23,7 @@
 //! | [`view`] | what pages see whatever the kind: `ConversationSummary`, `NewConversation`, … |
 //! | [`decode`] | `decode_<x>(status, body)` |
 //! | [`service`] | the per-area traits, `BackendApi`, [`backend_api`] |
-//! | [`local`], [`cloud`] | the two implementations |
+//! | [`local`], [`cloud`] | the two implementations (plus a test-only fake kind) |
 
 pub mod auth;
 pub mod cloud;
@@ -32,6 +32,8 @@ pub(crate) mod de;
 pub mod decode;
 pub mod dto;
 pub mod encode;
+#[cfg(test)]
+pub(crate) mod fake;
 pub mod local;
 pub mod plan;
 pub mod routing;
@@ -55,14 +57,15 @@ pub use dto::{
 };
 pub use local::LocalApi;
 pub use plan::{
-    Body, Call, Decoder, Method, ProxyEnvelope, RawResponse, RequestPlan, Route, Transport,
+    Body, Call, Decoder, Method, ProxyEnvelope, RawResponse, RequestPlan, Route, SendPlanned,
+    Transport,
 };
 pub use routing::{
     runtime_base_url, runtime_target, ConversationRef, RoutingContext, RuntimeTarget,
 };
 pub use service::{
-    backend_api, BackendApi, CloudAccountApi, ConversationsApi, EventsApi, FilesApi, GitApi,
-    Planned, RuntimeApi, ServerApi, SettingsApi, SkillsApi,
+    backend_api, client_for, BackendApi, CloudAccountApi, ConversationsApi, EventsApi, FilesApi,
+    GitApi, Planned, RuntimeApi, ServerApi, SettingsApi, SkillsApi, WorkspaceFile,
 };
 pub use view::{
     ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,

@@ -357,11 +357,21 @@ pub trait Transport {
 /// Decodes a raw answer (status, body bytes) into a typed value.
 pub type Decoder<T> = fn(u16, &[u8]) -> Result<T, ApiError>;
 
+type DecodeFn<T> = std::sync::Arc<dyn Fn(u16, &[u8]) -> Result<T, ApiError> + Send + Sync>;
+
 /// A planned request and the decoder of its answer.
-#[derive(Clone)]
 pub struct Call<T> {
     plan: RequestPlan,
-    decoder: Decoder<T>,
+    decoder: DecodeFn<T>,
+}
+
+impl<T> Clone for Call<T> {
+    fn clone(&self) -> Self {
+        Self {
+            plan: self.plan.clone(),
+            decoder: self.decoder.clone(),
+        }
+    }
 }
 
 impl<T> fmt::Debug for Call<T> {
@@ -370,12 +380,29 @@ impl<T> fmt::Debug for Call<T> {
     }
 }
 
-impl<T> Call<T> {
+impl<T: 'static> Call<T> {
     /// Pair a plan with its decoder.
     pub fn new(plan: RequestPlan, decoder: Decoder<T>) -> Self {
-        Self { plan, decoder }
+        Self {
+            plan,
+            decoder: std::sync::Arc::new(decoder),
+        }
     }
 
+    /// The same request, its decoded answer turned into another value (or a typed error).
+    pub fn map<U, F>(self, f: F) -> Call<U>
+    where
+        F: Fn(T) -> Result<U, ApiError> + Send + Sync + 'static,
+    {
+        let decoder = self.decoder;
+        Call {
+            plan: self.plan,
+            decoder: std::sync::Arc::new(move |status, body| decoder(status, body).and_then(&f)),
+        }
+    }
+}
+
+impl<T> Call<T> {
     /// The plan.
     pub fn plan(&self) -> &RequestPlan {
         &self.plan
@@ -394,12 +421,27 @@ impl<T> Call<T> {
     /// Send through `transport` and decode. Every error is redacted with the plan's keys.
     pub async fn send<X: Transport + ?Sized>(self, transport: &X) -> Result<T, ApiError> {
         let secrets = self.plan.secrets();
-        let decoder = self.decoder;
         let raw = transport
             .send(self.plan)
             .await
             .map_err(|e| redact_with(&e, &secrets))?;
-        decoder(raw.status, &raw.body).map_err(|e| redact_with(&e, &secrets))
+        (self.decoder)(raw.status, &raw.body).map_err(|e| redact_with(&e, &secrets))
+    }
+}
+
+/// Sends a planned call: `api.get_x(..).send(&transport).await` instead of matching on the
+/// planning result first.
+pub trait SendPlanned<T> {
+    /// Send the call through `transport`, or return the planning error.
+    fn send<X: Transport + ?Sized>(
+        self,
+        transport: &X,
+    ) -> impl Future<Output = Result<T, ApiError>>;
+}
+
+impl<T: 'static> SendPlanned<T> for Result<Call<T>, ApiError> {
+    async fn send<X: Transport + ?Sized>(self, transport: &X) -> Result<T, ApiError> {
+        self?.send(transport).await
     }
 }
 

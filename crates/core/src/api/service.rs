@@ -3,7 +3,8 @@
 //!
 //! Every method is sans-IO: it returns a [`Call`] (a [`RequestPlan`](crate::api::RequestPlan)
 //! plus its decoder) or a typed error decided before any I/O (no backend, sandbox still
-//! starting, not supported by this kind ⇒ [`ApiError::NotFound`]). Run it with
+//! starting, not supported by this kind ⇒ [`ApiError::NotFound`], the default of every
+//! method a kind does not implement). Run it with
 //! `call.send(&transport).await`.
 
 use serde_json::Value;
@@ -20,9 +21,12 @@ use crate::api::routing::{ConversationRef, RoutingContext};
 use crate::api::view::{
     ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,
 };
-use crate::backend::BackendKind;
+use crate::backend::{Backend, BackendKind};
 use crate::errors::ApiError;
+use crate::live::SocketTarget;
+use crate::probe::ProbePlan;
 use crate::selection::ActiveBackend;
+use crate::workspace::tree::Listing;
 
 /// A planned call, or the typed error that made planning impossible.
 pub type Planned<T> = Result<Call<T>, ApiError>;
@@ -31,7 +35,9 @@ pub type Planned<T> = Result<Call<T>, ApiError>;
 pub trait ServerApi {
     /// Local: `GET /server_info` (unauthenticated, 5 s; feed [`ServerInfo::gate`]).
     /// Cloud: not applicable ⇒ `NotFound`.
-    fn server_info(&self) -> Planned<ServerInfo>;
+    fn server_info(&self) -> Planned<ServerInfo> {
+        Err(ApiError::NotFound)
+    }
 }
 
 /// Conversations: list, get, create, rename, delete, run control.
@@ -39,44 +45,72 @@ pub trait ConversationsApi {
     /// One page, most recently updated first; `limit` is clamped to 1..=100.
     fn list_conversations(
         &self,
-        page_id: Option<&str>,
-        limit: u32,
-    ) -> Planned<ConversationSummaryPage>;
+        _page_id: Option<&str>,
+        _limit: u32,
+    ) -> Planned<ConversationSummaryPage> {
+        Err(ApiError::NotFound)
+    }
     /// One entry per id, in order, `None` for unknown ids.
-    fn get_conversations(&self, ids: &[&str]) -> Planned<Vec<Option<ConversationSummary>>>;
+    fn get_conversations(&self, _ids: &[&str]) -> Planned<Vec<Option<ConversationSummary>>> {
+        Err(ApiError::NotFound)
+    }
     /// One conversation (`NotFound` when unknown).
-    fn get_conversation(&self, id: &str) -> Planned<ConversationSummary>;
+    fn get_conversation(&self, _id: &str) -> Planned<ConversationSummary> {
+        Err(ApiError::NotFound)
+    }
     /// Create: local ⇒ `Created::Ready`; cloud ⇒ `Created::Starting` (poll the start task).
-    fn create_conversation(&self, new: &NewConversation) -> Planned<Created>;
+    fn create_conversation(&self, _new: &NewConversation) -> Planned<Created> {
+        Err(ApiError::NotFound)
+    }
     /// Set the title.
-    fn rename_conversation(&self, id: &str, title: &str) -> Planned<()>;
+    fn rename_conversation(&self, _id: &str, _title: &str) -> Planned<()> {
+        Err(ApiError::NotFound)
+    }
     /// Delete.
-    fn delete_conversation(&self, id: &str) -> Planned<()>;
+    fn delete_conversation(&self, _id: &str) -> Planned<()> {
+        Err(ApiError::NotFound)
+    }
     /// Start the agent loop.
-    fn run_conversation(&self, conv: &ConversationRef) -> Planned<()>;
+    fn run_conversation(&self, _conv: &ConversationRef) -> Planned<()> {
+        Err(ApiError::NotFound)
+    }
     /// Pause the agent.
-    fn pause_conversation(&self, conv: &ConversationRef) -> Planned<()>;
+    fn pause_conversation(&self, _conv: &ConversationRef) -> Planned<()> {
+        Err(ApiError::NotFound)
+    }
     /// Interrupt the agent's current step.
-    fn interrupt_conversation(&self, conv: &ConversationRef) -> Planned<()>;
+    fn interrupt_conversation(&self, _conv: &ConversationRef) -> Planned<()> {
+        Err(ApiError::NotFound)
+    }
     /// Condense the history.
-    fn condense_conversation(&self, conv: &ConversationRef) -> Planned<()>;
+    fn condense_conversation(&self, _conv: &ConversationRef) -> Planned<()> {
+        Err(ApiError::NotFound)
+    }
 }
 
 /// Conversation events.
 pub trait EventsApi {
     /// A page of history.
-    fn search_events(&self, conv: &ConversationRef, query: &EventQuery) -> Planned<EventPage>;
+    fn search_events(&self, _conv: &ConversationRef, _query: &EventQuery) -> Planned<EventPage> {
+        Err(ApiError::NotFound)
+    }
     /// How many events the conversation has.
-    fn count_events(&self, conv: &ConversationRef) -> Planned<u64>;
+    fn count_events(&self, _conv: &ConversationRef) -> Planned<u64> {
+        Err(ApiError::NotFound)
+    }
     /// Send a user message (`run`: start the agent if idle).
-    fn send_message(&self, conv: &ConversationRef, text: &str, run: bool) -> Planned<()>;
+    fn send_message(&self, _conv: &ConversationRef, _text: &str, _run: bool) -> Planned<()> {
+        Err(ApiError::NotFound)
+    }
     /// Accept or reject the pending risky action.
     fn respond_to_confirmation(
         &self,
-        conv: &ConversationRef,
-        accept: bool,
-        reason: Option<&str>,
-    ) -> Planned<()>;
+        _conv: &ConversationRef,
+        _accept: bool,
+        _reason: Option<&str>,
+    ) -> Planned<()> {
+        Err(ApiError::NotFound)
+    }
 }
 
 /// Commands in the runtime. Local backends run server-wide (`conv` ignored); cloud backends
@@ -85,45 +119,64 @@ pub trait RuntimeApi {
     /// Run a command and wait for its result.
     fn execute_bash(
         &self,
-        conv: Option<&ConversationRef>,
-        req: &BashRequest,
-    ) -> Planned<BashResult>;
+        _conv: Option<&ConversationRef>,
+        _req: &BashRequest,
+    ) -> Planned<BashResult> {
+        Err(ApiError::NotFound)
+    }
     /// Bash events (commands and outputs), newest first.
     fn search_bash_events(
         &self,
-        conv: Option<&ConversationRef>,
-        page_id: Option<&str>,
-        limit: u32,
-    ) -> Planned<BashEventPage>;
+        _conv: Option<&ConversationRef>,
+        _page_id: Option<&str>,
+        _limit: u32,
+    ) -> Planned<BashEventPage> {
+        Err(ApiError::NotFound)
+    }
     /// Start a command without waiting for it (`start_bash_command`); follow it with
     /// [`RuntimeApi::bash_outputs`] and stop it with [`RuntimeApi::stop_bash`].
-    fn start_bash(&self, conv: Option<&ConversationRef>, req: &BashRequest)
-        -> Planned<BashCommand>;
+    fn start_bash(
+        &self,
+        _conv: Option<&ConversationRef>,
+        _req: &BashRequest,
+    ) -> Planned<BashCommand> {
+        Err(ApiError::NotFound)
+    }
     /// The `BashOutput` chunks of one command with `order > after_order`, oldest first.
     fn bash_outputs(
         &self,
-        conv: Option<&ConversationRef>,
-        command_id: &str,
-        after_order: Option<i64>,
-    ) -> Planned<BashEventPage>;
+        _conv: Option<&ConversationRef>,
+        _command_id: &str,
+        _after_order: Option<i64>,
+    ) -> Planned<BashEventPage> {
+        Err(ApiError::NotFound)
+    }
     /// Stop a running command (its last output then carries a negative exit code).
-    fn stop_bash(&self, conv: Option<&ConversationRef>, command_id: &str) -> Planned<()>;
+    fn stop_bash(&self, _conv: Option<&ConversationRef>, _command_id: &str) -> Planned<()> {
+        Err(ApiError::NotFound)
+    }
 }
 
 /// Files in the runtime (same `conv` rule as [`RuntimeApi`]).
 pub trait FilesApi {
     /// The home directory and favorite locations.
-    fn file_home(&self, conv: Option<&ConversationRef>) -> Planned<FileHome>;
+    fn file_home(&self, _conv: Option<&ConversationRef>) -> Planned<FileHome> {
+        Err(ApiError::NotFound)
+    }
     /// Upload one file to an absolute `path` (relative ⇒ the server answers 400).
     fn upload_file(
         &self,
-        conv: Option<&ConversationRef>,
-        path: &str,
-        file_name: &str,
-        bytes: Vec<u8>,
-    ) -> Planned<FileUploadResult>;
+        _conv: Option<&ConversationRef>,
+        _path: &str,
+        _file_name: &str,
+        _bytes: Vec<u8>,
+    ) -> Planned<FileUploadResult> {
+        Err(ApiError::NotFound)
+    }
     /// Download the file at an absolute `path`.
-    fn download_file(&self, conv: Option<&ConversationRef>, path: &str) -> Planned<Vec<u8>>;
+    fn download_file(&self, _conv: Option<&ConversationRef>, _path: &str) -> Planned<Vec<u8>> {
+        Err(ApiError::NotFound)
+    }
 }
 
 /// Git in the runtime (same `conv` rule as [`RuntimeApi`]).
@@ -131,33 +184,43 @@ pub trait GitApi {
     /// Changed files of the repository at `path`, against `git_ref` (default: upstream).
     fn git_changes(
         &self,
-        conv: Option<&ConversationRef>,
-        path: &str,
-        git_ref: Option<&str>,
-    ) -> Planned<Vec<GitChange>>;
+        _conv: Option<&ConversationRef>,
+        _path: &str,
+        _git_ref: Option<&str>,
+    ) -> Planned<Vec<GitChange>> {
+        Err(ApiError::NotFound)
+    }
     /// Before/after of the file at `path`.
     fn git_diff(
         &self,
-        conv: Option<&ConversationRef>,
-        path: &str,
-        git_ref: Option<&str>,
-    ) -> Planned<GitDiff>;
+        _conv: Option<&ConversationRef>,
+        _path: &str,
+        _git_ref: Option<&str>,
+    ) -> Planned<GitDiff> {
+        Err(ApiError::NotFound)
+    }
     /// Recent commits of the repository at `path`, newest first.
     fn git_commits(
         &self,
-        conv: Option<&ConversationRef>,
-        path: &str,
-        limit: u32,
-    ) -> Planned<CommitsPage>;
+        _conv: Option<&ConversationRef>,
+        _path: &str,
+        _limit: u32,
+    ) -> Planned<CommitsPage> {
+        Err(ApiError::NotFound)
+    }
 }
 
 /// Settings.
 pub trait SettingsApi {
     /// Read.
-    fn get_settings(&self) -> Planned<Settings>;
+    fn get_settings(&self) -> Planned<Settings> {
+        Err(ApiError::NotFound)
+    }
     /// Update with a diff (local: `{agent_settings_diff?, conversation_settings_diff?,
     /// misc_settings_diff?}`; cloud: the settings fields to set).
-    fn update_settings(&self, diff: &Value) -> Planned<Settings>;
+    fn update_settings(&self, _diff: &Value) -> Planned<Settings> {
+        Err(ApiError::NotFound)
+    }
 }
 
 /// Skills.
@@ -165,9 +228,11 @@ pub trait SkillsApi {
     /// Load skills tier by tier (local: server-wide; cloud: in the conversation's sandbox).
     fn list_skills(
         &self,
-        conv: Option<&ConversationRef>,
-        req: &SkillsRequest,
-    ) -> Planned<SkillsResponse>;
+        _conv: Option<&ConversationRef>,
+        _req: &SkillsRequest,
+    ) -> Planned<SkillsResponse> {
+        Err(ApiError::NotFound)
+    }
 }
 
 /// Cloud account features (organizations, keys, start tasks, sandboxes).
@@ -192,8 +257,21 @@ pub trait CloudAccountApi {
     fn read_file(&self, conversation_id: &str, file_path: &str) -> Planned<String>;
 }
 
+/// A file of a conversation's workspace, as read for the viewer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WorkspaceFile {
+    /// Text (the server decoded it).
+    Text(String),
+    /// Raw bytes (images, or text the viewer decodes itself).
+    Bytes(Vec<u8>),
+}
+
 /// Everything a page can ask a backend (BR-10). Chosen by [`backend_api`]. Implementations
 /// are plain data (`Send + Sync`), so a `Box<dyn BackendApi>` can live in app-wide state.
+///
+/// Everything that differs by kind is a method here (or of a capability object it returns):
+/// health probing, the events socket, the workspace tree, account features. Nothing outside
+/// the client modules branches on [`BackendKind`] to pick a strategy.
 pub trait BackendApi:
     ServerApi
     + ConversationsApi
@@ -212,6 +290,33 @@ pub trait BackendApi:
     fn version_gated(&self) -> bool;
     /// Cloud account features, when this backend has them.
     fn account(&self) -> Option<&dyn CloudAccountApi>;
+    /// How to check this backend's health (BR-7): the requests in order, or a reason not to.
+    fn probe_plan(&self) -> ProbePlan;
+    /// The text recorded (and shown) when a probe request failed with `error` (BR-7).
+    fn probe_failure_message(&self, error: &ApiError) -> String;
+    /// Where the events socket of `conv` connects, resending since `newest_timestamp`
+    /// (everything when `None`), and the key of its auth frame.
+    fn socket_target(
+        &self,
+        conv: &ConversationRef,
+        newest_timestamp: Option<&str>,
+    ) -> Result<SocketTarget, ApiError>;
+    /// Lists directory `dir` (relative to the working directory `root`; `""` = root) of
+    /// `conv`'s workspace. Apply the answer to a [`FileTree`](crate::workspace::tree::FileTree)
+    /// with `apply`: a kind may answer with the whole tree at once or one directory.
+    fn list_workspace(
+        &self,
+        conv: &ConversationRef,
+        root: Option<&str>,
+        dir: &str,
+    ) -> Planned<Listing>;
+    /// Reads file `rel` (relative to `root`) of `conv`'s workspace for the viewer.
+    fn read_workspace_file(
+        &self,
+        conv: &ConversationRef,
+        root: Option<&str>,
+        rel: &str,
+    ) -> Planned<WorkspaceFile>;
 }
 
 /// THE factory (BR-10): the implementation for the active backend, chosen by its `kind`.
@@ -221,5 +326,18 @@ pub fn backend_api(active: &ActiveBackend, ctx: &RoutingContext) -> Box<dyn Back
     match active.backend.kind {
         BackendKind::Local => Box::new(LocalApi::new(active)),
         BackendKind::Cloud => Box::new(CloudApi::new(active, ctx)),
+        #[cfg(test)]
+        BackendKind::Fake => Box::new(crate::api::fake::FakeApi::new(active)),
     }
+}
+
+/// The client of any registered backend (active or not, no organization), e.g. to probe it.
+pub fn client_for(backend: &Backend) -> Box<dyn BackendApi> {
+    backend_api(
+        &ActiveBackend {
+            backend: backend.clone(),
+            org_id: None,
+        },
+        &RoutingContext::default(),
+    )
 }

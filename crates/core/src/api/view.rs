@@ -39,7 +39,18 @@ pub struct ConversationSummary {
     pub session_api_key: Option<String>,
 }
 
+/// What a conversation without a title is called.
+pub const UNTITLED: &str = "Untitled conversation";
+
 impl ConversationSummary {
+    /// The title to show: the server's, or [`UNTITLED`] when it has none (blank counts as none).
+    pub fn display_title(&self) -> String {
+        self.title
+            .clone()
+            .filter(|t| !t.trim().is_empty())
+            .unwrap_or_else(|| UNTITLED.to_string())
+    }
+
     /// A cloud conversation whose sandbox is PAUSED: opening it resumes the sandbox once.
     pub fn needs_resume(&self) -> bool {
         self.sandbox_id.is_some() && self.sandbox_status == Some(SandboxStatus::Paused)

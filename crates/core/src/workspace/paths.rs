@@ -36,6 +36,20 @@ pub fn is_absolute(path: &str) -> bool {
     path.starts_with('/')
 }
 
+/// The image MIME type of `path` by its extension (the viewer shows these inline).
+pub fn image_mime(path: &str) -> Option<&'static str> {
+    let ext = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase())?;
+    Some(match ext.as_str() {
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "webp" => "image/webp",
+        "bmp" => "image/bmp",
+        "ico" => "image/x-icon",
+        _ => return None,
+    })
+}
+
 /// `dir` + `/` + `rel`, without doubled slashes. `rel` may hold several components.
 pub fn join(dir: &str, rel: &str) -> String {
     let dir = dir.trim_end_matches('/');

@@ -44,6 +44,21 @@ pub struct Entry {
     pub size: Option<u64>,
 }
 
+/// A kind's answer to "list this directory" (see
+/// [`BackendApi::list_workspace`](crate::api::service::BackendApi::list_workspace)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Listing {
+    /// The whole tree at once (every directory loaded).
+    Full(FileTree),
+    /// One directory's names (relative; names ending in `/` are directories).
+    Dir {
+        /// The directory listed (relative; `""` = root).
+        dir: String,
+        /// Its entries.
+        names: Vec<String>,
+    },
+}
+
 /// A listed tree, flattened in display order (directories first, then by name).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FileTree {
@@ -126,6 +141,14 @@ impl FileTree {
         *self = FileTree::build(raw);
         self.truncated = truncated;
         self.loaded = loaded;
+    }
+
+    /// Applies a listing: a full one replaces the tree, a directory's is merged.
+    pub fn apply(&mut self, listing: Listing) {
+        match listing {
+            Listing::Full(tree) => *self = tree,
+            Listing::Dir { dir, names } => self.merge_listing(&dir, &names),
+        }
     }
 
     /// Whether the children of `dir` are known.

@@ -5,6 +5,7 @@
 use crate::platform::storage::WebStorage;
 use crate::state::api::client;
 use crate::state::backends::BackendsCtx;
+use canvas_core::api::SendPlanned;
 use canvas_core::new_conversation::{
     llm_settings_key, settings_with_encrypted_secrets, LlmSettings, ServerLlm,
 };
@@ -47,12 +48,10 @@ pub async fn save_server(
     s: &LlmSettings,
 ) -> Result<(), String> {
     let c = client(backends, active);
-    match c.api.update_settings(&s.server_patch()) {
-        Ok(call) => call
-            .send(&c.transport)
-            .await
-            .map(|_| ())
-            .map_err(|e| e.user_message()),
-        Err(e) => Err(e.user_message()),
-    }
+    c.api
+        .update_settings(&s.server_patch())
+        .send(&c.transport)
+        .await
+        .map(|_| ())
+        .map_err(|e| e.user_message())
 }

@@ -1,0 +1,60 @@
+//! Every in-app link and navigation target, built by ONE function ([`canvas_core::url::app_href`]):
+//! the router base (`--base-path`) + the path + the BR-5 `?backend=&org=` pin. Views never
+//! format app paths themselves.
+
+use crate::state::backends::use_backends;
+use canvas_core::selection::ActiveBackend;
+use canvas_core::url::{app_href, path_segment};
+use leptos::prelude::*;
+
+/// The router base (`""` at the root).
+pub fn base_path() -> String {
+    use_backends()
+        .launcher
+        .with_value(|l| l.base_path.clone().unwrap_or_default())
+}
+
+/// An app path with the base path (for `<A href>` and `navigate`).
+pub fn href(path: &str) -> String {
+    app_href(&base_path(), path, None)
+}
+
+/// An app path pinned to `active`'s backend and org (BR-5), with the base path.
+pub fn pinned(path: &str, active: &ActiveBackend) -> String {
+    app_href(
+        &base_path(),
+        path,
+        Some((&active.backend.id, active.org_id.as_deref())),
+    )
+}
+
+/// `/conversations/<id>` (the id encoded as a path segment).
+pub fn conversation_path(id: &str) -> String {
+    format!("/conversations/{}", path_segment(id))
+}
+
+/// `/conversations/<id>/panel`.
+pub fn panel_path(id: &str) -> String {
+    format!("/conversations/{}/panel", path_segment(id))
+}
+
+/// `/conversations/task-<id>` (upstream's URL of a cloud start task).
+pub fn start_task_path(task_id: &str) -> String {
+    format!("/conversations/task-{}", path_segment(task_id))
+}
+
+/// Navigation to an href built here (base path included): `go(&href, replace)`.
+/// leptos_router would add the base again to an absolute path, so this navigates unresolved.
+pub fn use_go() -> impl Fn(&str, bool) + Clone {
+    let navigate = leptos_router::hooks::use_navigate();
+    move |href: &str, replace: bool| {
+        navigate(
+            href,
+            leptos_router::NavigateOptions {
+                resolve: false,
+                replace,
+                ..Default::default()
+            },
+        )
+    }
+}

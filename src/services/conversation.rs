@@ -1,0 +1,105 @@
+//! One conversation: load it, pause/resume its cloud sandbox, start a new one from the launcher.
+
+use crate::links::{conversation_path, start_task_path};
+use crate::platform::storage::WebStorage;
+use crate::services::settings;
+use crate::state::api::client;
+use crate::state::backends::{new_uuid_v4, BackendsCtx};
+use canvas_core::api::view::{ConversationSummary, Created};
+use canvas_core::api::SendPlanned;
+use canvas_core::errors::ApiError;
+use canvas_core::new_conversation::{default_working_dir, effective_llm, new_conversation};
+use canvas_core::selection::ActiveBackend;
+use canvas_core::user_paused::{is_user_paused, set_user_paused};
+
+/// The conversation `id` on `active`.
+pub async fn load(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    id: &str,
+) -> Result<ConversationSummary, ApiError> {
+    let c = client(backends, active);
+    c.api.get_conversation(id).send(&c.transport).await
+}
+
+/// Pauses (`pause = true`) or resumes the conversation's cloud sandbox (a backend without
+/// sandboxes answers `NotFound`).
+pub async fn sandbox_action(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    summary: &ConversationSummary,
+    pause: bool,
+) -> Result<(), ApiError> {
+    let c = client(backends, active);
+    let account = c.api.account().ok_or(ApiError::NotFound)?;
+    let sandbox = summary.sandbox_id.clone().unwrap_or_default();
+    let call = if pause {
+        account.pause_sandbox(&sandbox)
+    } else {
+        account.resume_sandbox(&sandbox)
+    };
+    call.send(&c.transport).await
+}
+
+/// Whether the user paused this conversation's sandbox in this tab (then opening it does not
+/// resume it).
+pub fn user_paused(active: &ActiveBackend, conversation_id: &str) -> bool {
+    is_user_paused(
+        &WebStorage::session(),
+        &active.backend.id,
+        active.org_id.as_deref(),
+        conversation_id,
+    )
+}
+
+/// Pauses or resumes the sandbox at the user's request, and remembers a pause for this tab.
+pub async fn user_sandbox_action(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    summary: &ConversationSummary,
+    pause: bool,
+) -> Result<(), ApiError> {
+    sandbox_action(backends, active, summary, pause).await?;
+    // Best effort: without session storage a reload may resume it again.
+    let _ = set_user_paused(
+        &WebStorage::session(),
+        &active.backend.id,
+        active.org_id.as_deref(),
+        &summary.id,
+        pause,
+    );
+    Ok(())
+}
+
+/// Where a created conversation opens: the conversation, or a cloud start task (app path,
+/// without base or pin).
+pub fn created_path(created: &Created) -> String {
+    match created {
+        Created::Ready(s) => conversation_path(&s.id),
+        Created::Starting(t) => start_task_path(&t.id),
+    }
+}
+
+/// Creates a conversation on `active` with `message` (working directory
+/// `<home>/workspace/project/<id>`, the effective LLM settings) and returns where it opens.
+pub async fn start(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    message: &str,
+) -> Result<String, ApiError> {
+    let c = client(backends, active);
+    let id = new_uuid_v4();
+    let home = c
+        .api
+        .file_home(None)
+        .send(&c.transport)
+        .await
+        .map(|h| h.home)
+        .unwrap_or_default();
+    let local = settings::load_local(&active.backend.id);
+    let server = settings::load_server(backends, active).await;
+    let llm = effective_llm(Some(&local), server.as_ref());
+    let req = new_conversation(message, &id, &default_working_dir(&home, &id), llm.as_ref());
+    let created = c.api.create_conversation(&req).send(&c.transport).await?;
+    Ok(created_path(&created))
+}

@@ -1,0 +1,220 @@
+//! The conversation list of the active backend (issue #6): the first page, "Load more",
+//! refresh of what is shown, rename and delete. Late answers of a list that started over
+//! (backend switch, page size) are dropped.
+
+use crate::state::api::client;
+use crate::state::backends::BackendsCtx;
+use canvas_core::api::view::ConversationSummary;
+use canvas_core::api::SendPlanned;
+use canvas_core::conversation_list::{append_page, refresh_limit, REFRESH_INTERVAL_MS};
+use canvas_core::errors::ApiError;
+use canvas_core::selection::ActiveBackend;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use std::time::Duration;
+
+pub(crate) fn tab_hidden() -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .is_some_and(|d| d.hidden())
+}
+
+/// Where the list stands.
+#[derive(Clone, PartialEq)]
+pub enum ListState {
+    Loading,
+    Ready,
+    Failed(String),
+}
+
+/// The list's state, shared by the page and its rows.
+#[derive(Clone, Copy)]
+pub struct ListCtx {
+    pub backends: BackendsCtx,
+    pub items: RwSignal<Vec<ConversationSummary>>,
+    pub next: RwSignal<Option<String>>,
+    pub state: RwSignal<ListState>,
+    /// Bumped when the list starts over (backend switch, page size): late answers are dropped.
+    pub generation: StoredValue<u64>,
+    pub loading_more: RwSignal<bool>,
+    pub more_error: RwSignal<Option<String>>,
+    pub refresh_error: RwSignal<Option<String>>,
+    pub size: Memo<u32>,
+    /// The conversation whose deletion awaits confirmation: (id, title).
+    pub deleting: RwSignal<Option<(String, String)>>,
+}
+
+impl ListCtx {
+    /// Loads the first page again from scratch.
+    pub fn reset(self) {
+        self.generation.update_value(|g| *g += 1);
+        self.items.set(Vec::new());
+        self.next.set(None);
+        self.more_error.set(None);
+        self.refresh_error.set(None);
+        self.loading_more.set(false);
+        self.state.set(ListState::Loading);
+        self.fetch_first(self.size.get_untracked(), true);
+    }
+
+    /// Reloads what is shown (the first `refresh_limit` conversations), keeping it on failure.
+    pub fn refresh(self) {
+        if self.loading_more.get_untracked() || self.state.get_untracked() == ListState::Loading {
+            return;
+        }
+        let loaded = self.items.with_untracked(Vec::len);
+        self.fetch_first(refresh_limit(self.size.get_untracked(), loaded), false);
+    }
+
+    fn fetch_first(self, limit: u32, initial: bool) {
+        let backends = self.backends;
+        let active = backends.active.get_untracked();
+        let generation = self.generation.get_value();
+        spawn_local(async move {
+            let c = client(backends, &active);
+            let r = c
+                .api
+                .list_conversations(None, limit)
+                .send(&c.transport)
+                .await;
+            if self.generation.try_get_value() != Some(generation) {
+                return;
+            }
+            match r {
+                Ok(page) => {
+                    self.items.set(page.items);
+                    self.next.set(page.next_page_id.filter(|p| !p.is_empty()));
+                    self.refresh_error.set(None);
+                    self.state.set(ListState::Ready);
+                }
+                Err(e) if initial => self.state.set(ListState::Failed(e.user_message())),
+                Err(e) => self.refresh_error.set(Some(e.user_message())),
+            }
+        });
+    }
+
+    pub fn load_more(self) {
+        let Some(cursor) = self.next.get_untracked() else {
+            return;
+        };
+        if self.loading_more.get_untracked() {
+            return;
+        }
+        self.loading_more.set(true);
+        self.more_error.set(None);
+        let backends = self.backends;
+        let active = backends.active.get_untracked();
+        let generation = self.generation.get_value();
+        let size = self.size.get_untracked();
+        spawn_local(async move {
+            let c = client(backends, &active);
+            let r = c
+                .api
+                .list_conversations(Some(&cursor), size)
+                .send(&c.transport)
+                .await;
+            if self.generation.try_get_value() != Some(generation) {
+                return;
+            }
+            self.loading_more.set(false);
+            match r {
+                Ok(page) => {
+                    self.items.update(|l| append_page(l, page.items));
+                    self.next.set(page.next_page_id.filter(|p| !p.is_empty()));
+                }
+                Err(e) => self.more_error.set(Some(e.user_message())),
+            }
+        });
+    }
+}
+
+/// Refreshes `list` every 30 s while the tab is visible, and once when it becomes visible
+/// again; the timer and the listener go away with the page.
+pub fn refresh_while_visible(list: ListCtx) {
+    let timer = StoredValue::new(None::<IntervalHandle>);
+    let start = move || {
+        if timer.with_value(Option::is_some) {
+            return;
+        }
+        if let Ok(h) = set_interval_with_handle(
+            move || list.refresh(),
+            Duration::from_millis(REFRESH_INTERVAL_MS as u64),
+        ) {
+            timer.set_value(Some(h));
+        }
+    };
+    let stop = move || {
+        if let Some(h) = timer.try_update_value(Option::take).flatten() {
+            h.clear();
+        }
+    };
+    if !tab_hidden() {
+        start();
+    }
+    crate::platform::listen::on_window_event("visibilitychange", move |_| {
+        if tab_hidden() {
+            stop();
+        } else {
+            list.refresh();
+            start();
+        }
+    });
+    on_cleanup(stop);
+}
+
+impl ListCtx {
+    /// A list keyed by nothing yet; the page resets it whenever the active backend or the page
+    /// size changes.
+    pub fn new(backends: BackendsCtx, size: Memo<u32>) -> Self {
+        ListCtx {
+            backends,
+            items: RwSignal::new(Vec::new()),
+            next: RwSignal::new(None),
+            state: RwSignal::new(ListState::Loading),
+            generation: StoredValue::new(0),
+            loading_more: RwSignal::new(false),
+            more_error: RwSignal::new(None),
+            refresh_error: RwSignal::new(None),
+            size,
+            deleting: RwSignal::new(None),
+        }
+    }
+
+    /// Sets the title of a listed conversation (after the server accepted it).
+    pub fn set_title(self, id: &str, title: String) {
+        self.items.update(|l| {
+            if let Some(c) = l.iter_mut().find(|c| c.id == id) {
+                c.title = Some(title);
+            }
+        });
+    }
+
+    /// Drops a deleted conversation from the list.
+    pub fn forget(self, id: &str) {
+        self.items.update(|l| l.retain(|c| c.id != id));
+    }
+}
+
+/// Renames conversation `id` on `active`.
+pub async fn rename(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    id: &str,
+    title: &str,
+) -> Result<(), ApiError> {
+    let c = client(backends, active);
+    c.api
+        .rename_conversation(id, title)
+        .send(&c.transport)
+        .await
+}
+
+/// Deletes conversation `id` on `active`.
+pub async fn delete(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    id: &str,
+) -> Result<(), ApiError> {
+    let c = client(backends, active);
+    c.api.delete_conversation(id).send(&c.transport).await
+}

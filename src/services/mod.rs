@@ -1,0 +1,11 @@
+//! Use cases between the views and the backend clients (issue #10): each takes the backends
+//! context and the active backend the view read (so resources stay keyed by it), talks to the
+//! active kind's client through the one transport, and returns `Result<T, ApiError>`. Views hold
+//! `LocalResource`s, `Action`s and signals only: no `client(..)`, no `spawn_local`.
+
+pub mod conversation;
+pub mod conversation_list;
+pub mod settings;
+pub mod start_task;
+pub mod terminal;
+pub mod workspace;

@@ -1,0 +1,23 @@
+//! Cloud start tasks (`/conversations/task-<id>`).
+
+use crate::state::api::client;
+use crate::state::backends::BackendsCtx;
+use canvas_core::api::{SendPlanned, StartTask};
+use canvas_core::errors::ApiError;
+use canvas_core::selection::ActiveBackend;
+
+/// The start task `id` on `active` (`None`: the backend does not know it; `Unsupported`:
+/// the backend has no start tasks).
+pub async fn poll(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    id: &str,
+) -> Result<Option<StartTask>, ApiError> {
+    let c = client(backends, active);
+    let account = c
+        .api
+        .account()
+        .ok_or(ApiError::Unsupported("Cloud start tasks"))?;
+    let tasks = account.start_tasks(&[id]).send(&c.transport).await?;
+    Ok(tasks.into_iter().flatten().find(|t| t.id == id))
+}

@@ -1,0 +1,151 @@
+//! A conversation's workspace: the file tree, reading, uploading and downloading files, and git
+//! (changes, diffs, commits). How a tree is listed or a file read differs by kind; the client
+//! decides (`BackendApi::list_workspace` / `read_workspace_file`).
+
+use crate::state::api::client;
+use crate::state::backends::BackendsCtx;
+use canvas_core::api::dto::{BashRequest, CommitsPage, GitChange, GitChangeStatus, GitDiff};
+use canvas_core::api::routing::ConversationRef;
+use canvas_core::api::{SendPlanned, WorkspaceFile};
+use canvas_core::errors::ApiError;
+use canvas_core::selection::ActiveBackend;
+use canvas_core::workspace::changes::{parse_name_status, show_command};
+use canvas_core::workspace::paths::upload_target;
+use canvas_core::workspace::tree::Listing;
+use wasm_bindgen_futures::JsFuture;
+
+/// Lists `dir` (relative to `root`; `""` = the root) of `conv`'s workspace.
+pub async fn list(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    root: Option<&str>,
+    dir: &str,
+) -> Result<Listing, ApiError> {
+    let c = client(backends, active);
+    c.api
+        .list_workspace(conv, root, dir)
+        .send(&c.transport)
+        .await
+}
+
+/// Reads file `rel` (relative to `root`) for the viewer.
+pub async fn read(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    root: Option<&str>,
+    rel: &str,
+) -> Result<WorkspaceFile, ApiError> {
+    let c = client(backends, active);
+    c.api
+        .read_workspace_file(conv, root, rel)
+        .send(&c.transport)
+        .await
+}
+
+/// Downloads the file at the absolute path `abs`.
+pub async fn download(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    abs: &str,
+) -> Result<Vec<u8>, ApiError> {
+    let c = client(backends, active);
+    c.api
+        .download_file(Some(conv), abs)
+        .send(&c.transport)
+        .await
+}
+
+/// Uploads one browser file into directory `dir` (absolute); the uploaded path, or what went
+/// wrong in words (with the file's name).
+pub async fn upload(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    dir: &str,
+    file: web_sys::File,
+) -> Result<String, String> {
+    let name = file.name();
+    let target = upload_target(dir, &name).map_err(|e| format!("{name}: {e}"))?;
+    let bytes = match JsFuture::from(file.array_buffer()).await {
+        Ok(buf) => js_sys::Uint8Array::new(&buf).to_vec(),
+        Err(_) => return Err(format!("{name}: could not read the file")),
+    };
+    let c = client(backends, active);
+    c.api
+        .upload_file(Some(conv), &target, &name, bytes)
+        .send(&c.transport)
+        .await
+        .map_err(|e| format!("{name}: {}", e.user_message()))?;
+    Ok(target)
+}
+
+/// The changed files of the repository at `repo`.
+pub async fn changes(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    repo: &str,
+) -> Result<Vec<GitChange>, ApiError> {
+    let c = client(backends, active);
+    c.api
+        .git_changes(Some(conv), repo, None)
+        .send(&c.transport)
+        .await
+}
+
+/// The recent commits of the repository at `repo`.
+pub async fn commits(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    repo: &str,
+) -> Result<CommitsPage, ApiError> {
+    let c = client(backends, active);
+    c.api
+        .git_commits(Some(conv), repo, 20)
+        .send(&c.transport)
+        .await
+}
+
+/// Before/after of the file at the absolute path `abs`.
+pub async fn diff(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    abs: &str,
+) -> Result<GitDiff, ApiError> {
+    let c = client(backends, active);
+    c.api
+        .git_diff(Some(conv), abs, None)
+        .send(&c.transport)
+        .await
+}
+
+/// The files commit `sha` changed: (status, path) pairs (`git show --name-status` in the
+/// runtime).
+pub async fn commit_files(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    repo: &str,
+    sha: &str,
+) -> Result<Vec<(GitChangeStatus, String)>, ApiError> {
+    let c = client(backends, active);
+    let mut req = BashRequest::new(show_command(repo, sha));
+    req.timeout_seconds = Some(20);
+    let res = c
+        .api
+        .execute_bash(Some(conv), &req)
+        .send(&c.transport)
+        .await?;
+    if res.exit_code != Some(0) {
+        return Err(ApiError::Server {
+            status: 400,
+            detail: res.stderr.trim().to_string(),
+        });
+    }
+    Ok(parse_name_status(&res.stdout))
+}
