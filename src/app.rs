@@ -1,10 +1,12 @@
 //! Providers and the route table.
 
-use crate::components::shell::Shell;
-use crate::pages::{
-    conversation::ConversationPage, conversations::ConversationsPage, home::HomePage,
-    not_found::NotFound, panel::PanelPage, start_task::StartTaskPage,
+use crate::chunks::{
+    conversation_page, onboarding_page, panel_page, preload_conversation, preload_onboarding,
+    preload_panel, preload_public_key, preload_start_task, public_key_page, start_task_page,
 };
+use crate::components::shell::Shell;
+use crate::lazy::lazy;
+use crate::pages::{conversations::ConversationsPage, home::HomePage, not_found::NotFound};
 use crate::state;
 use leptos::prelude::*;
 use leptos_router::components::{Outlet, ParentRoute, Route, Router, Routes};
@@ -30,7 +32,7 @@ pub fn App() -> impl IntoView {
                         <Route path=path!("/conversations") view=ConversationsPage />
                         <ParentRoute path=path!("/conversations/:id") view=Outlet>
                             <Route path=path!("") view=ConversationOrTask />
-                            <Route path=path!("panel") view=PanelPage />
+                            <Route path=path!("panel") view=|| lazy("workspace panel", preload_panel, panel_page) />
                         </ParentRoute>
                     </Routes>
                 </Gate>
@@ -45,9 +47,21 @@ pub fn App() -> impl IntoView {
 fn ConversationOrTask() -> impl IntoView {
     let params = use_params_map();
     let id = Memo::new(move |_| params.with(|p| p.get("id").unwrap_or_default()));
-    move || match id.get().strip_prefix("task-") {
-        Some(task) => view! { <StartTaskPage task_id=task.to_string() /> }.into_any(),
-        None => view! { <ConversationPage id=id.get() /> }.into_any(),
+    move || {
+        let id = id.get();
+        match id.strip_prefix("task-") {
+            Some(task) => {
+                let task = task.to_string();
+                lazy("start task", preload_start_task, move || {
+                    start_task_page(task.clone())
+                })
+                .into_any()
+            }
+            None => lazy("conversation", preload_conversation, move || {
+                conversation_page(id.clone())
+            })
+            .into_any(),
+        }
     }
 }
 
@@ -82,9 +96,10 @@ fn Gate(children: ChildrenFn) -> impl IntoView {
     let screen = Memo::new(move |_| current_screen(backends, conn));
     move || match screen.get() {
         Screen::App => children().into_any(),
-        Screen::Onboarding => view! { <crate::pages::onboarding::OnboardingPage /> }.into_any(),
-        Screen::PublicKey { rotated } => {
-            view! { <crate::pages::public_key::PublicKeyPage rotated=rotated /> }.into_any()
-        }
+        Screen::Onboarding => lazy("welcome page", preload_onboarding, onboarding_page).into_any(),
+        Screen::PublicKey { rotated } => lazy("access key page", preload_public_key, move || {
+            public_key_page(rotated)
+        })
+        .into_any(),
     }
 }

@@ -1,10 +1,11 @@
 //! The app shell: header (active backend, health dot, server version), sidebar, main area.
 
+use crate::chunks::{preload_recovery, recovery_screen};
 use crate::components::backends::{
     current_screen, selector::BackendSelector, BackendDialogs, Screen, SwitchingOverlay,
 };
-use crate::components::recovery::RecoveryScreen;
 use crate::components::status_dot::StatusDot;
+use crate::lazy::lazy;
 use crate::state::backends::use_backends;
 use crate::state::connection::{use_connection, Connection};
 use canvas_core::health::{backend_health, Health};
@@ -61,7 +62,7 @@ pub fn Shell(children: ChildrenFn) -> impl IntoView {
             </nav>
             <main class="content">
                 <Show when=failed fallback=move || children()>
-                    <RecoveryScreen />
+                    {lazy("recovery screen", preload_recovery, recovery_screen)}
                 </Show>
                 <SwitchingOverlay />
             </main>

@@ -2,7 +2,9 @@
 //! every 30 s while the tab is visible, inline rename, delete with a confirmation, and status
 //! badges (execution status; sandbox status for cloud). `?page_size=N` sets the page size.
 
+use crate::chunks::preload_conversation;
 use crate::components::backends::dialog::Dialog;
+use crate::lazy::prefetch;
 use crate::links::{conversation_path, href, pinned};
 use crate::services::conversation_list::{
     delete, refresh_while_visible, rename, ListCtx, ListState,
@@ -128,7 +130,9 @@ fn ConversationRow(id: String, list: ListCtx) -> impl IntoView {
     };
     let del_id = id.clone();
     view! {
-        <li class="conversation-row" data-testid="conversation-row" data-conversation-id=id.clone()>
+        <li class="conversation-row" data-testid="conversation-row" data-conversation-id=id.clone()
+            on:mouseenter=move |_| prefetch(preload_conversation)
+            on:focusin=move |_| prefetch(preload_conversation)>
             <Show
                 when=move || editing.get()
                 fallback=move || view! {

@@ -55,7 +55,7 @@ pub fn HomePage() -> impl IntoView {
                 </div>
                 {move || error().map(|e| view! { <p class="error" role="alert" data-testid="launcher-error">{e}</p> })}
             </form>
-            <LlmSettingsPanel />
+            {crate::lazy::lazy("LLM settings", crate::chunks::preload_llm_settings, crate::chunks::llm_settings)}
         </section>
     }
 }

@@ -3,20 +3,14 @@
 //! (e.g. applying 10,000 events), printing their numbers. Nothing here asserts a time.
 
 use crate::build;
+use crate::split;
 use crate::util::{cmd, step, Ctx};
 use std::fs;
-use std::io::Write;
 
 /// Upstream `@openhands/agent-canvas@1.20.0` `build/`: bytes before first render, gzip.
 const UPSTREAM_INITIAL_GZIP: u64 = 689 * 1024;
 /// Our budget at feature parity: ≤ 0.3× upstream's gzip bytes.
 const BUDGET_RATIO: f64 = 0.3;
-
-fn gzip_len(bytes: &[u8]) -> u64 {
-    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-    let _ = enc.write_all(bytes);
-    enc.finish().map(|v| v.len() as u64).unwrap_or(0)
-}
 
 fn brotli_len(bytes: &[u8]) -> u64 {
     let mut out = Vec::new();
@@ -32,35 +26,22 @@ pub fn bench(ctx: &Ctx, args: &[String]) -> Result<bool, String> {
     let dist = build::build_release(ctx, false)?;
     step(
         ctx,
-        "transfer size of the release app (everything in dist/ loads before first render)",
+        "transfer size of the release app: before the first render, then each lazy chunk",
     );
-    let mut files: Vec<_> = fs::read_dir(&dist)
-        .map_err(|e| e.to_string())?
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_file())
-        .collect();
-    files.sort();
-    let (mut raw, mut gz, mut br) = (0u64, 0u64, 0u64);
+    let (initial, chunks) = split::measure(&dist)?;
     println!(
-        "    {:<46} {:>10} {:>10} {:>10}",
-        "file", "raw", "gzip", "brotli"
+        "    {:<52} {:>10} {:>10} {:>10}",
+        "before the first render", "raw", "gzip", "brotli"
     );
-    for f in &files {
-        let bytes = fs::read(f).map_err(|e| e.to_string())?;
-        let (r, g, b) = (bytes.len() as u64, gzip_len(&bytes), brotli_len(&bytes));
+    let (mut raw, mut gz, mut br) = (0u64, 0u64, 0u64);
+    for (name, r, g) in &initial {
+        let b = brotli_len(&fs::read(dist.join(name)).map_err(|e| e.to_string())?);
         raw += r;
         gz += g;
         br += b;
-        println!(
-            "    {:<46} {:>10} {:>10} {:>10}",
-            f.file_name().and_then(|n| n.to_str()).unwrap_or(""),
-            r,
-            g,
-            b
-        );
+        println!("    {name:<52} {r:>10} {g:>10} {b:>10}");
     }
-    println!("    {:<46} {:>10} {:>10} {:>10}", "total", raw, gz, br);
+    println!("    {:<52} {:>10} {:>10} {:>10}", "total", raw, gz, br);
     let budget = (UPSTREAM_INITIAL_GZIP as f64 * BUDGET_RATIO) as u64;
     println!(
         "    gzip {:.1} KB = {:.2}× upstream's {} KB initial load (budget ≤ {BUDGET_RATIO}× = {:.1} KB): {}",
@@ -70,6 +51,18 @@ pub fn bench(ctx: &Ctx, args: &[String]) -> Result<bool, String> {
         budget as f64 / 1024.0,
         if gz <= budget { "within budget" } else { "OVER BUDGET" }
     );
+    let mut by_size = chunks.clone();
+    by_size.sort_by_key(|(_, _, g)| std::cmp::Reverse(*g));
+    let (craw, cgz): (u64, u64) = chunks
+        .iter()
+        .fold((0, 0), |(a, b), (_, r, g)| (a + r, b + g));
+    println!(
+        "    lazy chunks: {} files, {craw} bytes raw, {cgz} gzip; the largest:",
+        chunks.len()
+    );
+    for (name, r, g) in by_size.iter().take(12) {
+        println!("    {name:<52} {r:>10} {g:>10}");
+    }
 
     step(ctx, "timed benches (ignored tests named bench_*)");
     let mut c = cmd(ctx, &ctx.cargo);

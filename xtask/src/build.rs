@@ -1,6 +1,8 @@
-//! `cargo xtask build`: the release app in `dist/` (Trunk + wasm-bindgen + wasm-opt -Oz),
-//! skipped when nothing that goes into it changed since the last build.
+//! `cargo xtask build`: the release app in `dist/`, split into lazily loaded chunks
+//! (`split.rs`: cargo rustc → wasm split → wasm-bindgen → wasm-opt -Oz), skipped when nothing
+//! that goes into it changed since the last build.
 
+use crate::split;
 use crate::tools;
 use crate::util::{self, cmd, step, Ctx};
 use std::fs;
@@ -11,7 +13,7 @@ const INPUTS: &[&str] = &[
     "style",
     "public",
     "index.html",
-    "Trunk.toml",
+    "xtask/src/split.rs",
     ".cargo/config.toml",
     "Cargo.toml",
     "Cargo.lock",
@@ -73,15 +75,8 @@ pub fn build_release(ctx: &Ctx, force: bool) -> Result<PathBuf, String> {
         step(ctx, "release app is up to date (dist/)");
         return Ok(dist);
     }
-    step(ctx, "building the release app with Trunk (wasm-opt -Oz)");
-    let mut c = cmd(ctx, &ctx.cargo_bin("trunk"));
-    c.args(["build", "--release", "--dist"])
-        .arg(&dist)
-        .current_dir(&ctx.root)
-        .env("TRUNK_OFFLINE", "true")
-        .env("TRUNK_SKIP_VERSION_CHECK", "true")
-        .env("NO_COLOR", "true");
-    util::run_quiet(ctx, "trunk build", &mut c)?;
+    step(ctx, "building the split release app");
+    split::build(ctx, &dist)?;
     let _ = fs::create_dir_all(ctx.root.join("target"));
     fs::write(&stamp, &fp).map_err(|e| e.to_string())?;
     report_sizes(&dist);

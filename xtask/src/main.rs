@@ -9,6 +9,7 @@
 mod bench;
 mod build;
 mod run;
+mod split;
 mod test;
 mod tools;
 mod util;
@@ -23,8 +24,8 @@ commands:
   test    fmt, clippy, host, wasm (Chromium) and end-to-end tests; `N passed, M failed`
   build   the release app in dist/ (`--force` to rebuild)
   bench   transfer size vs. the budget, and the timed benches (bench_* tests)
-  setup   install whatever is missing (wasm target, trunk, wasm-bindgen-cli, npm tools,
-          the agent-server venv, chromium)";
+  setup   install whatever is missing (wasm target, wasm-bindgen-cli, npm tools, the
+          agent-server venv, chromium); `--dev` adds Trunk for `trunk serve` (unsplit dev builds)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -41,7 +42,7 @@ fn main() -> ExitCode {
         "test" => test::test(&ctx, rest),
         "bench" => bench::bench(&ctx, rest),
         "build" => build::build_release(&ctx, rest.iter().any(|a| a == "--force")).map(|_| true),
-        "setup" => setup(&ctx).map(|_| true),
+        "setup" => setup(&ctx, rest.iter().any(|a| a == "--dev")).map(|_| true),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             Ok(true)
@@ -58,8 +59,11 @@ fn main() -> ExitCode {
     }
 }
 
-fn setup(ctx: &util::Ctx) -> Result<(), String> {
+fn setup(ctx: &util::Ctx, dev: bool) -> Result<(), String> {
     tools::ensure_build_tools(ctx)?;
+    if dev {
+        tools::ensure_trunk(ctx)?;
+    }
     tools::ensure_chromium(ctx)?;
     let py = tools::ensure_agent_server_venv(ctx)?;
     util::step(

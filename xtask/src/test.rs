@@ -3,6 +3,7 @@
 //! real agent server, real Chromium) — and ends with one line `N passed, M failed`.
 
 use crate::build;
+use crate::split;
 use crate::tools;
 use crate::util::{cmd, step, Ctx};
 use canvas_harness::{random_hex, AgentServer, AgentServerOptions};
@@ -221,6 +222,17 @@ pub fn test(ctx: &Ctx, args: &[String]) -> Result<bool, String> {
     if want("e2e") {
         match e2e_env(ctx, python.as_deref()) {
             Ok((env, _agent)) => {
+                step(ctx, "size budget (gzip bytes before the first render)");
+                match split::check_budget(ctx, &build::dist_dir(ctx)) {
+                    Ok(line) => {
+                        println!("    {line}");
+                        tally.record("size budget", 1, 0, 0.0);
+                    }
+                    Err(e) => {
+                        println!("    {e}");
+                        tally.record("size budget", 0, 1, 0.0);
+                    }
+                }
                 let mut c = cargo(&["test", "-p", "canvas-e2e", "--", "--test-threads=2"]);
                 c.args(&filter).envs(env);
                 run_tests(ctx, &mut tally, "end-to-end (Chromium)", &mut c);

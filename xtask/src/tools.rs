@@ -274,7 +274,6 @@ pub fn ensure_agent_server_venv(ctx: &Ctx) -> Result<PathBuf, String> {
 pub fn ensure_build_tools(ctx: &Ctx) -> Result<(), String> {
     ensure_wasm_target(ctx)?;
     let wbg = locked_wasm_bindgen_version(&ctx.root)?;
-    ensure_trunk(ctx)?;
     ensure_wasm_bindgen_cli(ctx, &wbg)?;
     ensure_npm_tools(ctx)
 }

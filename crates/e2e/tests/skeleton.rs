@@ -109,36 +109,67 @@ async fn stopped_agent_server_shows_a_clear_disconnected_state() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn release_build_after_wasm_opt_starts() {
     let env = Env::get();
-    // The dist under test is the optimized release build.
-    let wasm: Vec<_> = std::fs::read_dir(&env.dist)
-        .expect("dist")
-        .flatten()
-        .filter(|e| e.path().extension().is_some_and(|x| x == "wasm"))
+    // The dist under test is the split release build: one main module and its chunks, listed
+    // (with the previous build's, kept for open tabs) in `.build-files`.
+    let current = std::fs::read_to_string(env.dist.join(".build-files")).expect(".build-files");
+    let files: Vec<&str> = current
+        .lines()
+        .filter_map(|l| l.split_once('\t').map(|(_, name)| name))
         .collect();
-    assert_eq!(wasm.len(), 1, "exactly one .wasm in dist");
+    let main: Vec<&&str> = files
+        .iter()
+        .filter(|f| f.starts_with("agent-canvas-") && f.ends_with("_bg.wasm"))
+        .collect();
+    assert_eq!(main.len(), 1, "exactly one main module: {files:?}");
+    let chunks: Vec<&&str> = files
+        .iter()
+        .filter(|f| f.starts_with("split_") && f.ends_with(".wasm"))
+        .collect();
+    assert!(
+        chunks.iter().any(|c| c.starts_with("split_conversation-")),
+        "the conversation page is its own chunk: {files:?}"
+    );
     let server = canvas_serve::start(env.serve_config())
         .await
         .expect("serve");
-    let resp = reqwest::get(format!(
-        "{}/{}",
-        server.url(),
-        wasm[0].file_name().to_string_lossy()
-    ))
-    .await
-    .expect("fetch wasm");
-    assert_eq!(
-        resp.headers()
-            .get("content-type")
-            .and_then(|v| v.to_str().ok()),
-        Some("application/wasm")
-    );
+    for f in [main[0], chunks[0]] {
+        let resp = reqwest::get(format!("{}/{f}", server.url()))
+            .await
+            .expect("fetch wasm");
+        assert_eq!(resp.status(), 200, "{f}");
+        assert_eq!(
+            resp.headers()
+                .get("content-type")
+                .and_then(|v| v.to_str().ok()),
+            Some("application/wasm"),
+            "{f}"
+        );
+    }
+    // A chunk that does not exist is a 404, never the app's index.html.
+    let missing = reqwest::get(format!("{}/split_nothing-0000.wasm", server.url()))
+        .await
+        .expect("fetch missing");
+    assert_eq!(missing.status(), 404);
+
     let browser = Browser::start(&env).await;
-    browser.goto(&format!("{}/", server.url())).await;
-    // The app mounted: the shell and the active-backend hook exist.
+    browser
+        .goto(&format!("{}/conversations", server.url()))
+        .await;
+    // The app mounted: the shell and the active-backend hook exist, and the list painted.
     browser
         .wait_js(
-            "the app shell",
-            "return !!document.querySelector('.app-header [data-testid=active-backend]')",
+            "the app shell and the list",
+            "return !!document.querySelector('.app-header [data-testid=active-backend]') \
+               && !!document.querySelector('[data-testid=conversation-list], [data-testid=conversations-empty]')",
         )
         .await;
+    // The first paint of the list fetched no route chunk.
+    let fetched = browser
+        .js("return performance.getEntriesByType('resource').map(e => e.name).filter(n => n.includes('split_'))")
+        .await;
+    assert_eq!(
+        fetched,
+        serde_json::json!([]),
+        "chunks fetched for the list"
+    );
 }

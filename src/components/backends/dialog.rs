@@ -69,6 +69,22 @@ pub fn trap_tab(root: &web_sys::Element, ev: &web_sys::KeyboardEvent) -> bool {
     }
 }
 
+/// Focuses the first field of `panel` (not its close button), or the panel itself.
+fn focus_first(panel: &web_sys::HtmlDivElement) {
+    let el: &web_sys::Element = panel.as_ref();
+    let first = focusable_within(el)
+        .into_iter()
+        .find(|e| !e.class_list().contains("dialog-close"));
+    match first {
+        Some(f) => {
+            let _ = f.focus();
+        }
+        None => {
+            let _ = panel.focus();
+        }
+    }
+}
+
 #[component]
 pub fn Dialog(
     /// The heading (also the dialog's accessible name).
@@ -97,20 +113,14 @@ pub fn Dialog(
             }
         }
     });
-    // Focus the first field (or the panel) once mounted.
+    // Focus the first field (or the panel) once mounted — in the document: a dialog whose code
+    // was loaded lazily may be built a frame before it is attached.
     Effect::new(move |_| {
         if let Some(p) = panel.get() {
-            let el: &web_sys::Element = p.as_ref();
-            let first = focusable_within(el)
-                .into_iter()
-                .find(|e| !e.class_list().contains("dialog-close"));
-            match first {
-                Some(f) => {
-                    let _ = f.focus();
-                }
-                None => {
-                    let _ = p.focus();
-                }
+            if p.is_connected() {
+                focus_first(&p);
+            } else {
+                request_animation_frame(move || focus_first(&p));
             }
         }
     });

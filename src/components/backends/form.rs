@@ -165,12 +165,18 @@ pub fn BackendForm(
             FormMode::Edit(id) => backends.update(&id, d),
             FormMode::Upsert(id) => backends.upsert_with_id(&id, d),
         };
+        // Saving can replace the page this form is on (the first backend ends the onboarding):
+        // then the form is gone and there is nothing left to update.
         match result {
             Ok(()) => {
-                save_error.set(None);
-                on_done.run(());
+                if save_error.try_get_untracked().flatten().is_some() {
+                    let _ = save_error.try_set(None);
+                }
+                on_done.try_run(());
             }
-            Err(e) => save_error.set(Some(e.to_string())),
+            Err(e) => {
+                let _ = save_error.try_set(Some(e.to_string()));
+            }
         }
     };
 
@@ -289,8 +295,9 @@ pub fn BackendForm(
                     }.into_any(),
                 })}
             </div>
-            <p class="field-error" role="alert" hidden=move || save_error.get().is_none()>
-                {move || save_error.get().unwrap_or_default()}
+            // `try_get`: after a save that replaced the page, these may run once more.
+            <p class="field-error" role="alert" hidden=move || save_error.try_get().flatten().is_none()>
+                {move || save_error.try_get().flatten().unwrap_or_default()}
             </p>
             <div class="form-actions">
                 <button type="button" class="btn" data-testid="test-connection"

@@ -134,26 +134,38 @@ fn locked_fields(backends: BackendsCtx, id: &str) -> form::Fixed {
 #[component]
 pub fn BackendDialogs() -> impl IntoView {
     let ui = use_backends_ui();
-    let backends = crate::state::backends::use_backends();
     move || {
-        ui.dialog.get().map(|d| match d {
-            BackendDialog::Manage => view! { <manage::ManageDialog /> }.into_any(),
-            BackendDialog::Add => view! {
-                <dialog::Dialog title="Add backend" testid="add-backend-dialog" on_close=Callback::new(move |_| ui.close())>
-                    <form::BackendForm mode=form::FormMode::Add on_done=Callback::new(move |_| ui.close()) />
+        ui.dialog.get().map(|d| {
+            crate::lazy::lazy(
+                "backend dialog",
+                crate::chunks::preload_backend_dialogs,
+                move || crate::chunks::backend_dialog(d.clone()),
+            )
+        })
+    }
+}
+
+/// The dialog's content (loaded lazily by [`BackendDialogs`]).
+pub fn dialog_view(d: BackendDialog) -> AnyView {
+    let ui = use_backends_ui();
+    let backends = crate::state::backends::use_backends();
+    match d {
+        BackendDialog::Manage => view! { <manage::ManageDialog /> }.into_any(),
+        BackendDialog::Add => view! {
+            <dialog::Dialog title="Add backend" testid="add-backend-dialog" on_close=Callback::new(move |_| ui.close())>
+                <form::BackendForm mode=form::FormMode::Add on_done=Callback::new(move |_| ui.close()) />
+            </dialog::Dialog>
+        }
+        .into_any(),
+        BackendDialog::Edit(id) => {
+            let fixed = locked_fields(backends, &id);
+            view! {
+                <dialog::Dialog title="Edit backend" testid="edit-backend-dialog" on_close=Callback::new(move |_| ui.open(BackendDialog::Manage))>
+                    <form::BackendForm mode=form::FormMode::Edit(id.clone()) fixed=fixed on_done=Callback::new(move |_| ui.open(BackendDialog::Manage)) />
                 </dialog::Dialog>
             }
-            .into_any(),
-            BackendDialog::Edit(id) => {
-                let fixed = locked_fields(backends, &id);
-                view! {
-                    <dialog::Dialog title="Edit backend" testid="edit-backend-dialog" on_close=Callback::new(move |_| ui.open(BackendDialog::Manage))>
-                        <form::BackendForm mode=form::FormMode::Edit(id.clone()) fixed=fixed on_done=Callback::new(move |_| ui.open(BackendDialog::Manage)) />
-                    </dialog::Dialog>
-                }
-                .into_any()
-            }
-        })
+            .into_any()
+        }
     }
 }
 

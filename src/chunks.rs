@@ -1,0 +1,63 @@
+//! The lazily loaded parts of the app (issue #11): every route but the first paint of `/` and
+//! `/conversations`, and the secondary UI (backend dialogs, LLM settings, recovery details,
+//! onboarding). Each is its own wasm chunk in the split release build (see [`crate::lazy`]).
+
+use crate::components::backends::BackendDialog;
+use crate::lazy::lazy_view;
+use leptos::prelude::*;
+
+lazy_view! {
+    /// A conversation: timeline, chat, Markdown, composer, workspace panel.
+    pub fn conversation_page(id: String) in conversation, preload preload_conversation {
+        view! { <crate::pages::conversation::ConversationPage id=id /> }
+    }
+}
+
+lazy_view! {
+    /// The workspace panel on its own page.
+    pub fn panel_page() in panel, preload preload_panel {
+        view! { <crate::pages::panel::PanelPage /> }
+    }
+}
+
+lazy_view! {
+    /// A cloud start task.
+    pub fn start_task_page(task_id: String) in start_task, preload preload_start_task {
+        view! { <crate::pages::start_task::StartTaskPage task_id=task_id /> }
+    }
+}
+
+lazy_view! {
+    /// First run: no backend at all.
+    pub fn onboarding_page() in onboarding, preload preload_onboarding {
+        view! { <crate::pages::onboarding::OnboardingPage /> }
+    }
+}
+
+lazy_view! {
+    /// Public mode: the access key entry.
+    pub fn public_key_page(rotated: bool) in public_key, preload preload_public_key {
+        view! { <crate::pages::public_key::PublicKeyPage rotated=rotated /> }
+    }
+}
+
+lazy_view! {
+    /// Add / edit / manage backends.
+    pub fn backend_dialog(dialog: BackendDialog) in backend_dialogs, preload preload_backend_dialogs {
+        crate::components::backends::dialog_view(dialog)
+    }
+}
+
+lazy_view! {
+    /// The LLM settings under the launcher.
+    pub fn llm_settings() in llm_settings, preload preload_llm_settings {
+        view! { <crate::pages::home::LlmSettingsPanel /> }
+    }
+}
+
+lazy_view! {
+    /// What to do when the active backend cannot be used.
+    pub fn recovery_screen() in recovery, preload preload_recovery {
+        view! { <crate::components::recovery::RecoveryScreen /> }
+    }
+}

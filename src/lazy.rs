@@ -1,0 +1,142 @@
+//! Lazily loaded parts of the app (issue #11).
+//!
+//! In the split release build (`--cfg agent_canvas_split`, see `xtask/src/split.rs`) each
+//! [`lazy_view!`] body lives in its own wasm chunk that is fetched the first time it is shown
+//! (or when a link to it is hovered or focused). Everywhere else — Trunk dev builds,
+//! wasm-bindgen tests — the same function is a plain `async fn`, so nothing else changes.
+//!
+//! A chunk that fails to load never takes the app down: [`lazy`] shows what happened with a
+//! "Retry" (a failed load is not cached, so retrying fetches again) and a "Reload".
+
+use leptos::prelude::*;
+use std::future::Future;
+
+/// A lazily loaded part could not be fetched.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChunkError(pub String);
+
+impl std::fmt::Display for ChunkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[cfg(agent_canvas_split)]
+impl From<leptos::wasm_split::SplitLoaderError> for ChunkError {
+    fn from(e: leptos::wasm_split::SplitLoaderError) -> Self {
+        ChunkError(e.to_string())
+    }
+}
+
+/// Declares `async fn $name(args) -> Result<AnyView, ChunkError>` whose body is split into
+/// chunk `$chunk` in the split build, and `async fn $preload()` that only fetches the chunk.
+macro_rules! lazy_view {
+    ($(#[$meta:meta])* pub fn $name:ident($($arg:ident : $ty:ty),* $(,)?) in $chunk:ident, preload $preload:ident $body:block) => {
+        #[cfg(agent_canvas_split)]
+        $(#[$meta])*
+        #[::leptos::wasm_split::wasm_split(
+            $chunk,
+            wasm_split_path = ::leptos::wasm_split,
+            fallible,
+            preload(#[doc(hidden)] $preload)
+        )]
+        pub fn $name($($arg: $ty),*) -> ::std::result::Result<::leptos::prelude::AnyView, $crate::lazy::ChunkError> {
+            // Built untracked, like any component: a signal read while building must not
+            // make the surrounding `Suspend` run again.
+            ::std::result::Result::Ok(::leptos::prelude::untrack(|| {
+                ::leptos::prelude::IntoAny::into_any($body)
+            }))
+        }
+
+        #[cfg(not(agent_canvas_split))]
+        $(#[$meta])*
+        pub async fn $name($($arg: $ty),*) -> ::std::result::Result<::leptos::prelude::AnyView, $crate::lazy::ChunkError> {
+            // Built untracked, like any component: a signal read while building must not
+            // make the surrounding `Suspend` run again.
+            ::std::result::Result::Ok(::leptos::prelude::untrack(|| {
+                ::leptos::prelude::IntoAny::into_any($body)
+            }))
+        }
+
+        #[cfg(not(agent_canvas_split))]
+        #[doc(hidden)]
+        pub async fn $preload() -> ::std::result::Result<(), $crate::lazy::ChunkError> {
+            ::std::result::Result::Ok(())
+        }
+    };
+}
+pub(crate) use lazy_view;
+
+/// Shows the view `build` produces once its chunk (fetched by `preload`) is there: a skeleton
+/// while it loads, and an error with "Retry" / "Reload" if it cannot be fetched (never a blank
+/// page). A part that went away while its chunk was on its way (e.g. a screen shown for a
+/// moment) is not built at all.
+pub fn lazy<P, PFut, E, F, Fut>(what: &'static str, preload: P, build: F) -> impl IntoView
+where
+    P: Fn() -> PFut + Copy + Send + Sync + 'static,
+    PFut: Future<Output = Result<(), E>> + 'static,
+    E: std::fmt::Display + 'static,
+    F: Fn() -> Fut + Clone + Send + Sync + 'static,
+    Fut: Future<Output = Result<AnyView, ChunkError>> + 'static,
+{
+    let attempt = RwSignal::new(0u32);
+    let fallback = move || {
+        view! {
+            <div class="skeleton" data-testid="chunk-loading" aria-busy="true" role="status">
+                <span class="skeleton-bar"></span>
+                <span class="skeleton-bar short"></span>
+                <span class="visually-hidden">{format!("Loading {what}…")}</span>
+            </div>
+        }
+    };
+    view! {
+        <Suspense fallback=fallback>
+            {move || {
+                attempt.track();
+                let build = build.clone();
+                Suspend::new(send_wrapper::SendWrapper::new(async move {
+                    if let Err(e) = preload().await {
+                        return chunk_error(what, ChunkError(e.to_string()), attempt).into_any();
+                    }
+                    if attempt.is_disposed() {
+                        return ().into_any();
+                    }
+                    match build().await {
+                        Ok(v) => v,
+                        Err(e) => chunk_error(what, e, attempt).into_any(),
+                    }
+                }))
+            }}
+        </Suspense>
+    }
+}
+
+fn chunk_error(what: &'static str, e: ChunkError, attempt: RwSignal<u32>) -> impl IntoView {
+    view! {
+        <div class="error chunk-error" role="alert" data-testid="chunk-error">
+            <p>{format!("The {what} could not be loaded ({}).", e.0)}</p>
+            <p class="muted">
+                "Check that this page's server is reachable and try again. If Agent Canvas was \
+                 just updated, reloading the page picks up the new version."
+            </p>
+            <div class="form-actions">
+                <button class="btn primary" data-testid="chunk-retry"
+                    on:click=move |_| attempt.update(|a| *a += 1)>"Retry"</button>
+                <button class="btn" data-testid="chunk-reload"
+                    on:click=move |_| { let _ = window().location().reload(); }>"Reload"</button>
+            </div>
+        </div>
+    }
+}
+
+/// Starts fetching a chunk in the background (hover / focus prefetch); errors are ignored here
+/// and shown if the part is then opened.
+pub fn prefetch<Fut, E>(preload: fn() -> Fut)
+where
+    Fut: Future<Output = Result<(), E>> + 'static,
+    E: 'static,
+{
+    leptos::task::spawn_local(async move {
+        let _ = preload().await;
+    });
+}
