@@ -14,10 +14,12 @@
 //! - Redirects are never followed: a 3xx answer is returned as-is (with its `Location`).
 //! - `timeout_seconds` is clamped to 1..=60 (default 15); expiry ⇒ 504.
 //! - Bodies (the envelope and the answer) are capped at [`MAX_BODY`] ⇒ 413.
-//! - Only the envelope's headers are forwarded, minus hop-by-hop, `host`, `cookie`,
-//!   `content-length`, and any header whose value is this server's own session key. From the answer,
+//! - Only the envelope's headers are forwarded (never the browser's own, so not its cookies),
+//!   minus hop-by-hop, `host`, `cookie`, `content-length`, and any header whose value is this server's own session key. From the answer,
 //!   hop-by-hop, `access-control-*`, `set-cookie` and headers that would act on our origin
-//!   (`strict-transport-security`, `clear-site-data`, `alt-svc`) are removed.
+//!   (`strict-transport-security`, `clear-site-data`, `alt-svc`) are removed, and the answer gets
+//!   `Content-Security-Policy: sandbox; default-src 'none'` (set by the router for all proxied
+//!   answers).
 //! - JSON `body` is sent as JSON (`content-type: application/json`); a string body as its bytes.
 //! - Errors are JSON `{"detail": "..."}`: 400 (not JSON), 422 (bad envelope), 403 (refused
 //!   target), 413, 415 (request not `application/json`), 502 (upstream failure), 504 (timeout).

@@ -12,7 +12,9 @@
 //!   cannot read the key out of `index.html`.
 //!
 //! All responses carry `X-Content-Type-Options: nosniff` and `Referrer-Policy: no-referrer`;
-//! HTML documents also carry the Content-Security-Policy. Nothing is logged (the key never is).
+//! HTML documents also carry the Content-Security-Policy. Proxied answers (ingress, cloud proxy)
+//! carry `Content-Security-Policy: sandbox; default-src 'none'` instead of the upstream's, and the
+//! browser's `Cookie` header is never forwarded upstream. Nothing is logged (the key never is).
 
 mod assets;
 mod cloud_proxy;
@@ -36,7 +38,7 @@ use tokio::task::JoinHandle;
 pub use cloud_proxy::{classify_ip, AddressClass};
 
 use assets::{Asset, Assets, Encoding, Injection};
-use proxy_util::json_error;
+use proxy_util::{json_error, sandbox};
 
 /// How long [`Running::shutdown`] waits for open connections before cutting them.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
@@ -375,12 +377,16 @@ async fn route(app: &App, req: Request) -> Response {
     };
 
     if rel == "/api/cloud-proxy" {
-        return app.cloud.handle(req).await;
+        let mut resp = app.cloud.handle(req).await;
+        sandbox(&mut resp);
+        return resp;
     }
     if ingress::is_ingress_path(rel) {
         if let Some(ing) = &app.ingress {
             let rel = rel.to_owned();
-            return ing.handle(req, &rel).await;
+            let mut resp = ing.handle(req, &rel).await;
+            sandbox(&mut resp);
+            return resp;
         }
         if ingress::is_reserved_path(rel) {
             return json_error(StatusCode::NOT_FOUND, "Not Found");

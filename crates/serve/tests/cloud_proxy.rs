@@ -36,6 +36,7 @@ async fn cloud_upstream() -> SocketAddr {
                     .into_response()
             }),
         )
+        .route("/page.html", get(workspace_html))
         .route(
             "/no-content",
             get(|| async { StatusCode::NO_CONTENT.into_response() }),
@@ -146,6 +147,29 @@ async fn forwards_json_body_and_envelope_headers_only() {
     }
     assert!(!seen.to_string().contains("launcher-key"));
     assert!(!seen.to_string().contains("canvas=1"));
+}
+
+#[tokio::test]
+async fn answers_are_sandboxed_and_the_browsers_cookie_stays_here() {
+    let s = setup(true, &["127.0.0.1"], None).await;
+    let env = json!({"host": format!("http://{}", s.upstream), "path": "/page.html"});
+    // `proxy` sends the browser's own `cookie: canvas=1`.
+    let (status, headers, body) = proxy(&s.srv, &env).await;
+    assert_eq!(status, 200);
+    let csp: Vec<_> = headers.get_all("content-security-policy").iter().collect();
+    assert_eq!(csp, ["sandbox; default-src 'none'"]);
+    assert!(headers.get("content-security-policy-report-only").is_none());
+    let body = String::from_utf8_lossy(&body);
+    assert!(body.contains("cookie=none"), "{body}");
+
+    // Errors are proxied answers too.
+    let env = json!({"host": "https://example.com", "path": "/"});
+    let (status, headers, _) = proxy(&s.srv, &env).await;
+    assert_eq!(status, 403);
+    assert_eq!(
+        headers["content-security-policy"],
+        "sandbox; default-src 'none'"
+    );
 }
 
 #[tokio::test]
