@@ -7,6 +7,7 @@
 //! - optionally serves everything under a base path (`/canvas/...`);
 //! - reverse-proxies the agent server's paths (same-origin ingress, websockets included);
 //! - answers `POST /api/cloud-proxy` (backends spec §8);
+//! - serves HTTP/1 with a header-read timeout, an idle timeout and a connection cap (`server`);
 //! - when bound to loopback with the session key injected, answers only `Host: localhost`,
 //!   `127.x.y.z`, `[::1]` (or the `lock_to_cloud` host) — 421 otherwise — so a DNS-rebinding page
 //!   cannot read the key out of `index.html`.
@@ -21,6 +22,7 @@ mod cloud_proxy;
 mod html;
 mod ingress;
 mod proxy_util;
+mod server;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -66,6 +68,14 @@ pub struct Config {
     pub cloud_proxy_allow: Vec<String>,
     /// Let the cloud proxy reach loopback/private/link-local addresses.
     pub cloud_proxy_allow_private: bool,
+    /// How long a client may take to send a request head; hyper also applies it to an idle
+    /// keep-alive connection waiting for its next request (default 10 s).
+    pub header_read_timeout: Duration,
+    /// A connection on which nothing moved for this long while no request handler runs is closed
+    /// (default 60 s).
+    pub idle_timeout: Duration,
+    /// Open connections (websockets included) beyond which new ones get 503 (default 512).
+    pub max_connections: usize,
 }
 
 impl Config {
@@ -82,6 +92,9 @@ impl Config {
             base_path: None,
             cloud_proxy_allow: Vec::new(),
             cloud_proxy_allow_private: false,
+            header_read_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            max_connections: 512,
         }
     }
 }
@@ -102,6 +115,9 @@ impl std::fmt::Debug for Config {
             .field("base_path", &self.base_path)
             .field("cloud_proxy_allow", &self.cloud_proxy_allow)
             .field("cloud_proxy_allow_private", &self.cloud_proxy_allow_private)
+            .field("header_read_timeout", &self.header_read_timeout)
+            .field("idle_timeout", &self.idle_timeout)
+            .field("max_connections", &self.max_connections)
             .finish()
     }
 }
@@ -219,6 +235,21 @@ fn non_blank(s: &Option<String>) -> Option<String> {
 
 /// Binds, loads `dist`, and serves on the current tokio runtime.
 pub async fn start(config: Config) -> Result<Running, ServeError> {
+    if config.header_read_timeout.is_zero() || config.idle_timeout.is_zero() {
+        return Err(ServeError::InvalidConfig(
+            "the header-read and idle timeouts must be at least 1 s".into(),
+        ));
+    }
+    if config.max_connections == 0 {
+        return Err(ServeError::InvalidConfig(
+            "max connections must be at least 1".into(),
+        ));
+    }
+    let limits = server::Limits {
+        header_read_timeout: config.header_read_timeout,
+        idle_timeout: config.idle_timeout,
+        max_connections: config.max_connections,
+    };
     let base_path = normalize_base_path(config.base_path.as_deref())?;
     let session_api_key = non_blank(&config.session_api_key);
     let lock_to_cloud = non_blank(&config.lock_to_cloud);
@@ -283,13 +314,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
     let router = Router::new().fallback(handle).with_state(app);
 
     let (stop_tx, stop_rx) = oneshot::channel::<()>();
-    let task = tokio::spawn(async move {
-        let _ = axum::serve(listener, router)
-            .with_graceful_shutdown(async {
-                let _ = stop_rx.await;
-            })
-            .await;
-    });
+    let task = tokio::spawn(server::serve(listener, router, limits, stop_rx));
 
     let shown_ip = match addr.ip() {
         IpAddr::V4(v4) if v4.is_unspecified() => "127.0.0.1".to_owned(),
