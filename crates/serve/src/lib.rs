@@ -8,9 +8,10 @@
 //! - reverse-proxies the agent server's paths (same-origin ingress, websockets included);
 //! - answers `POST /api/cloud-proxy` (backends spec §8);
 //! - serves HTTP/1 with a header-read timeout, an idle timeout and a connection cap (`server`);
-//! - when bound to loopback with the session key injected, answers only `Host: localhost`,
-//!   `127.x.y.z`, `[::1]` (or the `lock_to_cloud` host) — 421 otherwise — so a DNS-rebinding page
-//!   cannot read the key out of `index.html`.
+//! - with the session key injected, answers only `Host: localhost`, `127.x.y.z`, `[::1]`, the
+//!   `allow_hosts` (or the `lock_to_cloud` host) — 421 otherwise — so a DNS-rebinding page cannot
+//!   read the key out of `index.html`; it refuses to start on a non-loopback address in that mode
+//!   unless `allow_hosts` names the hosts it is reached by.
 //!
 //! All responses carry `X-Content-Type-Options: nosniff` and `Referrer-Policy: no-referrer`;
 //! HTML documents also carry the Content-Security-Policy. Proxied answers (ingress, cloud proxy)
@@ -68,6 +69,9 @@ pub struct Config {
     pub cloud_proxy_allow: Vec<String>,
     /// Let the cloud proxy reach loopback/private/link-local addresses.
     pub cloud_proxy_allow_private: bool,
+    /// Host names (besides the loopback ones) this server answers to while it injects the key;
+    /// required when it injects the key and binds a non-loopback address.
+    pub allow_hosts: Vec<String>,
     /// How long a client may take to send a request head; hyper also applies it to an idle
     /// keep-alive connection waiting for its next request (default 10 s).
     pub header_read_timeout: Duration,
@@ -92,6 +96,7 @@ impl Config {
             base_path: None,
             cloud_proxy_allow: Vec::new(),
             cloud_proxy_allow_private: false,
+            allow_hosts: Vec::new(),
             header_read_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(60),
             max_connections: 512,
@@ -115,6 +120,7 @@ impl std::fmt::Debug for Config {
             .field("base_path", &self.base_path)
             .field("cloud_proxy_allow", &self.cloud_proxy_allow)
             .field("cloud_proxy_allow_private", &self.cloud_proxy_allow_private)
+            .field("allow_hosts", &self.allow_hosts)
             .field("header_read_timeout", &self.header_read_timeout)
             .field("idle_timeout", &self.idle_timeout)
             .field("max_connections", &self.max_connections)
@@ -190,9 +196,9 @@ pub(crate) struct App {
     assets: Assets,
     ingress: Option<ingress::Ingress>,
     cloud: cloud_proxy::CloudProxy,
-    /// Bound to loopback with the key injected: only loopback `Host`s (and the locked cloud
-    /// host, if any) are served, so a page that rebinds its own DNS name to 127.0.0.1 cannot read
-    /// the key (DNS rebinding). `None` = any `Host`.
+    /// With the key injected: only loopback `Host`s, the `allow_hosts` (and the locked cloud
+    /// host, if any) are served, so a page that rebinds its own DNS name to this server cannot
+    /// read the key (DNS rebinding). `None` = any `Host`.
     allowed_hosts: Option<Vec<String>>,
 }
 
@@ -224,6 +230,36 @@ fn normalize_base_path(raw: Option<&str>) -> Result<Option<String>, ServeError> 
         ));
     }
     Ok(Some(trimmed.to_owned()))
+}
+
+/// Validates an `--allow-host` entry: a host name or IP address, without scheme, port or path.
+/// Returns it as [`host_name`] spells a `Host` header's name (lower case, no brackets, no
+/// trailing dot).
+fn normalize_allow_host(raw: &str) -> Result<String, ServeError> {
+    let trimmed = raw.trim();
+    let invalid = || {
+        ServeError::InvalidConfig(format!(
+            "allowed host {raw:?}: expected a host name or IP address, without scheme, port or path"
+        ))
+    };
+    if let Some(rest) = trimmed.strip_prefix('[') {
+        let inner = rest.strip_suffix(']').ok_or_else(invalid)?;
+        inner.parse::<std::net::Ipv6Addr>().map_err(|_| invalid())?;
+        return Ok(inner.to_ascii_lowercase());
+    }
+    let name = trimmed.trim_end_matches('.').to_ascii_lowercase();
+    if name.parse::<std::net::Ipv6Addr>().is_ok() {
+        return Ok(name);
+    }
+    let ok = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_'));
+    if ok {
+        Ok(name)
+    } else {
+        Err(invalid())
+    }
 }
 
 fn non_blank(s: &Option<String>) -> Option<String> {
@@ -263,6 +299,22 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         session_api_key.clone(),
     )?;
 
+    let allow_hosts = config
+        .allow_hosts
+        .iter()
+        .map(|h| normalize_allow_host(h))
+        .collect::<Result<Vec<_>, _>>()?;
+    let injects_key = session_api_key.is_some() && !config.auth_required;
+    if injects_key && !config.host.is_loopback() && allow_hosts.is_empty() {
+        return Err(ServeError::InvalidConfig(format!(
+            "refusing to listen on {} (not loopback) while the session key is injected into the \
+             page: it would be handed to any Host, e.g. a DNS-rebinding page. Pass \
+             --allow-host <name> (repeatable) for every name this server is reached by, or \
+             --auth-required so that users type the key",
+            config.host
+        )));
+    }
+
     let listener = match tokio::net::TcpListener::bind((config.host, config.port)).await {
         Ok(l) => l,
         Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => {
@@ -272,9 +324,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
     };
     let addr = listener.local_addr()?;
 
-    let guard_hosts =
-        config.host.is_loopback() && session_api_key.is_some() && !config.auth_required;
-    let allowed_hosts = guard_hosts.then(|| {
+    let allowed_hosts = injects_key.then(|| {
         lock_to_cloud
             .as_deref()
             .and_then(|l| {
@@ -287,6 +337,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
             })
             .and_then(|u| u.host_str().map(host_name))
             .into_iter()
+            .chain(allow_hosts)
             .collect::<Vec<_>>()
     });
     let dist = config.dist.clone();
@@ -608,6 +659,30 @@ mod tests {
             "127.0.0.1.evil.example",
         ] {
             assert!(!is_loopback_host(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn allow_host_entries() {
+        for (raw, want) in [
+            ("Canvas.Example.", "canvas.example"),
+            (" 10.0.0.5 ", "10.0.0.5"),
+            ("[::1]", "::1"),
+            ("fd00::5", "fd00::5"),
+            ("my_host", "my_host"),
+        ] {
+            assert_eq!(normalize_allow_host(raw).unwrap(), want, "{raw}");
+        }
+        for bad in [
+            "",
+            "http://x.example",
+            "x.example:8080",
+            "x.example/path",
+            "[x.example]",
+            "user@x.example",
+            "*.example",
+        ] {
+            assert!(normalize_allow_host(bad).is_err(), "{bad:?}");
         }
     }
 

@@ -51,6 +51,10 @@ struct Args {
     /// Let the cloud proxy reach loopback, private and link-local addresses.
     #[arg(long)]
     cloud_proxy_allow_private: bool,
+    /// Host name this server is reached by, accepted while the key is injected (repeatable);
+    /// required with a non-loopback --host unless --auth-required.
+    #[arg(long, value_name = "NAME")]
+    allow_host: Vec<String>,
     /// Seconds a client may take to send a request head (also the keep-alive idle limit).
     #[arg(long, value_name = "SECS", default_value_t = 10,
           value_parser = clap::value_parser!(u64).range(1..=3600))]
@@ -77,6 +81,7 @@ impl Args {
         c.base_path = self.base_path;
         c.cloud_proxy_allow = self.cloud_proxy_allow;
         c.cloud_proxy_allow_private = self.cloud_proxy_allow_private;
+        c.allow_hosts = self.allow_host;
         c.header_read_timeout = Duration::from_secs(self.header_read_timeout_secs);
         c.idle_timeout = Duration::from_secs(self.idle_timeout_secs);
         c.max_connections = usize::try_from(self.max_connections).unwrap_or(usize::MAX);
