@@ -434,6 +434,12 @@ async fn route(app: &App, req: Request) -> Response {
         }
     }
     let path = req.uri().path().to_owned();
+    if has_dot_segment_or_backslash(&path) {
+        return plain(
+            StatusCode::BAD_REQUEST,
+            "Bad Request: `.`/`..` path segments and backslashes are not allowed",
+        );
+    }
     let rel: &str = match &app.base_path {
         None => &path,
         Some(bp) => {
@@ -469,6 +475,20 @@ async fn route(app: &App, req: Request) -> Response {
         }
     }
     serve_static(app, req.method(), req.headers(), rel)
+}
+
+/// Whether a request path has a `.` or `..` segment, raw or percent-encoded (`%2e`, `%2E`, also
+/// around an encoded `/`), or a backslash (raw or `%5c`). The prefix checks (base path, ingress
+/// paths) run on the path as sent, while the URL parser that builds the upstream URL, or the
+/// upstream itself, would resolve such segments (`/api/../x` is `/x` there), so they are refused.
+/// Browsers resolve dot segments before sending, so the app never sends one.
+fn has_dot_segment_or_backslash(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    if lower.contains('\\') || lower.contains("%5c") {
+        return true;
+    }
+    let decoded = lower.replace("%2e", ".").replace("%2f", "/");
+    decoded.split('/').any(|seg| seg == "." || seg == "..")
 }
 
 fn redirect(location: &str) -> Response {
@@ -634,6 +654,38 @@ mod tests {
         assert_eq!(percent_decode("/%zz").as_deref(), Some("/%zz"));
         assert_eq!(percent_decode("/%00"), None);
         assert_eq!(percent_decode("/%ff"), None);
+    }
+
+    #[test]
+    fn dot_segments() {
+        for bad in [
+            "/api/../x",
+            "/api/./x",
+            "/api/..",
+            "/..",
+            "/api/%2e%2e/x",
+            "/api/%2E%2E/x",
+            "/api/.%2E/x",
+            "/api/%2e/x",
+            "/api/..%2fx",
+            "/api/x%2F..%2Fy",
+            "/api\\..\\x",
+            "/api/x%5c..",
+            "/api/x%5C",
+        ] {
+            assert!(has_dot_segment_or_backslash(bad), "{bad}");
+        }
+        for ok in [
+            "/",
+            "/api/conversations/abc",
+            "/api/file/a..b",
+            "/api/file/.hidden",
+            "/api/file/x.",
+            "/assets/logo.svg",
+            "/api/%2e%2e.txt",
+        ] {
+            assert!(!has_dot_segment_or_backslash(ok), "{ok}");
+        }
     }
 
     #[test]

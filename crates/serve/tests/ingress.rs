@@ -342,3 +342,55 @@ async fn proxied_answers_are_sandboxed_and_cookies_stay_here() {
         .expect("handshake");
     assert_eq!(next_text(&mut ws).await, "cookie:none");
 }
+
+/// Sends `request` on a fresh connection and returns the whole answer (`Connection: close`).
+async fn raw(addr: std::net::SocketAddr, request: String) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut out))
+        .await
+        .expect("answer within 5 s")
+        .expect("read");
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[tokio::test]
+async fn dot_segments_and_backslashes_are_400_before_the_ingress() {
+    for base in ["", "/canvas"] {
+        let (srv, _dist, _) = with_upstream(Some(base).filter(|b| !b.is_empty())).await;
+        for path in [
+            "/api/../server_info",
+            "/api/./conversations",
+            "/api/%2e%2e/x",
+            "/api/%2E%2E/x",
+            "/api/.%2E/x",
+            "/api/..%2Fsecret",
+            "/sockets/../api/x",
+            "/api\\..\\x",
+            "/api/x%5c..%5cy",
+        ] {
+            let answer = raw(
+                srv.addr(),
+                format!("GET {base}{path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"),
+            )
+            .await;
+            assert!(
+                answer.starts_with("HTTP/1.1 400"),
+                "{base}{path}: {answer}"
+            );
+            assert!(!answer.contains("x-upstream"), "{base}{path} reached upstream");
+        }
+        // Dots inside a segment are fine.
+        let answer = raw(
+            srv.addr(),
+            format!(
+                "GET {base}/api/file/a..b.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+            ),
+        )
+        .await;
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        assert!(answer.contains("/api/file/a..b.txt"), "{answer}");
+    }
+}
