@@ -13,7 +13,9 @@
 //!   read the key out of `index.html`; it refuses to start on a non-loopback address in that mode
 //!   unless `allow_hosts` names the hosts it is reached by.
 //!
-//! All responses carry `X-Content-Type-Options: nosniff` and `Referrer-Policy: no-referrer`;
+//! All responses carry `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer`,
+//! `Cross-Origin-Opener-Policy: same-origin` and `Cross-Origin-Resource-Policy: same-origin`;
+//! `index.html` (the SPA fallback too) is `Cache-Control: no-store`;
 //! HTML documents also carry the Content-Security-Policy. Proxied answers (ingress, cloud proxy)
 //! carry `Content-Security-Policy: sandbox; default-src 'none'` instead of the upstream's, and the
 //! browser's `Cookie` header is never forwarded upstream. Nothing is logged (the key never is).
@@ -397,6 +399,15 @@ async fn handle(State(app): State<Arc<App>>, req: Request) -> Response {
     h.insert(
         header::REFERRER_POLICY,
         HeaderValue::from_static("no-referrer"),
+    );
+    // No cross-origin window keeps a handle on the app, no other origin embeds its resources.
+    h.insert(
+        "cross-origin-opener-policy",
+        HeaderValue::from_static("same-origin"),
+    );
+    h.insert(
+        "cross-origin-resource-policy",
+        HeaderValue::from_static("same-origin"),
     );
     resp
 }

@@ -102,8 +102,12 @@ async fn mime_types_and_cache_headers() {
     let index = get(&format!("{base}/"), &[]).await;
     assert_eq!(index.status(), 200);
     assert!(header(&index, "content-type").starts_with("text/html"));
-    assert_eq!(header(&index, "cache-control"), "no-cache");
+    assert_eq!(header(&index, "cache-control"), "no-store", "it carries the key");
     assert_eq!(header(&index, "x-content-type-options"), "nosniff");
+    for r in [&index, &svg, &ico] {
+        assert_eq!(header(r, "cross-origin-opener-policy"), "same-origin");
+        assert_eq!(header(r, "cross-origin-resource-policy"), "same-origin");
+    }
 
     // ETag revalidation.
     let etag = header(&wasm_etag(&base).await, "etag").to_owned();
@@ -177,6 +181,7 @@ async fn spa_fallback_versus_404() {
     assert_eq!(route.status(), 200);
     assert!(header(&route, "content-type").starts_with("text/html"));
     assert!(header(&route, "content-security-policy").contains("script-src"));
+    assert_eq!(header(&route, "cache-control"), "no-store");
     assert_eq!(route.text().await.unwrap(), index);
 
     // A dotted route from a browser navigation (Accept: text/html): index.html.
@@ -196,6 +201,7 @@ async fn spa_fallback_versus_404() {
     .await;
     assert_eq!(missing.status(), 404);
     assert_eq!(header(&missing, "x-content-type-options"), "nosniff");
+    assert_eq!(header(&missing, "cross-origin-resource-policy"), "same-origin");
 
     // Without an agent server the ingress paths are not the app either.
     let api = get(
