@@ -8,8 +8,8 @@
 //! - reverse-proxies the agent server's paths (same-origin ingress, websockets included);
 //! - answers `POST /api/cloud-proxy` (backends spec §8);
 //! - serves HTTP/1 with a header-read timeout, an idle timeout and a connection cap (`server`);
-//! - with the session key injected, answers only `Host: localhost`, `127.x.y.z`, `[::1]`, the
-//!   `allow_hosts` (or the `lock_to_cloud` host) — 421 otherwise — so a DNS-rebinding page cannot
+//! - injects the session key unless `auth_required` or `lock_to_cloud`; with the key injected,
+//!   answers only `Host: localhost`, `127.x.y.z`, `[::1]` and the `allow_hosts` — 421 otherwise — so a DNS-rebinding page cannot
 //!   read the key out of `index.html`; it refuses to start on a non-loopback address in that mode
 //!   unless `allow_hosts` names the hosts it is reached by.
 //!
@@ -59,7 +59,8 @@ pub struct Config {
     pub port: u16,
     /// Agent server for the same-origin ingress, e.g. `http://127.0.0.1:8000`.
     pub agent_server_url: Option<String>,
-    /// Injected as `__AGENT_CANVAS_SESSION_API_KEY__` unless `auth_required`.
+    /// Injected as `__AGENT_CANVAS_SESSION_API_KEY__` unless `auth_required` or `lock_to_cloud`
+    /// (the cloud proxy still uses it to recognise its own key).
     pub session_api_key: Option<String>,
     /// Injects `__AGENT_CANVAS_AUTH_REQUIRED__ = true` and withholds the key.
     pub auth_required: bool,
@@ -198,8 +199,7 @@ pub(crate) struct App {
     assets: Assets,
     ingress: Option<ingress::Ingress>,
     cloud: cloud_proxy::CloudProxy,
-    /// With the key injected: only loopback `Host`s, the `allow_hosts` (and the locked cloud
-    /// host, if any) are served, so a page that rebinds its own DNS name to this server cannot
+    /// With the key injected: only loopback `Host`s and the `allow_hosts` are served, so a page that rebinds its own DNS name to this server cannot
     /// read the key (DNS rebinding). `None` = any `Host`.
     allowed_hosts: Option<Vec<String>>,
 }
@@ -306,7 +306,9 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         .iter()
         .map(|h| normalize_allow_host(h))
         .collect::<Result<Vec<_>, _>>()?;
-    let injects_key = session_api_key.is_some() && !config.auth_required;
+    // A locked-cloud app talks to the cloud host with a cloud key: the local key is not its
+    // business, so it is not injected then.
+    let injects_key = session_api_key.is_some() && !config.auth_required && lock_to_cloud.is_none();
     if injects_key && !config.host.is_loopback() && allow_hosts.is_empty() {
         return Err(ServeError::InvalidConfig(format!(
             "refusing to listen on {} (not loopback) while the session key is injected into the \
@@ -326,28 +328,14 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
     };
     let addr = listener.local_addr()?;
 
-    let allowed_hosts = injects_key.then(|| {
-        lock_to_cloud
-            .as_deref()
-            .and_then(|l| {
-                let with_scheme = if l.contains("://") {
-                    l.to_owned()
-                } else {
-                    format!("https://{l}")
-                };
-                reqwest::Url::parse(&with_scheme).ok()
-            })
-            .and_then(|u| u.host_str().map(host_name))
-            .into_iter()
-            .chain(allow_hosts)
-            .collect::<Vec<_>>()
-    });
+    let allowed_hosts = injects_key.then_some(allow_hosts);
     let dist = config.dist.clone();
     let auth_required = config.auth_required;
     let bp = base_path.clone();
+    let injected_key = session_api_key.filter(|_| injects_key);
     let assets = tokio::task::spawn_blocking(move || {
         let injection = Injection {
-            session_api_key: session_api_key.as_deref(),
+            session_api_key: injected_key.as_deref(),
             auth_required,
             lock_to_cloud: lock_to_cloud.as_deref(),
             base_path: bp.as_deref(),

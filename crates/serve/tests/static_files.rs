@@ -102,7 +102,11 @@ async fn mime_types_and_cache_headers() {
     let index = get(&format!("{base}/"), &[]).await;
     assert_eq!(index.status(), 200);
     assert!(header(&index, "content-type").starts_with("text/html"));
-    assert_eq!(header(&index, "cache-control"), "no-store", "it carries the key");
+    assert_eq!(
+        header(&index, "cache-control"),
+        "no-store",
+        "it carries the key"
+    );
     assert_eq!(header(&index, "x-content-type-options"), "nosniff");
     for r in [&index, &svg, &ico] {
         assert_eq!(header(r, "cross-origin-opener-policy"), "same-origin");
@@ -201,7 +205,10 @@ async fn spa_fallback_versus_404() {
     .await;
     assert_eq!(missing.status(), 404);
     assert_eq!(header(&missing, "x-content-type-options"), "nosniff");
-    assert_eq!(header(&missing, "cross-origin-resource-policy"), "same-origin");
+    assert_eq!(
+        header(&missing, "cross-origin-resource-policy"),
+        "same-origin"
+    );
 
     // Without an agent server the ingress paths are not the app either.
     let api = get(
@@ -228,7 +235,6 @@ async fn injection_is_escaped_and_first_in_head() {
     let evil = "k</script><script>alert(1)</script><!--\u{2028}&\"'\\";
     let mut config = Config::new(dist.path());
     config.session_api_key = Some(evil.to_owned());
-    config.lock_to_cloud = Some("https://app.all-hands.dev/</script>".to_owned());
     config.base_path = Some("/canvas".to_owned());
     let srv = serve(config).await;
     let html = get(&format!("{}/", srv.url()), &[])
@@ -258,14 +264,29 @@ async fn injection_is_escaped_and_first_in_head() {
         values.insert(name.to_owned(), value);
     }
     assert_eq!(values["__AGENT_CANVAS_SESSION_API_KEY__"], evil);
-    assert_eq!(
-        values["__AGENT_CANVAS_LOCK_TO_CLOUD__"],
-        "https://app.all-hands.dev/</script>"
-    );
     assert_eq!(values["__AGENT_CANVAS_BASE_PATH__"], "/canvas");
     assert!(!values.contains_key("__AGENT_CANVAS_AUTH_REQUIRED__"));
     // Trunk's loader is still there, unchanged.
     assert_eq!(scripts[1], trunk_loader());
+
+    // The locked cloud host (injected without the key) is escaped the same way.
+    let mut locked = Config::new(dist.path());
+    locked.lock_to_cloud = Some("https://app.all-hands.dev/</script><!--".to_owned());
+    let srv = serve(locked).await;
+    let html = get(&format!("{}/", srv.url()), &[])
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(html.matches("</script>").count(), 2);
+    assert!(!html.contains("<!--"));
+    let ours = &inline_scripts(&html)[0];
+    let json = ours
+        .strip_prefix("window.__AGENT_CANVAS_LOCK_TO_CLOUD__=")
+        .and_then(|j| j.strip_suffix(';'))
+        .unwrap_or_else(|| panic!("{ours}"));
+    let value: serde_json::Value = serde_json::from_str(json).unwrap();
+    assert_eq!(value, "https://app.all-hands.dev/</script><!--");
 }
 
 #[tokio::test]
@@ -463,16 +484,20 @@ async fn dns_rebinding_cannot_read_the_key() {
         assert!(ok.text().await.unwrap().contains("rebinding-target"));
     }
 
-    // A locked cloud host may be the page origin.
+    // Locked to a cloud host: the local key is not injected, so any Host is served.
     let mut locked = Config::new(dist.path());
     locked.session_api_key = Some("rebinding-target".into());
     locked.lock_to_cloud = Some("https://App.OpenHands.dev/".into());
     let srv_locked = serve(locked).await;
     let url_locked = format!("{}/", srv_locked.url());
-    let ok = get(&url_locked, &[("host", "app.openhands.dev")]).await;
-    assert_eq!(ok.status(), 200);
-    let bad = get(&url_locked, &[("host", "evil.example")]).await;
-    assert_eq!(bad.status(), 421);
+    for host in ["app.openhands.dev", "evil.example"] {
+        let r = get(&url_locked, &[("host", host)]).await;
+        assert_eq!(r.status(), 200, "{host}");
+        assert!(
+            !r.text().await.unwrap().contains("rebinding-target"),
+            "{host}"
+        );
+    }
 
     // Nothing to steal (public mode): any Host is served.
     let mut public = Config::new(dist.path());
@@ -481,4 +506,26 @@ async fn dns_rebinding_cannot_read_the_key() {
     let srv = serve(public).await;
     let any = get(&format!("{}/", srv.url()), &[("host", "canvas.example")]).await;
     assert_eq!(any.status(), 200);
+}
+
+#[tokio::test]
+async fn lock_to_cloud_injects_no_local_key() {
+    let dist = make_dist();
+    let mut config = Config::new(dist.path());
+    config.session_api_key = Some("local-session-key".into());
+    config.lock_to_cloud = Some("https://app.all-hands.dev".into());
+    let srv = serve(config).await;
+    for path in ["/", "/index.html", "/conversations/abc"] {
+        let html = get(&format!("{}{path}", srv.url()), &[])
+            .await
+            .text()
+            .await
+            .unwrap();
+        assert!(
+            html.contains("window.__AGENT_CANVAS_LOCK_TO_CLOUD__=\"https://app.all-hands.dev\";"),
+            "{path}"
+        );
+        assert!(!html.contains("local-session-key"), "{path}: {html}");
+        assert!(!html.contains("__AGENT_CANVAS_SESSION_API_KEY__"), "{path}");
+    }
 }
