@@ -72,6 +72,9 @@ pub struct Config {
     pub cloud_proxy_allow: Vec<String>,
     /// Let the cloud proxy reach loopback/private/link-local addresses.
     pub cloud_proxy_allow_private: bool,
+    /// Cloud-proxy requests in flight (answers streaming included) beyond which it answers 503
+    /// (default 16).
+    pub cloud_proxy_max_concurrent: usize,
     /// Host names (besides the loopback ones) this server answers to while it injects the key;
     /// required when it injects the key and binds a non-loopback address.
     pub allow_hosts: Vec<String>,
@@ -99,6 +102,7 @@ impl Config {
             base_path: None,
             cloud_proxy_allow: Vec::new(),
             cloud_proxy_allow_private: false,
+            cloud_proxy_max_concurrent: 16,
             allow_hosts: Vec::new(),
             header_read_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(60),
@@ -123,6 +127,10 @@ impl std::fmt::Debug for Config {
             .field("base_path", &self.base_path)
             .field("cloud_proxy_allow", &self.cloud_proxy_allow)
             .field("cloud_proxy_allow_private", &self.cloud_proxy_allow_private)
+            .field(
+                "cloud_proxy_max_concurrent",
+                &self.cloud_proxy_max_concurrent,
+            )
             .field("allow_hosts", &self.allow_hosts)
             .field("header_read_timeout", &self.header_read_timeout)
             .field("idle_timeout", &self.idle_timeout)
@@ -299,6 +307,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         &config.cloud_proxy_allow,
         config.cloud_proxy_allow_private,
         session_api_key.clone(),
+        config.cloud_proxy_max_concurrent,
     )?;
 
     let allow_hosts = config

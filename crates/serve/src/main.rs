@@ -51,6 +51,10 @@ struct Args {
     /// Let the cloud proxy reach loopback, private and link-local addresses.
     #[arg(long)]
     cloud_proxy_allow_private: bool,
+    /// Cloud-proxy requests in flight beyond which it answers 503.
+    #[arg(long, value_name = "N", default_value_t = 16,
+          value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    cloud_proxy_max_concurrent: u64,
     /// Host name this server is reached by, accepted while the key is injected (repeatable);
     /// required with a non-loopback --host unless --auth-required.
     #[arg(long, value_name = "NAME")]
@@ -82,6 +86,8 @@ impl Args {
         c.cloud_proxy_allow = self.cloud_proxy_allow;
         c.cloud_proxy_allow_private = self.cloud_proxy_allow_private;
         c.allow_hosts = self.allow_host;
+        c.cloud_proxy_max_concurrent =
+            usize::try_from(self.cloud_proxy_max_concurrent).unwrap_or(usize::MAX);
         c.header_read_timeout = Duration::from_secs(self.header_read_timeout_secs);
         c.idle_timeout = Duration::from_secs(self.idle_timeout_secs);
         c.max_connections = usize::try_from(self.max_connections).unwrap_or(usize::MAX);
