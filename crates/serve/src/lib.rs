@@ -243,7 +243,7 @@ fn normalize_base_path(raw: Option<&str>) -> Result<Option<String>, ServeError> 
 }
 
 /// Validates an `--allow-host` entry: a host name or IP address, without scheme, port or path.
-/// Returns it as [`host_name`] spells a `Host` header's name (lower case, no brackets, no
+/// Returns it as [`parse_host`] spells a `Host` header's name (lower case, no brackets, no
 /// trailing dot).
 fn normalize_allow_host(raw: &str) -> Result<String, ServeError> {
     let trimmed = raw.trim();
@@ -409,32 +409,70 @@ async fn handle(State(app): State<Arc<App>>, req: Request) -> Response {
     resp
 }
 
-/// The lower-cased name of a `Host` header value, without port, brackets or trailing dot.
-fn host_name(host: &str) -> String {
-    let name = if let Some(rest) = host.strip_prefix('[') {
-        rest.split(']').next().unwrap_or("")
+/// Parses a `Host` header value strictly: `name[:port]` or `[ipv6][:port]`, the name made of
+/// letters, digits, `-`, `.` and `_`, the port 1 to 5 digits that fit a `u16`. Anything else
+/// (userinfo such as `127.0.0.1:1@evil.example`, spaces, paths, an empty name or port) is `None`.
+/// Returns the name in lower case, without brackets or trailing dot.
+fn parse_host(value: &str) -> Option<String> {
+    let (name, port) = if let Some(rest) = value.strip_prefix('[') {
+        let (inner, after) = rest.split_once(']')?;
+        inner.parse::<std::net::Ipv6Addr>().ok()?;
+        let port = match after {
+            "" => None,
+            p => Some(p.strip_prefix(':')?),
+        };
+        (inner.to_ascii_lowercase(), port)
     } else {
-        host.rsplit_once(':').map_or(host, |(h, _)| h)
+        let (name, port) = match value.split_once(':') {
+            Some((n, p)) => (n, Some(p)),
+            None => (value, None),
+        };
+        let valid = name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_'));
+        if !valid {
+            return None;
+        }
+        (name.trim_end_matches('.').to_ascii_lowercase(), port)
     };
-    name.trim_end_matches('.').to_ascii_lowercase()
+    if let Some(p) = port {
+        let digits = !p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit());
+        if !digits || p.parse::<u16>().is_err() {
+            return None;
+        }
+    }
+    (!name.is_empty()).then_some(name)
 }
 
-/// Whether a `Host` header names this machine's loopback (`localhost`, `*.localhost`,
-/// `127.x.y.z`, `[::1]`), with or without a port.
-fn is_loopback_host(host: &str) -> bool {
-    let name = host_name(host);
+/// Whether a host name (as [`parse_host`] returns it) is this machine's loopback
+/// (`localhost`, `*.localhost`, `127.x.y.z`, `::1`).
+fn is_loopback_name(name: &str) -> bool {
     name == "localhost"
         || name.ends_with(".localhost")
         || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 async fn route(app: &App, req: Request) -> Response {
+    let mut hosts = req.headers().get_all(header::HOST).iter();
+    let host = match (hosts.next(), hosts.next()) {
+        (None, _) => None,
+        (Some(one), None) => match one.to_str().ok().and_then(parse_host) {
+            Some(name) => Some(name),
+            None => return plain(StatusCode::BAD_REQUEST, "Bad Request: invalid Host header"),
+        },
+        (Some(_), Some(_)) => {
+            return plain(
+                StatusCode::BAD_REQUEST,
+                "Bad Request: more than one Host header",
+            )
+        }
+    };
     if let Some(extra) = &app.allowed_hosts {
-        let host = req
-            .headers()
-            .get(header::HOST)
-            .and_then(|v| v.to_str().ok());
-        if host.is_some_and(|h| !is_loopback_host(h) && !extra.contains(&host_name(h))) {
+        // The key is in the page: only known Hosts get it; no Host at all (HTTP/1.0) neither.
+        let Some(name) = host else {
+            return plain(StatusCode::BAD_REQUEST, "Bad Request: no Host header");
+        };
+        if !is_loopback_name(&name) && !extra.contains(&name) {
             return plain(
                 StatusCode::MISDIRECTED_REQUEST,
                 "This server only answers to localhost / 127.0.0.1 (it hands out a session key).",
@@ -697,6 +735,41 @@ mod tests {
     }
 
     #[test]
+    fn strict_host_parsing() {
+        for (raw, want) in [
+            ("127.0.0.1:8080", "127.0.0.1"),
+            ("Canvas.Example.", "canvas.example"),
+            ("[::1]:80", "::1"),
+            ("[FD00::1]", "fd00::1"),
+            ("my_host:65535", "my_host"),
+        ] {
+            assert_eq!(parse_host(raw).as_deref(), Some(want), "{raw}");
+        }
+        for bad in [
+            "127.0.0.1:8080@evil.example",
+            "127.0.0.1@evil.example",
+            "user@localhost",
+            "localhost:",
+            "localhost:65536",
+            "localhost:8080:1",
+            "localhost:-1",
+            "localhost:123456",
+            "[::1",
+            "[::1]x",
+            "[::1]:",
+            "[evil.example]",
+            "::1",
+            "local host",
+            "localhost/x",
+            "",
+            ":8080",
+            ".",
+        ] {
+            assert_eq!(parse_host(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
     fn loopback_hosts() {
         for ok in [
             "127.0.0.1:8080",
@@ -708,7 +781,7 @@ mod tests {
             "[::1]",
             "127.1.2.3:4",
         ] {
-            assert!(is_loopback_host(ok), "{ok}");
+            assert!(parse_host(ok).is_some_and(|n| is_loopback_name(&n)), "{ok}");
         }
         for bad in [
             "evil.example:8080",
@@ -718,7 +791,10 @@ mod tests {
             "",
             "127.0.0.1.evil.example",
         ] {
-            assert!(!is_loopback_host(bad), "{bad}");
+            assert!(
+                !parse_host(bad).is_some_and(|n| is_loopback_name(&n)),
+                "{bad}"
+            );
         }
     }
 

@@ -529,3 +529,64 @@ async fn lock_to_cloud_injects_no_local_key() {
         assert!(!html.contains("__AGENT_CANVAS_SESSION_API_KEY__"), "{path}");
     }
 }
+
+/// Sends `request` raw on a fresh connection and returns the whole answer.
+async fn raw(addr: std::net::SocketAddr, request: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        stream.read_to_end(&mut out),
+    )
+    .await
+    .expect("answer within 5 s")
+    .expect("read");
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[tokio::test]
+async fn host_is_parsed_strictly_and_no_host_gets_no_key() {
+    let dist = make_dist();
+    let mut config = Config::new(dist.path());
+    config.session_api_key = Some("strict-host-key".into());
+    let srv = serve(config).await;
+    let port = srv.addr().port();
+    let close = "Connection: close\r\n";
+    for (what, request) in [
+        (
+            "userinfo after a loopback port",
+            format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}@evil.example\r\n{close}\r\n"),
+        ),
+        (
+            "userinfo",
+            format!("GET / HTTP/1.1\r\nHost: localhost@evil.example\r\n{close}\r\n"),
+        ),
+        (
+            "port out of range",
+            format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:99999\r\n{close}\r\n"),
+        ),
+        (
+            "two Hosts",
+            format!("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n{close}\r\n"),
+        ),
+        ("HTTP/1.0 without Host", "GET / HTTP/1.0\r\n\r\n".to_owned()),
+        (
+            "HTTP/1.1 without Host",
+            format!("GET /conversations/x HTTP/1.1\r\n{close}\r\n"),
+        ),
+    ] {
+        let answer = raw(srv.addr(), &request).await;
+        assert_eq!(answer.split(' ').nth(1), Some("400"), "{what}: {answer}");
+        assert!(!answer.contains("strict-host-key"), "{what}: key served");
+    }
+    for request in [
+        format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{close}\r\n"),
+        "GET / HTTP/1.0\r\nHost: localhost\r\n\r\n".to_owned(),
+    ] {
+        let answer = raw(srv.addr(), &request).await;
+        assert_eq!(answer.split(' ').nth(1), Some("200"), "{request}: {answer}");
+        assert!(answer.contains("strict-host-key"));
+    }
+}
