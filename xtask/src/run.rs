@@ -88,18 +88,43 @@ fn parse(args: &[String]) -> Result<Opts, String> {
 }
 
 /// The session key persisted in the state dir (0600), generated once (32 random bytes, hex).
+/// A key in a file that group or others can read is not reused (it may have been read).
 fn session_key(state: &Path) -> Result<String, String> {
     let path = state.join("session-api-key");
-    if let Ok(k) = fs::read_to_string(&path) {
+    let private = fs::metadata(&path).is_ok_and(|m| m.permissions().mode() & 0o077 == 0);
+    if let (true, Ok(k)) = (private, fs::read_to_string(&path)) {
         let k = k.trim().to_string();
         if k.len() == 64 && k.chars().all(|c| c.is_ascii_hexdigit()) {
             return Ok(k);
         }
     }
     let k = random_hex(32).map_err(|e| e.to_string())?;
-    fs::write(&path, &k).map_err(|e| format!("{}: {e}", path.display()))?;
-    let _ = fs::set_permissions(&path, fs::Permissions::from_mode(0o600));
+    write_private(&path, &k).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(k)
+}
+
+/// Writes `contents` to a new file created with mode 0600 (never readable by others, not even
+/// between create and chmod), then renames it over `path`: whoever opened an older `path` never
+/// sees the new contents.
+fn write_private(path: &Path, contents: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
+    let _ = fs::remove_file(&tmp);
+    let written = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&tmp)
+        .and_then(|mut f| {
+            f.write_all(contents.as_bytes())?;
+            f.sync_all()
+        })
+        .and_then(|()| fs::rename(&tmp, path));
+    if written.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    written
 }
 
 pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
@@ -314,4 +339,46 @@ async fn configure_demo_llm(agent_url: &str, key: &str, stub_url: &str) -> Resul
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    fn mode(path: &Path) -> u32 {
+        fs::metadata(path).unwrap().permissions().mode() & 0o777
+    }
+
+    #[test]
+    fn session_key_file_is_private_from_the_start() {
+        let state = std::env::temp_dir().join(format!("xtask-run-{}", random_hex(8).unwrap()));
+        fs::create_dir_all(&state).unwrap();
+        let path = state.join("session-api-key");
+        // A stale file others can read, which someone opened while it was readable.
+        fs::write(&path, "not a key").unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o644)).unwrap();
+        let mut early_reader = fs::File::open(&path).unwrap();
+
+        let key = session_key(&state).unwrap();
+        assert_eq!(key.len(), 64);
+        assert_eq!(fs::read_to_string(&path).unwrap(), key);
+        assert_eq!(mode(&path), 0o600);
+        let mut seen = String::new();
+        early_reader.read_to_string(&mut seen).unwrap();
+        assert!(
+            !seen.contains(&key),
+            "the key went into the world-readable file"
+        );
+
+        // Reused while private; replaced once others could read it.
+        assert_eq!(session_key(&state).unwrap(), key);
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o644)).unwrap();
+        let fresh = session_key(&state).unwrap();
+        assert_ne!(fresh, key);
+        assert_eq!(mode(&path), 0o600);
+        // No temporary file left behind.
+        assert_eq!(fs::read_dir(&state).unwrap().count(), 1);
+        fs::remove_dir_all(&state).unwrap();
+    }
 }

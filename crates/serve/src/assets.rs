@@ -17,6 +17,9 @@ use crate::ServeError;
 pub(crate) const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 /// `Cache-Control` of everything else (revalidate with the ETag).
 pub(crate) const NO_CACHE: &str = "no-cache";
+/// `Cache-Control` of `index.html` (also the SPA fallback): it may carry the session key, which
+/// must not land in any cache.
+pub(crate) const NO_STORE: &str = "no-store";
 
 /// Files smaller than this are not worth compressing.
 const MIN_COMPRESS_LEN: usize = 128;
@@ -174,7 +177,9 @@ impl Assets {
             } else {
                 (bytes, None)
             };
-            let cache_control = if !is_html && is_hashed_name(&name) {
+            let cache_control = if path == "/index.html" {
+                NO_STORE
+            } else if !is_html && is_hashed_name(&name) {
                 IMMUTABLE
             } else {
                 NO_CACHE

@@ -11,16 +11,24 @@
 //!   addresses embedded in IPv6 (mapped, NAT64, 6to4) are refused (403) unless
 //!   `cloud_proxy_allow_private`. The name is resolved once, inside the HTTP client's resolver, and
 //!   the connection goes to exactly the addresses that passed the check (no DNS rebinding window).
-//! - Redirects are never followed: a 3xx answer is returned as-is (with its `Location`).
+//! - Redirects are never followed nor passed back (the browser's `fetch` would follow them): a
+//!   3xx answer (but 304) becomes 502 naming the redirect.
 //! - `timeout_seconds` is clamped to 1..=60 (default 15); expiry ⇒ 504.
-//! - Bodies (the envelope and the answer) are capped at [`MAX_BODY`] ⇒ 413.
-//! - Only the envelope's headers are forwarded, minus hop-by-hop, `host`, `cookie`,
-//!   `content-length`, and any header whose value is this server's own session key. From the answer,
-//!   hop-by-hop, `access-control-*`, `set-cookie` and headers that would act on our origin
-//!   (`strict-transport-security`, `clear-site-data`, `alt-svc`) are removed.
+//! - At most `max_concurrent` requests run at once (their answers streaming included); beyond
+//!   that ⇒ 503.
+//! - Bodies are capped at [`MAX_BODY`]: the envelope ⇒ 413; the answer is streamed, ⇒ 413 when its
+//!   `Content-Length` is over the cap, else the stream is cut (the answer fails) once it is.
+//! - Only the envelope's headers are forwarded (never the browser's own, so not its cookies),
+//!   minus hop-by-hop, `host`, `cookie`, `content-length`, and any header that carries this
+//!   server's own session key (trimmed, alone or after an auth scheme such as `Bearer`); a path
+//!   whose query carries it is refused (422). From the answer, hop-by-hop, `access-control-*`, `set-cookie` and headers that would act on our origin
+//!   (`strict-transport-security`, `clear-site-data`, `alt-svc`) are removed, and the answer gets
+//!   `Content-Security-Policy: sandbox; default-src 'none'` (set by the router for all proxied
+//!   answers).
 //! - JSON `body` is sent as JSON (`content-type: application/json`); a string body as its bytes.
 //! - Errors are JSON `{"detail": "..."}`: 400 (not JSON), 422 (bad envelope), 403 (refused
-//!   target), 413, 415 (request not `application/json`), 502 (upstream failure), 504 (timeout).
+//!   target), 413, 415 (request not `application/json`), 502 (upstream failure or redirect),
+//!   503 (too many requests in flight), 504 (timeout).
 
 use std::collections::BTreeMap;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
@@ -31,8 +39,9 @@ use axum::body::Body;
 use axum::extract::Request;
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
 use axum::response::Response;
-use bytes::BytesMut;
+use futures_util::StreamExt;
 use serde::Deserialize;
+use tokio::sync::Semaphore;
 
 use crate::proxy_util::{error_chain, is_hop_by_hop, json_error, read_capped, ReadError};
 use crate::ServeError;
@@ -322,6 +331,29 @@ pub(crate) struct CloudProxy {
     allow_private: bool,
     own_key: Option<String>,
     client: reqwest::Client,
+    /// One permit per request in flight (held until its answer has streamed).
+    slots: Arc<Semaphore>,
+    max_concurrent: usize,
+}
+
+/// Whether a header value (or query value) carries `key`: the value itself, trimmed, or an
+/// authorization-style `<scheme> <key>` (any scheme, any case: `Bearer`, `bearer`, `Token`…).
+fn carries_key(value: &[u8], key: &str) -> bool {
+    let Ok(value) = std::str::from_utf8(value) else {
+        return false;
+    };
+    let value = value.trim();
+    if value == key {
+        return true;
+    }
+    value
+        .split_once(|c: char| c.is_ascii_whitespace())
+        .is_some_and(|(scheme, rest)| {
+            scheme
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b))
+                && rest.trim() == key
+        })
 }
 
 /// Request headers never forwarded from the envelope.
@@ -341,7 +373,13 @@ impl CloudProxy {
         extra_allow: &[String],
         allow_private: bool,
         own_key: Option<String>,
+        max_concurrent: usize,
     ) -> Result<Self, ServeError> {
+        if max_concurrent == 0 {
+            return Err(ServeError::InvalidConfig(
+                "the cloud proxy needs at least 1 concurrent request".into(),
+            ));
+        }
         let client = reqwest::Client::builder()
             .no_proxy()
             .redirect(reqwest::redirect::Policy::none())
@@ -353,6 +391,8 @@ impl CloudProxy {
             allow_private,
             own_key,
             client,
+            slots: Arc::new(Semaphore::new(max_concurrent)),
+            max_concurrent,
         })
     }
 
@@ -386,6 +426,15 @@ impl CloudProxy {
                 "the cloud proxy expects Content-Type: application/json",
             );
         }
+        let Ok(slot) = self.slots.clone().try_acquire_owned() else {
+            return json_error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "the cloud proxy is busy ({} requests in flight); try again shortly",
+                    self.max_concurrent
+                ),
+            );
+        };
         let raw = match read_capped(req.into_body(), MAX_BODY).await {
             Ok(b) => b,
             Err(ReadError::TooLarge) => {
@@ -411,12 +460,16 @@ impl CloudProxy {
                 )
             }
         };
-        match self.forward(envelope).await {
+        match self.forward(envelope, slot).await {
             Ok(resp) | Err(resp) => resp,
         }
     }
 
-    async fn forward(&self, env: Envelope) -> Result<Response, Response> {
+    async fn forward(
+        &self,
+        env: Envelope,
+        slot: tokio::sync::OwnedSemaphorePermit,
+    ) -> Result<Response, Response> {
         let unprocessable = |msg: String| json_error(StatusCode::UNPROCESSABLE_ENTITY, msg);
 
         // Target URL.
@@ -455,6 +508,18 @@ impl CloudProxy {
         };
         if url.host_str() != base_url.host_str() || url.port() != base_url.port() {
             return Err(unprocessable("path must not change the host".into()));
+        }
+        if let Some(own) = &self.own_key {
+            let in_query = url.query_pairs().any(|(name, value)| {
+                carries_key(name.as_bytes(), own) || carries_key(value.as_bytes(), own)
+            });
+            if in_query {
+                return Err(unprocessable(
+                    "the path's query carries this server's session key; it is never sent to a \
+                     cloud host"
+                        .into(),
+                ));
+            }
         }
 
         // Allowlist, then the address rule for IP literals (names are checked by the resolver).
@@ -500,7 +565,7 @@ impl CloudProxy {
                 || self
                     .own_key
                     .as_ref()
-                    .is_some_and(|own| value.as_bytes() == own.as_bytes());
+                    .is_some_and(|own| carries_key(value.as_bytes(), own));
             if !dropped {
                 headers.append(name.clone(), value.clone());
             }
@@ -533,9 +598,33 @@ impl CloudProxy {
         if let Some(body) = body {
             builder = builder.body(body);
         }
-        let mut upstream = builder.send().await.map_err(|e| upstream_error(e, secs))?;
+        let upstream = builder.send().await.map_err(|e| upstream_error(e, secs))?;
 
         let status = upstream.status();
+        if status.is_redirection() && status != StatusCode::NOT_MODIFIED {
+            let location = upstream
+                .headers()
+                .get(header::LOCATION)
+                .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+            let to =
+                location.map_or_else(|| " without a Location".to_owned(), |l| format!(" to {l}"));
+            return Err(json_error(
+                StatusCode::BAD_GATEWAY,
+                format!(
+                    "upstream answered with a redirect ({status}{to}); the cloud proxy neither \
+                     follows nor passes on redirects"
+                ),
+            ));
+        }
+        if upstream
+            .content_length()
+            .is_some_and(|n| n > MAX_BODY as u64)
+        {
+            return Err(json_error(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("upstream response exceeds {MAX_BODY} bytes"),
+            ));
+        }
         let mut out_headers = HeaderMap::new();
         for (name, value) in upstream.headers() {
             let n = name.as_str();
@@ -547,21 +636,20 @@ impl CloudProxy {
             }
             out_headers.append(name.clone(), value.clone());
         }
-        let mut buf = BytesMut::new();
-        while let Some(chunk) = upstream
-            .chunk()
-            .await
-            .map_err(|e| upstream_error(e, secs))?
-        {
-            if buf.len() + chunk.len() > MAX_BODY {
-                return Err(json_error(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    format!("upstream response exceeds {MAX_BODY} bytes"),
-                ));
+        // Streamed, with the cap counted as it goes; the slot is held until the stream ends.
+        let mut streamed = 0usize;
+        let body = upstream.bytes_stream().map(move |chunk| {
+            let _slot = &slot;
+            let chunk = chunk.map_err(|e| std::io::Error::other(error_chain(&e.without_url())))?;
+            streamed += chunk.len();
+            if streamed > MAX_BODY {
+                return Err(std::io::Error::other(format!(
+                    "upstream response exceeds {MAX_BODY} bytes"
+                )));
             }
-            buf.extend_from_slice(&chunk);
-        }
-        let mut resp = Response::new(Body::from(buf.freeze()));
+            Ok(chunk)
+        });
+        let mut resp = Response::new(Body::from_stream(body));
         *resp.status_mut() = status;
         *resp.headers_mut() = out_headers;
         Ok(resp)
@@ -639,6 +727,32 @@ mod tests {
             let ip: IpAddr = text.parse().unwrap();
             assert_eq!(classify_ip(ip), *expected, "{text}");
         }
+    }
+
+    #[test]
+    fn own_key_matching() {
+        let key = "k3y-0123";
+        for yes in [
+            "k3y-0123",
+            "  k3y-0123\t",
+            "Bearer k3y-0123",
+            "bearer k3y-0123",
+            "BEARER   k3y-0123 ",
+            "Token k3y-0123",
+        ] {
+            assert!(carries_key(yes.as_bytes(), key), "{yes:?}");
+        }
+        for no in [
+            "k3y-01234",
+            "Bearer other",
+            "Bearer k3y-0123 extra",
+            "x k3y",
+            "",
+            "Bearer",
+        ] {
+            assert!(!carries_key(no.as_bytes(), key), "{no:?}");
+        }
+        assert!(!carries_key(b"\xff k3y-0123", key));
     }
 
     #[test]

@@ -27,7 +27,10 @@ pub(crate) fn script_safe_json_string(value: &str) -> String {
 /// The body of the launcher `<script>` (without the tags); `None` when nothing is set.
 pub(crate) fn launcher_script(inj: &Injection<'_>) -> Option<String> {
     let mut js = String::new();
-    if let Some(key) = inj.session_api_key.filter(|_| !inj.auth_required) {
+    let key = inj
+        .session_api_key
+        .filter(|_| !inj.auth_required && inj.lock_to_cloud.is_none());
+    if let Some(key) = key {
         js.push_str("window.__AGENT_CANVAS_SESSION_API_KEY__=");
         js.push_str(&script_safe_json_string(key));
         js.push(';');
@@ -266,6 +269,19 @@ mod tests {
         let js = launcher_script(&i).unwrap();
         assert!(!js.contains("secret"));
         assert!(js.contains("window.__AGENT_CANVAS_AUTH_REQUIRED__=true;"));
+        assert!(js.contains("window.__AGENT_CANVAS_LOCK_TO_CLOUD__=\"https://app.all-hands.dev\";"));
+    }
+
+    #[test]
+    fn lock_to_cloud_hides_key() {
+        let i = Injection {
+            session_api_key: Some("secret"),
+            auth_required: false,
+            lock_to_cloud: Some("https://app.all-hands.dev"),
+            base_path: None,
+        };
+        let js = launcher_script(&i).unwrap();
+        assert!(!js.contains("secret"), "{js}");
         assert!(js.contains("window.__AGENT_CANVAS_LOCK_TO_CLOUD__=\"https://app.all-hands.dev\";"));
     }
 

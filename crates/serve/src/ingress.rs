@@ -1,5 +1,6 @@
 //! Same-origin ingress: `/api/*`, `/sockets/*`, `/server_info`, `/health`, `/alive`, `/ready` are
-//! reverse-proxied to the agent server, so the app can reach it without CORS.
+//! reverse-proxied to the agent server, so the app can reach it without CORS. The browser's
+//! `Cookie` header stays here; answers get the sandbox CSP (see `proxy_util::sandbox`).
 
 use std::time::Duration;
 
@@ -21,6 +22,10 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 const WS_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// After one side of a websocket closes, how long the other may take to finish its close.
 const WS_CLOSE_GRACE: Duration = Duration::from_secs(2);
+
+/// Request headers never forwarded to the agent server: the browser's cookies for our origin are
+/// not the agent server's business (it authenticates with `X-Session-API-Key`).
+const REQUEST_SKIP: &[&str] = &["cookie"];
 
 /// Paths (relative to the base path) that belong to the agent server.
 pub(crate) fn is_ingress_path(rel: &str) -> bool {
@@ -102,7 +107,7 @@ impl Ingress {
     async fn forward_http(&self, req: Request, rel: &str) -> Response {
         let (parts, body) = req.into_parts();
         let url = Self::target(&self.http_base, rel, parts.uri.query());
-        let headers = forwardable(&parts.headers, &[]);
+        let headers = forwardable(&parts.headers, REQUEST_SKIP);
         let has_body = parts.headers.contains_key(header::TRANSFER_ENCODING)
             || parts
                 .headers
@@ -137,8 +142,9 @@ impl Ingress {
             Ok(r) => r,
             Err(e) => return json_error(StatusCode::BAD_GATEWAY, format!("bad upstream URL: {e}")),
         };
-        // Forward the end-to-end headers (cookies, auth…) but not the handshake's own.
+        // Forward the end-to-end headers (auth…) but not the handshake's own, nor cookies.
         let skip: &[&str] = &[
+            "cookie",
             "sec-websocket-key",
             "sec-websocket-version",
             "sec-websocket-extensions",

@@ -7,18 +7,25 @@
 //! - optionally serves everything under a base path (`/canvas/...`);
 //! - reverse-proxies the agent server's paths (same-origin ingress, websockets included);
 //! - answers `POST /api/cloud-proxy` (backends spec §8);
-//! - when bound to loopback with the session key injected, answers only `Host: localhost`,
-//!   `127.x.y.z`, `[::1]` (or the `lock_to_cloud` host) — 421 otherwise — so a DNS-rebinding page
-//!   cannot read the key out of `index.html`.
+//! - serves HTTP/1 with a header-read timeout, an idle timeout and a connection cap (`server`);
+//! - injects the session key unless `auth_required` or `lock_to_cloud`; with the key injected,
+//!   answers only `Host: localhost`, `127.x.y.z`, `[::1]` and the `allow_hosts` — 421 otherwise — so a DNS-rebinding page cannot
+//!   read the key out of `index.html`; it refuses to start on a non-loopback address in that mode
+//!   unless `allow_hosts` names the hosts it is reached by.
 //!
-//! All responses carry `X-Content-Type-Options: nosniff` and `Referrer-Policy: no-referrer`;
-//! HTML documents also carry the Content-Security-Policy. Nothing is logged (the key never is).
+//! All responses carry `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer`,
+//! `Cross-Origin-Opener-Policy: same-origin` and `Cross-Origin-Resource-Policy: same-origin`;
+//! `index.html` (the SPA fallback too) is `Cache-Control: no-store`;
+//! HTML documents also carry the Content-Security-Policy. Proxied answers (ingress, cloud proxy)
+//! carry `Content-Security-Policy: sandbox; default-src 'none'` instead of the upstream's, and the
+//! browser's `Cookie` header is never forwarded upstream. Nothing is logged (the key never is).
 
 mod assets;
 mod cloud_proxy;
 mod html;
 mod ingress;
 mod proxy_util;
+mod server;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -36,7 +43,7 @@ use tokio::task::JoinHandle;
 pub use cloud_proxy::{classify_ip, AddressClass};
 
 use assets::{Asset, Assets, Encoding, Injection};
-use proxy_util::json_error;
+use proxy_util::{json_error, sandbox};
 
 /// How long [`Running::shutdown`] waits for open connections before cutting them.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
@@ -52,7 +59,8 @@ pub struct Config {
     pub port: u16,
     /// Agent server for the same-origin ingress, e.g. `http://127.0.0.1:8000`.
     pub agent_server_url: Option<String>,
-    /// Injected as `__AGENT_CANVAS_SESSION_API_KEY__` unless `auth_required`.
+    /// Injected as `__AGENT_CANVAS_SESSION_API_KEY__` unless `auth_required` or `lock_to_cloud`
+    /// (the cloud proxy still uses it to recognise its own key).
     pub session_api_key: Option<String>,
     /// Injects `__AGENT_CANVAS_AUTH_REQUIRED__ = true` and withholds the key.
     pub auth_required: bool,
@@ -64,6 +72,20 @@ pub struct Config {
     pub cloud_proxy_allow: Vec<String>,
     /// Let the cloud proxy reach loopback/private/link-local addresses.
     pub cloud_proxy_allow_private: bool,
+    /// Cloud-proxy requests in flight (answers streaming included) beyond which it answers 503
+    /// (default 16).
+    pub cloud_proxy_max_concurrent: usize,
+    /// Host names (besides the loopback ones) this server answers to while it injects the key;
+    /// required when it injects the key and binds a non-loopback address.
+    pub allow_hosts: Vec<String>,
+    /// How long a client may take to send a request head; hyper also applies it to an idle
+    /// keep-alive connection waiting for its next request (default 10 s).
+    pub header_read_timeout: Duration,
+    /// A connection on which nothing moved for this long while no request handler runs is closed
+    /// (default 60 s).
+    pub idle_timeout: Duration,
+    /// Open connections (websockets included) beyond which new ones get 503 (default 512).
+    pub max_connections: usize,
 }
 
 impl Config {
@@ -80,6 +102,11 @@ impl Config {
             base_path: None,
             cloud_proxy_allow: Vec::new(),
             cloud_proxy_allow_private: false,
+            cloud_proxy_max_concurrent: 16,
+            allow_hosts: Vec::new(),
+            header_read_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            max_connections: 512,
         }
     }
 }
@@ -100,6 +127,14 @@ impl std::fmt::Debug for Config {
             .field("base_path", &self.base_path)
             .field("cloud_proxy_allow", &self.cloud_proxy_allow)
             .field("cloud_proxy_allow_private", &self.cloud_proxy_allow_private)
+            .field(
+                "cloud_proxy_max_concurrent",
+                &self.cloud_proxy_max_concurrent,
+            )
+            .field("allow_hosts", &self.allow_hosts)
+            .field("header_read_timeout", &self.header_read_timeout)
+            .field("idle_timeout", &self.idle_timeout)
+            .field("max_connections", &self.max_connections)
             .finish()
     }
 }
@@ -172,9 +207,8 @@ pub(crate) struct App {
     assets: Assets,
     ingress: Option<ingress::Ingress>,
     cloud: cloud_proxy::CloudProxy,
-    /// Bound to loopback with the key injected: only loopback `Host`s (and the locked cloud
-    /// host, if any) are served, so a page that rebinds its own DNS name to 127.0.0.1 cannot read
-    /// the key (DNS rebinding). `None` = any `Host`.
+    /// With the key injected: only loopback `Host`s and the `allow_hosts` are served, so a page that rebinds its own DNS name to this server cannot
+    /// read the key (DNS rebinding). `None` = any `Host`.
     allowed_hosts: Option<Vec<String>>,
 }
 
@@ -208,6 +242,36 @@ fn normalize_base_path(raw: Option<&str>) -> Result<Option<String>, ServeError> 
     Ok(Some(trimmed.to_owned()))
 }
 
+/// Validates an `--allow-host` entry: a host name or IP address, without scheme, port or path.
+/// Returns it as [`parse_host`] spells a `Host` header's name (lower case, no brackets, no
+/// trailing dot).
+fn normalize_allow_host(raw: &str) -> Result<String, ServeError> {
+    let trimmed = raw.trim();
+    let invalid = || {
+        ServeError::InvalidConfig(format!(
+            "allowed host {raw:?}: expected a host name or IP address, without scheme, port or path"
+        ))
+    };
+    if let Some(rest) = trimmed.strip_prefix('[') {
+        let inner = rest.strip_suffix(']').ok_or_else(invalid)?;
+        inner.parse::<std::net::Ipv6Addr>().map_err(|_| invalid())?;
+        return Ok(inner.to_ascii_lowercase());
+    }
+    let name = trimmed.trim_end_matches('.').to_ascii_lowercase();
+    if name.parse::<std::net::Ipv6Addr>().is_ok() {
+        return Ok(name);
+    }
+    let ok = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_'));
+    if ok {
+        Ok(name)
+    } else {
+        Err(invalid())
+    }
+}
+
 fn non_blank(s: &Option<String>) -> Option<String> {
     s.as_deref()
         .map(str::trim)
@@ -217,6 +281,21 @@ fn non_blank(s: &Option<String>) -> Option<String> {
 
 /// Binds, loads `dist`, and serves on the current tokio runtime.
 pub async fn start(config: Config) -> Result<Running, ServeError> {
+    if config.header_read_timeout.is_zero() || config.idle_timeout.is_zero() {
+        return Err(ServeError::InvalidConfig(
+            "the header-read and idle timeouts must be at least 1 s".into(),
+        ));
+    }
+    if config.max_connections == 0 {
+        return Err(ServeError::InvalidConfig(
+            "max connections must be at least 1".into(),
+        ));
+    }
+    let limits = server::Limits {
+        header_read_timeout: config.header_read_timeout,
+        idle_timeout: config.idle_timeout,
+        max_connections: config.max_connections,
+    };
     let base_path = normalize_base_path(config.base_path.as_deref())?;
     let session_api_key = non_blank(&config.session_api_key);
     let lock_to_cloud = non_blank(&config.lock_to_cloud);
@@ -228,7 +307,26 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         &config.cloud_proxy_allow,
         config.cloud_proxy_allow_private,
         session_api_key.clone(),
+        config.cloud_proxy_max_concurrent,
     )?;
+
+    let allow_hosts = config
+        .allow_hosts
+        .iter()
+        .map(|h| normalize_allow_host(h))
+        .collect::<Result<Vec<_>, _>>()?;
+    // A locked-cloud app talks to the cloud host with a cloud key: the local key is not its
+    // business, so it is not injected then.
+    let injects_key = session_api_key.is_some() && !config.auth_required && lock_to_cloud.is_none();
+    if injects_key && !config.host.is_loopback() && allow_hosts.is_empty() {
+        return Err(ServeError::InvalidConfig(format!(
+            "refusing to listen on {} (not loopback) while the session key is injected into the \
+             page: it would be handed to any Host, e.g. a DNS-rebinding page. Pass \
+             --allow-host <name> (repeatable) for every name this server is reached by, or \
+             --auth-required so that users type the key",
+            config.host
+        )));
+    }
 
     let listener = match tokio::net::TcpListener::bind((config.host, config.port)).await {
         Ok(l) => l,
@@ -239,29 +337,14 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
     };
     let addr = listener.local_addr()?;
 
-    let guard_hosts =
-        config.host.is_loopback() && session_api_key.is_some() && !config.auth_required;
-    let allowed_hosts = guard_hosts.then(|| {
-        lock_to_cloud
-            .as_deref()
-            .and_then(|l| {
-                let with_scheme = if l.contains("://") {
-                    l.to_owned()
-                } else {
-                    format!("https://{l}")
-                };
-                reqwest::Url::parse(&with_scheme).ok()
-            })
-            .and_then(|u| u.host_str().map(host_name))
-            .into_iter()
-            .collect::<Vec<_>>()
-    });
+    let allowed_hosts = injects_key.then_some(allow_hosts);
     let dist = config.dist.clone();
     let auth_required = config.auth_required;
     let bp = base_path.clone();
+    let injected_key = session_api_key.filter(|_| injects_key);
     let assets = tokio::task::spawn_blocking(move || {
         let injection = Injection {
-            session_api_key: session_api_key.as_deref(),
+            session_api_key: injected_key.as_deref(),
             auth_required,
             lock_to_cloud: lock_to_cloud.as_deref(),
             base_path: bp.as_deref(),
@@ -281,13 +364,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
     let router = Router::new().fallback(handle).with_state(app);
 
     let (stop_tx, stop_rx) = oneshot::channel::<()>();
-    let task = tokio::spawn(async move {
-        let _ = axum::serve(listener, router)
-            .with_graceful_shutdown(async {
-                let _ = stop_rx.await;
-            })
-            .await;
-    });
+    let task = tokio::spawn(server::serve(listener, router, limits, stop_rx));
 
     let shown_ip = match addr.ip() {
         IpAddr::V4(v4) if v4.is_unspecified() => "127.0.0.1".to_owned(),
@@ -320,35 +397,82 @@ async fn handle(State(app): State<Arc<App>>, req: Request) -> Response {
         header::REFERRER_POLICY,
         HeaderValue::from_static("no-referrer"),
     );
+    // No cross-origin window keeps a handle on the app, no other origin embeds its resources.
+    h.insert(
+        "cross-origin-opener-policy",
+        HeaderValue::from_static("same-origin"),
+    );
+    h.insert(
+        "cross-origin-resource-policy",
+        HeaderValue::from_static("same-origin"),
+    );
     resp
 }
 
-/// The lower-cased name of a `Host` header value, without port, brackets or trailing dot.
-fn host_name(host: &str) -> String {
-    let name = if let Some(rest) = host.strip_prefix('[') {
-        rest.split(']').next().unwrap_or("")
+/// Parses a `Host` header value strictly: `name[:port]` or `[ipv6][:port]`, the name made of
+/// letters, digits, `-`, `.` and `_`, the port 1 to 5 digits that fit a `u16`. Anything else
+/// (userinfo such as `127.0.0.1:1@evil.example`, spaces, paths, an empty name or port) is `None`.
+/// Returns the name in lower case, without brackets or trailing dot.
+fn parse_host(value: &str) -> Option<String> {
+    let (name, port) = if let Some(rest) = value.strip_prefix('[') {
+        let (inner, after) = rest.split_once(']')?;
+        inner.parse::<std::net::Ipv6Addr>().ok()?;
+        let port = match after {
+            "" => None,
+            p => Some(p.strip_prefix(':')?),
+        };
+        (inner.to_ascii_lowercase(), port)
     } else {
-        host.rsplit_once(':').map_or(host, |(h, _)| h)
+        let (name, port) = match value.split_once(':') {
+            Some((n, p)) => (n, Some(p)),
+            None => (value, None),
+        };
+        let valid = name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_'));
+        if !valid {
+            return None;
+        }
+        (name.trim_end_matches('.').to_ascii_lowercase(), port)
     };
-    name.trim_end_matches('.').to_ascii_lowercase()
+    if let Some(p) = port {
+        let digits = !p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit());
+        if !digits || p.parse::<u16>().is_err() {
+            return None;
+        }
+    }
+    (!name.is_empty()).then_some(name)
 }
 
-/// Whether a `Host` header names this machine's loopback (`localhost`, `*.localhost`,
-/// `127.x.y.z`, `[::1]`), with or without a port.
-fn is_loopback_host(host: &str) -> bool {
-    let name = host_name(host);
+/// Whether a host name (as [`parse_host`] returns it) is this machine's loopback
+/// (`localhost`, `*.localhost`, `127.x.y.z`, `::1`).
+fn is_loopback_name(name: &str) -> bool {
     name == "localhost"
         || name.ends_with(".localhost")
         || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 async fn route(app: &App, req: Request) -> Response {
+    let mut hosts = req.headers().get_all(header::HOST).iter();
+    let host = match (hosts.next(), hosts.next()) {
+        (None, _) => None,
+        (Some(one), None) => match one.to_str().ok().and_then(parse_host) {
+            Some(name) => Some(name),
+            None => return plain(StatusCode::BAD_REQUEST, "Bad Request: invalid Host header"),
+        },
+        (Some(_), Some(_)) => {
+            return plain(
+                StatusCode::BAD_REQUEST,
+                "Bad Request: more than one Host header",
+            )
+        }
+    };
     if let Some(extra) = &app.allowed_hosts {
-        let host = req
-            .headers()
-            .get(header::HOST)
-            .and_then(|v| v.to_str().ok());
-        if host.is_some_and(|h| !is_loopback_host(h) && !extra.contains(&host_name(h))) {
+        // The key is in the page: only known Hosts get it; no Host at all (HTTP/1.0) neither.
+        let Some(name) = host else {
+            return plain(StatusCode::BAD_REQUEST, "Bad Request: no Host header");
+        };
+        if !is_loopback_name(&name) && !extra.contains(&name) {
             return plain(
                 StatusCode::MISDIRECTED_REQUEST,
                 "This server only answers to localhost / 127.0.0.1 (it hands out a session key).",
@@ -356,6 +480,12 @@ async fn route(app: &App, req: Request) -> Response {
         }
     }
     let path = req.uri().path().to_owned();
+    if has_dot_segment_or_backslash(&path) {
+        return plain(
+            StatusCode::BAD_REQUEST,
+            "Bad Request: `.`/`..` path segments and backslashes are not allowed",
+        );
+    }
     let rel: &str = match &app.base_path {
         None => &path,
         Some(bp) => {
@@ -375,18 +505,36 @@ async fn route(app: &App, req: Request) -> Response {
     };
 
     if rel == "/api/cloud-proxy" {
-        return app.cloud.handle(req).await;
+        let mut resp = app.cloud.handle(req).await;
+        sandbox(&mut resp);
+        return resp;
     }
     if ingress::is_ingress_path(rel) {
         if let Some(ing) = &app.ingress {
             let rel = rel.to_owned();
-            return ing.handle(req, &rel).await;
+            let mut resp = ing.handle(req, &rel).await;
+            sandbox(&mut resp);
+            return resp;
         }
         if ingress::is_reserved_path(rel) {
             return json_error(StatusCode::NOT_FOUND, "Not Found");
         }
     }
     serve_static(app, req.method(), req.headers(), rel)
+}
+
+/// Whether a request path has a `.` or `..` segment, raw or percent-encoded (`%2e`, `%2E`, also
+/// around an encoded `/`), or a backslash (raw or `%5c`). The prefix checks (base path, ingress
+/// paths) run on the path as sent, while the URL parser that builds the upstream URL, or the
+/// upstream itself, would resolve such segments (`/api/../x` is `/x` there), so they are refused.
+/// Browsers resolve dot segments before sending, so the app never sends one.
+fn has_dot_segment_or_backslash(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    if lower.contains('\\') || lower.contains("%5c") {
+        return true;
+    }
+    let decoded = lower.replace("%2e", ".").replace("%2f", "/");
+    decoded.split('/').any(|seg| seg == "." || seg == "..")
 }
 
 fn redirect(location: &str) -> Response {
@@ -555,6 +703,73 @@ mod tests {
     }
 
     #[test]
+    fn dot_segments() {
+        for bad in [
+            "/api/../x",
+            "/api/./x",
+            "/api/..",
+            "/..",
+            "/api/%2e%2e/x",
+            "/api/%2E%2E/x",
+            "/api/.%2E/x",
+            "/api/%2e/x",
+            "/api/..%2fx",
+            "/api/x%2F..%2Fy",
+            "/api\\..\\x",
+            "/api/x%5c..",
+            "/api/x%5C",
+        ] {
+            assert!(has_dot_segment_or_backslash(bad), "{bad}");
+        }
+        for ok in [
+            "/",
+            "/api/conversations/abc",
+            "/api/file/a..b",
+            "/api/file/.hidden",
+            "/api/file/x.",
+            "/assets/logo.svg",
+            "/api/%2e%2e.txt",
+        ] {
+            assert!(!has_dot_segment_or_backslash(ok), "{ok}");
+        }
+    }
+
+    #[test]
+    fn strict_host_parsing() {
+        for (raw, want) in [
+            ("127.0.0.1:8080", "127.0.0.1"),
+            ("Canvas.Example.", "canvas.example"),
+            ("[::1]:80", "::1"),
+            ("[FD00::1]", "fd00::1"),
+            ("my_host:65535", "my_host"),
+        ] {
+            assert_eq!(parse_host(raw).as_deref(), Some(want), "{raw}");
+        }
+        for bad in [
+            "127.0.0.1:8080@evil.example",
+            "127.0.0.1@evil.example",
+            "user@localhost",
+            "localhost:",
+            "localhost:65536",
+            "localhost:8080:1",
+            "localhost:-1",
+            "localhost:123456",
+            "[::1",
+            "[::1]x",
+            "[::1]:",
+            "[evil.example]",
+            "::1",
+            "local host",
+            "localhost/x",
+            "",
+            ":8080",
+            ".",
+        ] {
+            assert_eq!(parse_host(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
     fn loopback_hosts() {
         for ok in [
             "127.0.0.1:8080",
@@ -566,7 +781,7 @@ mod tests {
             "[::1]",
             "127.1.2.3:4",
         ] {
-            assert!(is_loopback_host(ok), "{ok}");
+            assert!(parse_host(ok).is_some_and(|n| is_loopback_name(&n)), "{ok}");
         }
         for bad in [
             "evil.example:8080",
@@ -576,7 +791,34 @@ mod tests {
             "",
             "127.0.0.1.evil.example",
         ] {
-            assert!(!is_loopback_host(bad), "{bad}");
+            assert!(
+                !parse_host(bad).is_some_and(|n| is_loopback_name(&n)),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn allow_host_entries() {
+        for (raw, want) in [
+            ("Canvas.Example.", "canvas.example"),
+            (" 10.0.0.5 ", "10.0.0.5"),
+            ("[::1]", "::1"),
+            ("fd00::5", "fd00::5"),
+            ("my_host", "my_host"),
+        ] {
+            assert_eq!(normalize_allow_host(raw).unwrap(), want, "{raw}");
+        }
+        for bad in [
+            "",
+            "http://x.example",
+            "x.example:8080",
+            "x.example/path",
+            "[x.example]",
+            "user@x.example",
+            "*.example",
+        ] {
+            assert!(normalize_allow_host(bad).is_err(), "{bad:?}");
         }
     }
 

@@ -4,6 +4,7 @@ use std::io::Write;
 use std::net::IpAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use canvas_serve::{Config, ServeError};
 use clap::Parser;
@@ -50,6 +51,26 @@ struct Args {
     /// Let the cloud proxy reach loopback, private and link-local addresses.
     #[arg(long)]
     cloud_proxy_allow_private: bool,
+    /// Cloud-proxy requests in flight beyond which it answers 503.
+    #[arg(long, value_name = "N", default_value_t = 16,
+          value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    cloud_proxy_max_concurrent: u64,
+    /// Host name this server is reached by, accepted while the key is injected (repeatable);
+    /// required with a non-loopback --host unless --auth-required.
+    #[arg(long, value_name = "NAME")]
+    allow_host: Vec<String>,
+    /// Seconds a client may take to send a request head (also the keep-alive idle limit).
+    #[arg(long, value_name = "SECS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    header_read_timeout_secs: u64,
+    /// Seconds without traffic after which a connection with no request running is closed.
+    #[arg(long, value_name = "SECS", default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(1..=86400))]
+    idle_timeout_secs: u64,
+    /// Open connections (websockets included) beyond which new ones get 503.
+    #[arg(long, value_name = "N", default_value_t = 512,
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    max_connections: u64,
 }
 
 impl Args {
@@ -64,6 +85,12 @@ impl Args {
         c.base_path = self.base_path;
         c.cloud_proxy_allow = self.cloud_proxy_allow;
         c.cloud_proxy_allow_private = self.cloud_proxy_allow_private;
+        c.allow_hosts = self.allow_host;
+        c.cloud_proxy_max_concurrent =
+            usize::try_from(self.cloud_proxy_max_concurrent).unwrap_or(usize::MAX);
+        c.header_read_timeout = Duration::from_secs(self.header_read_timeout_secs);
+        c.idle_timeout = Duration::from_secs(self.idle_timeout_secs);
+        c.max_connections = usize::try_from(self.max_connections).unwrap_or(usize::MAX);
         c
     }
 }

@@ -34,6 +34,22 @@ pub(crate) fn is_hop_by_hop(name: &HeaderName, headers: &HeaderMap) -> bool {
     })
 }
 
+/// The Content-Security-Policy of every proxied answer (ingress and cloud proxy). Whatever the
+/// upstream serves (an HTML file of the agent server's workspace file server, say) renders in a
+/// sandbox with an opaque origin: it cannot run script on our origin, read the launcher key out of
+/// `index.html` or call the ingress with the browser's credentials.
+pub(crate) const PROXIED_CSP: &str = "sandbox; default-src 'none'";
+
+/// Puts [`PROXIED_CSP`] on a proxied answer, replacing any policy the upstream sent.
+pub(crate) fn sandbox(resp: &mut Response) {
+    let h = resp.headers_mut();
+    h.remove("content-security-policy-report-only");
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(PROXIED_CSP),
+    );
+}
+
 /// `{"detail": "..."}` with a status.
 pub(crate) fn json_error(status: StatusCode, detail: impl Into<String>) -> Response {
     let body = serde_json::json!({ "detail": detail.into() }).to_string();

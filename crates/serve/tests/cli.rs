@@ -111,3 +111,107 @@ fn help_does_not_show_the_env_key() {
     assert!(help.contains("CANVAS_SESSION_API_KEY"));
     assert!(!help.contains("env-secret-key"));
 }
+
+/// Starts the binary and returns it with the URL of its ready line.
+fn spawn_ready(args: &[&str], key: &str) -> (std::process::Child, String) {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .env("CANVAS_SESSION_API_KEY", key)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .trim_end()
+        .strip_prefix("canvas-serve listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_owned();
+    (child, url)
+}
+
+fn stop(mut child: std::process::Child) {
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    if wait_exit(&mut child, Duration::from_secs(10)).is_none() {
+        let _ = child.kill();
+    }
+}
+
+#[tokio::test]
+async fn non_loopback_bind_with_the_key_injected_needs_allowed_hosts() {
+    let dist = make_dist();
+    let dist_arg = dist.path().to_str().unwrap();
+    let out = Command::new(BIN)
+        .args(["--dist", dist_arg, "--port", "0", "--host", "0.0.0.0"])
+        .env("CANVAS_SESSION_API_KEY", "env-secret-key")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    for part in ["0.0.0.0", "not loopback", "--allow-host", "--auth-required"] {
+        assert!(err.contains(part), "{part:?} missing from {err}");
+    }
+    assert!(!err.contains("env-secret-key"));
+
+    // Naming the hosts: those (and loopback) get the page, other Hosts 421.
+    let (child, url) = spawn_ready(
+        &[
+            "--dist",
+            dist_arg,
+            "--port",
+            "0",
+            "--host",
+            "0.0.0.0",
+            "--allow-host",
+            "canvas.example",
+            "--allow-host",
+            "10.1.2.3",
+        ],
+        "env-secret-key",
+    );
+    for host in [
+        "canvas.example",
+        "canvas.example:8080",
+        "10.1.2.3",
+        "localhost",
+    ] {
+        let r = client()
+            .get(format!("{url}/"))
+            .header("host", host)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200, "{host}");
+        assert!(r.text().await.unwrap().contains("env-secret-key"), "{host}");
+    }
+    let evil = client()
+        .get(format!("{url}/"))
+        .header("host", "evil.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(evil.status(), 421);
+    assert!(!evil.text().await.unwrap().contains("env-secret-key"));
+    stop(child);
+
+    // Public mode injects no key: no host list needed.
+    let (child, _) = spawn_ready(
+        &[
+            "--dist",
+            dist_arg,
+            "--port",
+            "0",
+            "--host",
+            "0.0.0.0",
+            "--auth-required",
+        ],
+        "env-secret-key",
+    );
+    stop(child);
+}

@@ -4,6 +4,7 @@
 mod common;
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
@@ -12,7 +13,9 @@ use axum::routing::get;
 use axum::Router;
 use canvas_serve::{start, Config, Running};
 use common::*;
+use futures_util::StreamExt;
 use serde_json::{json, Value};
+use tokio::sync::Notify;
 
 /// The echo upstream plus `/slow` (3 s), `/big` (11 MB) and `/redirect` (302).
 async fn cloud_upstream() -> SocketAddr {
@@ -36,6 +39,7 @@ async fn cloud_upstream() -> SocketAddr {
                     .into_response()
             }),
         )
+        .route("/page.html", get(workspace_html))
         .route(
             "/no-content",
             get(|| async { StatusCode::NO_CONTENT.into_response() }),
@@ -146,6 +150,29 @@ async fn forwards_json_body_and_envelope_headers_only() {
     }
     assert!(!seen.to_string().contains("launcher-key"));
     assert!(!seen.to_string().contains("canvas=1"));
+}
+
+#[tokio::test]
+async fn answers_are_sandboxed_and_the_browsers_cookie_stays_here() {
+    let s = setup(true, &["127.0.0.1"], None).await;
+    let env = json!({"host": format!("http://{}", s.upstream), "path": "/page.html"});
+    // `proxy` sends the browser's own `cookie: canvas=1`.
+    let (status, headers, body) = proxy(&s.srv, &env).await;
+    assert_eq!(status, 200);
+    let csp: Vec<_> = headers.get_all("content-security-policy").iter().collect();
+    assert_eq!(csp, ["sandbox; default-src 'none'"]);
+    assert!(headers.get("content-security-policy-report-only").is_none());
+    let body = String::from_utf8_lossy(&body);
+    assert!(body.contains("cookie=none"), "{body}");
+
+    // Errors are proxied answers too.
+    let env = json!({"host": "https://example.com", "path": "/"});
+    let (status, headers, _) = proxy(&s.srv, &env).await;
+    assert_eq!(status, 403);
+    assert_eq!(
+        headers["content-security-policy"],
+        "sandbox; default-src 'none'"
+    );
 }
 
 #[tokio::test]
@@ -304,14 +331,17 @@ async fn body_caps_are_413() {
 }
 
 #[tokio::test]
-async fn redirects_are_returned_not_followed() {
+async fn redirects_are_neither_followed_nor_passed_back() {
     let s = setup(true, &["127.0.0.1"], None).await;
     let env =
         json!({"host": format!("http://{}", s.upstream), "method": "GET", "path": "/redirect"});
     let (status, headers, body) = proxy(&s.srv, &env).await;
-    assert_eq!(status, 302);
-    assert_eq!(headers["location"], "http://127.0.0.1:1/elsewhere");
-    assert_eq!(body, b"moved");
+    assert_eq!(status, 502, "{}", String::from_utf8_lossy(&body));
+    assert!(headers.get("location").is_none());
+    let d = detail(&body);
+    assert!(d.contains("redirect"), "{d}");
+    assert!(d.contains("302"), "{d}");
+    assert!(d.contains("http://127.0.0.1:1/elsewhere"), "{d}");
 }
 
 #[tokio::test]
@@ -353,4 +383,200 @@ async fn invalid_allow_entries_are_config_errors() {
         matches!(err, canvas_serve::ServeError::InvalidConfig(_)),
         "{err}"
     );
+}
+
+/// Starts an upstream with `router`, and the server with `max_concurrent` proxy slots.
+async fn setup_router(router: Router, max_concurrent: usize) -> Setup {
+    let upstream = spawn_router(router).await;
+    let dist = make_dist();
+    let mut config = Config::new(dist.path());
+    config.cloud_proxy_allow = vec!["127.0.0.1".into()];
+    config.cloud_proxy_allow_private = true;
+    config.session_api_key = Some("launcher-key".into());
+    config.cloud_proxy_max_concurrent = max_concurrent;
+    let srv = start(config).await.expect("start");
+    Setup {
+        srv,
+        _dist: dist,
+        upstream,
+    }
+}
+
+/// `/hold` tells `arrived` it is running, then answers once `release` is notified.
+fn holding_router(arrived: Arc<Notify>, release: Arc<Notify>) -> Router {
+    Router::new()
+        .route(
+            "/hold",
+            get(move || {
+                let (arrived, release) = (arrived.clone(), release.clone());
+                async move {
+                    arrived.notify_one();
+                    release.notified().await;
+                    "released"
+                }
+            }),
+        )
+        .fallback(echo)
+}
+
+#[tokio::test]
+async fn requests_beyond_the_concurrency_limit_are_503() {
+    let arrived = Arc::new(Notify::new());
+    let release = Arc::new(Notify::new());
+    let s = setup_router(holding_router(arrived.clone(), release.clone()), 1).await;
+    let held_env = json!({"host": format!("http://{}", s.upstream), "path": "/hold"});
+    let url = s.srv.url();
+    let held = tokio::spawn({
+        let env = held_env.clone();
+        async move {
+            let r = client()
+                .post(format!("{url}/api/cloud-proxy"))
+                .header("content-type", "application/json")
+                .body(env.to_string())
+                .send()
+                .await
+                .unwrap();
+            (r.status().as_u16(), r.text().await.unwrap())
+        }
+    });
+    tokio::time::timeout(Duration::from_secs(5), arrived.notified())
+        .await
+        .expect("the first request reaches the upstream");
+
+    let env = json!({"host": format!("http://{}", s.upstream), "path": "/api/x"});
+    let (status, headers, body) = proxy(&s.srv, &env).await;
+    assert_eq!(status, 503, "{}", String::from_utf8_lossy(&body));
+    assert_eq!(headers["content-type"], "application/json");
+    assert!(detail(&body).contains("busy"));
+
+    release.notify_one();
+    let (status, text) = tokio::time::timeout(Duration::from_secs(5), held)
+        .await
+        .expect("answer")
+        .unwrap();
+    assert_eq!((status, text.as_str()), (200, "released"));
+    // The slot comes back once the answer has streamed (poll: the server drops it right after).
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let (status, _, _) = proxy(&s.srv, &env).await;
+        if status == 200 {
+            break;
+        }
+        assert_eq!(status, 503);
+        assert!(Instant::now() < deadline, "the slot never came back");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn answers_are_streamed_and_the_cap_cuts_the_stream() {
+    let release = Arc::new(Notify::new());
+    let router = Router::new()
+        .route(
+            "/drip",
+            get({
+                let release = release.clone();
+                move || {
+                    let release = release.clone();
+                    async move {
+                        let first = futures_util::stream::once(async {
+                            Ok::<_, std::io::Error>(bytes::Bytes::from_static(b"first-part;"))
+                        });
+                        let second = futures_util::stream::once(async move {
+                            release.notified().await;
+                            Ok::<_, std::io::Error>(bytes::Bytes::from_static(b"second-part"))
+                        });
+                        axum::body::Body::from_stream(first.chain(second))
+                    }
+                }
+            }),
+        )
+        .route(
+            "/chunked-big",
+            get(|| async {
+                // 11 MiB without a Content-Length.
+                let chunks =
+                    futures_util::stream::iter((0..11).map(|_| {
+                        Ok::<_, std::io::Error>(bytes::Bytes::from(vec![b'b'; 1024 * 1024]))
+                    }));
+                axum::body::Body::from_stream(chunks)
+            }),
+        );
+    let s = setup_router(router, 16).await;
+
+    // The first part arrives while the upstream still holds the rest.
+    let env = json!({"host": format!("http://{}", s.upstream), "path": "/drip"});
+    let mut r = client()
+        .post(format!("{}/api/cloud-proxy", s.srv.url()))
+        .header("content-type", "application/json")
+        .body(env.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let first = tokio::time::timeout(Duration::from_secs(5), r.chunk())
+        .await
+        .expect("first part before the upstream finishes")
+        .unwrap()
+        .unwrap();
+    assert_eq!(first.as_ref(), b"first-part;");
+    release.notify_one();
+    let rest = tokio::time::timeout(Duration::from_secs(5), r.bytes())
+        .await
+        .expect("rest")
+        .unwrap();
+    assert_eq!(rest.as_ref(), b"second-part");
+
+    // Over the cap without a Content-Length: the answer is cut, never delivered whole.
+    let env = json!({"host": format!("http://{}", s.upstream), "path": "/chunked-big"});
+    let r = client()
+        .post(format!("{}/api/cloud-proxy", s.srv.url()))
+        .header("content-type", "application/json")
+        .body(env.to_string())
+        .send()
+        .await
+        .unwrap();
+    match r.bytes().await {
+        Err(_) => {}
+        Ok(b) => assert!(b.len() <= 10 * 1024 * 1024, "{} bytes delivered", b.len()),
+    }
+}
+
+#[tokio::test]
+async fn the_own_key_filter_sees_through_spacing_schemes_and_the_query() {
+    let s = setup(true, &["127.0.0.1"], None).await;
+    let env = json!({
+        "host": format!("http://{}", s.upstream),
+        "path": "/api/x",
+        "headers": {
+            "Authorization": "Bearer launcher-key",
+            "X-Spaced": "  launcher-key ",
+            "X-Lower": "bearer launcher-key",
+            "X-Token": "Token   launcher-key",
+            "X-Conversation": "Bearer conversation-key"
+        }
+    });
+    let (status, _, body) = proxy(&s.srv, &env).await;
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
+    let seen = as_json(&body);
+    let h = &seen["headers"];
+    for absent in ["authorization", "x-spaced", "x-lower", "x-token"] {
+        assert!(h.get(absent).is_none(), "{absent} forwarded: {h}");
+    }
+    assert_eq!(h["x-conversation"], "Bearer conversation-key");
+    assert!(!seen.to_string().contains("launcher-key"));
+
+    for path in [
+        "/api/x?session_api_key=launcher-key",
+        "/api/x?a=1&k=launcher%2Dkey",
+        "/api/x?auth=Bearer%20launcher-key",
+        "/api/x?launcher-key",
+    ] {
+        let env = json!({"host": format!("http://{}", s.upstream), "path": path});
+        let (status, _, body) = proxy(&s.srv, &env).await;
+        assert_eq!(status, 422, "{path}: {}", String::from_utf8_lossy(&body));
+        let d = detail(&body);
+        assert!(d.contains("session key"), "{d}");
+        assert!(!d.contains("launcher-key"), "{d}");
+    }
 }

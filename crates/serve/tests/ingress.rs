@@ -277,3 +277,122 @@ async fn websocket_close_codes_are_propagated() {
         "{closed:?}"
     );
 }
+
+#[tokio::test]
+async fn proxied_answers_are_sandboxed_and_cookies_stay_here() {
+    let (srv, _dist, _) = with_upstream(None).await;
+    // The agent server's workspace file server hands out an HTML file with its own lax CSP.
+    let page = client()
+        .get(format!(
+            "{}/api/conversations/c1/workspace/report.html",
+            srv.url()
+        ))
+        .header("cookie", "canvas_session=browser-secret")
+        .header("x-session-api-key", "browser-key")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), 200);
+    assert!(page.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/html"));
+    let csp: Vec<_> = page
+        .headers()
+        .get_all("content-security-policy")
+        .iter()
+        .collect();
+    assert_eq!(
+        csp,
+        ["sandbox; default-src 'none'"],
+        "the upstream's CSP is replaced"
+    );
+    assert!(page
+        .headers()
+        .get("content-security-policy-report-only")
+        .is_none());
+    let body = page.text().await.unwrap();
+    assert!(body.contains("cookie=none"), "cookie forwarded: {body}");
+
+    // Every other proxied answer too (JSON, errors), and the echo saw no cookie.
+    let r = client()
+        .get(format!("{}/api/settings", srv.url()))
+        .header("cookie", "canvas_session=browser-secret")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        r.headers()["content-security-policy"],
+        "sandbox; default-src 'none'"
+    );
+    let seen = json(&r.bytes().await.unwrap());
+    assert!(seen["headers"].get("cookie").is_none(), "{seen}");
+    assert!(!seen.to_string().contains("browser-secret"));
+
+    // The websocket handshake does not carry the cookie either.
+    let mut req = tungstenite::client::IntoClientRequest::into_client_request(ws_url(
+        &srv,
+        "/sockets/headers",
+    ))
+    .unwrap();
+    req.headers_mut()
+        .insert("cookie", "canvas_session=browser-secret".parse().unwrap());
+    let (mut ws, _) = tokio_tungstenite::connect_async(req)
+        .await
+        .expect("handshake");
+    assert_eq!(next_text(&mut ws).await, "cookie:none");
+}
+
+/// Sends `request` on a fresh connection and returns the whole answer (`Connection: close`).
+async fn raw(addr: std::net::SocketAddr, request: String) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut out))
+        .await
+        .expect("answer within 5 s")
+        .expect("read");
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[tokio::test]
+async fn dot_segments_and_backslashes_are_400_before_the_ingress() {
+    for base in ["", "/canvas"] {
+        let (srv, _dist, _) = with_upstream(Some(base).filter(|b| !b.is_empty())).await;
+        for path in [
+            "/api/../server_info",
+            "/api/./conversations",
+            "/api/%2e%2e/x",
+            "/api/%2E%2E/x",
+            "/api/.%2E/x",
+            "/api/..%2Fsecret",
+            "/sockets/../api/x",
+            "/api\\..\\x",
+            "/api/x%5c..%5cy",
+        ] {
+            let answer = raw(
+                srv.addr(),
+                format!(
+                    "GET {base}{path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+                ),
+            )
+            .await;
+            assert!(answer.starts_with("HTTP/1.1 400"), "{base}{path}: {answer}");
+            assert!(
+                !answer.contains("x-upstream"),
+                "{base}{path} reached upstream"
+            );
+        }
+        // Dots inside a segment are fine.
+        let answer = raw(
+            srv.addr(),
+            format!(
+                "GET {base}/api/file/a..b.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+            ),
+        )
+        .await;
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        assert!(answer.contains("/api/file/a..b.txt"), "{answer}");
+    }
+}

@@ -102,8 +102,16 @@ async fn mime_types_and_cache_headers() {
     let index = get(&format!("{base}/"), &[]).await;
     assert_eq!(index.status(), 200);
     assert!(header(&index, "content-type").starts_with("text/html"));
-    assert_eq!(header(&index, "cache-control"), "no-cache");
+    assert_eq!(
+        header(&index, "cache-control"),
+        "no-store",
+        "it carries the key"
+    );
     assert_eq!(header(&index, "x-content-type-options"), "nosniff");
+    for r in [&index, &svg, &ico] {
+        assert_eq!(header(r, "cross-origin-opener-policy"), "same-origin");
+        assert_eq!(header(r, "cross-origin-resource-policy"), "same-origin");
+    }
 
     // ETag revalidation.
     let etag = header(&wasm_etag(&base).await, "etag").to_owned();
@@ -177,6 +185,7 @@ async fn spa_fallback_versus_404() {
     assert_eq!(route.status(), 200);
     assert!(header(&route, "content-type").starts_with("text/html"));
     assert!(header(&route, "content-security-policy").contains("script-src"));
+    assert_eq!(header(&route, "cache-control"), "no-store");
     assert_eq!(route.text().await.unwrap(), index);
 
     // A dotted route from a browser navigation (Accept: text/html): index.html.
@@ -196,6 +205,10 @@ async fn spa_fallback_versus_404() {
     .await;
     assert_eq!(missing.status(), 404);
     assert_eq!(header(&missing, "x-content-type-options"), "nosniff");
+    assert_eq!(
+        header(&missing, "cross-origin-resource-policy"),
+        "same-origin"
+    );
 
     // Without an agent server the ingress paths are not the app either.
     let api = get(
@@ -222,7 +235,6 @@ async fn injection_is_escaped_and_first_in_head() {
     let evil = "k</script><script>alert(1)</script><!--\u{2028}&\"'\\";
     let mut config = Config::new(dist.path());
     config.session_api_key = Some(evil.to_owned());
-    config.lock_to_cloud = Some("https://app.all-hands.dev/</script>".to_owned());
     config.base_path = Some("/canvas".to_owned());
     let srv = serve(config).await;
     let html = get(&format!("{}/", srv.url()), &[])
@@ -252,14 +264,29 @@ async fn injection_is_escaped_and_first_in_head() {
         values.insert(name.to_owned(), value);
     }
     assert_eq!(values["__AGENT_CANVAS_SESSION_API_KEY__"], evil);
-    assert_eq!(
-        values["__AGENT_CANVAS_LOCK_TO_CLOUD__"],
-        "https://app.all-hands.dev/</script>"
-    );
     assert_eq!(values["__AGENT_CANVAS_BASE_PATH__"], "/canvas");
     assert!(!values.contains_key("__AGENT_CANVAS_AUTH_REQUIRED__"));
     // Trunk's loader is still there, unchanged.
     assert_eq!(scripts[1], trunk_loader());
+
+    // The locked cloud host (injected without the key) is escaped the same way.
+    let mut locked = Config::new(dist.path());
+    locked.lock_to_cloud = Some("https://app.all-hands.dev/</script><!--".to_owned());
+    let srv = serve(locked).await;
+    let html = get(&format!("{}/", srv.url()), &[])
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(html.matches("</script>").count(), 2);
+    assert!(!html.contains("<!--"));
+    let ours = &inline_scripts(&html)[0];
+    let json = ours
+        .strip_prefix("window.__AGENT_CANVAS_LOCK_TO_CLOUD__=")
+        .and_then(|j| j.strip_suffix(';'))
+        .unwrap_or_else(|| panic!("{ours}"));
+    let value: serde_json::Value = serde_json::from_str(json).unwrap();
+    assert_eq!(value, "https://app.all-hands.dev/</script><!--");
 }
 
 #[tokio::test]
@@ -457,16 +484,20 @@ async fn dns_rebinding_cannot_read_the_key() {
         assert!(ok.text().await.unwrap().contains("rebinding-target"));
     }
 
-    // A locked cloud host may be the page origin.
+    // Locked to a cloud host: the local key is not injected, so any Host is served.
     let mut locked = Config::new(dist.path());
     locked.session_api_key = Some("rebinding-target".into());
     locked.lock_to_cloud = Some("https://App.OpenHands.dev/".into());
     let srv_locked = serve(locked).await;
     let url_locked = format!("{}/", srv_locked.url());
-    let ok = get(&url_locked, &[("host", "app.openhands.dev")]).await;
-    assert_eq!(ok.status(), 200);
-    let bad = get(&url_locked, &[("host", "evil.example")]).await;
-    assert_eq!(bad.status(), 421);
+    for host in ["app.openhands.dev", "evil.example"] {
+        let r = get(&url_locked, &[("host", host)]).await;
+        assert_eq!(r.status(), 200, "{host}");
+        assert!(
+            !r.text().await.unwrap().contains("rebinding-target"),
+            "{host}"
+        );
+    }
 
     // Nothing to steal (public mode): any Host is served.
     let mut public = Config::new(dist.path());
@@ -475,4 +506,87 @@ async fn dns_rebinding_cannot_read_the_key() {
     let srv = serve(public).await;
     let any = get(&format!("{}/", srv.url()), &[("host", "canvas.example")]).await;
     assert_eq!(any.status(), 200);
+}
+
+#[tokio::test]
+async fn lock_to_cloud_injects_no_local_key() {
+    let dist = make_dist();
+    let mut config = Config::new(dist.path());
+    config.session_api_key = Some("local-session-key".into());
+    config.lock_to_cloud = Some("https://app.all-hands.dev".into());
+    let srv = serve(config).await;
+    for path in ["/", "/index.html", "/conversations/abc"] {
+        let html = get(&format!("{}{path}", srv.url()), &[])
+            .await
+            .text()
+            .await
+            .unwrap();
+        assert!(
+            html.contains("window.__AGENT_CANVAS_LOCK_TO_CLOUD__=\"https://app.all-hands.dev\";"),
+            "{path}"
+        );
+        assert!(!html.contains("local-session-key"), "{path}: {html}");
+        assert!(!html.contains("__AGENT_CANVAS_SESSION_API_KEY__"), "{path}");
+    }
+}
+
+/// Sends `request` raw on a fresh connection and returns the whole answer.
+async fn raw(addr: std::net::SocketAddr, request: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        stream.read_to_end(&mut out),
+    )
+    .await
+    .expect("answer within 5 s")
+    .expect("read");
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[tokio::test]
+async fn host_is_parsed_strictly_and_no_host_gets_no_key() {
+    let dist = make_dist();
+    let mut config = Config::new(dist.path());
+    config.session_api_key = Some("strict-host-key".into());
+    let srv = serve(config).await;
+    let port = srv.addr().port();
+    let close = "Connection: close\r\n";
+    for (what, request) in [
+        (
+            "userinfo after a loopback port",
+            format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}@evil.example\r\n{close}\r\n"),
+        ),
+        (
+            "userinfo",
+            format!("GET / HTTP/1.1\r\nHost: localhost@evil.example\r\n{close}\r\n"),
+        ),
+        (
+            "port out of range",
+            format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:99999\r\n{close}\r\n"),
+        ),
+        (
+            "two Hosts",
+            format!("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n{close}\r\n"),
+        ),
+        ("HTTP/1.0 without Host", "GET / HTTP/1.0\r\n\r\n".to_owned()),
+        (
+            "HTTP/1.1 without Host",
+            format!("GET /conversations/x HTTP/1.1\r\n{close}\r\n"),
+        ),
+    ] {
+        let answer = raw(srv.addr(), &request).await;
+        assert_eq!(answer.split(' ').nth(1), Some("400"), "{what}: {answer}");
+        assert!(!answer.contains("strict-host-key"), "{what}: key served");
+    }
+    for request in [
+        format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{close}\r\n"),
+        "GET / HTTP/1.0\r\nHost: localhost\r\n\r\n".to_owned(),
+    ] {
+        let answer = raw(srv.addr(), &request).await;
+        assert_eq!(answer.split(' ').nth(1), Some("200"), "{request}: {answer}");
+        assert!(answer.contains("strict-host-key"));
+    }
 }

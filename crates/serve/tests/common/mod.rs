@@ -221,14 +221,55 @@ async fn socket(ws: WebSocketUpgrade, req_path: String, query: Option<String>) -
     })
 }
 
-/// A fake agent server: `/sockets/*` are websockets, everything else echoes.
+/// Like the agent server's workspace file server: an HTML page with its own (lax) CSP that shows
+/// the `Cookie` header it received (`cookie=<value>` or `cookie=none`).
+pub async fn workspace_html(headers: HeaderMap) -> Response {
+    let cookie = headers
+        .get("cookie")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("none")
+        .to_owned();
+    (
+        [
+            ("content-type", "text/html; charset=utf-8"),
+            ("content-security-policy", "default-src * 'unsafe-inline'"),
+            ("content-security-policy-report-only", "default-src *"),
+        ],
+        format!("<!DOCTYPE html><p>cookie={cookie}</p><script>parent.steal()</script>"),
+    )
+        .into_response()
+}
+
+/// A fake agent server: `/sockets/*` are websockets (`/sockets/headers` answers one text frame
+/// `cookie:<value>|none` and closes), the workspace file server serves HTML (see
+/// [`workspace_html`]), everything else echoes.
 pub async fn fake_upstream() -> SocketAddr {
     let router = Router::new()
+        .route(
+            "/sockets/headers",
+            any(|ws: WebSocketUpgrade, headers: HeaderMap| async move {
+                let cookie = headers
+                    .get("cookie")
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or("none")
+                    .to_owned();
+                ws.on_upgrade(move |mut socket: WebSocket| async move {
+                    let _ = socket
+                        .send(Message::Text(format!("cookie:{cookie}").into()))
+                        .await;
+                    let _ = socket.send(Message::Close(None)).await;
+                })
+            }),
+        )
         .route(
             "/sockets/{*rest}",
             any(|ws: WebSocketUpgrade, req: axum::http::Uri| async move {
                 socket(ws, req.path().to_owned(), req.query().map(str::to_owned)).await
             }),
+        )
+        .route(
+            "/api/conversations/{id}/workspace/{*path}",
+            any(workspace_html),
         )
         .fallback(echo);
     spawn_router(router).await
