@@ -10,7 +10,7 @@ use canvas_core::registry::{
     self, BackendDraft, RegistryChange, RegistryError, RegistrySource, SelectionUpdate,
 };
 use canvas_core::selection::{self, ActiveBackend, Selection};
-use canvas_core::storage::{BACKENDS_KEY, HEALTH_KEY};
+use canvas_core::storage::{Storage, BACKENDS_KEY, HEALTH_KEY};
 use leptos::prelude::*;
 use std::collections::BTreeSet;
 use wasm_bindgen::JsCast;
@@ -122,6 +122,13 @@ impl BackendsCtx {
     fn apply(&self, change: RegistryChange) {
         if let Err(e) = registry::persist_change(&LOCAL, &SESSION, &change) {
             self.storage_error.set(Some(e.to_string()));
+        }
+        // LLM keys stored for a backend that is gone or now points elsewhere go with it.
+        let stale = self.backends.with_untracked(|before| {
+            canvas_core::new_conversation::stale_llm_settings_keys(before, &change.backends)
+        });
+        for key in stale {
+            let _ = LOCAL.remove(&key);
         }
         match &change.selection {
             SelectionUpdate::Keep => {}

@@ -3,7 +3,7 @@
 
 use crate::build;
 use crate::tools;
-use crate::util::{step, Ctx};
+use crate::util::{self, step, Ctx};
 use canvas_fixtures::llm_stub::{self, StubHandle, StubScript};
 use canvas_harness::{random_hex, AgentServer, AgentServerOptions, Group};
 use std::fs;
@@ -23,7 +23,9 @@ cargo xtask run [flags]
   --public                   public mode: the user types the session key (it is not injected)
   --lock-to-cloud <url>      locked-cloud build: the app only talks to this cloud host
   --base-path </prefix>      serve the app under a sub-path, e.g. /canvas
-  --state-dir <dir>          where keys, HOME and the working dir live (default .state/run)
+  --state-dir <dir>          where keys, HOME and the working dir live (default
+                             $XDG_STATE_HOME/agent-canvas/run, else ~/.local/state/agent-canvas/run:
+                             outside this checkout, so the agent never works inside it)
   --rebuild                  rebuild the app even if dist/ looks up to date
   --skip-build               use the existing dist/ and canvas-serve binary (tests)
   --demo                     start a built-in LLM stub and store it as the agent server's LLM
@@ -152,11 +154,17 @@ pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
             .map_err(|e| format!("cannot install the Ctrl-C handler: {e}"))?;
     }
 
-    let state = o
-        .state_dir
-        .clone()
-        .unwrap_or_else(|| ctx.root.join(".state/run"));
+    let state = o.state_dir.clone().unwrap_or_else(default_state_dir);
     fs::create_dir_all(&state).map_err(|e| format!("{}: {e}", state.display()))?;
+    if let Some(repo) = enclosing_git_repo(&state) {
+        println!(
+            "warning: the state dir {} is inside the git repository {}: conversations' working \
+             directories would be too (their Changes tab would show that repository's history, and \
+             an agent asked to commit would commit into it). Pass --state-dir outside it.",
+            state.display(),
+            repo.display()
+        );
+    }
     let key = session_key(&state)?;
 
     let (dist, serve_bin) = if o.skip_build {
@@ -381,4 +389,22 @@ mod tests {
         assert_eq!(fs::read_dir(&state).unwrap().count(), 1);
         fs::remove_dir_all(&state).unwrap();
     }
+}
+
+/// Where `cargo xtask run` keeps its state by default: the platform's state dir, outside any
+/// checkout (issue #17: a conversation's working directory must not lie inside this repository).
+fn default_state_dir() -> PathBuf {
+    std::env::var_os("XDG_STATE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .unwrap_or_else(|| util::home().join(".local/state"))
+        .join("agent-canvas/run")
+}
+
+/// The git work tree that contains `dir`, if any (a `.git` in it or an ancestor).
+fn enclosing_git_repo(dir: &Path) -> Option<PathBuf> {
+    let dir = dir.canonicalize().ok()?;
+    dir.ancestors()
+        .find(|a| a.join(".git").exists())
+        .map(Path::to_path_buf)
 }

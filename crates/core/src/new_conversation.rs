@@ -17,6 +17,7 @@ use crate::api::dto::Settings;
 use crate::api::plan::{Call, Route};
 use crate::api::service::{Planned, SettingsApi};
 use crate::api::view::NewConversation;
+use crate::backend::Backend;
 
 /// The directory under the home directory where new conversations work.
 pub const PROJECTS_DIR: &str = "workspace/project";
@@ -138,6 +139,21 @@ impl LlmSettings {
 /// The storage key of a backend's LLM settings.
 pub fn llm_settings_key(backend_id: &str) -> String {
     format!("agent-canvas-llm:{backend_id}")
+}
+
+/// The LLM settings keys to drop after the registry went from `before` to `after` (issue #17):
+/// a deleted backend's, and one whose host changed — its LLM key was meant for another server.
+pub fn stale_llm_settings_keys(before: &[Backend], after: &[Backend]) -> Vec<String> {
+    before
+        .iter()
+        .filter(|old| {
+            after
+                .iter()
+                .find(|new| new.id == old.id)
+                .is_none_or(|new| new.host.trim_end_matches('/') != old.host.trim_end_matches('/'))
+        })
+        .map(|old| llm_settings_key(&old.id))
+        .collect()
 }
 
 /// A key as it may be shown again: `••••` plus its last 4 characters (only for keys long
@@ -263,6 +279,31 @@ pub fn new_conversation(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn llm_settings_of_deleted_or_moved_backends_are_stale() {
+        use crate::backend::BackendKind;
+        let b = |id: &str, host: &str| Backend::new(id, id, host, "k", BackendKind::Local);
+        let before = vec![
+            b("kept", "http://a:1"),
+            b("moved", "http://b:1"),
+            b("gone", "http://c:1"),
+        ];
+        let after = vec![
+            // The same host up to a trailing slash, and another key: still the same server.
+            Backend {
+                api_key: "k2".into(),
+                ..b("kept", "http://a:1/")
+            },
+            b("moved", "http://elsewhere:1"),
+            b("new", "http://d:1"),
+        ];
+        assert_eq!(
+            stale_llm_settings_keys(&before, &after),
+            ["agent-canvas-llm:moved", "agent-canvas-llm:gone"]
+        );
+        assert!(stale_llm_settings_keys(&before, &before).is_empty());
+    }
 
     #[test]
     fn working_dir_table() {
