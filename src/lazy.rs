@@ -73,7 +73,7 @@ pub(crate) use lazy_view;
 /// moment) is not built at all.
 pub fn lazy<P, PFut, E, F, Fut>(what: &'static str, preload: P, build: F) -> impl IntoView
 where
-    P: Fn() -> PFut + Copy + Send + Sync + 'static,
+    P: Fn() -> PFut + Clone + Send + Sync + 'static,
     PFut: Future<Output = Result<(), E>> + 'static,
     E: std::fmt::Display + 'static,
     F: Fn() -> Fut + Clone + Send + Sync + 'static,
@@ -93,7 +93,7 @@ where
         <Suspense fallback=fallback>
             {move || {
                 attempt.track();
-                let build = build.clone();
+                let (preload, build) = (preload.clone(), build.clone());
                 Suspend::new(send_wrapper::SendWrapper::new(async move {
                     if let Err(e) = preload().await {
                         return chunk_error(what, ChunkError(e.to_string()), attempt).into_any();
