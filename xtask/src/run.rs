@@ -349,6 +349,24 @@ async fn configure_demo_llm(agent_url: &str, key: &str, stub_url: &str) -> Resul
     Ok(())
 }
 
+/// Where `cargo xtask run` keeps its state by default: the platform's state dir, outside any
+/// checkout (issue #17: a conversation's working directory must not lie inside this repository).
+fn default_state_dir() -> PathBuf {
+    std::env::var_os("XDG_STATE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .unwrap_or_else(|| util::home().join(".local/state"))
+        .join("agent-canvas/run")
+}
+
+/// The git work tree that contains `dir`, if any (a `.git` in it or an ancestor).
+fn enclosing_git_repo(dir: &Path) -> Option<PathBuf> {
+    let dir = dir.canonicalize().ok()?;
+    dir.ancestors()
+        .find(|a| a.join(".git").exists())
+        .map(Path::to_path_buf)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -389,22 +407,4 @@ mod tests {
         assert_eq!(fs::read_dir(&state).unwrap().count(), 1);
         fs::remove_dir_all(&state).unwrap();
     }
-}
-
-/// Where `cargo xtask run` keeps its state by default: the platform's state dir, outside any
-/// checkout (issue #17: a conversation's working directory must not lie inside this repository).
-fn default_state_dir() -> PathBuf {
-    std::env::var_os("XDG_STATE_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .unwrap_or_else(|| util::home().join(".local/state"))
-        .join("agent-canvas/run")
-}
-
-/// The git work tree that contains `dir`, if any (a `.git` in it or an ancestor).
-fn enclosing_git_repo(dir: &Path) -> Option<PathBuf> {
-    let dir = dir.canonicalize().ok()?;
-    dir.ancestors()
-        .find(|a| a.join(".git").exists())
-        .map(Path::to_path_buf)
 }
