@@ -125,6 +125,38 @@ impl ConversationStore {
         &self.conv
     }
 
+    /// Where this conversation's unsent message is kept (this tab's `sessionStorage`).
+    fn draft_key(&self) -> String {
+        canvas_core::live::draft_key(
+            &self.active.backend.id,
+            self.active.org_id.as_deref(),
+            &self.conv.id,
+        )
+    }
+
+    /// This conversation's unsent message as this tab kept it (empty when none or unreadable).
+    pub fn saved_draft(&self) -> String {
+        use canvas_core::storage::Storage;
+        crate::platform::storage::WebStorage::session()
+            .get(&self.draft_key())
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+    }
+
+    /// Keeps this conversation's unsent message in this tab (forgets it when empty). Best
+    /// effort: without session storage the text still stays in the box until sent.
+    pub fn keep_draft(&self, text: &str) {
+        use canvas_core::storage::Storage;
+        let session = crate::platform::storage::WebStorage::session();
+        let key = self.draft_key();
+        let _ = if text.is_empty() {
+            session.remove(&key)
+        } else {
+            session.set(&key, text)
+        };
+    }
+
     /// Load the newest history page, then open the socket.
     pub fn start(&self) {
         let this = self.clone();

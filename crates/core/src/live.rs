@@ -138,10 +138,40 @@ pub fn message_to_send(draft: &str) -> Option<String> {
     (!t.is_empty()).then(|| t.to_string())
 }
 
+/// The `sessionStorage` key of a conversation's unsent message (issue #17: nothing a person
+/// typed is lost on reload): per backend, org and conversation, so a draft never shows up in
+/// another backend's conversation with the same id.
+pub fn draft_key(backend_id: &str, org_id: Option<&str>, conversation_id: &str) -> String {
+    format!(
+        "agent-canvas-draft:{backend_id}\u{1f}{}\u{1f}{conversation_id}",
+        org_id.unwrap_or_default()
+    )
+}
+
+/// What the draft becomes once `sent` went out: empty if it is still exactly what was sent
+/// (modulo the trimming of [`message_to_send`]); what the person typed meanwhile otherwise.
+pub fn draft_after_send(draft: &str, sent: &str) -> Option<String> {
+    (draft.trim() != sent).then(|| draft.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::backend::{Backend, BackendKind};
+
+    #[test]
+    fn drafts_are_kept_per_backend_org_and_conversation() {
+        let a = draft_key("b", Some("o"), "c");
+        assert_ne!(a, draft_key("b", None, "c"));
+        assert_ne!(a, draft_key("other", Some("o"), "c"));
+        assert_ne!(a, draft_key("b", Some("o"), "c2"));
+        assert!(a.starts_with("agent-canvas-draft:"));
+        assert_eq!(draft_after_send("  hello \n", "hello"), None);
+        assert_eq!(
+            draft_after_send("hello again", "hello").as_deref(),
+            Some("hello again")
+        );
+    }
 
     fn active(kind: BackendKind, host: &str, key: &str) -> ActiveBackend {
         ActiveBackend {

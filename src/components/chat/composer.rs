@@ -1,8 +1,9 @@
 //! The message box: Enter sends, Shift+Enter inserts a newline. Sends over the socket when it
-//! is open, else over REST (the store decides).
+//! is open, else over REST (the store decides). The unsent text is kept per conversation in
+//! this tab (the store keeps it) and leaves the box only once the server took it.
 
 use crate::state::events::ConversationStore;
-use canvas_core::live::{composer_key, message_to_send, ComposerKey};
+use canvas_core::live::{composer_key, draft_after_send, message_to_send, ComposerKey};
 use leptos::prelude::*;
 
 /// A message box: Enter calls `on_send`, Shift+Enter (or composing with an IME) inserts a
@@ -38,12 +39,30 @@ pub fn MessageBox(
 
 #[component]
 pub fn Composer(store: ConversationStore) -> impl IntoView {
-    let draft = RwSignal::new(String::new());
+    // The unsent message survives a reload (this tab's sessionStorage, per conversation); it
+    // leaves the box only once the server took it, so a failed send keeps it for a retry.
+    let draft = RwSignal::new(store.saved_draft());
+    let keeper = store.clone();
+    Effect::watch(
+        move || draft.get(),
+        move |text, _, _| keeper.keep_draft(text),
+        false,
+    );
     let s = store.clone();
     let send = Action::new_local(move |text: &String| {
         let s = s.clone();
         let text = text.clone();
-        async move { s.send(text).await }
+        async move {
+            let sent = s.send(text.clone()).await;
+            if sent.is_ok() {
+                draft.try_update(|d| {
+                    if draft_after_send(d, &text).is_none() {
+                        d.clear();
+                    }
+                });
+            }
+            sent
+        }
     });
     let submit = move || {
         if send.pending().get_untracked() {
@@ -51,7 +70,6 @@ pub fn Composer(store: ConversationStore) -> impl IntoView {
         }
         if let Some(text) = message_to_send(&draft.get_untracked()) {
             send.dispatch(text);
-            draft.set(String::new());
         }
     };
     let error = move || send.value().get().and_then(|r| r.err());
