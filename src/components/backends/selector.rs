@@ -4,7 +4,9 @@
 //! it active (BR-5: the shell leaves a conversation page for the list).
 
 use super::{backend_status, use_backends_ui, BackendDialog};
+use crate::chunks::preload_backend_dialogs;
 use crate::components::backends::dialog::focusable_within;
+use crate::lazy::prefetch;
 use crate::state::backends::{load_orgs, use_backends};
 use crate::state::connection::{probe_each_once, use_connection};
 use canvas_core::backend::Backend;
@@ -286,6 +288,8 @@ pub fn BackendSelector() -> impl IntoView {
                 } else {
                     view! {
                         <button type="button" class="btn small" data-testid="manage-backends"
+                            on:mouseenter=move |_| prefetch(preload_backend_dialogs)
+                            on:focus=move |_| prefetch(preload_backend_dialogs)
                             on:click=move |_| ui.open(BackendDialog::Manage)>
                             "Manage backends"
                         </button>
@@ -293,6 +297,8 @@ pub fn BackendSelector() -> impl IntoView {
                 }}
                 <Show when=move || can_add>
                     <button type="button" class="btn small" data-testid="add-backend"
+                        on:mouseenter=move |_| prefetch(preload_backend_dialogs)
+                        on:focus=move |_| prefetch(preload_backend_dialogs)
                         on:click=move |_| ui.open(BackendDialog::Add)>
                         "Add backend"
                     </button>
