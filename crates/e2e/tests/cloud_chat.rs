@@ -1,0 +1,98 @@
+//! Chat on a cloud conversation from the composer (issue #10): the app loads the conversation
+//! through the cloud app API and its history through /api/cloud-proxy (the runtime host allows
+//! no browser CORS), the message goes out over the runtime's events socket (REST through the
+//! proxy when the socket is not open), and the agent's answer comes back live, once.
+
+use canvas_e2e::{canvas_serve, Browser, Env};
+use canvas_fixtures::cloud::{Pacing, StartBehavior};
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+const TIMELINE: &str =
+    "return [...document.querySelectorAll('[data-testid=timeline] [data-testid=timeline-item]')]\
+    .map(e => ({key: e.dataset.key, kind: e.dataset.kind, text: e.innerText}));";
+
+async fn timeline(b: &Browser) -> Vec<Value> {
+    b.js(TIMELINE).await.as_array().cloned().unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cloud_conversation_chats_from_the_composer() {
+    let env = Env::get();
+    let port = canvas_harness::free_port().expect("port");
+    let origin = format!("http://127.0.0.1:{port}");
+    let start = StartBehavior {
+        pacing: Pacing::Immediate,
+        fail: None,
+    };
+    let cloud = canvas_e2e::start_cloud_standin(&env, "chat-cloud", &origin, start).await;
+    let key = cloud.keys.legacy.clone();
+    let task_id = canvas_e2e::start_cloud_task(&cloud.url(), &key).await;
+    let task = canvas_e2e::poll_start_task(&cloud.url(), &key, &task_id).await;
+    assert_eq!(task["status"], json!("READY"), "{task}");
+    let id = task["app_conversation_id"]
+        .as_str()
+        .expect("conversation id")
+        .to_string();
+
+    let config = env.cloud_proxy_serve_config(port, cloud.runtime_host());
+    let server = canvas_serve::start(config).await.expect("serve");
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/", server.url())).await;
+    b.seed_cloud_backend("chat-cloud", &cloud.url(), &key, &cloud.orgs.personal.id)
+        .await;
+    b.goto(&format!("{}/conversations/{id}", server.url()))
+        .await;
+    b.wait_js(
+        "the cloud conversation's composer",
+        "return !!document.querySelector('[data-testid=composer-input]')",
+    )
+    .await;
+
+    let text = format!("Hello from the cloud composer {port}");
+    b.js(&format!(
+        "const e = document.querySelector('[data-testid=composer-input]'); e.value = {}; \
+         e.dispatchEvent(new Event('input', {{bubbles: true}})); \
+         e.dispatchEvent(new KeyboardEvent('keydown', {{key: 'Enter', bubbles: true}})); return true;",
+        json!(text)
+    ))
+    .await;
+
+    // The message is in the timeline once, and the agent (the stand-in's LLM stub) answers.
+    let deadline = Instant::now() + Duration::from_secs(90);
+    let items = loop {
+        let items = timeline(&b).await;
+        let mine = items
+            .iter()
+            .filter(|i| {
+                i["kind"] == json!("user") && i["text"].as_str().is_some_and(|t| t.contains(&text))
+            })
+            .count();
+        let answered = items
+            .iter()
+            .any(|i| i["kind"] == json!("finish") || i["kind"] == json!("agent"));
+        if mine >= 1 && answered {
+            assert_eq!(mine, 1, "the message is shown once: {items:#?}");
+            break items;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no answer in time; timeline: {items:#?}\npage:\n{}",
+            b.body_text().await
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let composer = b
+        .js("return document.querySelector('[data-testid=composer-input]').value")
+        .await;
+    assert_eq!(
+        composer,
+        json!(""),
+        "the composer is empty once the server took it"
+    );
+    let mut keys: Vec<&str> = items.iter().filter_map(|i| i["key"].as_str()).collect();
+    let n = keys.len();
+    keys.sort_unstable();
+    keys.dedup();
+    assert_eq!(keys.len(), n, "no duplicate items");
+}
