@@ -341,6 +341,28 @@ pub async fn start_cloud_standin(
         .expect("cloud stand-in")
 }
 
+/// A cloud stand-in whose CORS origin is the app's, and the app served there with the cloud
+/// proxy allowed to reach the stand-in's runtime. The app's port is chosen before the
+/// stand-in starts (its CORS needs the origin), so another listener (e.g. the stand-in's own
+/// LLM stub on an ephemeral port) may take it meanwhile: then both start again on a new port.
+pub async fn start_cloud_with_app(
+    env: &Env,
+    name: &str,
+    start: canvas_fixtures::cloud::StartBehavior,
+) -> (canvas_fixtures::cloud::CloudStandin, canvas_serve::Running) {
+    let mut last = String::new();
+    for _ in 0..5 {
+        let port = canvas_harness::free_port().expect("port");
+        let origin = format!("http://127.0.0.1:{port}");
+        let cloud = start_cloud_standin(env, name, &origin, start.clone()).await;
+        match canvas_serve::start(env.cloud_proxy_serve_config(port, cloud.runtime_host())).await {
+            Ok(server) => return (cloud, server),
+            Err(e) => last = format!("{e:?}"),
+        }
+    }
+    panic!("could not serve the app next to the cloud stand-in: {last}");
+}
+
 /// Starts a conversation through the cloud app API (as another client would); the task id.
 pub async fn start_cloud_task(cloud_url: &str, key: &str) -> String {
     let task: Value = reqwest::Client::new()

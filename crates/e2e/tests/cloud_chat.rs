@@ -3,7 +3,7 @@
 //! no browser CORS), the message goes out over the runtime's events socket (REST through the
 //! proxy when the socket is not open), and the agent's answer comes back live, once.
 
-use canvas_e2e::{canvas_serve, Browser, Env};
+use canvas_e2e::{Browser, Env};
 use canvas_fixtures::cloud::{Pacing, StartBehavior};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
@@ -19,13 +19,11 @@ async fn timeline(b: &Browser) -> Vec<Value> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cloud_conversation_chats_from_the_composer() {
     let env = Env::get();
-    let port = canvas_harness::free_port().expect("port");
-    let origin = format!("http://127.0.0.1:{port}");
     let start = StartBehavior {
         pacing: Pacing::Immediate,
         fail: None,
     };
-    let cloud = canvas_e2e::start_cloud_standin(&env, "chat-cloud", &origin, start).await;
+    let (cloud, server) = canvas_e2e::start_cloud_with_app(&env, "chat-cloud", start).await;
     let key = cloud.keys.legacy.clone();
     let task_id = canvas_e2e::start_cloud_task(&cloud.url(), &key).await;
     let task = canvas_e2e::poll_start_task(&cloud.url(), &key, &task_id).await;
@@ -35,8 +33,6 @@ async fn a_cloud_conversation_chats_from_the_composer() {
         .expect("conversation id")
         .to_string();
 
-    let config = env.cloud_proxy_serve_config(port, cloud.runtime_host());
-    let server = canvas_serve::start(config).await.expect("serve");
     let b = Browser::start(&env).await;
     b.goto(&format!("{}/", server.url())).await;
     b.seed_cloud_backend("chat-cloud", &cloud.url(), &key, &cloud.orgs.personal.id)
@@ -49,7 +45,7 @@ async fn a_cloud_conversation_chats_from_the_composer() {
     )
     .await;
 
-    let text = format!("Hello from the cloud composer {port}");
+    let text = format!("Hello from the cloud composer {task_id}");
     b.js(&format!(
         "const e = document.querySelector('[data-testid=composer-input]'); e.value = {}; \
          e.dispatchEvent(new Event('input', {{bubbles: true}})); \
