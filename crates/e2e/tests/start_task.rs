@@ -14,14 +14,10 @@ async fn setup(
     start: StartBehavior,
 ) -> (CloudStandin, canvas_serve::Running, Browser, String) {
     let env = Env::get();
-    let port = canvas_harness::free_port().expect("port");
-    let origin = format!("http://127.0.0.1:{port}");
-    let cloud = canvas_e2e::start_cloud_standin(&env, name, &origin, start).await;
+    let (cloud, server) = canvas_e2e::start_cloud_with_app(&env, name, start).await;
     let key = cloud.keys.legacy.clone();
     let task_id = canvas_e2e::start_cloud_task(&cloud.url(), &key).await;
 
-    let config = env.cloud_proxy_serve_config(port, cloud.runtime_host());
-    let server = canvas_serve::start(config).await.expect("serve");
     let browser = Browser::start(&env).await;
     browser.goto(&format!("{}/", server.url())).await;
     browser

@@ -351,13 +351,11 @@ async fn unknown_conversation_shows_an_error_not_a_blank_panel() {
 async fn cloud_terminal_runs_through_the_proxy() {
     use canvas_fixtures::cloud::{Pacing, StartBehavior};
     let env = Env::get();
-    let port = canvas_harness::free_port().expect("port");
-    let origin = format!("http://127.0.0.1:{port}");
     let start = StartBehavior {
         pacing: Pacing::Immediate,
         fail: None,
     };
-    let cloud = canvas_e2e::start_cloud_standin(&env, "ws-cloud", &origin, start).await;
+    let (cloud, server) = canvas_e2e::start_cloud_with_app(&env, "ws-cloud", start).await;
 
     // A conversation started through the cloud app API (as another client would).
     let key = cloud.keys.legacy.clone();
@@ -372,8 +370,6 @@ async fn cloud_terminal_runs_through_the_proxy() {
     // The runtime host has no CORS: only /api/cloud-proxy can reach it. No launcher key is
     // injected: the proxy drops any header equal to its own key, and this stand-in's runtime
     // IS the shared agent server (same key).
-    let config = env.cloud_proxy_serve_config(port, cloud.runtime_host());
-    let server = canvas_serve::start(config).await.expect("serve");
     let browser = Browser::start(&env).await;
     browser.goto(&format!("{}/", server.url())).await;
     browser
