@@ -34,7 +34,8 @@ fn show_crash(message: &str) {
     let _ = el.set_attribute("data-testid", "app-crashed");
     el.set_text_content(Some(&format!(
         "Agent Canvas stopped because of an internal error. Reload the page to continue; \
-         nothing stored in this browser was changed. ({message})"
+         nothing stored in this browser was changed. ({})",
+        canvas_core::errors::scrub_secrets(message)
     )));
     let _ = body.prepend_with_node_1(&el);
 }

@@ -330,7 +330,7 @@ pub async fn test_connection(backends: BackendsCtx, backend: Backend) -> TestOut
         },
         ProbeOutcome::Healthy { version } => {
             let version = version.map(|v| v.to_string());
-            if canvas_core::api::client_for(&backend).account().is_none() {
+            if !canvas_core::orgs::has_orgs(&backend) {
                 return TestOutcome::Connected {
                     version,
                     orgs: None,

@@ -38,16 +38,6 @@ pub enum ProbePlan {
     },
 }
 
-/// The probe of `backend` (BR-7), as its kind's client plans it.
-pub fn probe_plan(backend: &Backend) -> ProbePlan {
-    client_for(backend).probe_plan()
-}
-
-/// The text recorded (and shown) for a failed probe request of `backend` (BR-7).
-pub fn probe_failure_message(backend: &Backend, error: &ApiError) -> String {
-    client_for(backend).probe_failure_message(error)
-}
-
 /// Why a probe failed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ProbeError {
@@ -178,6 +168,14 @@ mod tests {
     use crate::backend::BackendKind;
     use crate::test_util::block_on as run;
     use crate::version::GateError;
+
+    fn probe_plan(backend: &Backend) -> ProbePlan {
+        client_for(backend).probe_plan()
+    }
+
+    fn probe_failure_message(backend: &Backend, error: &ApiError) -> String {
+        client_for(backend).probe_failure_message(error)
+    }
     use std::cell::RefCell;
     use std::collections::VecDeque;
 

@@ -363,6 +363,18 @@ pub async fn start_cloud_with_app(
     panic!("could not serve the app next to the cloud stand-in: {last}");
 }
 
+/// A conversation started through the cloud app API and READY (the stand-in started with
+/// `Pacing::Immediate`); its app conversation id.
+pub async fn ready_cloud_conversation(cloud_url: &str, key: &str) -> String {
+    let task_id = start_cloud_task(cloud_url, key).await;
+    let task = poll_start_task(cloud_url, key, &task_id).await;
+    assert_eq!(task["status"], json!("READY"), "{task}");
+    task["app_conversation_id"]
+        .as_str()
+        .expect("conversation id")
+        .to_string()
+}
+
 /// Starts a conversation through the cloud app API (as another client would); the task id.
 pub async fn start_cloud_task(cloud_url: &str, key: &str) -> String {
     let task: Value = reqwest::Client::new()

@@ -25,13 +25,7 @@ async fn a_cloud_conversation_chats_from_the_composer() {
     };
     let (cloud, server) = canvas_e2e::start_cloud_with_app(&env, "chat-cloud", start).await;
     let key = cloud.keys.legacy.clone();
-    let task_id = canvas_e2e::start_cloud_task(&cloud.url(), &key).await;
-    let task = canvas_e2e::poll_start_task(&cloud.url(), &key, &task_id).await;
-    assert_eq!(task["status"], json!("READY"), "{task}");
-    let id = task["app_conversation_id"]
-        .as_str()
-        .expect("conversation id")
-        .to_string();
+    let id = canvas_e2e::ready_cloud_conversation(&cloud.url(), &key).await;
 
     let b = Browser::start(&env).await;
     b.goto(&format!("{}/", server.url())).await;
@@ -45,7 +39,7 @@ async fn a_cloud_conversation_chats_from_the_composer() {
     )
     .await;
 
-    let text = format!("Hello from the cloud composer {task_id}");
+    let text = format!("Hello from the cloud composer {id}");
     b.js(&format!(
         "const e = document.querySelector('[data-testid=composer-input]'); e.value = {}; \
          e.dispatchEvent(new Event('input', {{bubbles: true}})); \
@@ -54,19 +48,20 @@ async fn a_cloud_conversation_chats_from_the_composer() {
     ))
     .await;
 
-    // The message is in the timeline once, and the agent (the stand-in's LLM stub) answers.
+    // The message is in the timeline once, and the agent (the stand-in's LLM stub) answers
+    // it: an agent message or a finish comes AFTER it (not an earlier turn's answer).
     let deadline = Instant::now() + Duration::from_secs(90);
     let items = loop {
         let items = timeline(&b).await;
-        let mine = items
-            .iter()
-            .filter(|i| {
-                i["kind"] == json!("user") && i["text"].as_str().is_some_and(|t| t.contains(&text))
-            })
-            .count();
-        let answered = items
-            .iter()
-            .any(|i| i["kind"] == json!("finish") || i["kind"] == json!("agent"));
+        let is_mine = |i: &Value| {
+            i["kind"] == json!("user") && i["text"].as_str().is_some_and(|t| t.contains(&text))
+        };
+        let mine = items.iter().filter(|i| is_mine(i)).count();
+        let answered = items.iter().position(is_mine).is_some_and(|at| {
+            items[at + 1..]
+                .iter()
+                .any(|i| i["kind"] == json!("finish") || i["kind"] == json!("agent"))
+        });
         if mine >= 1 && answered {
             assert_eq!(mine, 1, "the message is shown once: {items:#?}");
             break items;

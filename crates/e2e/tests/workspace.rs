@@ -359,13 +359,7 @@ async fn cloud_terminal_runs_through_the_proxy() {
 
     // A conversation started through the cloud app API (as another client would).
     let key = cloud.keys.legacy.clone();
-    let task_id = canvas_e2e::start_cloud_task(&cloud.url(), &key).await;
-    let task = canvas_e2e::poll_start_task(&cloud.url(), &key, &task_id).await;
-    assert_eq!(task["status"], json!("READY"), "{task}");
-    let id = task["app_conversation_id"]
-        .as_str()
-        .expect("conversation id")
-        .to_string();
+    let id = canvas_e2e::ready_cloud_conversation(&cloud.url(), &key).await;
 
     // The runtime host has no CORS: only /api/cloud-proxy can reach it. No launcher key is
     // injected: the proxy drops any header equal to its own key, and this stand-in's runtime

@@ -17,8 +17,7 @@ use crate::api::decode::{
 };
 use crate::api::dto::{
     user_message, BashCommand, BashEventPage, BashRequest, BashResult, CommitsPage, EventPage,
-    FileHome, FileUploadResult, GitChange, GitDiff, ServerInfo, Settings, SkillsRequest,
-    SkillsResponse,
+    FileHome, GitChange, GitDiff, ServerInfo, Settings, SkillsRequest, SkillsResponse,
 };
 use crate::api::encode::{id_segment, join_url, with_query, Query};
 use crate::api::local::{
@@ -458,16 +457,7 @@ impl FilesApi for CloudApi {
         )
     }
 
-    /// The cloud proxy forwards JSON only: uploads are not supported (`NotFound`).
-    fn upload_file(
-        &self,
-        _conv: Option<&ConversationRef>,
-        _path: &str,
-        _file_name: &str,
-        _bytes: Vec<u8>,
-    ) -> Planned<FileUploadResult> {
-        Err(ApiError::NotFound)
-    }
+    // upload_file: the trait's default (`NotFound`) — the cloud proxy forwards JSON only.
 
     fn download_file(&self, conv: Option<&ConversationRef>, path: &str) -> Planned<Vec<u8>> {
         let q = Query::new().push("path", path);
