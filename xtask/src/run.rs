@@ -5,7 +5,9 @@ use crate::build;
 use crate::tools;
 use crate::util::{self, step, Ctx};
 use canvas_fixtures::llm_stub::{self, StubHandle, StubScript};
-use canvas_harness::{random_hex, AgentServer, AgentServerOptions, Group};
+use canvas_harness::{
+    random_hex, AgentServer, AgentServerOptions, AutomationOptions, AutomationService, Group,
+};
 use std::fs;
 use std::io::{BufRead, BufReader};
 use std::os::unix::fs::PermissionsExt;
@@ -29,7 +31,10 @@ cargo xtask run [flags]
   --rebuild                  rebuild the app even if dist/ looks up to date
   --skip-build               use the existing dist/ and canvas-serve binary (tests)
   --demo                     start a built-in LLM stub and store it as the agent server's LLM
-                             (no LLM key needed; the agent runs one command, then finishes)";
+                             (no LLM key needed; the agent runs one command, then finishes)
+  --automations              also start the automation service (PyPI openhands-automation) beside
+                             the agent server, routed by canvas-serve under /api/automation
+  --automation-port <p>      port of the automation service (default: agent-server port + 1)";
 
 #[derive(Debug)]
 struct Opts {
@@ -43,6 +48,8 @@ struct Opts {
     rebuild: bool,
     skip_build: bool,
     demo: bool,
+    automations: bool,
+    automation_port: Option<u16>,
 }
 
 fn parse(args: &[String]) -> Result<Opts, String> {
@@ -57,6 +64,8 @@ fn parse(args: &[String]) -> Result<Opts, String> {
         rebuild: false,
         skip_build: false,
         demo: false,
+        automations: false,
+        automation_port: None,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -82,6 +91,10 @@ fn parse(args: &[String]) -> Result<Opts, String> {
             "--rebuild" => o.rebuild = true,
             "--skip-build" => o.skip_build = true,
             "--demo" => o.demo = true,
+            "--automations" => o.automations = true,
+            "--automation-port" => {
+                o.automation_port = Some(port(value("--automation-port")?, "--automation-port")?)
+            }
             "-h" | "--help" => return Err(USAGE.to_string()),
             other => return Err(format!("unknown flag {other}\n\n{USAGE}")),
         }
@@ -133,6 +146,18 @@ pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
     let o = parse(args)?;
     if o.demo && o.no_agent {
         return Err("--demo needs the local agent server (drop --no-agent-server)".into());
+    }
+    if o.automations && o.no_agent {
+        return Err("--automations needs the local agent server (drop --no-agent-server)".into());
+    }
+    let automation_port = o
+        .automation_port
+        .unwrap_or_else(|| o.agent_port.saturating_add(1));
+    if o.automations && canvas_harness::port_in_use(automation_port) {
+        return Err(format!(
+            "port {automation_port} (automation service) is already in use; choose another with \
+             --automation-port"
+        ));
     }
     if canvas_harness::port_in_use(o.port) {
         return Err(format!(
@@ -187,6 +212,17 @@ pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
         Some(tools::ensure_agent_server_venv(ctx)?)
     };
 
+    // Automation runs install the SDK through the agent server with uv: set that up first.
+    let automation_python = if o.automations {
+        Some(tools::ensure_automation_venv(ctx)?)
+    } else {
+        None
+    };
+    let tooling = match &automation_python {
+        Some(p) => Some(tools::ensure_run_tooling(ctx, p)?),
+        None => None,
+    };
+
     let mut agent: Option<AgentServer> = None;
     if let Some(python) = python {
         step(
@@ -196,18 +232,44 @@ pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
                 o.agent_port
             ),
         );
-        let opts = AgentServerOptions::new(
+        let mut opts = AgentServerOptions::new(
             python,
             o.agent_port,
             state.join("agent-server"),
             key.clone(),
         );
+        if let Some(t) = &tooling {
+            opts.env.extend(t.agent_server_env());
+        }
         let s = AgentServer::start(&opts)?;
         step(
             ctx,
             &format!("agent server ready (log: {})", s.log.display()),
         );
         agent = Some(s);
+    }
+    let mut automation: Option<AutomationService> = None;
+    if let (Some(py), Some(a)) = (&automation_python, &agent) {
+        step(
+            ctx,
+            &format!("starting the automation service on 127.0.0.1:{automation_port} (~15 s)"),
+        );
+        let svc = AutomationService::start(&AutomationOptions::new(
+            py.clone(),
+            automation_port,
+            state.join("automation"),
+            &a.url,
+            &key,
+        ))?;
+        step(
+            ctx,
+            &format!(
+                "automation service ready in {:.1} s (log: {})",
+                svc.started_in.as_secs_f64(),
+                svc.log.display()
+            ),
+        );
+        automation = Some(svc);
     }
     if stop.load(Ordering::SeqCst) {
         return Ok(());
@@ -244,6 +306,9 @@ pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
             // The key travels by environment, not argv (argv is visible in `ps`).
             c.env("CANVAS_SESSION_API_KEY", &key);
         }
+    }
+    if let Some(svc) = &automation {
+        c.args(["--automation-url", &svc.url]);
     }
     if let Some(l) = &o.lock_to_cloud {
         c.args(["--lock-to-cloud", l]);
@@ -287,6 +352,9 @@ pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
     println!("  Agent Canvas is running: {url}/");
     if let Some(a) = &agent {
         println!("  agent server: {} (state in {})", a.url, state.display());
+        if let Some(svc) = &automation {
+            println!("  automation service: {} (/automations)", svc.url);
+        }
         if o.public {
             println!(
                 "  public mode: the key is in {} (type it in the app)",
@@ -313,6 +381,7 @@ pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
         std::thread::sleep(Duration::from_millis(200));
     }
     drop(serve);
+    drop(automation);
     drop(agent);
     drop(demo);
     Ok(())

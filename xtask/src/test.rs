@@ -126,6 +126,18 @@ pub fn test(ctx: &Ctx, args: &[String]) -> Result<bool, String> {
     } else {
         None
     };
+    // The automation service and what its runs need (issue #14), for host and e2e tests.
+    let automation_vars = if want("e2e") || want("host") {
+        let py = tools::ensure_automation_venv(ctx)?;
+        let mut vars = tools::ensure_run_tooling(ctx, &py)?.vars();
+        vars.push((
+            "CANVAS_AUTOMATION_PYTHON".to_string(),
+            py.display().to_string(),
+        ));
+        vars
+    } else {
+        Vec::new()
+    };
 
     let mut tally = Tally::default();
     let cargo = |args: &[&str]| {
@@ -201,6 +213,7 @@ pub fn test(ctx: &Ctx, args: &[String]) -> Result<bool, String> {
         if let Some(p) = &python {
             c.env("CANVAS_AGENT_PYTHON", p);
         }
+        c.envs(automation_vars.iter().cloned());
         run_tests(ctx, &mut tally, "host tests", &mut c);
     }
 
@@ -234,7 +247,9 @@ pub fn test(ctx: &Ctx, args: &[String]) -> Result<bool, String> {
                     }
                 }
                 let mut c = cargo(&["test", "-p", "canvas-e2e", "--", "--test-threads=2"]);
-                c.args(&filter).envs(env);
+                c.args(&filter)
+                    .envs(env)
+                    .envs(automation_vars.iter().cloned());
                 run_tests(ctx, &mut tally, "end-to-end (Chromium)", &mut c);
             }
             Err(e) => {

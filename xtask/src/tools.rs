@@ -3,6 +3,7 @@
 //! (crates.io, npm, PyPI, Debian).
 
 use crate::util::{self, cmd, run_quiet, step, Ctx};
+use canvas_harness::RunTooling;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -223,9 +224,39 @@ fn ensure_uv(ctx: &Ctx) -> Result<PathBuf, String> {
 
 /// The agent-server venv, keyed by the hash of `server/requirements.lock`; returns its python.
 pub fn ensure_agent_server_venv(ctx: &Ctx) -> Result<PathBuf, String> {
-    let lock = ctx.root.join("server/requirements.lock");
-    let text = fs::read(&lock).map_err(|e| format!("read {}: {e}", lock.display()))?;
-    let dir = cache_dir().join(format!("agent-server-{:016x}", util::fnv1a(&text)));
+    ensure_venv(
+        ctx,
+        "agent-server",
+        "server/requirements.lock",
+        "openhands-agent-server",
+        "import openhands.agent_server",
+    )
+}
+
+/// The automation-service venv (`openhands-automation`, issue #14), keyed by the hash of
+/// `server/automation.lock`; returns its python.
+pub fn ensure_automation_venv(ctx: &Ctx) -> Result<PathBuf, String> {
+    ensure_venv(
+        ctx,
+        "automation",
+        "server/automation.lock",
+        "openhands-automation",
+        "import openhands.automation.app",
+    )
+}
+
+/// A venv in the cache named `<name>-<hash of lock>`, installed from `lock` with uv and checked
+/// with `check` (a Python statement); returns its python.
+fn ensure_venv(
+    ctx: &Ctx,
+    name: &str,
+    lock: &str,
+    what: &str,
+    check: &str,
+) -> Result<PathBuf, String> {
+    let lock_path = ctx.root.join(lock);
+    let text = fs::read(&lock_path).map_err(|e| format!("read {}: {e}", lock_path.display()))?;
+    let dir = cache_dir().join(format!("{name}-{:016x}", util::fnv1a(&text)));
     let python = dir.join("bin/python");
     let marker = dir.join(".complete");
     if marker.exists() && python.exists() {
@@ -239,7 +270,7 @@ pub fn ensure_agent_server_venv(ctx: &Ctx) -> Result<PathBuf, String> {
     step(
         ctx,
         &format!(
-            "installing openhands-agent-server from server/requirements.lock with {} (~30 s)",
+            "installing {what} from {lock} with {} (~30 s)",
             base.display()
         ),
     );
@@ -256,18 +287,78 @@ pub fn ensure_agent_server_venv(ctx: &Ctx) -> Result<PathBuf, String> {
         ctx,
         "uv pip install",
         Command::new(&uv)
-            .args(["pip", "install", "-q", "--python"])
+            .args(["pip", "install", "-q", "--compile-bytecode", "--python"])
             .arg(&python)
             .arg("-r")
-            .arg(&lock),
+            .arg(&lock_path),
     )?;
     run_quiet(
         ctx,
         "import check",
-        Command::new(&python).args(["-c", "import openhands.agent_server"]),
+        Command::new(&python).args(["-c", check]),
     )?;
     fs::write(&marker, b"ok").map_err(|e| e.to_string())?;
     Ok(python)
+}
+
+/// What an automation run needs on the agent server's side (issue #14): the service's setup
+/// script makes a venv with `uv` and installs `openhands-sdk`/`-tools`/`-workspace` at the
+/// service's SDK version. This fills a shared uv cache with those wheels once (while the
+/// registry is reachable), so runs install offline (`UV_OFFLINE=1`) in seconds.
+/// Installs (once) and returns [`RunTooling`]; `automation_python` is the service venv's python.
+pub fn ensure_run_tooling(ctx: &Ctx, automation_python: &Path) -> Result<RunTooling, String> {
+    let uv = ensure_uv(ctx)?;
+    let base = find_python().ok_or("no Python >= 3.12 found")?;
+    let version = util::capture(Command::new(automation_python).args([
+        "-c",
+        "import importlib.metadata as m; print(m.version('openhands-sdk'))",
+    ]))?
+    .trim()
+    .to_string();
+    let uv_cache = cache_dir().join("uv-cache");
+    let marker = uv_cache.join(format!(".agent-canvas-sdk-{version}"));
+    if !marker.exists() {
+        step(
+            ctx,
+            &format!("filling the uv cache with openhands-sdk {version} for automation runs"),
+        );
+        let scratch = cache_dir().join("uv-cache-fill");
+        let _ = fs::remove_dir_all(&scratch);
+        run_quiet(
+            ctx,
+            "uv venv (cache fill)",
+            Command::new(&uv)
+                .env("UV_CACHE_DIR", &uv_cache)
+                .args(["venv", "-q", "-p"])
+                .arg(&base)
+                .arg(&scratch),
+        )?;
+        run_quiet(
+            ctx,
+            "uv pip install openhands-sdk (cache fill)",
+            Command::new(&uv)
+                .env("UV_CACHE_DIR", &uv_cache)
+                .args(["pip", "install", "-q", "--python"])
+                .arg(scratch.join("bin/python"))
+                .args([
+                    format!("openhands-sdk=={version}"),
+                    format!("openhands-tools=={version}"),
+                    format!("openhands-workspace=={version}"),
+                ]),
+        )?;
+        let _ = fs::remove_dir_all(&scratch);
+        fs::write(&marker, b"ok").map_err(|e| e.to_string())?;
+    }
+    let dir_of = |p: &Path| {
+        p.parent()
+            .map(Path::to_path_buf)
+            .ok_or_else(|| format!("{} has no parent directory", p.display()))
+    };
+    Ok(RunTooling {
+        uv_dir: dir_of(&uv)?,
+        python_dir: dir_of(&base)?,
+        uv_cache,
+    })
 }
 
 /// Everything the release build needs.

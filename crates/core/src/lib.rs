@@ -24,6 +24,7 @@
 #![warn(missing_docs)]
 
 pub mod api;
+pub mod automation;
 pub mod backend;
 pub mod backend_form;
 pub mod conversation_list;

@@ -286,3 +286,213 @@ impl AgentServer {
         self.group.id()
     }
 }
+
+/// What an automation run needs on the agent server's side (issue #14): the service's setup
+/// script runs `uv venv` and `uv pip install openhands-sdk…` through the agent server, so `uv`,
+/// a Python ≥ 3.12 and `curl` must be on its PATH; a uv cache already holding those wheels makes
+/// the install offline and fast. `xtask` fills the cache and passes these as
+/// `CANVAS_RUN_UV_DIR`, `CANVAS_RUN_PYTHON_DIR`, `CANVAS_RUN_UV_CACHE`.
+#[derive(Clone, Debug)]
+pub struct RunTooling {
+    /// Directory holding `uv`.
+    pub uv_dir: PathBuf,
+    /// Directory holding a `python3` ≥ 3.12.
+    pub python_dir: PathBuf,
+    /// A filled uv cache.
+    pub uv_cache: PathBuf,
+}
+
+impl RunTooling {
+    /// From the `CANVAS_RUN_*` variables, when all three are set.
+    pub fn from_env() -> Option<RunTooling> {
+        let var = |k: &str| {
+            std::env::var(k)
+                .ok()
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        };
+        Some(RunTooling {
+            uv_dir: var("CANVAS_RUN_UV_DIR")?,
+            python_dir: var("CANVAS_RUN_PYTHON_DIR")?,
+            uv_cache: var("CANVAS_RUN_UV_CACHE")?,
+        })
+    }
+
+    /// The `CANVAS_RUN_*` variables (for a child that calls [`RunTooling::from_env`]).
+    pub fn vars(&self) -> Vec<(String, String)> {
+        vec![
+            (
+                "CANVAS_RUN_UV_DIR".into(),
+                self.uv_dir.display().to_string(),
+            ),
+            (
+                "CANVAS_RUN_PYTHON_DIR".into(),
+                self.python_dir.display().to_string(),
+            ),
+            (
+                "CANVAS_RUN_UV_CACHE".into(),
+                self.uv_cache.display().to_string(),
+            ),
+        ]
+    }
+
+    /// The agent server's extra environment: PATH with uv and Python first, the cache, offline.
+    pub fn agent_server_env(&self) -> Vec<(String, String)> {
+        let path = std::env::var("PATH").unwrap_or_else(|_| "/usr/bin:/bin".into());
+        vec![
+            (
+                "PATH".into(),
+                format!(
+                    "{}:{}:{path}",
+                    self.uv_dir.display(),
+                    self.python_dir.display()
+                ),
+            ),
+            ("UV_CACHE_DIR".into(), self.uv_cache.display().to_string()),
+            ("UV_OFFLINE".into(), "1".into()),
+            ("UV_PYTHON_DOWNLOADS".into(), "never".into()),
+            ("UV_NO_PROGRESS".into(), "1".into()),
+        ]
+    }
+}
+
+/// How to start the real automation service (PyPI `openhands-automation`) in local mode.
+#[derive(Clone, Debug)]
+pub struct AutomationOptions {
+    /// The service venv's python.
+    pub python: PathBuf,
+    /// Port on 127.0.0.1.
+    pub port: u16,
+    /// Private state: `home/`, the SQLite db, workspaces, storage and `automation.log`.
+    pub state_dir: PathBuf,
+    /// The agent server runs go to.
+    pub agent_server_url: String,
+    /// The agent server's session key; also the key clients of the service send.
+    pub session_api_key: String,
+    /// How long to wait for `/api/automation/health`.
+    pub ready_timeout: Duration,
+}
+
+impl AutomationOptions {
+    /// Defaults: 90 s to start.
+    pub fn new(
+        python: PathBuf,
+        port: u16,
+        state_dir: PathBuf,
+        agent_server_url: &str,
+        session_api_key: &str,
+    ) -> Self {
+        AutomationOptions {
+            python,
+            port,
+            state_dir,
+            agent_server_url: agent_server_url.to_string(),
+            session_api_key: session_api_key.to_string(),
+            ready_timeout: Duration::from_secs(90),
+        }
+    }
+}
+
+/// A running automation service; dropping it stops it.
+pub struct AutomationService {
+    group: Group,
+    /// `http://127.0.0.1:<port>` (its routes are under `/api/automation`).
+    pub url: String,
+    /// Its log.
+    pub log: PathBuf,
+    /// How long it took to answer `/api/automation/health`.
+    pub started_in: Duration,
+}
+
+impl AutomationService {
+    /// Starts `uvicorn openhands.automation.app:app` and waits for its health route.
+    pub fn start(opts: &AutomationOptions) -> Result<AutomationService, String> {
+        let home = opts.state_dir.join("home");
+        let storage = opts.state_dir.join("storage");
+        let workspaces = opts.state_dir.join("workspaces");
+        for d in [&home, &storage, &workspaces] {
+            fs::create_dir_all(d).map_err(|e| format!("create {}: {e}", d.display()))?;
+        }
+        if port_in_use(opts.port) {
+            return Err(format!("port {} is already in use", opts.port));
+        }
+        let db = opts.state_dir.join("automation.db");
+        let log = opts.state_dir.join("automation.log");
+        let out = fs::File::create(&log).map_err(|e| format!("create {}: {e}", log.display()))?;
+        let err = out.try_clone().map_err(|e| e.to_string())?;
+        let url = format!("http://127.0.0.1:{}", opts.port);
+        let kv_secret = random_hex(32).map_err(|e| e.to_string())?;
+        let mut cmd = Command::new(&opts.python);
+        cmd.args([
+            "-m",
+            "uvicorn",
+            "openhands.automation.app:app",
+            "--host",
+            "127.0.0.1",
+            "--port",
+        ])
+        .arg(opts.port.to_string())
+        .current_dir(&opts.state_dir)
+        .env("HOME", &home)
+        .env(
+            "AUTOMATION_DB_URL",
+            format!("sqlite+aiosqlite:///{}", db.display()),
+        )
+        .env("AUTOMATION_AGENT_SERVER_URL", &opts.agent_server_url)
+        .env("AUTOMATION_AGENT_SERVER_API_KEY", &opts.session_api_key)
+        // Without a local key the service checks credentials against the public cloud.
+        .env("AUTOMATION_LOCAL_API_KEY", &opts.session_api_key)
+        .env("AUTOMATION_BASE_URL", &url)
+        .env("AUTOMATION_WORKSPACE_BASE", &workspaces)
+        .env("AUTOMATION_KV_SECRET", kv_secret)
+        .env("AUTOMATION_DISPATCHER_INTERVAL_SECONDS", "2")
+        .env("AUTOMATION_WATCHDOG_INTERVAL_SECONDS", "10")
+        .env("FILE_STORE", "local")
+        .env("LOCAL_STORAGE_PATH", &storage)
+        .env("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+        .env("DO_NOT_TRACK", "1")
+        .env("PYTHONUNBUFFERED", "1")
+        .env_remove("PYTHONPATH")
+        .env_remove("VIRTUAL_ENV")
+        .stdin(Stdio::null())
+        .stdout(out)
+        .stderr(err);
+        let started = Instant::now();
+        let mut group = Group::spawn("automation service", cmd).map_err(|e| e.to_string())?;
+        let addr: SocketAddr = ([127, 0, 0, 1], opts.port).into();
+        wait_until(
+            "the automation service's /api/automation/health",
+            opts.ready_timeout,
+            || {
+                if let Ok(Some(status)) = group.try_wait() {
+                    return Err(format!(
+                        "the automation service exited ({status}); log tail:\n{}",
+                        tail(&log, 3000)
+                    ));
+                }
+                Ok(
+                    matches!(http_get(addr, "/api/automation/health", &[]), Ok((200, _)))
+                        .then_some(()),
+                )
+            },
+        )
+        .map_err(|e| {
+            if e.contains("exited") {
+                e
+            } else {
+                format!("{e}; log tail:\n{}", tail(&log, 3000))
+            }
+        })?;
+        Ok(AutomationService {
+            group,
+            url,
+            log,
+            started_in: started.elapsed(),
+        })
+    }
+
+    /// Stops the service now.
+    pub fn stop(&mut self) {
+        self.group.stop(Duration::from_secs(10));
+    }
+}

@@ -35,6 +35,12 @@ pub(crate) fn is_ingress_path(rel: &str) -> bool {
         || matches!(rel, "/server_info" | "/health" | "/alive" | "/ready")
 }
 
+/// Paths (relative to the base path) that belong to the automation service (they are also
+/// under `/api`, so this is checked first).
+pub(crate) fn is_automation_path(rel: &str) -> bool {
+    rel == "/api/automation" || rel.starts_with("/api/automation/")
+}
+
 /// Paths that never fall back to the SPA, even without an agent server.
 pub(crate) fn is_reserved_path(rel: &str) -> bool {
     rel == "/api" || rel.starts_with("/api/") || rel == "/sockets" || rel.starts_with("/sockets/")
@@ -49,9 +55,9 @@ pub(crate) struct Ingress {
 }
 
 impl Ingress {
-    pub(crate) fn new(url: &str) -> Result<Self, ServeError> {
-        let invalid =
-            |why: &str| ServeError::InvalidConfig(format!("agent server URL {url:?}: {why}"));
+    /// `what` names the upstream in configuration errors ("agent server", "automation service").
+    pub(crate) fn new(what: &str, url: &str) -> Result<Self, ServeError> {
+        let invalid = |why: &str| ServeError::InvalidConfig(format!("{what} URL {url:?}: {why}"));
         let parsed = reqwest::Url::parse(url.trim()).map_err(|e| invalid(&e.to_string()))?;
         let ws_scheme = match parsed.scheme() {
             "http" => "ws",

@@ -59,6 +59,9 @@ pub struct Config {
     pub port: u16,
     /// Agent server for the same-origin ingress, e.g. `http://127.0.0.1:8000`.
     pub agent_server_url: Option<String>,
+    /// Automation service for `/api/automation/*` (same path there), e.g. `http://127.0.0.1:8001`.
+    /// Without it those paths answer 503 with how to start one.
+    pub automation_url: Option<String>,
     /// Injected as `__AGENT_CANVAS_SESSION_API_KEY__` unless `auth_required` or `lock_to_cloud`
     /// (the cloud proxy still uses it to recognise its own key).
     pub session_api_key: Option<String>,
@@ -96,6 +99,7 @@ impl Config {
             host: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port: 0,
             agent_server_url: None,
+            automation_url: None,
             session_api_key: None,
             auth_required: false,
             lock_to_cloud: None,
@@ -118,6 +122,7 @@ impl std::fmt::Debug for Config {
             .field("host", &self.host)
             .field("port", &self.port)
             .field("agent_server_url", &self.agent_server_url)
+            .field("automation_url", &self.automation_url)
             .field(
                 "session_api_key",
                 &self.session_api_key.as_ref().map(|_| "<redacted>"),
@@ -206,6 +211,8 @@ pub(crate) struct App {
     base_path: Option<String>,
     assets: Assets,
     ingress: Option<ingress::Ingress>,
+    /// `/api/automation/*` → the automation service.
+    automation: Option<ingress::Ingress>,
     cloud: cloud_proxy::CloudProxy,
     /// With the key injected: only loopback `Host`s and the `allow_hosts` are served, so a page that rebinds its own DNS name to this server cannot
     /// read the key (DNS rebinding). `None` = any `Host`.
@@ -300,7 +307,11 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
     let session_api_key = non_blank(&config.session_api_key);
     let lock_to_cloud = non_blank(&config.lock_to_cloud);
     let ingress = match non_blank(&config.agent_server_url) {
-        Some(url) => Some(ingress::Ingress::new(&url)?),
+        Some(url) => Some(ingress::Ingress::new("agent server", &url)?),
+        None => None,
+    };
+    let automation = match non_blank(&config.automation_url) {
+        Some(url) => Some(ingress::Ingress::new("automation service", &url)?),
         None => None,
     };
     let cloud = cloud_proxy::CloudProxy::new(
@@ -358,6 +369,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         base_path: base_path.clone(),
         assets,
         ingress,
+        automation,
         cloud,
         allowed_hosts,
     });
@@ -508,6 +520,21 @@ async fn route(app: &App, req: Request) -> Response {
         let mut resp = app.cloud.handle(req).await;
         sandbox(&mut resp);
         return resp;
+    }
+    if ingress::is_automation_path(rel) {
+        return match &app.automation {
+            Some(svc) => {
+                let rel = rel.to_owned();
+                let mut resp = svc.handle(req, &rel).await;
+                sandbox(&mut resp);
+                resp
+            }
+            None => json_error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "no automation service behind this server: start canvas-serve with \
+                 --automation-url <url> (cargo xtask run --automations does)",
+            ),
+        };
     }
     if ingress::is_ingress_path(rel) {
         if let Some(ing) = &app.ingress {

@@ -28,6 +28,9 @@ struct Args {
     /// Agent server to reverse-proxy under /api, /sockets, /server_info, /health, /alive, /ready.
     #[arg(long, value_name = "URL")]
     agent_server_url: Option<String>,
+    /// Automation service (PyPI openhands-automation) to reverse-proxy under /api/automation.
+    #[arg(long, value_name = "URL")]
+    automation_url: Option<String>,
     /// Session API key handed to the app (prefer the environment variable: it is not shown by ps).
     #[arg(
         long,
@@ -79,6 +82,7 @@ impl Args {
         c.host = self.host;
         c.port = self.port;
         c.agent_server_url = self.agent_server_url;
+        c.automation_url = self.automation_url;
         c.session_api_key = self.session_api_key;
         c.auth_required = self.auth_required;
         c.lock_to_cloud = self.lock_to_cloud;

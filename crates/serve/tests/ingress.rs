@@ -396,3 +396,71 @@ async fn dot_segments_and_backslashes_are_400_before_the_ingress() {
         assert!(answer.contains("/api/file/a..b.txt"), "{answer}");
     }
 }
+
+#[tokio::test]
+async fn api_automation_goes_to_the_automation_service_when_configured() {
+    let agent = fake_upstream().await;
+    let automation = fake_upstream().await;
+    let dist = make_dist();
+    let mut config = Config::new(dist.path());
+    config.agent_server_url = Some(format!("http://{agent}"));
+    config.automation_url = Some(format!("http://{automation}"));
+    config.base_path = Some("/canvas".into());
+    let srv = start(config).await.expect("start");
+    let resp = client()
+        .post(format!("{}/api/automation/v1/abc/dispatch?x=1", srv.url()))
+        .header("x-session-api-key", "k")
+        .header("cookie", "oh_workspace_session_key=secret")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 201);
+    assert_eq!(
+        resp.headers()["content-security-policy"],
+        "sandbox; default-src 'none'"
+    );
+    let seen = json(&resp.bytes().await.unwrap());
+    assert_eq!(seen["path"], "/api/automation/v1/abc/dispatch");
+    assert_eq!(seen["query"], "x=1");
+    assert_eq!(
+        seen["headers"]["host"],
+        automation.to_string(),
+        "the automation service, not the agent server"
+    );
+    assert_eq!(seen["headers"]["x-session-api-key"], "k");
+    assert!(
+        seen["headers"].get("cookie").is_none(),
+        "no cookie forwarded"
+    );
+    // Other /api paths still reach the agent server.
+    let seen = json(
+        &client()
+            .get(format!("{}/api/conversations", srv.url()))
+            .send()
+            .await
+            .unwrap()
+            .bytes()
+            .await
+            .unwrap(),
+    );
+    assert_eq!(seen["headers"]["host"], agent.to_string());
+}
+
+#[tokio::test]
+async fn api_automation_without_a_service_says_how_to_start_one() {
+    let (srv, _dist, _upstream) = with_upstream(None).await;
+    let resp = client()
+        .get(format!("{}/api/automation/v1", srv.url()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 503);
+    let body = json(&resp.bytes().await.unwrap());
+    assert!(
+        body["detail"]
+            .as_str()
+            .unwrap()
+            .contains("--automation-url"),
+        "{body}"
+    );
+}

@@ -36,6 +36,7 @@ use crate::api::service::{
 use crate::api::view::{
     ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,
 };
+use crate::automation::AutomationClient;
 use crate::backend::{Backend, BackendKind};
 use crate::errors::ApiError;
 use crate::events::stream::events_socket_url;
@@ -621,6 +622,17 @@ impl BackendApi for CloudApi {
 
     fn version_gated(&self) -> bool {
         false
+    }
+
+    fn automations(&self) -> Result<AutomationClient, ApiError> {
+        if self.active.is_none() {
+            return Err(ApiError::NoBackend);
+        }
+        let backend = self.backend();
+        Ok(AutomationClient::new(
+            &backend.host,
+            request_headers(backend, &self.active),
+        ))
     }
 
     fn account(&self) -> Option<&dyn CloudAccountApi> {

@@ -27,6 +27,7 @@ use crate::api::view::{
     ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,
     MAX_PAGE_LIMIT,
 };
+use crate::automation::AutomationClient;
 use crate::backend::{Backend, BackendKind};
 use crate::errors::ApiError;
 use crate::events::stream::events_socket_url;
@@ -487,6 +488,14 @@ impl BackendApi for LocalApi {
 
     fn version_gated(&self) -> bool {
         true
+    }
+
+    fn automations(&self) -> Result<AutomationClient, ApiError> {
+        let backend = self.backend()?;
+        Ok(AutomationClient::new(
+            &backend.host,
+            request_headers(backend, &self.active),
+        ))
     }
 
     fn account(&self) -> Option<&dyn CloudAccountApi> {

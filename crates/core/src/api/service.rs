@@ -21,6 +21,7 @@ use crate::api::routing::{ConversationRef, RoutingContext};
 use crate::api::view::{
     ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,
 };
+use crate::automation::AutomationClient;
 use crate::backend::{Backend, BackendKind};
 use crate::errors::ApiError;
 use crate::live::SocketTarget;
@@ -290,6 +291,10 @@ pub trait BackendApi:
     fn version_gated(&self) -> bool;
     /// Cloud account features, when this backend has them.
     fn account(&self) -> Option<&dyn CloudAccountApi>;
+    /// The automation service next to this backend (issue #14), or why there is none.
+    fn automations(&self) -> Result<AutomationClient, ApiError> {
+        Err(ApiError::Unsupported("Automations"))
+    }
     /// How to check this backend's health (BR-7): the requests in order, or a reason not to.
     fn probe_plan(&self) -> ProbePlan;
     /// The text recorded (and shown) when a probe request failed with `error` (BR-7).

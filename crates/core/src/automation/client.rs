@@ -1,0 +1,197 @@
+//! The automation service's calls (sans-IO), a capability object a backend client hands out
+//! with [`BackendApi::automations`](crate::api::BackendApi::automations): local backends reach
+//! the service on the agent server's origin under `/api/automation` with the session key, cloud
+//! backends on the cloud host with their Bearer key. Plain data, no vtable: only the pages that
+//! use it pull its decoders into their chunk.
+
+use serde_json::Value;
+
+use crate::api::encode::{id_segment, join_url, with_query, Query};
+use crate::api::plan::{Body, Call, Decoder, Method, RequestPlan, Route};
+use crate::api::service::Planned;
+use crate::automation::model::{
+    decode_automation, decode_automation_page, decode_capabilities, decode_done, decode_run,
+    decode_run_page, state_patch, Automation, AutomationPage, Capabilities, Run, RunPage,
+};
+
+/// Ordinary automation requests.
+pub const TIMEOUT_MS: u32 = 15_000;
+/// Creating uploads a tarball on the service's side.
+pub const CREATE_TIMEOUT_MS: u32 = 60_000;
+/// Most items one page may ask for (the service's `le=100`).
+pub const MAX_LIMIT: u32 = 100;
+
+/// Where the automation service is and how to authenticate to it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AutomationClient {
+    /// `…/api/automation`, no trailing `/`.
+    base: String,
+    headers: Vec<(String, String)>,
+}
+
+impl AutomationClient {
+    /// The service at `origin` + `/api/automation`, with `headers` (auth) on every request.
+    pub fn new(origin: &str, headers: Vec<(String, String)>) -> Self {
+        AutomationClient {
+            base: join_url(origin, "/api/automation"),
+            headers,
+        }
+    }
+
+    /// The service's base URL (`…/api/automation`).
+    pub fn base(&self) -> &str {
+        &self.base
+    }
+
+    fn call<T: 'static>(
+        &self,
+        method: Method,
+        path_and_query: &str,
+        body: Body,
+        timeout_ms: u32,
+        decoder: Decoder<T>,
+    ) -> Call<T> {
+        Call::new(
+            RequestPlan {
+                method,
+                url: join_url(&self.base, path_and_query),
+                headers: self.headers.clone(),
+                body,
+                timeout_ms,
+                route: Route::Direct,
+            },
+            decoder,
+        )
+    }
+
+    fn get<T: 'static>(&self, path_and_query: &str, decoder: Decoder<T>) -> Call<T> {
+        self.call(Method::Get, path_and_query, Body::None, TIMEOUT_MS, decoder)
+    }
+
+    /// `GET /v1/capabilities`: the cron floor and accepted zones.
+    pub fn capabilities(&self) -> Call<Capabilities> {
+        self.get("/v1/capabilities", decode_capabilities)
+    }
+
+    /// `GET /v1?limit&offset`: newest first.
+    pub fn list(&self, limit: u32, offset: u64) -> Call<AutomationPage> {
+        let q = Query::new()
+            .push("limit", limit.clamp(1, MAX_LIMIT))
+            .push("offset", offset);
+        self.get(&with_query("/v1", &q), decode_automation_page)
+    }
+
+    /// `GET /v1/{id}`.
+    pub fn get_automation(&self, id: &str) -> Planned<Automation> {
+        Ok(self.get(&format!("/v1/{}", id_segment(id)?), decode_automation))
+    }
+
+    /// `POST /v1/preset/prompt` with [`AutomationDraft::create_body`](crate::automation::AutomationDraft::create_body).
+    pub fn create(&self, body: Value) -> Call<Automation> {
+        self.call(
+            Method::Post,
+            "/v1/preset/prompt",
+            Body::Json(body),
+            CREATE_TIMEOUT_MS,
+            decode_automation,
+        )
+    }
+
+    /// `PATCH /v1/{id}` with a partial body.
+    pub fn update(&self, id: &str, patch: Value) -> Planned<Automation> {
+        Ok(self.call(
+            Method::Patch,
+            &format!("/v1/{}", id_segment(id)?),
+            Body::Json(patch),
+            TIMEOUT_MS,
+            decode_automation,
+        ))
+    }
+
+    /// Turn it on or off (`state` ACTIVE/INACTIVE).
+    pub fn set_active(&self, id: &str, active: bool) -> Planned<Automation> {
+        self.update(id, state_patch(active))
+    }
+
+    /// `DELETE /v1/{id}` (204).
+    pub fn delete(&self, id: &str) -> Planned<()> {
+        Ok(self.call(
+            Method::Delete,
+            &format!("/v1/{}", id_segment(id)?),
+            Body::None,
+            TIMEOUT_MS,
+            decode_done,
+        ))
+    }
+
+    /// `POST /v1/{id}/dispatch` ("Run now") → the PENDING run.
+    pub fn dispatch(&self, id: &str) -> Planned<Run> {
+        Ok(self.call(
+            Method::Post,
+            &format!("/v1/{}/dispatch", id_segment(id)?),
+            Body::None,
+            TIMEOUT_MS,
+            decode_run,
+        ))
+    }
+
+    /// `GET /v1/{id}/runs?limit&offset`: newest first, with lifetime counts.
+    pub fn runs(&self, id: &str, limit: u32, offset: u64) -> Planned<RunPage> {
+        let q = Query::new()
+            .push("limit", limit.clamp(1, MAX_LIMIT))
+            .push("offset", offset);
+        Ok(self.get(
+            &with_query(&format!("/v1/{}/runs", id_segment(id)?), &q),
+            decode_run_page,
+        ))
+    }
+
+    /// `POST /v1/runs/{run}/cancel` (409 once the run finished).
+    pub fn cancel_run(&self, run_id: &str) -> Planned<Run> {
+        Ok(self.call(
+            Method::Post,
+            &format!("/v1/runs/{}/cancel", id_segment(run_id)?),
+            Body::None,
+            TIMEOUT_MS,
+            decode_run,
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn client() -> AutomationClient {
+        AutomationClient::new(
+            "http://127.0.0.1:8000/",
+            vec![("X-Session-API-Key".into(), "k".into())],
+        )
+    }
+
+    #[test]
+    fn calls_go_under_api_automation_with_the_backends_auth() {
+        let c = client();
+        let p = c.list(500, 20).into_plan();
+        assert_eq!(
+            p.url,
+            "http://127.0.0.1:8000/api/automation/v1?limit=100&offset=20"
+        );
+        assert_eq!(p.header("x-session-api-key"), Some("k"));
+        let p = c.dispatch("a/b").unwrap().into_plan();
+        assert_eq!(p.method, Method::Post);
+        assert_eq!(
+            p.url,
+            "http://127.0.0.1:8000/api/automation/v1/a%2Fb/dispatch"
+        );
+        let p = c.set_active("id", false).unwrap().into_plan();
+        assert_eq!(p.method, Method::Patch);
+        assert_eq!(p.body.json(), Some(&json!({"state": "INACTIVE"})));
+        assert_eq!(
+            c.cancel_run("r").unwrap().into_plan().url,
+            "http://127.0.0.1:8000/api/automation/v1/runs/r/cancel"
+        );
+        assert!(c.delete("..").is_err());
+    }
+}

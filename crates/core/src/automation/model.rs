@@ -1,0 +1,889 @@
+//! What the automation service answers (tolerant: unknown fields ignored, odd values kept as
+//! text) and the rules of the create/edit form.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+
+use crate::automation::cron;
+use crate::errors::ApiError;
+
+/// How an automation is started.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Trigger {
+    /// On a cron schedule in an IANA time zone.
+    Cron {
+        /// Five-field cron expression (or an `@` alias).
+        schedule: String,
+        /// IANA zone name; the service defaults to `UTC`.
+        timezone: String,
+    },
+    /// On an event from a source (cloud: GitHub webhooks and the like).
+    Event {
+        /// Where events come from, e.g. `github`.
+        source: String,
+        /// Which events, e.g. `pull_request.opened`.
+        on: String,
+        /// JMESPath filter, if any.
+        filter: Option<String>,
+    },
+    /// A trigger type this console does not know (shown as its type).
+    Other(String),
+}
+
+impl Trigger {
+    fn from_value(v: &Value) -> Trigger {
+        let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+        match v.get("type").and_then(Value::as_str) {
+            Some("cron") => Trigger::Cron {
+                schedule: s("schedule").unwrap_or_default(),
+                timezone: s("timezone").unwrap_or_else(|| "UTC".into()),
+            },
+            Some("event") => Trigger::Event {
+                source: s("source").unwrap_or_default(),
+                on: s("on").unwrap_or_default(),
+                filter: s("filter").filter(|f| !f.trim().is_empty()),
+            },
+            Some(other) => Trigger::Other(other.to_string()),
+            None => Trigger::Other("unknown".into()),
+        }
+    }
+
+    /// The trigger in words: "weekdays at 09:00 (Europe/Berlin)", "on github
+    /// pull_request.opened".
+    pub fn describe(&self) -> String {
+        match self {
+            Trigger::Cron { schedule, timezone } => cron::describe_trigger(schedule, timezone),
+            Trigger::Event { source, on, filter } => {
+                let mut s = format!("on {source} {on}");
+                if let Some(f) = filter {
+                    s.push_str(&format!(" where {f}"));
+                }
+                s
+            }
+            Trigger::Other(t) => format!("{t} trigger"),
+        }
+    }
+}
+
+/// An automation's lifecycle state (`state`; the deprecated `enabled` is its shadow).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AutomationState {
+    /// Runs on its trigger.
+    Active,
+    /// Kept, not triggered (by the user, or disabled by the service after failures).
+    Inactive,
+    /// Anything else the service says (e.g. `DRAFT`).
+    Other(String),
+}
+
+impl AutomationState {
+    fn parse(s: &str) -> AutomationState {
+        match s {
+            "ACTIVE" => AutomationState::Active,
+            "INACTIVE" => AutomationState::Inactive,
+            other => AutomationState::Other(other.to_string()),
+        }
+    }
+
+    /// Lower-case word for badges.
+    pub fn label(&self) -> &str {
+        match self {
+            AutomationState::Active => "active",
+            AutomationState::Inactive => "paused",
+            AutomationState::Other(s) => s,
+        }
+    }
+}
+
+/// One automation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Automation {
+    /// Service id (a UUID).
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// The prompt the agent runs (prompt presets).
+    pub prompt: Option<String>,
+    /// LLM profile name, `None` = the active profile at creation.
+    pub model: Option<String>,
+    /// When it runs.
+    pub trigger: Trigger,
+    /// Active or not.
+    pub state: AutomationState,
+    /// Why the service disabled it (e.g. three failures in a row).
+    pub disabled_reason: Option<String>,
+    /// Repositories cloned before each run (URLs or `owner/repo`).
+    pub repos: Vec<String>,
+    /// Seconds a run may take.
+    pub timeout: Option<u64>,
+    /// When it last fired (ISO 8601, UTC).
+    pub last_triggered_at: Option<String>,
+    /// Created (ISO 8601, UTC).
+    pub created_at: String,
+}
+
+#[derive(Deserialize)]
+struct RawAutomation {
+    id: String,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    prompt: Option<String>,
+    #[serde(default)]
+    model: Option<String>,
+    #[serde(default)]
+    trigger: Value,
+    #[serde(default)]
+    state: Option<String>,
+    #[serde(default)]
+    enabled: Option<bool>,
+    #[serde(default)]
+    disabled_reason: Option<String>,
+    #[serde(default)]
+    preset_metadata: Option<Value>,
+    #[serde(default)]
+    timeout: Option<u64>,
+    #[serde(default)]
+    last_triggered_at: Option<String>,
+    #[serde(default)]
+    created_at: String,
+}
+
+fn repo_list(meta: Option<&Value>) -> Vec<String> {
+    let Some(Value::Array(items)) = meta.and_then(|m| m.get("repos")) else {
+        return Vec::new();
+    };
+    items
+        .iter()
+        .filter_map(|r| match r {
+            Value::String(s) => Some(s.clone()),
+            other => other.get("url").and_then(Value::as_str).map(str::to_string),
+        })
+        .collect()
+}
+
+impl From<RawAutomation> for Automation {
+    fn from(r: RawAutomation) -> Self {
+        let state = match (r.state.as_deref(), r.enabled) {
+            (Some(s), _) => AutomationState::parse(s),
+            (None, Some(false)) => AutomationState::Inactive,
+            (None, _) => AutomationState::Active,
+        };
+        Automation {
+            repos: repo_list(r.preset_metadata.as_ref()),
+            id: r.id,
+            name: r.name,
+            prompt: r.prompt,
+            model: r.model.filter(|m| !m.is_empty()),
+            trigger: Trigger::from_value(&r.trigger),
+            state,
+            disabled_reason: r.disabled_reason.filter(|d| !d.is_empty()),
+            timeout: r.timeout,
+            last_triggered_at: r.last_triggered_at,
+            created_at: r.created_at,
+        }
+    }
+}
+
+impl Automation {
+    /// Whether it runs on its trigger.
+    pub fn is_active(&self) -> bool {
+        self.state == AutomationState::Active
+    }
+
+    /// The cron trigger's next fire time after `now_secs` (UTC seconds), if it has one.
+    pub fn next_run(&self, now_secs: i64, zone: &dyn cron::ZoneRules) -> Option<i64> {
+        if !self.is_active() {
+            return None;
+        }
+        match &self.trigger {
+            Trigger::Cron { schedule, .. } => {
+                cron::parse(schedule).ok()?.next_after(now_secs, zone)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// One page of automations.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AutomationPage {
+    /// Newest first.
+    pub automations: Vec<Automation>,
+    /// How many there are in all.
+    pub total: u64,
+}
+
+/// A run's status.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum RunStatus {
+    /// Waiting for the dispatcher.
+    Pending,
+    /// Running on the agent server.
+    Running,
+    /// Finished well.
+    Completed,
+    /// Finished badly (see the error).
+    Failed,
+    /// Cancelled by a user (the job may still be finishing on the agent server).
+    Cancelled,
+    /// Not run (e.g. a previous run still going).
+    Skipped,
+    /// A status this console does not know.
+    Other(String),
+}
+
+impl RunStatus {
+    /// From the service's upper-case name.
+    pub fn parse(s: &str) -> RunStatus {
+        match s {
+            "PENDING" => RunStatus::Pending,
+            "RUNNING" => RunStatus::Running,
+            "COMPLETED" => RunStatus::Completed,
+            "FAILED" => RunStatus::Failed,
+            "CANCELLED" => RunStatus::Cancelled,
+            "SKIPPED" => RunStatus::Skipped,
+            other => RunStatus::Other(other.to_string()),
+        }
+    }
+
+    /// Lower-case word for badges (also the badge's CSS modifier).
+    pub fn label(&self) -> &str {
+        match self {
+            RunStatus::Pending => "pending",
+            RunStatus::Running => "running",
+            RunStatus::Completed => "completed",
+            RunStatus::Failed => "failed",
+            RunStatus::Cancelled => "cancelled",
+            RunStatus::Skipped => "skipped",
+            RunStatus::Other(s) => s,
+        }
+    }
+
+    /// Not finished yet: can be cancelled, and the page keeps refreshing.
+    pub fn is_active(&self) -> bool {
+        matches!(self, RunStatus::Pending | RunStatus::Running)
+    }
+}
+
+/// One run of an automation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    /// Run id.
+    pub id: String,
+    /// Its automation.
+    pub automation_id: String,
+    /// Status.
+    pub status: RunStatus,
+    /// `manual`, `cron`, `event`, …
+    pub trigger_source: Option<String>,
+    /// Why it failed or was cancelled.
+    pub error_detail: Option<String>,
+    /// What it is doing now ("Installing dependencies"), or its last phase.
+    pub current_phase: Option<String>,
+    /// The conversation the run created on the agent server.
+    pub conversation_id: Option<String>,
+    /// The agent's final answer (the finish tool's message).
+    pub final_message: Option<String>,
+    /// Cost in USD, when known.
+    pub cost: Option<f64>,
+    /// Created (ISO 8601).
+    pub created_at: String,
+    /// Started.
+    pub started_at: Option<String>,
+    /// Finished.
+    pub completed_at: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct RawRun {
+    id: String,
+    #[serde(default)]
+    automation_id: String,
+    #[serde(default)]
+    status: String,
+    #[serde(default)]
+    trigger_source: Option<String>,
+    #[serde(default)]
+    error_detail: Option<String>,
+    #[serde(default)]
+    current_phase: Option<String>,
+    #[serde(default)]
+    conversation_id: Option<String>,
+    #[serde(default)]
+    cost: Option<f64>,
+    #[serde(default)]
+    run_metadata: Option<Value>,
+    #[serde(default)]
+    created_at: String,
+    #[serde(default)]
+    started_at: Option<String>,
+    #[serde(default)]
+    completed_at: Option<String>,
+}
+
+impl From<RawRun> for Run {
+    fn from(r: RawRun) -> Self {
+        let final_message = r
+            .run_metadata
+            .as_ref()
+            .and_then(|m| m.get("finish_tool_response"))
+            .and_then(|f| f.get("message"))
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        Run {
+            id: r.id,
+            automation_id: r.automation_id,
+            status: RunStatus::parse(&r.status),
+            trigger_source: r.trigger_source,
+            error_detail: r.error_detail.filter(|e| !e.is_empty()),
+            current_phase: r.current_phase.filter(|p| !p.is_empty()),
+            conversation_id: r.conversation_id.filter(|c| !c.is_empty()),
+            final_message,
+            cost: r.cost,
+            created_at: r.created_at,
+            started_at: r.started_at,
+            completed_at: r.completed_at,
+        }
+    }
+}
+
+/// One page of runs, newest first.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RunPage {
+    /// The runs.
+    pub runs: Vec<Run>,
+    /// How many runs in all.
+    pub total: u64,
+    /// Lifetime counts by status (sparse: a missing status is zero).
+    pub status_counts: BTreeMap<String, u64>,
+}
+
+impl RunPage {
+    /// Whether any run on this page is still pending or running.
+    pub fn has_active(&self) -> bool {
+        self.runs.iter().any(|r| r.status.is_active())
+    }
+}
+
+/// What this deployment accepts (`GET /v1/capabilities`), where the form needs it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Capabilities {
+    /// Shortest gap between fire times the service honours (seconds).
+    pub min_interval_secs: i64,
+    /// IANA zones the service accepts (empty: unknown, any name is sent as typed).
+    pub timezones: Vec<String>,
+}
+
+impl Default for Capabilities {
+    fn default() -> Self {
+        Capabilities {
+            min_interval_secs: 60,
+            timezones: Vec::new(),
+        }
+    }
+}
+
+fn check(status: u16, body: &[u8]) -> Result<Value, ApiError> {
+    if !(200..300).contains(&status) {
+        return Err(crate::api::decode::status_error(status, body));
+    }
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Value::Null);
+    }
+    serde_json::from_slice(body).map_err(|e| ApiError::Decode(e.to_string()))
+}
+
+fn from_value<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, ApiError> {
+    serde_json::from_value(v).map_err(|e| ApiError::Decode(e.to_string()))
+}
+
+/// `GET /v1/{id}`, `POST /v1/preset/prompt`, `PATCH /v1/{id}`.
+pub fn decode_automation(status: u16, body: &[u8]) -> Result<Automation, ApiError> {
+    Ok(from_value::<RawAutomation>(check(status, body)?)?.into())
+}
+
+/// `GET /v1?limit&offset`.
+pub fn decode_automation_page(status: u16, body: &[u8]) -> Result<AutomationPage, ApiError> {
+    #[derive(Deserialize)]
+    struct Raw {
+        #[serde(default)]
+        automations: Vec<RawAutomation>,
+        #[serde(default)]
+        total: u64,
+    }
+    let raw: Raw = from_value(check(status, body)?)?;
+    Ok(AutomationPage {
+        automations: raw.automations.into_iter().map(Into::into).collect(),
+        total: raw.total,
+    })
+}
+
+/// A run (`POST /v1/{id}/dispatch`, `POST /v1/runs/{id}/cancel`).
+pub fn decode_run(status: u16, body: &[u8]) -> Result<Run, ApiError> {
+    Ok(from_value::<RawRun>(check(status, body)?)?.into())
+}
+
+/// `GET /v1/{id}/runs?limit&offset`.
+pub fn decode_run_page(status: u16, body: &[u8]) -> Result<RunPage, ApiError> {
+    #[derive(Deserialize)]
+    struct Raw {
+        #[serde(default)]
+        runs: Vec<RawRun>,
+        #[serde(default)]
+        total: u64,
+        #[serde(default)]
+        status_counts: BTreeMap<String, u64>,
+    }
+    let raw: Raw = from_value(check(status, body)?)?;
+    Ok(RunPage {
+        runs: raw.runs.into_iter().map(Into::into).collect(),
+        total: raw.total,
+        status_counts: raw.status_counts,
+    })
+}
+
+/// `GET /v1/capabilities` (camelCase): the cron floor and accepted zones.
+pub fn decode_capabilities(status: u16, body: &[u8]) -> Result<Capabilities, ApiError> {
+    let v = check(status, body)?;
+    let cron = v.get("triggers").and_then(|t| t.get("cron"));
+    let mut caps = Capabilities::default();
+    if let Some(c) = cron {
+        if let Some(n) = c.get("minIntervalSeconds").and_then(Value::as_i64) {
+            caps.min_interval_secs = n.max(1);
+        }
+        if let Some(Value::Array(zs)) = c.get("timezones") {
+            caps.timezones = zs
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect();
+            caps.timezones.sort();
+        }
+    }
+    Ok(caps)
+}
+
+/// Any 2xx answer (`DELETE` answers 204).
+pub fn decode_done(status: u16, body: &[u8]) -> Result<(), ApiError> {
+    check(status, body).map(|_| ())
+}
+
+/// The create/edit form as typed.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AutomationDraft {
+    /// Name.
+    pub name: String,
+    /// Prompt.
+    pub prompt: String,
+    /// Cron expression.
+    pub schedule: String,
+    /// IANA zone.
+    pub timezone: String,
+    /// LLM profile name (blank: the active profile).
+    pub model: String,
+    /// Repositories, one per line (blank lines ignored).
+    pub repos: String,
+    /// Start active.
+    pub active: bool,
+}
+
+/// A form field the service would refuse, with what to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DraftError {
+    /// `name`, `prompt`, `schedule`, `timezone`, `model` or `repos`.
+    pub field: &'static str,
+    /// What is wrong, for a person.
+    pub message: String,
+}
+
+/// The service's pattern for an LLM profile name: `^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`.
+pub fn is_profile_name(s: &str) -> bool {
+    let mut chars = s.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphanumeric())
+        && s.len() <= 64
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+}
+
+/// A repository the service can clone: `owner/repo` or an `http(s)://` URL.
+fn is_repo(s: &str) -> bool {
+    if let Some(rest) = s
+        .strip_prefix("https://")
+        .or_else(|| s.strip_prefix("http://"))
+    {
+        return rest.contains('/') && !rest.contains(char::is_whitespace);
+    }
+    let mut parts = s.split('/');
+    let ok = |p: Option<&str>, extra: &[char]| {
+        p.is_some_and(|p| {
+            !p.is_empty()
+                && p.chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '-' || extra.contains(&c))
+        })
+    };
+    ok(parts.next(), &[]) && ok(parts.next(), &['.']) && parts.next().is_none()
+}
+
+impl AutomationDraft {
+    /// The form filled from an automation (for editing).
+    pub fn from_automation(a: &Automation) -> AutomationDraft {
+        let (schedule, timezone) = match &a.trigger {
+            Trigger::Cron { schedule, timezone } => (schedule.clone(), timezone.clone()),
+            _ => (String::new(), String::new()),
+        };
+        AutomationDraft {
+            name: a.name.clone(),
+            prompt: a.prompt.clone().unwrap_or_default(),
+            schedule,
+            timezone,
+            model: a.model.clone().unwrap_or_default(),
+            repos: a.repos.join("\n"),
+            active: a.is_active(),
+        }
+    }
+
+    fn repo_lines(&self) -> Vec<String> {
+        self.repos
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// Every problem the service would refuse, checked before sending (field by field, in form
+    /// order). `caps` gives the cron floor and the accepted zones.
+    pub fn validate(&self, caps: &Capabilities) -> Vec<DraftError> {
+        let mut errs = Vec::new();
+        let mut err = |field, message: String| errs.push(DraftError { field, message });
+        let name = self.name.trim();
+        if name.is_empty() {
+            err("name", "Give the automation a name.".into());
+        } else if name.chars().count() > 500 {
+            err("name", "The name is longer than 500 characters.".into());
+        }
+        if self.prompt.trim().is_empty() {
+            err("prompt", "Write the prompt the agent runs.".into());
+        } else if self.prompt.chars().count() > 50_000 {
+            err(
+                "prompt",
+                "The prompt is longer than 50,000 characters.".into(),
+            );
+        }
+        match cron::parse(self.schedule.trim()) {
+            Err(e) => err("schedule", e.to_string()),
+            Ok(s) => {
+                let gap = s.min_interval_secs();
+                if gap < caps.min_interval_secs {
+                    err(
+                        "schedule",
+                        format!(
+                            "Runs every {gap} s; this service runs an automation at most every \
+                             {} s.",
+                            caps.min_interval_secs
+                        ),
+                    );
+                }
+            }
+        }
+        let tz = self.timezone.trim();
+        if tz.is_empty() {
+            err("timezone", "Pick a time zone.".into());
+        } else if !caps.timezones.is_empty() && !caps.timezones.iter().any(|z| z == tz) {
+            err(
+                "timezone",
+                format!("{tz:?} is not a time zone this service knows (e.g. Europe/Berlin)."),
+            );
+        }
+        let model = self.model.trim();
+        if !model.is_empty() && !is_profile_name(model) {
+            err(
+                "model",
+                "An LLM profile name: letters, digits, '.', '_' or '-', at most 64.".into(),
+            );
+        }
+        for r in self.repo_lines() {
+            if !is_repo(&r) {
+                err(
+                    "repos",
+                    format!("{r:?} is not owner/repo or an https:// repository URL."),
+                );
+            }
+        }
+        errs
+    }
+
+    fn trigger_json(&self) -> Value {
+        json!({"type": "cron", "schedule": self.schedule.trim(), "timezone": self.timezone.trim()})
+    }
+
+    fn state_str(&self) -> &'static str {
+        if self.active {
+            "ACTIVE"
+        } else {
+            "INACTIVE"
+        }
+    }
+
+    /// The body of `POST /v1/preset/prompt` (validate first).
+    pub fn create_body(&self) -> Value {
+        let mut body = Map::new();
+        body.insert("name".into(), json!(self.name.trim()));
+        body.insert("prompt".into(), json!(self.prompt));
+        body.insert("trigger".into(), self.trigger_json());
+        body.insert("state".into(), json!(self.state_str()));
+        if !self.model.trim().is_empty() {
+            body.insert("model".into(), json!(self.model.trim()));
+        }
+        let repos = self.repo_lines();
+        if !repos.is_empty() {
+            body.insert("repos".into(), json!(repos));
+        }
+        Value::Object(body)
+    }
+
+    /// The body of `PATCH /v1/{id}`: only what changed against `was` (`None`: nothing).
+    pub fn patch_body(&self, was: &AutomationDraft) -> Option<Value> {
+        let mut body = Map::new();
+        if self.name.trim() != was.name.trim() {
+            body.insert("name".into(), json!(self.name.trim()));
+        }
+        if self.prompt != was.prompt {
+            body.insert("prompt".into(), json!(self.prompt));
+        }
+        if self.schedule.trim() != was.schedule.trim()
+            || self.timezone.trim() != was.timezone.trim()
+        {
+            body.insert("trigger".into(), self.trigger_json());
+        }
+        if self.model.trim() != was.model.trim() && !self.model.trim().is_empty() {
+            body.insert("model".into(), json!(self.model.trim()));
+        }
+        if self.repo_lines() != was.repo_lines() {
+            body.insert("repos".into(), json!(self.repo_lines()));
+        }
+        if self.active != was.active {
+            body.insert("state".into(), json!(self.state_str()));
+        }
+        (!body.is_empty()).then_some(Value::Object(body))
+    }
+}
+
+/// The body that turns an automation on or off.
+pub fn state_patch(active: bool) -> Value {
+    json!({"state": if active { "ACTIVE" } else { "INACTIVE" }})
+}
+
+/// Cron presets offered by the form: (label, expression).
+pub const CRON_PRESETS: &[(&str, &str)] = &[
+    ("Every hour", "0 * * * *"),
+    ("Every day at 09:00", "0 9 * * *"),
+    ("Weekdays at 09:00", "0 9 * * 1-5"),
+    ("Mondays at 09:00", "0 9 * * 1"),
+    ("First of the month", "0 9 1 * *"),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CREATE1: &str = include_str!("../../tests/fixtures/automation/create1.json");
+    const RUNS2: &str = include_str!("../../tests/fixtures/automation/runs2.json");
+    const CREATE3: &str = include_str!("../../tests/fixtures/automation/create3.json");
+
+    #[test]
+    fn a_created_cron_automation_decodes() {
+        let a = decode_automation(201, CREATE1.as_bytes()).unwrap();
+        assert_eq!(a.name, "Daily hello");
+        assert_eq!(
+            a.trigger,
+            Trigger::Cron {
+                schedule: "0 9 * * 1-5".into(),
+                timezone: "Europe/Berlin".into()
+            }
+        );
+        assert!(a.is_active());
+        assert_eq!(a.prompt.as_deref(), Some("Say hello and finish."));
+        assert_eq!(a.model, None);
+    }
+
+    #[test]
+    fn an_event_automation_decodes_and_reads_in_words() {
+        let a = decode_automation(201, CREATE3.as_bytes()).unwrap();
+        assert_eq!(
+            a.trigger.describe(),
+            "on github pull_request.opened where glob(repository.full_name, 'org/*')"
+        );
+    }
+
+    #[test]
+    fn runs_decode_with_counts_final_answer_and_error() {
+        let page = decode_run_page(200, RUNS2.as_bytes()).unwrap();
+        assert_eq!(page.total, 2);
+        assert_eq!(page.status_counts.get("COMPLETED"), Some(&1));
+        assert_eq!(page.status_counts.get("FAILED"), Some(&1));
+        let done = &page.runs[0];
+        assert_eq!(done.status, RunStatus::Completed);
+        assert_eq!(
+            done.final_message.as_deref(),
+            Some("Hello from the stub LLM. Task complete.")
+        );
+        assert_eq!(
+            done.conversation_id.as_deref(),
+            Some("2842e3f3-d92a-4a23-9658-9b7f766a2e1c")
+        );
+        let failed = &page.runs[1];
+        assert_eq!(failed.status, RunStatus::Failed);
+        assert_eq!(
+            failed.error_detail.as_deref(),
+            Some("All connection attempts failed")
+        );
+        assert!(!page.has_active());
+    }
+
+    #[test]
+    fn statuses_parse_and_tell_whether_active() {
+        for (s, active) in [
+            ("PENDING", true),
+            ("RUNNING", true),
+            ("COMPLETED", false),
+            ("FAILED", false),
+            ("CANCELLED", false),
+            ("SKIPPED", false),
+            ("SOMETHING_NEW", false),
+        ] {
+            assert_eq!(RunStatus::parse(s).is_active(), active, "{s}");
+        }
+        assert_eq!(RunStatus::parse("SOMETHING_NEW").label(), "SOMETHING_NEW");
+    }
+
+    #[test]
+    fn odd_answers_are_typed_errors_not_panics() {
+        assert!(matches!(
+            decode_automation(200, b"[1,2]"),
+            Err(ApiError::Decode(_))
+        ));
+        assert!(matches!(
+            decode_run_page(200, b"not json"),
+            Err(ApiError::Decode(_))
+        ));
+        assert!(matches!(
+            decode_automation_page(
+                422,
+                br#"{"detail":[{"loc":["body","trigger","schedule"],"msg":"Value error, Invalid cron expression: 61 * * * *"}]}"#
+            ),
+            Err(ApiError::Server { status: 422, detail }) if detail.contains("Invalid cron expression")
+        ));
+        // A missing state falls back to the deprecated `enabled`.
+        let a = decode_automation(200, br#"{"id":"x","enabled":false,"trigger":{}}"#).unwrap();
+        assert_eq!(a.state, AutomationState::Inactive);
+        assert_eq!(a.trigger, Trigger::Other("unknown".into()));
+    }
+
+    #[test]
+    fn capabilities_give_the_floor_and_zones() {
+        let caps = decode_capabilities(
+            200,
+            br#"{"ready":true,"triggers":{"cron":{"minIntervalSeconds":300,"timezones":["UTC","Europe/Berlin"]}}}"#,
+        )
+        .unwrap();
+        assert_eq!(caps.min_interval_secs, 300);
+        assert_eq!(caps.timezones, vec!["Europe/Berlin", "UTC"]);
+        assert_eq!(
+            decode_capabilities(200, br#"{"ready":true}"#).unwrap(),
+            Capabilities::default()
+        );
+    }
+
+    fn draft() -> AutomationDraft {
+        AutomationDraft {
+            name: "Daily hello".into(),
+            prompt: "Say hello".into(),
+            schedule: "0 9 * * 1-5".into(),
+            timezone: "Europe/Berlin".into(),
+            model: String::new(),
+            repos: String::new(),
+            active: true,
+        }
+    }
+
+    #[test]
+    fn a_good_draft_validates_and_builds_the_create_body() {
+        assert_eq!(draft().validate(&Capabilities::default()), vec![]);
+        assert_eq!(
+            draft().create_body(),
+            json!({"name":"Daily hello","prompt":"Say hello","state":"ACTIVE",
+                   "trigger":{"type":"cron","schedule":"0 9 * * 1-5","timezone":"Europe/Berlin"}})
+        );
+    }
+
+    #[test]
+    fn each_bad_field_is_named() {
+        let caps = Capabilities {
+            min_interval_secs: 300,
+            timezones: vec!["Europe/Berlin".into(), "UTC".into()],
+        };
+        let bad = AutomationDraft {
+            name: " ".into(),
+            prompt: String::new(),
+            schedule: "* * * * *".into(),
+            timezone: "Mars/Olympus".into(),
+            model: "-bad".into(),
+            repos: "owner/repo\nnot a repo\nhttps://github.com/a/b".into(),
+            active: true,
+        };
+        let fields: Vec<&str> = bad.validate(&caps).iter().map(|e| e.field).collect();
+        assert_eq!(
+            fields,
+            vec!["name", "prompt", "schedule", "timezone", "model", "repos"]
+        );
+        let mut d = draft();
+        d.schedule = "61 * * * *".into();
+        let errs = d.validate(&Capabilities::default());
+        assert_eq!(errs.len(), 1);
+        assert_eq!(errs[0].field, "schedule");
+    }
+
+    #[test]
+    fn the_patch_carries_only_what_changed() {
+        let was = draft();
+        assert_eq!(was.patch_body(&was), None);
+        let mut now = draft();
+        now.active = false;
+        now.schedule = "0 10 * * 1-5".into();
+        assert_eq!(
+            now.patch_body(&was),
+            Some(json!({"state":"INACTIVE",
+                        "trigger":{"type":"cron","schedule":"0 10 * * 1-5","timezone":"Europe/Berlin"}}))
+        );
+        now = draft();
+        now.repos = "owner/repo\n\n".into();
+        assert_eq!(now.patch_body(&was), Some(json!({"repos":["owner/repo"]})));
+    }
+
+    #[test]
+    fn profile_names_follow_the_services_pattern() {
+        for (s, ok) in [
+            ("default", true),
+            ("gpt-4o.mini_2", true),
+            ("", false),
+            ("-x", false),
+            ("a b", false),
+            (&"a".repeat(65), false),
+        ] {
+            assert_eq!(is_profile_name(s), ok, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn editing_round_trips_through_the_form() {
+        let a = decode_automation(201, CREATE1.as_bytes()).unwrap();
+        let d = AutomationDraft::from_automation(&a);
+        assert_eq!(d.schedule, "0 9 * * 1-5");
+        assert_eq!(d.timezone, "Europe/Berlin");
+        assert!(d.active);
+        assert_eq!(d.patch_body(&d), None);
+    }
+}
