@@ -19,10 +19,15 @@
 //! | [`orgs`] | cloud orgs in the selector: labels, which orgs, auto-pick (issue #5) |
 //! | [`conversation_list`] | the conversation list: pages, refresh, badges, rename (issue #6) |
 //! | [`user_paused`] | cloud sandboxes the user paused in this tab (not auto-resumed) |
+//! | [`automation`] | automations: cron schedules, service DTOs, form rules, client (issue #14) |
+//! | [`skills`] | skills from many sources merged by precedence (issue #13) |
+//! | [`all_backends`] | one conversation list across every backend (issue #16) |
+//! | [`fuzzy`] | fuzzy matching for the command palette (issue #16) |
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod all_backends;
 pub mod api;
 pub mod automation;
 pub mod backend;
@@ -30,6 +35,7 @@ pub mod backend_form;
 pub mod conversation_list;
 pub mod errors;
 pub mod events;
+pub mod fuzzy;
 pub mod health;
 pub mod last_conversation;
 pub mod launcher;
@@ -40,6 +46,7 @@ pub mod orgs;
 pub mod probe;
 pub mod registry;
 pub mod selection;
+pub mod skills;
 pub mod storage;
 pub mod url;
 pub mod user_paused;

@@ -1,0 +1,1 @@
+//! Fuzzy matching for the command palette (issue #16) (in progress).

@@ -1,0 +1,1 @@
+//! The client-side merge of skill tiers (in progress).
