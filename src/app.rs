@@ -1,7 +1,8 @@
 //! Providers and the route table.
 
 use crate::chunks::{
-    conversation_page, onboarding_page, panel_page, preload_conversation, preload_onboarding,
+    automation_page, automations_page, conversation_page, onboarding_page, panel_page,
+    preload_automation, preload_automations, preload_conversation, preload_onboarding,
     preload_panel, preload_public_key, preload_start_task, public_key_page, start_task_page,
 };
 use crate::components::shell::Shell;
@@ -34,6 +35,8 @@ pub fn App() -> impl IntoView {
                             <Route path=path!("") view=ConversationOrTask />
                             <Route path=path!("panel") view=|| lazy("workspace panel", preload_panel, panel_page) />
                         </ParentRoute>
+                        <Route path=path!("/automations") view=|| lazy("automations", preload_automations, automations_page) />
+                        <Route path=path!("/automations/:id") view=AutomationById />
                     </Routes>
                 </Gate>
             </Shell>
@@ -65,7 +68,21 @@ fn ConversationOrTask() -> impl IntoView {
     }
 }
 
-/// BR-5: switching backends leaves a conversation page for the list (other pages stay). Data
+/// `/automations/:id`.
+#[component]
+fn AutomationById() -> impl IntoView {
+    let params = use_params_map();
+    let id = Memo::new(move |_| params.with(|p| p.get("id").unwrap_or_default()));
+    move || {
+        let id = id.get();
+        lazy("automation", preload_automation, move || {
+            automation_page(id.clone())
+        })
+    }
+}
+
+/// BR-5: switching backends leaves a conversation (or automation) page for its list (other pages
+/// stay). Data
 /// never leaks across backends because every resource is keyed by the active backend.
 #[component]
 fn LeaveConversationOnSwitch() -> impl IntoView {
@@ -73,6 +90,7 @@ fn LeaveConversationOnSwitch() -> impl IntoView {
     let location = use_location();
     let go = crate::links::use_go();
     let list = crate::links::href("/conversations");
+    let automations = crate::links::href("/automations");
     let scope = Memo::new(move |_| backends.active.with(|a| a.cache_scope()));
     Effect::watch(
         move || scope.get(),
@@ -80,6 +98,9 @@ fn LeaveConversationOnSwitch() -> impl IntoView {
             let path = location.pathname.get_untracked();
             if path.contains("/conversations/") {
                 go(&list, false);
+            } else if path.contains("/automations/") {
+                // An automation belongs to the backend it was opened on.
+                go(&automations, false);
             }
         },
         false,

@@ -61,3 +61,17 @@ lazy_view! {
         view! { <crate::components::recovery::RecoveryScreen /> }
     }
 }
+
+lazy_view! {
+    /// `/automations`: the list, create/edit, run now, pause, delete.
+    pub fn automations_page() in automations, preload preload_automations {
+        view! { <crate::pages::automations::AutomationsPage /> }
+    }
+}
+
+lazy_view! {
+    /// `/automations/:id`: one automation and its runs.
+    pub fn automation_page(id: String) in automations, preload preload_automation {
+        view! { <crate::pages::automations::AutomationPage id=id /> }
+    }
+}

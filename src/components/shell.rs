@@ -58,6 +58,9 @@ pub fn Shell(children: ChildrenFn) -> impl IntoView {
             </header>
             <nav class="sidebar" aria-label="Main">
                 <A href=crate::links::href("/conversations")>"Conversations"</A>
+                <A href=crate::links::href("/automations") attr:data-testid="nav-automations"
+                    on:mouseenter=|_| crate::lazy::prefetch(crate::chunks::preload_automations)
+                    on:focus=|_| crate::lazy::prefetch(crate::chunks::preload_automations)>"Automations"</A>
                 <BackendSelector />
             </nav>
             <main class="content">

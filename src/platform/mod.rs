@@ -8,3 +8,4 @@ pub mod location;
 pub mod socket;
 pub mod storage;
 pub mod time;
+pub mod tz;

@@ -6,7 +6,10 @@
 //! `CANVAS_AGENT_PYTHON`, `CHROMEDRIVER`. Tests that need a private agent server (to stop it)
 //! start their own with [`Env::private_agent_server`].
 
-use canvas_harness::{free_port, random_hex, wait_until, AgentServer, AgentServerOptions, Group};
+use canvas_harness::{
+    free_port, random_hex, wait_until, AgentServer, AgentServerOptions, AutomationOptions,
+    AutomationService, Group, RunTooling,
+};
 use fantoccini::{Client, ClientBuilder};
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -91,6 +94,52 @@ impl Env {
             .await
             .expect("join")
             .unwrap_or_else(|e| panic!("private agent server: {e}"))
+    }
+
+    /// A private agent server whose LLM is `stub_url`, able to run automations (uv, Python and
+    /// a filled uv cache on its PATH, offline), and the real automation service beside it with
+    /// the same key (issue #14). `None` when `cargo xtask test` did not prepare the service.
+    pub async fn automation_stack(
+        &self,
+        name: &str,
+        stub_url: &str,
+    ) -> Option<(AgentServer, AutomationService)> {
+        let tooling = RunTooling::from_env()?;
+        let svc_python = PathBuf::from(std::env::var("CANVAS_AUTOMATION_PYTHON").ok()?);
+        let mut opts = AgentServerOptions::new(
+            self.python.clone(),
+            free_port().expect("free port"),
+            self.scratch(&format!("{name}-agent")),
+            random_hex(32).expect("random key"),
+        );
+        opts.env.extend(tooling.agent_server_env());
+        let svc_state = self.scratch(&format!("{name}-automation"));
+        let stub_url = stub_url.to_string();
+        let stack = tokio::task::spawn_blocking(move || {
+            let agent = AgentServer::start(&opts)?;
+            let svc = AutomationService::start(&AutomationOptions::new(
+                svc_python,
+                free_port().map_err(|e| e.to_string())?,
+                svc_state,
+                &agent.url,
+                &agent.session_api_key,
+            ))?;
+            Ok::<_, String>((agent, svc))
+        })
+        .await
+        .expect("join")
+        .unwrap_or_else(|e| panic!("automation stack: {e}"));
+        // The runs' agent takes its LLM from the agent server's settings.
+        AgentApi::new(&stack.0.url, &stack.0.session_api_key)
+            .send(
+                reqwest::Method::PATCH,
+                "/api/settings",
+                Some(json!({"agent_settings_diff": {"llm": {
+                    "model": "openai/stub-model", "base_url": stub_url,
+                    "api_key": "stub", "num_retries": 0}}})),
+            )
+            .await;
+        Some(stack)
     }
 
     /// The agent-server version pinned in `server/requirements.lock`.
@@ -180,7 +229,13 @@ impl Browser {
     /// Polls `script` until it returns something truthy; returns that value. Fails after
     /// `UI_TIMEOUT` with `what` and the page's visible text.
     pub async fn wait_js(&self, what: &str, script: &str) -> Value {
-        let deadline = Instant::now() + UI_TIMEOUT;
+        self.wait_js_for(what, script, UI_TIMEOUT).await
+    }
+
+    /// [`Browser::wait_js`] with its own deadline (for conditions that wait on real work, e.g.
+    /// an automation run).
+    pub async fn wait_js_for(&self, what: &str, script: &str, timeout: Duration) -> Value {
+        let deadline = Instant::now() + timeout;
         loop {
             let v = self
                 .client
@@ -265,7 +320,8 @@ impl AgentApi {
         }
     }
 
-    async fn send(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> Value {
+    /// `method path` with an optional JSON body; asserts a 2xx answer and returns its JSON.
+    pub async fn send(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> Value {
         let mut req = self
             .http
             .request(method, format!("{}{path}", self.url))

@@ -615,6 +615,23 @@ impl AutomationDraft {
         errs
     }
 
+    /// The repositories as the service takes them: full URLs as they are, `owner/repo` as a
+    /// GitHub repository (the service requires a provider for the short form).
+    fn repos_json(&self) -> Value {
+        Value::Array(
+            self.repo_lines()
+                .into_iter()
+                .map(|r| {
+                    if r.starts_with("https://") || r.starts_with("http://") {
+                        json!(r)
+                    } else {
+                        json!({"url": r, "provider": "github"})
+                    }
+                })
+                .collect(),
+        )
+    }
+
     fn trigger_json(&self) -> Value {
         json!({"type": "cron", "schedule": self.schedule.trim(), "timezone": self.timezone.trim()})
     }
@@ -637,9 +654,8 @@ impl AutomationDraft {
         if !self.model.trim().is_empty() {
             body.insert("model".into(), json!(self.model.trim()));
         }
-        let repos = self.repo_lines();
-        if !repos.is_empty() {
-            body.insert("repos".into(), json!(repos));
+        if !self.repo_lines().is_empty() {
+            body.insert("repos".into(), self.repos_json());
         }
         Value::Object(body)
     }
@@ -662,7 +678,7 @@ impl AutomationDraft {
             body.insert("model".into(), json!(self.model.trim()));
         }
         if self.repo_lines() != was.repo_lines() {
-            body.insert("repos".into(), json!(self.repo_lines()));
+            body.insert("repos".into(), self.repos_json());
         }
         if self.active != was.active {
             body.insert("state".into(), json!(self.state_str()));
@@ -674,6 +690,49 @@ impl AutomationDraft {
 /// The body that turns an automation on or off.
 pub fn state_patch(active: bool) -> Value {
     json!({"state": if active { "ACTIVE" } else { "INACTIVE" }})
+}
+
+/// What to tell a user whose backend has no automation service behind it.
+pub const NOT_RUNNING_HELP: &str = "The automation service is not running next to this backend. \
+Start the console with `cargo xtask run --automations`, or serve it with \
+`canvas-serve --automation-url <url>` pointing at a running openhands-automation service.";
+
+/// Whether a failed request means "no automation service here" (rather than a failing one):
+/// the ingress answers 503 without one, an agent server alone 404, and nothing at all is a
+/// network error.
+pub fn service_missing(e: &ApiError) -> bool {
+    matches!(
+        e,
+        ApiError::NotFound
+            | ApiError::Network(_)
+            | ApiError::Unsupported(_)
+            | ApiError::Server {
+                status: 502 | 503,
+                ..
+            }
+    )
+}
+
+/// What a failed run-control request means for a person (`409` on cancel: already finished).
+pub fn cancel_error_message(e: &ApiError) -> String {
+    match e {
+        ApiError::Conflict => "This run already finished; there is nothing to cancel.".into(),
+        other => other.user_message(),
+    }
+}
+
+/// A span of seconds for a person: "45 s", "3 min 5 s", "2 h 10 min", "3 d 4 h".
+pub fn format_span(secs: i64) -> String {
+    let s = secs.max(0);
+    match s {
+        0..=59 => format!("{s} s"),
+        60..=3599 if s % 60 == 0 => format!("{} min", s / 60),
+        60..=3599 => format!("{} min {} s", s / 60, s % 60),
+        3600..=86_399 if (s % 3600) / 60 == 0 => format!("{} h", s / 3600),
+        3600..=86_399 => format!("{} h {} min", s / 3600, (s % 3600) / 60),
+        _ if (s % 86_400) / 3600 == 0 => format!("{} d", s / 86_400),
+        _ => format!("{} d {} h", s / 86_400, (s % 86_400) / 3600),
+    }
 }
 
 /// Cron presets offered by the form: (label, expression).
@@ -859,8 +918,45 @@ mod tests {
                         "trigger":{"type":"cron","schedule":"0 10 * * 1-5","timezone":"Europe/Berlin"}}))
         );
         now = draft();
-        now.repos = "owner/repo\n\n".into();
-        assert_eq!(now.patch_body(&was), Some(json!({"repos":["owner/repo"]})));
+        now.repos = "owner/repo\n\nhttps://gitlab.com/a/b".into();
+        assert_eq!(
+            now.patch_body(&was),
+            Some(
+                json!({"repos":[{"url":"owner/repo","provider":"github"},"https://gitlab.com/a/b"]})
+            )
+        );
+    }
+
+    #[test]
+    fn a_missing_service_is_told_apart_from_a_failing_one() {
+        assert!(service_missing(&ApiError::NotFound));
+        assert!(service_missing(&ApiError::Network("refused".into())));
+        assert!(service_missing(&ApiError::Server {
+            status: 503,
+            detail: "no automation service".into()
+        }));
+        assert!(!service_missing(&ApiError::Unauthorized));
+        assert!(!service_missing(&ApiError::Server {
+            status: 500,
+            detail: "boom".into()
+        }));
+        assert!(cancel_error_message(&ApiError::Conflict).contains("already finished"));
+    }
+
+    #[test]
+    fn spans_read_like_a_person_would_say_them() {
+        for (secs, text) in [
+            (-5, "0 s"),
+            (45, "45 s"),
+            (60, "1 min"),
+            (185, "3 min 5 s"),
+            (7200, "2 h"),
+            (7800, "2 h 10 min"),
+            (86_400, "1 d"),
+            (3 * 86_400 + 4 * 3600 + 59, "3 d 4 h"),
+        ] {
+            assert_eq!(format_span(secs), text, "{secs}");
+        }
     }
 
     #[test]

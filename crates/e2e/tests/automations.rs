@@ -1,0 +1,295 @@
+//! Automations (issue #14) against the REAL automation service (PyPI `openhands-automation`,
+//! local mode) beside a real agent server whose LLM is the repo's stub: create one in the UI,
+//! "Run now" and watch the run finish, open the conversation it created, pause it, cancel a
+//! run, delete it. Without a service the page says how to start one.
+
+use std::time::Duration;
+
+use canvas_e2e::{canvas_serve, Browser, Env};
+use canvas_fixtures::llm_stub::{self, StubScript};
+use fantoccini::Locator;
+use serde_json::{json, Value};
+
+/// A run installs the SDK from the uv cache and runs one stub turn: ~30 s here.
+const RUN_TIMEOUT: Duration = Duration::from_secs(240);
+
+async fn click(b: &Browser, css: &str) {
+    b.wait_js(
+        &format!("{css} to be there"),
+        &format!("return !!document.querySelector({})", json!(css)),
+    )
+    .await;
+    b.client
+        .find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("click {css}: {e}"));
+}
+
+async fn type_into(b: &Browser, css: &str, text: &str) {
+    b.wait_js(
+        &format!("{css} to be there"),
+        &format!("return !!document.querySelector({})", json!(css)),
+    )
+    .await;
+    let el = b
+        .client
+        .find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"));
+    el.clear().await.expect("clear");
+    el.send_keys(text).await.expect("type");
+}
+
+async fn text_of(b: &Browser, css: &str) -> String {
+    b.js(&format!(
+        "const e = document.querySelector({}); return e ? e.innerText : '';",
+        json!(css)
+    ))
+    .await
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
+}
+
+/// The service's own view of automation `id` (status, body).
+async fn service_get(svc_url: &str, key: &str, path: &str) -> (u16, Value) {
+    let resp = reqwest::Client::new()
+        .get(format!("{svc_url}/api/automation{path}"))
+        .header("X-Session-API-Key", key)
+        .send()
+        .await
+        .expect("automation service");
+    let status = resp.status().as_u16();
+    (status, resp.json().await.unwrap_or(Value::Null))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn automation_created_in_the_ui_runs_pauses_cancels_and_is_deleted() {
+    let env = Env::get();
+    let stub = llm_stub::start(StubScript::new().with_final_message("Automation says hi")).await;
+    let (agent, svc) = env
+        .automation_stack("automations", &stub.url())
+        .await
+        .expect("the automation service: run with `cargo xtask test`");
+    eprintln!(
+        "automation service ready in {:.1} s",
+        svc.started_in.as_secs_f64()
+    );
+    let mut config = canvas_serve::Config::new(&env.dist);
+    config.agent_server_url = Some(agent.url.clone());
+    config.automation_url = Some(svc.url.clone());
+    config.session_api_key = Some(agent.session_api_key.clone());
+    let server = canvas_serve::start(config).await.expect("serve");
+    let key = agent.session_api_key.clone();
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/automations", server.url())).await;
+    b.wait_js(
+        "the empty automations list",
+        "return !!document.querySelector('[data-testid=automations-empty]')",
+    )
+    .await;
+
+    // Create: the schedule is read back in words as it is typed; a bad one is refused.
+    click(&b, "[data-testid=new-automation]").await;
+    type_into(&b, "[data-testid=automation-name]", "Morning hello").await;
+    type_into(
+        &b,
+        "[data-testid=automation-prompt]",
+        "Say hello and finish.",
+    )
+    .await;
+    type_into(&b, "[data-testid=automation-schedule]", "61 * * * *").await;
+    let err = b
+        .wait_js(
+            "the schedule error",
+            "const e = document.querySelector('[data-testid=automation-schedule-error]'); \
+             return e && !e.hidden ? e.innerText : null;",
+        )
+        .await;
+    assert!(err.as_str().unwrap().contains("minute"), "{err}");
+    type_into(&b, "[data-testid=automation-schedule]", "30 8 * * 1-5").await;
+    let words = b
+        .wait_js(
+            "the schedule in words",
+            "const e = document.querySelector('[data-testid=automation-schedule-words]'); \
+             return e && !e.hidden && e.innerText.includes('08:30') ? e.innerText : null;",
+        )
+        .await;
+    assert_eq!(words, json!("Runs weekdays at 08:30"));
+    type_into(&b, "[data-testid=automation-timezone]", "Europe/Berlin").await;
+    click(&b, "[data-testid=save-automation]").await;
+    b.wait_js(
+        "the new automation's row",
+        "return document.querySelectorAll('[data-testid=automation-row]').length === 1",
+    )
+    .await;
+    assert_eq!(
+        text_of(&b, "[data-testid=automation-trigger]").await,
+        "weekdays at 08:30 (Europe/Berlin)"
+    );
+    let next = text_of(&b, "[data-testid=automation-next]").await;
+    assert!(
+        next.starts_with("Next run: ") && next.contains(", 08:30 (in "),
+        "{next}"
+    );
+    let id = b
+        .js("return document.querySelector('[data-testid=automation-row]').dataset.automationId")
+        .await
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (status, stored) = service_get(&svc.url, &key, &format!("/v1/{id}")).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        stored["trigger"],
+        json!({"type": "cron", "schedule": "30 8 * * 1-5", "timezone": "Europe/Berlin"})
+    );
+    assert_eq!(stored["state"], "ACTIVE");
+
+    // Run now on its page and follow the run to its end.
+    click(&b, "[data-testid=automation-link]").await;
+    b.wait_js(
+        "the automation page",
+        "const t = document.querySelector('[data-testid=automation-title]'); \
+         return t && t.innerText === 'Morning hello';",
+    )
+    .await;
+    click(&b, "[data-testid=run-automation]").await;
+    let first = b
+        .wait_js(
+            "a pending or running run",
+            "const r = document.querySelector('[data-testid=run-row]'); \
+             return r && ['pending','running'].includes(r.dataset.status) ? r.dataset.status : null;",
+        )
+        .await;
+    eprintln!("run shown as {first}");
+    let started = std::time::Instant::now();
+    b.wait_js_for(
+        "the run to complete",
+        "const r = document.querySelector('[data-testid=run-row]'); \
+         return r && ['completed','failed'].includes(r.dataset.status) ? r.dataset.status : null;",
+        RUN_TIMEOUT,
+    )
+    .await;
+    eprintln!(
+        "run finished {:.1} s after it was first shown",
+        started.elapsed().as_secs_f64()
+    );
+    let row_text = text_of(&b, "[data-testid=run-row]").await;
+    assert_eq!(
+        b.js("return document.querySelector('[data-testid=run-row]').dataset.status")
+            .await,
+        json!("completed"),
+        "{row_text}"
+    );
+    assert!(
+        text_of(&b, "[data-testid=run-answer]")
+            .await
+            .contains("Automation says hi"),
+        "{row_text}"
+    );
+    assert!(text_of(&b, "[data-testid=run-counts]")
+        .await
+        .contains("1 completed"));
+
+    // The conversation it created opens on its own backend, with the agent's answer.
+    let (_, runs) = service_get(&svc.url, &key, &format!("/v1/{id}/runs")).await;
+    let cid = runs["runs"][0]["conversation_id"]
+        .as_str()
+        .expect("the run's conversation")
+        .to_string();
+    let href = b
+        .js("return document.querySelector('[data-testid=run-conversation]').getAttribute('href')")
+        .await;
+    assert!(
+        href.as_str()
+            .unwrap()
+            .starts_with(&format!("/conversations/{cid}?backend=")),
+        "{href}"
+    );
+    click(&b, "[data-testid=run-conversation]").await;
+    b.wait_js(
+        "the run's conversation with its answer",
+        "const t = document.querySelector('[data-testid=timeline]'); \
+         return t && t.innerText.includes('Automation says hi');",
+    )
+    .await;
+    b.client.back().await.expect("back");
+
+    // Pause: the page and the service agree.
+    b.wait_js(
+        "the automation page again",
+        "return !!document.querySelector('[data-testid=toggle-automation]')",
+    )
+    .await;
+    click(&b, "[data-testid=toggle-automation]").await;
+    b.wait_js(
+        "the paused state",
+        "const s = document.querySelector('[data-testid=automation-state]'); \
+         return s && s.dataset.state === 'paused';",
+    )
+    .await;
+    assert_eq!(
+        service_get(&svc.url, &key, &format!("/v1/{id}")).await.1["state"],
+        "INACTIVE"
+    );
+    assert!(text_of(&b, "[data-testid=automation-next]")
+        .await
+        .contains("paused"));
+
+    // Cancel a run that has not finished.
+    click(&b, "[data-testid=run-automation]").await;
+    b.wait_js(
+        "a cancellable run",
+        "return !!document.querySelector('[data-testid=cancel-run]')",
+    )
+    .await;
+    click(&b, "[data-testid=cancel-run]").await;
+    b.wait_js(
+        "the cancelled run",
+        "const r = document.querySelector('[data-testid=run-row]'); \
+         return r && r.dataset.status === 'cancelled';",
+    )
+    .await;
+    let (_, runs) = service_get(&svc.url, &key, &format!("/v1/{id}/runs")).await;
+    assert_eq!(runs["runs"][0]["status"], "CANCELLED");
+
+    // Delete, confirmed: back on the empty list, and gone from the service.
+    click(&b, "[data-testid=delete-automation]").await;
+    click(&b, "[data-testid=confirm-delete-automation]").await;
+    b.wait_js(
+        "the empty list after deleting",
+        "return !!document.querySelector('[data-testid=automations-empty]')",
+    )
+    .await;
+    assert_eq!(
+        service_get(&svc.url, &key, &format!("/v1/{id}")).await.0,
+        404
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn automations_without_a_service_say_how_to_start_one() {
+    let env = Env::get();
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/automations", server.url())).await;
+    let text = b
+        .wait_js(
+            "the not-running notice",
+            "const e = document.querySelector('[data-testid=automations-not-running]'); \
+             return e ? e.innerText : null;",
+        )
+        .await;
+    assert!(
+        text.as_str()
+            .unwrap()
+            .contains("cargo xtask run --automations"),
+        "{text}"
+    );
+}

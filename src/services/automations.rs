@@ -1,0 +1,133 @@
+//! Automations (issue #14): the active backend's automation service, through the capability
+//! its client hands out ([`BackendApi::automations`](canvas_core::api::BackendApi::automations)).
+
+use crate::state::api::client;
+use crate::state::backends::BackendsCtx;
+use canvas_core::api::{Call, SendPlanned};
+use canvas_core::automation::{
+    Automation, AutomationClient, AutomationDraft, AutomationPage, Capabilities, Run, RunPage,
+};
+use canvas_core::errors::ApiError;
+use canvas_core::selection::ActiveBackend;
+
+/// Automations per page of the list.
+pub const PAGE: u32 = 50;
+/// Runs per page of an automation's runs.
+pub const RUNS_PAGE: u32 = 20;
+
+async fn with<T: 'static>(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    plan: impl FnOnce(&AutomationClient) -> Result<Call<T>, ApiError>,
+) -> Result<T, ApiError> {
+    let c = client(backends, active);
+    let svc = c.api.automations()?;
+    plan(&svc).send(&c.transport).await
+}
+
+/// One page of automations, newest first.
+pub async fn list(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    offset: u64,
+) -> Result<AutomationPage, ApiError> {
+    with(backends, active, |s| Ok(s.list(PAGE, offset))).await
+}
+
+/// What the service accepts (cron floor, zones); the defaults when it does not say.
+pub async fn capabilities(backends: BackendsCtx, active: &ActiveBackend) -> Capabilities {
+    with(backends, active, |s| Ok(s.capabilities()))
+        .await
+        .unwrap_or_default()
+}
+
+/// One automation.
+pub async fn get(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    id: &str,
+) -> Result<Automation, ApiError> {
+    with(backends, active, |s| s.get_automation(id)).await
+}
+
+/// Create from a validated draft.
+pub async fn create(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    draft: &AutomationDraft,
+) -> Result<Automation, ApiError> {
+    let body = draft.create_body();
+    with(backends, active, |s| Ok(s.create(body))).await
+}
+
+/// Save the edits of `draft` against `was` (nothing changed: the automation as it is).
+pub async fn update(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    id: &str,
+    draft: &AutomationDraft,
+    was: &AutomationDraft,
+) -> Result<Automation, ApiError> {
+    match draft.patch_body(was) {
+        Some(patch) => with(backends, active, |s| s.update(id, patch)).await,
+        None => get(backends, active, id).await,
+    }
+}
+
+/// Turn on or off.
+pub async fn set_active(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    id: &str,
+    on: bool,
+) -> Result<Automation, ApiError> {
+    with(backends, active, |s| s.set_active(id, on)).await
+}
+
+/// Delete.
+pub async fn delete(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    id: &str,
+) -> Result<(), ApiError> {
+    with(backends, active, |s| s.delete(id)).await
+}
+
+/// "Run now": the new PENDING run.
+pub async fn dispatch(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    id: &str,
+) -> Result<Run, ApiError> {
+    with(backends, active, |s| s.dispatch(id)).await
+}
+
+/// A page of runs, newest first.
+pub async fn runs(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    id: &str,
+    offset: u64,
+) -> Result<RunPage, ApiError> {
+    with(backends, active, |s| s.runs(id, RUNS_PAGE, offset)).await
+}
+
+/// The newest run, if any (the list's "last run" column).
+pub async fn last_run(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    id: &str,
+) -> Result<Option<Run>, ApiError> {
+    with(backends, active, |s| s.runs(id, 1, 0))
+        .await
+        .map(|p| p.runs.into_iter().next())
+}
+
+/// Cancel a pending or running run.
+pub async fn cancel(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    run_id: &str,
+) -> Result<Run, ApiError> {
+    with(backends, active, |s| s.cancel_run(run_id)).await
+}
