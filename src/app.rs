@@ -3,7 +3,8 @@
 use crate::chunks::{
     automation_page, automations_page, conversation_page, onboarding_page, panel_page,
     preload_automation, preload_automations, preload_conversation, preload_onboarding,
-    preload_panel, preload_public_key, preload_start_task, public_key_page, start_task_page,
+    preload_panel, preload_public_key, preload_skills, preload_start_task, public_key_page,
+    skills_page, start_task_page,
 };
 use crate::components::shell::Shell;
 use crate::lazy::lazy;
@@ -37,6 +38,7 @@ pub fn App() -> impl IntoView {
                         </ParentRoute>
                         <Route path=path!("/automations") view=|| lazy("automations", preload_automations, automations_page) />
                         <Route path=path!("/automations/:id") view=AutomationById />
+                        <Route path=path!("/skills") view=|| lazy("skills", preload_skills, skills_page) />
                     </Routes>
                 </Gate>
             </Shell>

@@ -75,3 +75,10 @@ lazy_view! {
         view! { <crate::pages::automations::AutomationPage id=id /> }
     }
 }
+
+lazy_view! {
+    /// `/skills`: skills merged by precedence, filters, enable/disable.
+    pub fn skills_page() in skills, preload preload_skills {
+        view! { <crate::pages::skills::SkillsPage /> }
+    }
+}

@@ -61,6 +61,9 @@ pub fn Shell(children: ChildrenFn) -> impl IntoView {
                 <A href=crate::links::href("/automations") attr:data-testid="nav-automations"
                     on:mouseenter=|_| crate::lazy::prefetch(crate::chunks::preload_automations)
                     on:focus=|_| crate::lazy::prefetch(crate::chunks::preload_automations)>"Automations"</A>
+                <A href=crate::links::href("/skills") attr:data-testid="nav-skills"
+                    on:mouseenter=|_| crate::lazy::prefetch(crate::chunks::preload_skills)
+                    on:focus=|_| crate::lazy::prefetch(crate::chunks::preload_skills)>"Skills"</A>
                 <BackendSelector />
             </nav>
             <main class="content">

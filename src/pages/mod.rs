@@ -8,4 +8,5 @@ pub mod not_found;
 pub mod onboarding;
 pub mod panel;
 pub mod public_key;
+pub mod skills;
 pub mod start_task;
