@@ -82,3 +82,17 @@ lazy_view! {
         view! { <crate::pages::skills::SkillsPage /> }
     }
 }
+
+lazy_view! {
+    /// The conversations of every backend in one list (issue #16).
+    pub fn all_conversations(query: Signal<String>, refresh: Signal<u32>) in all_conversations, preload preload_all_conversations {
+        view! { <crate::pages::all_conversations::AllConversations query=query refresh=refresh /> }
+    }
+}
+
+lazy_view! {
+    /// The command palette (⌘K / Ctrl+K).
+    pub fn palette(close: Callback<()>) in palette, preload preload_palette {
+        view! { <crate::components::palette::Palette close=close /> }
+    }
+}

@@ -10,6 +10,8 @@
 
 use leptos::prelude::*;
 use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
 
 /// A lazily loaded part could not be fetched.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,18 +69,36 @@ macro_rules! lazy_view {
 }
 pub(crate) use lazy_view;
 
+/// A chunk's loader, type-erased: one copy of [`lazy`]'s body serves every lazy part.
+type PreloadFn = Arc<dyn Fn() -> Pin<Box<dyn Future<Output = Result<(), String>>>> + Send + Sync>;
+/// A lazy part's builder, type-erased.
+type BuildFn =
+    Arc<dyn Fn() -> Pin<Box<dyn Future<Output = Result<AnyView, ChunkError>>>> + Send + Sync>;
+
 /// Shows the view `build` produces once its chunk (fetched by `preload`) is there: a skeleton
 /// while it loads, and an error with "Retry" / "Reload" if it cannot be fetched (never a blank
 /// page). A part that went away while its chunk was on its way (e.g. a screen shown for a
 /// moment) is not built at all.
-pub fn lazy<P, PFut, E, F, Fut>(what: &'static str, preload: P, build: F) -> impl IntoView
+///
+/// Only this thin wrapper is generic; the view itself is built by one non-generic function, so a
+/// new lazy part adds a few hundred bytes to the main module, not a copy of the whole thing.
+pub fn lazy<P, PFut, E, F, Fut>(what: &'static str, preload: P, build: F) -> AnyView
 where
-    P: Fn() -> PFut + Clone + Send + Sync + 'static,
+    P: Fn() -> PFut + Send + Sync + 'static,
     PFut: Future<Output = Result<(), E>> + 'static,
     E: std::fmt::Display + 'static,
-    F: Fn() -> Fut + Clone + Send + Sync + 'static,
+    F: Fn() -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<AnyView, ChunkError>> + 'static,
 {
+    let preload: PreloadFn = Arc::new(move || {
+        let f = preload();
+        Box::pin(async move { f.await.map_err(|e| e.to_string()) })
+    });
+    let build: BuildFn = Arc::new(move || Box::pin(build()));
+    lazy_erased(what, preload, build)
+}
+
+fn lazy_erased(what: &'static str, preload: PreloadFn, build: BuildFn) -> AnyView {
     let attempt = RwSignal::new(0u32);
     let fallback = move || {
         view! {
@@ -96,7 +116,7 @@ where
                 let (preload, build) = (preload.clone(), build.clone());
                 Suspend::new(send_wrapper::SendWrapper::new(async move {
                     if let Err(e) = preload().await {
-                        return chunk_error(what, ChunkError(e.to_string()), attempt).into_any();
+                        return chunk_error(what, ChunkError(e), attempt).into_any();
                     }
                     if attempt.is_disposed() {
                         return ().into_any();
@@ -109,6 +129,7 @@ where
             }}
         </Suspense>
     }
+    .into_any()
 }
 
 fn chunk_error(what: &'static str, e: ChunkError, attempt: RwSignal<u32>) -> impl IntoView {

@@ -58,3 +58,27 @@ pub fn use_go() -> impl Fn(&str, bool) + Clone {
         )
     }
 }
+
+/// The current URL (path and query, base path included) with `key` set to `value` (removed when
+/// empty): for filters kept in the query string.
+pub fn current_with_param(key: &str, value: &str) -> String {
+    let Some(loc) = web_sys::window().map(|w| w.location()) else {
+        return String::new();
+    };
+    let path = loc.pathname().unwrap_or_default();
+    let search = loc.search().unwrap_or_default();
+    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
+        return path;
+    };
+    if value.is_empty() {
+        params.delete(key);
+    } else {
+        params.set(key, value);
+    }
+    let q = String::from(params.to_string());
+    if q.is_empty() {
+        path
+    } else {
+        format!("{path}?{q}")
+    }
+}

@@ -2,6 +2,7 @@
 
 pub mod backends;
 pub mod chat;
+pub mod palette;
 pub mod recovery;
 pub mod shell;
 pub mod status_dot;

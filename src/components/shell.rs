@@ -12,6 +12,39 @@ use canvas_core::health::{backend_health, Health};
 use leptos::prelude::*;
 use leptos_router::components::A;
 
+/// A sidebar entry: (path, label, `data-testid`, what to prefetch on hover/focus).
+type NavEntry = (&'static str, &'static str, &'static str, fn());
+
+/// The sidebar's pages.
+const NAV: &[NavEntry] = &[
+    (
+        "/conversations",
+        "Conversations",
+        "nav-conversations",
+        || {},
+    ),
+    ("/automations", "Automations", "nav-automations", || {
+        crate::lazy::prefetch(crate::chunks::preload_automations)
+    }),
+    ("/skills", "Skills", "nav-skills", || {
+        crate::lazy::prefetch(crate::chunks::preload_skills)
+    }),
+];
+
+/// One sidebar link (one instantiation for all of them: the main module stays small).
+#[component]
+fn NavLink(
+    path: &'static str,
+    label: &'static str,
+    testid: &'static str,
+    prefetch: fn(),
+) -> impl IntoView {
+    view! {
+        <A href=crate::links::href(path) attr:data-testid=testid
+            on:mouseenter=move |_| prefetch() on:focus=move |_| prefetch()>{label}</A>
+    }
+}
+
 #[component]
 pub fn Shell(children: ChildrenFn) -> impl IntoView {
     let backends = use_backends();
@@ -57,13 +90,9 @@ pub fn Shell(children: ChildrenFn) -> impl IntoView {
                 </span>
             </header>
             <nav class="sidebar" aria-label="Main">
-                <A href=crate::links::href("/conversations")>"Conversations"</A>
-                <A href=crate::links::href("/automations") attr:data-testid="nav-automations"
-                    on:mouseenter=|_| crate::lazy::prefetch(crate::chunks::preload_automations)
-                    on:focus=|_| crate::lazy::prefetch(crate::chunks::preload_automations)>"Automations"</A>
-                <A href=crate::links::href("/skills") attr:data-testid="nav-skills"
-                    on:mouseenter=|_| crate::lazy::prefetch(crate::chunks::preload_skills)
-                    on:focus=|_| crate::lazy::prefetch(crate::chunks::preload_skills)>"Skills"</A>
+                {NAV.iter().map(|&(path, label, testid, prefetch)| view! {
+                    <NavLink path=path label=label testid=testid prefetch=prefetch />
+                }).collect_view()}
                 <BackendSelector />
             </nav>
             <main class="content">
@@ -73,6 +102,7 @@ pub fn Shell(children: ChildrenFn) -> impl IntoView {
                 <SwitchingOverlay />
             </main>
             <BackendDialogs />
+            <crate::components::palette::PaletteHost />
         </div>
     }
 }

@@ -17,7 +17,7 @@ use leptos_router::components::A;
 use leptos_router::hooks::use_query_map;
 
 /// Formats an ISO timestamp in the user's locale (falls back to the raw text).
-fn format_time(iso: &str) -> String {
+pub(crate) fn format_time(iso: &str) -> String {
     let d = js_sys::Date::new(&wasm_bindgen::JsValue::from_str(iso));
     if d.get_time().is_nan() {
         iso.to_string()
@@ -29,7 +29,7 @@ fn format_time(iso: &str) -> String {
 }
 
 #[component]
-fn StatusBadge(badge: Badge) -> impl IntoView {
+pub(crate) fn StatusBadge(badge: Badge) -> impl IntoView {
     let label = format!("{} status: {}", badge.kind, badge.label);
     view! {
         <span class=badge.class data-testid="status-badge" data-kind=badge.kind
@@ -240,22 +240,58 @@ pub fn ConversationsPage() -> impl IntoView {
     });
     refresh_while_visible(list);
 
+    let search = Memo::new(move |_| query.with(|q| q.get("q").unwrap_or_default()));
+    let all = Memo::new(move |_| query.with(|q| q.get("scope").as_deref() == Some("all")));
+    let refresh_all = RwSignal::new(0u32);
     let ids = move || {
-        list.items
-            .with(|l| l.iter().map(|c| c.id.clone()).collect::<Vec<_>>())
+        let q = search.get().trim().to_lowercase();
+        list.items.with(|l| {
+            l.iter()
+                .filter(|c| q.is_empty() || c.display_title().to_lowercase().contains(&q))
+                .map(|c| c.id.clone())
+                .collect::<Vec<_>>()
+        })
     };
+    let go = crate::links::use_go();
+    // The filters live in the URL (`?q=`, `?scope=all`): a reload or a shared link keeps them.
+    let set_param = move |key: &str, value: &str| {
+        go(&crate::links::current_with_param(key, value), true);
+    };
+    let set_search = set_param.clone();
+    let set_scope = set_param;
     view! {
         <section class="page conversations">
             <header class="page-header">
                 <h1>"Conversations"</h1>
                 <A href=href("/") attr:class="btn primary" attr:data-testid="new-conversation">"New conversation"</A>
-                <button class="btn" data-testid="refresh-conversations" on:click=move |_| list.refresh() title="Refresh">
+                <button class="btn" data-testid="refresh-conversations" title="Refresh"
+                    on:click=move |_| if all.get_untracked() { refresh_all.update(|n| *n += 1) } else { list.refresh() }>
                     "Refresh"
                 </button>
             </header>
+            <div class="list-filters" role="search">
+                <input type="search" class="list-search" data-testid="conversation-search"
+                    placeholder="Search titles" aria-label="Search conversation titles"
+                    prop:value=move || search.get()
+                    on:input=move |ev| set_search("q", &event_target_value(&ev)) />
+                <button type="button" class="btn" data-testid="all-backends-toggle"
+                    aria-pressed=move || all.get().to_string()
+                    on:mouseenter=|_| crate::lazy::prefetch(crate::chunks::preload_all_conversations)
+                    on:click=move |_| set_scope("scope", if all.get_untracked() { "" } else { "all" })>
+                    "All backends"
+                </button>
+            </div>
             <p class="muted refresh-error" role="status" data-testid="refresh-error" hidden=move || list.refresh_error.get().is_none()>
                 {move || list.refresh_error.get().map(|e| format!("Could not refresh: {e}")).unwrap_or_default()}
             </p>
+            {move || all.get().then(|| {
+                let query = Signal::derive(move || search.get());
+                let refresh = Signal::derive(move || refresh_all.get());
+                crate::lazy::lazy("all backends", crate::chunks::preload_all_conversations, move || {
+                    crate::chunks::all_conversations(query, refresh)
+                })
+            })}
+            <div hidden=move || all.get()>
             {move || match list.state.get() {
                 ListState::Loading => view! {
                     <p class="loading" data-testid="loading">"Loading conversations…"</p>
@@ -296,6 +332,7 @@ pub fn ConversationsPage() -> impl IntoView {
                     </p>
                 }.into_any(),
             }}
+            </div>
             {move || list.deleting.get().map(|(id, title)| view! { <DeleteDialog list=list id=id title=title /> })}
         </section>
     }

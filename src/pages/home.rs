@@ -16,7 +16,10 @@ use leptos::prelude::*;
 pub fn HomePage() -> impl IntoView {
     let backends = use_backends();
     let go = use_go();
-    let draft = RwSignal::new(String::new());
+    let draft = RwSignal::new(
+        crate::services::skills::take_launcher_prefill(&backends.active.get_untracked())
+            .unwrap_or_default(),
+    );
     let create = Action::new_local(move |message: &String| {
         let active = backends.active.get_untracked();
         let message = message.clone();

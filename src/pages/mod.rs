@@ -1,5 +1,6 @@
 //! One route view per file.
 
+pub mod all_conversations;
 pub mod automations;
 pub mod conversation;
 pub mod conversations;

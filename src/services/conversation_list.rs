@@ -218,3 +218,17 @@ pub async fn delete(
     let c = client(backends, active);
     c.api.delete_conversation(id).send(&c.transport).await
 }
+
+/// The newest `limit` conversations of `active` (the command palette's jump list).
+pub async fn recent(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    limit: u32,
+) -> Result<Vec<ConversationSummary>, ApiError> {
+    let c = client(backends, active);
+    c.api
+        .list_conversations(None, limit)
+        .send(&c.transport)
+        .await
+        .map(|p| p.items)
+}

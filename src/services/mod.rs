@@ -3,10 +3,12 @@
 //! active kind's client through the one transport, and returns `Result<T, ApiError>`. Views hold
 //! `LocalResource`s, `Action`s and signals only: no `client(..)`, no `spawn_local`.
 
+pub mod all_backends;
 pub mod automations;
 pub mod conversation;
 pub mod conversation_list;
 pub mod settings;
+pub mod skills;
 pub mod start_task;
 pub mod terminal;
 pub mod workspace;

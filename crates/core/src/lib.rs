@@ -23,12 +23,14 @@
 //! | [`skills`] | skills from many sources merged by precedence (issue #13) |
 //! | [`all_backends`] | one conversation list across every backend (issue #16) |
 //! | [`fuzzy`] | fuzzy matching for the command palette (issue #16) |
+//! | [`attention`] | tab title markers and notifications for a conversation (issue #16) |
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod all_backends;
 pub mod api;
+pub mod attention;
 pub mod automation;
 pub mod backend;
 pub mod backend_form;

@@ -187,6 +187,24 @@ impl KindFilter {
         }
     }
 
+    /// Its spelling in a URL query (`?kind=`): the server's `SkillInfo.type` word.
+    pub fn param(self) -> &'static str {
+        match self {
+            KindFilter::Repo => "repo",
+            KindFilter::Knowledge => "knowledge",
+            KindFilter::AgentSkills => "agentskills",
+        }
+    }
+
+    /// The kind a `?kind=` value names (case-insensitive, trimmed); `None` for anything else
+    /// (then no kind filter applies).
+    pub fn from_param(value: &str) -> Option<Self> {
+        let v = value.trim();
+        KindFilter::ALL
+            .into_iter()
+            .find(|k| k.param().eq_ignore_ascii_case(v))
+    }
+
     /// The word shown in the UI.
     pub fn label(self) -> &'static str {
         match self {
@@ -938,6 +956,24 @@ mod tests {
         }
         let labels: Vec<_> = KindFilter::ALL.iter().map(|k| k.label()).collect();
         assert_eq!(labels, ["Always on", "Triggered", "AgentSkills"]);
+    }
+
+    #[test]
+    fn kind_in_a_url_query() {
+        for k in KindFilter::ALL {
+            assert_eq!(KindFilter::from_param(k.param()), Some(k));
+        }
+        let table = [
+            ("repo", Some(KindFilter::Repo)),
+            (" Knowledge ", Some(KindFilter::Knowledge)),
+            ("AGENTSKILLS", Some(KindFilter::AgentSkills)),
+            ("", None),
+            ("all", None),
+            ("triggered", None),
+        ];
+        for (value, kind) in table {
+            assert_eq!(KindFilter::from_param(value), kind, "{value:?}");
+        }
     }
 
     #[test]

@@ -1,0 +1,107 @@
+//! "All backends" (issue #16, beyond upstream): every enabled backend's conversations in one
+//! list, newest first, each row labelled with its backend and linked with its own
+//! `?backend=&org=` (BR-5), a failing or disabled backend as one inline note. Lazily loaded.
+//! A row opens as a fresh page load (`rel="external"`): the app applies a URL's backend pin at
+//! start-up (BR-5), so the conversation opens on its own backend, never on the active one.
+
+use crate::links::base_path;
+use crate::pages::conversations::{format_time, StatusBadge};
+use crate::services::all_backends::load;
+use crate::state::backends::use_backends;
+use canvas_core::all_backends::{row_href, MergedList};
+use canvas_core::conversation_list::status_badges;
+use leptos::prelude::*;
+
+/// Rows asked of each backend at first, and added by "Load more".
+const STEP: u32 = 50;
+
+#[component]
+pub fn AllConversations(
+    /// Text the titles must contain (case-insensitive; empty: all).
+    query: Signal<String>,
+    /// Bumped by the page's "Refresh".
+    refresh: Signal<u32>,
+) -> impl IntoView {
+    let backends = use_backends();
+    let limit = RwSignal::new(STEP);
+    let list = LocalResource::new(move || {
+        refresh.track();
+        backends.backends.track();
+        let limit = limit.get();
+        async move { load(backends, limit, limit as usize).await }
+    });
+    // The last merged list stays while a refresh runs.
+    let shown = RwSignal::new(None::<MergedList>);
+    Effect::new(move |_| {
+        if let Some(l) = list.get() {
+            shown.set(Some(l));
+        }
+    });
+    let base = base_path();
+    move || {
+        let Some(merged) = shown.get() else {
+            let n = backends.backends.with(Vec::len);
+            return view! {
+                <p class="loading" data-testid="all-loading">{format!("Loading conversations from {n} backends…")}</p>
+            }
+            .into_any();
+        };
+        let q = query.get().trim().to_lowercase();
+        let notes = merged
+            .notes
+            .iter()
+            .map(|n| {
+                view! {
+                    <li data-testid="source-note" data-backend-id=n.source.backend_id.clone()>{n.text.clone()}</li>
+                }
+            })
+            .collect_view();
+        let rows: Vec<_> = merged
+            .rows
+            .iter()
+            .filter(|r| q.is_empty() || r.summary.display_title().to_lowercase().contains(&q))
+            .collect();
+        let count = rows.len();
+        let more = merged.can_load_more();
+        let rows = rows
+            .into_iter()
+            .map(|r| {
+                let href = row_href(r, &base);
+                let title = r.summary.display_title();
+                let time = r
+                    .summary
+                    .updated_at
+                    .clone()
+                    .or(r.summary.created_at.clone())
+                    .unwrap_or_default();
+                let badges = status_badges(&r.summary)
+                    .into_iter()
+                    .map(|b| view! { <StatusBadge badge=b /> })
+                    .collect_view();
+                view! {
+                    <li class="conversation-row" data-testid="all-row"
+                        data-backend-id=r.source.backend_id.clone() data-conversation-id=r.summary.id.clone()>
+                        <a class="conversation-link" href=href data-testid="all-row-link" rel="external">
+                            <span class="backend-chip" data-testid="row-backend">{r.label.clone()}</span>
+                            <span class="conversation-title" data-testid="conversation-title">{title}</span>
+                            {badges}
+                        </a>
+                        <time class="conversation-time" datetime=time.clone()>{format_time(&time)}</time>
+                    </li>
+                }
+            })
+            .collect_view();
+        view! {
+            <ul class="source-notes" role="status" data-testid="source-notes">{notes}</ul>
+            <ul class="conversation-list" data-testid="all-list" data-count=count.to_string()>{rows}</ul>
+            <p class="empty" hidden=count != 0 data-testid="all-empty">
+                {if q.is_empty() { "No conversations on any backend." } else { "No conversation title matches." }}
+            </p>
+            <div class="load-more" hidden=!more>
+                <button type="button" class="btn" data-testid="all-load-more"
+                    on:click=move |_| limit.update(|l| *l += STEP)>"Load more"</button>
+            </div>
+        }
+        .into_any()
+    }
+}
