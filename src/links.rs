@@ -38,6 +38,11 @@ pub fn panel_path(id: &str) -> String {
     format!("/conversations/{}/panel", path_segment(id))
 }
 
+/// `/automations/<id>`.
+pub fn automation_path(id: &str) -> String {
+    format!("/automations/{}", path_segment(id))
+}
+
 /// `/conversations/task-<id>` (upstream's URL of a cloud start task).
 pub fn start_task_path(task_id: &str) -> String {
     format!("/conversations/task-{}", path_segment(task_id))

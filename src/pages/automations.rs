@@ -203,10 +203,7 @@ fn AutomationRow(
 ) -> impl IntoView {
     let backends = use_backends();
     let id = a.id.clone();
-    let link = pinned(
-        &format!("/automations/{}", canvas_core::url::path_segment(&id)),
-        &active,
-    );
+    let link = pinned(&crate::links::automation_path(&id), &active);
     let last = {
         let id = id.clone();
         let active = active.clone();

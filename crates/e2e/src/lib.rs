@@ -278,6 +278,50 @@ impl Browser {
         .await;
     }
 
+    /// Waits until `css` matches, then clicks the first match as a person would.
+    pub async fn click(&self, css: &str) {
+        self.wait_js(
+            &format!("{css} to be there"),
+            &format!("return !!document.querySelector({})", json!(css)),
+        )
+        .await;
+        self.client
+            .find(fantoccini::Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("{css}: {e}"))
+            .click()
+            .await
+            .unwrap_or_else(|e| panic!("click {css}: {e}"));
+    }
+
+    /// Waits until `css` matches, clears that field and types `text` into it.
+    pub async fn type_into(&self, css: &str, text: &str) {
+        self.wait_js(
+            &format!("{css} to be there"),
+            &format!("return !!document.querySelector({})", json!(css)),
+        )
+        .await;
+        let el = self
+            .client
+            .find(fantoccini::Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("{css}: {e}"));
+        el.clear().await.expect("clear");
+        el.send_keys(text).await.expect("type");
+    }
+
+    /// The visible text of the first match of `css` (`""` when none).
+    pub async fn text_of(&self, css: &str) -> String {
+        self.js(&format!(
+            "const e = document.querySelector({}); return e ? e.innerText : '';",
+            json!(css)
+        ))
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+    }
+
     pub async fn body_text(&self) -> String {
         self.client
             .execute(

@@ -7,52 +7,10 @@ use std::time::Duration;
 
 use canvas_e2e::{canvas_serve, Browser, Env};
 use canvas_fixtures::llm_stub::{self, StubScript};
-use fantoccini::Locator;
 use serde_json::{json, Value};
 
 /// A run installs the SDK from the uv cache and runs one stub turn: ~30 s here.
 const RUN_TIMEOUT: Duration = Duration::from_secs(240);
-
-async fn click(b: &Browser, css: &str) {
-    b.wait_js(
-        &format!("{css} to be there"),
-        &format!("return !!document.querySelector({})", json!(css)),
-    )
-    .await;
-    b.client
-        .find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("{css}: {e}"))
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("click {css}: {e}"));
-}
-
-async fn type_into(b: &Browser, css: &str, text: &str) {
-    b.wait_js(
-        &format!("{css} to be there"),
-        &format!("return !!document.querySelector({})", json!(css)),
-    )
-    .await;
-    let el = b
-        .client
-        .find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("{css}: {e}"));
-    el.clear().await.expect("clear");
-    el.send_keys(text).await.expect("type");
-}
-
-async fn text_of(b: &Browser, css: &str) -> String {
-    b.js(&format!(
-        "const e = document.querySelector({}); return e ? e.innerText : '';",
-        json!(css)
-    ))
-    .await
-    .as_str()
-    .unwrap_or_default()
-    .to_string()
-}
 
 /// The service's own view of automation `id` (status, body).
 async fn service_get(svc_url: &str, key: &str, path: &str) -> (u16, Value) {
@@ -93,15 +51,13 @@ async fn automation_created_in_the_ui_runs_pauses_cancels_and_is_deleted() {
     .await;
 
     // Create: the schedule is read back in words as it is typed; a bad one is refused.
-    click(&b, "[data-testid=new-automation]").await;
-    type_into(&b, "[data-testid=automation-name]", "Morning hello").await;
-    type_into(
-        &b,
-        "[data-testid=automation-prompt]",
-        "Say hello and finish.",
-    )
-    .await;
-    type_into(&b, "[data-testid=automation-schedule]", "61 * * * *").await;
+    b.click("[data-testid=new-automation]").await;
+    b.type_into("[data-testid=automation-name]", "Morning hello")
+        .await;
+    b.type_into("[data-testid=automation-prompt]", "Say hello and finish.")
+        .await;
+    b.type_into("[data-testid=automation-schedule]", "61 * * * *")
+        .await;
     let err = b
         .wait_js(
             "the schedule error",
@@ -110,7 +66,8 @@ async fn automation_created_in_the_ui_runs_pauses_cancels_and_is_deleted() {
         )
         .await;
     assert!(err.as_str().unwrap().contains("minute"), "{err}");
-    type_into(&b, "[data-testid=automation-schedule]", "30 8 * * 1-5").await;
+    b.type_into("[data-testid=automation-schedule]", "30 8 * * 1-5")
+        .await;
     let words = b
         .wait_js(
             "the schedule in words",
@@ -119,18 +76,19 @@ async fn automation_created_in_the_ui_runs_pauses_cancels_and_is_deleted() {
         )
         .await;
     assert_eq!(words, json!("Runs weekdays at 08:30"));
-    type_into(&b, "[data-testid=automation-timezone]", "Europe/Berlin").await;
-    click(&b, "[data-testid=save-automation]").await;
+    b.type_into("[data-testid=automation-timezone]", "Europe/Berlin")
+        .await;
+    b.click("[data-testid=save-automation]").await;
     b.wait_js(
         "the new automation's row",
         "return document.querySelectorAll('[data-testid=automation-row]').length === 1",
     )
     .await;
     assert_eq!(
-        text_of(&b, "[data-testid=automation-trigger]").await,
+        b.text_of("[data-testid=automation-trigger]").await,
         "weekdays at 08:30 (Europe/Berlin)"
     );
-    let next = text_of(&b, "[data-testid=automation-next]").await;
+    let next = b.text_of("[data-testid=automation-next]").await;
     assert!(
         next.starts_with("Next run: ") && next.contains(", 08:30 (in "),
         "{next}"
@@ -150,14 +108,14 @@ async fn automation_created_in_the_ui_runs_pauses_cancels_and_is_deleted() {
     assert_eq!(stored["state"], "ACTIVE");
 
     // Run now on its page and follow the run to its end.
-    click(&b, "[data-testid=automation-link]").await;
+    b.click("[data-testid=automation-link]").await;
     b.wait_js(
         "the automation page",
         "const t = document.querySelector('[data-testid=automation-title]'); \
          return t && t.innerText === 'Morning hello';",
     )
     .await;
-    click(&b, "[data-testid=run-automation]").await;
+    b.click("[data-testid=run-automation]").await;
     let first = b
         .wait_js(
             "a pending or running run",
@@ -178,7 +136,7 @@ async fn automation_created_in_the_ui_runs_pauses_cancels_and_is_deleted() {
         "run finished {:.1} s after it was first shown",
         started.elapsed().as_secs_f64()
     );
-    let row_text = text_of(&b, "[data-testid=run-row]").await;
+    let row_text = b.text_of("[data-testid=run-row]").await;
     assert_eq!(
         b.js("return document.querySelector('[data-testid=run-row]').dataset.status")
             .await,
@@ -186,12 +144,13 @@ async fn automation_created_in_the_ui_runs_pauses_cancels_and_is_deleted() {
         "{row_text}"
     );
     assert!(
-        text_of(&b, "[data-testid=run-answer]")
+        b.text_of("[data-testid=run-answer]")
             .await
             .contains("Automation says hi"),
         "{row_text}"
     );
-    assert!(text_of(&b, "[data-testid=run-counts]")
+    assert!(b
+        .text_of("[data-testid=run-counts]")
         .await
         .contains("1 completed"));
 
@@ -210,7 +169,7 @@ async fn automation_created_in_the_ui_runs_pauses_cancels_and_is_deleted() {
             .starts_with(&format!("/conversations/{cid}?backend=")),
         "{href}"
     );
-    click(&b, "[data-testid=run-conversation]").await;
+    b.click("[data-testid=run-conversation]").await;
     b.wait_js(
         "the run's conversation with its answer",
         "const t = document.querySelector('[data-testid=timeline]'); \
@@ -225,7 +184,7 @@ async fn automation_created_in_the_ui_runs_pauses_cancels_and_is_deleted() {
         "return !!document.querySelector('[data-testid=toggle-automation]')",
     )
     .await;
-    click(&b, "[data-testid=toggle-automation]").await;
+    b.click("[data-testid=toggle-automation]").await;
     b.wait_js(
         "the paused state",
         "const s = document.querySelector('[data-testid=automation-state]'); \
@@ -236,18 +195,19 @@ async fn automation_created_in_the_ui_runs_pauses_cancels_and_is_deleted() {
         service_get(&svc.url, &key, &format!("/v1/{id}")).await.1["state"],
         "INACTIVE"
     );
-    assert!(text_of(&b, "[data-testid=automation-next]")
+    assert!(b
+        .text_of("[data-testid=automation-next]")
         .await
         .contains("paused"));
 
     // Cancel a run that has not finished.
-    click(&b, "[data-testid=run-automation]").await;
+    b.click("[data-testid=run-automation]").await;
     b.wait_js(
         "a cancellable run",
         "return !!document.querySelector('[data-testid=cancel-run]')",
     )
     .await;
-    click(&b, "[data-testid=cancel-run]").await;
+    b.click("[data-testid=cancel-run]").await;
     b.wait_js(
         "the cancelled run",
         "const r = document.querySelector('[data-testid=run-row]'); \
@@ -258,8 +218,8 @@ async fn automation_created_in_the_ui_runs_pauses_cancels_and_is_deleted() {
     assert_eq!(runs["runs"][0]["status"], "CANCELLED");
 
     // Delete, confirmed: back on the empty list, and gone from the service.
-    click(&b, "[data-testid=delete-automation]").await;
-    click(&b, "[data-testid=confirm-delete-automation]").await;
+    b.click("[data-testid=delete-automation]").await;
+    b.click("[data-testid=confirm-delete-automation]").await;
     b.wait_js(
         "the empty list after deleting",
         "return !!document.querySelector('[data-testid=automations-empty]')",

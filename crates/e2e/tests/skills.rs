@@ -12,7 +12,6 @@ use std::path::Path;
 
 use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
 use canvas_fixtures::cloud::{Pacing, StartBehavior};
-use fantoccini::Locator;
 use serde_json::{json, Value};
 
 const SKILL: &str = "deploy-notes";
@@ -60,39 +59,6 @@ async fn wait_for(b: &Browser, css: &str) {
     .await;
 }
 
-async fn click(b: &Browser, css: &str) {
-    wait_for(b, css).await;
-    b.client
-        .find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("{css}: {e}"))
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("click {css}: {e}"));
-}
-
-async fn type_into(b: &Browser, css: &str, text: &str) {
-    wait_for(b, css).await;
-    let el = b
-        .client
-        .find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("{css}: {e}"));
-    el.clear().await.expect("clear");
-    el.send_keys(text).await.expect("type");
-}
-
-async fn text_of(b: &Browser, css: &str) -> String {
-    b.js(&format!(
-        "const e = document.querySelector({}); return e ? e.innerText : '';",
-        json!(css)
-    ))
-    .await
-    .as_str()
-    .unwrap_or_default()
-    .to_string()
-}
-
 /// The names the list shows, in order, once every tier has answered.
 async fn listed(b: &Browser) -> Vec<String> {
     let v = b
@@ -109,8 +75,9 @@ async fn listed(b: &Browser) -> Vec<String> {
 /// Types `project` into the page's project-directory field and loads it; waits for the project
 /// tier to answer.
 async fn load_project(b: &Browser, project: &str) {
-    type_into(b, "[data-testid=skills-project-dir]", project).await;
-    click(b, "[data-testid=skills-project-load]").await;
+    b.type_into("[data-testid=skills-project-dir]", project)
+        .await;
+    b.click("[data-testid=skills-project-load]").await;
     b.wait_js(
         "the project tier of the typed directory to load",
         &format!(
@@ -174,19 +141,20 @@ async fn skills_project_skill_is_listed_overrides_the_user_one_and_is_disabled_t
     assert!(names.contains(&"agents".to_string()), "{names:?}");
     let r = row(SKILL);
     assert_eq!(
-        text_of(&b, &format!("{r} [data-testid=skill-tier]")).await,
+        b.text_of(&format!("{r} [data-testid=skill-tier]")).await,
         "Project"
     );
     assert_eq!(
-        text_of(&b, &format!("{r} [data-testid=skill-kind]")).await,
+        b.text_of(&format!("{r} [data-testid=skill-kind]")).await,
         "AgentSkills"
     );
     assert_eq!(
-        text_of(&b, &format!("{r} [data-testid=skill-source]")).await,
+        b.text_of(&format!("{r} [data-testid=skill-source]")).await,
         project_skill
     );
     assert_eq!(
-        text_of(&b, &format!("{r} [data-testid=skill-description]")).await,
+        b.text_of(&format!("{r} [data-testid=skill-description]"))
+            .await,
         "How this project ships a release."
     );
     let triggers = b
@@ -206,20 +174,22 @@ async fn skills_project_skill_is_listed_overrides_the_user_one_and_is_disabled_t
     assert_eq!(overrides, json!([["User", format!("User {user_skill}")]]));
     let agents = row("agents");
     assert_eq!(
-        text_of(&b, &format!("{agents} [data-testid=skill-tier]")).await,
+        b.text_of(&format!("{agents} [data-testid=skill-tier]"))
+            .await,
         "Project"
     );
     assert_eq!(
-        text_of(&b, &format!("{agents} [data-testid=skill-kind]")).await,
+        b.text_of(&format!("{agents} [data-testid=skill-kind]"))
+            .await,
         "Always on"
     );
     assert_eq!(
-        text_of(&b, "[data-testid=skills-tier][data-tier=User]").await,
+        b.text_of("[data-testid=skills-tier][data-tier=User]").await,
         "User: 1 skill"
     );
 
     // The content, on request, as safe Markdown: a heading and bold text, raw HTML as text.
-    click(&b, &format!("{r} [data-testid=skill-expand]")).await;
+    b.click(&format!("{r} [data-testid=skill-expand]")).await;
     let content = format!("{r} [data-testid=skill-content]");
     wait_for(&b, &content).await;
     let rendered = b
@@ -245,13 +215,13 @@ async fn skills_project_skill_is_listed_overrides_the_user_one_and_is_disabled_t
 
     // Disable: marked in the list, and the server's settings say so.
     assert!(server_disabled(&api).await.is_empty());
-    click(&b, &format!("{r} [data-testid=skill-toggle]")).await;
+    b.click(&format!("{r} [data-testid=skill-toggle]")).await;
     wait_disabled(&b, SKILL, true).await;
     wait_for(&b, &format!("{r} [data-testid=skill-disabled]")).await;
     assert_eq!(server_disabled(&api).await, [SKILL]);
     // Still the project's skill (disabling does not bring the user's back).
     assert_eq!(
-        text_of(&b, &format!("{r} [data-testid=skill-tier]")).await,
+        b.text_of(&format!("{r} [data-testid=skill-tier]")).await,
         "Project"
     );
 
@@ -264,12 +234,14 @@ async fn skills_project_skill_is_listed_overrides_the_user_one_and_is_disabled_t
         json!(project)
     );
     assert_eq!(
-        text_of(&b, &format!("{} [data-testid=skill-toggle]", row(SKILL))).await,
+        b.text_of(&format!("{} [data-testid=skill-toggle]", row(SKILL)))
+            .await,
         "Enable"
     );
 
     // Enable again.
-    click(&b, &format!("{} [data-testid=skill-toggle]", row(SKILL))).await;
+    b.click(&format!("{} [data-testid=skill-toggle]", row(SKILL)))
+        .await;
     wait_disabled(&b, SKILL, false).await;
     assert!(server_disabled(&api).await.is_empty());
     assert_eq!(
@@ -297,7 +269,8 @@ async fn skills_filters_live_in_the_url_and_use_skill_prefills_the_launcher() {
     assert!(all.contains(&"agents".to_string()), "{all:?}");
 
     // Kind: only AgentSkills; text: only what mentions "release" (a trigger).
-    click(&b, "[data-testid=skills-kind][data-kind=agentskills]").await;
+    b.click("[data-testid=skills-kind][data-kind=agentskills]")
+        .await;
     b.wait_js(
         "the kind in the URL",
         "return new URLSearchParams(location.search).get('kind') === 'agentskills';",
@@ -312,7 +285,7 @@ async fn skills_filters_live_in_the_url_and_use_skill_prefills_the_launcher() {
             .is_some_and(|k| !k.is_empty() && k.iter().all(|k| k == "agentskills")),
         "{kinds}"
     );
-    type_into(&b, "[data-testid=skills-search]", "release").await;
+    b.type_into("[data-testid=skills-search]", "release").await;
     b.wait_js(
         "the text in the URL",
         "return new URLSearchParams(location.search).get('q') === 'release';",
@@ -341,7 +314,7 @@ async fn skills_filters_live_in_the_url_and_use_skill_prefills_the_launcher() {
     );
 
     // "All" clears the kind from the URL.
-    click(&b, "[data-testid=skills-kind][data-kind='']").await;
+    b.click("[data-testid=skills-kind][data-kind='']").await;
     b.wait_js(
         "no kind in the URL",
         "return !new URLSearchParams(location.search).has('kind');",
@@ -350,7 +323,8 @@ async fn skills_filters_live_in_the_url_and_use_skill_prefills_the_launcher() {
 
     // "Use skill": the launcher opens with the skill's first trigger typed in, and the hand-over
     // is read once (not left behind in the tab).
-    click(&b, &format!("{} [data-testid=skill-use]", row(SKILL))).await;
+    b.click(&format!("{} [data-testid=skill-use]", row(SKILL)))
+        .await;
     b.wait_js(
         "the launcher pre-filled with the trigger",
         "const i = document.querySelector('[data-testid=launcher-input]'); \
@@ -379,7 +353,7 @@ async fn skills_are_not_available_on_a_cloud_backend() {
     b.goto(&format!("{}/skills", server.url())).await;
     wait_for(&b, "[data-testid=skills-unavailable]").await;
     assert_eq!(
-        text_of(&b, "[data-testid=skills-unavailable]").await,
+        b.text_of("[data-testid=skills-unavailable]").await,
         "Skills are not available on this backend."
     );
     assert_eq!(
