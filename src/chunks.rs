@@ -85,14 +85,29 @@ lazy_view! {
 
 lazy_view! {
     /// The conversations of every backend in one list (issue #16).
-    pub fn all_conversations(query: Signal<String>, refresh: Signal<u32>) in all_conversations, preload preload_all_conversations {
-        view! { <crate::pages::all_conversations::AllConversations query=query refresh=refresh /> }
+    pub fn all_conversations(refresh: Signal<u32>) in find_work, preload preload_all_conversations {
+        view! { <crate::pages::all_conversations::AllConversations refresh=refresh /> }
+    }
+}
+
+lazy_view! {
+    /// The conversation lists' filter bar: status, archived, backends (issue #16).
+    pub fn list_filters() in find_work, preload preload_list_filters {
+        view! { <crate::pages::conversations::ListFilters /> }
+    }
+}
+
+lazy_view! {
+    /// The keyboard shortcuts' actions and the `?` dialog (issue #16), loaded at the first
+    /// shortcut pressed.
+    pub fn shortcuts(request: crate::components::shortcuts::Request) in find_work, preload preload_shortcuts {
+        view! { <crate::components::shortcuts::Shortcuts request=request /> }
     }
 }
 
 lazy_view! {
     /// The command palette (⌘K / Ctrl+K).
-    pub fn palette(close: Callback<()>) in palette, preload preload_palette {
+    pub fn palette(close: Callback<()>) in find_work, preload preload_palette {
         view! { <crate::components::palette::Palette close=close /> }
     }
 }

@@ -21,8 +21,14 @@ pub fn href(path: &str) -> String {
 
 /// An app path pinned to `active`'s backend and org (BR-5), with the base path.
 pub fn pinned(path: &str, active: &ActiveBackend) -> String {
+    pinned_at(&base_path(), path, active)
+}
+
+/// [`pinned`] with the base path given (read it with [`base_path`] while the component is
+/// built: after an `await` the context may be gone).
+pub fn pinned_at(base: &str, path: &str, active: &ActiveBackend) -> String {
     app_href(
-        &base_path(),
+        base,
         path,
         Some((&active.backend.id, active.org_id.as_deref())),
     )
@@ -67,6 +73,13 @@ pub fn use_go() -> impl Fn(&str, bool) + Clone {
 /// The current URL (path and query, base path included) with `key` set to `value` (removed when
 /// empty): for filters kept in the query string.
 pub fn current_with_param(key: &str, value: &str) -> String {
+    let values: &[&str] = if value.is_empty() { &[] } else { &[value] };
+    current_with_values(key, values)
+}
+
+/// The current URL with `key` repeated once per value, in order (removed when there is none):
+/// for filters with several values (`?from=a&from=b`).
+pub fn current_with_values(key: &str, values: &[&str]) -> String {
     let Some(loc) = web_sys::window().map(|w| w.location()) else {
         return String::new();
     };
@@ -75,10 +88,9 @@ pub fn current_with_param(key: &str, value: &str) -> String {
     let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
         return path;
     };
-    if value.is_empty() {
-        params.delete(key);
-    } else {
-        params.set(key, value);
+    params.delete(key);
+    for v in values {
+        params.append(key, v);
     }
     let q = String::from(params.to_string());
     if q.is_empty() {

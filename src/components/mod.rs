@@ -4,6 +4,8 @@ pub mod backends;
 pub mod chat;
 pub mod palette;
 pub mod recovery;
+pub mod run_where;
 pub mod shell;
+pub mod shortcuts;
 pub mod status_dot;
 pub mod workspace;

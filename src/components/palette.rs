@@ -1,7 +1,8 @@
 //! The command palette (issue #16): ⌘K / Ctrl+K anywhere opens it; type to filter (fuzzy,
 //! `canvas_core::fuzzy`), ↑/↓ to move, Enter to run, Esc to close. It jumps to a conversation
-//! of the active backend, switches backend, or opens a page. The listener is in the main module;
-//! the palette itself is a lazy chunk.
+//! of the active backend, switches backend, or opens a page. The listener (shared with the other
+//! keyboard shortcuts, see [`PaletteHost`]) is in the main module; the palette itself is a lazy
+//! chunk.
 
 use crate::components::backends::dialog::Dialog;
 use crate::links::{conversation_path, href, pinned, use_go};
@@ -16,48 +17,100 @@ const CONVERSATIONS: u32 = 50;
 /// Entries shown at once.
 const SHOWN: usize = 12;
 
-/// Opens the palette on ⌘K / Ctrl+K (mounted once, in the shell).
+/// The keyboard's host (mounted once, in the shell): one window `keydown` listener that asks
+/// `canvas_core::shortcuts::match_key` what a press means. ⌘K / Ctrl+K toggles the palette;
+/// any other shortcut is handed to the lazily loaded [`crate::components::shortcuts`] (its
+/// chunk arrives with the first one pressed).
 #[component]
 pub fn PaletteHost() -> impl IntoView {
+    use canvas_core::shortcuts::{is_text_field, match_key, request_code, KeyPress, Shortcut};
     let open = RwSignal::new(false);
+    let request: crate::components::shortcuts::Request = RwSignal::new(0);
+    let armed = Memo::new(move |_| request.get() != 0);
     crate::platform::listen::on_window_event("keydown", move |ev| {
-        use wasm_bindgen::JsCast;
         let Some(k) = ev.dyn_ref::<web_sys::KeyboardEvent>() else {
             return;
         };
-        if (k.ctrl_key() || k.meta_key()) && !k.alt_key() && k.key().eq_ignore_ascii_case("k") {
-            k.prevent_default();
+        if k.default_prevented() || k.is_composing() {
+            return;
+        }
+        let target = k
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok());
+        let in_text_field = target.is_some_and(|t| {
+            is_text_field(
+                &t.tag_name(),
+                t.get_attribute("type").as_deref(),
+                t.is_content_editable(),
+            )
+        });
+        let in_dialog = document()
+            .query_selector("[aria-modal=true]")
+            .ok()
+            .flatten()
+            .is_some();
+        let key = k.key();
+        let press = KeyPress {
+            key: &key,
+            ctrl: k.ctrl_key(),
+            meta: k.meta_key(),
+            alt: k.alt_key(),
+            shift: k.shift_key(),
+            in_text_field,
+            in_dialog,
+        };
+        let Some(shortcut) = match_key(&press) else {
+            return;
+        };
+        k.prevent_default();
+        if shortcut == Shortcut::Palette {
             open.update(|o| *o = !*o);
+        } else {
+            request.update(|r| *r = request_code(*r, shortcut));
         }
     });
     let close = Callback::new(move |_: ()| open.set(false));
-    move || {
-        open.get().then(|| {
-            crate::lazy::lazy(
-                "command palette",
-                crate::chunks::preload_palette,
-                move || crate::chunks::palette(close),
-            )
-        })
+    view! {
+        {move || {
+            open.get().then(|| {
+                crate::lazy::lazy(
+                    "command palette",
+                    crate::chunks::preload_palette,
+                    move || crate::chunks::palette(close),
+                )
+            })
+        }}
+        <div class="shortcuts-host">
+            {move || {
+                armed.get().then(|| {
+                    crate::lazy::lazy(
+                        "keyboard shortcuts",
+                        crate::chunks::preload_shortcuts,
+                        move || crate::chunks::shortcuts(request),
+                    )
+                })
+            }}
+        </div>
     }
 }
 
-/// Keeps the focus in `el` during its first `frames` animation frames (about two seconds, until
-/// something is typed):
-/// a lazily loaded view may be built before it is attached, `Suspense` may move it into place
-/// afterwards (a moved element loses focus), and the dialog's own first-field focus and the
-/// backend selector may run in between. The user just asked for the palette: typing goes here.
-fn focus_when_attached(el: web_sys::HtmlInputElement, frames: u32) {
-    if el.is_connected() {
-        let focused = document()
-            .active_element()
-            .is_some_and(|a| a == *el.unchecked_ref::<web_sys::Element>());
-        if !focused {
-            let _ = el.focus();
-        }
+/// Keeps the focus on `el` during its first `frames` animation frames (about two seconds at
+/// 120), until `done(el)`: a lazily loaded view may be built before it is attached, `Suspense`
+/// may move it into place afterwards (a moved element loses focus), and the dialog's own
+/// first-field focus and the backend selector may run in between. `has_focus(el)` says whether
+/// the focus is where it belongs (on `el`, or e.g. anywhere in its dialog); if not, `el` takes
+/// it. The user just asked for this view: typing goes here.
+pub(crate) fn focus_when_attached(
+    el: web_sys::HtmlElement,
+    frames: u32,
+    has_focus: fn(&web_sys::HtmlElement) -> bool,
+    done: fn(&web_sys::HtmlElement) -> bool,
+) {
+    if el.is_connected() && !has_focus(&el) {
+        let _ = el.focus();
     }
-    if frames > 0 && el.value().is_empty() {
-        request_animation_frame(move || focus_when_attached(el, frames - 1));
+    if frames > 0 && !done(&el) {
+        request_animation_frame(move || focus_when_attached(el, frames - 1, has_focus, done));
     }
 }
 
@@ -183,7 +236,20 @@ pub fn Palette(close: Callback<()>) -> impl IntoView {
     let input = NodeRef::<leptos::html::Input>::new();
     Effect::new(move |_| {
         if let Some(i) = input.get() {
-            focus_when_attached(i, 120);
+            focus_when_attached(
+                i.into(),
+                120,
+                |el| {
+                    document()
+                        .active_element()
+                        .is_some_and(|a| a == *el.unchecked_ref::<web_sys::Element>())
+                },
+                |el| {
+                    !el.unchecked_ref::<web_sys::HtmlInputElement>()
+                        .value()
+                        .is_empty()
+                },
+            );
         }
     });
     view! {

@@ -3,13 +3,18 @@
 //! `?backend=&org=` (BR-5), a failing or disabled backend as one inline note. Lazily loaded.
 //! A row opens as a fresh page load (`rel="external"`): the app applies a URL's backend pin at
 //! start-up (BR-5), so the conversation opens on its own backend, never on the active one.
+//! The page's filters (`canvas_core::list_filter`) apply: only the backends of `?from=` are
+//! asked; title, status and archived narrow the merged rows. The rows' order is remembered for
+//! the next/previous conversation shortcuts.
 
 use crate::links::base_path;
-use crate::pages::conversations::{format_time, StatusBadge};
+use crate::pages::conversations::{format_time, url_filter, StatusBadge};
 use crate::services::all_backends::load;
+use crate::services::conversation_list::remember_order;
 use crate::state::backends::use_backends;
 use canvas_core::all_backends::{row_href, MergedList};
 use canvas_core::conversation_list::status_badges;
+use canvas_core::shortcuts::encode_links;
 use leptos::prelude::*;
 
 /// Rows asked of each backend at first, and added by "Load more".
@@ -17,18 +22,22 @@ const STEP: u32 = 50;
 
 #[component]
 pub fn AllConversations(
-    /// Text the titles must contain (case-insensitive; empty: all).
-    query: Signal<String>,
     /// Bumped by the page's "Refresh".
     refresh: Signal<u32>,
 ) -> impl IntoView {
     let backends = use_backends();
+    let query = leptos_router::hooks::use_query_map();
+    // The page's filters, from its URL.
+    let filter = move || url_filter(query);
     let limit = RwSignal::new(STEP);
+    // Only the backend filter is a reason to fetch again; the others narrow what is there.
+    let only = Memo::new(move |_| filter().backends);
     let list = LocalResource::new(move || {
         refresh.track();
         backends.backends.track();
         let limit = limit.get();
-        async move { load(backends, limit, limit as usize).await }
+        let only = only.get();
+        async move { load(backends, limit, limit as usize, &only).await }
     });
     // The last merged list stays while a refresh runs.
     let shown = RwSignal::new(None::<MergedList>);
@@ -38,6 +47,19 @@ pub fn AllConversations(
         }
     });
     let base = base_path();
+    let order_base = base.clone();
+    // The rows shown, in order, for next/previous (a row opens on its own backend).
+    Effect::new(move |_| {
+        let f = filter();
+        let hrefs: Vec<String> = shown.with(|m| {
+            m.iter()
+                .flat_map(|m| m.rows.iter())
+                .filter(|r| f.matches(&r.summary))
+                .map(|r| row_href(r, &order_base))
+                .collect()
+        });
+        remember_order(&encode_links(&hrefs));
+    });
     move || {
         let Some(merged) = shown.get() else {
             let n = backends.backends.with(Vec::len);
@@ -46,7 +68,7 @@ pub fn AllConversations(
             }
             .into_any();
         };
-        let q = query.get().trim().to_lowercase();
+        let filter = filter();
         let notes = merged
             .notes
             .iter()
@@ -59,7 +81,7 @@ pub fn AllConversations(
         let rows: Vec<_> = merged
             .rows
             .iter()
-            .filter(|r| q.is_empty() || r.summary.display_title().to_lowercase().contains(&q))
+            .filter(|r| filter.matches(&r.summary))
             .collect();
         let count = rows.len();
         let more = merged.can_load_more();
@@ -95,7 +117,7 @@ pub fn AllConversations(
             <ul class="source-notes" role="status" data-testid="source-notes">{notes}</ul>
             <ul class="conversation-list" data-testid="all-list" data-count=count.to_string()>{rows}</ul>
             <p class="empty" hidden=count != 0 data-testid="all-empty">
-                {if q.is_empty() { "No conversations on any backend." } else { "No conversation title matches." }}
+                {if filter.is_active() { "No conversation matches the filters." } else { "No conversations on any backend." }}
             </p>
             <div class="load-more" hidden=!more>
                 <button type="button" class="btn" data-testid="all-load-more"

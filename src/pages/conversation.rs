@@ -139,6 +139,9 @@ fn ConversationView(
     store.start();
     let title = summary.display_title();
     let working_dir = summary.working_dir.clone();
+    let placement = summary.placement.map(|p| {
+        view! { <span class="muted placement" data-testid="placement" data-host-online=p.host_online.to_string()>{p.words()}</span> }
+    });
 
     let scroller = NodeRef::<Div>::new();
     let follow = RwSignal::new(true);
@@ -194,6 +197,7 @@ fn ConversationView(
                 <header class="chat-header">
                     <h1 data-testid="conversation-heading">{title}</h1>
                     {sandbox}
+                    {placement}
                     <span class="muted event-count" data-testid="event-count" data-count=move || count.get().to_string()>
                         {move || format!("{} events", count.get())}
                     </span>

@@ -1,20 +1,26 @@
 //! The conversation list of the active backend, newest first: "Load more" pages, a refresh
 //! every 30 s while the tab is visible, inline rename, delete with a confirmation, and status
 //! badges (execution status; sandbox status for cloud). `?page_size=N` sets the page size.
+//! Filters live in the URL (`canvas_core::list_filter`): `?q=` (title), `?status=`,
+//! `?archived=1`, and in the all-backends view (`?scope=all`) `?from=` (backends); the filter
+//! bar is a lazy chunk ([`ListFilters`]).
 
 use crate::chunks::preload_conversation;
 use crate::components::backends::dialog::Dialog;
 use crate::lazy::prefetch;
 use crate::links::{conversation_path, href, pinned};
 use crate::services::conversation_list::{
-    delete, refresh_while_visible, rename, ListCtx, ListState,
+    delete, refresh_while_visible, remember_order, rename, ListCtx, ListState,
 };
 use crate::state::backends::use_backends;
 use canvas_core::conversation_list::{page_size, rename_title, status_badges, Badge};
+use canvas_core::list_filter::{ListFilter, StatusGroup, ARCHIVED_PARAM, FROM_PARAM, STATUS_PARAM};
+use canvas_core::shortcuts::encode_ids;
 use leptos::html;
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_query_map;
+use leptos_router::params::ParamsMap;
 
 /// Formats an ISO timestamp in the user's locale (falls back to the raw text).
 pub(crate) fn format_time(iso: &str) -> String {
@@ -225,6 +231,11 @@ fn DeleteDialog(list: ListCtx, id: String, title: String) -> impl IntoView {
     }
 }
 
+/// The list filters of the URL's query (tracked).
+pub(crate) fn url_filter(query: Memo<ParamsMap>) -> ListFilter {
+    query.with(|q| ListFilter::from_lookup(|k| q.get_all(k).unwrap_or_default()))
+}
+
 #[component]
 pub fn ConversationsPage() -> impl IntoView {
     let backends = use_backends();
@@ -243,14 +254,36 @@ pub fn ConversationsPage() -> impl IntoView {
     let search = Memo::new(move |_| query.with(|q| q.get("q").unwrap_or_default()));
     let all = Memo::new(move |_| query.with(|q| q.get("scope").as_deref() == Some("all")));
     let refresh_all = RwSignal::new(0u32);
+    // The rows shown: the loaded pages through the URL's filters. Their order is remembered
+    // here for the next/previous conversation shortcuts (the all-backends view keeps its own):
+    // this runs whenever the rows change, like an effect, without one more effect type in the
+    // main module.
     let ids = move || {
-        let q = search.get().trim().to_lowercase();
-        list.items.with(|l| {
+        let f = url_filter(query);
+        let ids = list.items.with(|l| {
             l.iter()
-                .filter(|c| q.is_empty() || c.display_title().to_lowercase().contains(&q))
+                .filter(|c| f.matches(c))
                 .map(|c| c.id.clone())
                 .collect::<Vec<_>>()
-        })
+        });
+        if !all.get_untracked() {
+            backends.active.with_untracked(|a| {
+                remember_order(&encode_ids(&a.backend.id, a.org_id.as_deref(), &ids))
+            });
+        }
+        ids
+    };
+    // The filter bar is a lazy chunk: shown when the URL filters (status, archived, backends,
+    // all backends) or when asked for, so the plain list's first paint needs no chunk.
+    let filters_open = RwSignal::new(false);
+    let filters_shown = move || {
+        filters_open.get()
+            || query.with(|q| {
+                q.get_str("scope") == Some("all")
+                    || [STATUS_PARAM, ARCHIVED_PARAM, FROM_PARAM]
+                        .iter()
+                        .any(|k| q.get_str(k).is_some_and(|v| !v.is_empty()))
+            })
     };
     let go = crate::links::use_go();
     // The filters live in the URL (`?q=`, `?scope=all`): a reload or a shared link keeps them.
@@ -280,15 +313,23 @@ pub fn ConversationsPage() -> impl IntoView {
                     on:click=move |_| set_scope("scope", if all.get_untracked() { "" } else { "all" })>
                     "All backends"
                 </button>
+                <button type="button" class="btn" data-testid="filters-toggle"
+                    aria-expanded=move || filters_shown().to_string()
+                    on:click=move |_| filters_open.set(true)>
+                    "Filters"
+                </button>
             </div>
+            // `Show` builds the bar once (a plain closure would rebuild it on every URL change).
+            <Show when=filters_shown>
+                {crate::lazy::lazy("filters", crate::chunks::preload_list_filters, crate::chunks::list_filters)}
+            </Show>
             <p class="muted refresh-error" role="status" data-testid="refresh-error" hidden=move || list.refresh_error.get().is_none()>
                 {move || list.refresh_error.get().map(|e| format!("Could not refresh: {e}")).unwrap_or_default()}
             </p>
             {move || all.get().then(|| {
-                let query = Signal::derive(move || search.get());
                 let refresh = Signal::derive(move || refresh_all.get());
                 crate::lazy::lazy("all backends", crate::chunks::preload_all_conversations, move || {
-                    crate::chunks::all_conversations(query, refresh)
+                    crate::chunks::all_conversations(refresh)
                 })
             })}
             <div hidden=move || all.get()>
@@ -317,6 +358,10 @@ pub fn ConversationsPage() -> impl IntoView {
                                 <ConversationRow id=id list=list />
                             </For>
                         </ul>
+                        // Shown by CSS when the list above is empty.
+                        <p class="empty no-match" data-testid="conversations-no-match">
+                            "No conversation matches the filters."
+                        </p>
                     </Show>
                     <Show when=move || list.next.with(Option::is_some)>
                         <div class="load-more">
@@ -335,5 +380,91 @@ pub fn ConversationsPage() -> impl IntoView {
             </div>
             {move || list.deleting.get().map(|(id, title)| view! { <DeleteDialog list=list id=id title=title /> })}
         </section>
+    }
+}
+
+/// The filter bar (a lazy chunk): status buttons, "Show archived/closed", and in the
+/// all-backends view one button per backend. Each change replaces the URL's query
+/// (`links::current_with_param` / `current_with_values`), so a reload or a shared link shows
+/// the same list.
+#[component]
+pub fn ListFilters() -> impl IntoView {
+    let backends = use_backends();
+    let query = use_query_map();
+    // Read when needed (no memo of its own: a new signal type costs the main module code).
+    let filter = move || url_filter(query);
+    let all = Memo::new(move |_| query.with(|q| q.get("scope").as_deref() == Some("all")));
+    let go = crate::links::use_go();
+    let go_status = go.clone();
+    let go_archived = go.clone();
+    let statuses = StatusGroup::ALL
+        .into_iter()
+        .map(|g| {
+            let go = go_status.clone();
+            view! {
+                <button type="button" class="btn small filter-chip" data-testid="status-filter"
+                    data-status=g.token()
+                    aria-pressed=move || filter().statuses.contains(&g).to_string()
+                    on:click=move |_| {
+                        let value = filter().toggled_status(g);
+                        go(&crate::links::current_with_param(STATUS_PARAM, &value), true);
+                    }>
+                    {g.label()}
+                </button>
+            }
+        })
+        .collect_view();
+    let backend_chips = move || {
+        if !all.get() {
+            return None;
+        }
+        let go = go.clone();
+        let chips = backends.backends.with(|list| {
+            list.iter()
+                .filter(|b| b.id != canvas_core::backend::NO_BACKEND_ID)
+                .map(|b| {
+                    let id = b.id.clone();
+                    let pressed_id = id.clone();
+                    let label = canvas_core::all_backends::source_label(b, None);
+                    let go = go.clone();
+                    view! {
+                        <button type="button" class="btn small filter-chip" data-testid="backend-filter"
+                            data-backend-id=id.clone()
+                            aria-pressed=move || filter().backends.contains(&pressed_id).to_string()
+                            on:click=move |_| {
+                                let next = filter().toggled_backend(&id);
+                                let values: Vec<&str> = next.iter().map(String::as_str).collect();
+                                go(&crate::links::current_with_values(FROM_PARAM, &values), true);
+                            }>
+                            {label}
+                        </button>
+                    }
+                })
+                .collect_view()
+        });
+        Some(view! {
+            <div class="filter-group" role="group" aria-label="Backends" data-testid="backend-filters">
+                <span class="muted filter-label">"Backends"</span>
+                {chips}
+            </div>
+        })
+    };
+    view! {
+        <div class="list-filters status-filters" data-testid="list-filters">
+            <div class="filter-group" role="group" aria-label="Status">
+                <span class="muted filter-label">"Status"</span>
+                {statuses}
+            </div>
+            <label class="filter-archived">
+                <input type="checkbox" data-testid="archived-toggle"
+                    prop:checked=move || filter().archived
+                    on:change=move |ev| {
+                        let on = event_target_checked(&ev);
+                        go_archived(&crate::links::current_with_param(ARCHIVED_PARAM, if on { "1" } else { "" }), true);
+                    } />
+                " Show archived/closed"
+            </label>
+            {backend_chips}
+        </div>
     }
 }

@@ -20,13 +20,22 @@ pub fn HomePage() -> impl IntoView {
         crate::services::skills::take_launcher_prefill(&backends.active.get_untracked())
             .unwrap_or_default(),
     );
+    // Where it runs, on backends that run sessions on hosts (`None` elsewhere).
+    let run_where = RwSignal::new(None::<crate::services::hosts::Choice>);
     let create = Action::new_local(move |message: &String| {
         let active = backends.active.get_untracked();
         let message = message.clone();
+        let choice = run_where.get_untracked();
         async move {
-            let path = start(backends, &active, &message)
-                .await
-                .map_err(|e| e.user_message())?;
+            let path = match choice {
+                Some(choice) => {
+                    crate::services::hosts::start_session(backends, &active, &choice, &message)
+                        .await?
+                }
+                None => start(backends, &active, &message)
+                    .await
+                    .map_err(|e| e.user_message())?,
+            };
             Ok::<_, String>(pinned(&path, &active))
         }
     });
@@ -51,6 +60,7 @@ pub fn HomePage() -> impl IntoView {
                 <MessageBox draft=draft on_send=Callback::new(move |_| submit())
                     class="composer-input launcher-input" testid="launcher-input" label="Task for the agent"
                     placeholder="Describe a task (Enter to start, Shift+Enter for a new line)" rows="4" />
+                <crate::components::run_where::RunWhere choice=run_where />
                 <div class="launcher-actions">
                     <button class="btn primary" type="submit" data-testid="launcher-start" disabled=move || create.pending().get()>
                         {move || if create.pending().get() { "Starting…" } else { "Start" }}

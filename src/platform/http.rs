@@ -42,7 +42,7 @@ impl BrowserTransport {
     }
 }
 
-fn js_err(e: JsValue) -> ApiError {
+pub(crate) fn js_err(e: JsValue) -> ApiError {
     let msg = e
         .dyn_ref::<js_sys::Error>()
         .map(|e| String::from(e.message()))
@@ -51,7 +51,7 @@ fn js_err(e: JsValue) -> ApiError {
     ApiError::Network(msg)
 }
 
-fn build_request(
+pub(crate) fn build_request(
     plan: &RequestPlan,
     signal: Option<&web_sys::AbortSignal>,
 ) -> Result<web_sys::Request, ApiError> {

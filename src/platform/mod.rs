@@ -6,6 +6,7 @@ pub mod http;
 pub mod listen;
 pub mod location;
 pub mod socket;
+pub mod sse;
 pub mod storage;
 pub mod time;
 pub mod tz;

@@ -17,15 +17,21 @@ use futures::future::{join_all, select, Either};
 use leptos::prelude::GetUntracked;
 
 /// Loads every backend's first `per_source` conversations and merges them (newest first, at
-/// most `limit` rows). The active backend is listed with its org; others without one.
-pub async fn load(backends: BackendsCtx, per_source: u32, limit: usize) -> MergedList {
+/// most `limit` rows). The active backend is listed with its org; others without one. With
+/// `only` non-empty, only those backends are asked (the list's backend filter, `?from=`).
+pub async fn load(
+    backends: BackendsCtx,
+    per_source: u32,
+    limit: usize,
+    only: &[String],
+) -> MergedList {
     let active = backends.active.get_untracked();
     let health = backends.health.get_untracked();
     let sources: Vec<(SourceKey, String, Option<ActiveBackend>)> = backends
         .backends
         .get_untracked()
         .into_iter()
-        .filter(|b| b.id != NO_BACKEND_ID)
+        .filter(|b| b.id != NO_BACKEND_ID && (only.is_empty() || only.contains(&b.id)))
         .map(|b| {
             let org = (b.id == active.backend.id)
                 .then(|| active.org_id.clone())

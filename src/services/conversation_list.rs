@@ -219,6 +219,27 @@ pub async fn delete(
     c.api.delete_conversation(id).send(&c.transport).await
 }
 
+/// Remembers the order of the list on screen for the next/previous conversation shortcuts
+/// (`canvas_core::shortcuts::encode_ids` / `encode_links`), in this tab's session storage (a
+/// full page load, e.g. a row of the all-backends list, keeps it). A storage failure only loses
+/// the order.
+pub fn remember_order(encoded: &str) {
+    use canvas_core::storage::Storage;
+    let _ = crate::platform::storage::WebStorage::session()
+        .set(canvas_core::shortcuts::LIST_ORDER_KEY, encoded);
+}
+
+/// The order [`remember_order`] kept, as links under `base_path` (empty when none).
+pub fn remembered_order(base_path: &str) -> Vec<String> {
+    use canvas_core::storage::Storage;
+    crate::platform::storage::WebStorage::session()
+        .get(canvas_core::shortcuts::LIST_ORDER_KEY)
+        .ok()
+        .flatten()
+        .map(|t| canvas_core::shortcuts::decode_order(&t, base_path))
+        .unwrap_or_default()
+}
+
 /// The newest `limit` conversations of `active` (the command palette's jump list).
 pub async fn recent(
     backends: BackendsCtx,

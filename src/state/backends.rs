@@ -47,6 +47,7 @@ pub fn launcher_config() -> LauncherConfig {
             auth_required: globals::window_global("__AGENT_CANVAS_AUTH_REQUIRED__"),
             lock_to_cloud: globals::window_global("__AGENT_CANVAS_LOCK_TO_CLOUD__"),
             base_path: globals::window_global("__AGENT_CANVAS_BASE_PATH__"),
+            omnigent: globals::window_global("__AGENT_CANVAS_OMNIGENT__"),
         },
         &location::origin(),
     );
@@ -245,6 +246,20 @@ impl BackendsCtx {
             .with_value(|l| canvas_core::launcher::lock_mode(l, &location::origin()))
     }
 
+    /// Records that the server refused `backend_id`'s key (issue #17): its circuit opens at once
+    /// and stays open until the key changes; persists the health map.
+    pub fn record_key_rejected(&self, backend_id: &str, message: &str, now_ms: i64) {
+        if backend_id == canvas_core::backend::NO_BACKEND_ID {
+            return;
+        }
+        self.health
+            .update(|h| _ = h.record_key_rejected(backend_id, now_ms, message));
+        let h = self.health.get_untracked();
+        if let Err(e) = write_health(&LOCAL, &h) {
+            self.storage_error.set(Some(e.to_string()));
+        }
+    }
+
     /// Records a probe or request outcome for a backend (BR-7) and persists the health map.
     pub fn record_health(&self, backend_id: &str, outcome: Result<(), String>, now_ms: i64) {
         if backend_id == canvas_core::backend::NO_BACKEND_ID {
@@ -291,6 +306,18 @@ pub fn new_uuid_v4() -> String {
     canvas_core::backend::uuid_v4_from_bytes(bytes)
 }
 
+/// Addresses this launcher serves same-origin besides the default backend (its Omnigent
+/// mounts), offered in the backend form's host field.
+pub fn offered_hosts(backends: BackendsCtx) -> Vec<String> {
+    let origin = crate::platform::location::origin();
+    backends.launcher.with_value(|l| {
+        l.omnigent_mounts
+            .iter()
+            .map(|name| l.omnigent_url(&origin, name))
+            .collect()
+    })
+}
+
 /// What "Test connection" found. Nothing is recorded: the backend may not even be saved yet.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TestOutcome {
@@ -329,7 +356,31 @@ pub async fn test_connection(backends: BackendsCtx, backend: Backend) -> TestOut
             key_rejected: matches!(error, ProbeError::Api(ref e) if e.is_auth()),
         },
         ProbeOutcome::Healthy { version } => {
-            let version = version.map(|v| v.to_string());
+            let mut version = version.map(|v| v.to_string());
+            // Backends that describe themselves (Omnigent's `/v1/info`): version and mode.
+            let api = canvas_core::api::client_for(&backend);
+            if let Some(ext) = api.omnigent() {
+                use canvas_core::api::SendPlanned;
+                match ext.info().send(&transport).await {
+                    Ok(info) => {
+                        version = Some(format!(
+                            "{}{}",
+                            info.server_version.as_deref().unwrap_or("(unknown)"),
+                            if info.single_user {
+                                " · single-user"
+                            } else {
+                                " · multi-user"
+                            }
+                        ))
+                    }
+                    Err(e) => {
+                        return TestOutcome::Failed {
+                            message: e.user_message(),
+                            key_rejected: e.is_auth(),
+                        }
+                    }
+                }
+            }
             if !canvas_core::orgs::has_orgs(&backend) {
                 return TestOutcome::Connected {
                     version,

@@ -72,6 +72,11 @@ pub async fn probe_and_record(backends: BackendsCtx, backend: Backend) -> ProbeO
     let now = js_sys::Date::now() as i64;
     match &outcome {
         ProbeOutcome::Healthy { .. } => backends.record_health(&backend.id, Ok(()), now),
+        // A refused key: the circuit opens at once, no five-failure wait (issue #17).
+        ProbeOutcome::Failed {
+            message,
+            error: ProbeError::Api(e),
+        } if e.is_auth() => backends.record_key_rejected(&backend.id, message, now),
         ProbeOutcome::Failed { message, .. } => {
             backends.record_health(&backend.id, Err(message.clone()), now)
         }

@@ -54,9 +54,9 @@ pub enum History {
     Error(String),
 }
 
-struct Inner {
+pub(crate) struct Inner {
     timeline: Timeline,
-    next_rev: u64,
+    pub(crate) next_rev: u64,
     generation: SocketGeneration,
     opened: bool,
     backoff: Backoff,
@@ -64,16 +64,18 @@ struct Inner {
     /// The handshake watchdog and the reconnect timer: dropping one cancels it.
     watchdog: Option<Timeout>,
     retry: Option<Timeout>,
-    disposed: bool,
+    pub(crate) disposed: bool,
+    /// A session stream (backends whose live events are server-sent events).
+    pub(crate) session: Option<crate::state::session_stream::SessionLink>,
 }
 
 /// The store of one conversation view. Cheap to clone.
 #[derive(Clone)]
 pub struct ConversationStore {
-    inner: SendWrapper<Rc<RefCell<Inner>>>,
-    backends: BackendsCtx,
-    active: ActiveBackend,
-    conv: ConversationRef,
+    pub(crate) inner: SendWrapper<Rc<RefCell<Inner>>>,
+    pub(crate) backends: BackendsCtx,
+    pub(crate) active: ActiveBackend,
+    pub(crate) conv: ConversationRef,
     pub rows: RwSignal<Vec<Row>>,
     pub status: RwSignal<ExecutionStatus>,
     pub pending: RwSignal<Vec<PendingAction>>,
@@ -81,6 +83,8 @@ pub struct ConversationStore {
     pub history: RwSignal<History>,
     /// Stored events (every kind, including hidden ones).
     pub event_count: RwSignal<usize>,
+    /// Tokens and cost in words, where the backend reports them.
+    pub usage: RwSignal<Option<String>>,
 }
 
 impl ConversationStore {
@@ -98,6 +102,7 @@ impl ConversationStore {
                 watchdog: None,
                 retry: None,
                 disposed: false,
+                session: None,
             }))),
             backends,
             active,
@@ -108,6 +113,7 @@ impl ConversationStore {
             link: RwSignal::new(Link::Idle),
             history: RwSignal::new(History::Loading),
             event_count: RwSignal::new(0),
+            usage: RwSignal::new(None),
         };
         let inner = store.inner.clone();
         on_cleanup(move || {
@@ -116,6 +122,7 @@ impl ConversationStore {
                 i.socket = None;
                 i.watchdog = None;
                 i.retry = None;
+                i.session = None;
             }
         });
         store
@@ -157,8 +164,13 @@ impl ConversationStore {
         };
     }
 
-    /// Load the newest history page, then open the socket.
+    /// Load the newest history page, then open the socket (or, where the backend streams
+    /// server-sent events, open that stream: `session_stream`).
     pub fn start(&self) {
+        if client(self.backends, &self.active).api.omnigent().is_some() {
+            self.start_session_stream();
+            return;
+        }
         let this = self.clone();
         leptos::task::spawn_local(async move {
             let c = client(this.backends, &this.active);
@@ -250,30 +262,7 @@ impl ConversationStore {
     fn sync_rows(&self, from: usize) {
         let mut guard = self.inner.borrow_mut();
         let inner = &mut *guard;
-        let items = inner.timeline.items();
-        let mut next_rev = inner.next_rev;
-        self.rows.update(|rows| {
-            let from = from.min(rows.len());
-            for (i, item) in items.iter().enumerate().skip(from) {
-                if i < rows.len() {
-                    if rows[i].item != *item {
-                        rows[i] = Row {
-                            item: item.clone(),
-                            rev: next_rev,
-                        };
-                        next_rev += 1;
-                    }
-                } else {
-                    rows.push(Row {
-                        item: item.clone(),
-                        rev: next_rev,
-                    });
-                    next_rev += 1;
-                }
-            }
-            rows.truncate(items.len());
-        });
-        inner.next_rev = next_rev;
+        mirror_rows(self.rows, inner.timeline.items(), from, &mut inner.next_rev);
     }
 
     fn sync_status(&self) {
@@ -405,8 +394,15 @@ impl ConversationStore {
 
     /// Reconnect now (the user pressed "retry").
     pub fn reconnect_now(&self) {
-        if self.inner.borrow().disposed {
+        let (disposed, session) = {
+            let i = self.inner.borrow();
+            (i.disposed, i.session.is_some())
+        };
+        if disposed {
             return;
+        }
+        if session {
+            return self.reconnect_session_now();
         }
         self.link.set(Link::Connecting);
         self.connect();
@@ -424,6 +420,9 @@ impl ConversationStore {
         if sent {
             return Ok(());
         }
+        // A session stream: post only once the server acknowledged the subscription (its
+        // first heartbeat), so the reply is not missed.
+        self.session_subscribed().await?;
         let c = client(self.backends, &self.active);
         c.api
             .send_message(&self.conv, &text, true)
@@ -431,6 +430,36 @@ impl ConversationStore {
             .await
             .map_err(|e| e.user_message())
     }
+}
+
+/// Mirror `items[from..]` into `rows`, bumping the revision of every changed item.
+pub(crate) fn mirror_rows(
+    rows: RwSignal<Vec<Row>>,
+    items: &[ViewItem],
+    from: usize,
+    next_rev: &mut u64,
+) {
+    rows.update(|rows| {
+        let from = from.min(rows.len());
+        for (i, item) in items.iter().enumerate().skip(from) {
+            if i < rows.len() {
+                if rows[i].item != *item {
+                    rows[i] = Row {
+                        item: item.clone(),
+                        rev: *next_rev,
+                    };
+                    *next_rev += 1;
+                }
+            } else {
+                rows.push(Row {
+                    item: item.clone(),
+                    rev: *next_rev,
+                });
+                *next_rev += 1;
+            }
+        }
+        rows.truncate(items.len());
+    });
 }
 
 /// A run control.

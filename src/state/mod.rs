@@ -4,4 +4,5 @@ pub mod api;
 pub mod backends;
 pub mod connection;
 pub mod events;
+pub mod session_stream;
 pub mod workspace;

@@ -10,6 +10,7 @@ mod bench;
 mod build;
 mod run;
 mod split;
+mod supervise;
 mod test;
 mod tools;
 mod util;

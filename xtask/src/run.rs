@@ -2,9 +2,11 @@
 //! `canvas-serve` with its key injected, print the URL; Ctrl-C stops everything.
 
 use crate::build;
+use crate::supervise::{RestartPolicy, Supervisor};
 use crate::tools;
 use crate::util::{self, step, Ctx};
 use canvas_fixtures::llm_stub::{self, StubHandle, StubScript};
+use canvas_harness::omnigent::{OmnigentStack, STUB_AGENT_NAME};
 use canvas_harness::{
     random_hex, AgentServer, AgentServerOptions, AutomationOptions, AutomationService, Group,
 };
@@ -34,7 +36,11 @@ cargo xtask run [flags]
                              (no LLM key needed; the agent runs one command, then finishes)
   --automations              also start the automation service (PyPI openhands-automation) beside
                              the agent server, routed by canvas-serve under /api/automation
-  --automation-port <p>      port of the automation service (default: agent-server port + 1)";
+  --automation-port <p>      port of the automation service (default: agent-server port + 1)
+  --omnigent                 also start an Omnigent server (PyPI omnigent), one host daemon and an
+                             offline agent (stub-chat) on a built-in LLM stub, mounted by
+                             canvas-serve as `local` under /omnigent/local
+  --omnigent-port <p>        port of the Omnigent server (default 6767)";
 
 #[derive(Debug)]
 struct Opts {
@@ -50,6 +56,8 @@ struct Opts {
     demo: bool,
     automations: bool,
     automation_port: Option<u16>,
+    omnigent: bool,
+    omnigent_port: u16,
 }
 
 fn parse(args: &[String]) -> Result<Opts, String> {
@@ -66,6 +74,8 @@ fn parse(args: &[String]) -> Result<Opts, String> {
         demo: false,
         automations: false,
         automation_port: None,
+        omnigent: false,
+        omnigent_port: 6767,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -94,6 +104,10 @@ fn parse(args: &[String]) -> Result<Opts, String> {
             "--automations" => o.automations = true,
             "--automation-port" => {
                 o.automation_port = Some(port(value("--automation-port")?, "--automation-port")?)
+            }
+            "--omnigent" => o.omnigent = true,
+            "--omnigent-port" => {
+                o.omnigent_port = port(value("--omnigent-port")?, "--omnigent-port")?
             }
             "-h" | "--help" => return Err(USAGE.to_string()),
             other => return Err(format!("unknown flag {other}\n\n{USAGE}")),
@@ -159,6 +173,12 @@ pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
              --automation-port"
         ));
     }
+    if o.omnigent && canvas_harness::port_in_use(o.omnigent_port) {
+        return Err(format!(
+            "port {} (Omnigent server) is already in use; choose another with --omnigent-port",
+            o.omnigent_port
+        ));
+    }
     if canvas_harness::port_in_use(o.port) {
         return Err(format!(
             "port {} is already in use; choose another with --port",
@@ -222,8 +242,14 @@ pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
         Some(p) => Some(tools::ensure_run_tooling(ctx, p)?),
         None => None,
     };
+    let omnigent_python = if o.omnigent {
+        Some(tools::ensure_omnigent_venv(ctx)?)
+    } else {
+        None
+    };
 
     let mut agent: Option<AgentServer> = None;
+    let mut agent_opts: Option<AgentServerOptions> = None;
     if let Some(python) = python {
         step(
             ctx,
@@ -241,26 +267,39 @@ pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
         if let Some(t) = &tooling {
             opts.env.extend(t.agent_server_env());
         }
-        let s = AgentServer::start(&opts)?;
+        // Ctrl-C while it starts stops it at once.
+        opts.cancel = Some(stop.clone());
+        let s = match AgentServer::start(&opts) {
+            Err(_) if stop.load(Ordering::SeqCst) => return Ok(()),
+            r => r?,
+        };
         step(
             ctx,
             &format!("agent server ready (log: {})", s.log.display()),
         );
         agent = Some(s);
+        agent_opts = Some(opts);
     }
     let mut automation: Option<AutomationService> = None;
+    let mut automation_opts: Option<AutomationOptions> = None;
     if let (Some(py), Some(a)) = (&automation_python, &agent) {
         step(
             ctx,
             &format!("starting the automation service on 127.0.0.1:{automation_port} (~15 s)"),
         );
-        let svc = AutomationService::start(&AutomationOptions::new(
+        let mut opts = AutomationOptions::new(
             py.clone(),
             automation_port,
             state.join("automation"),
             &a.url,
             &key,
-        ))?;
+        );
+        opts.cancel = Some(stop.clone());
+        let svc = match AutomationService::start(&opts) {
+            Err(_) if stop.load(Ordering::SeqCst) => return Ok(()),
+            r => r?,
+        };
+        automation_opts = Some(opts);
         step(
             ctx,
             &format!(
@@ -274,21 +313,104 @@ pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
     if stop.load(Ordering::SeqCst) {
         return Ok(());
     }
-    // --demo: the stub lives on this runtime, which must outlive the whole run.
+    // --demo / --omnigent: the LLM stub lives on this runtime, which must outlive the whole run.
     let mut demo: Option<(tokio::runtime::Runtime, StubHandle)> = None;
-    if o.demo {
-        if let Some(a) = &agent {
-            let rt = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()
-                .map_err(|e| format!("cannot start the demo runtime: {e}"))?;
-            let stub = rt.block_on(llm_stub::start(StubScript::new()));
+    if (o.demo && agent.is_some()) || o.omnigent {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .map_err(|e| format!("cannot start the LLM stub's runtime: {e}"))?;
+        let stub = rt.block_on(llm_stub::start(StubScript::new()));
+        if let (true, Some(a)) = (o.demo, &agent) {
             rt.block_on(configure_demo_llm(&a.url, &key, &stub.url()))?;
             println!("demo: LLM stub at {} (no LLM key needed)", stub.url());
-            demo = Some((rt, stub));
         }
+        demo = Some((rt, stub));
     }
+    // --omnigent: server, host and the stub agent, all with private HOMEs under the state dir.
+    let mut omnigent: Option<OmnigentStack> = None;
+    if let Some(py) = &omnigent_python {
+        step(
+            ctx,
+            &format!(
+                "starting Omnigent on 127.0.0.1:{} (server, host, stub agent; ~5 s)",
+                o.omnigent_port
+            ),
+        );
+        let stub_url = demo.as_ref().map(|(_, stub)| stub.url());
+        let stack = OmnigentStack::start_on(
+            py.clone(),
+            o.omnigent_port,
+            state.join("omnigent"),
+            stub_url.as_deref(),
+        )?;
+        step(
+            ctx,
+            &format!(
+                "Omnigent ready: server in {:.1} s, host online in {:.1} s (logs: {}, {})",
+                stack.timings.server_ready.as_secs_f64(),
+                stack.timings.host_online.as_secs_f64(),
+                stack.server.log.display(),
+                stack.host.log.display()
+            ),
+        );
+        omnigent = Some(stack);
+    }
+    if stop.load(Ordering::SeqCst) {
+        return Ok(());
+    }
+
+    // From here on, what exits on its own is reported and started again (issue #17).
+    let agent_url = agent.as_ref().map(|a| a.url.clone());
+    let automation_url = automation.as_ref().map(|a| a.url.clone());
+    let omnigent_info = omnigent
+        .as_ref()
+        .map(|stack| (stack.url().to_string(), stack.host.host_id().to_string()));
+    let policy = RestartPolicy::DEFAULT;
+    let mut agent = match (agent, agent_opts) {
+        (Some(a), Some(opts)) => {
+            // --demo: the restarted server gets the stub as its LLM again.
+            let demo_llm = match (&demo, o.demo) {
+                (Some((rt, stub)), true) => Some((rt.handle().clone(), stub.url())),
+                _ => None,
+            };
+            let key = key.clone();
+            Some(
+                Supervisor::new("agent server", a, policy, move || {
+                    let s = AgentServer::start(&opts)?;
+                    if let Some((rt, stub_url)) = &demo_llm {
+                        rt.block_on(configure_demo_llm(&s.url, &key, stub_url))?;
+                    }
+                    Ok(s)
+                })
+                .with_stop(stop.clone()),
+            )
+        }
+        _ => None,
+    };
+    let mut automation = match (automation, automation_opts) {
+        (Some(svc), Some(opts)) => Some(
+            Supervisor::new("automation service", svc, policy, move || {
+                AutomationService::start(&opts)
+            })
+            .with_stop(stop.clone()),
+        ),
+        _ => None,
+    };
+    let mut omnigent = match (omnigent, &omnigent_python) {
+        (Some(stack), Some(py)) => {
+            let (py, port, dir) = (py.clone(), o.omnigent_port, state.join("omnigent"));
+            let stub_url = demo.as_ref().map(|(_, stub)| stub.url());
+            Some(
+                Supervisor::new("Omnigent stack", stack, policy, move || {
+                    OmnigentStack::start_on(py.clone(), port, dir.clone(), stub_url.as_deref())
+                })
+                .with_stop(stop.clone()),
+            )
+        }
+        _ => None,
+    };
 
     step(ctx, "starting canvas-serve");
     let mut c = Command::new(&serve_bin);
@@ -298,8 +420,8 @@ pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit());
-    if let Some(a) = &agent {
-        c.args(["--agent-server-url", &a.url]);
+    if let Some(url) = &agent_url {
+        c.args(["--agent-server-url", url]);
         if o.public {
             c.arg("--auth-required");
         } else {
@@ -307,8 +429,11 @@ pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
             c.env("CANVAS_SESSION_API_KEY", &key);
         }
     }
-    if let Some(svc) = &automation {
-        c.args(["--automation-url", &svc.url]);
+    if let Some(url) = &automation_url {
+        c.args(["--automation-url", url]);
+    }
+    if let Some((url, _)) = &omnigent_info {
+        c.arg("--omnigent").arg(format!("local={url}"));
     }
     if let Some(l) = &o.lock_to_cloud {
         c.args(["--lock-to-cloud", l]);
@@ -350,10 +475,10 @@ pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
 
     println!();
     println!("  Agent Canvas is running: {url}/");
-    if let Some(a) = &agent {
-        println!("  agent server: {} (state in {})", a.url, state.display());
-        if let Some(svc) = &automation {
-            println!("  automation service: {} (/automations)", svc.url);
+    if let Some(url) = &agent_url {
+        println!("  agent server: {url} (state in {})", state.display());
+        if let Some(url) = &automation_url {
+            println!("  automation service: {url} (/automations)");
         }
         if o.public {
             println!(
@@ -362,6 +487,17 @@ pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
             );
         }
     }
+    if let Some((omni_url, host_id)) = &omnigent_info {
+        println!(
+            "  omnigent: {omni_url} (the app reaches it at {url}/omnigent/local; host {host_id}, \
+             agent {STUB_AGENT_NAME} answering from the LLM stub; state in {})",
+            state.join("omnigent").display()
+        );
+    }
+    println!(
+        "  What stops on its own is reported (exit, log) and started again (1 s, 2 s, 4 s, … \
+         at most 30 s; given up after 5 failures within 2 minutes)."
+    );
     println!("  Press Ctrl-C to stop.");
     println!();
 
@@ -378,9 +514,20 @@ pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
         while let Ok(line) = rx.try_recv() {
             println!("{line}");
         }
+        let mut say = |line: String| println!("{line}");
+        if let Some(s) = agent.as_mut() {
+            s.poll(&mut say);
+        }
+        if let Some(s) = automation.as_mut() {
+            s.poll(&mut say);
+        }
+        if let Some(s) = omnigent.as_mut() {
+            s.poll(&mut say);
+        }
         std::thread::sleep(Duration::from_millis(200));
     }
     drop(serve);
+    drop(omnigent);
     drop(automation);
     drop(agent);
     drop(demo);

@@ -126,13 +126,20 @@ pub fn test(ctx: &Ctx, args: &[String]) -> Result<bool, String> {
     } else {
         None
     };
-    // The automation service and what its runs need (issue #14), for host and e2e tests.
+    // The automation service and what its runs need (issue #14), and the Omnigent venv
+    // (issue #12), for host and e2e tests.
     let automation_vars = if want("e2e") || want("host") {
         let py = tools::ensure_automation_venv(ctx)?;
         let mut vars = tools::ensure_run_tooling(ctx, &py)?.vars();
         vars.push((
             "CANVAS_AUTOMATION_PYTHON".to_string(),
             py.display().to_string(),
+        ));
+        // The Omnigent server and host (issue #12).
+        let omnigent = tools::ensure_omnigent_venv(ctx)?;
+        vars.push((
+            "CANVAS_OMNIGENT_PYTHON".to_string(),
+            omnigent.display().to_string(),
         ));
         vars
     } else {
@@ -226,10 +233,18 @@ pub fn test(ctx: &Ctx, args: &[String]) -> Result<bool, String> {
             "wasm32-unknown-unknown",
             "--",
         ]);
+        // chromedriver gives each browser a fresh profile in TMPDIR (≈ 120 MB) and never
+        // removes it when the runner is killed: keep them in a folder of our own, emptied
+        // before and after (20 tests leaked ≈ 2.5 GB into /tmp per run).
+        let tmp = ctx.root.join("target/wasm-test-tmp");
+        let _ = fs::remove_dir_all(&tmp);
+        let _ = fs::create_dir_all(&tmp);
         c.args(&filter)
             .env("CHROMEDRIVER", "/usr/bin/chromedriver")
-            .env("WASM_BINDGEN_TEST_TIMEOUT", "60");
+            .env("WASM_BINDGEN_TEST_TIMEOUT", "60")
+            .env("TMPDIR", &tmp);
         run_tests(ctx, &mut tally, "wasm tests (Chromium)", &mut c);
+        let _ = fs::remove_dir_all(&tmp);
     }
 
     if want("e2e") {

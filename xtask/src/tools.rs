@@ -245,6 +245,18 @@ pub fn ensure_automation_venv(ctx: &Ctx) -> Result<PathBuf, String> {
     )
 }
 
+/// The Omnigent venv (PyPI `omnigent`, issue #12), keyed by the hash of `server/omnigent.lock`;
+/// returns its python (the `omnigent` console script lies next to it). Cold: ~10 s.
+pub fn ensure_omnigent_venv(ctx: &Ctx) -> Result<PathBuf, String> {
+    ensure_venv(
+        ctx,
+        "omnigent",
+        "server/omnigent.lock",
+        "omnigent",
+        "import omnigent.cli, omnigent.server.app",
+    )
+}
+
 /// A venv in the cache named `<name>-<hash of lock>`, installed from `lock` with uv and checked
 /// with `check` (a Python statement); returns its python.
 fn ensure_venv(

@@ -33,6 +33,10 @@ pub enum BackendKind {
     Local,
     /// An OpenHands Cloud app host (`Authorization: Bearer`, or cookies).
     Cloud,
+    /// An Omnigent coordinator (`spec/omnigent.md`, issue #12): sessions on many hosts.
+    /// Upstream does not know this kind, so its records live under a key of our own
+    /// ([`crate::storage::EXTRA_BACKENDS_KEY`]).
+    Omnigent,
     /// Test-only: a kind known only to its own client module and the factory, proving that
     /// adding a kind touches nothing else (`api::fake`).
     #[cfg(test)]
@@ -41,11 +45,33 @@ pub enum BackendKind {
 }
 
 impl BackendKind {
+    /// The kinds a person can choose in the backend form, in order.
+    pub const CHOICES: [BackendKind; 3] = [
+        BackendKind::Local,
+        BackendKind::Cloud,
+        BackendKind::Omnigent,
+    ];
+
+    /// The form's wording of this kind.
+    pub fn choice_label(self) -> &'static str {
+        match self {
+            BackendKind::Local => "Agent server (local)",
+            other => other.label(),
+        }
+    }
+
+    /// Whether the upstream console knows this kind. Records of other kinds are stored under
+    /// our own key, because upstream drops unknown kinds and writes its list back.
+    pub fn known_upstream(self) -> bool {
+        matches!(self, BackendKind::Local | BackendKind::Cloud)
+    }
+
     /// The stored spelling.
     pub fn as_str(self) -> &'static str {
         match self {
             BackendKind::Local => "local",
             BackendKind::Cloud => "cloud",
+            BackendKind::Omnigent => "omnigent",
             #[cfg(test)]
             BackendKind::Fake => "fake-test",
         }
@@ -56,6 +82,7 @@ impl BackendKind {
         match self {
             BackendKind::Local => "Agent server",
             BackendKind::Cloud => "OpenHands Cloud",
+            BackendKind::Omnigent => "Omnigent",
             #[cfg(test)]
             BackendKind::Fake => "Fake",
         }
@@ -66,6 +93,7 @@ impl BackendKind {
         match s {
             "local" => Some(BackendKind::Local),
             "cloud" => Some(BackendKind::Cloud),
+            "omnigent" => Some(BackendKind::Omnigent),
             _ => None,
         }
     }
@@ -113,8 +141,8 @@ pub enum InvalidBackend {
     /// A field that must be a string is missing or not a string.
     #[error("backend field `{0}` must be a string")]
     NotAString(String),
-    /// `kind` is not `"local"` or `"cloud"`.
-    #[error("backend kind must be \"local\" or \"cloud\"")]
+    /// `kind` is not `"local"`, `"cloud"` or `"omnigent"`.
+    #[error("backend kind must be \"local\", \"cloud\" or \"omnigent\"")]
     BadKind,
     /// `authMode` is present but not `"api-key"` or `"cookie"` (`null` included).
     #[error("backend authMode must be absent, \"api-key\" or \"cookie\"")]
@@ -419,7 +447,8 @@ mod tests {
             ("missing host", without("host"), false),
             ("missing apiKey", without("apiKey"), false),
             ("missing kind", without("kind"), false),
-            ("unknown kind", with("kind", json!("omnigent")), false),
+            ("unknown kind", with("kind", json!("mystery")), false),
+            ("omnigent kind", with("kind", json!("omnigent")), true),
             ("kind wrong case", with("kind", json!("Local")), false),
             ("name null", with("name", Value::Null), false),
             ("not an object", json!("b1"), false),

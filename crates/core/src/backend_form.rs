@@ -127,11 +127,18 @@ pub fn defaults_to_http(hostname: &str) -> bool {
     !h.contains('.')
 }
 
-/// Cloud if the hostname equals or is under `all-hands.dev` or `openhands.dev`.
+/// Cloud if the hostname equals or is under `all-hands.dev` or `openhands.dev`; Omnigent if
+/// the path goes through a launcher's Omnigent mount (`…/omnigent/<name>`, issue #12);
+/// otherwise an agent server.
 pub fn infer_kind(host: &str) -> BackendKind {
     let rest = split_scheme(host.trim())
         .map(|(_, r)| r)
         .unwrap_or(host.trim());
+    let path = rest.split(['?', '#']).next().unwrap_or("");
+    let mut segments = path.split('/').skip(1);
+    if segments.any(|s| s == "omnigent") && segments.next().is_some_and(|n| !n.is_empty()) {
+        return BackendKind::Omnigent;
+    }
     let h = hostname_of(rest);
     let h = h.trim_end_matches('.');
     let cloud = ["all-hands.dev", "openhands.dev"]
@@ -278,6 +285,16 @@ mod tests {
             ("openhands.dev.evil.com", BackendKind::Local),
             ("localhost:8000", BackendKind::Local),
             ("https://example.com", BackendKind::Local),
+            (
+                "http://127.0.0.1:8080/omnigent/local",
+                BackendKind::Omnigent,
+            ),
+            (
+                "http://127.0.0.1:8080/canvas/omnigent/lab/",
+                BackendKind::Omnigent,
+            ),
+            ("http://127.0.0.1:8080/omnigent/", BackendKind::Local),
+            ("http://omnigent:6767", BackendKind::Local),
         ] {
             assert_eq!(infer_kind(h), k, "{h}");
         }

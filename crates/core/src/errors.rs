@@ -14,6 +14,10 @@ pub(crate) const MAX_DETAIL_CHARS: usize = 300;
 /// What replaces a secret.
 pub const REDACTED: &str = "[redacted]";
 
+/// How canvas-serve's ingress starts the detail of its 502 when the agent server behind it does
+/// not answer (`crates/serve/src/ingress.rs`).
+pub const INGRESS_UNREACHABLE: &str = "agent server unreachable";
+
 /// A failed call to a backend (typed per layer, `Clone`, string payloads).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ApiError {
@@ -147,6 +151,16 @@ impl ApiError {
             ApiError::Forbidden => "Access denied. This key is not allowed to do that (it may belong to another organization).".to_string(),
             ApiError::NotFound => "Not found. The item may have been deleted, or this backend does not support this feature.".to_string(),
             ApiError::Conflict => "Conflict. The item was changed elsewhere; reload and try again.".to_string(),
+            // canvas-serve's ingress could not reach the agent server it fronts (issue #17): say
+            // what happened in words, not the raw transport error.
+            ApiError::Server { status: 502, detail }
+                if detail.trim_start().starts_with(INGRESS_UNREACHABLE) =>
+            {
+                "The agent server behind this page is not running (unreachable). If `cargo xtask \
+                 run` started it, it is being restarted; otherwise start it again. Then press \
+                 Try again."
+                    .to_string()
+            }
             ApiError::Server { status, detail } => {
                 let detail = shorten(&scrub_secrets(detail.trim()), MAX_DETAIL_CHARS);
                 if detail.is_empty() {
@@ -301,6 +315,16 @@ mod tests {
                     detail: "  ".into(),
                 },
                 "Server error (HTTP 502). Try again later.",
+            ),
+            (
+                ApiError::Server {
+                    status: 502,
+                    detail: "agent server unreachable: error trying to connect: tcp connect \
+                             error: Connection refused (os error 111)"
+                        .into(),
+                },
+                "The agent server behind this page is not running (unreachable). If `cargo \
+                 xtask run` started it, it is being restarted",
             ),
             (
                 ApiError::Decode("expected array".into()),

@@ -26,6 +26,15 @@ pub struct HealthEntry {
     pub last_failure_at: Option<i64>,
     /// Circuit open: not probed, not preferred by the fallback.
     pub disabled: bool,
+    /// Beyond upstream (issue #17): the server refused the backend's key (401/403). The circuit
+    /// opens at once and stays open until the key changes (editing it resets the entry).
+    /// Stored as `keyRejected` only when true, so upstream's entries keep their shape.
+    #[serde(skip_serializing_if = "is_false")]
+    pub key_rejected: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl HealthEntry {
@@ -48,22 +57,31 @@ impl HealthEntry {
             None | Some(Value::Null) => None,
             Some(v) => Some(integer(v)?),
         };
+        let key_rejected = match obj.get("keyRejected") {
+            None | Some(Value::Null) => false,
+            Some(v) => v.as_bool()?,
+        };
         Some(Self {
             consecutive_failures: u8::try_from(count).ok()?,
             last_error,
             last_failure_at,
             disabled,
+            key_rejected,
         })
     }
 
     /// The stored JSON shape.
     pub fn to_json(&self) -> Value {
-        serde_json::json!({
+        let mut v = serde_json::json!({
             "consecutiveFailures": self.consecutive_failures,
             "lastError": self.last_error,
             "lastFailureAt": self.last_failure_at,
             "disabled": self.disabled,
-        })
+        });
+        if self.key_rejected {
+            v["keyRejected"] = Value::Bool(true);
+        }
+        v
     }
 }
 
@@ -172,6 +190,27 @@ impl HealthMap {
         entry
     }
 
+    /// Record that the server refused the backend's key (401/403; issue #17): one failure like
+    /// [`HealthMap::record_failure`], and the circuit opens at once (no five-failure wait) and
+    /// stays open until the key changes — no silent 401 loop of background probes.
+    pub fn record_key_rejected(
+        &mut self,
+        backend_id: &str,
+        now_ms: i64,
+        error: &str,
+    ) -> &HealthEntry {
+        self.record_failure(backend_id, now_ms, error);
+        let entry = self.entries.entry(backend_id.to_string()).or_default();
+        entry.disabled = true;
+        entry.key_rejected = true;
+        entry
+    }
+
+    /// Whether the server refused `backend_id`'s key (until the key changes).
+    pub fn is_key_rejected(&self, backend_id: &str) -> bool {
+        self.get(backend_id).is_some_and(|e| e.key_rejected)
+    }
+
     /// Record a success: delete the entry. Returns whether something changed.
     pub fn record_success(&mut self, backend_id: &str) -> bool {
         self.remove(backend_id)
@@ -260,11 +299,13 @@ pub fn periodic_probe_targets<'a>(backends: &'a [Backend], health: &HealthMap) -
         .collect()
 }
 
-/// The backends re-probed once when "Manage backends" opens (BR-7): every disabled one.
+/// The backends re-probed once when "Manage backends" opens (BR-7): every disabled one, except
+/// those whose key was refused (asking again with the same key cannot help; editing the key
+/// resets them).
 pub fn reprobe_on_manage<'a>(backends: &'a [Backend], health: &HealthMap) -> Vec<&'a Backend> {
     backends
         .iter()
-        .filter(|b| health.is_disabled(&b.id))
+        .filter(|b| health.is_disabled(&b.id) && !health.is_key_rejected(&b.id))
         .collect()
 }
 
@@ -339,6 +380,16 @@ pub fn backend_health(
     live: Option<&Live>,
     heard_from: bool,
 ) -> (Health, String) {
+    if let Some(e) = entry.filter(|e| e.key_rejected) {
+        let err = e.last_error.clone().unwrap_or_default();
+        return (
+            Health::Disabled,
+            format!(
+                "Key rejected: the server refused this backend's key ({err}). Enter the current \
+                 key with Edit; it is not checked again until then."
+            ),
+        );
+    }
     if let Some(e) = entry.filter(|e| e.disabled) {
         let err = e.last_error.clone().unwrap_or_default();
         return (
@@ -389,6 +440,37 @@ mod tests {
             json!({"consecutiveFailures": 0, "lastError": null, "lastFailureAt": null, "disabled": false})
         );
         assert_eq!(serde_json::to_value(&e).unwrap(), e.to_json());
+    }
+
+    #[test]
+    fn a_refused_key_opens_the_circuit_at_once_until_the_key_changes() {
+        let mut h = HealthMap::default();
+        let e = h.record_key_rejected("b", 7, "Invalid API key").clone();
+        assert_eq!(e.consecutive_failures, 1);
+        assert!(e.disabled && e.key_rejected);
+        assert_eq!(
+            e.to_json(),
+            json!({"consecutiveFailures": 1, "lastError": "Invalid API key", "lastFailureAt": 7,
+                   "disabled": true, "keyRejected": true})
+        );
+        assert_eq!(serde_json::to_value(&e).unwrap(), e.to_json());
+        assert_eq!(HealthEntry::from_json(&e.to_json()), Some(e.clone()));
+        // Not probed periodically, not re-probed by Manage; editing the key resets it.
+        let list = vec![
+            Backend::new("a", "A", "http://a", "k", BackendKind::Local),
+            Backend::new("b", "B", "http://b", "k", BackendKind::Local),
+        ];
+        assert_eq!(periodic_probe_targets(&list, &h), vec![&list[0]]);
+        assert!(reprobe_on_manage(&list, &h).is_empty());
+        let (health, title) = backend_health(h.get("b"), None, true);
+        assert_eq!(health, Health::Disabled);
+        assert!(title.starts_with("Key rejected"), "{title}");
+        assert!(h.reset("b"));
+        assert!(!h.is_key_rejected("b"));
+        // A stored keyRejected of the wrong type makes the entry invalid, like other fields.
+        let mut bad = e.to_json();
+        bad["keyRejected"] = json!("yes");
+        assert_eq!(HealthEntry::from_json(&bad), None);
     }
 
     #[test]
@@ -640,12 +722,14 @@ mod tests {
             last_error: Some("down".into()),
             last_failure_at: Some(1),
             disabled: false,
+            key_rejected: false,
         };
         let disabled = HealthEntry {
             consecutive_failures: 5,
             last_error: Some("gone".into()),
             last_failure_at: Some(1),
             disabled: true,
+            key_rejected: false,
         };
         let ok = Live::Connected(Some("1.58.2".into()));
         let failed = Live::Failed("Invalid API key".into());

@@ -27,6 +27,9 @@ pub struct WindowGlobals {
     pub lock_to_cloud: Option<Value>,
     /// `window.__AGENT_CANVAS_BASE_PATH__`.
     pub base_path: Option<Value>,
+    /// `window.__AGENT_CANVAS_OMNIGENT__`: the names of the Omnigent servers this launcher
+    /// mounts same-origin under `<base>/omnigent/<name>`, comma-separated (issue #12).
+    pub omnigent: Option<Value>,
 }
 
 /// What the launcher told the app (BR-3, BR-4).
@@ -42,6 +45,9 @@ pub struct LauncherConfig {
     pub lock_to_cloud: Option<String>,
     /// Router base (`/canvas`): leading `/`, no trailing `/`; `None` = root.
     pub base_path: Option<String>,
+    /// Omnigent mounts of this launcher (`canvas-serve --omnigent <name>=<url>`): names made
+    /// of `[a-z0-9-]`, in order; the server is reached at [`LauncherConfig::omnigent_url`].
+    pub omnigent_mounts: Vec<String>,
 }
 
 impl LauncherConfig {
@@ -54,6 +60,16 @@ impl LauncherConfig {
             return None;
         }
         self.session_api_key.as_deref()
+    }
+
+    /// Where the console reaches the Omnigent server mounted as `name`: same origin,
+    /// `<origin><base>/omnigent/<name>` (Omnigent sends no CORS headers).
+    pub fn omnigent_url(&self, page_origin: &str, name: &str) -> String {
+        format!(
+            "{}{}/omnigent/{name}",
+            trim_trailing_slashes(page_origin.trim()),
+            self.base_path.as_deref().unwrap_or("")
+        )
     }
 }
 
@@ -78,12 +94,24 @@ pub fn resolve_launcher(
     let lock_to_cloud = normalize_lock_url(build.lock_to_cloud.unwrap_or(""))
         .or_else(|| normalize_lock_url(global_str(&globals.lock_to_cloud).unwrap_or("")));
     let base_path = global_str(&globals.base_path).and_then(normalize_base_path);
+    let omnigent_mounts = global_str(&globals.omnigent)
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .filter(|n| {
+            !n.is_empty()
+                && n.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        })
+        .map(str::to_string)
+        .collect();
     LauncherConfig {
         host,
         session_api_key,
         auth_required,
         lock_to_cloud,
         base_path,
+        omnigent_mounts,
     }
 }
 

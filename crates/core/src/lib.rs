@@ -24,6 +24,9 @@
 //! | [`all_backends`] | one conversation list across every backend (issue #16) |
 //! | [`fuzzy`] | fuzzy matching for the command palette (issue #16) |
 //! | [`attention`] | tab title markers and notifications for a conversation (issue #16) |
+//! | [`list_filter`] | the lists' filters in the URL: status, backend, archived, title (issue #16) |
+//! | [`shortcuts`] | keyboard shortcuts, the `?` table, next/previous conversation (issue #16) |
+//! | [`omnigent`] | Omnigent: DTOs, hosts, the session stream (`spec/omnigent.md`, issue #12) |
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -41,13 +44,16 @@ pub mod fuzzy;
 pub mod health;
 pub mod last_conversation;
 pub mod launcher;
+pub mod list_filter;
 pub mod live;
 pub mod markdown;
 pub mod new_conversation;
+pub mod omnigent;
 pub mod orgs;
 pub mod probe;
 pub mod registry;
 pub mod selection;
+pub mod shortcuts;
 pub mod skills;
 pub mod storage;
 pub mod url;

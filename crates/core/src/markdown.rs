@@ -143,23 +143,103 @@ pub fn link_attrs(href: &str) -> &'static [(&'static str, &'static str)] {
 /// trims C0 controls and spaces at the ends), then allows `http:`, `https:`, `mailto:`
 /// (any case), and scheme-less (relative, `//host`, `#…`, `?…`) URLs. Anything with another
 /// scheme, an unreadable scheme, or control characters is refused. Entities are already
-/// decoded by the Markdown parser.
+/// decoded by the Markdown parser; the URL must also stay allowed if some other layer decoded
+/// it once or twice more (character references, `%XX`): `javascript&amp;#58;…` and
+/// `&#x09;data:…` are refused too (issue #17, found by `tests/never_panics.rs`).
 pub fn safe_href(raw: &str) -> Option<String> {
+    let cleaned = browser_clean(raw);
+    if cleaned.is_empty() || cleaned.chars().any(|c| c.is_control()) {
+        return None;
+    }
+    let once = decode_once(&cleaned);
+    let twice = decode_once(&once);
+    let allowed = [&cleaned, &once, &twice]
+        .into_iter()
+        .all(|url| allowed_scheme(&browser_clean(url)));
+    allowed.then_some(cleaned)
+}
+
+/// What a URL parser reads: ASCII tab and newline removed, C0 controls and spaces trimmed.
+fn browser_clean(raw: &str) -> String {
     let cleaned: String = raw
         .chars()
         .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
         .collect();
-    let cleaned = cleaned.trim_matches(|c: char| c <= ' ');
-    if cleaned.is_empty() || cleaned.chars().any(|c| c.is_control()) {
+    cleaned.trim_matches(|c: char| c <= ' ').to_owned()
+}
+
+/// No scheme, or `http`/`https`/`mailto`.
+fn allowed_scheme(url: &str) -> bool {
+    match url.find([':', '/', '?', '#']) {
+        Some(i) if url.as_bytes()[i] == b':' => {
+            let scheme = url[..i].to_ascii_lowercase();
+            matches!(scheme.as_str(), "http" | "https" | "mailto")
+        }
+        _ => true,
+    }
+}
+
+/// One round of decoding another layer might apply: HTML character references (numeric, and
+/// the named ones scheme-smuggling payloads use), then `%XX` escapes.
+fn decode_once(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find('&') {
+        out.push_str(&rest[..i]);
+        rest = &rest[i..];
+        match char_ref(rest) {
+            Some((c, used)) => {
+                out.push(c);
+                rest = &rest[used..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    crate::api::encode::decode_segment(&out)
+}
+
+/// The character reference at the start of `s` (`&#106;`, `&#x6A`, `&colon;`, …) and its
+/// length in bytes.
+fn char_ref(s: &str) -> Option<(char, usize)> {
+    const NAMED: &[(&str, char)] = &[
+        ("&colon;", ':'),
+        ("&Tab;", '\t'),
+        ("&NewLine;", '\n'),
+        ("&amp;", '&'),
+        ("&sol;", '/'),
+        ("&quest;", '?'),
+        ("&num;", '#'),
+        ("&period;", '.'),
+        ("&lpar;", '('),
+        ("&rpar;", ')'),
+    ];
+    if let Some(&(name, c)) = NAMED.iter().find(|(name, _)| s.starts_with(name)) {
+        return Some((c, name.len()));
+    }
+    let body = s.strip_prefix("&#")?;
+    let (radix, start) = match body.as_bytes().first() {
+        Some(b'x' | b'X') => (16, 3),
+        _ => (10, 2),
+    };
+    let digits: Vec<u32> = s[start..]
+        .chars()
+        .map_while(|c| c.to_digit(radix))
+        .collect();
+    if digits.is_empty() {
         return None;
     }
-    match cleaned.find([':', '/', '?', '#']) {
-        Some(i) if cleaned.as_bytes()[i] == b':' => {
-            let scheme = cleaned[..i].to_ascii_lowercase();
-            matches!(scheme.as_str(), "http" | "https" | "mailto").then(|| cleaned.to_owned())
-        }
-        _ => Some(cleaned.to_owned()),
+    let value = digits
+        .iter()
+        .fold(0u32, |v, d| v.saturating_mul(radix).saturating_add(*d));
+    let mut used = start + digits.len();
+    if s[used..].starts_with(';') {
+        used += 1;
     }
+    Some((char::from_u32(value).unwrap_or('\u{fffd}'), used))
 }
 
 /// Parse Markdown (CommonMark + GFM tables, strikethrough, task lists) into safe blocks.

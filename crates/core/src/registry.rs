@@ -13,7 +13,7 @@ use crate::health::{read_health, write_health};
 use crate::last_conversation::remove_backend_entries;
 use crate::launcher::{is_loopback_url, lock_mode, LauncherConfig, LockMode};
 use crate::selection::{clear_selection, read_selection, write_selection, Selection};
-use crate::storage::{Storage, StorageError, BACKENDS_KEY};
+use crate::storage::{Storage, StorageError, BACKENDS_KEY, EXTRA_BACKENDS_KEY};
 
 /// Where the registry that was read came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,7 +58,80 @@ pub fn read_registry(
 
 /// [`read_registry`] with the details the app may want to surface (e.g. "your saved backends
 /// could not be read").
+///
+/// The registry is the union of the upstream key ([`BACKENDS_KEY`], BR-2) and our own
+/// [`EXTRA_BACKENDS_KEY`] (kinds upstream does not know, issue #12); an id in both is taken
+/// from the upstream key. A locked-cloud build has exactly the locked backend.
 pub fn read_registry_detailed(
+    local: &dyn Storage,
+    session: &dyn Storage,
+    launcher: &LauncherConfig,
+    page_origin: &str,
+) -> RegistryRead {
+    let mut read = read_upstream_key(local, session, launcher, page_origin);
+    if read.source == RegistrySource::LockedCloud {
+        return read;
+    }
+    let extras = match local.get(EXTRA_BACKENDS_KEY) {
+        // First visit with Omnigent mounts from the launcher: seed them once (an emptied
+        // list stays empty).
+        Ok(None) if !launcher.omnigent_mounts.is_empty() => {
+            let seeded = omnigent_seeds(launcher, page_origin);
+            if let Err(e) = local.set(EXTRA_BACKENDS_KEY, &backends_to_json_string(&seeded)) {
+                read.write_error.get_or_insert(e);
+            }
+            seeded
+        }
+        _ => read_extras(local),
+    };
+    for b in extras {
+        if !read.backends.iter().any(|m| m.id == b.id) {
+            read.backends.push(b);
+        }
+    }
+    read
+}
+
+/// Id of the record seeded for the launcher's Omnigent mount `name`.
+pub fn omnigent_seed_id(name: &str) -> String {
+    format!("omnigent-{name}")
+}
+
+/// The records seeded for the launcher's Omnigent mounts (issue #12): one per mount, reached
+/// same-origin, no key (a loopback Omnigent server is single-user).
+fn omnigent_seeds(launcher: &LauncherConfig, page_origin: &str) -> Vec<Backend> {
+    launcher
+        .omnigent_mounts
+        .iter()
+        .map(|name| {
+            Backend::new(
+                omnigent_seed_id(name),
+                if name == "local" {
+                    "Omnigent".to_string()
+                } else {
+                    format!("Omnigent ({name})")
+                },
+                launcher.omnigent_url(page_origin, name),
+                "",
+                BackendKind::Omnigent,
+            )
+        })
+        .collect()
+}
+
+/// The valid records under [`EXTRA_BACKENDS_KEY`]; nothing when it is absent, unreadable or
+/// not a JSON array (then it is also never overwritten, see [`write_registry`]).
+fn read_extras(local: &dyn Storage) -> Vec<Backend> {
+    local
+        .get(EXTRA_BACKENDS_KEY)
+        .ok()
+        .flatten()
+        .and_then(|raw| serde_json::from_str::<serde_json::Value>(&raw).ok())
+        .and_then(|v| backends_from_json(&v))
+        .unwrap_or_default()
+}
+
+fn read_upstream_key(
     local: &dyn Storage,
     session: &dyn Storage,
     launcher: &LauncherConfig,
@@ -179,14 +252,32 @@ pub fn hosts_match(a: &str, b: &str) -> bool {
         || (is_loopback_url(a) && is_loopback_url(b))
 }
 
-/// Write the registry (the NO_BACKEND sentinel is never persisted).
+/// Write the registry (the NO_BACKEND sentinel is never persisted): kinds the upstream console
+/// knows under [`BACKENDS_KEY`], the others under [`EXTRA_BACKENDS_KEY`] (issue #12), so that
+/// upstream rewriting its key never deletes them. The extra key is not created while there is
+/// nothing to put in it, and a stored value that is not a JSON array is never overwritten
+/// (the write fails with an error saying so).
 pub fn write_registry(local: &dyn Storage, backends: &[Backend]) -> Result<(), StorageError> {
-    let list: Vec<Backend> = backends
+    let (upstream, extra): (Vec<Backend>, Vec<Backend>) = backends
         .iter()
         .filter(|b| !b.is_no_backend())
         .cloned()
-        .collect();
-    local.set(BACKENDS_KEY, &backends_to_json_string(&list))
+        .partition(|b| b.kind.known_upstream());
+    local.set(BACKENDS_KEY, &backends_to_json_string(&upstream))?;
+    let stored = local.get(EXTRA_BACKENDS_KEY)?;
+    match stored {
+        None if extra.is_empty() => Ok(()),
+        Some(raw)
+            if !serde_json::from_str::<serde_json::Value>(&raw).is_ok_and(|v| v.is_array()) =>
+        {
+            Err(StorageError::Other(format!(
+                "{EXTRA_BACKENDS_KEY} in this browser's storage is not a list of backends; \
+                 it was left as it is (remove it in the browser's developer tools to save \
+                 Omnigent backends again)"
+            )))
+        }
+        _ => local.set(EXTRA_BACKENDS_KEY, &backends_to_json_string(&extra)),
+    }
 }
 
 /// Beyond upstream (BR-2 step 5): when a local backend answered 401 and the launcher now has a
@@ -882,6 +973,152 @@ mod tests {
             Some(Selection::new("n", None))
         );
         assert!(persist_change(&FailingStorage, &FailingStorage, &c).is_err());
+    }
+
+    fn omni(id: &str) -> Backend {
+        Backend::new(
+            id,
+            id,
+            format!("{ORIGIN}/omnigent/{id}"),
+            "",
+            BackendKind::Omnigent,
+        )
+    }
+
+    fn extras(s: &MemoryStorage) -> Option<Value> {
+        s.peek(EXTRA_BACKENDS_KEY)
+            .map(|raw| serde_json::from_str(&raw).unwrap())
+    }
+
+    #[test]
+    fn extra_kinds_are_written_under_our_own_key_and_read_back_as_one_registry() {
+        let l = MemoryStorage::new();
+        let list = vec![
+            Backend::new("a", "A", "http://a", "k", BackendKind::Local),
+            omni("o"),
+            Backend::new("c", "C", "https://c", "t", BackendKind::Cloud),
+        ];
+        write_registry(&l, &list).unwrap();
+        assert_eq!(
+            stored(&l),
+            Some(json!([list[0].to_json(), list[2].to_json()]))
+        );
+        assert_eq!(extras(&l), Some(json!([omni("o").to_json()])));
+        let r = read_registry_detailed(&l, &MemoryStorage::new(), &launcher(None), ORIGIN);
+        let ids: Vec<&str> = r.backends.iter().map(|b| b.id.as_str()).collect();
+        assert_eq!(ids, ["a", "c", "o"]);
+        assert_eq!(r.backends[2], omni("o"));
+    }
+
+    #[test]
+    fn an_omnigent_backend_survives_upstream_rewriting_its_key() {
+        let l = MemoryStorage::new();
+        write_registry(&l, &[Backend::default_local(ORIGIN, "k"), omni("o")]).unwrap();
+        // The upstream console drops kinds it does not know and writes its list back.
+        l.set(
+            BACKENDS_KEY,
+            &json!([entry("default-local", ORIGIN, "k", "local")]).to_string(),
+        )
+        .unwrap();
+        let r = read_registry(&l, &MemoryStorage::new(), &launcher(Some("k")), ORIGIN);
+        let ids: Vec<&str> = r.iter().map(|b| b.id.as_str()).collect();
+        assert_eq!(ids, ["default-local", "o"]);
+    }
+
+    #[test]
+    fn an_id_in_both_keys_is_taken_from_the_upstream_key() {
+        let l = MemoryStorage::with([
+            (
+                BACKENDS_KEY,
+                json!([entry("o", "http://a", "k", "local")]).to_string(),
+            ),
+            (
+                EXTRA_BACKENDS_KEY,
+                json!([omni("o").to_json(), omni("p").to_json()]).to_string(),
+            ),
+        ]);
+        let r = read_registry(&l, &MemoryStorage::new(), &launcher(None), ORIGIN);
+        assert_eq!(r.len(), 2);
+        assert_eq!(r[0].kind, BackendKind::Local);
+        assert_eq!(r[1], omni("p"));
+    }
+
+    #[test]
+    fn a_corrupt_extra_key_is_never_overwritten() {
+        for raw in ["{not json", "{\"a\":1}", "\"x\""] {
+            let l = MemoryStorage::with([(EXTRA_BACKENDS_KEY, raw.to_string())]);
+            let r = read_registry(&l, &MemoryStorage::new(), &launcher(Some("k")), ORIGIN);
+            assert_eq!(r, vec![Backend::default_local(ORIGIN, "k")], "{raw}");
+            let err =
+                write_registry(&l, &[Backend::default_local(ORIGIN, "k"), omni("o")]).unwrap_err();
+            assert!(err.to_string().contains("not a list of backends"), "{err}");
+            assert_eq!(l.peek(EXTRA_BACKENDS_KEY).as_deref(), Some(raw));
+            // Upstream kinds are still saved.
+            assert_eq!(
+                stored(&l),
+                Some(json!([Backend::default_local(ORIGIN, "k").to_json()]))
+            );
+        }
+    }
+
+    #[test]
+    fn the_extra_key_is_not_created_for_nothing() {
+        let l = MemoryStorage::new();
+        write_registry(&l, &[Backend::default_local(ORIGIN, "k")]).unwrap();
+        assert_eq!(l.peek(EXTRA_BACKENDS_KEY), None);
+        assert_eq!(l.write_count(), 1);
+    }
+
+    #[test]
+    fn omnigent_mounts_of_the_launcher_are_seeded_once() {
+        let cfg = LauncherConfig {
+            omnigent_mounts: vec!["local".into(), "lab".into()],
+            base_path: Some("/canvas".into()),
+            ..launcher(Some("k"))
+        };
+        let l = MemoryStorage::new();
+        let r = read_registry(&l, &MemoryStorage::new(), &cfg, ORIGIN);
+        let got: Vec<(&str, &str, &str)> = r
+            .iter()
+            .map(|b| (b.id.as_str(), b.name.as_str(), b.host.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("default-local", "Local", ORIGIN),
+                (
+                    "omnigent-local",
+                    "Omnigent",
+                    "http://127.0.0.1:8080/canvas/omnigent/local"
+                ),
+                (
+                    "omnigent-lab",
+                    "Omnigent (lab)",
+                    "http://127.0.0.1:8080/canvas/omnigent/lab"
+                ),
+            ]
+        );
+        assert!(r[1..].iter().all(|b| b.kind == BackendKind::Omnigent));
+        // Removed by the user: not seeded again.
+        write_registry(&l, &r[..1]).unwrap();
+        assert_eq!(extras(&l), Some(json!([])));
+        let again = read_registry(&l, &MemoryStorage::new(), &cfg, ORIGIN);
+        assert_eq!(again.len(), 1);
+    }
+
+    #[test]
+    fn locked_cloud_ignores_extra_backends() {
+        let origin = "https://app.openhands.dev";
+        let cfg = LauncherConfig {
+            host: origin.into(),
+            lock_to_cloud: Some("https://app.all-hands.dev".into()),
+            omnigent_mounts: vec!["local".into()],
+            ..Default::default()
+        };
+        let l =
+            MemoryStorage::with([(EXTRA_BACKENDS_KEY, json!([omni("o").to_json()]).to_string())]);
+        let r = read_registry(&l, &MemoryStorage::new(), &cfg, origin);
+        assert_eq!(r, vec![Backend::locked_cloud(origin)]);
     }
 
     #[test]

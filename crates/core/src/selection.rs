@@ -211,6 +211,7 @@ mod tests {
                     last_error: Some("down".into()),
                     last_failure_at: Some(1),
                     disabled: true,
+                    key_rejected: false,
                 },
             );
         }

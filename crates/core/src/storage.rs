@@ -10,6 +10,10 @@ use std::collections::BTreeMap;
 
 /// localStorage: JSON array of [`crate::backend::Backend`].
 pub const BACKENDS_KEY: &str = "openhands-backends";
+/// localStorage, our own key: JSON array of backends whose kind the upstream console does not
+/// know (e.g. `omnigent`), same record shape. Upstream drops unknown kinds from
+/// [`BACKENDS_KEY`] and writes its list back, which would delete them (issue #12).
+pub const EXTRA_BACKENDS_KEY: &str = "agent-canvas-extra-backends";
 /// sessionStorage (this tab) AND localStorage (last used): the active selection.
 pub const ACTIVE_BACKEND_KEY: &str = "openhands-active-backend";
 /// localStorage: `{ "<backendId>": HealthEntry }`; removed when empty.

@@ -223,9 +223,14 @@ pub fn app_href(base_path: &str, path: &str, pin: Option<(&str, Option<&str>)>) 
 }
 
 /// One path segment of an app URL (an id from a server), percent-encoded.
+///
+/// `.` and `..` cannot be one: URL parsers resolve them even percent-encoded (`%2E%2E` is
+/// `..`, so `/conversations/%2E%2E` is `/`). They get their `%` escaped once more
+/// (`%252E%252E`): the link stays on its page, which then finds no such conversation (issue
+/// #17, found by `tests/never_panics.rs`).
 pub fn path_segment(s: &str) -> String {
     if s == "." || s == ".." {
-        return "%2E".repeat(s.len());
+        return "%252E".repeat(s.len());
     }
     let mut out = String::with_capacity(s.len());
     for b in s.bytes() {
@@ -477,6 +482,8 @@ mod tests {
     fn path_segments_are_encoded() {
         assert_eq!(path_segment("abc-1_2.x~"), "abc-1_2.x~");
         assert_eq!(path_segment("a/b?c#d e"), "a%2Fb%3Fc%23d%20e");
-        assert_eq!(path_segment(".."), "%2E%2E");
+        assert_eq!(path_segment(".."), "%252E%252E");
+        assert_eq!(path_segment("."), "%252E");
+        assert_eq!(path_segment("..."), "...");
     }
 }

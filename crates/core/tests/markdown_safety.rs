@@ -234,7 +234,11 @@ fn safe_href_table() {
         ("#frag", "#frag"),
         ("?q=a:b", "?q=a:b"),
         ("/p/a:b", "/p/a:b"),
-        ("javascript%3Aalert(1)", "javascript%3Aalert(1)"),
+        ("/p/a%3Ab", "/p/a%3Ab"),
+        (
+            "https://e.com/?q=javascript%3Ax",
+            "https://e.com/?q=javascript%3Ax",
+        ),
     ];
     for (raw, want) in ok {
         assert_eq!(safe_href(raw).as_deref(), Some(*want), "{raw:?}");
@@ -260,6 +264,11 @@ fn safe_href_table() {
         "about:blank",
         "x:y",
         ":nothing",
+        // A relative path to a browser, but a scheme once some layer decodes it again
+        // (issue #17: refused too).
+        "javascript%3Aalert(1)",
+        "javascript&#58;alert(1)",
+        "&#x09;data:text/html,x",
         "",
         "   ",
     ] {

@@ -1,12 +1,16 @@
 //! Find and follow your work (issue #16): one list across ALL backends, each row opening on its
 //! own backend, a stopped backend as one note beside the others' rows; search in the URL; the
-//! command palette switching backend by keyboard only.
+//! command palette switching backend by keyboard only; status and backend filters in the URL
+//! (surviving a reload); the `?` shortcuts dialog; next/previous conversation by keyboard.
 
 use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
+use canvas_fixtures::llm_stub::{self, StubScript};
 use canvas_harness::random_hex;
+use fantoccini::actions::{InputSource, KeyAction, KeyActions};
 use fantoccini::key::Key;
 use fantoccini::Locator;
 use serde_json::json;
+use std::time::{Duration, Instant};
 
 /// Adds a local backend to the registry this page's app uses (as the Add form would).
 async fn add_local_backend(b: &Browser, id: &str, name: &str, host: &str, key: &str) {
@@ -25,14 +29,19 @@ async fn add_local_backend(b: &Browser, id: &str, name: &str, host: &str, key: &
 
 /// Ctrl+K as a person presses it (WebDriver key actions: no element needs focus).
 async fn ctrl_k(b: &Browser) {
-    use fantoccini::actions::{InputSource, KeyAction, KeyActions};
-    let ctrl = char::from(Key::Control);
-    let keys = KeyActions::new("keyboard".into())
-        .then(KeyAction::Down { value: ctrl })
-        .then(KeyAction::Down { value: 'k' })
-        .then(KeyAction::Up { value: 'k' })
-        .then(KeyAction::Up { value: ctrl });
-    b.client.perform_actions(keys).await.expect("Ctrl+K");
+    chord(b, &[char::from(Key::Control), 'k']).await;
+}
+
+/// Presses `keys` together (held in order, released in reverse) wherever the focus is.
+async fn chord(b: &Browser, keys: &[char]) {
+    let mut actions = KeyActions::new("keyboard".into());
+    for k in keys {
+        actions = actions.then(KeyAction::Down { value: *k });
+    }
+    for k in keys.iter().rev() {
+        actions = actions.then(KeyAction::Up { value: *k });
+    }
+    b.client.perform_actions(actions).await.expect("keys");
 }
 
 /// Ctrl+K, then typing goes to the palette's input.
@@ -248,4 +257,459 @@ async fn the_palette_switches_backend_and_opens_pages_by_keyboard_only() {
     )
     .await;
     assert_ne!(first, "palette-other");
+}
+
+/// A conversation on `api`'s server that the stub-driven agent ran to `finished`, titled.
+async fn finished_conversation(api: &AgentApi, dir: &str, llm_url: &str, title: &str) -> String {
+    let info = api
+        .send(
+            reqwest::Method::POST,
+            "/api/conversations",
+            Some(json!({
+                "workspace": {"working_dir": dir},
+                "agent_settings": {"llm": {
+                    "model": "openai/stub-model", "base_url": llm_url,
+                    "api_key": "stub", "num_retries": 0
+                }}
+            })),
+        )
+        .await;
+    let id = info["id"].as_str().expect("conversation id").to_string();
+    api.send(
+        reqwest::Method::POST,
+        &format!("/api/conversations/{id}/events"),
+        Some(json!({"role": "user", "content": [{"type": "text", "text": "Do it"}], "run": true})),
+    )
+    .await;
+    let deadline = Instant::now() + Duration::from_secs(90);
+    loop {
+        let (_, c) = api.get(&format!("/api/conversations/{id}")).await;
+        if c["execution_status"] == "finished" {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the agent did not finish: {c}");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    // After the run: the server's own title (from the stub) must not replace ours.
+    loop {
+        api.send(
+            reqwest::Method::PATCH,
+            &format!("/api/conversations/{id}"),
+            Some(json!({"title": title})),
+        )
+        .await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let (_, c) = api.get(&format!("/api/conversations/{id}")).await;
+        if c["title"] == title {
+            break;
+        }
+        assert!(Instant::now() < deadline, "title: {c}");
+    }
+    id
+}
+
+/// The titles of the visible rows matching `css`, in order.
+fn titles_script(css: &str) -> String {
+    format!(
+        "return [...document.querySelectorAll({css})].filter(r => r.getClientRects().length) \
+           .map(r => r.querySelector('[data-testid=conversation-title]').innerText);",
+        css = json!(css)
+    )
+}
+
+async fn titles(b: &Browser, css: &str) -> Vec<String> {
+    serde_json::from_value(b.js(&titles_script(css)).await).unwrap_or_default()
+}
+
+/// Waits until the visible rows matching `css` are exactly `want` (in any order).
+async fn wait_titles(b: &Browser, what: &str, css: &str, want: &[&str]) {
+    let mut want: Vec<String> = want.iter().map(|t| t.to_string()).collect();
+    want.sort();
+    b.wait_js(
+        what,
+        &format!(
+            "const t = (() => {{ {} }})().sort(); return JSON.stringify(t) === {};",
+            titles_script(css),
+            json!(serde_json::to_string(&want).unwrap())
+        ),
+    )
+    .await;
+}
+
+async fn pressed(b: &Browser, css: &str) -> String {
+    b.wait_js(
+        &format!("{css} to be there"),
+        &format!(
+            "const e = document.querySelector({}); return e ? e.getAttribute('aria-pressed') : null;",
+            json!(css)
+        ),
+    )
+    .await
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_and_backend_filters_live_in_the_url_and_survive_a_reload() {
+    let env = Env::get();
+    let tag = random_hex(3).unwrap();
+    let stub = llm_stub::start(StubScript::new().with_command("echo filtered")).await;
+    let second = env.private_agent_server("filter-backend").await;
+    let shared = AgentApi::new(&env.agent_url, &env.agent_key);
+    let idle_title = format!("Idle work {tag}");
+    let done_title = format!("Done work {tag}");
+    let second_title = format!("Second work {tag}");
+    shared
+        .create_conversation(
+            &env.scratch("filter-idle").display().to_string(),
+            &idle_title,
+        )
+        .await;
+    finished_conversation(
+        &shared,
+        &env.scratch("filter-done").display().to_string(),
+        &stub.url(),
+        &done_title,
+    )
+    .await;
+    AgentApi::new(&second.url, &second.session_api_key)
+        .create_conversation(
+            &env.scratch("filter-second").display().to_string(),
+            &second_title,
+        )
+        .await;
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let b = Browser::start(&env).await;
+    let rows = "[data-testid=conversation-row]";
+    let all_rows = "[data-testid=all-row]";
+
+    // One backend: by status.
+    b.goto(&format!(
+        "{}/conversations?q={tag}&page_size=100",
+        server.url()
+    ))
+    .await;
+    let first = b.wait_backend_status("connected").await;
+    wait_titles(
+        &b,
+        "both rows of the shared backend",
+        rows,
+        &[&idle_title, &done_title],
+    )
+    .await;
+    // The plain list loads no filter bar (no chunk for its first paint); "Filters" opens it.
+    assert!(b
+        .js("return !document.querySelector('[data-testid=list-filters]')")
+        .await
+        .as_bool()
+        .unwrap());
+    b.click("[data-testid=filters-toggle]").await;
+    let finished = "[data-testid=status-filter][data-status=finished]";
+    assert_eq!(pressed(&b, finished).await, "false");
+    b.click(finished).await;
+    wait_titles(&b, "only the finished row", rows, &[&done_title]).await;
+    // The bar stays in place: the button keeps the focus.
+    assert_eq!(
+        b.js("return document.activeElement?.dataset.status ?? null")
+            .await,
+        json!("finished")
+    );
+    let search = b.js("return location.search").await;
+    assert!(
+        search.as_str().unwrap().contains("status=finished"),
+        "{search}"
+    );
+    assert_eq!(pressed(&b, finished).await, "true");
+    b.client.refresh().await.unwrap();
+    wait_titles(
+        &b,
+        "only the finished row after reload",
+        rows,
+        &[&done_title],
+    )
+    .await;
+    assert_eq!(pressed(&b, finished).await, "true");
+    // Idle too: both again; then none of them is an error.
+    b.click("[data-testid=status-filter][data-status=idle]")
+        .await;
+    wait_titles(
+        &b,
+        "idle and finished rows",
+        rows,
+        &[&idle_title, &done_title],
+    )
+    .await;
+    assert!(b
+        .js("return location.search")
+        .await
+        .as_str()
+        .unwrap()
+        .contains("status=idle%2Cfinished"));
+    b.goto(&format!(
+        "{}/conversations?q={tag}&page_size=100&status=error",
+        server.url()
+    ))
+    .await;
+    b.wait_js(
+        "the no-match note",
+        "const n = document.querySelector('[data-testid=conversations-no-match]'); \
+         return n && n.getClientRects().length > 0 \
+           && document.querySelectorAll('[data-testid=conversation-row]').length === 0;",
+    )
+    .await;
+
+    // All backends: by backend, then by backend and status.
+    add_local_backend(&b, "second", "Second", &second.url, &second.session_api_key).await;
+    b.goto(&format!("{}/conversations?scope=all&q={tag}", server.url()))
+        .await;
+    wait_titles(
+        &b,
+        "the rows of both backends",
+        all_rows,
+        &[&idle_title, &done_title, &second_title],
+    )
+    .await;
+    let second_chip = "[data-testid=backend-filter][data-backend-id=second]";
+    assert_eq!(pressed(&b, second_chip).await, "false");
+    b.click(second_chip).await;
+    wait_titles(
+        &b,
+        "only the second backend's row",
+        all_rows,
+        &[&second_title],
+    )
+    .await;
+    assert!(b
+        .js("return location.search")
+        .await
+        .as_str()
+        .unwrap()
+        .contains("from=second"));
+    b.client.refresh().await.unwrap();
+    wait_titles(
+        &b,
+        "only the second backend's row after reload",
+        all_rows,
+        &[&second_title],
+    )
+    .await;
+    assert_eq!(pressed(&b, second_chip).await, "true");
+    b.wait_js(
+        "the row on its own backend",
+        &row_script("second", &second_title),
+    )
+    .await;
+    // The first backend as well, finished only: the shared backend's finished row.
+    b.click(&format!(
+        "[data-testid=backend-filter][data-backend-id={}]",
+        json!(first)
+    ))
+    .await;
+    b.click(finished).await;
+    wait_titles(
+        &b,
+        "the finished row of the two backends",
+        all_rows,
+        &[&done_title],
+    )
+    .await;
+    b.client.refresh().await.unwrap();
+    wait_titles(&b, "the same after reload", all_rows, &[&done_title]).await;
+    let search = b.js("return location.search").await;
+    let search = search.as_str().unwrap();
+    assert!(
+        search.contains("from=second") && search.contains("status=finished"),
+        "{search}"
+    );
+    assert_eq!(
+        titles(&b, rows).await.len(),
+        0,
+        "the one-backend list stays hidden"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_shortcuts_dialog_lists_them_and_esc_closes_it() {
+    let env = Env::get();
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/conversations", server.url())).await;
+    b.wait_backend_status("connected").await;
+
+    // `?` typed in a text field is text.
+    b.type_into("[data-testid=conversation-search]", "a?").await;
+    b.wait_js(
+        "the question mark in the URL",
+        "return location.search.includes('q=a%3F')",
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(b
+        .js("return !document.querySelector('[data-testid=shortcuts-dialog]')")
+        .await
+        .as_bool()
+        .unwrap());
+
+    // Outside a text field it opens the dialog.
+    b.js("document.querySelector('[data-testid=refresh-conversations]').focus(); return true")
+        .await;
+    chord(&b, &['?']).await;
+    b.wait_js(
+        "the dialog, focused",
+        "const d = document.querySelector('[data-testid=shortcuts-dialog]'); \
+         return d && d.getAttribute('role') === 'dialog' && d.getAttribute('aria-modal') === 'true' \
+           && d.contains(document.activeElement);",
+    )
+    .await;
+    let listed = b.text_of("[data-testid=shortcuts-list]").await;
+    for text in [
+        "Ctrl+K",
+        "⌘K",
+        "command palette",
+        "?",
+        "New conversation",
+        "Focus the message box",
+        "Next conversation",
+        "Previous conversation",
+        "Alt+↓",
+        "Alt+↑",
+        "Esc",
+    ] {
+        assert!(listed.contains(text), "{text} is not listed: {listed}");
+    }
+    assert!(
+        b.js("return document.querySelectorAll('[data-testid=shortcut]').length")
+            .await
+            .as_u64()
+            .unwrap()
+            >= 6
+    );
+    // The focus stays in the dialog.
+    for _ in 0..3 {
+        press_keys(&b, &char::from(Key::Tab).to_string()).await;
+        assert!(b
+            .js("return document.querySelector('[data-testid=shortcuts-dialog]').contains(document.activeElement)")
+            .await
+            .as_bool()
+            .unwrap());
+    }
+    // Esc closes it and the focus goes back where it was.
+    press_keys(&b, &char::from(Key::Escape).to_string()).await;
+    b.wait_js(
+        "the dialog closed, the focus back on Refresh",
+        "return !document.querySelector('[data-testid=shortcuts-dialog]') && \
+           document.activeElement?.dataset.testid === 'refresh-conversations'",
+    )
+    .await;
+
+    // `c` starts a new conversation; `/` goes to the message box.
+    chord(&b, &['c']).await;
+    b.wait_js(
+        "the launcher",
+        "return !!document.querySelector('[data-testid=launcher-input]')",
+    )
+    .await;
+    b.js("document.activeElement && document.activeElement.blur(); return true")
+        .await;
+    chord(&b, &['/']).await;
+    b.wait_js(
+        "the launcher's message box focused",
+        "return document.activeElement?.dataset.testid === 'launcher-input'",
+    )
+    .await;
+    assert_eq!(
+        b.js("return document.activeElement.value").await,
+        json!(""),
+        "the key was not typed"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn next_and_previous_conversation_by_keyboard_only() {
+    let env = Env::get();
+    let tag = random_hex(3).unwrap();
+    let api = AgentApi::new(&env.agent_url, &env.agent_key);
+    let older = format!("Older step {tag}");
+    let newer = format!("Newer step {tag}");
+    api.create_conversation(&env.scratch("next-a").display().to_string(), &older)
+        .await;
+    api.create_conversation(&env.scratch("next-b").display().to_string(), &newer)
+        .await;
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/conversations?q={tag}", server.url()))
+        .await;
+    b.wait_backend_status("connected").await;
+    wait_titles(
+        &b,
+        "the two rows",
+        "[data-testid=conversation-row]",
+        &[&older, &newer],
+    )
+    .await;
+    let order = titles(&b, "[data-testid=conversation-row]").await;
+    let focused_row = "const a = document.activeElement; const r = a && a.closest('[data-testid=conversation-row]'); \
+                       return r && a.matches('.conversation-link') ? r.querySelector('[data-testid=conversation-title]').innerText : null;";
+
+    // On the list: j / k move between the rows.
+    chord(&b, &['j']).await;
+    assert_eq!(
+        b.wait_js("the first row focused", focused_row).await,
+        json!(order[0])
+    );
+    chord(&b, &['j']).await;
+    b.wait_js(
+        "the second row focused",
+        &format!(
+            "return (() => {{ {focused_row} }})() === {}",
+            json!(order[1])
+        ),
+    )
+    .await;
+    chord(&b, &['k']).await;
+    b.wait_js(
+        "the first row again",
+        &format!(
+            "return (() => {{ {focused_row} }})() === {}",
+            json!(order[0])
+        ),
+    )
+    .await;
+    // Enter opens it.
+    press_keys(&b, &char::from(Key::Enter).to_string()).await;
+    let heading = |title: &str| {
+        format!(
+            "const h = document.querySelector('[data-testid=conversation-heading]'); \
+             return !!h && h.innerText.includes({});",
+            json!(title)
+        )
+    };
+    b.wait_js("the first conversation", &heading(&order[0]))
+        .await;
+
+    // On a conversation (even typing in its message box): Alt+↓ / Alt+↑.
+    b.js("const c = document.querySelector('[data-testid=composer-input]'); if (c) c.focus(); return true")
+        .await;
+    chord(&b, &[char::from(Key::Alt), char::from(Key::Down)]).await;
+    b.wait_js("the second conversation", &heading(&order[1]))
+        .await;
+    assert!(b
+        .js("return location.pathname")
+        .await
+        .as_str()
+        .unwrap()
+        .starts_with("/conversations/"));
+    chord(&b, &[char::from(Key::Alt), char::from(Key::Down)]).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    b.wait_js("still the last one", &heading(&order[1])).await;
+    chord(&b, &[char::from(Key::Alt), char::from(Key::Up)]).await;
+    b.wait_js("back to the first conversation", &heading(&order[0]))
+        .await;
 }

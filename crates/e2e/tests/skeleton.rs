@@ -100,10 +100,12 @@ async fn stopped_agent_server_shows_a_clear_disconnected_state() {
         )
         .await;
     let message = message.as_str().unwrap_or_default().to_lowercase();
+    // In words (issue #17), not the raw transport error behind canvas-serve's 502.
     assert!(
-        message.contains("disconnected") || message.contains("unreachable"),
+        message.contains("the agent server behind this page is not running"),
         "recovery message: {message}"
     );
+    assert!(!message.contains("os error"), "recovery message: {message}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

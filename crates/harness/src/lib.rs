@@ -6,12 +6,16 @@
 //!   working directory, waited for with a deadline (never a fixed sleep).
 //! - [`wait_until`], [`http_get`], [`free_port`], [`random_hex`]: small building blocks.
 
+pub mod omnigent;
+
 use std::fs;
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// A child process leading its own process group. Dropping it terminates the group.
@@ -176,6 +180,8 @@ pub struct AgentServerOptions {
     pub env: Vec<(String, String)>,
     /// How long to wait for `/health`.
     pub ready_timeout: Duration,
+    /// Set (e.g. by Ctrl-C) while waiting for `/health`: stop the server and give up.
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl AgentServerOptions {
@@ -187,8 +193,14 @@ impl AgentServerOptions {
             session_api_key,
             env: Vec::new(),
             ready_timeout: Duration::from_secs(90),
+            cancel: None,
         }
     }
+}
+
+/// Whether `cancel` is set.
+fn cancelled(cancel: &Option<Arc<AtomicBool>>) -> bool {
+    cancel.as_ref().is_some_and(|c| c.load(Ordering::SeqCst))
 }
 
 /// A running agent server; dropping it stops it (SIGTERM to its process group).
@@ -248,6 +260,9 @@ impl AgentServer {
         let addr: SocketAddr = ([127, 0, 0, 1], opts.port).into();
         let log_for_err = log.clone();
         wait_until("the agent server's /health", opts.ready_timeout, || {
+            if cancelled(&opts.cancel) {
+                return Err("cancelled while the agent server was starting".to_string());
+            }
             if let Ok(Some(status)) = group.try_wait() {
                 return Err(format!(
                     "the agent server exited ({status}); log tail:\n{}",
@@ -261,7 +276,7 @@ impl AgentServer {
             }
         })
         .map_err(|e| {
-            if e.contains("exited") {
+            if e.contains("exited") || e.starts_with("cancelled") {
                 e
             } else {
                 format!("{e}; log tail:\n{}", tail(&log, 3000))
@@ -284,6 +299,11 @@ impl AgentServer {
 
     pub fn pid(&self) -> u32 {
         self.group.id()
+    }
+
+    /// How the server exited, once it has (`None` while it runs).
+    pub fn try_wait(&mut self) -> Option<ExitStatus> {
+        self.group.try_wait().ok().flatten()
     }
 }
 
@@ -371,6 +391,8 @@ pub struct AutomationOptions {
     pub session_api_key: String,
     /// How long to wait for `/api/automation/health`.
     pub ready_timeout: Duration,
+    /// Set (e.g. by Ctrl-C) while waiting for its health route: stop it and give up.
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl AutomationOptions {
@@ -389,6 +411,7 @@ impl AutomationOptions {
             agent_server_url: agent_server_url.to_string(),
             session_api_key: session_api_key.to_string(),
             ready_timeout: Duration::from_secs(90),
+            cancel: None,
         }
     }
 }
@@ -464,6 +487,9 @@ impl AutomationService {
             "the automation service's /api/automation/health",
             opts.ready_timeout,
             || {
+                if cancelled(&opts.cancel) {
+                    return Err("cancelled while the automation service was starting".to_string());
+                }
                 if let Ok(Some(status)) = group.try_wait() {
                     return Err(format!(
                         "the automation service exited ({status}); log tail:\n{}",
@@ -477,7 +503,7 @@ impl AutomationService {
             },
         )
         .map_err(|e| {
-            if e.contains("exited") {
+            if e.contains("exited") || e.starts_with("cancelled") {
                 e
             } else {
                 format!("{e}; log tail:\n{}", tail(&log, 3000))
@@ -494,5 +520,14 @@ impl AutomationService {
     /// Stops the service now.
     pub fn stop(&mut self) {
         self.group.stop(Duration::from_secs(10));
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.group.id()
+    }
+
+    /// How the service exited, once it has (`None` while it runs).
+    pub fn try_wait(&mut self) -> Option<ExitStatus> {
+        self.group.try_wait().ok().flatten()
     }
 }

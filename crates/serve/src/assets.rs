@@ -130,6 +130,8 @@ pub(crate) struct Injection<'a> {
     pub auth_required: bool,
     pub lock_to_cloud: Option<&'a str>,
     pub base_path: Option<&'a str>,
+    /// Omnigent mount names, comma-separated (`__AGENT_CANVAS_OMNIGENT__`).
+    pub omnigent: Option<&'a str>,
 }
 
 impl Assets {

@@ -48,6 +48,11 @@ pub(crate) fn launcher_script(inj: &Injection<'_>) -> Option<String> {
         js.push_str(&script_safe_json_string(base));
         js.push(';');
     }
+    if let Some(names) = inj.omnigent.filter(|n| !n.is_empty()) {
+        js.push_str("window.__AGENT_CANVAS_OMNIGENT__=");
+        js.push_str(&script_safe_json_string(names));
+        js.push(';');
+    }
     (!js.is_empty()).then_some(js)
 }
 
@@ -223,6 +228,7 @@ mod tests {
             auth_required: false,
             lock_to_cloud: None,
             base_path: base,
+            omnigent: None,
         }
     }
 
@@ -265,6 +271,7 @@ mod tests {
             auth_required: true,
             lock_to_cloud: Some("https://app.all-hands.dev"),
             base_path: None,
+            omnigent: None,
         };
         let js = launcher_script(&i).unwrap();
         assert!(!js.contains("secret"));
@@ -279,10 +286,28 @@ mod tests {
             auth_required: false,
             lock_to_cloud: Some("https://app.all-hands.dev"),
             base_path: None,
+            omnigent: None,
         };
         let js = launcher_script(&i).unwrap();
         assert!(!js.contains("secret"), "{js}");
         assert!(js.contains("window.__AGENT_CANVAS_LOCK_TO_CLOUD__=\"https://app.all-hands.dev\";"));
+    }
+
+    #[test]
+    fn omnigent_mounts_are_injected() {
+        let i = Injection {
+            omnigent: Some("local,team-2"),
+            ..inj(None, None)
+        };
+        assert_eq!(
+            launcher_script(&i).unwrap(),
+            "window.__AGENT_CANVAS_OMNIGENT__=\"local,team-2\";"
+        );
+        let none = Injection {
+            omnigent: Some(""),
+            ..inj(None, None)
+        };
+        assert_eq!(launcher_script(&none), None);
     }
 
     #[test]

@@ -7,6 +7,9 @@
 //! - optionally serves everything under a base path (`/canvas/...`);
 //! - reverse-proxies the agent server's paths (same-origin ingress, websockets included);
 //! - answers `POST /api/cloud-proxy` (backends spec §8);
+//! - reverse-proxies `/omnigent/<name>/*` to the Omnigent servers given as `omnigent` mounts
+//!   (issue #12; see `omnigent`), answers streamed, and injects their names; those paths answer
+//!   only loopback `Host`s and the `allow_hosts` (421 otherwise), key or no key;
 //! - serves HTTP/1 with a header-read timeout, an idle timeout and a connection cap (`server`);
 //! - injects the session key unless `auth_required` or `lock_to_cloud`; with the key injected,
 //!   answers only `Host: localhost`, `127.x.y.z`, `[::1]` and the `allow_hosts` — 421 otherwise — so a DNS-rebinding page cannot
@@ -24,6 +27,7 @@ mod assets;
 mod cloud_proxy;
 mod html;
 mod ingress;
+mod omnigent;
 mod proxy_util;
 mod server;
 
@@ -41,6 +45,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 pub use cloud_proxy::{classify_ip, AddressClass};
+pub use omnigent::OmnigentMount;
 
 use assets::{Asset, Assets, Encoding, Injection};
 use proxy_util::{json_error, sandbox};
@@ -62,6 +67,9 @@ pub struct Config {
     /// Automation service for `/api/automation/*` (same path there), e.g. `http://127.0.0.1:8001`.
     /// Without it those paths answer 503 with how to start one.
     pub automation_url: Option<String>,
+    /// Omnigent servers reverse-proxied under `/omnigent/<name>/` (issue #12); their names are
+    /// injected as `__AGENT_CANVAS_OMNIGENT__` (comma-separated).
+    pub omnigent: Vec<OmnigentMount>,
     /// Injected as `__AGENT_CANVAS_SESSION_API_KEY__` unless `auth_required` or `lock_to_cloud`
     /// (the cloud proxy still uses it to recognise its own key).
     pub session_api_key: Option<String>,
@@ -100,6 +108,7 @@ impl Config {
             port: 0,
             agent_server_url: None,
             automation_url: None,
+            omnigent: Vec::new(),
             session_api_key: None,
             auth_required: false,
             lock_to_cloud: None,
@@ -123,6 +132,7 @@ impl std::fmt::Debug for Config {
             .field("port", &self.port)
             .field("agent_server_url", &self.agent_server_url)
             .field("automation_url", &self.automation_url)
+            .field("omnigent", &self.omnigent)
             .field(
                 "session_api_key",
                 &self.session_api_key.as_ref().map(|_| "<redacted>"),
@@ -213,10 +223,15 @@ pub(crate) struct App {
     ingress: Option<ingress::Ingress>,
     /// `/api/automation/*` → the automation service.
     automation: Option<ingress::Ingress>,
+    /// `/omnigent/<name>/*` → the Omnigent mounts (none configured: 404 saying how).
+    omnigent: omnigent::Omnigent,
     cloud: cloud_proxy::CloudProxy,
     /// With the key injected: only loopback `Host`s and the `allow_hosts` are served, so a page that rebinds its own DNS name to this server cannot
     /// read the key (DNS rebinding). `None` = any `Host`.
     allowed_hosts: Option<Vec<String>>,
+    /// The `allow_hosts`, always: the Omnigent mounts answer only loopback `Host`s and these, key
+    /// or no key (a single-user Omnigent has no auth of its own; see `route`).
+    known_hosts: Vec<String>,
 }
 
 /// Validates a base path: `/x/y` (a trailing `/` is dropped; `/` or empty = none).
@@ -314,6 +329,8 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         Some(url) => Some(ingress::Ingress::new("automation service", &url)?),
         None => None,
     };
+    let omnigent = omnigent::Omnigent::new(&config.omnigent)?;
+    let omnigent_names = omnigent.names().join(",");
     let cloud = cloud_proxy::CloudProxy::new(
         &config.cloud_proxy_allow,
         config.cloud_proxy_allow_private,
@@ -348,6 +365,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
     };
     let addr = listener.local_addr()?;
 
+    let known_hosts = allow_hosts.clone();
     let allowed_hosts = injects_key.then_some(allow_hosts);
     let dist = config.dist.clone();
     let auth_required = config.auth_required;
@@ -359,6 +377,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
             auth_required,
             lock_to_cloud: lock_to_cloud.as_deref(),
             base_path: bp.as_deref(),
+            omnigent: Some(omnigent_names.as_str()).filter(|n| !n.is_empty()),
         };
         Assets::load(&dist, &injection)
     })
@@ -370,8 +389,10 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         assets,
         ingress,
         automation,
+        omnigent,
         cloud,
         allowed_hosts,
+        known_hosts,
     });
     let router = Router::new().fallback(handle).with_state(app);
 
@@ -479,6 +500,11 @@ async fn route(app: &App, req: Request) -> Response {
             )
         }
     };
+    // The Omnigent mounts forward to servers that, on loopback, act for whoever asks: a
+    // DNS-rebinding page must not reach them through us even when no key is injected.
+    let known_host = host
+        .as_deref()
+        .is_some_and(|n| is_loopback_name(n) || app.known_hosts.iter().any(|h| h == n));
     if let Some(extra) = &app.allowed_hosts {
         // The key is in the page: only known Hosts get it; no Host at all (HTTP/1.0) neither.
         let Some(name) = host else {
@@ -516,6 +542,19 @@ async fn route(app: &App, req: Request) -> Response {
         }
     };
 
+    if omnigent::is_omnigent_path(rel) {
+        if !known_host {
+            return plain(
+                StatusCode::MISDIRECTED_REQUEST,
+                "The Omnigent mounts only answer to localhost / 127.0.0.1 and the --allow-host \
+                 names.",
+            );
+        }
+        let rel = rel.to_owned();
+        let mut resp = app.omnigent.handle(req, &rel).await;
+        sandbox(&mut resp);
+        return resp;
+    }
     if rel == "/api/cloud-proxy" {
         let mut resp = app.cloud.handle(req).await;
         sandbox(&mut resp);

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use canvas_serve::{Config, ServeError};
+use canvas_serve::{Config, OmnigentMount, ServeError};
 use clap::Parser;
 
 #[derive(Parser)]
@@ -31,6 +31,10 @@ struct Args {
     /// Automation service (PyPI openhands-automation) to reverse-proxy under /api/automation.
     #[arg(long, value_name = "URL")]
     automation_url: Option<String>,
+    /// Omnigent server to reverse-proxy under /omnigent/<NAME>/ (repeatable; NAME of a-z, 0-9
+    /// and -, unique), e.g. --omnigent local=http://127.0.0.1:6767.
+    #[arg(long, value_name = "NAME=URL")]
+    omnigent: Vec<OmnigentMount>,
     /// Session API key handed to the app (prefer the environment variable: it is not shown by ps).
     #[arg(
         long,
@@ -58,8 +62,9 @@ struct Args {
     #[arg(long, value_name = "N", default_value_t = 16,
           value_parser = clap::value_parser!(u64).range(1..=10_000))]
     cloud_proxy_max_concurrent: u64,
-    /// Host name this server is reached by, accepted while the key is injected (repeatable);
-    /// required with a non-loopback --host unless --auth-required.
+    /// Host name this server is reached by, accepted while the key is injected and always on
+    /// the --omnigent mounts (repeatable); required with a non-loopback --host unless
+    /// --auth-required.
     #[arg(long, value_name = "NAME")]
     allow_host: Vec<String>,
     /// Seconds a client may take to send a request head (also the keep-alive idle limit).
@@ -83,6 +88,7 @@ impl Args {
         c.port = self.port;
         c.agent_server_url = self.agent_server_url;
         c.automation_url = self.automation_url;
+        c.omnigent = self.omnigent;
         c.session_api_key = self.session_api_key;
         c.auth_required = self.auth_required;
         c.lock_to_cloud = self.lock_to_cloud;
@@ -99,25 +105,22 @@ impl Args {
     }
 }
 
-async fn stop_signal() {
+/// Waits for SIGTERM or Ctrl-C. The handlers are installed when this is called (before the
+/// ready line is printed), so a signal sent right after the ready line is never missed.
+fn stop_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
-    {
-        use tokio::signal::unix::{signal, SignalKind};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = term.recv() => {}
-                    _ = tokio::signal::ctrl_c() => {}
-                }
+    let term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+    let ctrl_c = tokio::signal::ctrl_c();
+    async move {
+        #[cfg(unix)]
+        if let Some(mut term) = term {
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = ctrl_c => {}
             }
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-            }
+            return;
         }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
+        let _ = ctrl_c.await;
     }
 }
 
@@ -136,12 +139,13 @@ async fn main() -> ExitCode {
             };
         }
     };
+    let stopped = stop_signal();
     {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "canvas-serve listening on {}", running.url());
         let _ = out.flush();
     }
-    stop_signal().await;
+    stopped.await;
     running.shutdown().await;
     ExitCode::SUCCESS
 }

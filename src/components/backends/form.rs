@@ -215,6 +215,7 @@ pub fn BackendForm(
                     name="host"
                     data-testid="backend-host"
                     placeholder="http://localhost:8000"
+                    list=format!("{host_id}-offered")
                     autocomplete="off"
                     spellcheck="false"
                     readonly=host_fixed
@@ -226,6 +227,9 @@ pub fn BackendForm(
                         test_result.set(None);
                     }
                 />
+                <datalist id=format!("{host_id}-offered") data-testid="offered-hosts">
+                    {crate::state::backends::offered_hosts(backends).into_iter().map(|h| view! { <option value=h /> }).collect_view()}
+                </datalist>
                 <FieldError id=format!("{host_id}-err") error=host_err />
             </div>
             <div class="field">
@@ -263,8 +267,7 @@ pub fn BackendForm(
                         <option value="auto">
                             {move || format!("Automatic ({})", inferred().label())}
                         </option>
-                        <option value="local">"Agent server (local)"</option>
-                        <option value="cloud">"OpenHands Cloud"</option>
+                        {BackendKind::CHOICES.map(|k| view! { <option value=k.as_str()>{k.choice_label()}</option> }).collect_view()}
                     </select>
                 </div>
             </Show>

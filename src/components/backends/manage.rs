@@ -10,6 +10,26 @@ use canvas_core::health::reprobe_on_manage;
 use leptos::html;
 use leptos::prelude::*;
 
+/// A refused key's one inline fix beside "Edit": the launcher's key, when the launcher now
+/// serves that host with another key (issue #17).
+#[component]
+fn KeyFix(backend: Backend) -> impl IntoView {
+    let backends = use_backends();
+    let id = StoredValue::new(backend.id.clone());
+    let offered = move || {
+        backends.health.with(|h| h.is_key_rejected(&id.get_value()))
+            && backends.launcher_key_fix(&backend)
+    };
+    view! {
+        <Show when=offered>
+            <button type="button" class="btn small primary" data-testid="manage-use-launcher-key"
+                on:click=move |_| { let _ = backends.apply_launcher_key(&id.get_value()); }>
+                "Use the launcher's key"
+            </button>
+        </Show>
+    }
+}
+
 #[component]
 pub fn ManageDialog() -> impl IntoView {
     let backends = use_backends();
@@ -58,6 +78,7 @@ pub fn ManageDialog() -> impl IntoView {
                                     <Show when=move || status.get().0.is_bad()>
                                         <span class="manage-error" data-testid="manage-error">{move || status.get().1}</span>
                                     </Show>
+                                    <KeyFix backend=b.clone() />
                                 </div>
                                 <Show
                                     when=move || is_confirming.get()

@@ -9,6 +9,7 @@ use leptos::prelude::*;
 pub fn StatusBar(store: ConversationStore) -> impl IntoView {
     let status = store.status;
     let link = store.link;
+    let usage = store.usage;
     let s = store.clone();
     let act = Action::new_local(move |op: &Control| {
         let s = s.clone();
@@ -46,6 +47,7 @@ pub fn StatusBar(store: ConversationStore) -> impl IntoView {
                 let st = retry_store.clone();
                 view! { <button class="btn small" on:click=move |_| st.reconnect_now()>"Retry now"</button> }
             })}
+            {move || usage.get().map(|u| view! { <span class="muted usage" data-testid="usage">{u}</span> })}
             <span class="spacer"></span>
             <Show when=move || c.get().run>
                 <button class="btn small" data-testid="run" disabled=busy on:click=move |_| { act.dispatch(Control::Run); }>"Run"</button>

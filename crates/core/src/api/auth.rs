@@ -2,7 +2,7 @@
 //!
 //! - cloud + cookie mode ⇒ none (same-origin cookies do the work);
 //! - empty (or blank) key ⇒ none;
-//! - cloud ⇒ `Authorization: Bearer <key>`;
+//! - cloud, omnigent ⇒ `Authorization: Bearer <key>`;
 //! - local ⇒ `X-Session-API-Key: <key>`;
 //! - `X-Org-Id: <org>` only on requests to the ACTIVE backend, and only when it has an org
 //!   (a key bound to another org would get 403).
@@ -16,7 +16,7 @@ pub fn auth_headers(backend: &Backend) -> Vec<(String, String)> {
     if backend.uses_cookie_auth() || backend.api_key.trim().is_empty() {
         return Vec::new();
     }
-    if backend.kind == BackendKind::Cloud {
+    if matches!(backend.kind, BackendKind::Cloud | BackendKind::Omnigent) {
         vec![(
             AUTHORIZATION_HEADER.to_string(),
             format!("Bearer {}", backend.api_key),

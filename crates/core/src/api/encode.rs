@@ -30,11 +30,15 @@ pub fn decode_segment(s: &str) -> String {
     let mut i = 0;
     while i < bytes.len() {
         if bytes[i] == b'%' && i + 2 < bytes.len() {
-            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
-            if let Some(v) = hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
-                out.push(v);
-                i += 3;
-                continue;
+            // Two hex digits exactly (`from_str_radix` alone would also take `%+1`).
+            let (hi, lo) = (bytes[i + 1], bytes[i + 2]);
+            if hi.is_ascii_hexdigit() && lo.is_ascii_hexdigit() {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
+                if let Some(v) = hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                    out.push(v);
+                    i += 3;
+                    continue;
+                }
             }
         }
         out.push(bytes[i]);
@@ -177,6 +181,8 @@ mod tests {
         assert_eq!(id_segment(""), Err(ApiError::NotFound));
         assert_eq!(id_segment("..a"), Ok("..a".into()));
         assert_eq!(decode_segment("%zz%4"), "%zz%4");
+        // A sign is not a hex digit (issue #17: found by `tests/never_panics.rs`).
+        assert_eq!(decode_segment("%+1%-1%2"), "%+1%-1%2");
     }
 
     #[test]

@@ -23,7 +23,7 @@
 //! | [`view`] | what pages see whatever the kind: `ConversationSummary`, `NewConversation`, … |
 //! | [`decode`] | `decode_<x>(status, body)` |
 //! | [`service`] | the per-area traits, `BackendApi`, [`backend_api`] |
-//! | [`local`], [`cloud`] | the two implementations (plus a test-only fake kind) |
+//! | [`local`], [`cloud`], [`omnigent`] | the three implementations (plus a test-only fake kind) |
 
 pub mod auth;
 pub mod cloud;
@@ -35,6 +35,7 @@ pub mod encode;
 #[cfg(test)]
 pub(crate) mod fake;
 pub mod local;
+pub mod omnigent;
 pub mod plan;
 pub mod routing;
 pub mod service;
@@ -56,6 +57,7 @@ pub use dto::{
     SkillsResponse, Workspace,
 };
 pub use local::LocalApi;
+pub use omnigent::{AgentScope, OmnigentApi, OmnigentApiExt};
 pub use plan::{
     Body, Call, Decoder, Method, ProxyEnvelope, RawResponse, RequestPlan, Route, SendPlanned,
     Transport,

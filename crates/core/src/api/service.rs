@@ -291,6 +291,11 @@ pub trait BackendApi:
     fn version_gated(&self) -> bool;
     /// Cloud account features, when this backend has them.
     fn account(&self) -> Option<&dyn CloudAccountApi>;
+    /// Omnigent features (hosts, agents, session snapshots and creation, the session stream),
+    /// when this backend is an Omnigent server (issue #12).
+    fn omnigent(&self) -> Option<&dyn crate::api::omnigent::OmnigentApiExt> {
+        None
+    }
     /// The automation service next to this backend (issue #14), or why there is none.
     fn automations(&self) -> Result<AutomationClient, ApiError> {
         Err(ApiError::Unsupported("Automations"))
@@ -331,6 +336,7 @@ pub fn backend_api(active: &ActiveBackend, ctx: &RoutingContext) -> Box<dyn Back
     match active.backend.kind {
         BackendKind::Local => Box::new(LocalApi::new(active)),
         BackendKind::Cloud => Box::new(CloudApi::new(active, ctx)),
+        BackendKind::Omnigent => Box::new(crate::api::omnigent::OmnigentApi::new(active)),
         #[cfg(test)]
         BackendKind::Fake => Box::new(crate::api::fake::FakeApi::new(active)),
     }

@@ -37,6 +37,29 @@ pub struct ConversationSummary {
     pub conversation_url: Option<String>,
     /// Cloud: the runtime key (never printed).
     pub session_api_key: Option<String>,
+    /// Where it runs, when the backend coordinates machines (Omnigent: host and runner).
+    pub placement: Option<Placement>,
+}
+
+/// Where a conversation runs on a backend that coordinates machines (Omnigent's host and the
+/// session's runner on it).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Placement {
+    /// The machine is connected to the server.
+    pub host_online: bool,
+    /// The session's runner on it is connected.
+    pub runner_online: bool,
+}
+
+impl Placement {
+    /// In words, for the conversation's header.
+    pub fn words(&self) -> &'static str {
+        match (self.host_online, self.runner_online) {
+            (true, true) => "host online · runner online",
+            (true, false) => "host online · runner not running (it starts with the next message)",
+            (false, _) => "host offline: start `omnigent host` on that machine to continue",
+        }
+    }
 }
 
 /// What a conversation without a title is called.
@@ -95,6 +118,7 @@ impl fmt::Debug for ConversationSummary {
                 "session_api_key",
                 &self.session_api_key.as_ref().map(|_| REDACTED),
             )
+            .field("placement", &self.placement)
             .finish()
     }
 }
@@ -128,6 +152,7 @@ impl From<AppConversation> for ConversationSummary {
             selected_branch: c.selected_branch,
             conversation_url: c.conversation_url,
             session_api_key: c.session_api_key,
+            placement: None,
         }
     }
 }
@@ -289,6 +314,21 @@ mod sandbox_tests {
             sandbox_id: sandbox.map(str::to_string),
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn placement_in_words() {
+        let words = |host_online, runner_online| {
+            Placement {
+                host_online,
+                runner_online,
+            }
+            .words()
+        };
+        assert_eq!(words(true, true), "host online · runner online");
+        assert!(words(true, false).starts_with("host online · runner not running"));
+        assert!(words(false, true).starts_with("host offline"));
+        assert_eq!(words(false, false), words(false, true));
     }
 
     #[test]

@@ -6,8 +6,9 @@ use serde_json::Value;
 /// observation, or a run of streaming deltas).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ViewItem {
-    /// Unique key for keyed rendering (`<For key=…>`). Equal to [`ViewItem::id`] except for
-    /// the [`ItemKind::Thought`] that precedes an action or message of the same event
+    /// Unique key for keyed rendering (`<For key=…>`). Equal to [`ViewItem::id`] (with `%` and
+    /// `#` percent-escaped, so no id can collide with a thought's key) except for the
+    /// [`ItemKind::Thought`] that precedes an action or message of the same event
     /// (`"<id>#thought"`).
     pub key: String,
     /// The event id this item comes from (for a streaming message: the first delta's id).

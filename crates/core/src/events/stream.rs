@@ -136,6 +136,10 @@ pub enum SocketUrlError {
     /// No host after the scheme.
     #[error("the server address has no host")]
     NoHost,
+    /// The conversation id is empty, `.` or `..`: as a path segment it would name another
+    /// endpoint (`/sockets/events/..` is `/sockets/`), so it cannot name a conversation.
+    #[error("the conversation id cannot be part of a URL")]
+    BadConversationId,
 }
 
 /// The events websocket URL: `ws(s)://host[/prefix]/sockets/events/{id}?resend_mode=…`.
@@ -149,6 +153,11 @@ pub fn events_socket_url(
     conversation_id: &str,
     newest_timestamp: Option<&str>,
 ) -> Result<String, SocketUrlError> {
+    // Issue #17 (found by `tests/never_panics.rs`): `.` and `..` stay dot segments even
+    // percent-encoded, and an empty id leaves `/sockets/events/` itself.
+    if matches!(conversation_id, "" | "." | "..") {
+        return Err(SocketUrlError::BadConversationId);
+    }
     let base = base_http_url.trim();
     let (scheme, rest) = base.split_once("://").ok_or(SocketUrlError::BadScheme)?;
     let ws = match scheme.to_ascii_lowercase().as_str() {
@@ -329,6 +338,14 @@ mod tests {
             events_socket_url("http:///path", "a", None),
             Err(SocketUrlError::NoHost)
         );
+        for id in ["", ".", ".."] {
+            assert_eq!(
+                events_socket_url("http://h/p", id, None),
+                Err(SocketUrlError::BadConversationId),
+                "{id:?}"
+            );
+        }
+        assert!(events_socket_url("http://h", "...", None).is_ok());
     }
 
     #[test]

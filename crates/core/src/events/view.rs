@@ -33,6 +33,18 @@ pub(crate) enum Change {
     From(usize),
 }
 
+/// An item's key: the event id with `%` and `#` escaped, so that no event id can equal the key
+/// of another event's thought (`"<key>#thought"`; issue #17, found by `tests/never_panics.rs`:
+/// an event with id `"e1#thought"` beside an action `e1` with a thought gave two items one key).
+/// Ids without `%` and `#` (UUIDs, hex) are their own key.
+fn item_key(id: &str) -> String {
+    if id.contains(['%', '#']) {
+        id.replace('%', "%25").replace('#', "%23")
+    } else {
+        id.to_owned()
+    }
+}
+
 impl View {
     pub fn begin(&mut self) {
         self.dirty = None;
@@ -70,9 +82,9 @@ impl View {
         self.touch(i);
         self.structural = true;
         let key = if thought_part {
-            format!("{}#thought", e.id)
+            format!("{}#thought", item_key(&e.id))
         } else {
-            e.id.clone()
+            item_key(&e.id)
         };
         self.items.push(ViewItem {
             key,

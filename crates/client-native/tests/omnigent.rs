@@ -1,0 +1,774 @@
+//! Host integration test of the Omnigent client (issue #12): the SAME core calls the browser
+//! makes (`backend_api` → `OmnigentApi` and its `OmnigentApiExt` capability → `Call` →
+//! `Transport`), over reqwest, against a REAL `omnigent server` and `omnigent host` (PyPI
+//! `omnigent` 0.19.1) whose stub agent talks to the repo's LLM stub. The session stream is
+//! opened from the core's stream plan, read incrementally with reqwest and reduced by the
+//! core's `SessionStream`, the way the app does it (stream first, snapshot after the first
+//! heartbeat, merged by item id).
+//!
+//! One stack for the whole test function (it takes a few seconds to start); the steps run in
+//! sequence and each failure names its step. Needs `CANVAS_OMNIGENT_PYTHON` (set by
+//! `cargo xtask test`).
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use canvas_client_native::ReqwestTransport;
+use canvas_core::api::view::Placement;
+use canvas_core::api::{
+    backend_api, AgentScope, Call, ConversationRef, ExecutionStatus as ListStatus, Method,
+    OmnigentApiExt, RequestPlan, RoutingContext,
+};
+use canvas_core::events::{ExecutionStatus, ItemKind};
+use canvas_core::omnigent::{
+    harness_readiness, pickable, picker_rows, Agent, HarnessReadiness, NewSession, SessionStream,
+    SseParser,
+};
+use canvas_core::probe::{probe, ProbeOutcome};
+use canvas_core::{ActiveBackend, ApiError, Backend, BackendKind, ProbePolicy};
+use canvas_fixtures::llm_stub::{self, StubScript};
+use canvas_harness::omnigent::{OmnigentStack, STUB_AGENT_NAME};
+use canvas_harness::random_hex;
+
+/// What the stub LLM answers the first turn (the Omnigent agent offers none of the stub's
+/// tools, so the stub answers in plain text: its script's `title`).
+const FIRST_REPLY: &str = "Native stub reply one";
+/// What it answers from the second turn on.
+const SECOND_REPLY: &str = "Native stub reply two";
+const FIRST: &str = "Say hello";
+const SECOND: &str = "Say it again";
+const TITLE: &str = "Native integration";
+const RENAMED: &str = "Renamed natively";
+
+fn python() -> PathBuf {
+    match std::env::var("CANVAS_OMNIGENT_PYTHON") {
+        Ok(p) if !p.trim().is_empty() => PathBuf::from(p),
+        _ => panic!(
+            "CANVAS_OMNIGENT_PYTHON is not set: this test drives a REAL Omnigent server. Run it \
+             through `cargo xtask test` (it installs omnigent from server/omnigent.lock and sets \
+             the variable)."
+        ),
+    }
+}
+
+/// On failure, says where the state (and the logs) were kept; on success removes it.
+struct StateDir(PathBuf);
+
+impl Drop for StateDir {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!(
+                "state kept for diagnosis: {} (omnigent-server.log, omnigent-host.log, \
+                 host/home/.omnigent/logs/runner/)",
+                self.0.display()
+            );
+        } else {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+async fn run<T>(step: &str, call: Result<Call<T>, ApiError>, http: &ReqwestTransport) -> T {
+    let call = call.unwrap_or_else(|e| panic!("[{step}] could not plan the call: {e:?}"));
+    call.send(http)
+        .await
+        .unwrap_or_else(|e| panic!("[{step}] request failed: {e:?}"))
+}
+
+async fn run_err<T: std::fmt::Debug>(
+    step: &str,
+    call: Result<Call<T>, ApiError>,
+    http: &ReqwestTransport,
+) -> ApiError {
+    let call = call.unwrap_or_else(|e| panic!("[{step}] could not plan the call: {e:?}"));
+    match call.send(http).await {
+        Ok(v) => panic!("[{step}] expected an error, got {v:?}"),
+        Err(e) => e,
+    }
+}
+
+/// One open `GET /v1/sessions/{id}/stream`, read chunk by chunk. The event types it delivered
+/// are kept (parsed a second time, apart from the view) for the failure messages.
+struct Connection {
+    resp: reqwest::Response,
+    log: SseParser,
+    seen: Vec<String>,
+}
+
+impl Connection {
+    /// Sends the core's stream plan as it is (method, URL, headers, timeout) and tells `view`
+    /// that a connection opened.
+    async fn open(
+        step: &str,
+        client: &reqwest::Client,
+        plan: RequestPlan,
+        view: &mut SessionStream,
+    ) -> Connection {
+        assert_eq!(plan.method, Method::Get, "[{step}] {plan:?}");
+        let mut req = client
+            .get(&plan.url)
+            .timeout(Duration::from_millis(u64::from(plan.timeout_ms)));
+        for (k, v) in &plan.headers {
+            req = req.header(k.as_str(), v.as_str());
+        }
+        let resp = req
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("[{step}] opening the stream: {e}"));
+        assert_eq!(resp.status().as_u16(), 200, "[{step}] stream status");
+        let ctype = resp
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string();
+        assert!(
+            ctype.starts_with("text/event-stream"),
+            "[{step}] content-type {ctype}"
+        );
+        view.connection_opened(now_ms());
+        Connection {
+            resp,
+            log: SseParser::new(),
+            seen: Vec::new(),
+        }
+    }
+
+    /// Reads the next chunk into `view` (and the event log). Panics, with what the view
+    /// holds and the events seen, at `deadline` or when the server ends the stream.
+    async fn read(&mut self, step: &str, view: &mut SessionStream, deadline: tokio::time::Instant) {
+        match tokio::time::timeout_at(deadline, self.resp.chunk()).await {
+            Ok(Ok(Some(bytes))) => {
+                self.seen
+                    .extend(self.log.feed_bytes(&bytes).into_iter().map(|e| e.event));
+                view.feed_bytes(&bytes, now_ms());
+            }
+            Ok(Ok(None)) => panic!(
+                "[{step}] the server ended the stream; view: {}; events: {:?}",
+                describe(view),
+                self.seen
+            ),
+            Ok(Err(e)) => panic!(
+                "[{step}] reading the stream: {e}; view: {}; events: {:?}",
+                describe(view),
+                self.seen
+            ),
+            Err(_) => panic!(
+                "[{step}] not done in time; view: {}; events: {:?}",
+                describe(view),
+                self.seen
+            ),
+        }
+    }
+
+    /// Feeds the body into `view` until `done(view)` holds, within `limit`.
+    async fn pump(
+        &mut self,
+        step: &str,
+        view: &mut SessionStream,
+        limit: Duration,
+        done: impl Fn(&SessionStream) -> bool,
+    ) {
+        let deadline = tokio::time::Instant::now() + limit;
+        while !done(view) {
+            self.read(step, view, deadline).await;
+        }
+    }
+
+    /// Feeds the body into `view` until an event of type `name` arrived (within 20 s).
+    async fn pump_until_event(&mut self, step: &str, view: &mut SessionStream, name: &str) {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        while !self.seen.iter().any(|e| e == name) {
+            self.read(step, view, deadline).await;
+        }
+    }
+}
+
+/// Opens a stream into `view`, waits for the subscription (the first heartbeat), then merges
+/// the snapshot: the reconnect contract.
+async fn subscribe(
+    step: &str,
+    omni: &dyn OmnigentApiExt,
+    http: &ReqwestTransport,
+    client: &reqwest::Client,
+    id: &str,
+    view: &mut SessionStream,
+) -> Connection {
+    let plan = omni
+        .stream_plan(id)
+        .unwrap_or_else(|e| panic!("[{step}] stream plan: {e:?}"));
+    let mut conn = Connection::open(step, client, plan, view).await;
+    conn.pump(
+        step,
+        view,
+        Duration::from_secs(20),
+        SessionStream::subscribed,
+    )
+    .await;
+    let snapshot = run(step, omni.get_session(id), http).await;
+    view.apply_snapshot(&snapshot);
+    conn
+}
+
+/// The view in one line (for failure messages).
+fn describe(view: &SessionStream) -> String {
+    let items: Vec<String> = view
+        .items()
+        .iter()
+        .map(|i| match &i.kind {
+            ItemKind::UserMessage { text } => format!("user {text:?} [{}]", i.id),
+            ItemKind::AgentMessage { text, streaming } => {
+                format!("agent {text:?} streaming={streaming} [{}]", i.id)
+            }
+            other => format!("{other:?} [{}]", i.id),
+        })
+        .collect();
+    format!("status {:?}, items {items:?}", view.status())
+}
+
+/// The user messages the view shows.
+fn users(view: &SessionStream) -> Vec<String> {
+    view.items()
+        .iter()
+        .filter_map(|i| match &i.kind {
+            ItemKind::UserMessage { text } => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The agent messages the view shows (text, still streaming).
+fn replies(view: &SessionStream) -> Vec<(String, bool)> {
+    view.items()
+        .iter()
+        .filter_map(|i| match &i.kind {
+            ItemKind::AgentMessage { text, streaming } => Some((text.clone(), *streaming)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The final reply `text` is shown and the session is idle.
+fn answered(view: &SessionStream, text: &str) -> bool {
+    view.status() == ExecutionStatus::Idle
+        && replies(view)
+            .iter()
+            .any(|(t, streaming)| t == text && !streaming)
+}
+
+/// Every card has its own id and key.
+fn assert_no_duplicates(step: &str, view: &SessionStream) {
+    let mut ids: Vec<&str> = view.items().iter().map(|i| i.id.as_str()).collect();
+    let mut keys: Vec<&str> = view.items().iter().map(|i| i.key.as_str()).collect();
+    let n = ids.len();
+    ids.sort_unstable();
+    ids.dedup();
+    keys.sort_unstable();
+    keys.dedup();
+    assert_eq!(
+        (ids.len(), keys.len()),
+        (n, n),
+        "[{step}] duplicate items: {}",
+        describe(view)
+    );
+}
+
+/// Both turns, each message once, in order, none still streaming.
+fn assert_both_turns(step: &str, view: &SessionStream) {
+    assert_eq!(users(view), [FIRST, SECOND], "[{step}] {}", describe(view));
+    assert_eq!(
+        replies(view),
+        [
+            (FIRST_REPLY.to_string(), false),
+            (SECOND_REPLY.to_string(), false)
+        ],
+        "[{step}] {}",
+        describe(view)
+    );
+    assert_no_duplicates(step, view);
+}
+
+/// Every agent of `scope`, all pages.
+async fn all_agents(
+    step: &str,
+    omni: &dyn OmnigentApiExt,
+    scope: AgentScope,
+    http: &ReqwestTransport,
+) -> Vec<Agent> {
+    let mut out = Vec::new();
+    let mut after: Option<String> = None;
+    for _ in 0..20 {
+        let page = run(step, omni.agents(scope, after.as_deref()), http).await;
+        out.extend(page.agents);
+        match page.next_after {
+            Some(next) => after = Some(next),
+            None => return out,
+        }
+    }
+    panic!("[{step}] more than 20 pages of agents");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_omnigent_client_speaks_the_real_server() {
+    let python = python();
+    let state = StateDir(
+        std::env::temp_dir().join(format!("canvas-omnigent-native-{}", random_hex(4).unwrap())),
+    );
+    let workspace = state.0.join("workspace");
+    std::fs::create_dir_all(&workspace).unwrap();
+    let workspace = workspace.display().to_string();
+    let stub = llm_stub::start(StubScript::new().with_title(FIRST_REPLY)).await;
+    let stub_url = stub.url();
+    let dir = state.0.clone();
+    let t0 = Instant::now();
+    let stack =
+        tokio::task::spawn_blocking(move || OmnigentStack::start(python, dir, Some(&stub_url)))
+            .await
+            .unwrap()
+            .unwrap_or_else(|e| panic!("starting the Omnigent stack: {e}"));
+    eprintln!(
+        "omnigent: server ready in {:.1} s, host online in {:.1} s, agent installed in {:.2} s \
+         (stack {:.1} s)",
+        stack.timings.server_ready.as_secs_f64(),
+        stack.timings.host_online.as_secs_f64(),
+        stack.timings.agent_install.as_secs_f64(),
+        t0.elapsed().as_secs_f64()
+    );
+    let host_id = stack.host.host_id().to_string();
+
+    // The backend as the registry holds it: single-user on loopback, no key.
+    let backend = Backend::new(
+        "it-omnigent",
+        "Omnigent",
+        stack.url(),
+        "",
+        BackendKind::Omnigent,
+    );
+    let active = ActiveBackend {
+        backend: backend.clone(),
+        org_id: None,
+    };
+    let api = backend_api(&active, &RoutingContext::default());
+    let omni = api
+        .omnigent()
+        .expect("an Omnigent backend has the capability");
+    let http = ReqwestTransport::new().unwrap();
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .no_proxy()
+        .build()
+        .unwrap();
+
+    // ----- 1. The server, its host and its agents ------------------------------------------
+
+    let info = run("info", omni.info(), &http).await;
+    eprintln!("omnigent: info {info:?}");
+    assert_eq!(info.server_version.as_deref(), Some("0.19.1"), "{info:?}");
+    assert!(info.single_user, "{info:?}");
+    assert!(!info.managed_sandboxes_enabled, "{info:?}");
+    let me = run("me", omni.me(), &http).await;
+    assert_eq!(me.user_id.as_deref(), Some("local"), "{me:?}");
+    assert!(me.is_admin, "{me:?}");
+    let shown = run("server_info", api.server_info(), &http).await;
+    assert_eq!(shown.title.as_deref(), Some("Omnigent"), "{shown:?}");
+    assert_eq!(shown.version.as_deref(), Some("0.19.1"), "{shown:?}");
+    let outcome = probe(&backend, &http, ProbePolicy::DEFAULT, |ms| {
+        tokio::time::sleep(Duration::from_millis(u64::from(ms)))
+    })
+    .await;
+    assert_eq!(outcome, ProbeOutcome::Healthy { version: None });
+
+    let hosts = run("hosts", omni.hosts(), &http).await;
+    let host = hosts
+        .iter()
+        .find(|h| h.host_id == host_id)
+        .unwrap_or_else(|| panic!("[hosts] {host_id} not in {hosts:?}"))
+        .clone();
+    assert_eq!(host.status.as_deref(), Some("online"), "{host:?}");
+    assert_eq!(host.owner.as_deref(), Some("local"), "{host:?}");
+    assert_eq!(host.sandbox_provider, None, "{host:?}");
+    assert_eq!(
+        host.updated_at, None,
+        "0.19.1 sends no host timestamp: {host:?}"
+    );
+    assert_eq!(
+        harness_readiness(&host, "openai-agents"),
+        HarnessReadiness::Ready,
+        "{host:?}"
+    );
+    assert!(pickable(&host, now_ms()), "{host:?}");
+    let rows = picker_rows(&hosts, Some("openai-agents"), now_ms());
+    let row = rows
+        .iter()
+        .find(|r| r.host_id == host_id)
+        .expect("our host in the picker");
+    assert!(
+        row.online && row.selectable && row.note.is_none(),
+        "{row:?}"
+    );
+
+    let mine = all_agents("agents (user)", omni, AgentScope::User, &http).await;
+    let stub_agent = mine
+        .iter()
+        .find(|a| a.id == stack.agent_id)
+        .unwrap_or_else(|| panic!("[agents (user)] {} not in {mine:?}", stack.agent_id));
+    assert_eq!(stub_agent.display_name(), STUB_AGENT_NAME, "{stub_agent:?}");
+    assert_eq!(
+        stub_agent.harness.as_deref(),
+        Some("openai-agents"),
+        "{stub_agent:?}"
+    );
+    assert!(!stub_agent.builtin, "{stub_agent:?}");
+    let builtin = all_agents("agents (server)", omni, AgentScope::Server, &http).await;
+    assert!(
+        !builtin.iter().any(|a| a.id == stack.agent_id),
+        "[agents (server)] the user's agent is listed with the server's: {builtin:?}"
+    );
+
+    // ----- 2. What the server refuses --------------------------------------------------------
+
+    let relative = NewSession {
+        agent_id: stack.agent_id.clone(),
+        host_id: host_id.clone(),
+        workspace: "relative/dir".into(),
+        title: None,
+        first_message: None,
+    };
+    // The form refuses it before sending; the server is asked anyway:
+    // 400 {"error":{"code":"invalid_input","message":"workspace must be an absolute path
+    // starting with /"}}.
+    assert!(relative.problem().is_some());
+    let err = run_err(
+        "create (relative workspace)",
+        omni.create_session(&relative),
+        &http,
+    )
+    .await;
+    assert!(
+        matches!(&err, ApiError::Server { status: 400, detail }
+            if detail.ends_with("Omnigent said: workspace must be an absolute path starting with /")),
+        "{err:?}"
+    );
+    let text = err.user_message();
+    for words in [
+        "the workspace was refused",
+        "use the absolute path (starting with /) of a directory that exists on the chosen host",
+        "workspace must be an absolute path",
+    ] {
+        assert!(text.contains(words), "{words:?} not in {text:?}");
+    }
+    // An absolute path that does not exist on the host: 400 invalid_input, "workspace path
+    // does not exist on host '<name>': <path>".
+    let missing = format!("{workspace}/missing");
+    let err = run_err(
+        "create (missing workspace)",
+        omni.create_session(&NewSession {
+            workspace: missing.clone(),
+            ..relative.clone()
+        }),
+        &http,
+    )
+    .await;
+    let text = err.user_message();
+    assert!(
+        matches!(err, ApiError::Server { status: 400, .. }),
+        "{err:?}"
+    );
+    for words in [
+        "the workspace was refused",
+        "workspace path does not exist on host",
+        missing.as_str(),
+    ] {
+        assert!(text.contains(words), "{words:?} not in {text:?}");
+    }
+
+    // The host refuses to launch a runner for a harness whose program is missing (it gates
+    // CLI-wrapping harnesses on their binary only): 412 {"error":{"code":
+    // "harness_not_configured","message":"Harness 'claude-native' is not configured on the
+    // target host (binary-missing). Install or configure …"}}.
+    let not_ready = builtin
+        .iter()
+        .filter(|a| {
+            a.harness
+                .as_deref()
+                .is_some_and(|h| harness_readiness(&host, h) == HarnessReadiness::BinaryMissing)
+        })
+        .min_by_key(|a| {
+            let h = a.harness.as_deref().unwrap_or("");
+            !(h.contains("claude") || h.contains("codex"))
+        })
+        .unwrap_or_else(|| panic!("no server agent whose harness is missing: {builtin:?}"));
+    let blocked = NewSession {
+        agent_id: not_ready.id.clone(),
+        host_id: host_id.clone(),
+        workspace: workspace.clone(),
+        title: None,
+        first_message: None,
+    };
+    assert_eq!(blocked.problem(), None);
+    let err = run_err(
+        "create (harness not installed)",
+        omni.create_session(&blocked),
+        &http,
+    )
+    .await;
+    let harness = not_ready.harness.clone().unwrap_or_default();
+    let said = format!(
+        "Omnigent said: Harness '{harness}' is not configured on the target host (binary-missing)."
+    );
+    assert!(
+        matches!(&err, ApiError::Server { status: 412, detail } if detail.contains(&said)),
+        "{err:?}"
+    );
+    let text = err.user_message();
+    for words in [
+        "Server error (HTTP 412): the harness is not configured on this host: run `omnigent \
+         setup` on that machine, or pick a host where the agent's harness is ready.",
+        "is not configured on the target host",
+    ] {
+        assert!(text.contains(words), "{words:?} not in {text:?}");
+    }
+
+    // A harness that only "needs sign-in" is NOT gated: the server launches the runner.
+    if let Some(needs_auth) = builtin.iter().find(|a| {
+        a.harness
+            .as_deref()
+            .is_some_and(|h| harness_readiness(&host, h) == HarnessReadiness::NeedsAuth)
+    }) {
+        let launched = run(
+            "create (harness needs sign-in)",
+            omni.create_session(&NewSession {
+                agent_id: needs_auth.id.clone(),
+                ..blocked.clone()
+            }),
+            &http,
+        )
+        .await;
+        assert_eq!(launched.harness, needs_auth.harness, "{launched:?}");
+        assert_eq!(launched.runner_online, Some(true), "{launched:?}");
+        run(
+            "delete (harness needs sign-in)",
+            api.delete_conversation(&launched.id),
+            &http,
+        )
+        .await;
+    }
+
+    // ----- 3. A session: created, streamed, answered -----------------------------------------
+
+    let new = NewSession {
+        agent_id: stack.agent_id.clone(),
+        host_id: host_id.clone(),
+        workspace: workspace.clone(),
+        title: Some(TITLE.into()),
+        first_message: Some(FIRST.into()),
+    };
+    assert_eq!(new.problem(), None);
+    let t_create = Instant::now();
+    let created = run("create", omni.create_session(&new), &http).await;
+    assert_eq!(
+        created.agent_name.as_deref(),
+        Some(STUB_AGENT_NAME),
+        "{created:?}"
+    );
+    assert_eq!(
+        created.host_id.as_deref(),
+        Some(host_id.as_str()),
+        "{created:?}"
+    );
+    assert_eq!(created.title.as_deref(), Some(TITLE), "{created:?}");
+    assert_eq!(
+        created.workspace.as_deref(),
+        Some(workspace.as_str()),
+        "{created:?}"
+    );
+    assert_eq!(created.host_online, Some(true), "{created:?}");
+    // The first message is committed with the session (it is in the 201's items), so the
+    // stream does not announce it: only the snapshot has it.
+    assert_eq!(created.items.len(), 1, "{created:?}");
+    let id = created.id.clone();
+    let conv = ConversationRef::new(id.clone());
+
+    let t_stream = Instant::now();
+    let mut view = SessionStream::new();
+    let mut conn = subscribe("stream 1", omni, &http, &client, &id, &mut view).await;
+    eprintln!(
+        "omnigent: created in {:.2} s, subscribed {:.2} s later",
+        t_stream.duration_since(t_create).as_secs_f64(),
+        t_stream.elapsed().as_secs_f64()
+    );
+    conn.pump("first reply", &mut view, Duration::from_secs(90), |v| {
+        answered(v, FIRST_REPLY)
+    })
+    .await;
+    eprintln!(
+        "omnigent: first reply {:.2} s after create; events {:?}",
+        t_create.elapsed().as_secs_f64(),
+        conn.seen
+    );
+    assert!(
+        !conn.seen.iter().any(|e| e == "session.input.consumed"),
+        "{:?}",
+        conn.seen
+    );
+    assert_eq!(users(&view), [FIRST], "{}", describe(&view));
+    assert_eq!(
+        replies(&view),
+        [(FIRST_REPLY.to_string(), false)],
+        "{}",
+        describe(&view)
+    );
+    assert_no_duplicates("first turn", &view);
+
+    // A second message; its reply takes a moment, so a second connection opens mid-turn.
+    stub.set_script(
+        StubScript::new()
+            .with_title(SECOND_REPLY)
+            .with_delay(Duration::from_millis(1500)),
+    );
+    conn.seen.clear();
+    let t_send = Instant::now();
+    run("send_message", api.send_message(&conv, SECOND, true), &http).await;
+    conn.pump("second message", &mut view, Duration::from_secs(30), |v| {
+        users(v).len() == 2
+    })
+    .await;
+
+    // ----- 4. Reconnect: a fresh view from a new connection + the snapshot --------------------
+
+    let mut view2 = SessionStream::new();
+    let mut conn2 = subscribe("stream 2", omni, &http, &client, &id, &mut view2).await;
+    // The stub answers after 1.5 s: the turn is still running.
+    assert_eq!(
+        view2.status(),
+        ExecutionStatus::Running,
+        "{}",
+        describe(&view2)
+    );
+    assert_eq!(users(&view2), [FIRST, SECOND], "{}", describe(&view2));
+    conn.pump(
+        "second reply (stream 1)",
+        &mut view,
+        Duration::from_secs(90),
+        |v| answered(v, SECOND_REPLY),
+    )
+    .await;
+    eprintln!(
+        "omnigent: second reply {:.2} s after send; events {:?}",
+        t_send.elapsed().as_secs_f64(),
+        conn.seen
+    );
+    conn2
+        .pump(
+            "second reply (stream 2)",
+            &mut view2,
+            Duration::from_secs(30),
+            |v| answered(v, SECOND_REPLY),
+        )
+        .await;
+    assert_both_turns("stream 1", &view);
+    assert_both_turns("stream 2 (opened mid-turn)", &view2);
+    let ids = |v: &SessionStream| v.items().iter().map(|i| i.id.clone()).collect::<Vec<_>>();
+    assert_eq!(
+        ids(&view),
+        ids(&view2),
+        "{} / {}",
+        describe(&view),
+        describe(&view2)
+    );
+
+    // After the turn: the snapshot alone holds everything, the stream adds nothing twice.
+    let mut view3 = SessionStream::new();
+    let conn3 = subscribe("stream 3", omni, &http, &client, &id, &mut view3).await;
+    assert_both_turns("stream 3 (opened after)", &view3);
+    assert_eq!(
+        ids(&view),
+        ids(&view3),
+        "{} / {}",
+        describe(&view),
+        describe(&view3)
+    );
+    drop(conn3);
+    drop(conn2);
+
+    // ----- The conversation list and the rest of the conversation calls -----------------------
+
+    let page = run(
+        "list_conversations",
+        api.list_conversations(None, 20),
+        &http,
+    )
+    .await;
+    let row = page
+        .items
+        .iter()
+        .find(|c| c.id == id)
+        .unwrap_or_else(|| panic!("[list] {id} not in {page:?}"));
+    assert_eq!(row.title.as_deref(), Some(TITLE), "{row:?}");
+    assert_eq!(row.execution_status, Some(ListStatus::Idle), "{row:?}");
+    assert_eq!(
+        row.working_dir.as_deref(),
+        Some(workspace.as_str()),
+        "{row:?}"
+    );
+    // The list's entries carry neither `host_online` nor `runner_online`: no placement there;
+    // the session itself has both.
+    assert_eq!(row.placement, None, "{row:?}");
+
+    // Renaming answers 200 with the session; the stream says nothing about it (no
+    // `session.title`): the next snapshot carries the new title.
+    run("rename", api.rename_conversation(&id, RENAMED), &http).await;
+    let got = run("get_conversation", api.get_conversation(&id), &http).await;
+    assert_eq!(got.title.as_deref(), Some(RENAMED), "{got:?}");
+    assert_eq!(got.execution_status, Some(ListStatus::Idle), "{got:?}");
+    assert_eq!(
+        got.placement,
+        Some(Placement {
+            host_online: true,
+            runner_online: true
+        }),
+        "{got:?}"
+    );
+
+    // Interrupting an idle session is accepted (202 {"queued":false}) and still announced on
+    // the stream as `session.interrupted`.
+    conn.seen.clear();
+    run("interrupt", api.interrupt_conversation(&conv), &http).await;
+    conn.pump_until_event("interrupt", &mut view, "session.interrupted")
+        .await;
+    assert!(
+        !conn
+            .seen
+            .iter()
+            .any(|e| e == "session.status" || e.starts_with("response.")),
+        "an idle interrupt starts nothing: {:?}",
+        conn.seen
+    );
+    drop(conn);
+
+    // Deleting answers 200 {"id","object":"conversation.deleted","deleted":true}; then the
+    // session is gone: 404 {"error":{"code":"not_found","message":"Session not found"}}.
+    run("delete", api.delete_conversation(&id), &http).await;
+    let err = run_err("get after delete", api.get_conversation(&id), &http).await;
+    assert_eq!(err, ApiError::NotFound);
+    let err = run_err("snapshot after delete", omni.get_session(&id), &http).await;
+    assert_eq!(err, ApiError::NotFound);
+    let plan = omni.stream_plan(&id).unwrap();
+    let mut req = client.get(&plan.url);
+    for (k, v) in &plan.headers {
+        req = req.header(k.as_str(), v.as_str());
+    }
+    let status = req.send().await.unwrap().status().as_u16();
+    assert_eq!(status, 404, "the stream of a deleted session");
+    eprintln!(
+        "omnigent: the whole test took {:.1} s",
+        t0.elapsed().as_secs_f64()
+    );
+    drop(stack);
+}

@@ -1,0 +1,687 @@
+//! Omnigent DTOs and their decoders (`spec/omnigent.md`, captures in
+//! `tests/fixtures/omnigent/`). Tolerant like the agent-server DTOs: unknown fields are
+//! ignored, missing or mistyped optional fields read as their default, and a decoder never
+//! panics — an answer that is not what we expected is [`ApiError::Decode`].
+//!
+//! Errors: Omnigent answers `{"error": {"code", "message", "title"?, "remediation"?}}`
+//! (FastAPI's own `{"detail": …}` for 422 and a few `HTTPException`s). [`status_error`] turns
+//! a non-2xx answer into an [`ApiError`] whose text says what to do.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Deserializer};
+use serde_json::{json, Map, Value};
+
+use crate::api::de::{id_string, lenient, opt_string, string_enum, type_name};
+use crate::api::decode::{error_detail, is_success};
+use crate::api::dto::ExecutionStatus as SummaryStatus;
+use crate::api::view::{ConversationSummary, Placement};
+use crate::errors::ApiError;
+use crate::events::ExecutionStatus;
+use crate::omnigent::hosts::HarnessReadiness;
+
+string_enum! {
+    /// A session's lifecycle status (`SessionResponse.status`, `session.status` events).
+    SessionStatus {
+        /// No agent loop running: waiting for the user.
+        Idle = "idle",
+        /// Created, no harness start observed yet (stream events only).
+        Launching = "launching",
+        /// The agent loop is executing.
+        Running = "running",
+        /// The turn is parked waiting for background tools or sub-agents.
+        Waiting = "waiting",
+        /// Terminal failure.
+        Failed = "failed",
+    }
+}
+
+impl SessionStatus {
+    /// The status the conversation view shows (`events::ExecutionStatus`): `launching`,
+    /// `running` and `waiting` are all "the agent is working" (`Running`: the interrupt
+    /// control applies), `failed` is `Error`.
+    pub fn execution_status(&self) -> ExecutionStatus {
+        match self {
+            SessionStatus::Idle => ExecutionStatus::Idle,
+            SessionStatus::Launching | SessionStatus::Running | SessionStatus::Waiting => {
+                ExecutionStatus::Running
+            }
+            SessionStatus::Failed => ExecutionStatus::Error,
+            SessionStatus::Unknown(s) => ExecutionStatus::Unknown(s.clone()),
+        }
+    }
+
+    /// The same mapping for conversation lists (`api::dto::ExecutionStatus`).
+    pub fn summary_status(&self) -> SummaryStatus {
+        match self {
+            SessionStatus::Idle => SummaryStatus::Idle,
+            SessionStatus::Launching | SessionStatus::Running | SessionStatus::Waiting => {
+                SummaryStatus::Running
+            }
+            SessionStatus::Failed => SummaryStatus::Error,
+            SessionStatus::Unknown(s) => SummaryStatus::Unknown(s.clone()),
+        }
+    }
+}
+
+/// Seconds since the epoch: an integer, a finite float (floored) or a string of digits;
+/// anything else (including `null`) is `None`.
+pub(crate) fn epoch_secs<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    Ok(epoch_secs_of(&Value::deserialize(d)?))
+}
+
+pub(crate) fn epoch_secs_of(v: &Value) -> Option<i64> {
+    match v {
+        Value::Number(n) => n.as_i64().or_else(|| {
+            n.as_f64()
+                .filter(|f| f.is_finite() && f.abs() < 1e15)
+                .map(|f| f.floor() as i64)
+        }),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+/// `2026-12-01T05:20:47Z` for seconds since the epoch (UTC); `None` outside years 0–9999.
+pub fn iso_from_epoch_secs(secs: i64) -> Option<String> {
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    let (y, m, d) = civil_from_days(days);
+    if !(0..=9999).contains(&y) {
+        return None;
+    }
+    Some(format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    ))
+}
+
+/// Days since 1970-01-01 → (year, month, day) of the proleptic Gregorian calendar
+/// (H. Hinnant's `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// `GET /v1/info` (unauthenticated capabilities probe).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct Info {
+    /// Loopback single-user mode: requests without identity act as user `local`.
+    #[serde(deserialize_with = "lenient")]
+    pub single_user: bool,
+    /// The server can provision managed sandbox hosts itself.
+    #[serde(deserialize_with = "lenient")]
+    pub managed_sandboxes_enabled: bool,
+    /// The installed Omnigent version, e.g. `0.19.1`.
+    #[serde(deserialize_with = "opt_string")]
+    pub server_version: Option<String>,
+    /// Built-in accounts (login pages) are on.
+    #[serde(deserialize_with = "lenient")]
+    pub accounts_enabled: bool,
+    /// First-run admin setup is still pending.
+    #[serde(deserialize_with = "lenient")]
+    pub needs_setup: bool,
+    /// Where to log in, when the server has a login flow.
+    #[serde(deserialize_with = "opt_string")]
+    pub login_url: Option<String>,
+    /// Short name of the managed sandbox provider (e.g. `modal`).
+    #[serde(deserialize_with = "opt_string")]
+    pub sandbox_provider: Option<String>,
+}
+
+/// `GET /v1/me`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct Me {
+    /// The caller's identity (`local` in single-user mode; `None` when unauthenticated).
+    #[serde(deserialize_with = "opt_string")]
+    pub user_id: Option<String>,
+    /// Admin chrome is allowed.
+    #[serde(deserialize_with = "lenient")]
+    pub is_admin: bool,
+}
+
+/// One entry of `GET /v1/hosts`: a machine sessions run on.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct Host {
+    /// Host id.
+    #[serde(deserialize_with = "id_string")]
+    pub host_id: String,
+    /// Display name (the machine's name).
+    #[serde(deserialize_with = "opt_string")]
+    pub name: Option<String>,
+    /// Owner (`local` in single-user mode).
+    #[serde(deserialize_with = "opt_string")]
+    pub owner: Option<String>,
+    /// `online` / `offline` as the server classified it (see [`crate::omnigent::hosts`]).
+    #[serde(deserialize_with = "opt_string")]
+    pub status: Option<String>,
+    /// Set for a managed sandbox host (e.g. `modal`): never offered for manual picking.
+    #[serde(deserialize_with = "opt_string")]
+    pub sandbox_provider: Option<String>,
+    /// Harness name → readiness on this host (sorted by name).
+    #[serde(deserialize_with = "lenient")]
+    pub configured_harnesses: BTreeMap<String, HarnessReadiness>,
+    /// Last time the host was seen (seconds since the epoch). Omnigent 0.19.1 does NOT send
+    /// it (neither the capture nor the OpenAPI document has a host timestamp): it applies
+    /// its 90 s rule itself before answering `status`. Read when a server sends it.
+    #[serde(deserialize_with = "epoch_secs")]
+    pub updated_at: Option<i64>,
+}
+
+impl Host {
+    /// The name to show: the host's name, else its id.
+    pub fn display_name(&self) -> &str {
+        self.name
+            .as_deref()
+            .filter(|n| !n.trim().is_empty())
+            .unwrap_or(&self.host_id)
+    }
+}
+
+/// One agent of `GET /v1/agents`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct Agent {
+    /// Agent id (what `POST /v1/sessions` takes as `agent_id`).
+    #[serde(deserialize_with = "id_string")]
+    pub id: String,
+    /// Human-readable name.
+    #[serde(deserialize_with = "opt_string")]
+    pub name: Option<String>,
+    /// Free-text description.
+    #[serde(deserialize_with = "opt_string")]
+    pub description: Option<String>,
+    /// The harness it runs on (e.g. `openai-agents`): look it up in
+    /// [`Host::configured_harnesses`].
+    #[serde(deserialize_with = "opt_string")]
+    pub harness: Option<String>,
+    /// Monotonic version.
+    #[serde(deserialize_with = "lenient")]
+    pub version: Option<u64>,
+    /// Seconds since the epoch.
+    #[serde(deserialize_with = "epoch_secs")]
+    pub created_at: Option<i64>,
+    /// Seconds since the epoch.
+    #[serde(deserialize_with = "epoch_secs")]
+    pub updated_at: Option<i64>,
+    /// Seeded by the server.
+    #[serde(deserialize_with = "lenient")]
+    pub builtin: bool,
+}
+
+impl Agent {
+    /// The name to show: the agent's name, else its id.
+    pub fn display_name(&self) -> &str {
+        self.name
+            .as_deref()
+            .filter(|n| !n.trim().is_empty())
+            .unwrap_or(&self.id)
+    }
+}
+
+/// A page of `GET /v1/agents`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AgentPage {
+    /// Agents that decoded (others are dropped).
+    pub agents: Vec<Agent>,
+    /// The `after` cursor of the next page (`None`: last page).
+    pub next_after: Option<String>,
+}
+
+/// A session (`POST /v1/sessions` 201, `GET /v1/sessions/{id}`, and the entries of
+/// `GET /v1/sessions`, which have no `items`).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct Session {
+    /// Session id.
+    #[serde(deserialize_with = "id_string")]
+    pub id: String,
+    /// The bound agent.
+    #[serde(deserialize_with = "opt_string")]
+    pub agent_id: Option<String>,
+    /// The bound agent's name.
+    #[serde(deserialize_with = "opt_string")]
+    pub agent_name: Option<String>,
+    /// Lifecycle status.
+    #[serde(deserialize_with = "lenient")]
+    pub status: Option<SessionStatus>,
+    /// Seconds since the epoch.
+    #[serde(deserialize_with = "epoch_secs")]
+    pub created_at: Option<i64>,
+    /// Seconds since the epoch.
+    #[serde(deserialize_with = "epoch_secs")]
+    pub updated_at: Option<i64>,
+    /// Title.
+    #[serde(deserialize_with = "opt_string")]
+    pub title: Option<String>,
+    /// The host its runner runs on.
+    #[serde(deserialize_with = "opt_string")]
+    pub host_id: Option<String>,
+    /// The runner bound to it.
+    #[serde(deserialize_with = "opt_string")]
+    pub runner_id: Option<String>,
+    /// A runner tunnel is registered for it (`None`: unknown).
+    #[serde(deserialize_with = "lenient")]
+    pub runner_online: Option<bool>,
+    /// Its host is live (`None`: no host, or not looked up).
+    #[serde(deserialize_with = "lenient")]
+    pub host_online: Option<bool>,
+    /// Directory on the host the session works in.
+    #[serde(deserialize_with = "opt_string")]
+    pub workspace: Option<String>,
+    /// Branch of its worktree, when the server created one.
+    #[serde(deserialize_with = "opt_string")]
+    pub git_branch: Option<String>,
+    /// Harness it runs on.
+    #[serde(deserialize_with = "opt_string")]
+    pub harness: Option<String>,
+    /// Model.
+    #[serde(deserialize_with = "opt_string")]
+    pub llm_model: Option<String>,
+    /// Archived.
+    #[serde(deserialize_with = "lenient")]
+    pub archived: bool,
+    /// Context window in tokens.
+    #[serde(deserialize_with = "lenient")]
+    pub context_window: Option<u64>,
+    /// Tokens of the latest context.
+    #[serde(deserialize_with = "lenient")]
+    pub last_total_tokens: Option<u64>,
+    /// Cumulative spend in USD (priced sessions only).
+    #[serde(deserialize_with = "lenient")]
+    pub total_cost_usd: Option<f64>,
+    /// Labels.
+    #[serde(deserialize_with = "lenient")]
+    pub labels: BTreeMap<String, Value>,
+    /// The committed items (`ConversationItem`s: `{id, type, status, created_at, data}`),
+    /// raw; [`crate::omnigent::stream::SessionStream::apply_snapshot`] reads them.
+    #[serde(deserialize_with = "lenient")]
+    pub items: Vec<Value>,
+    /// Why the last task failed, as the server reported it.
+    pub last_task_error: Option<Value>,
+}
+
+impl From<Session> for ConversationSummary {
+    fn from(s: Session) -> Self {
+        ConversationSummary {
+            id: s.id,
+            title: s.title,
+            created_at: s.created_at.and_then(iso_from_epoch_secs),
+            updated_at: s.updated_at.and_then(iso_from_epoch_secs),
+            execution_status: s.status.as_ref().map(SessionStatus::summary_status),
+            working_dir: s.workspace,
+            placement: s.host_online.map(|host_online| Placement {
+                host_online,
+                runner_online: s.runner_online.unwrap_or(false),
+            }),
+            ..ConversationSummary::default()
+        }
+    }
+}
+
+/// A page of `GET /v1/sessions`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SessionPage {
+    /// Sessions that decoded (entries without an id are dropped).
+    pub sessions: Vec<Session>,
+    /// The `after` cursor of the next page (`None`: last page).
+    pub next_after: Option<String>,
+}
+
+/// A new session (`POST /v1/sessions`, JSON create on a host the user picked).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NewSession {
+    /// The agent to bind (`Agent::id`).
+    pub agent_id: String,
+    /// The host to launch the runner on (a [`crate::omnigent::hosts::pickable`] host).
+    pub host_id: String,
+    /// Absolute path of an existing directory on that host.
+    pub workspace: String,
+    /// Optional title.
+    pub title: Option<String>,
+    /// Optional first user message, sent as the session's `initial_items`. The stream does
+    /// not replay: open the session's stream and fetch its snapshot after creating it (the
+    /// message is then in the snapshot or on the stream).
+    pub first_message: Option<String>,
+}
+
+impl NewSession {
+    /// What is wrong with the form before anything is sent, in words (`None`: fine).
+    pub fn problem(&self) -> Option<&'static str> {
+        if self.agent_id.trim().is_empty() {
+            Some("Pick an agent.")
+        } else if self.host_id.trim().is_empty() {
+            Some("Pick a host.")
+        } else if !self.workspace.trim().starts_with('/') {
+            Some("The workspace must be an absolute path on the host (starting with /).")
+        } else {
+            None
+        }
+    }
+
+    /// The JSON body: `{agent_id, host_id, workspace, title?, initial_items?}` with
+    /// `initial_items: [{"type": "message", "data": {"role": "user", "content":
+    /// [{"type": "input_text", "text": …}]}}]` (the `SessionEventInput` shape).
+    pub fn body(&self) -> Value {
+        let mut body = Map::new();
+        body.insert("agent_id".into(), json!(self.agent_id));
+        body.insert("host_id".into(), json!(self.host_id));
+        body.insert("workspace".into(), json!(self.workspace.trim()));
+        if let Some(t) = self.title.as_deref().filter(|t| !t.trim().is_empty()) {
+            body.insert("title".into(), json!(t));
+        }
+        if let Some(m) = self
+            .first_message
+            .as_deref()
+            .filter(|m| !m.trim().is_empty())
+        {
+            body.insert("initial_items".into(), json!([user_message_event(m)]));
+        }
+        Value::Object(body)
+    }
+}
+
+/// `{"type": "message", "data": {"role": "user", "content": [{"type": "input_text",
+/// "text": …}]}}`: the body of `POST /v1/sessions/{id}/events` for a user message.
+pub fn user_message_event(text: &str) -> Value {
+    json!({
+        "type": "message",
+        "data": {"role": "user", "content": [{"type": "input_text", "text": text}]}
+    })
+}
+
+/// `{"type": "interrupt", "data": {}}`: stop the running turn.
+pub fn interrupt_event() -> Value {
+    json!({"type": "interrupt", "data": {}})
+}
+
+/// The `error` object of an Omnigent error body.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(default)]
+pub struct ErrorDetail {
+    /// Machine-readable code (`invalid_input`, `harness_not_configured`, …).
+    #[serde(deserialize_with = "opt_string")]
+    pub code: Option<String>,
+    /// Human-readable description.
+    #[serde(deserialize_with = "opt_string")]
+    pub message: Option<String>,
+    /// Optional short headline.
+    #[serde(deserialize_with = "opt_string")]
+    pub title: Option<String>,
+    /// Optional next step.
+    #[serde(deserialize_with = "opt_string")]
+    pub remediation: Option<String>,
+}
+
+/// `{"error": {"code", "message", …}}`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(default)]
+pub struct ErrorBody {
+    /// The error.
+    #[serde(deserialize_with = "lenient")]
+    pub error: Option<ErrorDetail>,
+}
+
+impl ErrorBody {
+    /// The `error` object of `body`, if it is an Omnigent error body.
+    pub fn parse(body: &[u8]) -> Option<ErrorDetail> {
+        serde_json::from_slice::<ErrorBody>(body).ok()?.error
+    }
+}
+
+/// The error for a non-2xx Omnigent answer. 401/403/404 keep their usual meaning; other
+/// statuses become [`ApiError::Server`] whose detail starts with what to do, then what the
+/// server said (the user-facing text is cut at a few hundred characters, so the advice
+/// comes first).
+pub fn status_error(status: u16, body: &[u8]) -> ApiError {
+    if matches!(status, 401 | 403 | 404) {
+        return ApiError::from_status(status, &error_detail(body));
+    }
+    let parsed = ErrorBody::parse(body);
+    let err = parsed.clone().unwrap_or_default();
+    let code = err.code.as_deref().unwrap_or("");
+    let said = match &parsed {
+        Some(e) => e
+            .message
+            .as_deref()
+            .or(e.title.as_deref())
+            .unwrap_or("")
+            .trim()
+            .to_string(),
+        None => error_detail(body),
+    };
+    let lower = said.to_ascii_lowercase();
+    let advice: Option<&str> = if status == 412 || code == "harness_not_configured" {
+        Some(
+            "the harness is not configured on this host: run `omnigent setup` on that \
+             machine, or pick a host where the agent's harness is ready",
+        )
+    } else if code == "workspace_missing" {
+        Some(
+            "the session's workspace no longer exists on its host: start a new session in \
+             an existing directory",
+        )
+    } else if status == 400 && (lower.contains("workspace") || lower.contains("path")) {
+        Some(
+            "the workspace was refused: use the absolute path (starting with /) of a \
+             directory that exists on the chosen host and that the agent may use",
+        )
+    } else if code == "stale_cursor" {
+        Some("the list changed while paging: reload it from the start")
+    } else if code == "host_offline" || code == "runner_unavailable" {
+        Some(
+            "the session's host is offline: start `omnigent host` on that machine, then \
+             try again",
+        )
+    } else {
+        None
+    };
+    if parsed.is_none() && advice.is_none() {
+        return ApiError::from_status(status, &said);
+    }
+    let mut detail = match advice {
+        Some(a) if said.is_empty() => a.to_string(),
+        Some(a) => format!("{a}. Omnigent said: {said}"),
+        None if said.is_empty() => code.to_string(),
+        None => said,
+    };
+    if let Some(r) = err.remediation.as_deref().filter(|r| !r.trim().is_empty()) {
+        detail.push_str(&format!(" ({})", r.trim()));
+    }
+    ApiError::Server { status, detail }
+}
+
+fn check(status: u16, body: &[u8]) -> Result<(), ApiError> {
+    if is_success(status) {
+        Ok(())
+    } else {
+        Err(status_error(status, body))
+    }
+}
+
+fn json_of(status: u16, body: &[u8]) -> Result<Value, ApiError> {
+    check(status, body)?;
+    serde_json::from_slice(body).map_err(|e| ApiError::Decode(e.to_string()))
+}
+
+fn object<T: serde::de::DeserializeOwned>(v: Value, what: &str) -> Result<T, ApiError> {
+    if !v.is_object() {
+        return Err(ApiError::Decode(format!(
+            "expected {what} (an object), got {}",
+            type_name(&v)
+        )));
+    }
+    serde_json::from_value(v).map_err(|e| ApiError::Decode(e.to_string()))
+}
+
+/// `{object: "list", data: [...], first_id, last_id, has_more}` (a bare array is read as one
+/// last page): the items that decode, and the next `after` cursor — `last_id`, else the
+/// last entry's `id` — when `has_more`.
+fn list_page<T: serde::de::DeserializeOwned>(
+    v: Value,
+    keep: impl Fn(&T) -> bool,
+) -> Result<(Vec<T>, Option<String>), ApiError> {
+    let (data, has_more, last_id) = match v {
+        Value::Array(items) => (items, false, None),
+        Value::Object(mut o) => {
+            let data = match o.remove("data") {
+                Some(Value::Array(items)) => items,
+                None | Some(Value::Null) => Vec::new(),
+                Some(other) => {
+                    return Err(ApiError::Decode(format!(
+                        "expected a list in `data`, got {}",
+                        type_name(&other)
+                    )))
+                }
+            };
+            let has_more = o.get("has_more").and_then(Value::as_bool).unwrap_or(false);
+            let last_id = match o.remove("last_id") {
+                Some(Value::String(s)) if !s.is_empty() => Some(s),
+                _ => None,
+            };
+            (data, has_more, last_id)
+        }
+        other => {
+            return Err(ApiError::Decode(format!(
+                "expected a page, got {}",
+                type_name(&other)
+            )))
+        }
+    };
+    let last_entry_id = data
+        .last()
+        .and_then(|e| e.get("id"))
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string);
+    let items = data
+        .into_iter()
+        .filter_map(|e| serde_json::from_value::<T>(e).ok())
+        .filter(|t| keep(t))
+        .collect();
+    let next = if has_more {
+        last_id.or(last_entry_id)
+    } else {
+        None
+    };
+    Ok((items, next))
+}
+
+/// Any 2xx answer, body ignored (`POST …/events` answers 202, `DELETE` answers the deleted
+/// id).
+pub fn decode_accepted(status: u16, body: &[u8]) -> Result<(), ApiError> {
+    check(status, body)
+}
+
+/// `GET /v1/info`.
+pub fn decode_info(status: u16, body: &[u8]) -> Result<Info, ApiError> {
+    object(json_of(status, body)?, "server info")
+}
+
+/// `GET /v1/me`.
+pub fn decode_me(status: u16, body: &[u8]) -> Result<Me, ApiError> {
+    object(json_of(status, body)?, "an identity")
+}
+
+/// `GET /v1/hosts` → `{hosts: [...]}` (a bare array is accepted); hosts without an id and
+/// entries that do not decode are dropped.
+pub fn decode_hosts(status: u16, body: &[u8]) -> Result<Vec<Host>, ApiError> {
+    let list = match json_of(status, body)? {
+        Value::Object(mut o) => match o.remove("hosts") {
+            Some(Value::Array(items)) => items,
+            None | Some(Value::Null) => Vec::new(),
+            Some(other) => {
+                return Err(ApiError::Decode(format!(
+                    "expected a list of hosts, got {}",
+                    type_name(&other)
+                )))
+            }
+        },
+        Value::Array(items) => items,
+        other => {
+            return Err(ApiError::Decode(format!(
+                "expected hosts, got {}",
+                type_name(&other)
+            )))
+        }
+    };
+    Ok(list
+        .into_iter()
+        .filter_map(|h| serde_json::from_value::<Host>(h).ok())
+        .filter(|h| !h.host_id.is_empty())
+        .collect())
+}
+
+/// `GET /v1/agents`.
+pub fn decode_agents(status: u16, body: &[u8]) -> Result<AgentPage, ApiError> {
+    let (agents, next_after) = list_page::<Agent>(json_of(status, body)?, |a| !a.id.is_empty())?;
+    Ok(AgentPage { agents, next_after })
+}
+
+/// `GET /v1/sessions/{id}`, `POST /v1/sessions` (201), `PATCH /v1/sessions/{id}`.
+pub fn decode_session(status: u16, body: &[u8]) -> Result<Session, ApiError> {
+    let s: Session = object(json_of(status, body)?, "a session")?;
+    if s.id.is_empty() {
+        return Err(ApiError::Decode("session without an id".into()));
+    }
+    Ok(s)
+}
+
+/// `GET /v1/sessions`.
+pub fn decode_session_page(status: u16, body: &[u8]) -> Result<SessionPage, ApiError> {
+    let (sessions, next_after) =
+        list_page::<Session>(json_of(status, body)?, |s| !s.id.is_empty())?;
+    Ok(SessionPage {
+        sessions,
+        next_after,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iso_times_from_epoch_seconds() {
+        let cases = [
+            (0, Some("1970-01-01T00:00:00Z")),
+            (1_796_030_447, Some("2026-11-30T09:20:47Z")),
+            (951_782_400, Some("2000-02-29T00:00:00Z")),
+            (-1, Some("1969-12-31T23:59:59Z")),
+            (253_402_300_799, Some("9999-12-31T23:59:59Z")),
+            (253_402_300_800, None),
+            (i64::MIN / 2, None),
+        ];
+        for (secs, want) in cases {
+            assert_eq!(iso_from_epoch_secs(secs).as_deref(), want, "{secs}");
+        }
+    }
+
+    #[test]
+    fn epoch_seconds_are_read_tolerantly() {
+        let cases = [
+            (json!(5), Some(5)),
+            (json!(5.9), Some(5)),
+            (json!("17"), Some(17)),
+            (json!(null), None),
+            (json!(true), None),
+            (json!(1e300), None),
+        ];
+        for (v, want) in cases {
+            assert_eq!(epoch_secs_of(&v), want, "{v}");
+        }
+    }
+}

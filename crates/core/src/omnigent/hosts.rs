@@ -1,0 +1,194 @@
+//! Hosts: where Omnigent sessions run, whether they are live, and what the host picker offers
+//! (`spec/omnigent.md`: "A host is live when its status is online and it was updated within
+//! the last 90 s"; managed hosts are never offered for manual picking).
+//!
+//! Time is a parameter (`now_ms`, milliseconds since the epoch).
+//!
+//! No timestamp: Omnigent 0.19.1's `GET /v1/hosts` has no "updated" field (neither the
+//! capture nor the OpenAPI document); the server applies the same 90 s rule
+//! (`host_is_live`: status `online` and `updated_at >= now - 90`) before it writes
+//! `status`. So when a host carries no [`Host::updated_at`], its `status` alone decides;
+//! when it carries one, both must hold (boundary inclusive, like the server).
+
+use std::fmt;
+
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
+
+use crate::omnigent::dto::Host;
+
+/// A host is live when it was seen within this many milliseconds (the server's
+/// `HOST_LIVENESS_TTL_S`, 90 s).
+pub const HOST_LIVENESS_MS: i64 = 90_000;
+
+/// Whether a harness can run on a host (`configured_harnesses` values: `true`, `false`,
+/// `"binary-missing"`, `"needs-auth"`, `"version-too-low"`, …).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum HarnessReadiness {
+    /// `true`: installed and signed in.
+    Ready,
+    /// `false` (or not listed): the host does not offer it.
+    NotConfigured,
+    /// `"binary-missing"`: its program is not installed on the host.
+    BinaryMissing,
+    /// `"needs-auth"`: installed, but no credential.
+    NeedsAuth,
+    /// `"version-too-low"`: installed, but too old.
+    VersionTooLow,
+    /// Anything else, verbatim.
+    Other(String),
+}
+
+impl HarnessReadiness {
+    /// Read one `configured_harnesses` value.
+    pub fn from_json(v: &Value) -> HarnessReadiness {
+        match v {
+            Value::Bool(true) => HarnessReadiness::Ready,
+            Value::Bool(false) | Value::Null => HarnessReadiness::NotConfigured,
+            Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
+                "binary-missing" => HarnessReadiness::BinaryMissing,
+                "needs-auth" => HarnessReadiness::NeedsAuth,
+                "version-too-low" => HarnessReadiness::VersionTooLow,
+                "ready" | "true" => HarnessReadiness::Ready,
+                "false" => HarnessReadiness::NotConfigured,
+                _ => HarnessReadiness::Other(s.clone()),
+            },
+            other => HarnessReadiness::Other(other.to_string()),
+        }
+    }
+
+    /// A session with this harness can start on the host.
+    pub fn is_ready(&self) -> bool {
+        matches!(self, HarnessReadiness::Ready)
+    }
+
+    /// The server refuses to launch a session with this harness on the host (412: its
+    /// program is missing). Other readiness values only warn: the real server (0.19.1) starts
+    /// the session and the harness may fail later (e.g. until someone signs in).
+    pub fn blocks_launch(&self) -> bool {
+        matches!(self, HarnessReadiness::BinaryMissing)
+    }
+
+    /// What it means, in words a person understands.
+    pub fn label(&self) -> String {
+        match self {
+            HarnessReadiness::Ready => "ready".into(),
+            HarnessReadiness::NotConfigured => "not set up on this host".into(),
+            HarnessReadiness::BinaryMissing => "not installed on this host".into(),
+            HarnessReadiness::NeedsAuth => "needs sign-in".into(),
+            HarnessReadiness::VersionTooLow => "installed version is too old".into(),
+            HarnessReadiness::Other(s) => format!("not ready ({s})"),
+        }
+    }
+}
+
+impl fmt::Display for HarnessReadiness {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.label())
+    }
+}
+
+impl<'de> Deserialize<'de> for HarnessReadiness {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(HarnessReadiness::from_json(&Value::deserialize(d)?))
+    }
+}
+
+/// What the host picker says when no host is connected.
+pub const NO_HOSTS_HINT: &str =
+    "No host is connected. Run `omnigent host --server <this server>` on a machine to add one.";
+
+/// The readiness of `harness` on `host` (not listed ⇒ [`HarnessReadiness::NotConfigured`]).
+pub fn harness_readiness(host: &Host, harness: &str) -> HarnessReadiness {
+    host.configured_harnesses
+        .get(harness)
+        .cloned()
+        .unwrap_or(HarnessReadiness::NotConfigured)
+}
+
+/// Whether `host` is live at `now_ms`: status `online` (case-insensitive) AND, when the
+/// server sent a last-seen time, seen within [`HOST_LIVENESS_MS`] (inclusive). Without a
+/// last-seen time the status alone decides (see the module docs).
+pub fn host_online(host: &Host, now_ms: i64) -> bool {
+    let online = host
+        .status
+        .as_deref()
+        .is_some_and(|s| s.trim().eq_ignore_ascii_case("online"));
+    online
+        && host
+            .updated_at
+            .is_none_or(|secs| now_ms.saturating_sub(secs.saturating_mul(1000)) <= HOST_LIVENESS_MS)
+}
+
+/// A managed sandbox host (it has a `sandbox_provider`): the server creates these per
+/// session; they are never offered for manual picking.
+pub fn is_managed(host: &Host) -> bool {
+    host.sandbox_provider
+        .as_deref()
+        .is_some_and(|p| !p.trim().is_empty())
+}
+
+/// Whether a person may pick `host` for a new session at `now_ms`: live and not managed.
+pub fn pickable(host: &Host, now_ms: i64) -> bool {
+    host_online(host, now_ms) && !is_managed(host)
+}
+
+/// One row of the host picker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostRow {
+    /// Host id (what `NewSession::host_id` takes).
+    pub host_id: String,
+    /// Name to show.
+    pub name: String,
+    /// Live now.
+    pub online: bool,
+    /// The chosen agent's harness on this host (`None` when no harness was asked about).
+    pub readiness: Option<HarnessReadiness>,
+    /// It can be picked: online and, when a harness was asked about, not refused by the
+    /// server ([`HarnessReadiness::blocks_launch`]).
+    pub selectable: bool,
+    /// Why it cannot be picked, or what may go wrong there, in words (`None`: nothing to say).
+    pub note: Option<String>,
+}
+
+/// The host picker's rows for an agent running on `harness` (if known): managed hosts left
+/// out; online hosts first, then by name (case-insensitive), then id.
+pub fn picker_rows(hosts: &[Host], harness: Option<&str>, now_ms: i64) -> Vec<HostRow> {
+    let mut rows: Vec<HostRow> = hosts
+        .iter()
+        .filter(|h| !is_managed(h))
+        .map(|h| {
+            let online = host_online(h, now_ms);
+            let readiness = harness.map(|name| harness_readiness(h, name));
+            let blocked = readiness
+                .as_ref()
+                .is_some_and(HarnessReadiness::blocks_launch);
+            let note = if !online {
+                Some("offline: start `omnigent host` on that machine".to_string())
+            } else {
+                match (harness, &readiness) {
+                    (Some(name), Some(r)) if blocked => Some(format!("{name}: {r}")),
+                    (Some(name), Some(r)) if !r.is_ready() => Some(format!(
+                        "{name}: {r}; the session may fail until that is done"
+                    )),
+                    _ => None,
+                }
+            };
+            HostRow {
+                host_id: h.host_id.clone(),
+                name: h.display_name().to_string(),
+                online,
+                selectable: online && !blocked,
+                readiness,
+                note,
+            }
+        })
+        .collect();
+    rows.sort_by(|a, b| {
+        b.online
+            .cmp(&a.online)
+            .then_with(|| a.name.to_lowercase().cmp(&b.name.to_lowercase()))
+            .then_with(|| a.host_id.cmp(&b.host_id))
+    });
+    rows
+}

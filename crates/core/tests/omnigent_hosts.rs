@@ -1,0 +1,247 @@
+//! `omnigent::hosts`: harness readiness in words, the 90 s liveness rule with injected time,
+//! which hosts a person may pick, and the picker's rows over the hosts.json capture.
+
+use canvas_core::omnigent::dto::{decode_hosts, Host};
+use canvas_core::omnigent::hosts::{
+    harness_readiness, host_online, is_managed, pickable, picker_rows, HarnessReadiness,
+    HOST_LIVENESS_MS,
+};
+use serde_json::{json, Value};
+
+const HOSTS: &str = include_str!("fixtures/omnigent/hosts.json");
+
+/// 2026-11-30T09:20:47Z in milliseconds.
+const NOW_MS: i64 = 1_796_030_447_000;
+
+fn host(v: Value) -> Host {
+    serde_json::from_value(v).expect("host")
+}
+
+#[test]
+fn readiness_values_and_their_words() {
+    let cases: &[(Value, HarnessReadiness, &str, bool)] = &[
+        (json!(true), HarnessReadiness::Ready, "ready", true),
+        (
+            json!(false),
+            HarnessReadiness::NotConfigured,
+            "not set up on this host",
+            false,
+        ),
+        (
+            json!(null),
+            HarnessReadiness::NotConfigured,
+            "not set up on this host",
+            false,
+        ),
+        (
+            json!("binary-missing"),
+            HarnessReadiness::BinaryMissing,
+            "not installed on this host",
+            false,
+        ),
+        (
+            json!("needs-auth"),
+            HarnessReadiness::NeedsAuth,
+            "needs sign-in",
+            false,
+        ),
+        (
+            json!("version-too-low"),
+            HarnessReadiness::VersionTooLow,
+            "installed version is too old",
+            false,
+        ),
+        (
+            json!("Needs-Auth"),
+            HarnessReadiness::NeedsAuth,
+            "needs sign-in",
+            false,
+        ),
+        (
+            json!("quota-exceeded"),
+            HarnessReadiness::Other("quota-exceeded".into()),
+            "not ready (quota-exceeded)",
+            false,
+        ),
+        (
+            json!(3),
+            HarnessReadiness::Other("3".into()),
+            "not ready (3)",
+            false,
+        ),
+    ];
+    for (v, want, words, ready) in cases {
+        let r = HarnessReadiness::from_json(v);
+        assert_eq!(&r, want, "{v}");
+        assert_eq!(r.label(), *words, "{v}");
+        assert_eq!(r.to_string(), *words, "{v}");
+        assert_eq!(r.is_ready(), *ready, "{v}");
+        let parsed: HarnessReadiness = serde_json::from_value(v.clone()).unwrap();
+        assert_eq!(&parsed, want);
+    }
+}
+
+#[test]
+fn liveness_table_with_injected_time() {
+    assert_eq!(HOST_LIVENESS_MS, 90_000);
+    let secs = NOW_MS / 1000;
+    // (status, updated_at seconds, now ms, online)
+    let cases: &[(Option<&str>, Option<i64>, i64, bool)] = &[
+        (Some("online"), None, NOW_MS, true),
+        (Some("offline"), None, NOW_MS, false),
+        (None, None, NOW_MS, false),
+        (Some("ONLINE "), None, NOW_MS, true),
+        (Some("starting"), None, NOW_MS, false),
+        (Some("online"), Some(secs), NOW_MS, true),
+        (Some("online"), Some(secs - 89), NOW_MS, true),
+        (Some("online"), Some(secs - 90), NOW_MS, true),
+        (Some("online"), Some(secs - 90), NOW_MS + 1, false),
+        (Some("online"), Some(secs - 91), NOW_MS, false),
+        (Some("online"), Some(secs + 600), NOW_MS, true),
+        (Some("offline"), Some(secs), NOW_MS, false),
+        (Some("online"), Some(i64::MIN), NOW_MS, false),
+        (Some("online"), Some(i64::MAX), i64::MIN, true),
+    ];
+    for (status, updated, now, want) in cases {
+        let h = Host {
+            host_id: "h".into(),
+            status: status.map(str::to_string),
+            updated_at: *updated,
+            ..Host::default()
+        };
+        assert_eq!(host_online(&h, *now), *want, "{status:?} {updated:?} {now}");
+    }
+}
+
+#[test]
+fn managed_hosts_are_never_pickable() {
+    let cases: &[(Value, bool, bool)] = &[
+        (
+            json!({"host_id": "a", "status": "online", "sandbox_provider": null}),
+            false,
+            true,
+        ),
+        (
+            json!({"host_id": "a", "status": "online", "sandbox_provider": "modal"}),
+            true,
+            false,
+        ),
+        (
+            json!({"host_id": "a", "status": "online", "sandbox_provider": " "}),
+            false,
+            true,
+        ),
+        (json!({"host_id": "a", "status": "offline"}), false, false),
+        (
+            json!({"host_id": "a", "status": "offline", "sandbox_provider": "modal"}),
+            true,
+            false,
+        ),
+    ];
+    for (v, managed, pick) in cases {
+        let h = host(v.clone());
+        assert_eq!(is_managed(&h), *managed, "{v}");
+        assert_eq!(pickable(&h, NOW_MS), *pick, "{v}");
+    }
+    // A stale timestamp makes an "online" host unpickable.
+    let stale = host(json!({"host_id": "a", "status": "online", "updated_at": NOW_MS / 1000 - 91}));
+    assert!(!pickable(&stale, NOW_MS));
+}
+
+#[test]
+fn the_capture_host_is_online_and_pickable() {
+    let hosts = decode_hosts(200, HOSTS.as_bytes()).unwrap();
+    let vm = &hosts[0];
+    // No timestamp in 0.19.1: the server's status decides, whatever the clock says.
+    assert!(host_online(vm, NOW_MS));
+    assert!(host_online(vm, 0));
+    assert!(pickable(vm, NOW_MS));
+    assert_eq!(
+        harness_readiness(vm, "openai-agents"),
+        HarnessReadiness::Ready
+    );
+    assert_eq!(
+        harness_readiness(vm, "codex"),
+        HarnessReadiness::BinaryMissing
+    );
+    assert_eq!(
+        harness_readiness(vm, "claude-sdk"),
+        HarnessReadiness::NeedsAuth
+    );
+    assert_eq!(
+        harness_readiness(vm, "no-such-harness"),
+        HarnessReadiness::NotConfigured
+    );
+}
+
+#[test]
+fn picker_rows_order_and_explain() {
+    let mut hosts = decode_hosts(200, HOSTS.as_bytes()).unwrap();
+    hosts.push(host(
+        json!({"host_id": "m1", "name": "managed-1", "status": "online",
+        "sandbox_provider": "modal", "configured_harnesses": {"openai-agents": true}}),
+    ));
+    hosts.push(host(
+        json!({"host_id": "z9", "name": "Alpha", "status": "offline",
+        "configured_harnesses": {"openai-agents": true}}),
+    ));
+    hosts.push(host(
+        json!({"host_id": "b2", "name": "beta", "status": "online",
+        "configured_harnesses": {"openai-agents": "needs-auth"}}),
+    ));
+    hosts.push(host(
+        json!({"host_id": "c3", "name": "gamma", "status": "online",
+        "configured_harnesses": {"openai-agents": "binary-missing"}}),
+    ));
+
+    let rows = picker_rows(&hosts, Some("openai-agents"), NOW_MS);
+    let summary: Vec<(&str, bool, bool, Option<&str>)> = rows
+        .iter()
+        .map(|r| (r.name.as_str(), r.online, r.selectable, r.note.as_deref()))
+        .collect();
+    assert_eq!(
+        summary,
+        vec![
+            // The real server launches it anyway (the harness only warns): pickable, with why
+            // it may fail.
+            (
+                "beta",
+                true,
+                true,
+                Some("openai-agents: needs sign-in; the session may fail until that is done")
+            ),
+            // The real server refuses it (412).
+            (
+                "gamma",
+                true,
+                false,
+                Some("openai-agents: not installed on this host")
+            ),
+            ("vm", true, true, None),
+            (
+                "Alpha",
+                false,
+                false,
+                Some("offline: start `omnigent host` on that machine")
+            ),
+        ]
+    );
+    assert_eq!(rows[2].host_id, "8502170e10db432e8024c8e6252771ad");
+    assert_eq!(rows[2].readiness, Some(HarnessReadiness::Ready));
+
+    // Without an agent chosen, every online manual host is selectable.
+    let rows = picker_rows(&hosts, None, NOW_MS);
+    assert_eq!(
+        rows.iter()
+            .map(|r| (r.name.as_str(), r.selectable))
+            .collect::<Vec<_>>(),
+        vec![
+            ("beta", true),
+            ("gamma", true),
+            ("vm", true),
+            ("Alpha", false)
+        ]
+    );
+    assert!(rows.iter().all(|r| r.readiness.is_none()));
+    assert!(picker_rows(&[], Some("x"), NOW_MS).is_empty());
+}

@@ -1,0 +1,367 @@
+//! Omnigent as a third kind of backend (issue #12), against a REAL `omnigent server` and
+//! `omnigent host` (PyPI `omnigent` 0.19.1) whose stub agent talks to the repo's LLM stub,
+//! served same-origin by `canvas-serve --omnigent local=<url>`: the backend is seeded from
+//! the launcher and survives the upstream console rewriting its key; the host shows online
+//! with its harness; a session started from the launcher streams the agent's reply in; a
+//! reload shows each item once; the session is listed and deleted; a stopped host daemon is
+//! shown offline.
+
+use std::time::Duration;
+
+use canvas_e2e::canvas_serve::{self, OmnigentMount};
+use canvas_e2e::{Browser, Env};
+use canvas_fixtures::llm_stub::{self, StubScript};
+use canvas_harness::omnigent::{host_status, OmnigentStack};
+use serde_json::json;
+
+const REPLY: &str = "Omnigent stub says hello";
+const SLOW_REPLY: &str = "Omnigent stub, after thinking";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_omnigent_session_is_started_streamed_reloaded_listed_and_deleted() {
+    let env = Env::get();
+    let python = std::env::var("CANVAS_OMNIGENT_PYTHON")
+        .expect("CANVAS_OMNIGENT_PYTHON: run through `cargo xtask test`");
+    let stub = llm_stub::start(
+        StubScript::new()
+            .with_title(REPLY)
+            .with_final_message(REPLY),
+    )
+    .await;
+    let state = env.scratch("omnigent");
+    let workspace = env.scratch("omnigent-workspace");
+    let stub_url = stub.url();
+    let mut stack = tokio::task::spawn_blocking(move || {
+        OmnigentStack::start(python, state, Some(stub_url.as_str()))
+    })
+    .await
+    .expect("join")
+    .unwrap_or_else(|e| panic!("omnigent stack: {e}"));
+    eprintln!("omnigent stack: {:?}", stack.timings);
+
+    let mut config = env.serve_config();
+    config.omnigent = vec![OmnigentMount {
+        name: "local".into(),
+        url: stack.url().to_string(),
+    }];
+    let server = canvas_serve::start(config).await.expect("serve");
+    let b = Browser::start(&env).await;
+
+    // Seeded from the launcher beside "Local", under our own key.
+    b.goto(&format!("{}/?backend=omnigent-local", server.url()))
+        .await;
+    assert_eq!(b.wait_backend_status("connected").await, "omnigent-local");
+    let extra = b
+        .js("return JSON.parse(localStorage.getItem('agent-canvas-extra-backends')).map(b => [b.id, b.kind, b.host]);")
+        .await;
+    assert_eq!(
+        extra,
+        json!([[
+            "omnigent-local",
+            "omnigent",
+            format!("{}/omnigent/local", server.url())
+        ]])
+    );
+
+    // The upstream console rewrites its own key without kinds it does not know: still there.
+    b.js("localStorage.setItem('openhands-backends', JSON.stringify(JSON.parse(localStorage.getItem('openhands-backends')).filter(b => b.kind === 'local'))); return null;")
+        .await;
+    b.goto(&format!("{}/?backend=omnigent-local", server.url()))
+        .await;
+    assert_eq!(b.wait_backend_status("connected").await, "omnigent-local");
+
+    // Adding one by hand: the host field offers the mount, the kind follows from it, and
+    // "Test connection" shows the server's version and mode.
+    b.click("[data-testid=add-backend]").await;
+    let offered = b
+        .wait_js(
+            "the add dialog",
+            "const d = document.querySelector('[data-testid=add-backend-dialog] [data-testid=offered-hosts]'); \
+             return d ? [...d.querySelectorAll('option')].map(o => o.value) : null;",
+        )
+        .await;
+    let mount = format!("{}/omnigent/local", server.url());
+    assert_eq!(offered, json!([mount]));
+    b.type_into(
+        "[data-testid=add-backend-dialog] [data-testid=backend-name]",
+        "Lab",
+    )
+    .await;
+    b.type_into(
+        "[data-testid=add-backend-dialog] [data-testid=backend-host]",
+        &mount,
+    )
+    .await;
+    let kind = b
+        .js("const s = document.querySelector('[data-testid=add-backend-dialog] [data-testid=backend-kind]'); return s.options[s.selectedIndex].text;")
+        .await;
+    assert_eq!(kind, json!("Automatic (Omnigent)"));
+    b.click("[data-testid=add-backend-dialog] [data-testid=test-connection]")
+        .await;
+    let tested = b
+        .wait_js(
+            "the connection test",
+            "const r = document.querySelector('[data-testid=test-result]'); \
+             return r && r.dataset.outcome ? r.dataset.outcome + '|' + r.innerText : null;",
+        )
+        .await;
+    assert_eq!(
+        tested,
+        json!("ok|Connected. Server version 0.19.1 · single-user")
+    );
+    b.click("[data-testid=add-backend-dialog] [data-testid=save-backend]")
+        .await;
+    let lab = b
+        .wait_js(
+            "the new backend saved under our own key",
+            "const l = JSON.parse(localStorage.getItem('agent-canvas-extra-backends')); \
+             const x = l.find(b => b.name === 'Lab'); return x ? [x.kind, x.host] : null;",
+        )
+        .await;
+    assert_eq!(lab, json!(["omnigent", mount]));
+    assert!(b
+        .js("return JSON.parse(localStorage.getItem('openhands-backends')).every(b => b.kind !== 'omnigent');")
+        .await
+        .as_bool()
+        .unwrap());
+    b.goto(&format!("{}/?backend=omnigent-local", server.url()))
+        .await;
+    assert_eq!(b.wait_backend_status("connected").await, "omnigent-local");
+
+    // Where it runs: the host is online and the stub agent's harness is ready there.
+    let host_id = stack.host.host_id().to_string();
+    let host_row = format!("[data-testid=session-host][data-host-id='{host_id}']");
+    let state_text = b
+        .wait_js(
+            "the host online in the picker",
+            &format!(
+                "const r = document.querySelector(\"{host_row}\"); \
+                 return r && r.dataset.online === 'true' ? r.querySelector('[data-testid=host-state]').innerText : null;"
+            ),
+        )
+        .await;
+    assert_eq!(state_text, json!("online · ready"));
+
+    // An agent whose harness is not set up on that host: the host cannot be picked for it,
+    // and the picker says why in words (the server would refuse with 412).
+    let stub_agent = stack.agent_id.clone();
+    let options = b
+        .js("return [...document.querySelector('[data-testid=session-agent]').options].map(o => o.value);")
+        .await;
+    let mut refused = None;
+    for agent in options
+        .as_array()
+        .expect("agents")
+        .iter()
+        .filter_map(|v| v.as_str())
+    {
+        if agent == stub_agent {
+            continue;
+        }
+        let seen = b
+            .wait_js(
+                "the host row for another agent",
+                &format!(
+                    "const s = document.querySelector('[data-testid=session-agent]'); \
+                     if (s.value !== '{agent}') {{ s.value = '{agent}'; s.dispatchEvent(new Event('change')); return null; }} \
+                     const r = document.querySelector(\"{host_row}\"); \
+                     return r ? [r.dataset.selectable, r.querySelector('[data-testid=host-state]').innerText] : null;"
+                ),
+            )
+            .await;
+        if seen[0] == "false" {
+            refused = Some(seen[1].as_str().unwrap_or_default().to_string());
+            break;
+        }
+    }
+    let refused = refused.expect("a built-in agent whose harness is not ready on the host");
+    assert!(
+        [
+            "not installed",
+            "sign-in",
+            "not configured",
+            "not set up",
+            "too old"
+        ]
+        .iter()
+        .any(|w| refused.contains(w)),
+        "{refused}"
+    );
+    b.js(&format!(
+        "const s = document.querySelector('[data-testid=session-agent]'); s.value = '{stub_agent}'; \
+         s.dispatchEvent(new Event('change')); return null;"
+    ))
+    .await;
+    b.wait_js(
+        "the host selectable again for the stub agent",
+        &format!(
+            "const r = document.querySelector(\"{host_row}\"); return r && r.dataset.selectable === 'true' ? true : null;"
+        ),
+    )
+    .await;
+    b.click(&format!("{host_row} input")).await;
+    b.type_into(
+        "[data-testid=session-workspace]",
+        &workspace.display().to_string(),
+    )
+    .await;
+    b.type_into("[data-testid=launcher-input]", "Say hello")
+        .await;
+    b.click("[data-testid=launcher-start]").await;
+
+    // The session opens and the agent's reply streams in after the user's message.
+    let path = b
+        .wait_js_for(
+            "the reply in the session",
+            &format!(
+                "const a = [...document.querySelectorAll('[data-testid=agent-message]')].map(e => e.innerText); \
+                 return a.some(t => t.includes('{REPLY}')) ? location.pathname : null;"
+            ),
+            Duration::from_secs(90),
+        )
+        .await;
+    let session_id = path
+        .as_str()
+        .and_then(|p| p.strip_prefix("/conversations/"))
+        .expect("a conversation path")
+        .to_string();
+    let count_items =
+        "return [...document.querySelectorAll('[data-testid=timeline-item]')].length;";
+    let users = "return [...document.querySelectorAll('[data-testid=user-message]')].map(e => e.innerText);";
+    assert_eq!(b.js(users).await, json!(["Say hello"]));
+    let before = b.js(count_items).await;
+
+    // Reload: the same items, each once (stream first, then the snapshot, merged by id).
+    b.goto(&format!(
+        "{}{}?backend=omnigent-local",
+        server.url(),
+        path.as_str().unwrap()
+    ))
+    .await;
+    b.wait_js_for(
+        "the reply after reload",
+        &format!(
+            "const a = [...document.querySelectorAll('[data-testid=agent-message]')].map(e => e.innerText); \
+             return a.some(t => t.includes('{REPLY}')) && document.querySelector('[data-testid=link-status]').dataset.state === 'open' ? true : null;"
+        ),
+        Duration::from_secs(30),
+    )
+    .await;
+    assert_eq!(b.js(users).await, json!(["Say hello"]));
+    assert_eq!(b.js(count_items).await, before);
+
+    // Where it runs, in the header.
+    let placement = b.text_of("[data-testid=placement]").await;
+    assert!(placement.starts_with("host online"), "{placement}");
+
+    // A reload while the agent is still answering: the reply arrives once, nothing doubles.
+    stub.set_script(
+        StubScript::new()
+            .with_title(SLOW_REPLY)
+            .with_delay(Duration::from_secs(4)),
+    );
+    b.type_into("[data-testid=composer-input]", "Take your time")
+        .await;
+    b.click("[data-testid=composer-send]").await;
+    b.wait_js(
+        "the session running",
+        "return document.querySelector('[data-testid=exec-status]').dataset.status === 'running' ? true : null;",
+    )
+    .await;
+    b.goto(&format!(
+        "{}{}?backend=omnigent-local",
+        server.url(),
+        path.as_str().unwrap()
+    ))
+    .await;
+    b.wait_js_for(
+        "the slow reply after a reload mid-answer",
+        &format!(
+            "const a = [...document.querySelectorAll('[data-testid=agent-message]')].map(e => e.innerText); \
+             return a.some(t => t.includes('{SLOW_REPLY}')) ? true : null;"
+        ),
+        Duration::from_secs(60),
+    )
+    .await;
+    assert_eq!(b.js(users).await, json!(["Say hello", "Take your time"]));
+    let agents = b
+        .js(&format!(
+            "const a = [...document.querySelectorAll('[data-testid=agent-message]')].map(e => e.innerText); \
+             return [a.length, a.filter(t => t.includes('{REPLY}')).length, a.filter(t => t.includes('{SLOW_REPLY}')).length];"
+        ))
+        .await;
+    assert_eq!(agents, json!([2, 1, 1]), "each reply once");
+
+    // Interrupt while it runs: the session says so and stops running.
+    b.type_into("[data-testid=composer-input]", "Stop me").await;
+    b.click("[data-testid=composer-send]").await;
+    b.wait_js(
+        "the session running again",
+        "return document.querySelector('[data-testid=exec-status]').dataset.status === 'running' ? true : null;",
+    )
+    .await;
+    b.click("[data-testid=interrupt]").await;
+    b.wait_js_for(
+        "the interruption in the timeline",
+        "return document.querySelector('[data-testid=timeline-item][data-kind=paused]') \
+           && document.querySelector('[data-testid=exec-status]').dataset.status !== 'running' ? true : null;",
+        Duration::from_secs(30),
+    )
+    .await;
+
+    // Listed like any conversation; deleted with confirmation (and gone on the server).
+    b.goto(&format!(
+        "{}/conversations?backend=omnigent-local",
+        server.url()
+    ))
+    .await;
+    let row = format!("[data-testid=conversation-row][data-conversation-id='{session_id}']");
+    b.wait_js(
+        "the session in the list",
+        &format!("return document.querySelector(\"{row}\") ? true : null;"),
+    )
+    .await;
+    b.click(&format!("{row} [data-testid=delete-conversation]"))
+        .await;
+    b.click("[data-testid=confirm-delete-conversation]").await;
+    b.wait_js(
+        "the row gone",
+        &format!("return document.querySelector(\"{row}\") ? null : true;"),
+    )
+    .await;
+    let gone = reqwest::get(format!("{}/v1/sessions/{session_id}", stack.url()))
+        .await
+        .expect("omnigent")
+        .status()
+        .as_u16();
+    assert_eq!(gone, 404);
+
+    // A stopped host daemon is shown offline in the picker.
+    stack.host.stop();
+    let url = stack.url().to_string();
+    let id = host_id.clone();
+    tokio::task::spawn_blocking(move || {
+        canvas_harness::wait_until(
+            "the host offline on the server",
+            Duration::from_secs(120),
+            || {
+                Ok(host_status(&url, &id)?
+                    .filter(|s| s == "offline")
+                    .map(|_| ()))
+            },
+        )
+    })
+    .await
+    .expect("join")
+    .expect("host offline");
+    b.goto(&format!("{}/?backend=omnigent-local", server.url()))
+        .await;
+    b.wait_js(
+        "the host offline in the picker",
+        &format!(
+            "const r = document.querySelector(\"{host_row}\"); \
+             return r && r.dataset.online === 'false' && r.dataset.selectable === 'false' ? true : null;"
+        ),
+    )
+    .await;
+}

@@ -1,0 +1,137 @@
+//! "Where should it run?" for backends that run sessions on hosts they coordinate: the agent,
+//! the host (online or not, and whether the agent's harness is ready there, in words) and the
+//! workspace on that host. Renders nothing on backends without hosts. Hosts are re-read every
+//! 10 s while it is shown, so a host that goes offline is shown offline.
+
+use crate::services::hosts::{has_hosts, host_rows, last_workspace, load_targets, Choice};
+use crate::state::backends::use_backends;
+use leptos::prelude::*;
+use std::time::Duration;
+
+const REFRESH_MS: u64 = 10_000;
+
+#[component]
+pub fn RunWhere(
+    /// The user's choice; `None` while the backend has no hosts.
+    choice: RwSignal<Option<Choice>>,
+) -> impl IntoView {
+    let backends = use_backends();
+    let tick = RwSignal::new(0u32);
+    if let Ok(h) = set_interval_with_handle(
+        move || {
+            tick.try_update(|t| *t += 1);
+        },
+        Duration::from_millis(REFRESH_MS),
+    ) {
+        on_cleanup(move || h.clear());
+    }
+    let targets = LocalResource::new(move || {
+        let active = backends.active.get();
+        tick.track();
+        async move { load_targets(backends, &active).await }
+    });
+    // A choice exists exactly while the active backend has hosts.
+    Effect::new(move |_| {
+        let active = backends.active.get();
+        let offered = has_hosts(backends, &active);
+        choice.set(offered.then(|| Choice {
+            workspace: last_workspace(&active),
+            ..Choice::default()
+        }));
+    });
+    // Default agent: the first one, once the agents are known.
+    Effect::new(move |_| {
+        let first = targets.with(|t| {
+            t.as_ref()
+                .and_then(|t| t.as_ref())
+                .and_then(|t| t.as_ref().ok())
+                .and_then(|t| t.agents.first().map(|a| a.id.clone()))
+        });
+        if let Some(first) = first {
+            choice.update(|c| {
+                if let Some(c) = c.as_mut().filter(|c| c.agent_id.is_empty()) {
+                    c.agent_id = first;
+                }
+            });
+        }
+    });
+    let agent_id =
+        move || choice.with(|c| c.as_ref().map(|c| c.agent_id.clone()).unwrap_or_default());
+    let host_id =
+        move || choice.with(|c| c.as_ref().map(|c| c.host_id.clone()).unwrap_or_default());
+    let set = move |f: &dyn Fn(&mut Choice)| {
+        choice.update(|c| {
+            if let Some(c) = c.as_mut() {
+                f(c);
+            }
+        })
+    };
+    view! {
+        <Show when=move || choice.with(Option::is_some)>
+            <fieldset class="run-where" data-testid="run-where">
+                <legend>"Where should it run?"</legend>
+                {move || match targets.get().flatten() {
+                    None => view! { <p class="muted">"Loading hosts…"</p> }.into_any(),
+                    Some(Err(e)) => view! {
+                        <p class="error" role="alert" data-testid="run-where-error">{e.user_message()}</p>
+                    }.into_any(),
+                    Some(Ok(t)) => {
+                        let now = js_sys::Date::now() as i64;
+                        let rows = host_rows(&t, &agent_id(), now);
+                        let agents = t.agents.clone();
+                        view! {
+                            <div class="field">
+                                <label for="run-where-agent">"Agent"</label>
+                                <select id="run-where-agent" data-testid="session-agent"
+                                    prop:value=agent_id
+                                    on:change=move |ev| { let v = event_target_value(&ev); set(&|c| c.agent_id = v.clone()); }>
+                                    {agents.into_iter().map(|a| {
+                                        let label = a.name.clone().unwrap_or_else(|| a.id.clone());
+                                        view! { <option value=a.id.clone()>{label}</option> }
+                                    }).collect_view()}
+                                </select>
+                            </div>
+                            <div class="field" role="radiogroup" aria-label="Host">
+                                <span class="label">"Host"</span>
+                                {rows.is_empty().then(|| view! {
+                                    <p class="muted" data-testid="no-hosts">{crate::services::hosts::NO_HOSTS_HINT}</p>
+                                })}
+                                <ul class="host-list">
+                                    {rows.into_iter().map(|r| {
+                                        let id = r.host_id.clone();
+                                        let checked = { let id = id.clone(); move || host_id() == id };
+                                        let pick = { let id = id.clone(); move |_| set(&|c| c.host_id = id.clone()) };
+                                        view! {
+                                            <li data-testid="session-host" data-host-id=id.clone()
+                                                data-online=r.online.to_string() data-selectable=r.selectable.to_string()>
+                                                <label>
+                                                    <input type="radio" name="run-where-host" value=id.clone()
+                                                        disabled=!r.selectable prop:checked=checked on:change=pick />
+                                                    <span class=if r.online { "dot ok" } else { "dot bad" } aria-hidden="true"></span>
+                                                    <strong>{r.name.clone()}</strong>
+                                                    " "
+                                                    <span class="muted" data-testid="host-state">
+                                                        {if r.online { "online" } else { "offline" }}
+                                                        {r.readiness.as_ref().map(|x| format!(" · {}", x.label()))}
+                                                    </span>
+                                                    {r.note.clone().map(|n| view! { <span class="muted">{format!(" — {n}")}</span> })}
+                                                </label>
+                                            </li>
+                                        }
+                                    }).collect_view()}
+                                </ul>
+                            </div>
+                        }.into_any()
+                    }
+                }}
+                <div class="field">
+                    <label for="run-where-workspace">"Workspace on that host"</label>
+                    <input id="run-where-workspace" data-testid="session-workspace" spellcheck="false"
+                        placeholder="/home/me/project"
+                        prop:value=move || choice.with(|c| c.as_ref().map(|c| c.workspace.clone()).unwrap_or_default())
+                        on:input=move |ev| { let v = event_target_value(&ev); set(&|c| c.workspace = v.clone()); } />
+                </div>
+            </fieldset>
+        </Show>
+    }
+}

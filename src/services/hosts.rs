@@ -1,0 +1,140 @@
+//! Where a new conversation runs, for backends that run sessions on hosts they coordinate
+//! (Omnigent, `spec/omnigent.md`): the agents and hosts to pick from, and starting a session
+//! there. Every function answers `None` on backends without hosts, so views stay kind-free.
+
+use crate::links::conversation_path;
+use crate::platform::storage::WebStorage;
+use crate::state::api::client;
+use crate::state::backends::BackendsCtx;
+use canvas_core::api::{AgentScope, SendPlanned};
+use canvas_core::errors::ApiError;
+use canvas_core::omnigent::dto::{Agent, Host, NewSession};
+pub use canvas_core::omnigent::hosts::NO_HOSTS_HINT;
+use canvas_core::omnigent::hosts::{picker_rows, HostRow};
+use canvas_core::selection::ActiveBackend;
+use canvas_core::storage::Storage;
+
+/// What a new session can run: the agents and the hosts of the backend.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Targets {
+    pub agents: Vec<Agent>,
+    pub hosts: Vec<Host>,
+}
+
+/// Where the user chose to run the next session.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Choice {
+    pub agent_id: String,
+    pub host_id: String,
+    pub workspace: String,
+}
+
+/// Whether `active` runs sessions on hosts (then the launcher asks where).
+pub fn has_hosts(backends: BackendsCtx, active: &ActiveBackend) -> bool {
+    client(backends, active).api.omnigent().is_some()
+}
+
+/// The agents (every page) and hosts of `active`; `None` when it has no hosts.
+pub async fn load_targets(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+) -> Option<Result<Targets, ApiError>> {
+    let c = client(backends, active);
+    let ext = c.api.omnigent()?;
+    Some(
+        async {
+            let hosts = ext.hosts().send(&c.transport).await?;
+            // The user's own agents first, then the server's; each at most 10 pages (1,000
+            // agents): a cursor that never ends must not hang us.
+            let mut agents: Vec<Agent> = Vec::new();
+            for scope in [AgentScope::User, AgentScope::Server] {
+                let mut after: Option<String> = None;
+                for _ in 0..10 {
+                    let page = ext
+                        .agents(scope, after.as_deref())
+                        .send(&c.transport)
+                        .await?;
+                    for a in page.agents {
+                        if !agents.iter().any(|b| b.id == a.id) {
+                            agents.push(a);
+                        }
+                    }
+                    match page.next_after {
+                        Some(next) => after = Some(next),
+                        None => break,
+                    }
+                }
+            }
+            Ok(Targets { agents, hosts })
+        }
+        .await,
+    )
+}
+
+/// The host picker's rows for `agent_id` at `now_ms`: managed hosts left out, online ones
+/// first, each with the agent's harness readiness in words.
+pub fn host_rows(targets: &Targets, agent_id: &str, now_ms: i64) -> Vec<HostRow> {
+    let harness = targets
+        .agents
+        .iter()
+        .find(|a| a.id == agent_id)
+        .and_then(|a| a.harness.as_deref());
+    picker_rows(&targets.hosts, harness, now_ms)
+}
+
+fn workspace_key(backend_id: &str) -> String {
+    format!("agent-canvas-session-workspace:{backend_id}")
+}
+
+/// The workspace last used on this backend (this browser), empty when none.
+pub fn last_workspace(active: &ActiveBackend) -> String {
+    WebStorage::local()
+        .get(&workspace_key(&active.backend.id))
+        .ok()
+        .flatten()
+        .unwrap_or_default()
+}
+
+/// A session's title from its first message: the first line, at most 60 characters.
+fn title_of(message: &str) -> String {
+    let line = message.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let mut title: String = line.trim().chars().take(60).collect();
+    if line.trim().chars().count() > 60 {
+        title.push('…');
+    }
+    title
+}
+
+/// Starts a session on the chosen host with `message` as its first message and returns where
+/// it opens (app path). Refusals come back as what to do (no host picked, bad workspace,
+/// harness not configured on that host).
+pub async fn start_session(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    choice: &Choice,
+    message: &str,
+) -> Result<String, String> {
+    let c = client(backends, active);
+    let ext = c
+        .api
+        .omnigent()
+        .ok_or_else(|| ApiError::Unsupported("Hosts").user_message())?;
+    let new = NewSession {
+        agent_id: choice.agent_id.clone(),
+        host_id: choice.host_id.clone(),
+        workspace: choice.workspace.trim().to_string(),
+        title: Some(title_of(message)),
+        first_message: Some(message.to_string()),
+    };
+    if let Some(problem) = new.problem() {
+        return Err(problem.to_string());
+    }
+    let session = ext
+        .create_session(&new)
+        .send(&c.transport)
+        .await
+        .map_err(|e| e.user_message())?;
+    // Best effort: the next session on this backend starts with the same workspace.
+    let _ = WebStorage::local().set(&workspace_key(&active.backend.id), &new.workspace);
+    Ok(conversation_path(&session.id))
+}
