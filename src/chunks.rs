@@ -63,6 +63,14 @@ lazy_view! {
 }
 
 lazy_view! {
+    /// Above the page while a backend that worked in this tab is away (same chunk as the
+    /// recovery screen: both only matter when something failed).
+    pub fn away_banner() in recovery, preload preload_away_banner {
+        view! { <crate::components::recovery::AwayBanner /> }
+    }
+}
+
+lazy_view! {
     /// `/automations`: the list, create/edit, run now, pause, delete.
     pub fn automations_page() in automations, preload preload_automations {
         view! { <crate::pages::automations::AutomationsPage /> }

@@ -2,6 +2,7 @@
 
 pub mod backends;
 pub mod chat;
+pub mod countdown;
 pub mod palette;
 pub mod recovery;
 pub mod run_where;

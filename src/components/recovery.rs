@@ -1,7 +1,9 @@
 //! The ONE recovery screen for the connection error family (BR-9): unreachable, unsupported or
 //! unknown version, no backend configured, refused key. It states the facts and what to do.
+//! And the away banner: a backend that worked in this tab is only away (the page stays).
 
 use crate::components::backends::{use_backends_ui, BackendDialog};
+use crate::components::countdown::Countdown;
 use crate::state::backends::use_backends;
 use crate::state::connection::{use_connection, Connection};
 use canvas_core::errors::ApiError;
@@ -34,7 +36,7 @@ pub fn RecoveryScreen() -> impl IntoView {
     let can_add = lock.allows_adding_backends();
     let cookie_mode = matches!(lock, canvas_core::launcher::LockMode::Cookie { .. });
     let failure = move || match conn.state() {
-        Connection::Failed { error, message } => Some((recovery_title(&error), message)),
+        Connection::Failed { error, message, .. } => Some((recovery_title(&error), message)),
         _ => None,
     };
     let title = move || failure().map(|f| f.0).unwrap_or_default();
@@ -97,5 +99,27 @@ pub fn RecoveryScreen() -> impl IntoView {
                 </Show>
             </div>
         </section>
+    }
+}
+
+/// The active backend stopped answering after it worked in this tab: the page stays as it was
+/// (its own live link says "reconnecting"), this says what happened and when the next check is.
+#[component]
+pub fn AwayBanner() -> impl IntoView {
+    let conn = use_connection();
+    let message = move || match conn.state() {
+        Connection::Failed { message, .. } => message,
+        _ => String::new(),
+    };
+    view! {
+        <div class="away-banner" role="alert" data-testid="away-banner">
+            <span data-testid="away-message">{message}</span>
+            <span class="muted">
+                "Checking again in " <Countdown until_ms=conn.next_check_at />
+            </span>
+            <button class="btn small" data-testid="away-retry" on:click=move |_| conn.recheck()>
+                "Try again"
+            </button>
+        </div>
     }
 }

@@ -1,6 +1,6 @@
 //! The app shell: header (active backend, health dot, server version), sidebar, main area.
 
-use crate::chunks::{preload_recovery, recovery_screen};
+use crate::chunks::{away_banner, preload_away_banner, preload_recovery, recovery_screen};
 use crate::components::backends::{
     current_screen, selector::BackendSelector, BackendDialogs, Screen, SwitchingOverlay,
 };
@@ -68,9 +68,10 @@ pub fn Shell(children: ChildrenFn) -> impl IntoView {
         }),
         _ => None,
     };
-    // The onboarding and the public-mode key entry take the place of the recovery screen.
-    let failed = move || {
-        matches!(conn.state(), Connection::Failed { .. })
+    // The onboarding and the public-mode key entry take the place of the recovery screen. A
+    // backend that is only away keeps the page under a banner instead.
+    let failed = move |keeps: bool| {
+        matches!(conn.state(), Connection::Failed { keeps_page, .. } if keeps_page == keeps)
             && current_screen(backends, conn) == Screen::App
     };
     view! {
@@ -96,7 +97,10 @@ pub fn Shell(children: ChildrenFn) -> impl IntoView {
                 <BackendSelector />
             </nav>
             <main class="content">
-                <Show when=failed fallback=move || children()>
+                <Show when=move || failed(true)>
+                    {lazy("away banner", preload_away_banner, away_banner)}
+                </Show>
+                <Show when=move || failed(false) fallback=move || children()>
                     {lazy("recovery screen", preload_recovery, recovery_screen)}
                 </Show>
                 <SwitchingOverlay />

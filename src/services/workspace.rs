@@ -9,7 +9,9 @@ use canvas_core::api::routing::ConversationRef;
 use canvas_core::api::{SendPlanned, WorkspaceFile};
 use canvas_core::errors::ApiError;
 use canvas_core::selection::ActiveBackend;
-use canvas_core::workspace::changes::{parse_name_status, show_command};
+use canvas_core::workspace::changes::{
+    parse_name_status, repo_place, repo_place_command, show_command, RepoPlace,
+};
 use canvas_core::workspace::paths::upload_target;
 use canvas_core::workspace::tree::Listing;
 use wasm_bindgen_futures::JsFuture;
@@ -148,4 +150,26 @@ pub async fn commit_files(
         });
     }
     Ok(parse_name_status(&res.stdout))
+}
+
+/// Where `dir` stands in git (a repository's top level, inside another repository, or none),
+/// asked in the runtime. `Unknown` when the runtime cannot say (or cannot run commands).
+pub async fn repo_place_of(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    dir: &str,
+) -> RepoPlace {
+    let c = client(backends, active);
+    let mut req = BashRequest::new(repo_place_command(dir));
+    req.timeout_seconds = Some(20);
+    match c
+        .api
+        .execute_bash(Some(conv), &req)
+        .send(&c.transport)
+        .await
+    {
+        Ok(res) => repo_place(res.exit_code, &res.stdout, &res.stderr),
+        Err(_) => RepoPlace::Unknown,
+    }
 }

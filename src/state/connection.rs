@@ -3,12 +3,17 @@
 //! The active backend is probed when it becomes active and every 30 s; the other enabled
 //! backends every 30 s too (disabled ones are skipped). Each probe records exactly one health
 //! success or failure. Everything is cleaned up with the owner.
+//!
+//! A failure of a backend this tab was connected to, that may pass by itself (no answer, a
+//! 5xx), keeps the page in place under a banner (`Connection::Failed { keeps_page: true }`,
+//! `canvas_core::probe::failure_view`); a live link that reopens ([`ConnectionCtx::
+//! recheck_if_failed`]) or the next periodic probe ends it.
 
 use crate::platform::http::BrowserTransport;
 use crate::state::backends::BackendsCtx;
 use canvas_core::backend::Backend;
 use canvas_core::health::{periodic_probe_targets, Live, ProbePolicy};
-use canvas_core::probe::{probe, ProbeError, ProbeOutcome};
+use canvas_core::probe::{failure_view, probe, FailureView, ProbeError, ProbeOutcome};
 use canvas_core::version::{GateError, Version};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -23,12 +28,16 @@ pub enum Connection {
     Failed {
         error: ProbeError,
         message: String,
+        /// The page stays, under a banner (the backend answered in this tab and is only away).
+        keeps_page: bool,
     },
 }
 
 #[derive(Clone, Copy)]
 pub struct ConnectionCtx {
     resource: LocalResource<Connection>,
+    /// When the next periodic probe of the active backend is due (epoch ms).
+    pub next_check_at: RwSignal<f64>,
 }
 
 impl ConnectionCtx {
@@ -47,6 +56,17 @@ impl ConnectionCtx {
 
     pub fn recheck(&self) {
         self.resource.refetch();
+    }
+
+    /// Probe again now if the connection is failed: something else (a live link that
+    /// reopened) says the backend is back.
+    pub fn recheck_if_failed(&self) {
+        if matches!(
+            self.resource.get_untracked(),
+            Some(Connection::Failed { .. })
+        ) {
+            self.recheck();
+        }
     }
 }
 
@@ -85,6 +105,8 @@ pub async fn probe_and_record(backends: BackendsCtx, backend: Backend) -> ProbeO
 }
 
 pub fn provide_connection(backends: BackendsCtx) -> ConnectionCtx {
+    // The backend this tab last found healthy, while it stays the active one.
+    let connected = StoredValue::new(None::<String>);
     let resource = LocalResource::new(move || {
         let active = backends.active.get();
         async move {
@@ -92,18 +114,38 @@ pub fn provide_connection(backends: BackendsCtx) -> ConnectionCtx {
                 return Connection::Failed {
                     message: GateError::NoBackendConfigured.user_message(),
                     error: ProbeError::Gate(GateError::NoBackendConfigured),
+                    keeps_page: false,
                 };
             }
+            let id = active.backend.id.clone();
+            if connected.with_value(|c| c.as_deref() != Some(id.as_str())) {
+                connected.set_value(None);
+            }
             match probe_and_record(backends, active.backend).await {
-                ProbeOutcome::Healthy { version } => Connection::Connected(version),
-                ProbeOutcome::Failed { error, message } => Connection::Failed { error, message },
+                ProbeOutcome::Healthy { version } => {
+                    connected.set_value(Some(id));
+                    Connection::Connected(version)
+                }
+                ProbeOutcome::Failed { error, message } => {
+                    let was = connected.with_value(|c| c.as_deref() == Some(id.as_str()));
+                    Connection::Failed {
+                        keeps_page: failure_view(&error, was) == FailureView::Banner,
+                        error,
+                        message,
+                    }
+                }
             }
         }
     });
-    let ctx = ConnectionCtx { resource };
     let policy = ProbePolicy::DEFAULT;
+    let interval = f64::from(policy.interval_ms);
+    let ctx = ConnectionCtx {
+        resource,
+        next_check_at: RwSignal::new(js_sys::Date::now() + interval),
+    };
     if let Ok(handle) = set_interval_with_handle(
         move || {
+            ctx.next_check_at.set(js_sys::Date::now() + interval);
             let active_id = backends.active.with_untracked(|a| a.backend.id.clone());
             let active_disabled = backends
                 .health

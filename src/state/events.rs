@@ -39,10 +39,19 @@ pub enum Link {
     Connecting,
     /// Live.
     Open,
-    /// Closed; the next attempt is scheduled.
-    Reconnecting { delay_ms: u32 },
+    /// Closed; the next attempt is scheduled at `until_ms` (epoch ms).
+    Reconnecting { until_ms: f64 },
     /// Given up (key refused, conversation gone, no usable address).
     Failed(String),
+}
+
+impl Link {
+    /// Reconnecting, the next attempt `delay_ms` from now.
+    pub fn reconnecting_in(delay_ms: u32) -> Link {
+        Link::Reconnecting {
+            until_ms: js_sys::Date::now() + f64::from(delay_ms),
+        }
+    }
 }
 
 /// The history's state.
@@ -76,6 +85,8 @@ pub struct ConversationStore {
     pub(crate) backends: BackendsCtx,
     pub(crate) active: ActiveBackend,
     pub(crate) conv: ConversationRef,
+    /// The active backend's connection: a link that opens says the backend is back.
+    pub(crate) connection: Option<crate::state::connection::ConnectionCtx>,
     pub rows: RwSignal<Vec<Row>>,
     pub status: RwSignal<ExecutionStatus>,
     pub pending: RwSignal<Vec<PendingAction>>,
@@ -107,6 +118,7 @@ impl ConversationStore {
             backends,
             active,
             conv,
+            connection: use_context(),
             rows: RwSignal::new(Vec::new()),
             status: RwSignal::new(ExecutionStatus::Unknown(String::new())),
             pending: RwSignal::new(Vec::new()),
@@ -322,6 +334,9 @@ impl ConversationStore {
                 };
                 if live {
                     a.link.set(Link::Open);
+                    if let Some(conn) = a.connection {
+                        conn.recheck_if_failed();
+                    }
                 }
             }),
             on_message: Box::new(move |text| {
@@ -374,7 +389,7 @@ impl ConversationStore {
         };
         match delay {
             Ok(delay_ms) => {
-                self.link.set(Link::Reconnecting { delay_ms });
+                self.link.set(Link::reconnecting_in(delay_ms));
                 let this = self.clone();
                 // The old socket is replaced inside the timer, never inside its own callback.
                 let retry = Timeout::new(delay_ms, move || {

@@ -140,6 +140,9 @@ impl ConversationStore {
         self.apply_session_change(changed);
         if fetch_snapshot {
             self.link.set(Link::Open);
+            if let Some(conn) = self.connection {
+                conn.recheck_if_failed();
+            }
             self.fetch_session_snapshot(generation);
         }
     }
@@ -218,7 +221,7 @@ impl ConversationStore {
         match next {
             Err(msg) => self.link.set(Link::Failed(msg)),
             Ok(delay_ms) => {
-                self.link.set(Link::Reconnecting { delay_ms });
+                self.link.set(Link::reconnecting_in(delay_ms));
                 let this = self.clone();
                 let retry = Timeout::new(delay_ms, move || {
                     let go = {

@@ -11,12 +11,11 @@ use canvas_harness::{
     random_hex, AgentServer, AgentServerOptions, AutomationOptions, AutomationService, Group,
 };
 use std::fs;
-use std::io::{BufRead, BufReader};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::Arc;
 use std::time::Duration;
 
 pub const USAGE: &str = "\
@@ -413,66 +412,51 @@ pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
     };
 
     step(ctx, "starting canvas-serve");
-    let mut c = Command::new(&serve_bin);
-    c.arg("--dist")
-        .arg(&dist)
-        .args(["--port", &o.port.to_string()])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit());
-    if let Some(url) = &agent_url {
-        c.args(["--agent-server-url", url]);
-        if o.public {
-            c.arg("--auth-required");
-        } else {
-            // The key travels by environment, not argv (argv is visible in `ps`).
-            c.env("CANVAS_SESSION_API_KEY", &key);
-        }
-    }
-    if let Some(url) = &automation_url {
-        c.args(["--automation-url", url]);
-    }
-    if let Some((url, _)) = &omnigent_info {
-        c.arg("--omnigent").arg(format!("local={url}"));
-    }
-    if let Some(l) = &o.lock_to_cloud {
-        c.args(["--lock-to-cloud", l]);
-    }
-    if let Some(b) = &o.base_path {
-        c.args(["--base-path", b]);
-    }
-    let mut serve = Group::spawn("canvas-serve", c).map_err(|e| e.to_string())?;
-    let (tx, rx) = mpsc::channel::<String>();
-    if let Some(out) = serve.child_mut().stdout.take() {
-        std::thread::spawn(move || {
-            for line in BufReader::new(out).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-    }
-    let url = loop {
-        if stop.load(Ordering::SeqCst) {
-            return Ok(());
-        }
-        if let Ok(Some(status)) = serve.try_wait() {
-            return Err(format!("canvas-serve exited ({status})"));
-        }
-        match rx.recv_timeout(Duration::from_millis(100)) {
-            Ok(line) => {
-                if let Some(u) = line.strip_prefix("canvas-serve listening on ") {
-                    break u.trim().to_string();
-                }
-                println!("{line}");
-            }
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                return Err("canvas-serve closed its output before it was ready".into())
+    let serve_log = state.join("canvas-serve.log");
+    let (bin, dist2, port) = (serve_bin.clone(), dist.clone(), o.port);
+    let (public, key2) = (o.public, key.clone());
+    let (agent_url2, automation_url2) = (agent_url.clone(), automation_url.clone());
+    let omnigent_url = omnigent_info.as_ref().map(|(url, _)| url.clone());
+    let (lock, base) = (o.lock_to_cloud.clone(), o.base_path.clone());
+    let serve_command = move || {
+        let mut c = Command::new(&bin);
+        c.arg("--dist")
+            .arg(&dist2)
+            .args(["--port", &port.to_string()]);
+        if let Some(url) = &agent_url2 {
+            c.args(["--agent-server-url", url]);
+            if public {
+                c.arg("--auth-required");
+            } else {
+                // The key travels by environment, not argv (argv is visible in `ps`).
+                c.env("CANVAS_SESSION_API_KEY", &key2);
             }
         }
+        if let Some(url) = &automation_url2 {
+            c.args(["--automation-url", url]);
+        }
+        if let Some(url) = &omnigent_url {
+            c.arg("--omnigent").arg(format!("local={url}"));
+        }
+        if let Some(l) = &lock {
+            c.args(["--lock-to-cloud", l]);
+        }
+        if let Some(b) = &base {
+            c.args(["--base-path", b]);
+        }
+        c
     };
-
+    let Some(first) = ServeProcess::start(serve_command(), &serve_log, &stop)? else {
+        return Ok(());
+    };
+    let url = first.url.clone();
+    let restart_log = serve_log.clone();
+    let restart_stop = stop.clone();
+    let mut serve = Supervisor::new("canvas-serve", first, policy, move || {
+        ServeProcess::start(serve_command(), &restart_log, &restart_stop)?
+            .ok_or_else(|| "stopping".to_string())
+    })
+    .with_stop(stop.clone());
     println!();
     println!("  Agent Canvas is running: {url}/");
     if let Some(url) = &agent_url {
@@ -498,6 +482,7 @@ pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
         "  What stops on its own is reported (exit, log) and started again (1 s, 2 s, 4 s, … \
          at most 30 s; given up after 5 failures within 2 minutes)."
     );
+    println!("  canvas-serve's log: {}", serve_log.display());
     println!("  Press Ctrl-C to stop.");
     println!();
 
@@ -507,14 +492,12 @@ pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
             println!("\nstopping…");
             break;
         }
-        if let Ok(Some(status)) = serve.try_wait() {
-            eprintln!("canvas-serve exited ({status}); stopping");
+        let mut say = |line: String| println!("{line}");
+        serve.poll(&mut say);
+        if serve.gave_up() {
+            eprintln!("canvas-serve keeps failing; stopping everything");
             break;
         }
-        while let Ok(line) = rx.try_recv() {
-            println!("{line}");
-        }
-        let mut say = |line: String| println!("{line}");
         if let Some(s) = agent.as_mut() {
             s.poll(&mut say);
         }
@@ -532,6 +515,72 @@ pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
     drop(agent);
     drop(demo);
     Ok(())
+}
+
+/// canvas-serve as a supervised child: its output goes to a log file, and it is ready once it
+/// printed where it listens (same port on every start, so an open page reconnects).
+struct ServeProcess {
+    group: Group,
+    log: PathBuf,
+    url: String,
+}
+
+impl ServeProcess {
+    /// Starts `cmd` and waits (30 s at most) for its "listening on" line; `None` on Ctrl-C.
+    fn start(mut cmd: Command, log: &Path, stop: &AtomicBool) -> Result<Option<Self>, String> {
+        let out = fs::File::create(log).map_err(|e| format!("create {}: {e}", log.display()))?;
+        let err = out.try_clone().map_err(|e| e.to_string())?;
+        cmd.stdin(Stdio::null()).stdout(out).stderr(err);
+        let mut group = Group::spawn("canvas-serve", cmd).map_err(|e| e.to_string())?;
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            if stop.load(Ordering::SeqCst) {
+                return Ok(None);
+            }
+            let text = fs::read_to_string(log).unwrap_or_default();
+            if let Ok(Some(status)) = group.try_wait() {
+                return Err(format!(
+                    "canvas-serve exited ({}):\n{}",
+                    crate::supervise::describe_exit(&status),
+                    text.trim_end()
+                ));
+            }
+            let url = text.lines().find_map(|l| {
+                l.strip_prefix("canvas-serve listening on ")
+                    .map(|u| u.trim().to_string())
+            });
+            if let Some(url) = url {
+                return Ok(Some(ServeProcess {
+                    group,
+                    log: log.to_path_buf(),
+                    url,
+                }));
+            }
+            if std::time::Instant::now() > deadline {
+                return Err(format!(
+                    "canvas-serve did not say where it listens within 30 s (log: {})",
+                    log.display()
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl crate::supervise::Supervised for ServeProcess {
+    fn pid(&self) -> u32 {
+        self.group.id()
+    }
+
+    fn exited(&mut self) -> Option<crate::supervise::Exit> {
+        let status = self.group.try_wait().ok().flatten()?;
+        Some(crate::supervise::Exit {
+            pid: self.group.id(),
+            status,
+            part: None,
+            log: Some(self.log.clone()),
+        })
+    }
 }
 
 /// Stores the stub as the agent server's LLM (`PATCH /api/settings`), so the app's launcher
@@ -568,11 +617,7 @@ async fn configure_demo_llm(agent_url: &str, key: &str, stub_url: &str) -> Resul
 /// Where `cargo xtask run` keeps its state by default: the platform's state dir, outside any
 /// checkout (issue #17: a conversation's working directory must not lie inside this repository).
 fn default_state_dir() -> PathBuf {
-    std::env::var_os("XDG_STATE_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .unwrap_or_else(|| util::home().join(".local/state"))
-        .join("agent-canvas/run")
+    util::state_home().join("run")
 }
 
 /// The git work tree that contains `dir`, if any (a `.git` in it or an ancestor).

@@ -293,7 +293,6 @@ impl<S: Supervised> Supervisor<S> {
     }
 
     /// It failed too often and is left stopped.
-    #[cfg(test)]
     pub fn gave_up(&self) -> bool {
         matches!(self.phase, Phase::GaveUp)
     }

@@ -291,7 +291,10 @@ fn e2e_env(
     let python = python.ok_or("no agent-server python")?;
     let dist = build::build_release(ctx, false)?;
     build::build_serve(ctx)?;
-    let state = ctx.root.join("target/e2e");
+    // Outside the checkout: the agent server treats a working directory inside another git
+    // repository as part of it (the Changes tab would show this repository's history).
+    let state =
+        crate::util::state_home().join(format!("e2e-{}", crate::util::checkout_tag(&ctx.root)));
     let _ = fs::remove_dir_all(&state);
     fs::create_dir_all(&state).map_err(|e| e.to_string())?;
     let key = random_hex(32).map_err(|e| e.to_string())?;

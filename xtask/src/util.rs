@@ -92,6 +92,28 @@ pub fn home() -> PathBuf {
         .unwrap_or_else(|_| PathBuf::from("/root"))
 }
 
+/// The platform's state directory for this project: `$XDG_STATE_HOME/agent-canvas`, else
+/// `~/.local/state/agent-canvas` — outside any checkout, so an agent's working directory under
+/// it never lies inside this repository (issue #17).
+pub fn state_home() -> PathBuf {
+    std::env::var_os("XDG_STATE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .unwrap_or_else(|| home().join(".local/state"))
+        .join("agent-canvas")
+}
+
+/// A short name for the checkout at `root` (FNV-1a of its path), so two checkouts' test state
+/// never collide.
+pub fn checkout_tag(root: &std::path::Path) -> String {
+    let mut h: u32 = 0x811c_9dc5;
+    for b in root.as_os_str().as_encoded_bytes() {
+        h ^= u32::from(*b);
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    format!("{h:08x}")
+}
+
 pub fn cargo_home() -> PathBuf {
     std::env::var("CARGO_HOME")
         .map(PathBuf::from)

@@ -49,6 +49,39 @@ pub enum ProbeError {
     Skipped,
 }
 
+impl ProbeError {
+    /// Whether the failure may pass by itself: the server is away (no answer, a timeout, a 5xx
+    /// such as canvas-serve's 502 while the agent server behind it restarts). A refused key, a
+    /// version the gate rejects, no backend or a skipped probe needs the user instead.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            ProbeError::Api(ApiError::Network(_) | ApiError::Timeout) => true,
+            ProbeError::Api(ApiError::Server { status, .. }) => *status >= 500,
+            ProbeError::Gate(GateError::Unreachable { .. }) => true,
+            _ => false,
+        }
+    }
+}
+
+/// How the app shows a failed connection to the active backend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailureView {
+    /// The recovery screen takes the page's place (nothing on the page can work).
+    Screen,
+    /// A banner above the page, which stays as it was (its timeline, its drafts, its own
+    /// reconnecting socket): the backend answered in this tab before and is only away.
+    Banner,
+}
+
+/// The view for `error` on a backend that this tab `was_connected` to since it became active.
+pub fn failure_view(error: &ProbeError, was_connected: bool) -> FailureView {
+    if was_connected && error.is_transient() {
+        FailureView::Banner
+    } else {
+        FailureView::Screen
+    }
+}
+
 /// What one probe found. `message` is the user-facing text recorded in the health store.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ProbeOutcome {
@@ -171,6 +204,48 @@ mod tests {
 
     fn probe_plan(backend: &Backend) -> ProbePlan {
         client_for(backend).probe_plan()
+    }
+
+    #[test]
+    fn a_backend_that_answered_before_and_is_only_away_keeps_the_page() {
+        let server = |status| {
+            ProbeError::Api(ApiError::Server {
+                status,
+                detail: "x".into(),
+            })
+        };
+        let unreachable = ProbeError::Gate(GateError::Unreachable { detail: "x".into() });
+        let transient = [
+            ProbeError::Api(ApiError::Network("refused".into())),
+            ProbeError::Api(ApiError::Timeout),
+            server(502),
+            server(503),
+            unreachable,
+        ];
+        for e in &transient {
+            assert!(e.is_transient(), "{e:?}");
+            assert_eq!(failure_view(e, true), FailureView::Banner, "{e:?}");
+            // Never connected in this tab: nothing to keep, the recovery screen says what to do.
+            assert_eq!(failure_view(e, false), FailureView::Screen, "{e:?}");
+        }
+        let needs_the_user = [
+            ProbeError::Api(ApiError::Unauthorized),
+            ProbeError::Api(ApiError::Forbidden),
+            ProbeError::Api(ApiError::NotFound),
+            server(404),
+            server(418),
+            ProbeError::Api(ApiError::Decode("x".into())),
+            ProbeError::Gate(GateError::NoBackendConfigured),
+            ProbeError::Gate(GateError::UnsupportedVersion {
+                required: "1.28.0".into(),
+                reported: "1.0.0".into(),
+            }),
+            ProbeError::Skipped,
+        ];
+        for e in &needs_the_user {
+            assert!(!e.is_transient(), "{e:?}");
+            assert_eq!(failure_view(e, true), FailureView::Screen, "{e:?}");
+        }
     }
 
     fn probe_failure_message(backend: &Backend, error: &ApiError) -> String {

@@ -394,6 +394,20 @@ impl AgentApi {
         (status, serde_json::from_str(&text).unwrap_or(Value::Null))
     }
 
+    /// `POST path` without a body and without asserting success: (status, JSON body or `Null`).
+    pub async fn post_raw(&self, path: &str) -> (u16, Value) {
+        let resp = self
+            .http
+            .post(format!("{}{path}", self.url))
+            .header("X-Session-API-Key", &self.key)
+            .send()
+            .await
+            .expect("agent server request");
+        let status = resp.status().as_u16();
+        let text = resp.text().await.unwrap_or_default();
+        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
+
     /// Creates a conversation (not run) in `working_dir` and gives it `title`; returns its id.
     pub async fn create_conversation(&self, working_dir: &str, title: &str) -> String {
         let info = self

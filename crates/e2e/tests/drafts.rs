@@ -1,6 +1,6 @@
 //! Nothing a person typed is lost (issue #17): the composer's unsent text is kept per
 //! conversation in the tab and comes back after a reload; another conversation's composer does
-//! not show it.
+//! not show it; closing or reloading the tab with unsent text asks first.
 
 use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
 use fantoccini::Locator;
@@ -13,6 +13,13 @@ async fn open(b: &Browser, url: &str) {
         "return !!document.querySelector('[data-testid=composer-input]')",
     )
     .await;
+}
+
+/// Whether leaving the page now would ask first (the page cancels `beforeunload`).
+async fn leaving_asks(b: &Browser) -> serde_json::Value {
+    b.js("const e = new Event('beforeunload', {cancelable: true}); \
+          window.dispatchEvent(e); return e.defaultPrevented;")
+        .await
 }
 
 async fn composer_text(b: &Browser) -> serde_json::Value {
@@ -46,6 +53,11 @@ async fn an_unsent_message_survives_a_reload_and_stays_with_its_conversation() {
         .await
         .expect("type");
     assert_eq!(composer_text(&b).await, json!("half a thought"));
+    assert_eq!(
+        leaving_asks(&b).await,
+        json!(true),
+        "an unsent draft asks first"
+    );
 
     b.client.refresh().await.expect("reload");
     open(&b, &first_url).await;
@@ -61,4 +73,9 @@ async fn an_unsent_message_survives_a_reload_and_stays_with_its_conversation() {
     // Another conversation starts with an empty box.
     open(&b, &format!("{}/conversations/{second}", server.url())).await;
     assert_eq!(composer_text(&b).await, json!(""));
+    assert_eq!(
+        leaving_asks(&b).await,
+        json!(false),
+        "an empty box lets the tab go"
+    );
 }

@@ -382,3 +382,76 @@ async fn cloud_terminal_runs_through_the_proxy() {
     assert_eq!(code, json!(3));
     assert_eq!(out.trim(), "hi");
 }
+
+/// A conversation (not run) in `dir`; returns its id.
+async fn conversation_in(env: &Env, dir: &std::path::Path, title: &str) -> String {
+    AgentApi::new(&env.agent_url, &env.agent_key)
+        .create_conversation(&dir.display().to_string(), title)
+        .await
+}
+
+/// Opens the Changes tab of conversation `id`.
+async fn open_changes(env: &Env, id: &str) -> (canvas_serve::Running, Browser) {
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let browser = Browser::start(env).await;
+    browser
+        .goto(&format!("{}/conversations/{id}/panel", server.url()))
+        .await;
+    browser.click("[data-testid=ws-tab-changes]").await;
+    (server, browser)
+}
+
+/// Issue #17: a working directory inside another checkout showed that checkout's history as if
+/// it were its own; the Changes tab now says where it stands (and says so when there is no
+/// repository at all).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn changes_say_when_the_folder_is_inside_another_repository_or_in_none() {
+    let env = Env::get();
+    let outer = env.scratch("ws-outer-checkout");
+    let init = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .arg(&outer)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .status()
+        .expect("git init");
+    assert!(init.success());
+    let inner = outer.join("state/run/workspace/project");
+    std::fs::create_dir_all(&inner).expect("inner dir");
+    let id = conversation_in(&env, &inner, "Inside a checkout").await;
+    let (_server, browser) = open_changes(&env, &id).await;
+    let toplevel = browser
+        .wait_js(
+            "the note about the enclosing repository",
+            "return document.querySelector('[data-testid=repo-parent]')?.dataset.toplevel ?? null",
+        )
+        .await;
+    let outer_real = outer.canonicalize().expect("canonical");
+    assert_eq!(toplevel, json!(outer_real.display().to_string()));
+    drop(browser);
+
+    // No repository at all (the server made one when the conversation started; it is gone).
+    let bare = env.scratch("ws-no-repo");
+    let id = conversation_in(&env, &bare, "No repository").await;
+    let _ = std::fs::remove_dir_all(bare.join(".git"));
+    let (_server, b) = open_changes(&env, &id).await;
+    let note = b
+        .wait_js(
+            "the not-a-repository note",
+            "return document.querySelector('[data-testid=not-a-repository]')?.innerText ?? null",
+        )
+        .await;
+    assert!(
+        note.as_str()
+            .unwrap_or_default()
+            .contains(&bare.display().to_string()),
+        "{note}"
+    );
+    assert!(b
+        .js("return !document.querySelector('[data-testid=repo-parent]')")
+        .await
+        .as_bool()
+        .unwrap());
+}

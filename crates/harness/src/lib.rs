@@ -73,6 +73,12 @@ impl Group {
         signal_group(pgid, libc::SIGKILL);
         let _ = self.child.wait();
     }
+
+    /// Kills the whole group at once (SIGKILL: a crash, no clean shutdown). Idempotent.
+    pub fn kill(&mut self) {
+        signal_group(self.child.id() as libc::pid_t, libc::SIGKILL);
+        let _ = self.child.wait();
+    }
 }
 
 impl Drop for Group {
@@ -295,6 +301,11 @@ impl AgentServer {
     /// Stops the server now (SIGTERM; it shuts down cleanly).
     pub fn stop(&mut self) {
         self.group.stop(Duration::from_secs(10));
+    }
+
+    /// Kills the server at once (SIGKILL, as a crash would: no clean shutdown).
+    pub fn kill(&mut self) {
+        self.group.kill();
     }
 
     pub fn pid(&self) -> u32 {

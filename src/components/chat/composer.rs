@@ -7,7 +7,8 @@ use canvas_core::live::{composer_key, draft_after_send, message_to_send, Compose
 use leptos::prelude::*;
 
 /// A message box: Enter calls `on_send`, Shift+Enter (or composing with an IME) inserts a
-/// newline. Shared by the conversation's composer and the home launcher.
+/// newline. Shared by the conversation's composer and the home launcher. While it holds unsent
+/// text, closing or reloading the tab asks first (the browser's own "Leave site?" prompt).
 #[component]
 pub fn MessageBox(
     draft: RwSignal<String>,
@@ -18,6 +19,12 @@ pub fn MessageBox(
     placeholder: &'static str,
     rows: &'static str,
 ) -> impl IntoView {
+    let ask = window_event_listener(leptos::ev::beforeunload, move |ev| {
+        if draft.with_untracked(|d| message_to_send(d).is_some()) {
+            ev.prevent_default();
+        }
+    });
+    on_cleanup(move || ask.remove());
     view! {
         <textarea
             class=class

@@ -1,6 +1,7 @@
 //! Status bar: the agent's execution status, the live link ("reconnecting…"), run / pause /
 //! interrupt, and approve / reject while waiting for confirmation.
 
+use crate::components::countdown::Countdown;
 use crate::state::events::{Control, ConversationStore, Link};
 use canvas_core::live::{controls, status_label};
 use leptos::prelude::*;
@@ -28,10 +29,17 @@ pub fn StatusBar(store: ConversationStore) -> impl IntoView {
     let link_text = move || match link.get() {
         Link::Idle | Link::Connecting => "Connecting…".to_string(),
         Link::Open => "Live".to_string(),
-        Link::Reconnecting { delay_ms } => {
-            format!("Reconnecting… (next try in {} s)", delay_ms.div_ceil(1000))
-        }
+        Link::Reconnecting { .. } => "Reconnecting…".to_string(),
         Link::Failed(m) => m,
+    };
+    // The countdown ticks outside the live region (a screen reader hears the state once).
+    let next_try = move || match link.get() {
+        Link::Reconnecting { until_ms } => Some(view! {
+            <span class="muted" data-testid="reconnect-countdown">
+                "next try in " <Countdown until_ms=until_ms />
+            </span>
+        }),
+        _ => None,
     };
     let retry_store = store.clone();
     let pending = store.pending;
@@ -43,9 +51,10 @@ pub fn StatusBar(store: ConversationStore) -> impl IntoView {
             <span class="link-status" data-testid="link-status" data-state=link_state role="status" aria-live="polite">
                 {link_text}
             </span>
+            {next_try}
             {move || matches!(link.get(), Link::Failed(_) | Link::Reconnecting { .. }).then(|| {
                 let st = retry_store.clone();
-                view! { <button class="btn small" on:click=move |_| st.reconnect_now()>"Retry now"</button> }
+                view! { <button class="btn small" data-testid="retry-now" on:click=move |_| st.reconnect_now()>"Retry now"</button> }
             })}
             {move || usage.get().map(|u| view! { <span class="muted usage" data-testid="usage">{u}</span> })}
             <span class="spacer"></span>

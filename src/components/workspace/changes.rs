@@ -7,7 +7,7 @@ use crate::services::workspace;
 use crate::state::backends::use_backends;
 use crate::state::workspace::DiffMode;
 use canvas_core::api::routing::ConversationRef;
-use canvas_core::workspace::changes::{badge, label};
+use canvas_core::workspace::changes::{badge, label, RepoPlace};
 use canvas_core::workspace::diff::{diff_lines, side_by_side, unified};
 use canvas_core::workspace::paths::join;
 use leptos::prelude::*;
@@ -30,6 +30,40 @@ pub(crate) fn ChangesTab(props: PanelProps) -> impl IntoView {
     if let Ok(h) = set_interval_with_handle(move || changes.refetch(), REFRESH) {
         on_cleanup(move || h.clear());
     }
+    // Said once per opening: a folder inside another checkout shows that checkout's history.
+    let (conv_p, repo_p) = (conv.clone(), repo.clone());
+    let place = LocalResource::new(move || {
+        let active = backends.active.get();
+        let (conv, repo) = (conv_p.clone(), repo_p.clone());
+        async move { workspace::repo_place_of(backends, &active, &conv, &repo).await }
+    });
+    let repo_n = repo.clone();
+    let place_note = move || {
+        let dir = repo_n.clone();
+        Suspend::new(async move {
+            match place.await {
+                RepoPlace::NotARepository => Some(
+                    view! {
+                        <p class="ws-note" role="note" data-testid="not-a-repository">
+                            "Not a git repository: " <code>{dir}</code>
+                            ". Changes and commits show here once it is one (e.g. after git init)."
+                        </p>
+                    }
+                    .into_any(),
+                ),
+                RepoPlace::Inside { toplevel } => {
+                    let shown = toplevel.clone();
+                    Some(view! {
+                        <p class="ws-note" role="note" data-testid="repo-parent" data-toplevel=toplevel>
+                            "This folder is not a repository of its own: it lies inside the git repository at "
+                            <code>{shown}</code> ". The changes and commits below are that repository's."
+                        </p>
+                    }.into_any())
+                }
+                RepoPlace::Root | RepoPlace::Unknown => None,
+            }
+        })
+    };
     let (conv_m, repo_m) = (conv.clone(), repo.clone());
     let commits = LocalResource::new(move || {
         let active = backends.active.get();
@@ -83,6 +117,7 @@ pub(crate) fn ChangesTab(props: PanelProps) -> impl IntoView {
                 <button class="btn small" data-testid="changes-refresh" on:click=move |_| { changes.refetch(); commits.refetch(); }>"Refresh"</button>
                 <span class="ws-muted">{format!("Repository: {}", if repo.is_empty() { "(unknown)" } else { repo.as_str() })}</span>
             </div>
+            <Suspense>{place_note}</Suspense>
             <Transition fallback=|| view! { <p class="ws-muted">"Loading changes…"</p> }>{list}</Transition>
             {move || ws.selected_change.get().map(|p| view! { <Diff conv=conv_d.clone() repo=repo_d.clone() rel=p mode=ws.diff_mode /> })}
             <h3 class="ws-h">"Commits"</h3>

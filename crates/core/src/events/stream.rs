@@ -10,6 +10,17 @@ pub const BACKOFF_INITIAL_MS: u32 = 1_000;
 /// Longest reconnect delay.
 pub const BACKOFF_MAX_MS: u32 = 30_000;
 
+/// Whole seconds left until `until_ms` at `now_ms` (both epoch ms), rounded up, never below 0:
+/// what a "next try in N s" countdown shows.
+pub fn seconds_left(until_ms: f64, now_ms: f64) -> u32 {
+    let left = ((until_ms - now_ms) / 1000.0).ceil();
+    if left.is_nan() || left <= 0.0 {
+        0
+    } else {
+        left.min(f64::from(u32::MAX)) as u32
+    }
+}
+
 /// Reconnect delays: 1 s, 2 s, 4 s, … capped at 30 s; back to 1 s after a successful open.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Backoff {
@@ -217,6 +228,17 @@ fn percent_encode(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seconds_left_rounds_up_and_stops_at_zero() {
+        assert_eq!(seconds_left(10_000.0, 0.0), 10);
+        assert_eq!(seconds_left(10_000.0, 1.0), 10);
+        assert_eq!(seconds_left(10_000.0, 9_001.0), 1);
+        assert_eq!(seconds_left(10_000.0, 10_000.0), 0);
+        assert_eq!(seconds_left(10_000.0, 20_000.0), 0);
+        assert_eq!(seconds_left(f64::NAN, 0.0), 0);
+        assert_eq!(seconds_left(f64::INFINITY, 0.0), u32::MAX);
+    }
 
     #[test]
     fn backoff_doubles_to_the_cap_and_resets() {

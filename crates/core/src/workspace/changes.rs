@@ -34,6 +34,62 @@ pub fn show_command(repo: &str, sha: &str) -> String {
     )
 }
 
+/// Where a working directory stands in git, so the Changes tab can say it before showing a
+/// repository's changes and commits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RepoPlace {
+    /// It is a repository's top level.
+    Root,
+    /// It lies inside the repository whose top level is `toplevel` (the changes and commits are
+    /// that repository's, e.g. a working directory created inside another checkout).
+    Inside {
+        /// The enclosing repository's top level (as git reports it: a physical path).
+        toplevel: String,
+    },
+    /// Not in any repository.
+    NotARepository,
+    /// Could not tell (the directory is missing, git is not installed, the command failed).
+    Unknown,
+}
+
+/// The command that tells where `dir` stands: its physical path, then git's top level.
+pub fn repo_place_command(dir: &str) -> String {
+    format!(
+        "cd {} && pwd -P && git rev-parse --show-toplevel",
+        shell_quote(dir)
+    )
+}
+
+/// Reads the answer of [`repo_place_command`].
+pub fn repo_place(exit_code: Option<i64>, stdout: &str, stderr: &str) -> RepoPlace {
+    let mut lines = stdout.lines().map(str::trim).filter(|l| !l.is_empty());
+    match exit_code {
+        Some(0) => match (lines.next(), lines.next()) {
+            (Some(dir), Some(top)) if same_dir(dir, top) => RepoPlace::Root,
+            (Some(_), Some(top)) => RepoPlace::Inside {
+                toplevel: top.to_string(),
+            },
+            _ => RepoPlace::Unknown,
+        },
+        Some(_) if stderr.to_ascii_lowercase().contains("not a git repository") => {
+            RepoPlace::NotARepository
+        }
+        _ => RepoPlace::Unknown,
+    }
+}
+
+fn same_dir(a: &str, b: &str) -> bool {
+    let norm = |p: &str| {
+        let t = p.trim_end_matches('/');
+        if t.is_empty() {
+            "/".to_string()
+        } else {
+            t.to_string()
+        }
+    };
+    norm(a) == norm(b)
+}
+
 /// Parses `git show --name-status` lines (`M\tpath`, `R100\told\tnew`, …).
 pub fn parse_name_status(output: &str) -> Vec<(GitChangeStatus, String)> {
     output
@@ -57,6 +113,46 @@ pub fn parse_name_status(output: &str) -> Vec<(GitChangeStatus, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn where_the_working_directory_stands_in_git() {
+        assert_eq!(
+            repo_place_command("/w/it's here"),
+            "cd '/w/it'\\''s here' && pwd -P && git rev-parse --show-toplevel"
+        );
+        assert_eq!(repo_place(Some(0), "/w/p\n/w/p\n", ""), RepoPlace::Root);
+        assert_eq!(repo_place(Some(0), "/w/p/\n/w/p\n", ""), RepoPlace::Root);
+        assert_eq!(
+            repo_place(
+                Some(0),
+                "/home/me/canvas/.state/run/ws/p\n/home/me/canvas\n",
+                ""
+            ),
+            RepoPlace::Inside {
+                toplevel: "/home/me/canvas".into()
+            }
+        );
+        assert_eq!(
+            repo_place(
+                Some(128),
+                "/w/p\n",
+                "fatal: not a git repository (or any of the parent directories): .git\n"
+            ),
+            RepoPlace::NotARepository
+        );
+        // cd failed, git missing, a timeout, half an answer: say nothing rather than guess.
+        assert_eq!(
+            repo_place(Some(1), "", "sh: cd: /nope: No such file or directory"),
+            RepoPlace::Unknown
+        );
+        assert_eq!(
+            repo_place(Some(127), "/w/p\n", "sh: git: not found"),
+            RepoPlace::Unknown
+        );
+        assert_eq!(repo_place(Some(-1), "", ""), RepoPlace::Unknown);
+        assert_eq!(repo_place(None, "", ""), RepoPlace::Unknown);
+        assert_eq!(repo_place(Some(0), "/w/p\n", ""), RepoPlace::Unknown);
+    }
 
     #[test]
     fn name_status() {
