@@ -1,6 +1,7 @@
 //! `/conversations/:id`: a conversation's timeline (history, then live events), status bar and
 //! controls, composer, and the workspace panel beside it.
 
+use crate::components::chat::attention::Attention;
 use crate::components::chat::composer::Composer;
 use crate::components::chat::items::TimelineItem;
 use crate::components::chat::status_bar::StatusBar;
@@ -138,6 +139,7 @@ fn ConversationView(
     let store = ConversationStore::new(backends, active, handle.clone());
     store.start();
     let title = summary.display_title();
+    let title_for_tab = title.clone();
     let working_dir = summary.working_dir.clone();
     let placement = summary.placement.map(|p| {
         view! { <span class="muted placement" data-testid="placement" data-host-online=p.host_online.to_string()>{p.words()}</span> }
@@ -198,6 +200,7 @@ fn ConversationView(
                     <h1 data-testid="conversation-heading">{title}</h1>
                     {sandbox}
                     {placement}
+                    <Attention title=title_for_tab status=store.status />
                     <span class="muted event-count" data-testid="event-count" data-count=move || count.get().to_string()>
                         {move || format!("{} events", count.get())}
                     </span>

@@ -33,9 +33,11 @@ pub fn tab_title(title: &str, status: &ExecutionStatus) -> String {
 }
 
 /// The notification a change from `before` to `now` deserves (its body text), if any: the agent
-/// finished, failed, or waits for a confirmation. Repeating the same status never notifies again.
+/// finished, failed, or waits for a confirmation. Repeating the same status never notifies
+/// again, and neither does the first status a page learns (from `Unknown`: that is history,
+/// not news).
 pub fn notification(before: &ExecutionStatus, now: &ExecutionStatus) -> Option<&'static str> {
-    if before == now {
+    if before == now || matches!(before, ExecutionStatus::Unknown(_)) {
         return None;
     }
     match now {
@@ -80,5 +82,11 @@ mod tests {
         assert_eq!(notification(&S::Finished, &S::Finished), None);
         assert_eq!(notification(&S::Idle, &S::Running), None);
         assert_eq!(notification(&S::Unknown(String::new()), &S::Idle), None);
+        // Opening a finished conversation is not news.
+        assert_eq!(notification(&S::Unknown(String::new()), &S::Finished), None);
+        assert_eq!(
+            notification(&S::Unknown("booting".into()), &S::WaitingForConfirmation),
+            None
+        );
     }
 }

@@ -1,6 +1,7 @@
 //! The conversation view's pieces: timeline items, safe Markdown, status bar and controls,
-//! composer.
+//! composer, the tab title and notifications.
 
+pub mod attention;
 pub mod composer;
 pub mod items;
 pub mod markdown;
