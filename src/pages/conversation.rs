@@ -136,10 +136,12 @@ fn ConversationView(
         }
     });
     let handle = summary.handle();
+    let attention_active = active.clone();
     let store = ConversationStore::new(backends, active, handle.clone());
     store.start();
-    let title = summary.display_title();
-    let title_for_tab = title.clone();
+    // The server names a new conversation in the background; `Attention` asks for it.
+    let title = RwSignal::new(summary.display_title());
+    let named = summary.title.clone().filter(|t| !t.trim().is_empty());
     let working_dir = summary.working_dir.clone();
     let placement = summary.placement.map(|p| {
         view! { <span class="muted placement" data-testid="placement" data-host-online=p.host_online.to_string()>{p.words()}</span> }
@@ -200,7 +202,8 @@ fn ConversationView(
                     <h1 data-testid="conversation-heading">{title}</h1>
                     {sandbox}
                     {placement}
-                    <Attention title=title_for_tab status=store.status />
+                    <Attention active=attention_active id=summary.id.clone() named=named
+                        title=title status=store.status />
                     <span class="muted event-count" data-testid="event-count" data-count=move || count.get().to_string()>
                         {move || format!("{} events", count.get())}
                     </span>

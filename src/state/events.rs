@@ -2,13 +2,16 @@
 //! websocket, both folded into `canvas_core::events::Timeline` (de-dup by id, ordered by
 //! timestamp). The stream rules (backoff, generations, watchdog, close codes) come from
 //! `canvas_core::events::stream`; this module owns the socket and the timers and mirrors the
-//! timeline into signals the views read.
+//! timeline into signals the views read. When a view goes, its timeline is kept (the last
+//! [`RECENT_TIMELINES`] conversations, keyed by backend, org, revision and id): opening the
+//! conversation again shows it at once and catches up from the server.
 
 use crate::platform::socket::{EventSocket, SocketHandlers};
 use crate::state::api::{client, routing};
 use crate::state::backends::BackendsCtx;
 use canvas_core::api::routing::ConversationRef;
 use canvas_core::api::SendPlanned;
+use canvas_core::events::recent::{Recent, RECENT_TIMELINES};
 use canvas_core::events::stream::{
     auth_frame, close_disposition, user_message_frame, Backoff, CloseDisposition, SocketGeneration,
     HANDSHAKE_TIMEOUT_MS,
@@ -16,6 +19,7 @@ use canvas_core::events::stream::{
 use canvas_core::events::{ExecutionStatus, PendingAction, Timeline, ViewItem};
 use canvas_core::live::{has_older, history_query, socket_target};
 use canvas_core::selection::ActiveBackend;
+use canvas_core::selection::CacheScope;
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
@@ -52,6 +56,18 @@ impl Link {
             until_ms: js_sys::Date::now() + f64::from(delay_ms),
         }
     }
+}
+
+/// A conversation's timeline kept after its view went.
+struct Kept {
+    timeline: Timeline,
+    has_older: bool,
+}
+
+type KeptKey = (CacheScope, String);
+
+thread_local! {
+    static RECENT: RefCell<Recent<KeptKey, Kept>> = RefCell::new(Recent::new(RECENT_TIMELINES));
 }
 
 /// The history's state.
@@ -102,9 +118,18 @@ impl ConversationStore {
     /// A store for `conv` on `active`; call [`ConversationStore::start`] to load and connect.
     /// The socket and timers stop when the calling reactive owner is cleaned up.
     pub fn new(backends: BackendsCtx, active: ActiveBackend, conv: ConversationRef) -> Self {
+        let key: KeptKey = (active.cache_scope(), conv.id.clone());
+        let kept = RECENT.with(|r| r.borrow_mut().take(&key));
+        let history = match &kept {
+            Some(k) => History::Ready {
+                has_older: k.has_older,
+            },
+            None => History::Loading,
+        };
+        let timeline = kept.map(|k| k.timeline).unwrap_or_default();
         let store = ConversationStore {
             inner: SendWrapper::new(Rc::new(RefCell::new(Inner {
-                timeline: Timeline::new(),
+                timeline,
                 next_rev: 1,
                 generation: SocketGeneration::new(),
                 opened: false,
@@ -123,17 +148,40 @@ impl ConversationStore {
             status: RwSignal::new(ExecutionStatus::Unknown(String::new())),
             pending: RwSignal::new(Vec::new()),
             link: RwSignal::new(Link::Idle),
-            history: RwSignal::new(History::Loading),
+            history: RwSignal::new(history),
             event_count: RwSignal::new(0),
             usage: RwSignal::new(None),
         };
+        // A kept timeline shows at once; `start` catches it up.
+        if !store.inner.borrow().timeline.is_empty() {
+            store.sync_rows(0);
+            store.sync_status();
+        }
         let inner = store.inner.clone();
+        let history = store.history;
         on_cleanup(move || {
             if let Ok(mut i) = inner.try_borrow_mut() {
                 i.disposed = true;
                 i.socket = None;
                 i.watchdog = None;
                 i.retry = None;
+                // Keep it for the next visit (an Omnigent session stream keeps its own state).
+                if i.session.is_none() && !i.timeline.is_empty() {
+                    let has_older = !matches!(
+                        history.try_get_untracked(),
+                        Some(History::Ready { has_older: false })
+                    );
+                    let timeline = std::mem::take(&mut i.timeline);
+                    RECENT.with(|r| {
+                        r.borrow_mut().put(
+                            key,
+                            Kept {
+                                timeline,
+                                has_older,
+                            },
+                        )
+                    });
+                }
                 i.session = None;
             }
         });

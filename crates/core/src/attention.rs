@@ -1,5 +1,6 @@
 //! What tells a person that a conversation needs them (issue #16): the tab title with a status
-//! marker, and which status changes deserve a desktop notification.
+//! marker, the icon's "needs you" dot, which status changes deserve a desktop notification,
+//! and when to ask the server again for a title it generates in the background.
 
 use crate::events::ExecutionStatus;
 
@@ -30,6 +31,22 @@ pub fn tab_title(title: &str, status: &ExecutionStatus) -> String {
         Some(m) => format!("{m} {title} · {APP_TITLE}"),
         None => format!("{title} · {APP_TITLE}"),
     }
+}
+
+/// Whether the tab's icon should carry the "needs you" dot.
+pub fn needs_you(status: &ExecutionStatus) -> bool {
+    matches!(status, ExecutionStatus::WaitingForConfirmation)
+}
+
+/// The app's icon with a dot in the corner: the tab needs the person (an SVG data URL, allowed
+/// by the page's `img-src data:`).
+pub const NEEDS_YOU_ICON: &str = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='7' fill='%231f6feb'/%3E%3Cpath d='M9 22 L16 8 L23 22 Z' fill='none' stroke='%23fff' stroke-width='2.5' stroke-linejoin='round'/%3E%3Ccircle cx='25' cy='7' r='6.5' fill='%23f85149' stroke='%23fff' stroke-width='1.5'/%3E%3C/svg%3E";
+
+/// Whether a status change is worth asking the server for the conversation's title again: the
+/// page has none yet (the server names a conversation after its first message, in the
+/// background, and says so on no stream).
+pub fn ask_for_title(title: Option<&str>, before: &ExecutionStatus, now: &ExecutionStatus) -> bool {
+    title.is_none_or(|t| t.trim().is_empty()) && before != now
 }
 
 /// The notification a change from `before` to `now` deserves (its body text), if any: the agent
@@ -69,6 +86,20 @@ mod tests {
             assert_eq!(tab_title(" Fix the build ", &status), title, "{status:?}");
         }
         assert_eq!(tab_title("", &S::Idle), "Conversation · Agent Canvas");
+    }
+
+    #[test]
+    fn the_icon_dot_and_the_title_refresh() {
+        assert!(needs_you(&S::WaitingForConfirmation));
+        for s in [S::Running, S::Finished, S::Error, S::Idle, S::Paused] {
+            assert!(!needs_you(&s), "{s:?}");
+        }
+        assert!(NEEDS_YOU_ICON.starts_with("data:image/svg+xml,"));
+        assert!(!NEEDS_YOU_ICON.contains('#') && !NEEDS_YOU_ICON.contains('<'));
+        assert!(ask_for_title(None, &S::Idle, &S::Running));
+        assert!(ask_for_title(Some("  "), &S::Running, &S::Finished));
+        assert!(!ask_for_title(Some("Fix it"), &S::Running, &S::Finished));
+        assert!(!ask_for_title(None, &S::Running, &S::Running));
     }
 
     #[test]

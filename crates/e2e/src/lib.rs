@@ -196,7 +196,9 @@ impl Browser {
                     "--disable-sync", "--no-first-run", "--disable-quic",
                     "--window-size=1280,900",
                     format!("--user-data-dir={}", profile.display()),
-                ]
+                ],
+                // Desktop notifications allowed, as after a person said yes (issue #16's test).
+                "prefs": { "profile.default_content_setting_values.notifications": 1 }
             }
         });
         let caps = match caps {

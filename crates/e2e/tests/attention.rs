@@ -1,19 +1,38 @@
-//! Following work from another tab (issue #16): the conversation's tab title carries the
-//! agent's status, and a change that needs the person (finished, failed, waiting) while the tab
-//! is in the background becomes a desktop notification — once. Headless Chromium cannot show a
-//! notification or hide a tab, so the page gets a stand-in for those two browser facilities
-//! (a recording `Notification` with permission "granted", and `visibilityState` "hidden");
-//! everything else is real: the agent server, the stub-driven run, the app's decisions.
+//! Following work from another tab (issue #16): the conversation's tab title carries its title
+//! — the one the server generates in the background, shown without a reload — and the agent's
+//! status; the tab's icon gets a dot while the agent waits for a confirmation; and each change
+//! that needs the person (waiting, finished) while the tab is in the background constructs one
+//! desktop notification. The test browser has notifications allowed (a Chrome preference), and
+//! the page's `Notification` is wrapped to record constructions before passing them on.
+//! Headless Chromium cannot put a tab in the background, so `visibilityState` reads "hidden".
+//! Everything else is real: the agent server, the stub-driven run, the app's decisions.
 
 use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
 use canvas_fixtures::llm_stub::{self, StubScript};
-use serde_json::json;
+use serde_json::{json, Value};
 use std::time::Duration;
 
+async fn bodies(b: &Browser) -> Value {
+    b.js("return window.__notes.map(n => n[1])").await
+}
+
+async fn icon(b: &Browser) -> String {
+    b.js("return document.querySelector('link[rel~=icon]').href")
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_tab_title_follows_the_agent_and_a_background_finish_notifies_once() {
+async fn the_tab_follows_the_agent_and_a_background_tab_is_told_what_needs_the_person() {
     let env = Env::get();
-    let stub = llm_stub::start(StubScript::new().with_command("echo attention")).await;
+    let stub = llm_stub::start(
+        StubScript::new()
+            .with_command("echo attention")
+            .with_title("Watch me"),
+    )
+    .await;
     let api = AgentApi::new(&env.agent_url, &env.agent_key);
     let dir = env.scratch("attention");
     let info = api
@@ -25,70 +44,109 @@ async fn the_tab_title_follows_the_agent_and_a_background_finish_notifies_once()
                 "agent_settings": {"llm": {
                     "model": "openai/stub-model", "base_url": stub.url(),
                     "api_key": "stub", "num_retries": 0
-                }}
+                }},
+                "confirmation_policy": {"kind": "AlwaysConfirm"}
             })),
         )
         .await;
     let id = info["id"].as_str().expect("id").to_string();
-    api.send(
-        reqwest::Method::PATCH,
-        &format!("/api/conversations/{id}"),
-        Some(json!({"title": "Watch me"})),
-    )
-    .await;
     let server = canvas_serve::start(env.serve_config())
         .await
         .expect("serve");
     let b = Browser::start(&env).await;
-    b.goto(&format!("{}/conversations/{id}", server.url())).await;
+    b.goto(&format!("{}/conversations/{id}", server.url()))
+        .await;
     b.wait_js(
         "the live link",
         "return document.querySelector('[data-testid=link-status]')?.dataset.state === 'open'",
     )
     .await;
-    // A new conversation needs nothing: no marker.
-    assert_eq!(b.js("return document.title").await, json!("Watch me · Agent Canvas"));
-    b.js("window.__notes = [];
-          window.Notification = class {
-            constructor(title, options) { window.__notes.push([title, options && options.body]); }
-            static get permission() { return 'granted'; }
-            static requestPermission() { return Promise.resolve('granted'); }
-          };
-          Object.defineProperty(document, 'visibilityState', {get: () => 'hidden', configurable: true});
-          return true;")
+    // Not named yet, nothing running: no marker, the plain icon.
+    assert_eq!(
+        b.js("return document.title").await,
+        json!("Untitled conversation · Agent Canvas")
+    );
+    let plain_icon = icon(&b).await;
+    assert!(plain_icon.ends_with(".svg"), "{plain_icon}");
+    let permission = b
+        .js("window.__notes = [];
+             const Real = window.Notification;
+             window.Notification = new Proxy(Real, { construct(target, args) {
+               window.__notes.push([args[0], args[1] && args[1].body]);
+               return Reflect.construct(target, args);
+             } });
+             Object.defineProperty(document, 'visibilityState', {get: () => 'hidden', configurable: true});
+             return Real.permission;")
         .await;
+    assert_eq!(
+        permission,
+        json!("granted"),
+        "the test browser allows notifications"
+    );
+    // Allowed already: the page does not offer to ask.
+    assert!(b
+        .js("return !document.querySelector('[data-testid=notify-me]')")
+        .await
+        .as_bool()
+        .unwrap());
+
     api.send(
         reqwest::Method::POST,
         &format!("/api/conversations/{id}/events"),
         Some(json!({"role": "user", "content": [{"type": "text", "text": "Go"}], "run": true})),
     )
     .await;
+    b.wait_js_for(
+        "the needs-you marker",
+        "return document.title.startsWith('● Needs you ')",
+        Duration::from_secs(90),
+    )
+    .await;
+    assert!(
+        icon(&b).await.starts_with("data:image/svg+xml,"),
+        "the icon carries the dot"
+    );
+    assert_eq!(
+        bodies(&b).await,
+        json!(["The agent waits for your confirmation."])
+    );
+
+    b.click("[data-testid=approve]").await;
     let title = b
         .wait_js_for(
-            "the finished marker in the tab title",
-            "return document.title.startsWith('✓') ? document.title : null",
+            "the finished marker and the server's title",
+            "return document.title === '✓ Watch me · Agent Canvas' ? document.title : null",
             Duration::from_secs(90),
         )
         .await;
     assert_eq!(title, json!("✓ Watch me · Agent Canvas"));
-    let notes = b.js("return window.__notes").await;
     assert_eq!(
-        notes,
-        json!([["✓ Watch me · Agent Canvas", "The agent finished."]]),
-        "one notification for the finish, none for starting to run"
+        b.text_of("[data-testid=conversation-heading]").await,
+        "Watch me"
+    );
+    assert_eq!(icon(&b).await, plain_icon, "the dot is gone");
+    assert_eq!(
+        bodies(&b).await,
+        json!([
+            "The agent waits for your confirmation.",
+            "The agent finished."
+        ]),
+        "one notification per change that needs the person, none for running"
     );
 
-    // Reopening the finished conversation is not news; leaving it restores the app's title.
+    // Reopening a finished conversation: named at once, and not news (no notification).
     b.client.refresh().await.expect("reload");
     b.wait_js(
         "the title after the reload",
         "return document.title === '✓ Watch me · Agent Canvas'",
     )
     .await;
+    // Leaving the conversation gives the tab back to the app.
     b.click("[data-testid=nav-conversations]").await;
     b.wait_js(
         "the app title on the list",
         "return document.title === 'Agent Canvas'",
     )
     .await;
+    assert_eq!(icon(&b).await, plain_icon);
 }

@@ -1,13 +1,24 @@
 //! What tells a person that this conversation needs them while they look elsewhere (issue
-//! #16): the tab title carries the agent's status ("✓ Fix the build · Agent Canvas"), and when
-//! the agent finishes, fails or waits for a confirmation while this tab is in the background, a
-//! desktop notification says so — once the person allowed them ("Notify me"). The rules are
-//! `canvas_core::attention`; this only applies them.
+//! #16): the tab title carries the conversation's title — asked again from the server while it
+//! has none, since the server names a conversation in the background — and the agent's status
+//! ("✓ Fix the build · Agent Canvas"); the tab's icon gets a dot while the agent waits for a
+//! confirmation; and when the agent finishes, fails or waits while this tab is in the
+//! background, a desktop notification says so — once the person allowed them ("Notify me").
+//! The rules are `canvas_core::attention`; this only applies them.
 
-use canvas_core::attention::{notification, tab_title, APP_TITLE};
+use crate::services::conversation::load;
+use crate::state::backends::use_backends;
+use canvas_core::api::view::UNTITLED;
+use canvas_core::attention::{
+    ask_for_title, needs_you, notification, tab_title, APP_TITLE, NEEDS_YOU_ICON,
+};
 use canvas_core::events::ExecutionStatus;
+use canvas_core::selection::ActiveBackend;
 use leptos::prelude::*;
-use web_sys::{Notification, NotificationOptions, NotificationPermission, VisibilityState};
+use wasm_bindgen::JsCast;
+use web_sys::{
+    HtmlLinkElement, Notification, NotificationOptions, NotificationPermission, VisibilityState,
+};
 
 fn permission() -> NotificationPermission {
     // `Notification` is missing in some browsers (and in insecure contexts).
@@ -30,19 +41,73 @@ fn notify(title: &str, body: &str) {
     let _ = Notification::new_with_options(title, &options);
 }
 
-/// Keeps the tab title in step with `status` and notifies on the changes that matter.
+fn icon_link() -> Option<HtmlLinkElement> {
+    document()
+        .query_selector("link[rel~=icon]")
+        .ok()
+        .flatten()
+        .and_then(|e| e.dyn_into::<HtmlLinkElement>().ok())
+}
+
+/// Keeps the tab title and icon in step with the conversation, notifies on the changes that
+/// matter, and shows the live title in `title` (the page's heading reads it).
 #[component]
-pub fn Attention(title: String, status: RwSignal<ExecutionStatus>) -> impl IntoView {
-    let heading = title.clone();
+pub fn Attention(
+    active: ActiveBackend,
+    id: String,
+    /// The server's title when the page loaded (`None`: not named yet).
+    named: Option<String>,
+    title: RwSignal<String>,
+    status: RwSignal<ExecutionStatus>,
+) -> impl IntoView {
+    let backends = use_backends();
+    let named = StoredValue::new(named);
+    let plain_icon = icon_link().map(|l| l.href());
+    let plain_again = plain_icon.clone();
     Effect::new(move |before: Option<ExecutionStatus>| {
         let now = status.get();
-        document().set_title(&tab_title(&title, &now));
-        if let Some(body) = before.and_then(|b| notification(&b, &now)) {
-            notify(&tab_title(&title, &now), body);
+        let shown = title.get_untracked();
+        document().set_title(&tab_title(&shown, &now));
+        if let (Some(link), Some(plain)) = (icon_link(), plain_icon.as_deref()) {
+            link.set_href(if needs_you(&now) {
+                NEEDS_YOU_ICON
+            } else {
+                plain
+            });
+        }
+        if let Some(body) = before.as_ref().and_then(|b| notification(b, &now)) {
+            notify(&tab_title(&shown, &now), body);
+        }
+        let unnamed = named.with_value(|n| n.clone());
+        if let Some(b) = &before {
+            if ask_for_title(unnamed.as_deref(), b, &now) {
+                let (active, id) = (active.clone(), id.clone());
+                leptos::task::spawn_local(async move {
+                    let Ok(s) = load(backends, &active, &id).await else {
+                        return;
+                    };
+                    let Some(t) = s.title.filter(|t| !t.trim().is_empty()) else {
+                        return;
+                    };
+                    named.try_update_value(|n| *n = Some(t.clone()));
+                    title.try_set(t);
+                });
+            }
         }
         now
     });
-    on_cleanup(|| document().set_title(APP_TITLE));
+    // A new title (from the server) is shown in the tab at once.
+    Effect::watch(
+        move || title.get(),
+        move |t, _, _| document().set_title(&tab_title(t, &status.get_untracked())),
+        false,
+    );
+    on_cleanup(move || {
+        document().set_title(APP_TITLE);
+        if let (Some(link), Some(plain)) = (icon_link(), plain_again.as_deref()) {
+            link.set_href(plain);
+        }
+    });
     let asked = RwSignal::new(false);
     let can_ask = move || {
         asked.track();
@@ -56,9 +121,18 @@ pub fn Attention(title: String, status: RwSignal<ExecutionStatus>) -> impl IntoV
             });
         }
     };
+    let hint = move || {
+        let t = title.get();
+        let t = if t.is_empty() {
+            UNTITLED.to_string()
+        } else {
+            t
+        };
+        format!("Tell me when “{t}” finishes or needs me while this tab is in the background")
+    };
     view! {
         <Show when=can_ask>
-            <button class="btn small" data-testid="notify-me" title=format!("Tell me when “{heading}” finishes or needs me while this tab is in the background") on:click=ask>
+            <button class="btn small" data-testid="notify-me" title=hint on:click=ask>
                 "Notify me"
             </button>
         </Show>

@@ -24,6 +24,7 @@
 
 mod classify;
 mod item;
+pub mod recent;
 pub mod stream;
 mod timeline;
 mod timestamp;
