@@ -336,6 +336,15 @@ impl Browser {
             .unwrap_or_default()
     }
 
+    /// Waits until the conversation page's live link is open.
+    pub async fn wait_live_link(&self) {
+        self.wait_js(
+            "the live link",
+            "return document.querySelector('[data-testid=link-status]')?.dataset.state === 'open'",
+        )
+        .await;
+    }
+
     /// Waits until the `active-backend` hook reports `status` and returns its backend id.
     pub async fn wait_backend_status(&self, status: &str) -> String {
         let script = format!(
@@ -382,11 +391,12 @@ impl AgentApi {
         serde_json::from_str(&text).unwrap_or(Value::Null)
     }
 
-    /// `GET path` without asserting success: (status, JSON body or `Null`).
-    pub async fn get(&self, path: &str) -> (u16, Value) {
+    /// `method path` without a body and without asserting success: (status, JSON body or
+    /// `Null`).
+    pub async fn raw(&self, method: reqwest::Method, path: &str) -> (u16, Value) {
         let resp = self
             .http
-            .get(format!("{}{path}", self.url))
+            .request(method, format!("{}{path}", self.url))
             .header("X-Session-API-Key", &self.key)
             .send()
             .await
@@ -396,38 +406,17 @@ impl AgentApi {
         (status, serde_json::from_str(&text).unwrap_or(Value::Null))
     }
 
-    /// `POST path` without a body and without asserting success: (status, JSON body or `Null`).
-    pub async fn post_raw(&self, path: &str) -> (u16, Value) {
-        let resp = self
-            .http
-            .post(format!("{}{path}", self.url))
-            .header("X-Session-API-Key", &self.key)
-            .send()
-            .await
-            .expect("agent server request");
-        let status = resp.status().as_u16();
-        let text = resp.text().await.unwrap_or_default();
-        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    /// `GET path` without asserting success: (status, JSON body or `Null`).
+    pub async fn get(&self, path: &str) -> (u16, Value) {
+        self.raw(reqwest::Method::GET, path).await
     }
 
     /// Creates a conversation (not run) in `working_dir` and gives it `title`; returns its id.
+    /// Its LLM answers nothing (a closed port); use [`AgentApi::create_on_stub`] to run it.
     pub async fn create_conversation(&self, working_dir: &str, title: &str) -> String {
-        let info = self
-            .send(
-                reqwest::Method::POST,
-                "/api/conversations",
-                Some(json!({
-                    "workspace": {"working_dir": working_dir},
-                    "agent_settings": {"llm": {
-                        "model": "openai/stub-model",
-                        "base_url": "http://127.0.0.1:9/v1",
-                        "api_key": "stub",
-                        "num_retries": 0
-                    }}
-                })),
-            )
+        let id = self
+            .create_on_stub(working_dir, "http://127.0.0.1:9/v1", json!({}))
             .await;
-        let id = info["id"].as_str().expect("conversation id").to_string();
         self.send(
             reqwest::Method::PATCH,
             &format!("/api/conversations/{id}"),
@@ -435,6 +424,35 @@ impl AgentApi {
         )
         .await;
         id
+    }
+
+    /// Creates a conversation (not run) in `working_dir` whose LLM is the stub at `llm_url`;
+    /// `extra` adds fields to the request (e.g. a confirmation policy). Returns its id.
+    pub async fn create_on_stub(&self, working_dir: &str, llm_url: &str, extra: Value) -> String {
+        let mut body = json!({
+            "workspace": {"working_dir": working_dir},
+            "agent_settings": {"llm": {
+                "model": "openai/stub-model", "base_url": llm_url,
+                "api_key": "stub", "num_retries": 0
+            }}
+        });
+        if let (Some(b), Value::Object(more)) = (body.as_object_mut(), extra) {
+            b.extend(more);
+        }
+        let info = self
+            .send(reqwest::Method::POST, "/api/conversations", Some(body))
+            .await;
+        info["id"].as_str().expect("conversation id").to_string()
+    }
+
+    /// Sends a user message and starts the run.
+    pub async fn send_message(&self, id: &str, text: &str) {
+        self.send(
+            reqwest::Method::POST,
+            &format!("/api/conversations/{id}/events"),
+            Some(json!({"role": "user", "content": [{"type": "text", "text": text}], "run": true})),
+        )
+        .await;
     }
 }
 

@@ -35,32 +35,20 @@ async fn the_tab_follows_the_agent_and_a_background_tab_is_told_what_needs_the_p
     .await;
     let api = AgentApi::new(&env.agent_url, &env.agent_key);
     let dir = env.scratch("attention");
-    let info = api
-        .send(
-            reqwest::Method::POST,
-            "/api/conversations",
-            Some(json!({
-                "workspace": {"working_dir": dir.display().to_string()},
-                "agent_settings": {"llm": {
-                    "model": "openai/stub-model", "base_url": stub.url(),
-                    "api_key": "stub", "num_retries": 0
-                }},
-                "confirmation_policy": {"kind": "AlwaysConfirm"}
-            })),
+    let id = api
+        .create_on_stub(
+            &dir.display().to_string(),
+            &stub.url(),
+            json!({"confirmation_policy": {"kind": "AlwaysConfirm"}}),
         )
         .await;
-    let id = info["id"].as_str().expect("id").to_string();
     let server = canvas_serve::start(env.serve_config())
         .await
         .expect("serve");
     let b = Browser::start(&env).await;
     b.goto(&format!("{}/conversations/{id}", server.url()))
         .await;
-    b.wait_js(
-        "the live link",
-        "return document.querySelector('[data-testid=link-status]')?.dataset.state === 'open'",
-    )
-    .await;
+    b.wait_live_link().await;
     // Not named yet, nothing running: no marker, the plain icon.
     assert_eq!(
         b.js("return document.title").await,
@@ -90,12 +78,7 @@ async fn the_tab_follows_the_agent_and_a_background_tab_is_told_what_needs_the_p
         .as_bool()
         .unwrap());
 
-    api.send(
-        reqwest::Method::POST,
-        &format!("/api/conversations/{id}/events"),
-        Some(json!({"role": "user", "content": [{"type": "text", "text": "Go"}], "run": true})),
-    )
-    .await;
+    api.send_message(&id, "Go").await;
     b.wait_js_for(
         "the needs-you marker",
         "return document.title.startsWith('● Needs you ')",

@@ -131,37 +131,17 @@ async fn a_long_run_survives_three_agent_server_crashes_with_an_exact_timeline()
     let server = canvas_serve::start(config).await.expect("serve");
 
     let work = env.scratch("chaos-work");
-    let info = api
-        .send(
-            reqwest::Method::POST,
-            "/api/conversations",
-            Some(json!({
-                "workspace": {"working_dir": work.display().to_string()},
-                "agent_settings": {"llm": {
-                    "model": "openai/stub-model", "base_url": stub.url(),
-                    "api_key": "stub", "num_retries": 0
-                }}
-            })),
-        )
+    let id = api
+        .create_on_stub(&work.display().to_string(), &stub.url(), json!({}))
         .await;
-    let id = info["id"].as_str().expect("conversation id").to_string();
 
     let b = Browser::start(&env).await;
     b.goto(&format!("{}/conversations/{id}", server.url()))
         .await;
-    b.wait_js(
-        "the live link",
-        "return document.querySelector('[data-testid=link-status]')?.dataset.state === 'open'",
-    )
-    .await;
+    b.wait_live_link().await;
     b.js(RECORDER).await;
     let started = Instant::now();
-    api.send(
-        reqwest::Method::POST,
-        &format!("/api/conversations/{id}/events"),
-        Some(json!({"role": "user", "content": [{"type": "text", "text": "Run the long job"}], "run": true})),
-    )
-    .await;
+    api.send_message(&id, "Run the long job").await;
 
     let count =
         "return Number(document.querySelector('[data-testid=event-count]')?.dataset.count ?? 0)";
@@ -178,7 +158,12 @@ async fn a_long_run_survives_three_agent_server_crashes_with_an_exact_timeline()
         // The interrupted run is an error now (the server appends a recovery event); resume it.
         let status = execution_status(&api, &id).await;
         assert_ne!(status, "finished", "crash {crash} came too late");
-        let (code, body) = api.post_raw(&format!("/api/conversations/{id}/run")).await;
+        let (code, body) = api
+            .raw(
+                reqwest::Method::POST,
+                &format!("/api/conversations/{id}/run"),
+            )
+            .await;
         assert!(
             code == 200 || code == 409,
             "resume after crash {crash}: {code} {body}"

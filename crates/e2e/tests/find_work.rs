@@ -261,26 +261,8 @@ async fn the_palette_switches_backend_and_opens_pages_by_keyboard_only() {
 
 /// A conversation on `api`'s server that the stub-driven agent ran to `finished`, titled.
 async fn finished_conversation(api: &AgentApi, dir: &str, llm_url: &str, title: &str) -> String {
-    let info = api
-        .send(
-            reqwest::Method::POST,
-            "/api/conversations",
-            Some(json!({
-                "workspace": {"working_dir": dir},
-                "agent_settings": {"llm": {
-                    "model": "openai/stub-model", "base_url": llm_url,
-                    "api_key": "stub", "num_retries": 0
-                }}
-            })),
-        )
-        .await;
-    let id = info["id"].as_str().expect("conversation id").to_string();
-    api.send(
-        reqwest::Method::POST,
-        &format!("/api/conversations/{id}/events"),
-        Some(json!({"role": "user", "content": [{"type": "text", "text": "Do it"}], "run": true})),
-    )
-    .await;
+    let id = api.create_on_stub(dir, llm_url, json!({})).await;
+    api.send_message(&id, "Do it").await;
     let deadline = Instant::now() + Duration::from_secs(90);
     loop {
         let (_, c) = api.get(&format!("/api/conversations/{id}")).await;

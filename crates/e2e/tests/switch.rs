@@ -10,20 +10,8 @@ use std::time::{Duration, Instant};
 
 /// A conversation on the stub LLM named `title`; returns its id.
 async fn conversation(api: &AgentApi, env: &Env, stub: &str, title: &str) -> String {
-    let info = api
-        .send(
-            reqwest::Method::POST,
-            "/api/conversations",
-            Some(json!({
-                "workspace": {"working_dir": env.scratch("switch").display().to_string()},
-                "agent_settings": {"llm": {
-                    "model": "openai/stub-model", "base_url": stub,
-                    "api_key": "stub", "num_retries": 0
-                }}
-            })),
-        )
-        .await;
-    let id = info["id"].as_str().expect("id").to_string();
+    let dir = env.scratch("switch").display().to_string();
+    let id = api.create_on_stub(&dir, stub, json!({})).await;
     api.send(
         reqwest::Method::PATCH,
         &format!("/api/conversations/{id}"),
@@ -35,12 +23,7 @@ async fn conversation(api: &AgentApi, env: &Env, stub: &str, title: &str) -> Str
 
 /// Sends `text` and waits until the server says the run finished.
 async fn run_turn(api: &AgentApi, id: &str, text: &str) {
-    api.send(
-        reqwest::Method::POST,
-        &format!("/api/conversations/{id}/events"),
-        Some(json!({"role": "user", "content": [{"type": "text", "text": text}], "run": true})),
-    )
-    .await;
+    api.send_message(id, text).await;
     let deadline = Instant::now() + Duration::from_secs(90);
     // The status turns "running" first; wait for a finish after this message.
     loop {

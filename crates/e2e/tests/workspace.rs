@@ -8,18 +8,9 @@ use serde_json::{json, Value};
 
 /// Opens the panel page of a fresh conversation whose working dir is a new scratch dir.
 async fn open_panel(env: &Env, name: &str) -> (canvas_serve::Running, Browser, std::path::PathBuf) {
-    let api = AgentApi::new(&env.agent_url, &env.agent_key);
     let dir = env.scratch(name);
-    let id = api
-        .create_conversation(&dir.display().to_string(), &format!("Workspace {name}"))
-        .await;
-    let server = canvas_serve::start(env.serve_config())
-        .await
-        .expect("serve");
-    let browser = Browser::start(env).await;
-    browser
-        .goto(&format!("{}/conversations/{id}/panel", server.url()))
-        .await;
+    let id = conversation_in(env, &dir, &format!("Workspace {name}")).await;
+    let (server, browser) = open_panel_of(env, &id).await;
     browser
         .wait_js(
             "the terminal tab",
@@ -27,6 +18,18 @@ async fn open_panel(env: &Env, name: &str) -> (canvas_serve::Running, Browser, s
         )
         .await;
     (server, browser, dir)
+}
+
+/// Serves the app and opens the panel page of conversation `id`.
+async fn open_panel_of(env: &Env, id: &str) -> (canvas_serve::Running, Browser) {
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let browser = Browser::start(env).await;
+    browser
+        .goto(&format!("{}/conversations/{id}/panel", server.url()))
+        .await;
+    (server, browser)
 }
 
 /// Types `command` into the terminal, runs it, and waits for its exit code; returns
@@ -392,13 +395,7 @@ async fn conversation_in(env: &Env, dir: &std::path::Path, title: &str) -> Strin
 
 /// Opens the Changes tab of conversation `id`.
 async fn open_changes(env: &Env, id: &str) -> (canvas_serve::Running, Browser) {
-    let server = canvas_serve::start(env.serve_config())
-        .await
-        .expect("serve");
-    let browser = Browser::start(env).await;
-    browser
-        .goto(&format!("{}/conversations/{id}/panel", server.url()))
-        .await;
+    let (server, browser) = open_panel_of(env, id).await;
     browser.click("[data-testid=ws-tab-changes]").await;
     (server, browser)
 }
