@@ -1,11 +1,16 @@
 //! `cargo xtask bench`: measures what DESIGN.md budgets — the release app's transfer size
-//! (raw, gzip, brotli) against the upstream console — and runs the ignored `bench_*` tests
-//! (e.g. applying 10,000 events), printing their numbers. Nothing here asserts a time.
+//! (raw, gzip, brotli) against the upstream console — and runs the ignored `bench_*` tests:
+//! core's (e.g. applying 10,000 events, release) and the browser benches of the end-to-end
+//! crate (e.g. the all-backends list with 3 real agent servers × 50 conversations, in real
+//! Chromium), printing their numbers. Nothing here asserts a time.
 
 use crate::build;
 use crate::split;
+use crate::test::e2e_env;
+use crate::tools;
 use crate::util::{cmd, step, Ctx};
 use std::fs;
+use std::path::Path;
 
 /// Upstream `@openhands/agent-canvas@1.20.0` `build/`: bytes before first render, gzip.
 const UPSTREAM_INITIAL_GZIP: u64 = 689 * 1024;
@@ -78,6 +83,64 @@ pub fn bench(ctx: &Ctx, args: &[String]) -> Result<bool, String> {
     ])
     .args(args)
     .current_dir(&ctx.root);
-    let ok = c.status().map(|s| s.success()).unwrap_or(false);
-    Ok(ok)
+    let core_ok = c.status().map(|s| s.success()).unwrap_or(false);
+
+    let browser_ok = browser_benches(ctx)?;
+    Ok(core_ok && browser_ok)
+}
+
+/// The end-to-end crate's `bench_*` tests: the same environment as the end-to-end layer (the
+/// split release build, `canvas-serve`, a fresh shared agent server, Chromium). Skipped, with
+/// the reason, when Chromium or the agent server's venv is missing and cannot be set up.
+fn browser_benches(ctx: &Ctx) -> Result<bool, String> {
+    step(
+        ctx,
+        "browser benches (ignored end-to-end tests named bench_*: real agent servers, Chromium)",
+    );
+    let skip = |why: &str| {
+        println!("    skipped: {why}");
+        Ok(true)
+    };
+    let missing: Vec<&str> = ["/usr/bin/chromium", "/usr/bin/chromedriver"]
+        .into_iter()
+        .filter(|p| !Path::new(p).exists())
+        .collect();
+    if !missing.is_empty() {
+        return skip(&format!(
+            "{} missing (`cargo xtask setup` installs Debian's chromium and chromium-driver)",
+            missing.join(" and ")
+        ));
+    }
+    // Installed when missing, as for `cargo xtask test` (PyPI only, ≈ 30 s once).
+    let python = match tools::ensure_agent_server_venv(ctx) {
+        Ok(p) => p,
+        Err(e) => {
+            return skip(&format!(
+                "no agent-server venv and it could not be installed ({e}); \
+                 `cargo xtask setup` installs it"
+            ))
+        }
+    };
+    // The agent server it starts stops when `_agent` is dropped, after the benches.
+    let (env, _agent) = e2e_env(ctx, Some(&python))?;
+    step(
+        ctx,
+        "running crates/e2e/tests/bench.rs (cargo test -p canvas-e2e)",
+    );
+    let mut c = cmd(ctx, &ctx.cargo);
+    c.args([
+        "test",
+        "-p",
+        "canvas-e2e",
+        "--test",
+        "bench",
+        "--",
+        "--ignored",
+        "--nocapture",
+        "--test-threads=1",
+        "bench_",
+    ])
+    .envs(env)
+    .current_dir(&ctx.root);
+    Ok(c.status().map(|s| s.success()).unwrap_or(false))
 }

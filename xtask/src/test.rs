@@ -284,7 +284,7 @@ pub fn test(ctx: &Ctx, args: &[String]) -> Result<bool, String> {
 }
 
 /// Builds the release app and starts the shared agent server for the end-to-end layer.
-fn e2e_env(
+pub(crate) fn e2e_env(
     ctx: &Ctx,
     python: Option<&std::path::Path>,
 ) -> Result<(Vec<(String, String)>, AgentServer), String> {

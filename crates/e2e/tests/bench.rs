@@ -1,0 +1,429 @@
+//! Browser benches, run by `cargo xtask bench` (ignored otherwise; `bench_*` names):
+//! `cargo test -p canvas-e2e --test bench -- --ignored --nocapture bench_` with the end-to-end
+//! environment (`CANVAS_E2E_*`, `CANVAS_AGENT_PYTHON`, `CHROMEDRIVER`).
+//!
+//! Speed is measured, never asserted (DESIGN.md). What IS asserted is that the page timed is
+//! the one meant: every load ends with all 150 rows, 50 from each backend, and no backend note.
+
+use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
+use fantoccini::wd::WebDriverCompatibleCommand;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Conversations created on each backend.
+const PER_BACKEND: usize = 50;
+/// Backends in the list: the shared agent server and two private ones.
+const BACKENDS: usize = 3;
+/// Conversations created at once on each server.
+const WORKERS_PER_SERVER: usize = 5;
+/// Timed loads of each kind (cold: HTTP cache cleared; warm: cache kept).
+const LOADS: usize = 5;
+/// How long one load may take to show every row.
+const LOAD_DEADLINE: Duration = Duration::from_secs(90);
+
+/// A Chrome DevTools Protocol command through chromedriver (`goog/cdp/execute`).
+#[derive(Debug)]
+struct Cdp {
+    cmd: &'static str,
+    params: Value,
+}
+
+impl WebDriverCompatibleCommand for Cdp {
+    fn endpoint(
+        &self,
+        base_url: &reqwest::Url,
+        session_id: Option<&str>,
+    ) -> Result<reqwest::Url, <reqwest::Url as std::str::FromStr>::Err> {
+        base_url.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session_id.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _url: &reqwest::Url) -> (reqwest::Method, Option<String>) {
+        (
+            reqwest::Method::POST,
+            Some(json!({"cmd": self.cmd, "params": self.params}).to_string()),
+        )
+    }
+}
+
+async fn cdp(b: &Browser, cmd: &'static str, params: Value) -> Value {
+    b.client
+        .issue_cmd(Cdp { cmd, params })
+        .await
+        .unwrap_or_else(|e| panic!("CDP {cmd} through chromedriver: {e}"))
+}
+
+/// Installed with `Page.addScriptToEvaluateOnNewDocument`: runs in every new document before
+/// the app's own scripts. On the all-backends list it watches the DOM (a MutationObserver) and
+/// records `performance.now()` — milliseconds since navigation start — when the first rows
+/// appear and when all `__TARGET__` rows are there, plus the start of the next animation frame
+/// after each (≈ when they are painted). "Load more" is pressed as soon as it is shown, the
+/// way an impatient person would, until every row is there.
+const PROBE: &str = r#"(() => {
+  if (!location.pathname.endsWith('/conversations')
+      || new URLSearchParams(location.search).get('scope') !== 'all') return;
+  const target = __TARGET__;
+  const b = window.__bench = {
+    first: null, firstFrame: null, firstCount: 0, firstBackends: null,
+    all: null, allFrame: null, clicks: [], done: false,
+  };
+  const byBackend = rows => {
+    const c = {};
+    for (const r of rows) c[r.dataset.backendId] = (c[r.dataset.backendId] || 0) + 1;
+    return c;
+  };
+  const obs = new MutationObserver(() => {
+    const rows = document.querySelectorAll('[data-testid=all-row]');
+    const n = rows.length;
+    if (n === 0) return;
+    const now = performance.now();
+    if (b.first === null) {
+      b.first = now;
+      b.firstCount = n;
+      b.firstBackends = byBackend(rows);
+      requestAnimationFrame(() => { b.firstFrame = performance.now(); });
+    }
+    if (n >= target) {
+      b.all = now;
+      obs.disconnect();
+      requestAnimationFrame(() => { b.allFrame = performance.now(); b.done = true; });
+      return;
+    }
+    const more = document.querySelector('[data-testid=all-load-more]');
+    if (more && !more.closest('[hidden]') && !b.clicks.some(c => c.rows === n)) {
+      b.clicks.push({ rows: n, at: now });
+      more.click();
+    }
+  });
+  obs.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['hidden'] });
+})();"#;
+
+/// What the page saw, read after the probe is done.
+const RESULT: &str = r#"
+  const b = window.__bench;
+  const rows = [...document.querySelectorAll('[data-testid=all-row]')];
+  const backends = {};
+  for (const r of rows) backends[r.dataset.backendId] = (backends[r.dataset.backendId] || 0) + 1;
+  const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+  const searches = performance.getEntriesByType('resource')
+    .filter(e => e.name.includes('/api/conversations/search'))
+    .map(e => ({ start: e.startTime, end: e.responseEnd }));
+  // The app's files (the page, JS, CSS, wasm) over the network: 0 for what the HTTP cache
+  // answered. Not the shared backend's API calls, which go through canvas-serve's ingress.
+  const transferred = [...performance.getEntriesByType('navigation'),
+                       ...performance.getEntriesByType('resource')]
+    .filter(e => e.name.startsWith(location.origin) && (e.entryType === 'navigation'
+      || /\.(wasm|js|css)$/.test(new URL(e.name).pathname)))
+    .reduce((sum, e) => sum + (e.transferSize || 0), 0);
+  return Object.assign({}, b, {
+    fcp: fcp ? fcp.startTime : null,
+    searches,
+    transferred,
+    rows: rows.length,
+    backends,
+    notes: [...document.querySelectorAll('[data-testid=source-note]')].map(n => n.innerText),
+  });"#;
+
+/// Adds a local backend to the registry this page's app uses (as the Add form would; the same
+/// record `find_work.rs` stores).
+async fn add_local_backend(b: &Browser, id: &str, name: &str, host: &str, key: &str) {
+    b.js(&format!(
+        "const list = JSON.parse(localStorage.getItem('openhands-backends') || '[]');
+         list.push({{id:{id}, name:{name}, host:{host}, apiKey:{key}, kind:'local'}});
+         localStorage.setItem('openhands-backends', JSON.stringify(list));
+         return list.length;",
+        id = json!(id),
+        name = json!(name),
+        host = json!(host),
+        key = json!(key),
+    ))
+    .await;
+}
+
+/// Creates `PER_BACKEND` conversations on one server, `WORKERS_PER_SERVER` at a time.
+async fn fill(api: Arc<AgentApi>, dir: String, label: &'static str) {
+    let mut workers = tokio::task::JoinSet::new();
+    for w in 0..WORKERS_PER_SERVER {
+        let (api, dir) = (api.clone(), dir.clone());
+        workers.spawn(async move {
+            for i in (w..PER_BACKEND).step_by(WORKERS_PER_SERVER) {
+                api.create_conversation(&dir, &format!("Bench {label} {i:02}"))
+                    .await;
+            }
+        });
+    }
+    while let Some(done) = workers.join_next().await {
+        done.unwrap_or_else(|e| panic!("creating conversations on {label}: {e}"));
+    }
+}
+
+/// How many conversations `api`'s server lists (one page of up to 100).
+async fn listed(api: &AgentApi) -> usize {
+    let (status, page) = api.get("/api/conversations/search?limit=100").await;
+    assert_eq!(status, 200, "{}: conversation search: {page}", api.url);
+    page["items"].as_array().map_or(0, Vec::len)
+}
+
+/// One load's numbers (ms since navigation start).
+struct Load {
+    fcp: Option<f64>,
+    first: f64,
+    first_frame: f64,
+    first_count: u64,
+    all: f64,
+    all_frame: f64,
+    /// When the last conversation search issued before the first rows answered.
+    first_answers: f64,
+    searches: usize,
+    /// Bytes of the app's files (page, JS, CSS, wasm) that came over the network (the HTTP
+    /// cache's effect).
+    transferred: u64,
+    first_backends: BTreeMap<String, u64>,
+    backends: BTreeMap<String, u64>,
+}
+
+fn counts(v: &Value) -> BTreeMap<String, u64> {
+    v.as_object()
+        .map(|m| {
+            m.iter()
+                .map(|(k, n)| (k.clone(), n.as_u64().unwrap_or(0)))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn ms(v: &Value, what: &str) -> f64 {
+    v.as_f64()
+        .unwrap_or_else(|| panic!("the probe recorded no {what}: {v}"))
+}
+
+/// One full page load of the all-backends list; waits (with a deadline) until the probe saw
+/// every row, then checks that the page shows exactly what was created.
+async fn load(b: &Browser, list_url: &str, cold: bool, backends: &[String]) -> Load {
+    b.goto("about:blank").await;
+    if cold {
+        cdp(b, "Network.clearBrowserCache", json!({})).await;
+    }
+    b.goto(list_url).await;
+    b.wait_js_for(
+        &format!("all {} rows of the merged list", PER_BACKEND * BACKENDS),
+        "return !!(window.__bench && window.__bench.done)",
+        LOAD_DEADLINE,
+    )
+    .await;
+    let r = b.js(RESULT).await;
+    let rows = r["rows"].as_u64().unwrap_or(0);
+    let notes = r["notes"].as_array().cloned().unwrap_or_default();
+    assert!(notes.is_empty(), "backend notes on the list: {notes:?}");
+    let got = counts(&r["backends"]);
+    let want: BTreeMap<String, u64> = backends
+        .iter()
+        .map(|id| (id.clone(), PER_BACKEND as u64))
+        .collect();
+    assert_eq!(
+        (rows, &got),
+        ((PER_BACKEND * BACKENDS) as u64, &want),
+        "the merged list must show every conversation of every backend (rows, per backend)"
+    );
+    let first = ms(&r["first"], "first rows");
+    let searches = r["searches"].as_array().cloned().unwrap_or_default();
+    let first_answers = searches
+        .iter()
+        .filter(|s| s["start"].as_f64().is_some_and(|t| t < first))
+        .filter_map(|s| s["end"].as_f64())
+        .fold(0.0, f64::max);
+    Load {
+        fcp: r["fcp"].as_f64(),
+        first,
+        first_frame: ms(&r["firstFrame"], "frame after the first rows"),
+        first_count: r["firstCount"].as_u64().unwrap_or(0),
+        all: ms(&r["all"], "time of all rows"),
+        all_frame: ms(&r["allFrame"], "frame after all rows"),
+        first_answers,
+        searches: searches.len(),
+        transferred: r["transferred"].as_u64().unwrap_or(0),
+        first_backends: counts(&r["firstBackends"]),
+        backends: got,
+    }
+}
+
+/// (min, median, max).
+fn stats(mut v: Vec<f64>) -> (f64, f64, f64) {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    let median = if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    };
+    (v[0], median, v[n - 1])
+}
+
+fn report(kind: &str, loads: &[Load]) {
+    println!("  {kind} loads (ms since navigation start):");
+    println!(
+        "    {:>4} {:>6} {:>8} {:>15} {:>8} {:>9} {:>8} {:>9} {:>9}",
+        "load",
+        "FCP",
+        "answers",
+        "first rows (n)",
+        "(frame)",
+        "all rows",
+        "(frame)",
+        "searches",
+        "files KB"
+    );
+    for (i, l) in loads.iter().enumerate() {
+        println!(
+            "    {:>4} {:>6} {:>8.0} {:>9.0} ({:>3}) {:>8.0} {:>9.0} {:>8.0} {:>9} {:>9.1}",
+            i + 1,
+            l.fcp.map_or("-".to_string(), |f| format!("{f:.0}")),
+            l.first_answers,
+            l.first,
+            l.first_count,
+            l.first_frame,
+            l.all,
+            l.all_frame,
+            l.searches,
+            l.transferred as f64 / 1024.0
+        );
+    }
+    let line = |what: &str, v: Vec<f64>| {
+        let (min, med, max) = stats(v);
+        println!("    {what:<44} min {min:>6.0}  median {med:>6.0}  max {max:>6.0} ms");
+    };
+    line(
+        "first page of the merged list (next frame)",
+        loads.iter().map(|l| l.first_frame).collect(),
+    );
+    line(
+        &format!("all {} rows (next frame)", PER_BACKEND * BACKENDS),
+        loads.iter().map(|l| l.all_frame).collect(),
+    );
+}
+
+/// The all-backends list (`/conversations?scope=all`, issue #16) with 3 real agent servers ×
+/// 50 conversations: time from navigation start until the rows are shown, cold and warm.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "benchmark: run with `cargo xtask bench`"]
+async fn bench_all_backends_list_3x50() {
+    let env = Env::get();
+    let t0 = Instant::now();
+    let (second, third) = tokio::join!(
+        env.private_agent_server("bench-second"),
+        env.private_agent_server("bench-third")
+    );
+    println!(
+        "  two private agent servers started in {:.1} s",
+        t0.elapsed().as_secs_f64()
+    );
+    let shared = Arc::new(AgentApi::new(&env.agent_url, &env.agent_key));
+    let apis = [
+        shared.clone(),
+        Arc::new(AgentApi::new(&second.url, &second.session_api_key)),
+        Arc::new(AgentApi::new(&third.url, &third.session_api_key)),
+    ];
+    for api in &apis {
+        assert_eq!(
+            listed(api).await,
+            0,
+            "{} already has conversations: the bench needs fresh agent servers \
+             (`cargo xtask bench` starts them)",
+            api.url
+        );
+    }
+    let t0 = Instant::now();
+    tokio::join!(
+        fill(
+            apis[0].clone(),
+            env.scratch("bench-a").display().to_string(),
+            "A"
+        ),
+        fill(
+            apis[1].clone(),
+            env.scratch("bench-b").display().to_string(),
+            "B"
+        ),
+        fill(
+            apis[2].clone(),
+            env.scratch("bench-c").display().to_string(),
+            "C"
+        ),
+    );
+    for api in &apis {
+        assert_eq!(listed(api).await, PER_BACKEND, "{}", api.url);
+    }
+    println!(
+        "  {} conversations created through the API in {:.1} s ({WORKERS_PER_SERVER} at a time per server)",
+        PER_BACKEND * BACKENDS,
+        t0.elapsed().as_secs_f64()
+    );
+
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve the release app");
+    let b = Browser::start(&env).await;
+    cdp(
+        &b,
+        "Page.addScriptToEvaluateOnNewDocument",
+        json!({"source": PROBE.replace("__TARGET__", &(PER_BACKEND * BACKENDS).to_string())}),
+    )
+    .await;
+    // The shared server is the launcher's backend; the two others are added as a user would.
+    b.goto(&format!("{}/conversations", server.url())).await;
+    let first = b.wait_backend_status("connected").await;
+    add_local_backend(
+        &b,
+        "bench-second",
+        "Second",
+        &second.url,
+        &second.session_api_key,
+    )
+    .await;
+    add_local_backend(
+        &b,
+        "bench-third",
+        "Third",
+        &third.url,
+        &third.session_api_key,
+    )
+    .await;
+    let backends = vec![
+        first.clone(),
+        "bench-second".to_string(),
+        "bench-third".to_string(),
+    ];
+    let list_url = format!("{}/conversations?scope=all", server.url());
+
+    // One untimed load first (the servers' first search, the browser's first start-up work).
+    load(&b, &list_url, true, &backends).await;
+    let mut cold = Vec::new();
+    for _ in 0..LOADS {
+        cold.push(load(&b, &list_url, true, &backends).await);
+    }
+    let mut warm = Vec::new();
+    for _ in 0..LOADS {
+        warm.push(load(&b, &list_url, false, &backends).await);
+    }
+
+    println!(
+        "  all-backends list ({list_url}), {BACKENDS} backends × {PER_BACKEND} conversations, \
+         real agent servers, headless Chromium; times are performance.now() in the page \
+         (0 = navigation start): FCP = first contentful paint, answers = the last of the \
+         conversation searches issued before the first rows, first rows = the list's first page \
+         in the DOM (its row count), all rows = every row in the DOM after pressing \"Load more\" \
+         as soon as it shows, (frame) = the next animation frame, files KB = the app's page, \
+         JS, CSS and wasm over the network (what the HTTP cache did not answer)"
+    );
+    report("cold (HTTP cache cleared)", &cold);
+    report("warm (HTTP cache kept)", &warm);
+    let last = &cold[cold.len() - 1];
+    println!(
+        "  rows per backend: first page {:?}; in the end {:?} (ids: {first} = shared server)",
+        last.first_backends, last.backends
+    );
+}
