@@ -6,7 +6,7 @@ use crate::components::chat::composer::Composer;
 use crate::components::chat::items::TimelineItem;
 use crate::components::chat::status_bar::StatusBar;
 use crate::components::workspace::WorkspacePanel;
-use crate::services::conversation::{load, sandbox_action, user_paused, user_sandbox_action};
+use crate::services::conversation::{kept, load, sandbox_action, user_paused, user_sandbox_action};
 use crate::state::backends::use_backends;
 use crate::state::events::{ConversationStore, History, Row};
 use canvas_core::api::view::ConversationSummary;
@@ -46,7 +46,15 @@ pub fn ConversationPage(id: String) -> impl IntoView {
             }
         },
     );
-    view! {
+    // Opened before in this tab: shown at once from what was kept (the request above refreshes
+    // it for next time); else once the server answered.
+    move || {
+        if let Some(summary) = kept(&backends.active.get(), &id.get_value()) {
+            let active = backends.active.get_untracked();
+            return view! { <ConversationView active=active summary=summary on_sandbox_change=reload /> }
+                .into_any();
+        }
+        view! {
         <Suspense fallback=|| view! { <p class="loading" data-testid="loading">"Loading conversation…"</p> }>
             {move || Suspend::new(async move {
                 match info.await {
@@ -69,6 +77,8 @@ pub fn ConversationPage(id: String) -> impl IntoView {
                 }
             })}
         </Suspense>
+        }
+        .into_any()
     }
 }
 

@@ -242,17 +242,20 @@ pub fn ConversationsPage() -> impl IntoView {
     let query = use_query_map();
     let size = Memo::new(move |_| page_size(query.with(|q| q.get("page_size")).as_deref()));
     let list = ListCtx::new(backends, size);
+    let all = Memo::new(move |_| query.with(|q| q.get("scope").as_deref() == Some("all")));
     // Keyed by the active backend (id, org, revision) and the page size: a switch starts over,
-    // so the list never shows another backend's conversations.
+    // so the list never shows another backend's conversations. The all-backends view asks
+    // every backend itself, so this list waits until it is shown.
     Effect::new(move |_| {
         backends.active.track();
         size.track();
-        list.reset();
+        if !all.get() {
+            list.reset();
+        }
     });
     refresh_while_visible(list);
 
     let search = Memo::new(move |_| query.with(|q| q.get("q").unwrap_or_default()));
-    let all = Memo::new(move |_| query.with(|q| q.get("scope").as_deref() == Some("all")));
     let refresh_all = RwSignal::new(0u32);
     // The rows shown: the loaded pages through the URL's filters. Their order is remembered
     // here for the next/previous conversation shortcuts (the all-backends view keeps its own):

@@ -8,18 +8,39 @@ use crate::state::backends::{new_uuid_v4, BackendsCtx};
 use canvas_core::api::view::{ConversationSummary, Created};
 use canvas_core::api::SendPlanned;
 use canvas_core::errors::ApiError;
+use canvas_core::events::recent::{Recent, RECENT_TIMELINES};
 use canvas_core::new_conversation::{default_working_dir, effective_llm, new_conversation};
-use canvas_core::selection::ActiveBackend;
+use canvas_core::selection::{ActiveBackend, CacheScope};
 use canvas_core::user_paused::{is_user_paused, set_user_paused};
+use std::cell::RefCell;
 
-/// The conversation `id` on `active`.
+thread_local! {
+    /// The summaries of recently opened conversations (issue #16: opening one again shows the
+    /// page at once, with its kept timeline). Not for conversations with a sandbox: their
+    /// runtime address and key change with it, so those are always asked for.
+    static KEPT: RefCell<Recent<(CacheScope, String), ConversationSummary>> =
+        RefCell::new(Recent::new(RECENT_TIMELINES));
+}
+
+/// The conversation `id` on `active` (and kept for [`kept`]).
 pub async fn load(
     backends: BackendsCtx,
     active: &ActiveBackend,
     id: &str,
 ) -> Result<ConversationSummary, ApiError> {
     let c = client(backends, active);
-    c.api.get_conversation(id).send(&c.transport).await
+    let summary = c.api.get_conversation(id).send(&c.transport).await?;
+    if summary.sandbox_id.is_none() {
+        let key = (active.cache_scope(), id.to_string());
+        KEPT.with(|k| k.borrow_mut().put(key, summary.clone()));
+    }
+    Ok(summary)
+}
+
+/// The last summary [`load`] got for `id` on `active`, if it is still kept.
+pub fn kept(active: &ActiveBackend, id: &str) -> Option<ConversationSummary> {
+    let key = (active.cache_scope(), id.to_string());
+    KEPT.with(|k| k.borrow_mut().get(&key).cloned())
 }
 
 /// Pauses (`pause = true`) or resumes the conversation's cloud sandbox (a backend without

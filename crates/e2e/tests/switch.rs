@@ -1,7 +1,8 @@
 //! Switching between conversations is instant (issue #16; upstream's users measured 1–7 s of
 //! empty state on switch, agent-canvas #662): a conversation opened before shows its last
-//! timeline at once when it is opened again — never an empty view, no "Loading history…" —
-//! and then catches up with what happened while it was not shown.
+//! timeline at once when it is opened again — never an empty view, no "Loading
+//! conversation…", no "Loading history…" — and then catches up with what happened while it was
+//! not shown.
 
 use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
 use canvas_fixtures::llm_stub::{self, StubScript};
@@ -82,6 +83,7 @@ async fn a_conversation_opened_again_shows_at_once_then_catches_up() {
             heading: document.querySelector('[data-testid=conversation-heading]')?.innerText ?? null,
             items: document.querySelectorAll('[data-testid=timeline-item]').length,
             loading: !!document.querySelector('.timeline-scroll .loading'),
+            page_loading: !!document.querySelector('[data-testid=loading]'),
           });
           new MutationObserver(snap).observe(document.body, {subtree: true, childList: true, characterData: true});
           return true;")
@@ -122,6 +124,12 @@ async fn a_conversation_opened_again_shows_at_once_then_catches_up() {
             .iter()
             .all(|s| s["items"].as_u64().unwrap_or(0) > 0 && s["loading"] == json!(false)),
         "never empty, never loading: {a_again:?}"
+    );
+    assert!(
+        seen[back..]
+            .iter()
+            .all(|s| s["page_loading"] == json!(false)),
+        "no \"Loading conversation…\" on the way back: {seen:?}"
     );
     let now = b.js(count).await;
     assert!(now.as_u64() > shown.as_u64(), "caught up: {now} > {shown}");

@@ -217,6 +217,9 @@ pub struct AgentServer {
     pub session_api_key: String,
     pub log: PathBuf,
     pub work_dir: PathBuf,
+    /// Its own tmux socket directory (`TMUX_TMPDIR`): the terminal tool's tmux server
+    /// outlives a killed agent server, so [`AgentServer::kill`] stops it here.
+    tmux_dir: PathBuf,
 }
 
 impl AgentServer {
@@ -224,7 +227,8 @@ impl AgentServer {
     pub fn start(opts: &AgentServerOptions) -> Result<AgentServer, String> {
         let home = opts.state_dir.join("home");
         let work = opts.state_dir.join("work");
-        for d in [&home, &work] {
+        let tmux_dir = opts.state_dir.join("tmux");
+        for d in [&home, &work, &tmux_dir] {
             fs::create_dir_all(d).map_err(|e| format!("create {}: {e}", d.display()))?;
         }
         if port_in_use(opts.port) {
@@ -248,6 +252,7 @@ impl AgentServer {
         .current_dir(&work)
         .env("HOME", &home)
         .env("SESSION_API_KEY", &opts.session_api_key)
+        .env("TMUX_TMPDIR", &tmux_dir)
         .env("LITELLM_LOCAL_MODEL_COST_MAP", "True")
         .env("OPENHANDS_SUPPRESS_BANNER", "1")
         .env("OH_ENABLE_VSCODE", "false")
@@ -295,6 +300,7 @@ impl AgentServer {
             session_api_key: opts.session_api_key.clone(),
             log,
             work_dir: work,
+            tmux_dir,
         })
     }
 
@@ -303,9 +309,27 @@ impl AgentServer {
         self.group.stop(Duration::from_secs(10));
     }
 
-    /// Kills the server at once (SIGKILL, as a crash would: no clean shutdown).
+    /// Kills the server at once (SIGKILL, as a crash would: no clean shutdown), and the tmux
+    /// server its terminal tool started (a daemon outside its process group, which a clean
+    /// shutdown would have ended).
     pub fn kill(&mut self) {
         self.group.kill();
+        // One tmux server per terminal, each on its own socket (`tmux-<uid>/openhands-<id>`).
+        let sockets = fs::read_dir(&self.tmux_dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .flat_map(|uid_dir| fs::read_dir(uid_dir.path()).into_iter().flatten().flatten());
+        for socket in sockets {
+            let _ = Command::new("tmux")
+                .arg("-S")
+                .arg(socket.path())
+                .arg("kill-server")
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
+        }
     }
 
     pub fn pid(&self) -> u32 {

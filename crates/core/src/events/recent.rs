@@ -32,6 +32,14 @@ impl<K: PartialEq, V> Recent<K, V> {
         self.items.remove(at).map(|(_, v)| v)
     }
 
+    /// What is kept for `key` (it becomes the most recent; it stays kept).
+    pub fn get(&mut self, key: &K) -> Option<&V> {
+        let at = self.items.iter().position(|(k, _)| k == key)?;
+        let item = self.items.remove(at)?;
+        self.items.push_front(item);
+        self.items.front().map(|(_, v)| v)
+    }
+
     /// Keeps `value` for `key` as the most recent, replacing an older one; drops the least
     /// recently used beyond the capacity.
     pub fn put(&mut self, key: K, value: V) {
@@ -71,6 +79,12 @@ mod tests {
         assert_eq!(r.take(&"a"), None, "taken: the open page owns it");
         assert_eq!(r.take(&"c"), Some(3));
         assert!(r.is_empty());
+        r.put("x", 7);
+        r.put("y", 8);
+        assert_eq!(r.get(&"x"), Some(&7), "get keeps it");
+        r.put("z", 9); // "y" is now the least recently used
+        assert_eq!(r.get(&"x"), Some(&7));
+        assert_eq!(r.get(&"y"), None);
         let mut one = Recent::new(0);
         one.put("x", 1);
         one.put("y", 2);
