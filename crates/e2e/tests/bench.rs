@@ -1,11 +1,15 @@
 //! Browser benches, run by `cargo xtask bench` (ignored otherwise; `bench_*` names):
 //! `cargo test -p canvas-e2e --test bench -- --ignored --nocapture bench_` with the end-to-end
-//! environment (`CANVAS_E2E_*`, `CANVAS_AGENT_PYTHON`, `CHROMEDRIVER`).
+//! environment (`CANVAS_E2E_*`, `CANVAS_AGENT_PYTHON`, `CHROMEDRIVER`). They run one at a time
+//! in name order on the shared agent server: `bench_all_backends_list_3x50` needs it empty, so
+//! it comes first.
 //!
 //! Speed is measured, never asserted (DESIGN.md). What IS asserted is that the page timed is
-//! the one meant: every load ends with all 150 rows, 50 from each backend, and no backend note.
+//! the one meant: every list load ends with all 150 rows, 50 from each backend, and no backend
+//! note; every conversation shown ends with its heading and exactly the items it showed before.
 
 use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
+use canvas_fixtures::llm_stub::{self, StubScript};
 use fantoccini::wd::WebDriverCompatibleCommand;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -425,5 +429,360 @@ async fn bench_all_backends_list_3x50() {
     println!(
         "  rows per backend: first page {:?}; in the end {:?} (ids: {first} = shared server)",
         last.first_backends, last.backends
+    );
+}
+
+/// Steps of conversation A's run (~2 events each): a conversation of more than 300 events.
+const LONG_STEPS: u32 = 170;
+/// Events A must have on the server.
+const LONG_EVENTS: u64 = 300;
+/// Repetitions of each kind of opening.
+const SWITCHES: usize = 5;
+/// How long one opening may take to show the whole timeline.
+const SHOW_DEADLINE: Duration = Duration::from_secs(60);
+
+/// Installed with `Page.addScriptToEvaluateOnNewDocument`; does nothing until armed. Armed for
+/// a full page load through `sessionStorage['__bench_switch']` (`{title, want}`, set on the
+/// page before), then timed from navigation start (0); armed in the page with
+/// `__benchSwitchArm(title, want, selector)`, then timed from the click on `selector` (a
+/// capturing listener on window, the first script to see the click). Done at the first
+/// animation frame after the DOM shows the heading `title` AND exactly `want` timeline items.
+/// Also records when the heading first showed (with how many items) and which loading lines
+/// showed on the way.
+const SWITCH_PROBE: &str = r#"(() => {
+  const watch = (title, want, t0) => {
+    const run = window.__benchSwitch = {
+      title, want, t0, heading: null, headingItems: null, complete: null, frame: null,
+      loading: [], done: false,
+    };
+    const tick = () => {
+      if (run.t0 === null || run.complete !== null) return;
+      const now = performance.now();
+      for (const l of document.querySelectorAll('.loading')) {
+        const t = l.textContent.trim();
+        if (!run.loading.includes(t)) run.loading.push(t);
+      }
+      const h = document.querySelector('[data-testid=conversation-heading]');
+      if (!h || h.textContent !== title) return;
+      const n = document.querySelectorAll('[data-testid=timeline-item]').length;
+      if (run.heading === null) { run.heading = now; run.headingItems = n; }
+      if (n !== want) return;
+      run.complete = now;
+      obs.disconnect();
+      requestAnimationFrame(() => { run.frame = performance.now(); run.done = true; });
+    };
+    const obs = new MutationObserver(tick);
+    obs.observe(document, { subtree: true, childList: true, characterData: true });
+    return run;
+  };
+  window.__benchSwitchArm = (title, want, selector) => {
+    const run = watch(title, want, null);
+    const onClick = e => {
+      if (run.t0 === null && e.target instanceof Element && e.target.closest(selector)) {
+        run.t0 = performance.now();
+        window.removeEventListener('click', onClick, true);
+      }
+    };
+    window.addEventListener('click', onClick, true);
+  };
+  let armed = null;
+  try {
+    armed = sessionStorage.getItem('__bench_switch');
+    sessionStorage.removeItem('__bench_switch');
+  } catch (_) {}
+  if (armed) {
+    const { title, want } = JSON.parse(armed);
+    watch(title, want, 0);
+  }
+})();"#;
+
+/// What the probe saw, and what the page shows once its live link is open.
+const SWITCH_RESULT: &str = r#"
+  const h = document.querySelector('[data-testid=conversation-heading]');
+  return Object.assign({}, window.__benchSwitch, {
+    now_heading: h ? h.textContent : null,
+    now_items: document.querySelectorAll('[data-testid=timeline-item]').length,
+    now_finish: document.querySelectorAll('[data-testid=finish-message]').length,
+    now_events: Number(document.querySelector('[data-testid=event-count]')?.dataset.count ?? -1),
+  });"#;
+
+/// One opening of a conversation (ms, relative to its start: navigation start or the click).
+struct Shown {
+    /// The heading was in the DOM (with `heading_items` timeline items).
+    heading: f64,
+    heading_items: u64,
+    /// The heading and every item were in the DOM; `frame`: the next animation frame.
+    complete: f64,
+    frame: f64,
+    /// Loading lines seen on the way ("Loading conversation…", "Loading history…").
+    loading: Vec<String>,
+    /// Stored events the page counts (`event-count`) once live.
+    events: u64,
+}
+
+/// One of the two conversations.
+struct Conv {
+    id: String,
+    title: &'static str,
+    /// Timeline items its page shows (the newest history page's).
+    items: u64,
+}
+
+/// Sends the first message and waits (with a deadline) until the server says the run
+/// finished; renames it `title` afterwards (so no generated title replaces it); its event count.
+async fn run_conversation(
+    api: &AgentApi,
+    dir: &str,
+    stub: &str,
+    title: &str,
+    deadline: Duration,
+) -> (String, u64) {
+    let id = api.create_on_stub(dir, stub, json!({})).await;
+    api.send_message(&id, "Run the bench job").await;
+    let until = Instant::now() + deadline;
+    loop {
+        let (_, c) = api.get(&format!("/api/conversations/{id}")).await;
+        if c["execution_status"] == "finished" {
+            break;
+        }
+        assert!(
+            Instant::now() < until,
+            "{title}: the run did not finish: {c}"
+        );
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    api.send(
+        reqwest::Method::PATCH,
+        &format!("/api/conversations/{id}"),
+        Some(json!({"title": title})),
+    )
+    .await;
+    let (_, c) = api.get(&format!("/api/conversations/{id}")).await;
+    assert_eq!(c["title"], json!(title), "{title}: renamed: {c}");
+    let (status, count) = api
+        .get(&format!("/api/conversations/{id}/events/count"))
+        .await;
+    assert_eq!(status, 200, "{title}: event count: {count}");
+    let events = count
+        .as_u64()
+        .or_else(|| count["count"].as_u64())
+        .unwrap_or_else(|| panic!("{title}: event count: {count}"));
+    (id, events)
+}
+
+/// Waits until the probe is done and the page's live link is open (the catch-up from the
+/// server is over), then checks that the page shows `c` and only its whole timeline.
+async fn shown(b: &Browser, c: &Conv, how: &str) -> Shown {
+    b.wait_js_for(
+        &format!("{} shown with all {} items ({how})", c.title, c.items),
+        "return !!(window.__benchSwitch && window.__benchSwitch.done)",
+        SHOW_DEADLINE,
+    )
+    .await;
+    b.wait_live_link().await;
+    let r = b.js(SWITCH_RESULT).await;
+    assert_eq!(
+        (
+            r["title"].as_str(),
+            r["now_heading"].as_str(),
+            r["now_items"].as_u64(),
+            r["now_finish"].as_u64(),
+        ),
+        (Some(c.title), Some(c.title), Some(c.items), Some(1)),
+        "{how}: the page must show {} with its {} items and one finish, also once live \
+         (title timed, heading, items, finish items): {r}",
+        c.title,
+        c.items,
+    );
+    let t0 = ms(&r["t0"], "start");
+    Shown {
+        heading: ms(&r["heading"], "heading") - t0,
+        heading_items: r["headingItems"].as_u64().unwrap_or(0),
+        complete: ms(&r["complete"], "whole timeline") - t0,
+        frame: ms(&r["frame"], "frame after the whole timeline") - t0,
+        loading: serde_json::from_value(r["loading"].clone()).unwrap_or_default(),
+        events: r["now_events"].as_u64().unwrap_or(0),
+    }
+}
+
+/// A full page load of `c` (its page is armed from the document open before, same origin).
+async fn open_full(b: &Browser, base: &str, c: &Conv) -> Shown {
+    b.js(&format!(
+        "sessionStorage.setItem('__bench_switch', {}); return true;",
+        json!(json!({"title": c.title, "want": c.items}).to_string())
+    ))
+    .await;
+    b.goto(&format!("{base}/conversations/{}", c.id)).await;
+    shown(b, c, "full page load").await
+}
+
+/// In-app, as a person does it: the sidebar's "Conversations", then `c`'s row; timed from the
+/// click on the row.
+async fn open_in_app(b: &Browser, c: &Conv, how: &str) -> Shown {
+    b.click("[data-testid=nav-conversations]").await;
+    let row = format!("[data-conversation-id=\"{}\"] a", c.id);
+    b.js(&format!(
+        "window.__benchSwitchArm({}, {}, {}); return true;",
+        json!(c.title),
+        c.items,
+        json!(row)
+    ))
+    .await;
+    b.click(&row).await;
+    shown(b, c, how).await
+}
+
+fn report_shown(what: &str, runs: &[Shown]) {
+    let (min, med, max) = stats(runs.iter().map(|r| r.frame).collect());
+    let (hmin, hmed, hmax) = stats(runs.iter().map(|r| r.heading).collect());
+    let mut loading: Vec<&str> = runs
+        .iter()
+        .flat_map(|r| r.loading.iter().map(String::as_str))
+        .collect();
+    loading.sort_unstable();
+    loading.dedup();
+    let mut empty: Vec<u64> = runs.iter().map(|r| r.heading_items).collect();
+    empty.sort_unstable();
+    empty.dedup();
+    println!(
+        "    {what:<44} min {min:>6.0}  median {med:>6.0}  max {max:>6.0} ms   \
+         (heading: {hmin:.0} / {hmed:.0} / {hmax:.0} ms, with {empty:?} items; \
+         loading lines: {loading:?})"
+    );
+    let each: Vec<String> = runs
+        .iter()
+        .map(|r| format!("{:.0} ({:.0})", r.frame, r.complete))
+        .collect();
+    println!("      each: {}", each.join(", "));
+}
+
+/// Switching between conversations (issue #16): with the last timelines of the 8 most recently
+/// opened conversations kept in the page, switching back to one shows it at once. Times the
+/// first open of a long conversation A (> 300 events) and a short one B with a full page load
+/// (nothing kept) and in-app (nothing kept, then kept), until the heading and every timeline item
+/// are shown.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "benchmark: run with `cargo xtask bench`"]
+async fn bench_conversation_switch() {
+    let started = Instant::now();
+    let env = Env::get();
+    let (long, short) = tokio::join!(
+        llm_stub::start(
+            StubScript::new()
+                .with_command("echo bench")
+                .with_steps(LONG_STEPS)
+                .with_final_message("Long bench run done.")
+        ),
+        llm_stub::start(
+            StubScript::new()
+                .with_command("echo bench")
+                .with_final_message("Short bench run done.")
+        ),
+    );
+    let api = AgentApi::new(&env.agent_url, &env.agent_key);
+    let t0 = Instant::now();
+    let (long_url, short_url) = (long.url(), short.url());
+    let (dir_a, dir_b) = (
+        env.scratch("bench-switch-a").display().to_string(),
+        env.scratch("bench-switch-b").display().to_string(),
+    );
+    let ((a_id, a_events), (b_id, b_events)) = tokio::join!(
+        run_conversation(
+            &api,
+            &dir_a,
+            &long_url,
+            "Bench switch A",
+            Duration::from_secs(600)
+        ),
+        run_conversation(
+            &api,
+            &dir_b,
+            &short_url,
+            "Bench switch B",
+            Duration::from_secs(120)
+        ),
+    );
+    assert!(
+        a_events >= LONG_EVENTS,
+        "A has only {a_events} events (want ≥ {LONG_EVENTS})"
+    );
+    println!(
+        "  conversations run on the LLM stub in {:.1} s: A {LONG_STEPS} steps, {a_events} events; \
+         B 1 step, {b_events} events",
+        t0.elapsed().as_secs_f64()
+    );
+
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve the release app");
+    let base = server.url();
+    let b = Browser::start(&env).await;
+    cdp(
+        &b,
+        "Page.addScriptToEvaluateOnNewDocument",
+        json!({"source": SWITCH_PROBE}),
+    )
+    .await;
+    // Untimed first loads: how many items each page shows (its newest history page), once live.
+    let mut convs = Vec::new();
+    for (id, title) in [(&a_id, "Bench switch A"), (&b_id, "Bench switch B")] {
+        b.goto(&format!("{base}/conversations/{id}")).await;
+        b.wait_js_for(
+            &format!("{title}'s finish"),
+            "return !!document.querySelector('[data-testid=finish-message]')",
+            SHOW_DEADLINE,
+        )
+        .await;
+        b.wait_live_link().await;
+        let items = b
+            .js("return document.querySelectorAll('[data-testid=timeline-item]').length")
+            .await
+            .as_u64()
+            .unwrap_or(0);
+        assert!(items > 0, "{title} shows no item");
+        convs.push(Conv {
+            id: id.clone(),
+            title,
+            items,
+        });
+    }
+    let (a, bc) = (&convs[0], &convs[1]);
+    assert!(a.items > bc.items, "A shows more than B");
+
+    let t0 = Instant::now();
+    let (mut cold_a, mut cold_b) = (Vec::new(), Vec::new());
+    let (mut first_a, mut first_b) = (Vec::new(), Vec::new());
+    let (mut kept_a, mut kept_b) = (Vec::new(), Vec::new());
+    for _ in 0..SWITCHES {
+        cold_a.push(open_full(&b, &base, a).await);
+        first_b.push(open_in_app(&b, bc, "in-app, first open").await);
+        kept_a.push(open_in_app(&b, a, "in-app, back").await);
+        kept_b.push(open_in_app(&b, bc, "in-app, back").await);
+        cold_b.push(open_full(&b, &base, bc).await);
+        first_a.push(open_in_app(&b, a, "in-app, first open").await);
+    }
+    let timed = t0.elapsed();
+
+    println!(
+        "  conversation switch, real agent server (shared), headless Chromium: A = {a_events} \
+         events on the server, its page shows the newest history page ({} items, {} events); \
+         B = {b_events} events ({} items). Times are performance.now() in the page from \
+         navigation start (full page load) or from the click on the conversation's row in the \
+         list (in-app), to the next animation frame after its heading and all its items are in \
+         the DOM (in parentheses: the DOM change itself); heading = when the heading showed, \
+         with how many items",
+        a.items, cold_a[0].events, bc.items
+    );
+    report_shown("A, full page load (nothing kept)", &cold_a);
+    report_shown("A, in-app, first open (nothing kept)", &first_a);
+    report_shown("A, in-app, back from B (kept)", &kept_a);
+    report_shown("B, full page load (nothing kept)", &cold_b);
+    report_shown("B, in-app, first open (nothing kept)", &first_b);
+    report_shown("B, in-app, back from A (kept)", &kept_b);
+    println!(
+        "  {} timed openings in {:.1} s; the whole bench took {:.1} s",
+        SWITCHES * 6,
+        timed.as_secs_f64(),
+        started.elapsed().as_secs_f64()
     );
 }
