@@ -217,9 +217,6 @@ pub struct AgentServer {
     pub session_api_key: String,
     pub log: PathBuf,
     pub work_dir: PathBuf,
-    /// Its own tmux socket directory (`TMUX_TMPDIR`): the terminal tool's tmux server
-    /// outlives a killed agent server, so [`AgentServer::kill`] stops it here.
-    tmux_dir: PathBuf,
 }
 
 impl AgentServer {
@@ -227,8 +224,7 @@ impl AgentServer {
     pub fn start(opts: &AgentServerOptions) -> Result<AgentServer, String> {
         let home = opts.state_dir.join("home");
         let work = opts.state_dir.join("work");
-        let tmux_dir = opts.state_dir.join("tmux");
-        for d in [&home, &work, &tmux_dir] {
+        for d in [&home, &work] {
             fs::create_dir_all(d).map_err(|e| format!("create {}: {e}", d.display()))?;
         }
         if port_in_use(opts.port) {
@@ -252,7 +248,6 @@ impl AgentServer {
         .current_dir(&work)
         .env("HOME", &home)
         .env("SESSION_API_KEY", &opts.session_api_key)
-        .env("TMUX_TMPDIR", &tmux_dir)
         .env("LITELLM_LOCAL_MODEL_COST_MAP", "True")
         .env("OPENHANDS_SUPPRESS_BANNER", "1")
         .env("OH_ENABLE_VSCODE", "false")
@@ -300,7 +295,6 @@ impl AgentServer {
             session_api_key: opts.session_api_key.clone(),
             log,
             work_dir: work,
-            tmux_dir,
         })
     }
 
@@ -313,22 +307,29 @@ impl AgentServer {
     /// server its terminal tool started (a daemon outside its process group, which a clean
     /// shutdown would have ended).
     pub fn kill(&mut self) {
+        let pid = self.group.id();
         self.group.kill();
-        // One tmux server per terminal, each on its own socket (`tmux-<uid>/openhands-<id>`).
-        let sockets = fs::read_dir(&self.tmux_dir)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .flat_map(|uid_dir| fs::read_dir(uid_dir.path()).into_iter().flatten().flatten());
-        for socket in sockets {
-            let _ = Command::new("tmux")
-                .arg("-S")
-                .arg(socket.path())
-                .arg("kill-server")
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status();
+        // The server keeps its terminals' tmux sockets in a directory of its own,
+        // `<tmp>/openhands-agent-server-<pid>/tmux-<uid>/openhands-<id>` (one tmux server per
+        // terminal), and removes it on a clean shutdown.
+        for root in [std::env::temp_dir(), PathBuf::from("/tmp")] {
+            let dir = root.join(format!("openhands-agent-server-{pid}"));
+            let sockets = fs::read_dir(&dir)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .flat_map(|uid| fs::read_dir(uid.path()).into_iter().flatten().flatten());
+            for socket in sockets {
+                let _ = Command::new("tmux")
+                    .arg("-S")
+                    .arg(socket.path())
+                    .arg("kill-server")
+                    .stdin(Stdio::null())
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .status();
+            }
+            let _ = fs::remove_dir_all(&dir);
         }
     }
 
