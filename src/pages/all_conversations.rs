@@ -1,5 +1,6 @@
-//! "All backends" (issue #16, beyond upstream): every enabled backend's conversations in one
-//! list, newest first, each row labelled with its backend and linked with its own
+//! "All backends" (issue #16, beyond upstream): every enabled backend's conversations (for a
+//! cloud backend, those of each org the user picked) in one list, newest first, each row
+//! labelled with its backend (`Backend · Org` for a cloud org) and linked with its own
 //! `?backend=&org=` (BR-5), a failing or disabled backend as one inline note. Lazily loaded.
 //! A row opens as a fresh page load (`rel="external"`): the app applies a URL's backend pin at
 //! start-up (BR-5), so the conversation opens on its own backend, never on the active one.
@@ -74,7 +75,8 @@ pub fn AllConversations(
             .iter()
             .map(|n| {
                 view! {
-                    <li data-testid="source-note" data-backend-id=n.source.backend_id.clone()>{n.text.clone()}</li>
+                    <li data-testid="source-note" data-backend-id=n.source.backend_id.clone()
+                        data-org-id=n.source.org_id.clone()>{n.text.clone()}</li>
                 }
             })
             .collect_view();
@@ -102,7 +104,8 @@ pub fn AllConversations(
                     .collect_view();
                 view! {
                     <li class="conversation-row" data-testid="all-row"
-                        data-backend-id=r.source.backend_id.clone() data-conversation-id=r.summary.id.clone()>
+                        data-backend-id=r.source.backend_id.clone() data-org-id=r.source.org_id.clone()
+                        data-conversation-id=r.summary.id.clone()>
                         <a class="conversation-link" href=href data-testid="all-row-link" rel="external">
                             <span class="backend-chip" data-testid="row-backend">{r.label.clone()}</span>
                             <span class="conversation-title" data-testid="conversation-title">{title}</span>

@@ -1,84 +1,164 @@
-//! One conversation list across every backend (issue #16): each backend's first page fetched
-//! in parallel through its own client, each with its own deadline, merged by core
-//! (`canvas_core::all_backends`). A backend that fails, is too slow or is disabled by the
-//! circuit breaker becomes one note and never holds up the others; health is recorded as for
-//! any request (successes by the transport, unreachable backends here).
+//! One conversation list across every backend (issue #16): each source's first page fetched
+//! in parallel through its own client, each backend with its own deadline, merged by core
+//! (`canvas_core::all_backends`). A source is a backend, and for a cloud backend each org the
+//! user picked (`canvas_core::all_backends::plan_sources`, `orgs_to_list`): the org of this
+//! tab's selection and of the last selection made in any tab, else its personal workspace.
+//! A backend that fails, is too slow or is disabled by the circuit breaker becomes one note and
+//! never holds up the others; health is recorded as for any request (successes by the
+//! transport, unreachable backends here).
 
+use crate::platform::storage::WebStorage;
 use crate::state::api::client;
-use crate::state::backends::BackendsCtx;
+use crate::state::backends::{load_orgs, BackendsCtx};
 use canvas_core::all_backends::{
-    merge, source_label, MergedList, SourceKey, SourceOutcome, SOURCE_TIMEOUT_MS,
+    merge, org_sources, plan_sources, source_label, MergedList, SourceKey, SourceOutcome,
+    SourcePlan, SOURCE_TIMEOUT_MS,
 };
 use canvas_core::api::SendPlanned;
-use canvas_core::backend::NO_BACKEND_ID;
+use canvas_core::backend::Backend;
 use canvas_core::errors::ApiError;
-use canvas_core::selection::ActiveBackend;
+use canvas_core::selection::{parse_selection, ActiveBackend, Selection};
+use canvas_core::storage::{Storage, ACTIVE_BACKEND_KEY};
 use futures::future::{join_all, select, Either};
 use leptos::prelude::GetUntracked;
+use std::future::Future;
 
-/// Loads every backend's first `per_source` conversations and merges them (newest first, at
-/// most `limit` rows). The active backend is listed with its org; others without one. With
-/// `only` non-empty, only those backends are asked (the list's backend filter, `?from=`).
+type Source = (SourceKey, String, SourceOutcome);
+
+/// `fut`'s output, or `None` when `ms` pass first.
+async fn within<T>(ms: u32, fut: impl Future<Output = T>) -> Option<T> {
+    let deadline = Box::pin(crate::platform::time::sleep_ms(ms));
+    match select(Box::pin(fut), deadline).await {
+        Either::Left((out, _)) => Some(out),
+        Either::Right(_) => None,
+    }
+}
+
+/// The outcome of a failed request; an unreachable backend is recorded in its health (BR-7).
+fn failed(backends: BackendsCtx, backend_id: &str, e: ApiError) -> SourceOutcome {
+    if matches!(e, ApiError::Network(_) | ApiError::Timeout) {
+        backends.record_health(
+            backend_id,
+            Err(e.user_message()),
+            js_sys::Date::now() as i64,
+        );
+    }
+    SourceOutcome::Failed {
+        message: e.user_message(),
+    }
+}
+
+/// One source's first `per_source` conversations, within `ms`.
+async fn list_one(
+    backends: BackendsCtx,
+    target: ActiveBackend,
+    per_source: u32,
+    ms: u32,
+) -> SourceOutcome {
+    let c = client(backends, &target);
+    let list = c
+        .api
+        .list_conversations(None, per_source)
+        .send(&c.transport);
+    match within(ms, list).await {
+        Some(Ok(page)) => SourceOutcome::Page(page),
+        Some(Err(e)) => failed(backends, &target.backend.id, e),
+        None => SourceOutcome::TimedOut,
+    }
+}
+
+/// Every source of one backend with its outcome, all within [`SOURCE_TIMEOUT_MS`] from the
+/// start: a cloud backend's org listing first, then its orgs' lists in parallel.
+async fn ask_backend(
+    backends: BackendsCtx,
+    backend: Backend,
+    plan: SourcePlan,
+    per_source: u32,
+) -> Vec<Source> {
+    let plain = |b: &Backend| (SourceKey::new(b.id.clone(), None), source_label(b, None));
+    match plan {
+        SourcePlan::Disabled => {
+            let (key, label) = plain(&backend);
+            vec![(key, label, SourceOutcome::Disabled)]
+        }
+        SourcePlan::Plain => {
+            let (key, label) = plain(&backend);
+            let target = ActiveBackend {
+                backend,
+                org_id: None,
+            };
+            let outcome = list_one(backends, target, per_source, SOURCE_TIMEOUT_MS).await;
+            vec![(key, label, outcome)]
+        }
+        SourcePlan::Orgs { picked } => {
+            let started = js_sys::Date::now();
+            let listing = match within(SOURCE_TIMEOUT_MS, load_orgs(backends, &backend)).await {
+                Some(Ok(listing)) => listing,
+                Some(Err(e)) => {
+                    let (key, label) = plain(&backend);
+                    return vec![(key, label, failed(backends, &backend.id, e))];
+                }
+                None => {
+                    let (key, label) = plain(&backend);
+                    return vec![(key, label, SourceOutcome::TimedOut)];
+                }
+            };
+            let spent = (js_sys::Date::now() - started).max(0.0) as u32;
+            let left = SOURCE_TIMEOUT_MS.saturating_sub(spent);
+            let sources = org_sources(&backend, &listing, &picked);
+            let lists = sources.iter().map(|(key, _)| {
+                let target = ActiveBackend {
+                    backend: backend.clone(),
+                    org_id: key.org_id.clone(),
+                };
+                list_one(backends, target, per_source, left)
+            });
+            let outcomes = join_all(lists).await;
+            sources
+                .into_iter()
+                .zip(outcomes)
+                .map(|((key, label), outcome)| (key, label, outcome))
+                .collect()
+        }
+    }
+}
+
+/// The selections the app remembers: this tab's (the active backend and org) and the last one
+/// made in any tab (localStorage).
+fn remembered(backends: BackendsCtx) -> Vec<Selection> {
+    let active = backends.active.get_untracked();
+    let mut out = vec![Selection::new(
+        active.backend.id.clone(),
+        active.org_id.as_deref(),
+    )];
+    let last_used = WebStorage::local()
+        .get(ACTIVE_BACKEND_KEY)
+        .ok()
+        .flatten()
+        .and_then(|raw| parse_selection(&raw));
+    out.extend(last_used);
+    out
+}
+
+/// Loads every source's first `per_source` conversations and merges them (newest first, at
+/// most `limit` rows). With `only` non-empty, only those backends are asked (the list's backend
+/// filter, `?from=`).
 pub async fn load(
     backends: BackendsCtx,
     per_source: u32,
     limit: usize,
     only: &[String],
 ) -> MergedList {
-    let active = backends.active.get_untracked();
     let health = backends.health.get_untracked();
-    let sources: Vec<(SourceKey, String, Option<ActiveBackend>)> = backends
-        .backends
-        .get_untracked()
+    let plans = plan_sources(
+        &backends.backends.get_untracked(),
+        only,
+        |id| health.is_disabled(id),
+        &remembered(backends),
+    );
+    let asked = plans
         .into_iter()
-        .filter(|b| b.id != NO_BACKEND_ID && (only.is_empty() || only.contains(&b.id)))
-        .map(|b| {
-            let org = (b.id == active.backend.id)
-                .then(|| active.org_id.clone())
-                .flatten();
-            let key = SourceKey::new(b.id.clone(), org.as_deref());
-            let label = source_label(&b, None);
-            let target = (!health.is_disabled(&b.id)).then_some(ActiveBackend {
-                backend: b,
-                org_id: org,
-            });
-            (key, label, target)
-        })
-        .collect();
-    let fetches = sources.iter().map(|(_, _, target)| async move {
-        let Some(target) = target else {
-            return SourceOutcome::Disabled;
-        };
-        let c = client(backends, target);
-        let list = Box::pin(
-            c.api
-                .list_conversations(None, per_source)
-                .send(&c.transport),
-        );
-        let deadline = Box::pin(crate::platform::time::sleep_ms(SOURCE_TIMEOUT_MS));
-        let outcome = select(list, deadline).await;
-        match outcome {
-            Either::Left((Ok(page), _)) => SourceOutcome::Page(page),
-            Either::Left((Err(e), _)) => {
-                if matches!(e, ApiError::Network(_) | ApiError::Timeout) {
-                    backends.record_health(
-                        &target.backend.id,
-                        Err(e.user_message()),
-                        js_sys::Date::now() as i64,
-                    );
-                }
-                SourceOutcome::Failed {
-                    message: e.user_message(),
-                }
-            }
-            Either::Right(_) => SourceOutcome::TimedOut,
-        }
-    });
-    let outcomes = join_all(fetches).await;
-    let merged_input: Vec<(SourceKey, String, SourceOutcome)> = sources
-        .into_iter()
-        .zip(outcomes)
-        .map(|((key, label, _), outcome)| (key, label, outcome))
-        .collect();
-    merge(&merged_input, limit)
+        .map(|(backend, plan)| ask_backend(backends, backend, plan, per_source));
+    let sources: Vec<Source> = join_all(asked).await.into_iter().flatten().collect();
+    merge(&sources, limit)
 }

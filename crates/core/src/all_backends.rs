@@ -20,10 +20,11 @@ use std::collections::HashSet;
 
 use crate::api::cloud_dto::Organization;
 use crate::api::view::{ConversationSummary, ConversationSummaryPage};
-use crate::backend::Backend;
+use crate::backend::{Backend, NO_BACKEND_ID};
 use crate::errors::scrub_secrets;
 use crate::health::truncate_error;
-use crate::orgs::{is_personal, PERSONAL_WORKSPACE};
+use crate::orgs::{auto_pick, has_orgs, is_personal, OrgListing, PERSONAL_WORKSPACE};
+use crate::selection::Selection;
 use crate::url::{app_href, path_segment};
 
 /// How long one source may take to answer its conversation list (8 s).
@@ -97,6 +98,120 @@ pub fn org_source_label(backend: &Backend, org: &Organization, user_id: Option<&
         org.name.as_str()
     };
     source_label(backend, Some(org_name))
+}
+
+/// How the merged list asks one backend (see [`plan_sources`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SourcePlan {
+    /// Not asked: disabled by the circuit breaker (BR-7); one note, labelled by the backend.
+    Disabled,
+    /// One list, without an org (a backend without organizations).
+    Plain,
+    /// A cloud backend: its org listing first ([`crate::orgs::load_org_listing`]), then one list
+    /// per org of [`orgs_to_list`] with these picked orgs.
+    Orgs {
+        /// The orgs the user picked for this backend ([`picked_orgs`]), in order.
+        picked: Vec<String>,
+    },
+}
+
+/// The orgs remembered for `backend_id`: the org of each of `remembered` that names this
+/// backend, in order, without duplicates or empty ids.
+///
+/// The app remembers ONE selection (backend + org) per tab (sessionStorage) and the last one
+/// made in any tab (localStorage, `openhands-active-backend`); there is no list of orgs per
+/// backend. So a cloud backend has at most two picked orgs (this tab's and the last used), and
+/// usually none unless it is, or was last, the active backend.
+pub fn picked_orgs(backend_id: &str, remembered: &[Selection]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for s in remembered.iter().filter(|s| s.backend_id == backend_id) {
+        if let Some(org) = s.org_id.as_deref().filter(|o| !o.is_empty()) {
+            if !out.iter().any(|o| o == org) {
+                out.push(org.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// Which backends the merged list asks, and how, in registry order: every backend but the
+/// "no backend" placeholder, only those of `only` when it is not empty (the `?from=` filter);
+/// a disabled one (`disabled(id)`) is [`SourcePlan::Disabled`], a backend with organizations
+/// [`SourcePlan::Orgs`] with its [`picked_orgs`], any other [`SourcePlan::Plain`].
+pub fn plan_sources(
+    backends: &[Backend],
+    only: &[String],
+    disabled: impl Fn(&str) -> bool,
+    remembered: &[Selection],
+) -> Vec<(Backend, SourcePlan)> {
+    backends
+        .iter()
+        .filter(|b| b.id != NO_BACKEND_ID && (only.is_empty() || only.contains(&b.id)))
+        .map(|b| {
+            let plan = if disabled(&b.id) {
+                SourcePlan::Disabled
+            } else if has_orgs(b) {
+                SourcePlan::Orgs {
+                    picked: picked_orgs(&b.id, remembered),
+                }
+            } else {
+                SourcePlan::Plain
+            };
+            (b.clone(), plan)
+        })
+        .collect()
+}
+
+/// The orgs of a cloud backend to list: each picked org that the listing still has (a stale
+/// pick — an org left, a key rebound — is dropped, as the selector drops it); with none left,
+/// the personal workspace; without one (a key bound to another org), the org the selector
+/// would pick ([`crate::orgs::auto_pick`]: current, else first). Empty when nothing is listed.
+pub fn orgs_to_list(listing: &OrgListing, picked: &[String]) -> Vec<Organization> {
+    let mut out: Vec<Organization> = Vec::new();
+    for id in picked {
+        if let Some(o) = listing.orgs.iter().find(|o| &o.id == id) {
+            if !out.iter().any(|x| x.id == o.id) {
+                out.push(o.clone());
+            }
+        }
+    }
+    if out.is_empty() {
+        let user = listing.user_id.as_deref();
+        let fallback = listing
+            .orgs
+            .iter()
+            .find(|o| is_personal(o, user))
+            .map(|o| o.id.clone())
+            .or_else(|| auto_pick(listing));
+        out.extend(fallback.and_then(|id| listing.orgs.iter().find(|o| o.id == id).cloned()));
+    }
+    out
+}
+
+/// The sources of a cloud backend once its org listing is known: one per org of
+/// [`orgs_to_list`], keyed by backend + org and labelled `Backend · Org` ([`org_source_label`]);
+/// a listing without orgs gives one source without an org, labelled by the backend.
+pub fn org_sources(
+    backend: &Backend,
+    listing: &OrgListing,
+    picked: &[String],
+) -> Vec<(SourceKey, String)> {
+    let orgs = orgs_to_list(listing, picked);
+    if orgs.is_empty() {
+        return vec![(
+            SourceKey::new(backend.id.clone(), None),
+            source_label(backend, None),
+        )];
+    }
+    let user = listing.user_id.as_deref();
+    orgs.iter()
+        .map(|o| {
+            (
+                SourceKey::new(backend.id.clone(), Some(&o.id)),
+                org_source_label(backend, o, user),
+            )
+        })
+        .collect()
 }
 
 /// What one source gave.
@@ -265,7 +380,7 @@ fn digits(s: &str, n: usize) -> Option<(i64, &str)> {
 /// An ISO-8601 / RFC 3339 time as microseconds since the epoch: `YYYY-MM-DD`, then optionally
 /// `T` (or a space) `HH:MM[:SS[.fraction]]` and `Z` / `±HH[:MM]`. No offset = UTC (the agent
 /// server writes naive UTC times). `None` when it does not parse.
-fn parse_iso_micros(s: &str) -> Option<i64> {
+pub(crate) fn parse_iso_micros(s: &str) -> Option<i64> {
     let s = s.trim();
     let (year, r) = digits(s, 4)?;
     let r = r.strip_prefix('-')?;
@@ -893,6 +1008,210 @@ mod tests {
             "Cloud · Personal workspace"
         );
         assert_eq!(org_source_label(&cloud, &org("o2", ""), None), "Cloud · o2");
+    }
+
+    fn sel(backend: &str, org: Option<&str>) -> Selection {
+        Selection::new(backend, org)
+    }
+
+    #[test]
+    fn picked_orgs_are_the_remembered_orgs_of_that_backend() {
+        let remembered = [
+            sel("cloud", Some("a")),
+            sel("local", None),
+            sel("cloud", Some("b")),
+            sel("cloud", Some("a")),
+            sel("cloud", None),
+            Selection {
+                backend_id: "cloud".into(),
+                org_id: Some(String::new()),
+            },
+            sel("cloud-2", Some("c")),
+        ];
+        for (backend, want) in [
+            ("cloud", vec!["a", "b"]),
+            ("cloud-2", vec!["c"]),
+            ("local", vec![]),
+            ("gone", vec![]),
+        ] {
+            assert_eq!(picked_orgs(backend, &remembered), want, "{backend}");
+        }
+        assert!(picked_orgs("cloud", &[]).is_empty());
+    }
+
+    #[test]
+    fn plan_asks_every_backend_once_and_clouds_with_their_picks() {
+        let b = |id: &str, kind: BackendKind| Backend::new(id, id, "http://h", "k", kind);
+        let backends = vec![
+            b("local-1", BackendKind::Local),
+            b("cloud-1", BackendKind::Cloud),
+            Backend::no_backend(),
+            b("cloud-2", BackendKind::Cloud),
+            b("omni", BackendKind::Omnigent),
+            b("local-2", BackendKind::Local),
+        ];
+        let remembered = [sel("cloud-1", Some("acme")), sel("cloud-1", Some("beta"))];
+        let plan = |only: &[&str], disabled: &[&str]| {
+            let only: Vec<String> = only.iter().map(|s| s.to_string()).collect();
+            plan_sources(&backends, &only, |id| disabled.contains(&id), &remembered)
+                .into_iter()
+                .map(|(b, p)| (b.id, p))
+                .collect::<Vec<_>>()
+        };
+        let orgs = |o: &[&str]| SourcePlan::Orgs {
+            picked: o.iter().map(|s| s.to_string()).collect(),
+        };
+        // (only, disabled, want)
+        type Case = (
+            &'static [&'static str],
+            &'static [&'static str],
+            Vec<(&'static str, SourcePlan)>,
+        );
+        let cases: [Case; 3] = [
+            (
+                &[],
+                &[],
+                vec![
+                    ("local-1", SourcePlan::Plain),
+                    ("cloud-1", orgs(&["acme", "beta"])),
+                    ("cloud-2", orgs(&[])),
+                    ("omni", SourcePlan::Plain),
+                    ("local-2", SourcePlan::Plain),
+                ],
+            ),
+            (
+                &[],
+                &["cloud-1", "local-2"],
+                vec![
+                    ("local-1", SourcePlan::Plain),
+                    ("cloud-1", SourcePlan::Disabled),
+                    ("cloud-2", orgs(&[])),
+                    ("omni", SourcePlan::Plain),
+                    ("local-2", SourcePlan::Disabled),
+                ],
+            ),
+            (
+                &["cloud-2", "local-1", "unknown", NO_BACKEND_ID],
+                &[],
+                vec![("local-1", SourcePlan::Plain), ("cloud-2", orgs(&[]))],
+            ),
+        ];
+        for (only, disabled, want) in cases {
+            let want: Vec<(String, SourcePlan)> = want
+                .into_iter()
+                .map(|(id, p)| (id.to_string(), p))
+                .collect();
+            assert_eq!(
+                plan(only, disabled),
+                want,
+                "only {only:?}, disabled {disabled:?}"
+            );
+        }
+    }
+
+    fn listing(ids: &[(&str, &str)], current: Option<&str>, user: Option<&str>) -> OrgListing {
+        OrgListing {
+            orgs: ids
+                .iter()
+                .map(|(id, name)| Organization {
+                    id: id.to_string(),
+                    name: name.to_string(),
+                    is_personal: None,
+                })
+                .collect(),
+            current_org_id: current.map(str::to_string),
+            user_id: user.map(str::to_string),
+            scope: crate::orgs::KeyScope::Legacy,
+        }
+    }
+
+    #[test]
+    fn a_cloud_lists_its_picked_orgs_else_the_personal_workspace() {
+        let all = [("a", "Acme"), ("u1", "me"), ("b", "Beta")];
+        let bound_b = [("b", "Beta")];
+        let s = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        for (what, l, picked, want) in [
+            (
+                "one pick",
+                listing(&all, Some("a"), Some("u1")),
+                s(&["b"]),
+                vec!["b"],
+            ),
+            (
+                "two picks, in pick order",
+                listing(&all, None, Some("u1")),
+                s(&["b", "a", "b"]),
+                vec!["b", "a"],
+            ),
+            (
+                "a stale pick is dropped",
+                listing(&all, None, Some("u1")),
+                s(&["gone", "a"]),
+                vec!["a"],
+            ),
+            (
+                "no pick: the personal workspace, not the current org",
+                listing(&all, Some("a"), Some("u1")),
+                s(&[]),
+                vec!["u1"],
+            ),
+            (
+                "only stale picks: the personal workspace",
+                listing(&all, None, Some("u1")),
+                s(&["gone"]),
+                vec!["u1"],
+            ),
+            (
+                "no personal org listed (bound key): the current org",
+                listing(&bound_b, Some("b"), Some("u1")),
+                s(&[]),
+                vec!["b"],
+            ),
+            (
+                "user unknown, no current: the first",
+                listing(&all, None, None),
+                s(&[]),
+                vec!["a"],
+            ),
+            (
+                "nothing listed",
+                listing(&[], Some("a"), None),
+                s(&["a"]),
+                vec![],
+            ),
+        ] {
+            let got: Vec<String> = orgs_to_list(&l, &picked)
+                .into_iter()
+                .map(|o| o.id)
+                .collect();
+            assert_eq!(got, want, "{what}");
+        }
+    }
+
+    #[test]
+    fn org_sources_are_keyed_and_labelled_backend_and_org() {
+        let cloud = Backend::new("c", "Cloud", "https://app.example", "k", BackendKind::Cloud);
+        let l = listing(&[("a", "Acme"), ("u1", "me"), ("n", " ")], None, Some("u1"));
+        let picks = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            org_sources(&cloud, &l, &picks(&["a", "n"])),
+            [
+                (SourceKey::new("c", Some("a")), "Cloud · Acme".to_string()),
+                (SourceKey::new("c", Some("n")), "Cloud · n".to_string()),
+            ]
+        );
+        assert_eq!(
+            org_sources(&cloud, &l, &[]),
+            [(
+                SourceKey::new("c", Some("u1")),
+                "Cloud · Personal workspace".to_string()
+            )]
+        );
+        // Nothing listed: one source without an org, labelled by the backend.
+        assert_eq!(
+            org_sources(&cloud, &listing(&[], None, None), &picks(&["a"])),
+            [(SourceKey::new("c", None), "Cloud".to_string())]
+        );
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //! own backend, a stopped backend as one note beside the others' rows; search in the URL; the
 //! command palette switching backend by keyboard only; status and backend filters in the URL
 //! (surviving a reload); the `?` shortcuts dialog; next/previous conversation by keyboard.
+//! The merged list also covers a cloud backend: its picked org (else its personal workspace),
+//! each row labelled `Backend · Org`.
 
 use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
 use canvas_fixtures::llm_stub::{self, StubScript};
@@ -194,6 +196,261 @@ async fn all_backends_list_rows_of_each_backend_and_notes_a_stopped_one() {
         )
         .await;
     assert!(notes.as_str().unwrap().starts_with("Second: "), "{notes}");
+}
+
+/// A READY cloud conversation started in `org` (the stand-in paced `Immediate`), titled
+/// `title`; its app conversation id.
+async fn cloud_conversation_in(cloud_url: &str, key: &str, org: &str, title: &str) -> String {
+    let http = reqwest::Client::new();
+    let call = |method: reqwest::Method, path: String| {
+        http.request(method, format!("{cloud_url}{path}"))
+            .bearer_auth(key)
+            .header("X-Org-Id", org)
+    };
+    let task: serde_json::Value = call(reqwest::Method::POST, "/api/v1/app-conversations".into())
+        .json(&json!({}))
+        .send()
+        .await
+        .expect("start")
+        .json()
+        .await
+        .expect("task");
+    let task_id = task["id"].as_str().expect("task id");
+    let tasks: serde_json::Value = call(
+        reqwest::Method::GET,
+        format!("/api/v1/app-conversations/start-tasks?ids={task_id}"),
+    )
+    .send()
+    .await
+    .expect("start-tasks")
+    .json()
+    .await
+    .expect("tasks");
+    assert_eq!(tasks[0]["status"], json!("READY"), "{tasks}");
+    let id = tasks[0]["app_conversation_id"]
+        .as_str()
+        .expect("conversation id")
+        .to_string();
+    let renamed = call(
+        reqwest::Method::PATCH,
+        format!("/api/v1/app-conversations/{id}"),
+    )
+    .json(&json!({ "title": title }))
+    .send()
+    .await
+    .expect("rename");
+    assert!(
+        renamed.status().is_success(),
+        "rename: {}",
+        renamed.status()
+    );
+    id
+}
+
+/// Each row of the merged list: backend, org, conversation, label, link.
+const ALL_ROWS: &str = "return [...document.querySelectorAll('[data-testid=all-row]')].map(r => ({
+       backend: r.dataset.backendId, org: r.dataset.orgId || null, id: r.dataset.conversationId,
+       label: r.querySelector('[data-testid=row-backend]').innerText,
+       title: r.querySelector('[data-testid=conversation-title]').innerText,
+       href: r.querySelector('a').getAttribute('href')}));";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn all_backends_list_two_local_servers_and_the_picked_cloud_orgs() {
+    let env = Env::get();
+    let tag = random_hex(3).unwrap();
+    let start = canvas_fixtures::cloud::StartBehavior {
+        pacing: canvas_fixtures::cloud::Pacing::Immediate,
+        fail: None,
+    };
+    let (cloud, server) = canvas_e2e::start_cloud_with_app(&env, "all-cloud", start).await;
+    let second = env.private_agent_server("all-cloud-second").await;
+    let first_title = format!("First local work {tag}");
+    let second_title = format!("Second local work {tag}");
+    let personal_title = format!("Cloud personal work {tag}");
+    let org_a_title = format!("Cloud org A work {tag}");
+    let first_id = AgentApi::new(&env.agent_url, &env.agent_key)
+        .create_conversation(&env.scratch("all-c1").display().to_string(), &first_title)
+        .await;
+    let second_id = AgentApi::new(&second.url, &second.session_api_key)
+        .create_conversation(&env.scratch("all-c2").display().to_string(), &second_title)
+        .await;
+    let key = cloud.keys.legacy.clone();
+    let (personal, org_a) = (&cloud.orgs.personal, &cloud.orgs.org_a);
+    let personal_id =
+        cloud_conversation_in(&cloud.url(), &key, &personal.id, &personal_title).await;
+    let org_a_id = cloud_conversation_in(&cloud.url(), &key, &org_a.id, &org_a_title).await;
+
+    // Two local backends and a cloud one; this tab (and the last selection) on the first local
+    // one, so no org is remembered for the cloud backend.
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/", server.url())).await;
+    b.js(&format!(
+        "localStorage.setItem('openhands-backends', JSON.stringify([
+           {{id:'first', name:'First', host:{h1}, apiKey:{k1}, kind:'local'}},
+           {{id:'second', name:'Second', host:{h2}, apiKey:{k2}, kind:'local'}},
+           {{id:'cloud', name:'Cloud', host:{hc}, apiKey:{kc}, kind:'cloud'}}]));
+         const sel = JSON.stringify({{backendId:'first', orgId:null}});
+         localStorage.setItem('openhands-active-backend', sel);
+         sessionStorage.setItem('openhands-active-backend', sel);
+         return true;",
+        h1 = json!(env.agent_url),
+        k1 = json!(env.agent_key),
+        h2 = json!(second.url),
+        k2 = json!(second.session_api_key),
+        hc = json!(cloud.url()),
+        kc = json!(key),
+    ))
+    .await;
+    let started = Instant::now();
+    b.goto(&format!("{}/conversations?scope=all", server.url()))
+        .await;
+    b.wait_js(
+        "the first backend's row",
+        &row_script("first", &first_title),
+    )
+    .await;
+    b.wait_js(
+        "the second backend's row",
+        &row_script("second", &second_title),
+    )
+    .await;
+    b.wait_js(
+        "the cloud's personal workspace row",
+        &row_script("cloud", &personal_title),
+    )
+    .await;
+    eprintln!(
+        "merged list of 2 local servers + 1 cloud org shown in {:?}",
+        started.elapsed()
+    );
+    let row_of = |rows: &serde_json::Value, id: &str, backend: &str| {
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == json!(id) && r["backend"] == json!(backend))
+            .cloned()
+            .unwrap_or_else(|| panic!("no {backend} row {id}: {rows:#}"))
+    };
+    let rows = b.js(ALL_ROWS).await;
+    // Each row is labelled with its backend (and org) and linked with its own pin (BR-5).
+    for (backend, id, label, href) in [
+        (
+            "first",
+            &first_id,
+            "First".to_string(),
+            format!("/conversations/{first_id}?backend=first"),
+        ),
+        (
+            "second",
+            &second_id,
+            "Second".to_string(),
+            format!("/conversations/{second_id}?backend=second"),
+        ),
+        (
+            "cloud",
+            &personal_id,
+            "Cloud · Personal workspace".to_string(),
+            format!(
+                "/conversations/{personal_id}?backend=cloud&org={}",
+                personal.id
+            ),
+        ),
+    ] {
+        let row = row_of(&rows, id, backend);
+        assert_eq!(row["label"], json!(label), "{row:#}");
+        assert_eq!(row["href"], json!(href), "{row:#}");
+    }
+    // No org was picked for the cloud backend: only its personal workspace is listed.
+    let cloud_orgs: Vec<&serde_json::Value> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["backend"] == json!("cloud"))
+        .map(|r| &r["org"])
+        .collect();
+    assert!(
+        cloud_orgs.iter().all(|o| **o == json!(personal.id)),
+        "{rows:#}"
+    );
+    assert!(
+        !rows
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["id"] == json!(org_a_id) && r["backend"] == json!("cloud")),
+        "org A was not picked: {rows:#}"
+    );
+
+    // Org A picked last (in another tab: the last-used selection), this tab still on the first
+    // backend: the cloud lists org A instead, labelled with it.
+    b.js(&format!(
+        "localStorage.setItem('openhands-active-backend',
+           JSON.stringify({{backendId:'cloud', orgId:{org}}})); return true;",
+        org = json!(org_a.id)
+    ))
+    .await;
+    b.client.refresh().await.unwrap();
+    b.wait_js("the cloud's org A row", &row_script("cloud", &org_a_title))
+        .await;
+    b.wait_js(
+        "the first backend's row again",
+        &row_script("first", &first_title),
+    )
+    .await;
+    b.wait_js(
+        "the second backend's row again",
+        &row_script("second", &second_title),
+    )
+    .await;
+    let rows = b.js(ALL_ROWS).await;
+    let row = row_of(&rows, &org_a_id, "cloud");
+    assert_eq!(
+        row["label"],
+        json!(format!("Cloud · {}", org_a.name)),
+        "{row:#}"
+    );
+    assert_eq!(row["org"], json!(org_a.id), "{row:#}");
+    assert!(
+        !rows
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["id"] == json!(personal_id) && r["backend"] == json!("cloud")),
+        "the personal workspace is not listed once an org is picked: {rows:#}"
+    );
+    assert_eq!(
+        b.js("return document.querySelector('[data-testid=active-backend]').dataset.backendId")
+            .await,
+        json!("first")
+    );
+
+    // The cloud row opens on the cloud backend, in its org.
+    b.client
+        .find(Locator::Css(&format!(
+            "[data-testid=all-row][data-backend-id=cloud][data-conversation-id=\"{org_a_id}\"] \
+             [data-testid=all-row-link]"
+        )))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    b.wait_js(
+        "the cloud backend active on its conversation",
+        "const e = document.querySelector('[data-testid=active-backend]'); \
+         return e && e.dataset.backendId === 'cloud' && !!document.querySelector('[data-testid=conversation-page]');",
+    )
+    .await;
+    let selection = b
+        .js("return JSON.parse(sessionStorage.getItem('openhands-active-backend'))")
+        .await;
+    assert_eq!(selection["orgId"], json!(org_a.id), "{selection}");
+    assert!(b
+        .js("return location.pathname")
+        .await
+        .as_str()
+        .unwrap()
+        .ends_with(&format!("/conversations/{org_a_id}")));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
