@@ -119,3 +119,11 @@ lazy_view! {
         view! { <crate::components::palette::Palette close=close /> }
     }
 }
+
+lazy_view! {
+    /// The conversation list in the sidebar (issue #16), loaded after the first paint.
+    pub fn sidebar_list() in sidebar, preload preload_sidebar_list {
+        view! { <crate::components::sidebar_list::SidebarList /> }
+    }
+}
+

@@ -8,5 +8,6 @@ pub mod recovery;
 pub mod run_where;
 pub mod shell;
 pub mod shortcuts;
+pub mod sidebar_list;
 pub mod status_dot;
 pub mod workspace;

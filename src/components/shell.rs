@@ -74,9 +74,40 @@ pub fn Shell(children: ChildrenFn) -> impl IntoView {
         matches!(conn.state(), Connection::Failed { keeps_page, .. } if keeps_page == keeps)
             && current_screen(backends, conn) == Screen::App
     };
+    // On narrow screens the sidebar is a drawer: opened from the header, closed by Esc, a
+    // click beside it, or going to another page.
+    let drawer = RwSignal::new(false);
+    let location = leptos_router::hooks::use_location();
+    Effect::new(move |_| {
+        location.pathname.track();
+        location.search.track();
+        drawer.set(false);
+    });
+    let in_app = move || current_screen(backends, conn) == Screen::App;
+    let drawer_btn = NodeRef::<leptos::html::Button>::new();
+    let nav = NodeRef::<leptos::html::Nav>::new();
+    // Opening moves focus into the drawer; Esc closes it and gives focus back to its button.
+    let toggle_drawer = move |_| {
+        let open = !drawer.get_untracked();
+        drawer.set(open);
+        if open {
+            request_animation_frame(move || {
+                let first = nav
+                    .get_untracked()
+                    .and_then(|n| n.query_selector("a[href]").ok().flatten())
+                    .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok());
+                if let Some(el) = first {
+                    let _ = el.focus();
+                }
+            });
+        }
+    };
     view! {
-        <div class="app">
+        <div class="app" class:drawer-open=move || drawer.get()>
             <header class="app-header">
+                <button type="button" class="drawer-toggle" data-testid="sidebar-drawer-toggle"
+                    aria-controls="app-sidebar" aria-expanded=move || drawer.get().to_string()
+                    aria-label="Menu" node_ref=drawer_btn on:click=toggle_drawer>"☰"</button>
                 <span class="brand">"Agent Canvas"</span>
                 <span class="spacer"></span>
                 <span
@@ -90,12 +121,24 @@ pub fn Shell(children: ChildrenFn) -> impl IntoView {
                     {version}
                 </span>
             </header>
-            <nav class="sidebar" aria-label="Main">
+            <nav class="sidebar" id="app-sidebar" aria-label="Main" node_ref=nav
+                on:keydown=move |ev: web_sys::KeyboardEvent| {
+                    if ev.key() == "Escape" && drawer.get_untracked() {
+                        drawer.set(false);
+                        if let Some(b) = drawer_btn.get_untracked() {
+                            let _ = b.focus();
+                        }
+                    }
+                }>
                 {NAV.iter().map(|&(path, label, testid, prefetch)| view! {
                     <NavLink path=path label=label testid=testid prefetch=prefetch />
                 }).collect_view()}
                 <BackendSelector />
+                <Show when=in_app>
+                    {lazy("conversation list", crate::chunks::preload_sidebar_list, crate::chunks::sidebar_list)}
+                </Show>
             </nav>
+            <div class="drawer-backdrop" aria-hidden="true" on:click=move |_| drawer.set(false)></div>
             <main class="content">
                 <Show when=move || failed(true)>
                     {lazy("away banner", preload_away_banner, away_banner)}

@@ -179,8 +179,15 @@ fn ConversationRow(id: String, list: ListCtx) -> impl IntoView {
     }
 }
 
+/// Asks before deleting conversation `id` of `list`'s backend; `on_deleted` runs after the
+/// server deleted it (the sidebar also unpins it and leaves its page).
 #[component]
-fn DeleteDialog(list: ListCtx, id: String, title: String) -> impl IntoView {
+pub(crate) fn DeleteDialog(
+    list: ListCtx,
+    id: String,
+    title: String,
+    #[prop(optional)] on_deleted: Option<Callback<String>>,
+) -> impl IntoView {
     let backends = use_backends();
     let busy = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
@@ -202,6 +209,9 @@ fn DeleteDialog(list: ListCtx, id: String, title: String) -> impl IntoView {
                 Ok(()) => {
                     list.forget(&id);
                     list.deleting.set(None);
+                    if let Some(f) = on_deleted {
+                        f.run(id);
+                    }
                 }
                 Err(e) => error.set(Some(e.user_message())),
             }

@@ -5,6 +5,7 @@ pub mod globals;
 pub mod http;
 pub mod listen;
 pub mod location;
+pub mod notify;
 pub mod socket;
 pub mod sse;
 pub mod storage;

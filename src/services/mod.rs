@@ -9,6 +9,7 @@ pub mod conversation;
 pub mod conversation_list;
 pub mod hosts;
 pub mod settings;
+pub mod sidebar;
 pub mod skills;
 pub mod start_task;
 pub mod terminal;

@@ -26,6 +26,7 @@
 //! | [`attention`] | tab title markers and notifications for a conversation (issue #16) |
 //! | [`list_filter`] | the lists' filters in the URL: status, backend, archived, title (issue #16) |
 //! | [`shortcuts`] | keyboard shortcuts, the `?` table, next/previous conversation (issue #16) |
+//! | [`sidebar`] | the sidebar list: pins per backend, unread marks, relative times (issue #16) |
 //! | [`omnigent`] | Omnigent: DTOs, hosts, the session stream (`spec/omnigent.md`, issue #12) |
 
 #![forbid(unsafe_code)]
@@ -54,6 +55,7 @@ pub mod probe;
 pub mod registry;
 pub mod selection;
 pub mod shortcuts;
+pub mod sidebar;
 pub mod skills;
 pub mod storage;
 pub mod url;

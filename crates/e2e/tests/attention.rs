@@ -2,10 +2,12 @@
 //! — the one the server generates in the background, shown without a reload — and the agent's
 //! status; the tab's icon gets a dot while the agent waits for a confirmation; and each change
 //! that needs the person (waiting, finished) while the tab is in the background constructs one
-//! desktop notification. The test browser has notifications allowed (a Chrome preference), and
-//! the page's `Notification` is wrapped to record constructions before passing them on.
-//! Headless Chromium cannot put a tab in the background, so `visibilityState` reads "hidden".
-//! Everything else is real: the agent server, the stub-driven run, the app's decisions.
+//! desktop notification and, once the person turned the sound on, plays one chime. The test
+//! browser has notifications allowed (a Chrome preference); the page's `Notification` is
+//! wrapped to record constructions and `OscillatorNode.prototype.start` to count tones, both
+//! passing them on. Headless Chromium cannot put a tab in the background, so
+//! `visibilityState` reads "hidden". Everything else is real: the agent server, the
+//! stub-driven run, the app's decisions.
 
 use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
 use canvas_fixtures::llm_stub::{self, StubScript};
@@ -63,6 +65,12 @@ async fn the_tab_follows_the_agent_and_a_background_tab_is_told_what_needs_the_p
                window.__notes.push([args[0], args[1] && args[1].body]);
                return Reflect.construct(target, args);
              } });
+             window.__tones = 0;
+             const start = OscillatorNode.prototype.start;
+             OscillatorNode.prototype.start = function (...args) {
+               window.__tones += 1;
+               return start.apply(this, args);
+             };
              Object.defineProperty(document, 'visibilityState', {get: () => 'hidden', configurable: true});
              return Real.permission;")
         .await;
@@ -77,6 +85,25 @@ async fn the_tab_follows_the_agent_and_a_background_tab_is_told_what_needs_the_p
         .await
         .as_bool()
         .unwrap());
+
+    // The optional sound: off until turned on, then remembered in this browser.
+    let sound = "[data-testid=sound-toggle]";
+    assert_eq!(
+        b.js(&format!(
+            "return document.querySelector('{sound}').getAttribute('aria-pressed')"
+        ))
+        .await,
+        json!("false")
+    );
+    b.click(sound).await;
+    b.wait_js(
+        "the sound on",
+        &format!(
+            "return document.querySelector('{sound}').getAttribute('aria-pressed') === 'true' \
+               && localStorage.getItem('agent-canvas-sound') === '1'"
+        ),
+    )
+    .await;
 
     api.send_message(&id, "Go").await;
     b.wait_js_for(
@@ -93,6 +120,8 @@ async fn the_tab_follows_the_agent_and_a_background_tab_is_told_what_needs_the_p
         bodies(&b).await,
         json!(["The agent waits for your confirmation."])
     );
+    // One chime (two tones) with it.
+    assert_eq!(b.js("return window.__tones").await, json!(2));
 
     b.click("[data-testid=approve]").await;
     let title = b
@@ -115,6 +144,11 @@ async fn the_tab_follows_the_agent_and_a_background_tab_is_told_what_needs_the_p
             "The agent finished."
         ]),
         "one notification per change that needs the person, none for running"
+    );
+    assert_eq!(
+        b.js("return window.__tones").await,
+        json!(4),
+        "a chime each"
     );
 
     // Reopening a finished conversation: named at once, and not news (no notification).

@@ -3,9 +3,11 @@
 //! has none, since the server names a conversation in the background — and the agent's status
 //! ("✓ Fix the build · Agent Canvas"); the tab's icon gets a dot while the agent waits for a
 //! confirmation; and when the agent finishes, fails or waits while this tab is in the
-//! background, a desktop notification says so — once the person allowed them ("Notify me").
+//! background, a desktop notification says so — once the person allowed them ("Notify me") —
+//! and, when the person turned it on ("Sound"), a short chime (`platform::notify`).
 //! The rules are `canvas_core::attention`; this only applies them.
 
+use crate::platform::notify::{ask_permission, permission, set_sound, sound_on, tell};
 use crate::services::conversation::load;
 use crate::state::backends::use_backends;
 use canvas_core::api::view::UNTITLED;
@@ -16,30 +18,7 @@ use canvas_core::events::ExecutionStatus;
 use canvas_core::selection::ActiveBackend;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{
-    HtmlLinkElement, Notification, NotificationOptions, NotificationPermission, VisibilityState,
-};
-
-fn permission() -> NotificationPermission {
-    // `Notification` is missing in some browsers (and in insecure contexts).
-    let has_api = js_sys::Reflect::has(&window(), &"Notification".into()).unwrap_or(false);
-    if has_api {
-        Notification::permission()
-    } else {
-        NotificationPermission::Denied
-    }
-}
-
-fn notify(title: &str, body: &str) {
-    let hidden = document().visibility_state() == VisibilityState::Hidden;
-    if !hidden || permission() != NotificationPermission::Granted {
-        return;
-    }
-    let options = NotificationOptions::new();
-    options.set_body(body);
-    options.set_tag("agent-canvas-conversation");
-    let _ = Notification::new_with_options(title, &options);
-}
+use web_sys::{HtmlLinkElement, NotificationPermission};
 
 fn icon_link() -> Option<HtmlLinkElement> {
     document()
@@ -62,6 +41,20 @@ pub fn Attention(
 ) -> impl IntoView {
     let backends = use_backends();
     let named = StoredValue::new(named);
+    // The server names a conversation in the background: ask it again for the title.
+    let ask_title = Action::new_local(move |_: &()| {
+        let (active, id) = (active.clone(), id.clone());
+        async move {
+            let Ok(s) = load(backends, &active, &id).await else {
+                return;
+            };
+            let Some(t) = s.title.filter(|t| !t.trim().is_empty()) else {
+                return;
+            };
+            named.try_update_value(|n| *n = Some(t.clone()));
+            title.try_set(t);
+        }
+    });
     let plain_icon = icon_link().map(|l| l.href());
     let plain_again = plain_icon.clone();
     Effect::new(move |before: Option<ExecutionStatus>| {
@@ -76,22 +69,12 @@ pub fn Attention(
             });
         }
         if let Some(body) = before.as_ref().and_then(|b| notification(b, &now)) {
-            notify(&tab_title(&shown, &now), body);
+            tell(&tab_title(&shown, &now), body);
         }
         let unnamed = named.with_value(|n| n.clone());
         if let Some(b) = &before {
             if ask_for_title(unnamed.as_deref(), b, &now) {
-                let (active, id) = (active.clone(), id.clone());
-                leptos::task::spawn_local(async move {
-                    let Ok(s) = load(backends, &active, &id).await else {
-                        return;
-                    };
-                    let Some(t) = s.title.filter(|t| !t.trim().is_empty()) else {
-                        return;
-                    };
-                    named.try_update_value(|n| *n = Some(t.clone()));
-                    title.try_set(t);
-                });
+                ask_title.dispatch(());
             }
         }
         now
@@ -113,12 +96,20 @@ pub fn Attention(
         asked.track();
         permission() == NotificationPermission::Default
     };
-    let ask = move |_| {
-        if let Ok(promise) = Notification::request_permission() {
-            leptos::task::spawn_local(async move {
-                let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-                asked.try_set(true);
-            });
+    let ask = Action::new_local(move |_: &()| async move {
+        ask_permission().await;
+        asked.try_set(true);
+    });
+    let sound = RwSignal::new(sound_on());
+    let sound_error = RwSignal::new(None::<String>);
+    let toggle_sound = move |_| {
+        let on = !sound.get_untracked();
+        match set_sound(on) {
+            Ok(()) => {
+                sound.set(on);
+                sound_error.set(None);
+            }
+            Err(e) => sound_error.set(Some(format!("The sound setting could not be saved: {e}"))),
         }
     };
     let hint = move || {
@@ -132,9 +123,17 @@ pub fn Attention(
     };
     view! {
         <Show when=can_ask>
-            <button class="btn small" data-testid="notify-me" title=hint on:click=ask>
+            <button class="btn small" data-testid="notify-me" title=hint on:click=move |_| { ask.dispatch(()); }>
                 "Notify me"
             </button>
         </Show>
+        <button class="btn small" data-testid="sound-toggle" aria-pressed=move || sound.get().to_string()
+            title="Play a short sound when a conversation in a background tab finishes or needs you"
+            on:click=toggle_sound>
+            {move || if sound.get() { "🔔 Sound on" } else { "🔕 Sound off" }}
+        </button>
+        <span class="field-error" role="alert" data-testid="sound-error" hidden=move || sound_error.with(Option::is_none)>
+            {move || sound_error.get().unwrap_or_default()}
+        </span>
     }
 }
