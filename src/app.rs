@@ -39,6 +39,8 @@ pub fn App() -> impl IntoView {
                         <Route path=path!("/automations") view=|| lazy("automations", preload_automations, automations_page) />
                         <Route path=path!("/automations/:id") view=AutomationById />
                         <Route path=path!("/skills") view=|| lazy("skills", preload_skills, skills_page) />
+                        <Route path=path!("/settings") view=SettingsBySection />
+                        <Route path=path!("/settings/:section") view=SettingsBySection />
                     </Routes>
                 </Gate>
             </Shell>
@@ -79,6 +81,19 @@ fn AutomationById() -> impl IntoView {
         let id = id.get();
         lazy("automation", preload_automation, move || {
             automation_page(id.clone())
+        })
+    }
+}
+
+/// `/settings` and `/settings/:section` (a lazy chunk; `/settings` is its first section).
+#[component]
+fn SettingsBySection() -> impl IntoView {
+    let params = use_params_map();
+    let section = Memo::new(move |_| params.with(|p| p.get("section").unwrap_or_default()));
+    move || {
+        let section = section.get();
+        lazy("settings", crate::chunks::preload_settings, move || {
+            crate::chunks::settings_page(section.clone())
         })
     }
 }

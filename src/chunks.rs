@@ -127,3 +127,9 @@ lazy_view! {
     }
 }
 
+lazy_view! {
+    /// Settings (issue #13): secrets, app preferences.
+    pub fn settings_page(section: String) in settings, preload preload_settings {
+        view! { <crate::pages::settings::SettingsPage section=section /> }
+    }
+}

@@ -147,6 +147,11 @@ pub fn Palette(close: Callback<()>) -> impl IntoView {
         ("All backends' conversations", "/conversations?scope=all"),
         ("Automations", "/automations"),
         ("Skills", "/skills"),
+        ("Settings: secrets", "/settings/secrets"),
+        (
+            "Settings: app preferences (theme, notifications, sound)",
+            "/settings/app",
+        ),
     ]
     .into_iter()
     .map(|(label, path)| Entry {

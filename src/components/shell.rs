@@ -29,6 +29,9 @@ const NAV: &[NavEntry] = &[
     ("/skills", "Skills", "nav-skills", || {
         crate::lazy::prefetch(crate::chunks::preload_skills)
     }),
+    ("/settings", "Settings", "nav-settings", || {
+        crate::lazy::prefetch(crate::chunks::preload_settings)
+    }),
 ];
 
 /// One sidebar link (one instantiation for all of them: the main module stays small).

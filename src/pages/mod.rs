@@ -9,5 +9,6 @@ pub mod not_found;
 pub mod onboarding;
 pub mod panel;
 pub mod public_key;
+pub mod settings;
 pub mod skills;
 pub mod start_task;

@@ -2,15 +2,13 @@
 //! chime (Web Audio, no sound file). Both only while this tab is hidden; a browser without
 //! the APIs (or an insecure context) simply gets neither.
 
-use canvas_core::storage::Storage;
+use crate::platform::storage::WebStorage;
+use canvas_core::preferences;
 use std::cell::RefCell;
 use wasm_bindgen::JsValue;
 use web_sys::{
     AudioContext, Notification, NotificationOptions, NotificationPermission, VisibilityState,
 };
-
-/// `localStorage`: `"1"` while the chime is on.
-pub const SOUND_KEY: &str = "agent-canvas-sound";
 
 fn has(api: &str) -> bool {
     web_sys::window()
@@ -40,8 +38,8 @@ pub async fn ask_permission() {
     }
 }
 
-/// Shows a notification (one at a time: a newer one replaces an older one) and plays the chime
-/// if it is on — only while the tab is hidden.
+/// Shows a notification (one at a time: a newer one replaces an older one) unless turned off
+/// in Settings → App, and plays the chime if it is on — only while the tab is hidden.
 pub fn tell(title: &str, body: &str) {
     if !hidden() {
         return;
@@ -49,7 +47,9 @@ pub fn tell(title: &str, body: &str) {
     if sound_on() {
         chime();
     }
-    if permission() != NotificationPermission::Granted {
+    if !preferences::notifications_on(&WebStorage::local())
+        || permission() != NotificationPermission::Granted
+    {
         return;
     }
     let options = NotificationOptions::new();
@@ -58,25 +58,15 @@ pub fn tell(title: &str, body: &str) {
     let _ = Notification::new_with_options(title, &options);
 }
 
-/// Whether the chime is on (in this browser).
+/// Whether the chime is on (in this browser; `canvas_core::preferences`).
 pub fn sound_on() -> bool {
-    crate::platform::storage::WebStorage::local()
-        .get(SOUND_KEY)
-        .ok()
-        .flatten()
-        .as_deref()
-        == Some("1")
+    preferences::sound_on(&WebStorage::local())
 }
 
 /// Turns the chime on or off; `Err` says why it could not be remembered. Turning it on is a
 /// click, which lets the page's audio start (browsers hold audio until a gesture).
 pub fn set_sound(on: bool) -> Result<(), String> {
-    let store = crate::platform::storage::WebStorage::local();
-    let r = if on {
-        store.set(SOUND_KEY, "1")
-    } else {
-        store.remove(SOUND_KEY)
-    };
+    let r = preferences::set_sound(&WebStorage::local(), on);
     if on {
         if let Some(ctx) = audio() {
             let _ = ctx.resume();

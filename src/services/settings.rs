@@ -1,14 +1,17 @@
 //! LLM settings per backend: this browser's copy in `localStorage` (key
 //! `canvas_core::new_conversation::llm_settings_key`), and the agent server's own settings
-//! where it offers them (`GET`/`PATCH /api/settings`, secrets round-tripped encrypted).
+//! where it offers them (`GET`/`PATCH /api/settings`, secrets round-tripped encrypted); the
+//! server's named secrets (`/api/settings/secrets`, issue #13).
 
 use crate::platform::storage::WebStorage;
 use crate::state::api::client;
 use crate::state::backends::BackendsCtx;
 use canvas_core::api::SendPlanned;
+use canvas_core::errors::ApiError;
 use canvas_core::new_conversation::{
     llm_settings_key, settings_with_encrypted_secrets, LlmSettings, ServerLlm,
 };
+use canvas_core::secrets::SecretItem;
 use canvas_core::selection::ActiveBackend;
 use canvas_core::storage::Storage;
 
@@ -54,4 +57,38 @@ pub async fn save_server(
         .await
         .map(|_| ())
         .map_err(|e| e.user_message())
+}
+
+/// The backend's secrets (names and descriptions; `Unsupported` where the kind has none).
+pub async fn secrets(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+) -> Result<Vec<SecretItem>, ApiError> {
+    let c = client(backends, active);
+    c.api.list_secrets().send(&c.transport).await
+}
+
+/// Creates or replaces a secret.
+pub async fn put_secret(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    name: &str,
+    value: &str,
+    description: Option<&str>,
+) -> Result<SecretItem, ApiError> {
+    let c = client(backends, active);
+    c.api
+        .put_secret(name, value, description)
+        .send(&c.transport)
+        .await
+}
+
+/// Deletes a secret.
+pub async fn delete_secret(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    name: &str,
+) -> Result<(), ApiError> {
+    let c = client(backends, active);
+    c.api.delete_secret(name).send(&c.transport).await
 }

@@ -171,6 +171,73 @@ async fn typed_client_against_a_real_agent_server() {
         "[settings] {settings:?}"
     );
 
+    // --- secrets: names listed, values never returned ---
+    let before = run("secrets", api.list_secrets(), &http).await;
+    assert!(
+        !before.iter().any(|s| s.name == "CANVAS_TEST_TOKEN"),
+        "{before:?}"
+    );
+    let stored = run(
+        "put secret",
+        api.put_secret("CANVAS_TEST_TOKEN", "s3cr3t-value", Some("for the test")),
+        &http,
+    )
+    .await;
+    assert_eq!(stored.name, "CANVAS_TEST_TOKEN");
+    let listed = run("secrets after put", api.list_secrets(), &http).await;
+    let item = listed
+        .iter()
+        .find(|s| s.name == "CANVAS_TEST_TOKEN")
+        .unwrap_or_else(|| panic!("[secrets] {listed:?}"));
+    assert_eq!(item.description.as_deref(), Some("for the test"));
+    assert!(!format!("{listed:?}").contains("s3cr3t-value"));
+    // A put of the same name replaces it.
+    run(
+        "put secret again",
+        api.put_secret("CANVAS_TEST_TOKEN", "other", None),
+        &http,
+    )
+    .await;
+    let again = run("secrets after the second put", api.list_secrets(), &http).await;
+    assert_eq!(
+        again
+            .iter()
+            .filter(|s| s.name == "CANVAS_TEST_TOKEN")
+            .count(),
+        1,
+        "{again:?}"
+    );
+    run(
+        "delete secret",
+        api.delete_secret("CANVAS_TEST_TOKEN"),
+        &http,
+    )
+    .await;
+    let after = run("secrets after delete", api.list_secrets(), &http).await;
+    assert!(
+        !after.iter().any(|s| s.name == "CANVAS_TEST_TOKEN"),
+        "{after:?}"
+    );
+    assert_eq!(
+        run_err(
+            "delete a missing secret",
+            api.delete_secret("CANVAS_TEST_TOKEN"),
+            &http
+        )
+        .await,
+        ApiError::NotFound
+    );
+    // A name the server refuses is a typed error with its reason.
+    match run_err("bad secret name", api.put_secret("1BAD", "x", None), &http).await {
+        ApiError::Server {
+            status: 422,
+            detail,
+        } => {
+            assert!(detail.contains("secret name"), "{detail}")
+        }
+        other => panic!("[bad secret name] {other:?}"),
+    }
+
     // --- a wrong key is a typed 401 ---
     let wrong = backend_api(
         &active_for(&server.url, "wrong-key"),

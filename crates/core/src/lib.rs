@@ -21,6 +21,8 @@
 //! | [`user_paused`] | cloud sandboxes the user paused in this tab (not auto-resumed) |
 //! | [`automation`] | automations: cron schedules, service DTOs, form rules, client (issue #14) |
 //! | [`skills`] | skills from many sources merged by precedence (issue #13) |
+//! | [`secrets`] | the agent server's secrets: names listed, values write-only (issue #13) |
+//! | [`preferences`] | app preferences in this browser: theme, notifications, sound (issue #13) |
 //! | [`all_backends`] | one conversation list across every backend (issue #16) |
 //! | [`fuzzy`] | fuzzy matching for the command palette (issue #16) |
 //! | [`attention`] | tab title markers and notifications for a conversation (issue #16) |
@@ -51,8 +53,10 @@ pub mod markdown;
 pub mod new_conversation;
 pub mod omnigent;
 pub mod orgs;
+pub mod preferences;
 pub mod probe;
 pub mod registry;
+pub mod secrets;
 pub mod selection;
 pub mod shortcuts;
 pub mod sidebar;

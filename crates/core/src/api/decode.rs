@@ -75,7 +75,7 @@ pub fn status_error(status: u16, body: &[u8]) -> ApiError {
     ApiError::from_status(status, &error_detail(body))
 }
 
-fn check(status: u16, body: &[u8]) -> Result<(), ApiError> {
+pub(crate) fn check(status: u16, body: &[u8]) -> Result<(), ApiError> {
     if is_success(status) {
         Ok(())
     } else {

@@ -33,6 +33,7 @@ use crate::errors::ApiError;
 use crate::events::stream::events_socket_url;
 use crate::live::SocketTarget;
 use crate::probe::{ProbePlan, ProbeRequest};
+use crate::secrets::{decode_deleted, decode_secret_item, decode_secrets, put_body, SecretItem};
 use crate::selection::{effective_local, ActiveBackend};
 use crate::workspace::paths::join;
 use crate::workspace::tree::{find_command, FileTree, Listing};
@@ -460,6 +461,35 @@ impl SettingsApi for LocalApi {
             Body::Json(diff.clone()),
             DEFAULT_TIMEOUT_MS,
             decode_settings,
+        )
+    }
+
+    fn list_secrets(&self) -> Planned<Vec<SecretItem>> {
+        self.get("/api/settings/secrets", decode_secrets)
+    }
+
+    fn put_secret(
+        &self,
+        name: &str,
+        value: &str,
+        description: Option<&str>,
+    ) -> Planned<SecretItem> {
+        self.call(
+            Method::Put,
+            "/api/settings/secrets",
+            Body::Json(put_body(name, value, description)),
+            DEFAULT_TIMEOUT_MS,
+            decode_secret_item,
+        )
+    }
+
+    fn delete_secret(&self, name: &str) -> Planned<()> {
+        self.call(
+            Method::Delete,
+            &format!("/api/settings/secrets/{}", id_segment(name)?),
+            Body::None,
+            DEFAULT_TIMEOUT_MS,
+            decode_deleted,
         )
     }
 }

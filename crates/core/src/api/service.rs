@@ -26,6 +26,7 @@ use crate::backend::{Backend, BackendKind};
 use crate::errors::ApiError;
 use crate::live::SocketTarget;
 use crate::probe::ProbePlan;
+use crate::secrets::SecretItem;
 use crate::selection::ActiveBackend;
 use crate::workspace::tree::Listing;
 
@@ -221,6 +222,23 @@ pub trait SettingsApi {
     /// misc_settings_diff?}`; cloud: the settings fields to set).
     fn update_settings(&self, _diff: &Value) -> Planned<Settings> {
         Err(ApiError::NotFound)
+    }
+    /// The secrets' names and descriptions (values never come back).
+    fn list_secrets(&self) -> Planned<Vec<SecretItem>> {
+        Err(ApiError::Unsupported("Secrets"))
+    }
+    /// Creates or replaces secret `name` (checked with `secrets::check_new_secret`).
+    fn put_secret(
+        &self,
+        _name: &str,
+        _value: &str,
+        _description: Option<&str>,
+    ) -> Planned<SecretItem> {
+        Err(ApiError::Unsupported("Secrets"))
+    }
+    /// Deletes secret `name`.
+    fn delete_secret(&self, _name: &str) -> Planned<()> {
+        Err(ApiError::Unsupported("Secrets"))
     }
 }
 

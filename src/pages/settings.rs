@@ -1,0 +1,360 @@
+//! Settings (issue #13; a lazy chunk): `/settings/secrets` — the active backend's secrets
+//! (names listed, values write-only: typed once, sent, cleared, never shown or asked for
+//! again) — and `/settings/app` — this browser's preferences (theme, notifications, sound).
+//! A backend kind without secrets says so instead of failing.
+
+use crate::components::backends::dialog::Dialog;
+use crate::links::href;
+use crate::platform::notify;
+use crate::platform::storage::WebStorage;
+use crate::services::settings as svc;
+use crate::services::skills::not_available;
+use crate::state::backends::use_backends;
+use canvas_core::errors::ApiError;
+use canvas_core::preferences::{self, Theme};
+use canvas_core::secrets::{check_new_secret, SecretItem};
+use leptos::prelude::*;
+use web_sys::NotificationPermission;
+
+/// The sections: (path segment, label).
+const SECTIONS: &[(&str, &str)] = &[("secrets", "Secrets"), ("app", "App")];
+
+#[component]
+pub fn SettingsPage(section: String) -> impl IntoView {
+    let section = if section.is_empty() {
+        SECTIONS[0].0.to_string()
+    } else {
+        section
+    };
+    let nav = SECTIONS
+        .iter()
+        .map(|&(id, label)| {
+            let current = (id == section).then_some("page");
+            view! {
+                <a href=href(&format!("/settings/{id}")) class="settings-tab"
+                    data-testid=format!("settings-nav-{id}") aria-current=current>{label}</a>
+            }
+        })
+        .collect_view();
+    let body = match section.as_str() {
+        "secrets" => view! { <SecretsSection /> }.into_any(),
+        "app" => view! { <AppSection /> }.into_any(),
+        other => view! {
+            <div class="error" role="alert" data-testid="settings-unknown">
+                <p>{format!("There is no settings page “{other}”. Pick one above.")}</p>
+            </div>
+        }
+        .into_any(),
+    };
+    view! {
+        <section class="page settings">
+            <header class="page-header"><h1>"Settings"</h1></header>
+            <nav class="settings-nav" aria-label="Settings">{nav}</nav>
+            {body}
+        </section>
+    }
+}
+
+#[component]
+fn SecretsSection() -> impl IntoView {
+    let backends = use_backends();
+    let reload = RwSignal::new(0u32);
+    let list = LocalResource::new(move || {
+        reload.track();
+        let active = backends.active.get();
+        async move { svc::secrets(backends, &active).await }
+    });
+    let names = move || {
+        list.get()
+            .and_then(Result::ok)
+            .map(|l| l.into_iter().map(|s| s.name).collect::<Vec<_>>())
+            .unwrap_or_default()
+    };
+    let name = RwSignal::new(String::new());
+    let value = RwSignal::new(String::new());
+    let description = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    let saved = RwSignal::new(None::<String>);
+    let busy = RwSignal::new(false);
+    let deleting = RwSignal::new(None::<String>);
+    let exists = move || {
+        let n = name.get();
+        let n = n.trim();
+        !n.is_empty() && names().iter().any(|x| x == n)
+    };
+    let save = Action::new_local(move |(n, v, d): &(String, String, String)| {
+        let (n, v, d) = (n.clone(), v.clone(), d.clone());
+        let active = backends.active.get_untracked();
+        async move {
+            let r = svc::put_secret(backends, &active, &n, &v, Some(&d)).await;
+            if busy.try_set(false).is_some() {
+                return;
+            }
+            match r {
+                Ok(item) => {
+                    value.set(String::new());
+                    name.set(String::new());
+                    description.set(String::new());
+                    saved.set(Some(item.name));
+                    reload.update(|r| *r += 1);
+                }
+                Err(e) => error.set(Some(e.user_message())),
+            }
+        }
+    });
+    let submit = move |ev: web_sys::SubmitEvent| {
+        ev.prevent_default();
+        if busy.get_untracked() {
+            return;
+        }
+        saved.set(None);
+        match check_new_secret(&name.get_untracked(), &value.get_untracked()) {
+            Ok(n) => {
+                error.set(None);
+                busy.set(true);
+                save.dispatch((n, value.get_untracked(), description.get_untracked()));
+            }
+            Err(e) => error.set(Some(e.message())),
+        }
+    };
+    let rows = move || {
+        list.get().map(|r| match r {
+            Err(e) if not_available(&e) => view! {
+                <p class="muted" data-testid="secrets-unavailable">
+                    "Secrets are not available on this backend."
+                </p>
+            }
+            .into_any(),
+            Err(e) => view! {
+                <div class="error" role="alert" data-testid="secrets-error">
+                    <p>{e.user_message()}</p>
+                    <button class="btn" on:click=move |_| reload.update(|r| *r += 1)>"Try again"</button>
+                </div>
+            }
+            .into_any(),
+            Ok(items) if items.is_empty() => view! {
+                <p class="muted" data-testid="secrets-empty">"No secrets yet."</p>
+            }
+            .into_any(),
+            Ok(items) => view! {
+                <ul class="secret-list" data-testid="secret-list">
+                    {items.into_iter().map(|s| view! { <SecretRow item=s deleting=deleting /> }).collect_view()}
+                </ul>
+            }
+            .into_any(),
+        })
+    };
+    let unsupported = move || matches!(list.get(), Some(Err(ref e)) if not_available(e));
+    view! {
+        <div class="settings-section" data-testid="settings-secrets">
+            <p class="muted">
+                "Secrets are kept by the agent server and given to its conversations as \
+                 environment variables of the same name. A value is sent once and never shown again."
+            </p>
+            <Suspense fallback=|| view! { <p class="loading" data-testid="secrets-loading">"Loading secrets…"</p> }>
+                {rows}
+            </Suspense>
+            <form class="form secret-form" data-testid="secret-form" on:submit=submit hidden=unsupported>
+                <h2>"Add a secret"</h2>
+                <label class="field">
+                    <span>"Name"</span>
+                    <input type="text" data-testid="secret-name" autocomplete="off" spellcheck="false"
+                        placeholder="GITHUB_TOKEN" maxlength="64"
+                        prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))
+                        disabled=move || busy.get() />
+                </label>
+                <label class="field">
+                    <span>"Value"</span>
+                    <input type="password" data-testid="secret-value" autocomplete="new-password"
+                        prop:value=move || value.get() on:input=move |ev| value.set(event_target_value(&ev))
+                        disabled=move || busy.get() />
+                </label>
+                <label class="field">
+                    <span>"Description (optional)"</span>
+                    <input type="text" data-testid="secret-description" autocomplete="off"
+                        prop:value=move || description.get() on:input=move |ev| description.set(event_target_value(&ev))
+                        disabled=move || busy.get() />
+                </label>
+                <p class="muted" data-testid="secret-replaces" hidden=move || !exists()>
+                    "A secret with this name exists: saving replaces its value."
+                </p>
+                <p class="field-error" role="alert" data-testid="secret-error" hidden=move || error.with(Option::is_none)>
+                    {move || error.get().unwrap_or_default()}
+                </p>
+                <p class="ok-note" role="status" data-testid="secret-saved" hidden=move || saved.with(Option::is_none)>
+                    {move || saved.get().map(|n| format!("Saved {n}.")).unwrap_or_default()}
+                </p>
+                <div class="form-actions">
+                    <button type="submit" class="btn primary" data-testid="secret-save" disabled=move || busy.get()>
+                        {move || if busy.get() { "Saving…" } else if exists() { "Replace" } else { "Add secret" }}
+                    </button>
+                </div>
+            </form>
+            {move || deleting.get().map(|n| view! {
+                <DeleteSecretDialog name=n deleting=deleting on_deleted=Callback::new(move |_| reload.update(|r| *r += 1)) />
+            })}
+        </div>
+    }
+}
+
+#[component]
+fn SecretRow(item: SecretItem, deleting: RwSignal<Option<String>>) -> impl IntoView {
+    let name = item.name.clone();
+    let label = format!("Delete {}", item.name);
+    view! {
+        <li class="secret-row" data-testid="secret-row" data-name=item.name.clone()>
+            <code class="secret-name">{item.name.clone()}</code>
+            <span class="muted secret-description">{item.description.unwrap_or_default()}</span>
+            <span class="muted secret-value" aria-label="Value hidden">"••••••"</span>
+            <button type="button" class="btn small danger" data-testid="delete-secret" aria-label=label
+                on:click=move |_| deleting.set(Some(name.clone()))>"Delete"</button>
+        </li>
+    }
+}
+
+#[component]
+fn DeleteSecretDialog(
+    name: String,
+    deleting: RwSignal<Option<String>>,
+    on_deleted: Callback<()>,
+) -> impl IntoView {
+    let backends = use_backends();
+    let busy = RwSignal::new(false);
+    let error = RwSignal::new(None::<String>);
+    let close = Callback::new(move |_| {
+        if !busy.get_untracked() {
+            deleting.set(None);
+        }
+    });
+    let remove = Action::new_local(move |n: &String| {
+        let n = n.clone();
+        let active = backends.active.get_untracked();
+        async move {
+            let r = svc::delete_secret(backends, &active, &n).await;
+            if busy.try_set(false).is_some() {
+                return;
+            }
+            match r {
+                // Gone already (another tab): what the person wanted.
+                Ok(()) | Err(ApiError::NotFound) => {
+                    deleting.set(None);
+                    on_deleted.run(());
+                }
+                Err(e) => error.set(Some(e.user_message())),
+            }
+        }
+    });
+    let text = format!("Delete the secret {name}? Conversations that use it lose it.");
+    view! {
+        <Dialog title="Delete secret" testid="delete-secret-dialog" on_close=close>
+            <p>{text}</p>
+            <p class="field-error" role="alert" hidden=move || error.with(Option::is_none)>
+                {move || error.get().unwrap_or_default()}
+            </p>
+            <div class="form-actions">
+                <button type="button" class="btn" disabled=move || busy.get() on:click=move |_| close.run(())>"Cancel"</button>
+                <button type="button" class="btn danger" data-testid="confirm-delete-secret" disabled=move || busy.get()
+                    on:click=move |_| {
+                        busy.set(true);
+                        error.set(None);
+                        remove.dispatch(name.clone());
+                    }>
+                    {move || if busy.get() { "Deleting…" } else { "Delete" }}
+                </button>
+            </div>
+        </Dialog>
+    }
+}
+
+/// Applies `theme` to the page (`data-theme` on the root element, read by the CSS).
+fn apply_theme(theme: Theme) {
+    if let Some(root) = document().document_element() {
+        let _ = match theme.token() {
+            Some(t) => root.set_attribute("data-theme", t),
+            None => root.remove_attribute("data-theme"),
+        };
+    }
+}
+
+#[component]
+fn AppSection() -> impl IntoView {
+    let store = WebStorage::local();
+    let theme = RwSignal::new(preferences::theme(&store));
+    let notifications = RwSignal::new(preferences::notifications_on(&store));
+    let sound = RwSignal::new(preferences::sound_on(&store));
+    let permission = RwSignal::new(notify::permission());
+    let error = RwSignal::new(None::<String>);
+    let report = move |r: Result<(), canvas_core::storage::StorageError>| {
+        error.set(
+            r.err()
+                .map(|e| format!("This preference could not be saved here: {e}")),
+        );
+    };
+    let ask = Action::new_local(move |_: &()| async move {
+        notify::ask_permission().await;
+        permission.try_set(notify::permission());
+    });
+    let themes = Theme::ALL
+        .into_iter()
+        .map(|t| {
+            view! {
+                <label class="choice">
+                    <input type="radio" name="theme" data-testid=format!("theme-{}", t.label().to_lowercase())
+                        prop:checked=move || theme.get() == t
+                        on:change=move |_| {
+                            report(preferences::set_theme(&store, t));
+                            theme.set(t);
+                            apply_theme(t);
+                        } />
+                    " "{t.label()}
+                </label>
+            }
+        })
+        .collect_view();
+    let permission_text = move || match permission.get() {
+        NotificationPermission::Granted => "The browser allows them.",
+        NotificationPermission::Denied => {
+            "The browser blocks them for this site: allow them in its site settings."
+        }
+        _ => "The browser will ask when you turn them on.",
+    };
+    view! {
+        <div class="settings-section" data-testid="settings-app">
+            <p class="muted">"Kept in this browser for this site; no backend sees them."</p>
+            <fieldset class="pref-group">
+                <legend>"Theme"</legend>
+                {themes}
+            </fieldset>
+            <fieldset class="pref-group">
+                <legend>"When a conversation in a background tab finishes or needs you"</legend>
+                <label class="choice">
+                    <input type="checkbox" data-testid="pref-notifications"
+                        prop:checked=move || notifications.get()
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            report(preferences::set_notifications(&store, on));
+                            notifications.set(on);
+                            if on && permission.get_untracked() == NotificationPermission::Default {
+                                ask.dispatch(());
+                            }
+                        } />
+                    " Desktop notification"
+                </label>
+                <span class="muted" data-testid="notification-permission">{permission_text}</span>
+                <label class="choice">
+                    <input type="checkbox" data-testid="pref-sound"
+                        prop:checked=move || sound.get()
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            report(notify::set_sound(on).map_err(canvas_core::storage::StorageError::Other));
+                            sound.set(on);
+                        } />
+                    " A short sound"
+                </label>
+            </fieldset>
+            <p class="field-error" role="alert" data-testid="pref-error" hidden=move || error.with(Option::is_none)>
+                {move || error.get().unwrap_or_default()}
+            </p>
+        </div>
+    }
+}
