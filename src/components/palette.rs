@@ -147,6 +147,7 @@ pub fn Palette(close: Callback<()>) -> impl IntoView {
         ("All backends' conversations", "/conversations?scope=all"),
         ("Automations", "/automations"),
         ("Skills", "/skills"),
+        ("Settings: LLM profiles", "/settings/llm"),
         ("Settings: secrets", "/settings/secrets"),
         (
             "Settings: app preferences (theme, notifications, sound)",

@@ -1,4 +1,5 @@
-//! Settings (issue #13; a lazy chunk): `/settings/secrets` — the active backend's secrets
+//! Settings (issue #13; a lazy chunk): `/settings/llm` — the active backend's LLM profiles
+//! (create or replace, test, activate, delete; keys write-only); `/settings/secrets` — its secrets
 //! (names listed, values write-only: typed once, sent, cleared, never shown or asked for
 //! again) — and `/settings/app` — this browser's preferences (theme, notifications, sound).
 //! A backend kind without secrets says so instead of failing.
@@ -12,12 +13,14 @@ use crate::services::skills::not_available;
 use crate::state::backends::use_backends;
 use canvas_core::errors::ApiError;
 use canvas_core::preferences::{self, Theme};
+use canvas_core::profiles::{check_profile, ProfileInfo, Validation};
 use canvas_core::secrets::{check_new_secret, SecretItem};
 use leptos::prelude::*;
+use svc::ProfileAction;
 use web_sys::NotificationPermission;
 
 /// The sections: (path segment, label).
-const SECTIONS: &[(&str, &str)] = &[("secrets", "Secrets"), ("app", "App")];
+const SECTIONS: &[(&str, &str)] = &[("llm", "LLM"), ("secrets", "Secrets"), ("app", "App")];
 
 #[component]
 pub fn SettingsPage(section: String) -> impl IntoView {
@@ -37,6 +40,7 @@ pub fn SettingsPage(section: String) -> impl IntoView {
         })
         .collect_view();
     let body = match section.as_str() {
+        "llm" => view! { <LlmSection /> }.into_any(),
         "secrets" => view! { <SecretsSection /> }.into_any(),
         "app" => view! { <AppSection /> }.into_any(),
         other => view! {
@@ -356,5 +360,321 @@ fn AppSection() -> impl IntoView {
                 {move || error.get().unwrap_or_default()}
             </p>
         </div>
+    }
+}
+
+#[component]
+fn LlmSection() -> impl IntoView {
+    let backends = use_backends();
+    let reload = RwSignal::new(0u32);
+    let list = LocalResource::new(move || {
+        reload.track();
+        let active = backends.active.get();
+        async move { svc::profiles(backends, &active).await }
+    });
+    let models = LocalResource::new(move || {
+        let active = backends.active.get();
+        async move { svc::llm_models(backends, &active).await }
+    });
+    let name = RwSignal::new(String::new());
+    let model = RwSignal::new(String::new());
+    let base_url = RwSignal::new(String::new());
+    let api_key = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    let note = RwSignal::new(None::<String>);
+    let busy = RwSignal::new(false);
+    let pending = RwSignal::new(None::<(String, ProfileAction)>);
+    let exists = move || {
+        let n = name.get();
+        let n = n.trim().to_string();
+        !n.is_empty()
+            && matches!(list.get(), Some(Ok(ref l)) if l.profiles.iter().any(|p| p.name == n))
+    };
+    let checked = move || {
+        check_profile(
+            &name.get_untracked(),
+            &model.get_untracked(),
+            &base_url.get_untracked(),
+            &api_key.get_untracked(),
+        )
+        .map_err(|e| e.message())
+    };
+    let save = Action::new_local(move |(n, llm): &(String, serde_json::Value)| {
+        let (n, llm) = (n.clone(), llm.clone());
+        let active = backends.active.get_untracked();
+        async move {
+            let r = svc::save_profile(backends, &active, &n, &llm).await;
+            if busy.try_set(false).is_some() {
+                return;
+            }
+            match r {
+                Ok(()) => {
+                    api_key.set(String::new());
+                    note.set(Some(format!("Saved the profile {n}.")));
+                    reload.update(|r| *r += 1);
+                }
+                Err(e) => error.set(Some(e.user_message())),
+            }
+        }
+    });
+    let test = Action::new_local(move |(n, llm): &(String, serde_json::Value)| {
+        let (n, llm) = (n.clone(), llm.clone());
+        let active = backends.active.get_untracked();
+        async move {
+            let r = svc::validate_llm(backends, &active, &n, &llm).await;
+            if busy.try_set(false).is_some() {
+                return;
+            }
+            match r {
+                Ok(Validation::Valid) => note.set(Some("The server reached the model.".into())),
+                Ok(Validation::Invalid { kind, message }) => error.set(Some(format!(
+                    "The server could not reach the model ({kind}): {}",
+                    canvas_core::errors::scrub_secrets(&message)
+                ))),
+                Err(e) => error.set(Some(e.user_message())),
+            }
+        }
+    });
+    let start = move |testing: bool| {
+        if busy.get_untracked() {
+            return;
+        }
+        note.set(None);
+        match checked() {
+            Ok(job) => {
+                error.set(None);
+                busy.set(true);
+                if testing {
+                    test.dispatch(job);
+                } else {
+                    save.dispatch(job);
+                }
+            }
+            Err(e) => error.set(Some(e)),
+        }
+    };
+    let edit = Callback::new(move |p: ProfileInfo| {
+        name.set(p.name);
+        model.set(p.model.unwrap_or_default());
+        base_url.set(p.base_url.unwrap_or_default());
+        api_key.set(String::new());
+        error.set(None);
+        note.set(None);
+    });
+    let rows = move || {
+        list.get().map(|r| match r {
+            Err(e) if not_available(&e) => view! {
+                <p class="muted" data-testid="profiles-unavailable">
+                    "LLM profiles are not available on this backend."
+                </p>
+            }
+            .into_any(),
+            Err(e) => view! {
+                <div class="error" role="alert" data-testid="profiles-error">
+                    <p>{e.user_message()}</p>
+                    <button class="btn" on:click=move |_| reload.update(|r| *r += 1)>"Try again"</button>
+                </div>
+            }
+            .into_any(),
+            Ok(l) if l.profiles.is_empty() => view! {
+                <p class="muted" data-testid="profiles-empty">"No profiles yet."</p>
+            }
+            .into_any(),
+            Ok(l) => {
+                let active = l.active.clone();
+                view! {
+                    <ul class="secret-list" data-testid="profile-list">
+                        {l.profiles.into_iter().map(|p| {
+                            let is_active = active.as_deref() == Some(p.name.as_str());
+                            view! { <ProfileRow profile=p active=is_active pending=pending edit=edit /> }
+                        }).collect_view()}
+                    </ul>
+                }
+                .into_any()
+            }
+        })
+    };
+    let unsupported = move || matches!(list.get(), Some(Err(ref e)) if not_available(e));
+    let model_options = move || {
+        models
+            .get()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|m| view! { <option value=m></option> })
+            .collect_view()
+    };
+    view! {
+        <div class="settings-section" data-testid="settings-llm">
+            <p class="muted">
+                "Profiles are named LLM settings kept by the agent server. The active one is the \
+                 server's LLM: new conversations use it unless this browser's LLM settings (on \
+                 the start page) name a model."
+            </p>
+            <Suspense fallback=|| view! { <p class="loading">"Loading profiles…"</p> }>{rows}</Suspense>
+            <form class="form secret-form" data-testid="profile-form" hidden=unsupported
+                on:submit=move |ev: web_sys::SubmitEvent| { ev.prevent_default(); start(false); }>
+                <h2>{move || if exists() { "Replace a profile" } else { "New profile" }}</h2>
+                <label class="field">
+                    <span>"Name"</span>
+                    <input type="text" data-testid="profile-name" autocomplete="off" spellcheck="false"
+                        maxlength="64" placeholder="fast-model"
+                        prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))
+                        disabled=move || busy.get() />
+                </label>
+                <label class="field">
+                    <span>"Model"</span>
+                    <input type="text" data-testid="profile-model" autocomplete="off" spellcheck="false"
+                        list="llm-models" placeholder="openai/gpt-4o"
+                        prop:value=move || model.get() on:input=move |ev| model.set(event_target_value(&ev))
+                        disabled=move || busy.get() />
+                    <datalist id="llm-models">{model_options}</datalist>
+                </label>
+                <label class="field">
+                    <span>"Base URL (optional)"</span>
+                    <input type="url" data-testid="profile-base-url" autocomplete="off"
+                        placeholder="https://api.example.com/v1"
+                        prop:value=move || base_url.get() on:input=move |ev| base_url.set(event_target_value(&ev))
+                        disabled=move || busy.get() />
+                </label>
+                <label class="field">
+                    <span>"API key"</span>
+                    <input type="password" data-testid="profile-api-key" autocomplete="new-password"
+                        prop:value=move || api_key.get() on:input=move |ev| api_key.set(event_target_value(&ev))
+                        disabled=move || busy.get() />
+                </label>
+                <p class="muted" data-testid="profile-replaces" hidden=move || !exists()>
+                    "Saving replaces this profile; type its API key again (a stored key is never sent back)."
+                </p>
+                <p class="field-error" role="alert" data-testid="profile-error" hidden=move || error.with(Option::is_none)>
+                    {move || error.get().unwrap_or_default()}
+                </p>
+                <p class="ok-note" role="status" data-testid="profile-note" hidden=move || note.with(Option::is_none)>
+                    {move || note.get().unwrap_or_default()}
+                </p>
+                <div class="form-actions">
+                    <button type="button" class="btn" data-testid="profile-test" disabled=move || busy.get()
+                        on:click=move |_| start(true)>"Test"</button>
+                    <button type="submit" class="btn primary" data-testid="profile-save" disabled=move || busy.get()>
+                        {move || if busy.get() { "Working…" } else if exists() { "Replace" } else { "Save profile" }}
+                    </button>
+                </div>
+            </form>
+            {move || pending.get().map(|(n, action)| view! {
+                <ProfileDialog name=n action=action pending=pending
+                    done=Callback::new(move |_| reload.update(|r| *r += 1)) />
+            })}
+        </div>
+    }
+}
+
+#[component]
+fn ProfileRow(
+    profile: ProfileInfo,
+    active: bool,
+    pending: RwSignal<Option<(String, ProfileAction)>>,
+    edit: Callback<ProfileInfo>,
+) -> impl IntoView {
+    let (n1, n2) = (profile.name.clone(), profile.name.clone());
+    let details = format!(
+        "{}{}",
+        profile.model.clone().unwrap_or_else(|| "(no model)".into()),
+        profile
+            .base_url
+            .as_deref()
+            .map(|u| format!(" · {u}"))
+            .unwrap_or_default()
+    );
+    let key = if profile.api_key_set {
+        "key stored"
+    } else {
+        "no key"
+    };
+    let editing = profile.clone();
+    view! {
+        <li class="secret-row profile-row" data-testid="profile-row" data-name=profile.name.clone()
+            data-active=active.to_string()>
+            <code class="secret-name">{profile.name.clone()}</code>
+            <span class="muted">{details}" · "{key}</span>
+            {if active {
+                view! { <span class="badge status-execution-running" data-testid="profile-active">"Active"</span> }.into_any()
+            } else {
+                view! {
+                    <button type="button" class="btn small" data-testid="activate-profile"
+                        on:click=move |_| pending.set(Some((n1.clone(), ProfileAction::Activate)))>"Activate"</button>
+                }.into_any()
+            }}
+            <span class="conversation-actions">
+                <button type="button" class="btn small" data-testid="edit-profile"
+                    on:click=move |_| edit.run(editing.clone())>"Edit"</button>
+                <button type="button" class="btn small danger" data-testid="delete-profile"
+                    on:click=move |_| pending.set(Some((n2.clone(), ProfileAction::Delete)))>"Delete"</button>
+            </span>
+        </li>
+    }
+}
+
+/// Confirms activating or deleting a profile, then does it.
+#[component]
+fn ProfileDialog(
+    name: String,
+    action: ProfileAction,
+    pending: RwSignal<Option<(String, ProfileAction)>>,
+    done: Callback<()>,
+) -> impl IntoView {
+    let backends = use_backends();
+    let busy = RwSignal::new(false);
+    let error = RwSignal::new(None::<String>);
+    let close = Callback::new(move |_| {
+        if !busy.get_untracked() {
+            pending.set(None);
+        }
+    });
+    let run = Action::new_local(move |n: &String| {
+        let n = n.clone();
+        let active = backends.active.get_untracked();
+        async move {
+            let r = svc::profile_action(backends, &active, &n, action).await;
+            if busy.try_set(false).is_some() {
+                return;
+            }
+            match r {
+                Ok(()) => {
+                    pending.set(None);
+                    done.run(());
+                }
+                Err(e) => error.set(Some(e.user_message())),
+            }
+        }
+    });
+    let (title, text, verb) = match action {
+        ProfileAction::Activate => (
+            "Activate profile",
+            format!("Make {name} the server's LLM? New conversations that do not bring their own LLM use it."),
+            "Activate",
+        ),
+        ProfileAction::Delete => (
+            "Delete profile",
+            format!("Delete the profile {name}? Its stored API key goes with it."),
+            "Delete",
+        ),
+    };
+    view! {
+        <Dialog title=title testid="profile-dialog" on_close=close>
+            <p>{text}</p>
+            <p class="field-error" role="alert" hidden=move || error.with(Option::is_none)>
+                {move || error.get().unwrap_or_default()}
+            </p>
+            <div class="form-actions">
+                <button type="button" class="btn" disabled=move || busy.get() on:click=move |_| close.run(())>"Cancel"</button>
+                <button type="button" class="btn primary" data-testid="confirm-profile-action" disabled=move || busy.get()
+                    on:click=move |_| {
+                        busy.set(true);
+                        error.set(None);
+                        run.dispatch(name.clone());
+                    }>
+                    {move || if busy.get() { "Working…" } else { verb }}
+                </button>
+            </div>
+        </Dialog>
     }
 }

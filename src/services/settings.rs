@@ -11,6 +11,7 @@ use canvas_core::errors::ApiError;
 use canvas_core::new_conversation::{
     llm_settings_key, settings_with_encrypted_secrets, LlmSettings, ServerLlm,
 };
+use canvas_core::profiles::{ProfileList, Validation};
 use canvas_core::secrets::SecretItem;
 use canvas_core::selection::ActiveBackend;
 use canvas_core::storage::Storage;
@@ -91,4 +92,67 @@ pub async fn delete_secret(
 ) -> Result<(), ApiError> {
     let c = client(backends, active);
     c.api.delete_secret(name).send(&c.transport).await
+}
+
+/// The backend's LLM profiles and the active one (`Unsupported` where the kind has none).
+pub async fn profiles(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+) -> Result<ProfileList, ApiError> {
+    let c = client(backends, active);
+    c.api.list_profiles().send(&c.transport).await
+}
+
+/// Creates or replaces profile `name` with `llm`.
+pub async fn save_profile(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    name: &str,
+    llm: &serde_json::Value,
+) -> Result<(), ApiError> {
+    let c = client(backends, active);
+    c.api.save_profile(name, llm).send(&c.transport).await
+}
+
+/// What a profile action does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProfileAction {
+    Activate,
+    Delete,
+}
+
+/// Activates or deletes profile `name`.
+pub async fn profile_action(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    name: &str,
+    action: ProfileAction,
+) -> Result<(), ApiError> {
+    let c = client(backends, active);
+    let call = match action {
+        ProfileAction::Activate => c.api.activate_profile(name),
+        ProfileAction::Delete => c.api.delete_profile(name),
+    };
+    call.send(&c.transport).await
+}
+
+/// Asks the server to reach `llm`.
+pub async fn validate_llm(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    name: &str,
+    llm: &serde_json::Value,
+) -> Result<Validation, ApiError> {
+    let c = client(backends, active);
+    c.api.validate_llm(name, llm).send(&c.transport).await
+}
+
+/// The models the server knows (empty when it cannot say).
+pub async fn llm_models(backends: BackendsCtx, active: &ActiveBackend) -> Vec<String> {
+    let c = client(backends, active);
+    c.api
+        .llm_models()
+        .send(&c.transport)
+        .await
+        .unwrap_or_default()
 }

@@ -238,6 +238,51 @@ async fn typed_client_against_a_real_agent_server() {
         other => panic!("[bad secret name] {other:?}"),
     }
 
+    // --- LLM profiles: saved, listed without their key, activated into the settings ---
+    let (name, llm) = canvas_core::profiles::check_profile(
+        "canvas-test",
+        "openai/stub-model",
+        "http://127.0.0.1:9/v1",
+        "profile-key",
+    )
+    .expect("a valid profile");
+    run("save profile", api.save_profile(&name, &llm), &http).await;
+    let profiles = run("profiles", api.list_profiles(), &http).await;
+    let p = profiles
+        .profiles
+        .iter()
+        .find(|p| p.name == "canvas-test")
+        .unwrap_or_else(|| panic!("[profiles] {profiles:?}"));
+    assert_eq!(p.model.as_deref(), Some("openai/stub-model"));
+    assert_eq!(p.base_url.as_deref(), Some("http://127.0.0.1:9/v1"));
+    assert!(p.api_key_set, "[profiles] {profiles:?}");
+    assert!(!format!("{profiles:?}").contains("profile-key"));
+    run(
+        "activate profile",
+        api.activate_profile("canvas-test"),
+        &http,
+    )
+    .await;
+    let profiles = run("profiles after activate", api.list_profiles(), &http).await;
+    assert_eq!(profiles.active.as_deref(), Some("canvas-test"));
+    let settings = run("settings after activate", api.get_settings(), &http).await;
+    assert_eq!(
+        settings.agent_settings["llm"]["model"],
+        json!("openai/stub-model"),
+        "[settings] {settings:?}"
+    );
+    assert!(!run("models", api.llm_models(), &http).await.is_empty());
+    run("delete profile", api.delete_profile("canvas-test"), &http).await;
+    let profiles = run("profiles after delete", api.list_profiles(), &http).await;
+    assert!(!profiles.profiles.iter().any(|p| p.name == "canvas-test"));
+    // Deleting is idempotent on the server: a missing profile is no error.
+    run(
+        "delete a missing profile",
+        api.delete_profile("canvas-test"),
+        &http,
+    )
+    .await;
+
     // --- a wrong key is a typed 401 ---
     let wrong = backend_api(
         &active_for(&server.url, "wrong-key"),

@@ -22,6 +22,7 @@
 //! | [`automation`] | automations: cron schedules, service DTOs, form rules, client (issue #14) |
 //! | [`skills`] | skills from many sources merged by precedence (issue #13) |
 //! | [`secrets`] | the agent server's secrets: names listed, values write-only (issue #13) |
+//! | [`profiles`] | LLM profiles on the agent server: list, save, activate, validate (issue #13) |
 //! | [`preferences`] | app preferences in this browser: theme, notifications, sound (issue #13) |
 //! | [`all_backends`] | one conversation list across every backend (issue #16) |
 //! | [`fuzzy`] | fuzzy matching for the command palette (issue #16) |
@@ -55,6 +56,7 @@ pub mod omnigent;
 pub mod orgs;
 pub mod preferences;
 pub mod probe;
+pub mod profiles;
 pub mod registry;
 pub mod secrets;
 pub mod selection;

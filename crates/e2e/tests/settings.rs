@@ -1,10 +1,12 @@
-//! Settings (issue #13) against the real agent server in real Chromium: secrets added,
+//! Settings (issue #13) against the real agent server in real Chromium: an LLM profile on the
+//! stub LLM tested, saved, activated and used by a new conversation; secrets added,
 //! listed, replaced and deleted through the UI reach the server and the value never shows in
 //! the page; a name the server would refuse is refused with what to do; app preferences
 //! (theme, notifications, sound) are kept in this browser and the theme applies before the
 //! first paint.
 
 use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
+use canvas_fixtures::llm_stub::{self, StubScript};
 use serde_json::{json, Value};
 
 /// The names of the server's secrets.
@@ -36,9 +38,10 @@ async fn secrets_are_added_replaced_and_deleted_and_the_value_never_shows() {
         .await
         .expect("serve");
     let b = Browser::start(&env).await;
-    // `/settings` is the secrets page; the sidebar links to it.
+    // The sidebar links to the settings, their nav to the secrets.
     b.goto(&format!("{}/conversations", server.url())).await;
     b.click("[data-testid=nav-settings]").await;
+    b.click("[data-testid=settings-nav-secrets]").await;
     b.wait_js(
         "the secrets page",
         "return !!document.querySelector('[data-testid=secret-list], [data-testid=secrets-empty]')",
@@ -243,4 +246,103 @@ async fn app_preferences_stay_in_the_browser_and_the_theme_applies_before_the_fi
         )
         .await;
     assert_eq!(checked, json!([false, true]));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_llm_profile_on_the_stub_is_tested_activated_and_runs_a_new_conversation() {
+    let env = Env::get();
+    // A private agent server: activating a profile changes the server's LLM, which other
+    // tests on the shared server must not see.
+    let stub =
+        llm_stub::start(StubScript::new().with_final_message("Answered through the profile."))
+            .await;
+    let agent = env.private_agent_server("profiles").await;
+    let api = AgentApi::new(&agent.url, &agent.session_api_key);
+    let mut config = canvas_serve::Config::new(&env.dist);
+    config.agent_server_url = Some(agent.url.clone());
+    config.session_api_key = Some(agent.session_api_key.clone());
+    let server = canvas_serve::start(config).await.expect("serve");
+    let b = Browser::start(&env).await;
+    // `/settings` opens on the LLM profiles.
+    b.goto(&format!("{}/settings", server.url())).await;
+    b.wait_js(
+        "no profiles yet",
+        "return !!document.querySelector('[data-testid=profiles-empty]')",
+    )
+    .await;
+
+    let name = format!("stub-{}", canvas_harness::random_hex(3).unwrap());
+    b.type_into("[data-testid=profile-name]", &name).await;
+    b.type_into("[data-testid=profile-model]", "openai/stub-model")
+        .await;
+    b.type_into("[data-testid=profile-base-url]", &stub.url())
+        .await;
+    b.type_into("[data-testid=profile-api-key]", "stub-profile-key")
+        .await;
+    // "Test" runs a real completion through the server against the stub.
+    b.click("[data-testid=profile-test]").await;
+    b.wait_js(
+        "the test result",
+        "const n = document.querySelector('[data-testid=profile-note]'); \
+         return !!n && !n.hidden && n.innerText === 'The server reached the model.';",
+    )
+    .await;
+    b.click("[data-testid=profile-save]").await;
+    let row = format!("[data-testid=profile-row][data-name=\"{name}\"]");
+    b.wait_js(
+        "the saved profile",
+        &format!(
+            "const r = document.querySelector({}); return !!r && r.dataset.active === 'false' \
+               && r.innerText.includes('openai/stub-model') && r.innerText.includes('key stored');",
+            json!(row)
+        ),
+    )
+    .await;
+    let leaks = b
+        .js("return document.documentElement.outerHTML.includes('stub-profile-key') \
+               || [...document.querySelectorAll('input')].some(i => i.value.includes('stub-profile-key'))")
+        .await;
+    assert_eq!(leaks, json!(false), "the key must not stay in the page");
+
+    // Activated after a confirmation: the server's active profile and LLM.
+    b.click(&format!("{row} [data-testid=activate-profile]"))
+        .await;
+    b.click("[data-testid=confirm-profile-action]").await;
+    b.wait_js(
+        "the active profile",
+        &format!(
+            "const r = document.querySelector({}); return !!r && r.dataset.active === 'true';",
+            json!(row)
+        ),
+    )
+    .await;
+    let (_, profiles) = api.get("/api/profiles").await;
+    assert_eq!(profiles["active_profile"], json!(name));
+    let (_, settings) = api.get("/api/settings").await;
+    assert_eq!(
+        settings["agent_settings"]["llm"]["model"],
+        json!("openai/stub-model")
+    );
+
+    // A new conversation from the start page runs on it: the stub answers.
+    b.goto(&format!("{}/", server.url())).await;
+    b.wait_js(
+        "the launcher",
+        "return !!document.querySelector('[data-testid=launcher-input]')",
+    )
+    .await;
+    b.js(&format!(
+        "const e = document.querySelector('[data-testid=launcher-input]'); e.value = {}; \
+         e.dispatchEvent(new Event('input', {{bubbles: true}})); \
+         document.querySelector('[data-testid=launcher-start]').click(); return true;",
+        json!("Hello through the profile")
+    ))
+    .await;
+    b.wait_js_for(
+        "the stub's answer in the conversation",
+        "const f = document.querySelector('[data-testid=finish-message]'); \
+         return !!f && f.innerText.includes('Answered through the profile.');",
+        std::time::Duration::from_secs(90),
+    )
+    .await;
 }

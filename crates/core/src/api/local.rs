@@ -9,7 +9,7 @@ use crate::api::decode::{
     decode_commits_page, decode_count, decode_event_page, decode_file_home, decode_git_changes,
     decode_git_diff, decode_local_created, decode_local_summaries, decode_local_summary,
     decode_local_summary_page, decode_server_info, decode_settings, decode_skills, decode_success,
-    decode_upload_result,
+    decode_unit, decode_upload_result,
 };
 use crate::api::dto::{
     user_message, BashCommand, BashEventPage, BashRequest, BashResult, CommitsPage, EventPage,
@@ -33,6 +33,9 @@ use crate::errors::ApiError;
 use crate::events::stream::events_socket_url;
 use crate::live::SocketTarget;
 use crate::probe::{ProbePlan, ProbeRequest};
+use crate::profiles::{
+    decode_models, decode_profiles, decode_validation, save_body, ProfileList, Validation,
+};
 use crate::secrets::{decode_deleted, decode_secret_item, decode_secrets, put_body, SecretItem};
 use crate::selection::{effective_local, ActiveBackend};
 use crate::workspace::paths::join;
@@ -52,6 +55,9 @@ pub const BASH_MARGIN_MS: u32 = 15_000;
 pub const MAX_BATCH_IDS: usize = 99;
 /// Skills loading may walk repositories.
 pub const SKILLS_TIMEOUT_MS: u32 = 60_000;
+/// An LLM pre-flight check makes a real completion request (the server gives it its own
+/// timeouts and retries).
+pub const VALIDATE_TIMEOUT_MS: u32 = 60_000;
 
 /// Sort order of conversation lists.
 pub const CONVERSATION_SORT: &str = "UPDATED_AT_DESC";
@@ -491,6 +497,50 @@ impl SettingsApi for LocalApi {
             DEFAULT_TIMEOUT_MS,
             decode_deleted,
         )
+    }
+
+    fn list_profiles(&self) -> Planned<ProfileList> {
+        self.get("/api/profiles", decode_profiles)
+    }
+
+    fn save_profile(&self, name: &str, llm: &Value) -> Planned<()> {
+        self.post_json(
+            &format!("/api/profiles/{}", id_segment(name)?),
+            save_body(llm),
+            decode_unit,
+        )
+    }
+
+    fn delete_profile(&self, name: &str) -> Planned<()> {
+        self.call(
+            Method::Delete,
+            &format!("/api/profiles/{}", id_segment(name)?),
+            Body::None,
+            DEFAULT_TIMEOUT_MS,
+            decode_unit,
+        )
+    }
+
+    fn activate_profile(&self, name: &str) -> Planned<()> {
+        self.post_json(
+            &format!("/api/profiles/{}/activate", id_segment(name)?),
+            json!({}),
+            decode_unit,
+        )
+    }
+
+    fn validate_llm(&self, name: &str, llm: &Value) -> Planned<Validation> {
+        self.call(
+            Method::Post,
+            &format!("/api/profiles/{}/validate", id_segment(name)?),
+            Body::Json(json!({ "llm": llm })),
+            VALIDATE_TIMEOUT_MS,
+            decode_validation,
+        )
+    }
+
+    fn llm_models(&self) -> Planned<Vec<String>> {
+        self.get("/api/llm/models", decode_models)
     }
 }
 

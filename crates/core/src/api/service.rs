@@ -26,6 +26,7 @@ use crate::backend::{Backend, BackendKind};
 use crate::errors::ApiError;
 use crate::live::SocketTarget;
 use crate::probe::ProbePlan;
+use crate::profiles::{ProfileList, Validation};
 use crate::secrets::SecretItem;
 use crate::selection::ActiveBackend;
 use crate::workspace::tree::Listing;
@@ -239,6 +240,30 @@ pub trait SettingsApi {
     /// Deletes secret `name`.
     fn delete_secret(&self, _name: &str) -> Planned<()> {
         Err(ApiError::Unsupported("Secrets"))
+    }
+    /// The LLM profiles and the active one.
+    fn list_profiles(&self) -> Planned<ProfileList> {
+        Err(ApiError::Unsupported("LLM profiles"))
+    }
+    /// Creates or replaces profile `name` with `llm` (from `profiles::check_profile`).
+    fn save_profile(&self, _name: &str, _llm: &Value) -> Planned<()> {
+        Err(ApiError::Unsupported("LLM profiles"))
+    }
+    /// Deletes profile `name`.
+    fn delete_profile(&self, _name: &str) -> Planned<()> {
+        Err(ApiError::Unsupported("LLM profiles"))
+    }
+    /// Makes profile `name` the server's LLM for new conversations.
+    fn activate_profile(&self, _name: &str) -> Planned<()> {
+        Err(ApiError::Unsupported("LLM profiles"))
+    }
+    /// Asks the server to reach `llm` (a pre-flight check under the name `name`).
+    fn validate_llm(&self, _name: &str, _llm: &Value) -> Planned<Validation> {
+        Err(ApiError::Unsupported("LLM profiles"))
+    }
+    /// The models the server knows (for the model field's suggestions).
+    fn llm_models(&self) -> Planned<Vec<String>> {
+        Err(ApiError::Unsupported("LLM models"))
     }
 }
 
