@@ -1,6 +1,7 @@
 //! Browser adapters: web storage, window globals, location, HTTP, timers, listeners. Nothing here knows a rule;
 //! the rules are in `canvas-core`.
 
+pub mod clipboard;
 pub mod globals;
 pub mod http;
 pub mod listen;

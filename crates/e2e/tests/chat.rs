@@ -1,7 +1,7 @@
 //! Conversations and live chat, end to end: the launcher creates a conversation on a real agent
 //! server driven by the Rust LLM stub; the conversation page shows history and live events.
 
-use canvas_e2e::{canvas_serve, Browser, Env};
+use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
 use canvas_fixtures::llm_stub::{self, StubHandle, StubScript};
 use canvas_harness::{AgentServer, AgentServerOptions};
 use serde_json::{json, Value};
@@ -451,4 +451,84 @@ async fn chat_restarting_the_agent_server_reconnects_and_catches_up() {
     .await;
     assert_eq!(keys(&fresh), keys(&caught_up));
     drop(new_agent);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn code_blocks_in_messages_are_highlighted_labelled_and_copied() {
+    let env = Env::get();
+    let final_message = "Here:\n\n```rust\nfn main() { let x = 1; }\n```\n\n\
+                         ```diff\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-old line\n+new line\n```\n";
+    let stub = llm_stub::start(StubScript::new().with_final_message(final_message)).await;
+    let api = AgentApi::new(&env.agent_url, &env.agent_key);
+    let dir = env.scratch("code-blocks");
+    let id = api
+        .create_on_stub(&dir.display().to_string(), &stub.url(), json!({}))
+        .await;
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/conversations/{id}", server.url()))
+        .await;
+    b.wait_live_link().await;
+    // What the page hands to the Clipboard API is recorded (a headless browser has no system
+    // clipboard to read back); the call resolves as a granted write would.
+    b.js("window.__copied = []; \
+          navigator.clipboard.writeText = t => { window.__copied.push(t); return Promise.resolve(); }; \
+          return true")
+        .await;
+    api.send_message(&id, "Show me code").await;
+    b.wait_js_for(
+        "the answer with its code blocks",
+        "const f = document.querySelector('[data-testid=finish-message]'); \
+         return !!f && f.querySelectorAll('pre.code-block').length === 2;",
+        std::time::Duration::from_secs(90),
+    )
+    .await;
+    let seen = b
+        .js("const f = document.querySelector('[data-testid=finish-message]'); \
+             const rust = f.querySelector('pre.code-block[data-language=rust]'); \
+             const diff = f.querySelector('pre.code-block[data-language=diff]'); \
+             return { \
+               labels: [...f.querySelectorAll('[data-testid=code-language]')].map(l => l.innerText), \
+               rust: rust.innerText, \
+               keywords: [...rust.querySelectorAll('.tok-keyword')].map(k => k.innerText), \
+               numbers: [...rust.querySelectorAll('.tok-number')].map(k => k.innerText), \
+               added: [...diff.querySelectorAll('.diff-new')].map(l => l.innerText.trim()), \
+               removed: [...diff.querySelectorAll('.diff-old')].map(l => l.innerText.trim()), \
+               meta: diff.querySelectorAll('.diff-meta').length, \
+               html: rust.innerHTML.includes('<script'), \
+             };")
+        .await;
+    assert_eq!(seen["labels"], json!(["Rust", "Diff"]), "{seen}");
+    assert_eq!(
+        seen["rust"].as_str().unwrap_or_default().trim_end(),
+        "fn main() { let x = 1; }",
+        "the text is kept exactly"
+    );
+    assert_eq!(seen["keywords"], json!(["fn", "let"]), "{seen}");
+    assert_eq!(seen["numbers"], json!(["1"]), "{seen}");
+    assert_eq!(seen["added"], json!(["+new line"]), "{seen}");
+    assert_eq!(seen["removed"], json!(["-old line"]), "{seen}");
+    assert_eq!(seen["meta"], json!(3), "{seen}");
+
+    // "Copy" hands the code to the clipboard and says so, then offers to copy again.
+    b.click("[data-testid=finish-message] [data-testid=code-copy]")
+        .await;
+    b.wait_js(
+        "Copied",
+        "return document.querySelector('[data-testid=finish-message] [data-testid=code-copy]').innerText === 'Copied'",
+    )
+    .await;
+    let copied = b.js("return window.__copied").await;
+    assert_eq!(
+        copied[0].as_str().unwrap_or_default().trim_end(),
+        "fn main() { let x = 1; }",
+        "{copied}"
+    );
+    b.wait_js(
+        "Copy again",
+        "return document.querySelector('[data-testid=finish-message] [data-testid=code-copy]').innerText === 'Copy'",
+    )
+    .await;
 }

@@ -1,8 +1,11 @@
 //! Safe Markdown: `canvas_core::markdown`'s AST turned into real DOM nodes. Text always goes in
 //! as text nodes (raw HTML stays literal); links carry `rel="noopener noreferrer"`; only URLs
-//! that passed `safe_href` exist in the AST at all.
+//! that passed `safe_href` exist in the AST at all. Code blocks are highlighted by the same
+//! safe highlighter as the file viewer (spans with classes, never HTML), diffs line by line,
+//! with the language and a "Copy" button above them (issue #15).
 
 use canvas_core::markdown::{self, Align, Block, Inline, ListItem};
+use canvas_core::workspace::highlight::{diff_line_class, highlight, is_diff_fence, Language};
 use leptos::prelude::*;
 
 #[component]
@@ -30,10 +33,9 @@ fn block(b: Block) -> AnyView {
                 _ => view! { <h6>{c}</h6> }.into_any(),
             }
         }
-        Block::CodeBlock { language, code } => view! {
-            <pre class="code-block" data-language=language><code>{code}</code></pre>
+        Block::CodeBlock { language, code } => {
+            view! { <CodeBlock language=language.unwrap_or_default() code=code /> }.into_any()
         }
-        .into_any(),
         Block::Quote(b) => view! { <blockquote>{blocks(b)}</blockquote> }.into_any(),
         Block::List { start: None, items } => {
             view! { <ul>{items.into_iter().map(list_item).collect_view()}</ul> }.into_any()
@@ -119,5 +121,77 @@ fn inline(i: Inline) -> AnyView {
         }
         Inline::SoftBreak => " ".into_any(),
         Inline::HardBreak => view! { <br /> }.into_any(),
+    }
+}
+
+/// A fenced code block: language label, "Copy", highlighted lines (long lines scroll).
+#[component]
+fn CodeBlock(language: String, code: String) -> impl IntoView {
+    let diff = is_diff_fence(&language);
+    let lang = Language::from_fence(&language);
+    let label = if diff {
+        "Diff".to_string()
+    } else if lang != Language::Plain {
+        lang.name().to_string()
+    } else {
+        language
+            .split_whitespace()
+            .next()
+            .unwrap_or("Text")
+            .to_string()
+    };
+    let body = if diff {
+        code.split_inclusive('\n')
+            .map(|line| {
+                let class = diff_line_class(line.trim_end_matches('\n'));
+                view! { <span class=class>{line.to_string()}</span> }
+            })
+            .collect_view()
+            .into_any()
+    } else {
+        highlight(&code, lang)
+            .into_iter()
+            .enumerate()
+            .map(|(i, toks)| {
+                view! {
+                    {(i > 0).then_some("\n")}
+                    {toks.into_iter().map(|t| view! { <span class=t.class.css()>{t.text}</span> }).collect_view()}
+                }
+            })
+            .collect_view()
+            .into_any()
+    };
+    // "Copied" (or why not) for a moment, then "Copy" again.
+    let state = RwSignal::new(None::<Result<(), String>>);
+    let text = StoredValue::new(code);
+    let copy = Action::new_local(move |_: &()| {
+        let t = text.get_value();
+        async move {
+            let r = crate::platform::clipboard::copy(&t).await;
+            if state.try_set(Some(r)).is_none() {
+                set_timeout(
+                    move || {
+                        state.try_set(None);
+                    },
+                    std::time::Duration::from_secs(2),
+                );
+            }
+        }
+    });
+    view! {
+        <div class="code-wrap">
+            <div class="code-head">
+                <span class="code-lang" data-testid="code-language">{label}</span>
+                <button type="button" class="btn small code-copy" data-testid="code-copy"
+                    aria-label="Copy the code" on:click=move |_| { copy.dispatch(()); }>
+                    {move || match state.get() {
+                        None => "Copy".to_string(),
+                        Some(Ok(())) => "Copied".to_string(),
+                        Some(Err(e)) => format!("Could not copy: {e}"),
+                    }}
+                </button>
+            </div>
+            <pre class="code-block" data-language=(!language.is_empty()).then(|| language.clone())><code>{body}</code></pre>
+        </div>
     }
 }

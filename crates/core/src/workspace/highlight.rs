@@ -64,6 +64,27 @@ impl Language {
         }
     }
 
+    /// The language of a Markdown code fence's info string (its first word: `rust`, `py`,
+    /// `bash`, `ts`, …; unknown or none: plain).
+    pub fn from_fence(info: &str) -> Language {
+        let word = info
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        match word.as_str() {
+            "" => Language::Plain,
+            "rust" => Language::Rust,
+            "javascript" | "typescript" | "node" => Language::JavaScript,
+            "python" | "python3" => Language::Python,
+            "golang" => Language::Go,
+            "c++" | "c#" | "csharp" => Language::CLike,
+            "shell" | "console" | "shellscript" => Language::Shell,
+            "markdown" => Language::Markdown,
+            ext => Language::detect(&format!("fence.{ext}")),
+        }
+    }
+
     /// A short name for display.
     pub fn name(self) -> &'static str {
         match self {
@@ -258,6 +279,35 @@ impl Rules {
             quotes,
             keywords,
         }
+    }
+}
+
+/// Whether a code fence's info string says the block is a diff (`diff`, `patch`).
+pub fn is_diff_fence(info: &str) -> bool {
+    matches!(
+        info.split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .to_ascii_lowercase()
+            .as_str(),
+        "diff" | "patch"
+    )
+}
+
+/// The CSS class of a line of a unified diff: `diff-meta` (file and hunk headers), `diff-new`
+/// (added), `diff-old` (removed), `diff-ctx` (context).
+pub fn diff_line_class(line: &str) -> &'static str {
+    if ["+++", "---", "@@", "diff ", "index "]
+        .iter()
+        .any(|p| line.starts_with(p))
+    {
+        "diff-meta"
+    } else if line.starts_with('+') {
+        "diff-new"
+    } else if line.starts_with('-') {
+        "diff-old"
+    } else {
+        "diff-ctx"
     }
 }
 
@@ -525,6 +575,41 @@ mod tests {
                     .collect();
                 assert_eq!(joined.join("\n"), s, "{lang:?}");
             }
+        }
+    }
+
+    #[test]
+    fn fences_name_their_language_and_diffs() {
+        let cases = [
+            ("rust", Language::Rust),
+            ("rs", Language::Rust),
+            ("Python title=x.py", Language::Python),
+            ("ts", Language::JavaScript),
+            ("typescript", Language::JavaScript),
+            ("bash", Language::Shell),
+            ("console", Language::Shell),
+            ("json", Language::Json),
+            ("yml", Language::Yaml),
+            ("c++", Language::CLike),
+            ("", Language::Plain),
+            ("brainfuck", Language::Plain),
+        ];
+        for (info, want) in cases {
+            assert_eq!(Language::from_fence(info), want, "{info:?}");
+        }
+        assert!(is_diff_fence("diff") && is_diff_fence("Patch x"));
+        assert!(!is_diff_fence("rust") && !is_diff_fence(""));
+        let lines = [
+            ("--- a/x", "diff-meta"),
+            ("+++ b/x", "diff-meta"),
+            ("@@ -1 +1 @@", "diff-meta"),
+            ("+added", "diff-new"),
+            ("-removed", "diff-old"),
+            (" same", "diff-ctx"),
+            ("", "diff-ctx"),
+        ];
+        for (line, want) in lines {
+            assert_eq!(diff_line_class(line), want, "{line:?}");
         }
     }
 }
