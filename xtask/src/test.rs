@@ -209,6 +209,7 @@ pub fn test(ctx: &Ctx, args: &[String]) -> Result<bool, String> {
     if want("host") {
         let mut c = cargo(&[
             "test",
+            "--no-fail-fast",
             "--workspace",
             "--exclude",
             "agent-canvas",
@@ -227,6 +228,7 @@ pub fn test(ctx: &Ctx, args: &[String]) -> Result<bool, String> {
     if want("wasm") {
         let mut c = cargo(&[
             "test",
+            "--no-fail-fast",
             "-p",
             "agent-canvas",
             "--target",
@@ -261,7 +263,14 @@ pub fn test(ctx: &Ctx, args: &[String]) -> Result<bool, String> {
                         tally.record("size budget", 0, 1, 0.0);
                     }
                 }
-                let mut c = cargo(&["test", "-p", "canvas-e2e", "--", "--test-threads=2"]);
+                let mut c = cargo(&[
+                    "test",
+                    "--no-fail-fast",
+                    "-p",
+                    "canvas-e2e",
+                    "--",
+                    "--test-threads=2",
+                ]);
                 c.args(&filter)
                     .envs(env)
                     .envs(automation_vars.iter().cloned());

@@ -394,9 +394,12 @@ async fn sidebar_menu_by_keyboard_collapses_and_is_a_drawer_on_a_narrow_window()
     )
     .await;
     b.click("[data-testid=sidebar-drawer-toggle]").await;
-    let shown =
-        "return getComputedStyle(document.querySelector('nav.sidebar')).visibility === 'visible' \
-                 && document.querySelector('nav.sidebar').contains(document.activeElement)";
+    // Open = visible, focus inside, and the slide finished (a row is clickable only once the
+    // drawer is fully on screen).
+    let shown = "const n = document.querySelector('nav.sidebar'); \
+                 return getComputedStyle(n).visibility === 'visible' \
+                   && n.contains(document.activeElement) \
+                   && Math.abs(n.getBoundingClientRect().left) < 0.5;";
     b.wait_js("the drawer open with focus inside", shown).await;
     press(&b, ESCAPE).await;
     b.wait_js("the drawer closed by Esc", hidden).await;
