@@ -12,8 +12,9 @@ use std::time::{Duration, Instant};
 
 use canvas_client_native::ReqwestTransport;
 use canvas_core::api::{
-    backend_api, BackendApi, BashRequest, Call, ConversationRef, Created, EventQuery,
-    ExecutionStatus, GitChangeStatus, NewConversation, RoutingContext, SkillsRequest,
+    backend_api, conversation_tools, BackendApi, BashRequest, Call, ConversationRef, Created,
+    EventQuery, ExecutionStatus, GitChangeStatus, NewConversation, RoutingContext, SendPlanned,
+    SkillsRequest,
 };
 use canvas_core::{ActiveBackend, ApiError, Backend, BackendKind, Version};
 use canvas_harness::{AgentServer, AgentServerOptions};
@@ -373,6 +374,78 @@ async fn typed_client_against_a_real_agent_server() {
     wait_for_user_message(api, &http, &conv, "hello from the typed client").await;
     let count = run("events count", api.count_events(&conv), &http).await;
     assert!(count >= 1, "[events count] {count}");
+
+    // --- conversation tools (issue #15): fork, trajectory, switch the LLM, ask ---
+    let tools = conversation_tools(&active, &RoutingContext::native());
+    let fork = run(
+        "fork",
+        tools.fork_conversation(&conv, Some("Renamed by test (fork)")),
+        &http,
+    )
+    .await;
+    assert_ne!(fork.id, created.id, "[fork] {fork:?}");
+    assert_eq!(fork.title.as_deref(), Some("Renamed by test (fork)"));
+    wait_for_user_message(api, &http, &fork.handle(), "hello from the typed client").await;
+    let zip = run("trajectory", tools.download_trajectory(&conv), &http).await;
+    assert!(
+        zip.starts_with(b"PK"),
+        "[trajectory] not a zip: {:?}",
+        &zip[..zip.len().min(8)]
+    );
+    let (switch_name, switch_llm) = canvas_core::profiles::check_profile(
+        "canvas-switch",
+        "openai/stub-switched",
+        "http://127.0.0.1:9/v1",
+        "switch-key",
+    )
+    .expect("a valid profile");
+    run(
+        "save profile to switch to",
+        api.save_profile(&switch_name, &switch_llm),
+        &http,
+    )
+    .await;
+    run(
+        "switch profile",
+        tools.switch_profile(&fork.handle(), &switch_name),
+        &http,
+    )
+    .await;
+    match run_err(
+        "switch to a missing profile",
+        tools.switch_profile(&fork.handle(), "no-such-profile"),
+        &http,
+    )
+    .await
+    {
+        ApiError::NotFound | ApiError::Server { .. } => {}
+        other => panic!("[switch to a missing profile] {other:?}"),
+    }
+    run(
+        "switch llm",
+        tools.switch_llm(
+            &fork.handle(),
+            &json!({"model": "openai/stub-other", "base_url": "http://127.0.0.1:9/v1", "api_key": "x"}),
+        ),
+        &http,
+    )
+    .await;
+    run(
+        "delete the switch profile",
+        api.delete_profile(&switch_name),
+        &http,
+    )
+    .await;
+    // No LLM answers at 127.0.0.1:9: asking is a typed error, never a hang.
+    assert!(
+        tools
+            .ask_agent(&fork.handle(), "what are you doing?")
+            .send(&http)
+            .await
+            .is_err(),
+        "[ask] an unreachable LLM cannot answer"
+    );
+    run("delete the fork", api.delete_conversation(&fork.id), &http).await;
 
     // --- bash ---
     let hi = run(

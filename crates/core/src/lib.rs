@@ -31,6 +31,8 @@
 //! | [`shortcuts`] | keyboard shortcuts, the `?` table, next/previous conversation (issue #16) |
 //! | [`sidebar`] | the sidebar list: pins per backend, unread marks, relative times (issue #16) |
 //! | [`omnigent`] | Omnigent: DTOs, hosts, the session stream (`spec/omnigent.md`, issue #12) |
+//! | [`export`] | a conversation's transcript as Markdown and JSON, file names (issue #15) |
+//! | [`slash`] | slash commands in the composer: parsing and the menu (issue #15) |
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -44,6 +46,7 @@ pub mod backend_form;
 pub mod conversation_list;
 pub mod errors;
 pub mod events;
+pub mod export;
 pub mod fuzzy;
 pub mod health;
 pub mod last_conversation;
@@ -63,6 +66,7 @@ pub mod selection;
 pub mod shortcuts;
 pub mod sidebar;
 pub mod skills;
+pub mod slash;
 pub mod storage;
 pub mod url;
 pub mod user_paused;

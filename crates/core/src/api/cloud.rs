@@ -8,12 +8,12 @@ use serde_json::{json, Value};
 use crate::api::auth::{org_header, request_headers};
 use crate::api::cloud_dto::{KeyCheck, OrgMe, Organizations, Sandbox, StartTask};
 use crate::api::decode::{
-    decode_bash_command, decode_bash_event_page, decode_bash_result, decode_bytes,
-    decode_cloud_created, decode_cloud_summaries, decode_cloud_summary, decode_cloud_summary_page,
-    decode_commits_page, decode_count, decode_event_page, decode_file_home, decode_git_changes,
-    decode_git_diff, decode_json, decode_key_check, decode_org_me, decode_organizations,
-    decode_sandboxes, decode_settings, decode_skills, decode_start_tasks, decode_success,
-    decode_text, decode_unit,
+    decode_ask_answer, decode_bash_command, decode_bash_event_page, decode_bash_result,
+    decode_bytes, decode_cloud_created, decode_cloud_summaries, decode_cloud_summary,
+    decode_cloud_summary_page, decode_commits_page, decode_count, decode_event_page,
+    decode_file_home, decode_git_changes, decode_git_diff, decode_json, decode_key_check,
+    decode_org_me, decode_organizations, decode_sandboxes, decode_settings, decode_skills,
+    decode_start_tasks, decode_success, decode_text, decode_unit,
 };
 use crate::api::dto::{
     user_message, BashCommand, BashEventPage, BashRequest, BashResult, CommitsPage, EventPage,
@@ -22,7 +22,7 @@ use crate::api::dto::{
 use crate::api::encode::{id_segment, join_url, with_query, Query};
 use crate::api::local::{
     bash_outputs_path, bash_timeout_ms, clamp_limit, conversation_path, event_query,
-    CONVERSATION_SORT, DEFAULT_TIMEOUT_MS, SKILLS_TIMEOUT_MS, TRANSFER_TIMEOUT_MS,
+    ASK_TIMEOUT_MS, CONVERSATION_SORT, DEFAULT_TIMEOUT_MS, SKILLS_TIMEOUT_MS, TRANSFER_TIMEOUT_MS,
 };
 use crate::api::plan::{
     Body, Call, Decoder, Method, ProxyEnvelope, RequestPlan, Route, PROXY_TIMEOUT_RANGE,
@@ -30,8 +30,8 @@ use crate::api::plan::{
 };
 use crate::api::routing::{runtime_target, ConversationRef, RoutingContext, RuntimeTarget};
 use crate::api::service::{
-    BackendApi, CloudAccountApi, ConversationsApi, EventsApi, FilesApi, GitApi, Planned,
-    RuntimeApi, ServerApi, SettingsApi, SkillsApi, WorkspaceFile,
+    BackendApi, CloudAccountApi, ConversationToolsApi, ConversationsApi, EventsApi, FilesApi,
+    GitApi, Planned, RuntimeApi, ServerApi, SettingsApi, SkillsApi, WorkspaceFile,
 };
 use crate::api::view::{
     ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,
@@ -301,6 +301,59 @@ impl ConversationsApi for CloudApi {
             Some(json!({})),
             DEFAULT_TIMEOUT_MS,
             decode_success,
+        )
+    }
+}
+
+/// Through the conversation's runtime (the cloud proxy). Forking is not offered: a fork made
+/// on the runtime would not be a conversation of the cloud account.
+impl ConversationToolsApi for CloudApi {
+    fn download_trajectory(&self, conv: &ConversationRef) -> Planned<Vec<u8>> {
+        self.runtime(
+            conv,
+            Method::Get,
+            |t| {
+                Ok(format!(
+                    "/api/file/download-trajectory/{}",
+                    id_segment(&t.conversation_id)?
+                ))
+            },
+            None,
+            TRANSFER_TIMEOUT_MS,
+            decode_bytes,
+        )
+    }
+
+    fn switch_profile(&self, conv: &ConversationRef, name: &str) -> Planned<()> {
+        self.runtime(
+            conv,
+            Method::Post,
+            |t| conversation_path(&t.conversation_id, "/switch_profile"),
+            Some(json!({ "profile_name": name })),
+            DEFAULT_TIMEOUT_MS,
+            decode_success,
+        )
+    }
+
+    fn switch_llm(&self, conv: &ConversationRef, llm: &Value) -> Planned<()> {
+        self.runtime(
+            conv,
+            Method::Post,
+            |t| conversation_path(&t.conversation_id, "/switch_llm"),
+            Some(json!({ "llm": llm })),
+            DEFAULT_TIMEOUT_MS,
+            decode_success,
+        )
+    }
+
+    fn ask_agent(&self, conv: &ConversationRef, question: &str) -> Planned<String> {
+        self.runtime(
+            conv,
+            Method::Post,
+            |t| conversation_path(&t.conversation_id, "/ask_agent"),
+            Some(json!({ "question": question })),
+            ASK_TIMEOUT_MS,
+            decode_ask_answer,
         )
     }
 }

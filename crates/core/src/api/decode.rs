@@ -110,6 +110,20 @@ pub fn decode_text(status: u16, body: &[u8]) -> Result<String, ApiError> {
     Ok(String::from_utf8_lossy(body).into_owned())
 }
 
+/// `POST …/ask_agent`: `{"response": "…"}` ⇒ the agent's answer.
+pub fn decode_ask_answer(status: u16, body: &[u8]) -> Result<String, ApiError> {
+    let v: Value = decode_json(status, body)?;
+    v.get("response")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .ok_or_else(|| {
+            ApiError::Decode(format!(
+                "expected {{\"response\": …}}, got {}",
+                type_name(&v)
+            ))
+        })
+}
+
 /// `GET /server_info`.
 pub fn decode_server_info(status: u16, body: &[u8]) -> Result<ServerInfo, ApiError> {
     decode_json(status, body)

@@ -55,6 +55,7 @@ impl FilesApi for FakeApi {}
 impl GitApi for FakeApi {}
 impl SettingsApi for FakeApi {}
 impl SkillsApi for FakeApi {}
+impl crate::api::service::ConversationToolsApi for FakeApi {}
 
 impl BackendApi for FakeApi {
     fn kind(&self) -> BackendKind {

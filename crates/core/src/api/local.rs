@@ -5,11 +5,11 @@ use serde_json::{json, Value};
 
 use crate::api::auth::request_headers;
 use crate::api::decode::{
-    decode_bash_command, decode_bash_event_page, decode_bash_result, decode_bytes,
-    decode_commits_page, decode_count, decode_event_page, decode_file_home, decode_git_changes,
-    decode_git_diff, decode_local_created, decode_local_summaries, decode_local_summary,
-    decode_local_summary_page, decode_server_info, decode_settings, decode_skills, decode_success,
-    decode_unit, decode_upload_result,
+    decode_ask_answer, decode_bash_command, decode_bash_event_page, decode_bash_result,
+    decode_bytes, decode_commits_page, decode_count, decode_event_page, decode_file_home,
+    decode_git_changes, decode_git_diff, decode_local_created, decode_local_summaries,
+    decode_local_summary, decode_local_summary_page, decode_server_info, decode_settings,
+    decode_skills, decode_success, decode_unit, decode_upload_result,
 };
 use crate::api::dto::{
     user_message, BashCommand, BashEventPage, BashRequest, BashResult, CommitsPage, EventPage,
@@ -20,8 +20,8 @@ use crate::api::encode::{id_segment, join_url, with_query, Query};
 use crate::api::plan::{Body, Call, Decoder, Method, RequestPlan, Route};
 use crate::api::routing::ConversationRef;
 use crate::api::service::{
-    BackendApi, CloudAccountApi, ConversationsApi, EventsApi, FilesApi, GitApi, Planned,
-    RuntimeApi, ServerApi, SettingsApi, SkillsApi, WorkspaceFile,
+    BackendApi, CloudAccountApi, ConversationToolsApi, ConversationsApi, EventsApi, FilesApi,
+    GitApi, Planned, RuntimeApi, ServerApi, SettingsApi, SkillsApi, WorkspaceFile,
 };
 use crate::api::view::{
     ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,
@@ -43,6 +43,8 @@ use crate::workspace::tree::{find_command, FileTree, Listing};
 
 /// Ordinary requests.
 pub const DEFAULT_TIMEOUT_MS: u32 = 15_000;
+/// `ask_agent` waits for an LLM completion.
+pub const ASK_TIMEOUT_MS: u32 = 120_000;
 /// `GET /server_info` (BR-9).
 pub const SERVER_INFO_TIMEOUT_MS: u32 = 5_000;
 /// Uploads and downloads.
@@ -276,6 +278,66 @@ impl ConversationsApi for LocalApi {
             &conversation_path(&conv.id, "/condense")?,
             json!({}),
             decode_success,
+        )
+    }
+}
+
+/// The body of `POST …/fork`: the fork's title (at most 200 characters, the server's limit),
+/// metrics started afresh.
+pub(crate) fn fork_body(title: Option<&str>) -> Value {
+    let mut body = json!({ "reset_metrics": true });
+    if let Some(t) = title.map(str::trim).filter(|t| !t.is_empty()) {
+        body["title"] = json!(t.chars().take(200).collect::<String>());
+    }
+    body
+}
+
+impl ConversationToolsApi for LocalApi {
+    fn fork_conversation(
+        &self,
+        conv: &ConversationRef,
+        title: Option<&str>,
+    ) -> Planned<ConversationSummary> {
+        self.post_json(
+            &conversation_path(&conv.id, "/fork")?,
+            fork_body(title),
+            decode_local_summary,
+        )
+    }
+
+    fn download_trajectory(&self, conv: &ConversationRef) -> Planned<Vec<u8>> {
+        self.call(
+            Method::Get,
+            &format!("/api/file/download-trajectory/{}", id_segment(&conv.id)?),
+            Body::None,
+            TRANSFER_TIMEOUT_MS,
+            decode_bytes,
+        )
+    }
+
+    fn switch_profile(&self, conv: &ConversationRef, name: &str) -> Planned<()> {
+        self.post_json(
+            &conversation_path(&conv.id, "/switch_profile")?,
+            json!({ "profile_name": name }),
+            decode_success,
+        )
+    }
+
+    fn switch_llm(&self, conv: &ConversationRef, llm: &Value) -> Planned<()> {
+        self.post_json(
+            &conversation_path(&conv.id, "/switch_llm")?,
+            json!({ "llm": llm }),
+            decode_success,
+        )
+    }
+
+    fn ask_agent(&self, conv: &ConversationRef, question: &str) -> Planned<String> {
+        self.call(
+            Method::Post,
+            &conversation_path(&conv.id, "/ask_agent")?,
+            Body::Json(json!({ "question": question })),
+            ASK_TIMEOUT_MS,
+            decode_ask_answer,
         )
     }
 }

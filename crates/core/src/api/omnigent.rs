@@ -255,6 +255,7 @@ impl FilesApi for OmnigentApi {}
 impl GitApi for OmnigentApi {}
 impl SettingsApi for OmnigentApi {}
 impl SkillsApi for OmnigentApi {}
+impl crate::api::service::ConversationToolsApi for OmnigentApi {}
 
 impl OmnigentApiExt for OmnigentApi {
     fn info(&self) -> Planned<Info> {

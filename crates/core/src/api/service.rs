@@ -279,6 +279,52 @@ pub trait SkillsApi {
     }
 }
 
+/// What a user does with one open conversation beyond chatting (issue #15): fork it, take its
+/// trajectory away, switch its LLM, ask the agent a side question. Not part of [`BackendApi`]:
+/// built on demand by [`conversation_tools`], so only the conversation page's code (a lazy
+/// chunk) carries it.
+pub trait ConversationToolsApi {
+    /// A copy of the conversation with its whole history (`POST …/fork`); answers the fork.
+    fn fork_conversation(
+        &self,
+        _conv: &ConversationRef,
+        _title: Option<&str>,
+    ) -> Planned<ConversationSummary> {
+        Err(ApiError::Unsupported("Forking a conversation"))
+    }
+    /// The server's trajectory of the conversation as a zip (`GET /api/file/download-trajectory/{id}`).
+    fn download_trajectory(&self, _conv: &ConversationRef) -> Planned<Vec<u8>> {
+        Err(ApiError::Unsupported("Downloading the trajectory"))
+    }
+    /// Switches the conversation to LLM profile `name` (`POST …/switch_profile`).
+    fn switch_profile(&self, _conv: &ConversationRef, _name: &str) -> Planned<()> {
+        Err(ApiError::Unsupported("Switching the model"))
+    }
+    /// Switches the conversation to the LLM `llm` (`POST …/switch_llm`, `{"llm": …}`).
+    fn switch_llm(&self, _conv: &ConversationRef, _llm: &Value) -> Planned<()> {
+        Err(ApiError::Unsupported("Switching the model"))
+    }
+    /// Asks the agent `question` without interrupting it (`POST …/ask_agent`); its answer.
+    fn ask_agent(&self, _conv: &ConversationRef, _question: &str) -> Planned<String> {
+        Err(ApiError::Unsupported("Asking the agent"))
+    }
+}
+
+/// The conversation tools of the active backend, chosen by its `kind` like [`backend_api`]
+/// (this file is the only place that matches on the kind).
+pub fn conversation_tools(
+    active: &ActiveBackend,
+    ctx: &RoutingContext,
+) -> Box<dyn ConversationToolsApi> {
+    match active.backend.kind {
+        BackendKind::Local => Box::new(LocalApi::new(active)),
+        BackendKind::Cloud => Box::new(CloudApi::new(active, ctx)),
+        BackendKind::Omnigent => Box::new(crate::api::omnigent::OmnigentApi::new(active)),
+        #[cfg(test)]
+        BackendKind::Fake => Box::new(crate::api::fake::FakeApi::new(active)),
+    }
+}
+
 /// Cloud account features (organizations, keys, start tasks, sandboxes).
 pub trait CloudAccountApi {
     /// `GET /api/organizations`.
