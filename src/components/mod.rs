@@ -3,6 +3,7 @@
 pub mod backends;
 pub mod chat;
 pub mod countdown;
+pub mod menu;
 pub mod palette;
 pub mod recovery;
 pub mod run_where;

@@ -7,6 +7,7 @@
 //! not asked more often than before.
 
 use crate::components::backends::dialog::Dialog;
+use crate::components::menu;
 use crate::lazy::prefetch;
 use crate::links::{self, conversation_path};
 use crate::pages::conversations::{format_time, DeleteDialog};
@@ -23,7 +24,6 @@ use canvas_core::sidebar::{
 use leptos::html;
 use leptos::prelude::*;
 use leptos_router::hooks::use_location;
-use wasm_bindgen::JsCast;
 
 #[component]
 pub fn SidebarList() -> impl IntoView {
@@ -238,7 +238,7 @@ fn SidebarRow(
     let menu = NodeRef::<html::Div>::new();
     Effect::new(move |_| {
         if let Some(m) = menu.get() {
-            focus_item(&m, 0);
+            menu::focus_item(&m, 0);
         }
     });
     let close_menu = move |refocus: bool| {
@@ -250,56 +250,17 @@ fn SidebarRow(
         }
     };
     let on_menu_key = move |ev: web_sys::KeyboardEvent| {
-        let Some(m) = menu.get_untracked() else {
-            return;
-        };
-        match ev.key().as_str() {
-            "Escape" => {
-                ev.prevent_default();
-                ev.stop_propagation();
-                close_menu(true);
-            }
-            "ArrowDown" | "ArrowUp" | "Home" | "End" => {
-                ev.prevent_default();
-                let items = m.query_selector_all("[role=menuitem]").ok();
-                let n = items.as_ref().map_or(0, |i| i.length());
-                if n == 0 {
-                    return;
-                }
-                let current = (0..n)
-                    .find(|&i| {
-                        items.as_ref().and_then(|l| l.item(i)).is_some_and(|node| {
-                            document()
-                                .active_element()
-                                .is_some_and(|a| node == *a.unchecked_ref::<web_sys::Node>())
-                        })
-                    })
-                    .unwrap_or(0);
-                let next = match ev.key().as_str() {
-                    "ArrowDown" => (current + 1) % n,
-                    "ArrowUp" => (current + n - 1) % n,
-                    "Home" => 0,
-                    _ => n - 1,
-                };
-                focus_item(&m, next);
-            }
-            "Tab" => close_menu(false),
-            _ => {}
+        if let Some(m) = menu.get_untracked() {
+            menu::on_menu_key(&ev, &m, close_menu);
         }
     };
     // Focus leaving the row closes its menu.
     let on_focus_out = move |ev: web_sys::FocusEvent| {
-        let inside = ev
-            .related_target()
-            .and_then(|t| t.dyn_into::<web_sys::Node>().ok())
-            .zip(menu.get_untracked())
-            .is_some_and(|(t, m)| m.contains(Some(&t)))
-            || ev
-                .related_target()
-                .and_then(|t| t.dyn_into::<web_sys::Node>().ok())
-                .zip(menu_btn.get_untracked())
-                .is_some_and(|(t, b)| b.contains(Some(&t)));
-        if !inside {
+        let within = [
+            menu.get_untracked().map(Into::into),
+            menu_btn.get_untracked().map(Into::into),
+        ];
+        if !menu::focus_stays(ev.related_target(), &within) {
             menu_open.set(false);
         }
     };
@@ -363,18 +324,6 @@ fn SidebarRow(
                 </div>
             </Show>
         </li>
-    }
-}
-
-/// Focuses the `i`-th item of a menu.
-fn focus_item(menu: &web_sys::HtmlDivElement, i: u32) {
-    if let Some(el) = menu
-        .query_selector_all("[role=menuitem]")
-        .ok()
-        .and_then(|l| l.item(i))
-        .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
-    {
-        let _ = el.focus();
     }
 }
 

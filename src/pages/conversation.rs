@@ -5,6 +5,7 @@ use crate::components::chat::attention::Attention;
 use crate::components::chat::composer::Composer;
 use crate::components::chat::items::TimelineItem;
 use crate::components::chat::status_bar::StatusBar;
+use crate::components::chat::tools::{ConversationTools, ToolsMenu, ToolsNotice};
 use crate::components::workspace::WorkspacePanel;
 use crate::services::conversation::{kept, load, sandbox_action, user_paused, user_sandbox_action};
 use crate::state::backends::use_backends;
@@ -147,12 +148,14 @@ fn ConversationView(
     });
     let handle = summary.handle();
     let attention_active = active.clone();
-    let store = ConversationStore::new(backends, active, handle.clone());
-    store.start();
     // The server names a new conversation in the background; `Attention` asks for it.
     let title = RwSignal::new(summary.display_title());
+    let tools = ConversationTools::new(backends, active.clone(), handle.clone(), title);
+    let store = ConversationStore::new(backends, active, handle.clone());
+    store.start();
     let named = summary.title.clone().filter(|t| !t.trim().is_empty());
     let working_dir = summary.working_dir.clone();
+    let composer_dir = working_dir.clone();
     let placement = summary.placement.map(|p| {
         view! { <span class="muted placement" data-testid="placement" data-host-online=p.host_online.to_string()>{p.words()}</span> }
     });
@@ -217,6 +220,7 @@ fn ConversationView(
                     <span class="muted event-count" data-testid="event-count" data-count=move || count.get().to_string()>
                         {move || format!("{} events", count.get())}
                     </span>
+                    <ToolsMenu tools=tools />
                 </header>
                 <StatusBar store=store.clone() />
                 <div class="timeline-scroll" node_ref=scroller on:scroll=on_scroll data-testid="timeline-scroll">
@@ -240,7 +244,8 @@ fn ConversationView(
                 <Show when=move || !follow.get()>
                     <button class="btn jump-latest" data-testid="jump-latest" on:click=jump>"Jump to latest ↓"</button>
                 </Show>
-                <Composer store=store.clone() />
+                <ToolsNotice tools=tools />
+                <Composer store=store.clone() tools=tools working_dir=composer_dir />
             </section>
             <aside class="workspace-aside" aria-label="Workspace">
                 <WorkspacePanel conversation=conv_sig working_dir=dir_sig />

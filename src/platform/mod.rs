@@ -2,6 +2,7 @@
 //! the rules are in `canvas-core`.
 
 pub mod clipboard;
+pub mod download;
 pub mod globals;
 pub mod http;
 pub mod listen;

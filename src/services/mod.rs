@@ -7,6 +7,7 @@ pub mod all_backends;
 pub mod automations;
 pub mod conversation;
 pub mod conversation_list;
+pub mod conversation_tools;
 pub mod hosts;
 pub mod settings;
 pub mod sidebar;

@@ -196,3 +196,31 @@ pub fn take_launcher_prefill(active: &ActiveBackend) -> Option<String> {
     let _ = SESSION.remove(&key);
     (!text.is_empty()).then_some(text)
 }
+
+/// The triggers of the backend's enabled user and project skills (`project_dir`: the
+/// conversation's working directory), for the composer's `/` menu. Empty where the backend has
+/// no skills or does not answer: the menu then offers the built-in commands only.
+pub async fn slash_triggers(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    project_dir: Option<String>,
+) -> Vec<String> {
+    let req = SkillsRequest {
+        load_public: false,
+        load_user: true,
+        load_project: project_dir.is_some(),
+        load_org: false,
+        project_dir,
+    };
+    let c = client(backends, active);
+    let Ok(found) = c.api.list_skills(None, &req).send(&c.transport).await else {
+        return Vec::new();
+    };
+    let disabled = disabled_skills(backends, active).await.unwrap_or_default();
+    found
+        .skills
+        .into_iter()
+        .filter(|s| !disabled.contains(&s.name))
+        .flat_map(|s| s.triggers)
+        .collect()
+}

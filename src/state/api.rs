@@ -28,16 +28,20 @@ pub struct Client {
     pub transport: BrowserTransport,
 }
 
-/// The client of `active` (build it inside the reactive closure that read `active`).
-pub fn client(backends: BackendsCtx, active: &ActiveBackend) -> Client {
+/// The transport for `active`'s calls: every 2xx answer is a health success for it (BR-7).
+pub fn transport(backends: BackendsCtx, active: &ActiveBackend) -> BrowserTransport {
     let id = active.backend.id.clone();
-    let transport = BrowserTransport::reporting(Rc::new(move |status| {
+    BrowserTransport::reporting(Rc::new(move |status| {
         if (200..300).contains(&status) {
             backends.record_health(&id, Ok(()), js_sys::Date::now() as i64);
         }
-    }));
+    }))
+}
+
+/// The client of `active` (build it inside the reactive closure that read `active`).
+pub fn client(backends: BackendsCtx, active: &ActiveBackend) -> Client {
     Client {
         api: backend_api(active, &routing(&backends)),
-        transport,
+        transport: transport(backends, active),
     }
 }

@@ -160,6 +160,8 @@ impl Env {
 /// process group (the browser included).
 pub struct Browser {
     pub client: Client,
+    /// Where this browser saves downloads (its own folder).
+    pub downloads: PathBuf,
     _driver: Group,
 }
 
@@ -167,6 +169,7 @@ impl Browser {
     pub async fn start(env: &Env) -> Browser {
         let port = free_port().expect("free port");
         let profile = env.scratch("chrome-profile");
+        let downloads = env.scratch("downloads");
         let mut cmd = Command::new(&env.chromedriver);
         cmd.arg(format!("--port={port}"))
             .stdin(Stdio::null())
@@ -198,7 +201,13 @@ impl Browser {
                     format!("--user-data-dir={}", profile.display()),
                 ],
                 // Desktop notifications allowed, as after a person said yes (issue #16's test).
-                "prefs": { "profile.default_content_setting_values.notifications": 1 }
+                // Downloads land in this browser's own folder without asking (issue #15's
+                // exports are read back from there).
+                "prefs": {
+                    "profile.default_content_setting_values.notifications": 1,
+                    "download.default_directory": downloads.display().to_string(),
+                    "download.prompt_for_download": false
+                }
             }
         });
         let caps = match caps {
@@ -212,8 +221,44 @@ impl Browser {
             .expect("WebDriver session");
         Browser {
             client,
+            downloads,
             _driver: driver,
         }
+    }
+
+    /// Waits (up to 30 s) until the download `name` is complete in [`Browser::downloads`]; its
+    /// bytes.
+    pub async fn wait_download(&self, name: &str) -> Vec<u8> {
+        let path = self.downloads.join(name);
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            // Chromium writes `<name>.crdownload` and renames it when done.
+            if let Ok(bytes) = std::fs::read(&path) {
+                return bytes;
+            }
+            if Instant::now() >= deadline {
+                let have: Vec<String> = std::fs::read_dir(&self.downloads)
+                    .map(|d| {
+                        d.flatten()
+                            .map(|e| e.file_name().to_string_lossy().into_owned())
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                panic!("the download {name} did not arrive; the folder has {have:?}");
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Sends `keys` (text or one of the [`keys`] constants) to the focused element.
+    pub async fn press(&self, keys: &str) {
+        self.client
+            .active_element()
+            .await
+            .expect("active element")
+            .send_keys(keys)
+            .await
+            .expect("key");
     }
 
     pub async fn goto(&self, url: &str) {
@@ -538,4 +583,18 @@ pub async fn poll_start_task(cloud_url: &str, key: &str, task_id: &str) -> Value
         .await
         .expect("tasks json");
     tasks[0].clone()
+}
+
+/// WebDriver key codes for [`Browser::press`].
+pub mod keys {
+    /// Enter.
+    pub const ENTER: &str = "\u{E007}";
+    /// Escape.
+    pub const ESCAPE: &str = "\u{E00C}";
+    /// Tab.
+    pub const TAB: &str = "\u{E004}";
+    /// Arrow up.
+    pub const ARROW_UP: &str = "\u{E013}";
+    /// Arrow down.
+    pub const ARROW_DOWN: &str = "\u{E015}";
 }

@@ -1,9 +1,15 @@
 //! The message box: Enter sends, Shift+Enter inserts a newline. Sends over the socket when it
 //! is open, else over REST (the store decides). The unsent text is kept per conversation in
-//! this tab (the store keeps it) and leaves the box only once the server took it.
+//! this tab (the store keeps it) and leaves the box only once the server took it. A message
+//! that starts with `/` may be a command (issue #15): typing `/` opens a menu of them.
 
+use crate::components::chat::tools::{ConversationTools, ToolOp};
+use crate::links::{pinned, use_go};
+use crate::services::skills::slash_triggers;
+use crate::state::backends::use_backends;
 use crate::state::events::ConversationStore;
 use canvas_core::live::{composer_key, draft_after_send, message_to_send, ComposerKey};
+use canvas_core::slash::{self, Parsed};
 use leptos::prelude::*;
 
 /// A message box: Enter calls `on_send`, Shift+Enter (or composing with an IME) inserts a
@@ -18,6 +24,10 @@ pub fn MessageBox(
     label: &'static str,
     placeholder: &'static str,
     rows: &'static str,
+    /// Sees each key first; `true` = handled (e.g. by the `/` menu).
+    #[prop(optional)]
+    on_key: Option<Callback<web_sys::KeyboardEvent, bool>>,
+    #[prop(optional)] node_ref: NodeRef<leptos::html::Textarea>,
 ) -> impl IntoView {
     let ask = window_event_listener(leptos::ev::beforeunload, move |ev| {
         if draft.with_untracked(|d| message_to_send(d).is_some()) {
@@ -34,7 +44,11 @@ pub fn MessageBox(
             rows=rows
             prop:value=move || draft.get()
             on:input=move |ev| draft.set(event_target_value(&ev))
+            node_ref=node_ref
             on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                if on_key.is_some_and(|k| k.run(ev.clone())) {
+                    return;
+                }
                 if composer_key(&ev.key(), ev.shift_key(), ev.is_composing()) == ComposerKey::Send {
                     ev.prevent_default();
                     on_send.run(());
@@ -45,7 +59,12 @@ pub fn MessageBox(
 }
 
 #[component]
-pub fn Composer(store: ConversationStore) -> impl IntoView {
+pub fn Composer(
+    store: ConversationStore,
+    tools: ConversationTools,
+    working_dir: Option<String>,
+) -> impl IntoView {
+    let backends = use_backends();
     // The unsent message survives a reload (this tab's sessionStorage, per conversation); it
     // leaves the box only once the server took it, so a failed send keeps it for a retry.
     let draft = RwSignal::new(store.saved_draft());
@@ -71,24 +90,182 @@ pub fn Composer(store: ConversationStore) -> impl IntoView {
             sent
         }
     });
-    let submit = move || {
+    let slash_error = RwSignal::new(None::<String>);
+    let go = use_go();
+    let home = pinned("/", &store.active);
+    let submit = Callback::new(move |()| {
         if send.pending().get_untracked() {
             return;
         }
-        if let Some(text) = message_to_send(&draft.get_untracked()) {
-            send.dispatch(text);
+        let Some(text) = message_to_send(&draft.get_untracked()) else {
+            return;
+        };
+        slash_error.set(None);
+        let op = match slash::parse(&text) {
+            Parsed::Text(t) => {
+                send.dispatch(t);
+                return;
+            }
+            Parsed::Invalid { message, .. } => {
+                slash_error.set(Some(message));
+                return;
+            }
+            Parsed::New => {
+                draft.set(String::new());
+                go(&home, false);
+                return;
+            }
+            Parsed::Model(name) => ToolOp::SwitchProfile(name),
+            Parsed::Condense => ToolOp::Condense,
+            Parsed::Fork => ToolOp::Fork,
+            Parsed::Export(f) => ToolOp::Export(f),
+            Parsed::Ask(q) => ToolOp::Ask(q),
+        };
+        draft.set(String::new());
+        tools.run(op);
+    });
+    let error = move || {
+        slash_error
+            .get()
+            .or_else(|| send.value().get().and_then(|r| r.err()))
+    };
+
+    // The `/` menu: built-in commands, then the triggers of the backend's enabled skills
+    // (asked for the first time a `/` is typed).
+    // Loaded by an action, not a resource: the page's `Suspense` would show its fallback (and
+    // take focus from this box) while a resource read here loads.
+    let triggers = RwSignal::new(Vec::<String>::new());
+    let active = store.active.clone();
+    let load_triggers = Action::new_local(move |_: &()| {
+        let (active, dir) = (active.clone(), working_dir.clone());
+        async move {
+            let found = slash_triggers(backends, &active, dir).await;
+            triggers.try_set(found);
+        }
+    });
+    Effect::new(move |asked: Option<bool>| {
+        if asked == Some(true) {
+            return true;
+        }
+        let wants = draft.with(|d| d.trim_start().starts_with('/'));
+        if wants {
+            load_triggers.dispatch(());
+        }
+        wants
+    });
+    let dismissed = RwSignal::new(None::<String>);
+    let suggestions = Memo::new(move |_| {
+        let d = draft.get();
+        if dismissed.with(|x| x.as_deref() == Some(d.as_str())) {
+            return None;
+        }
+        triggers
+            .with(|t| slash::menu(&d, t))
+            .filter(|s| !s.is_empty())
+    });
+    // The highlighted entry, by what it inserts: skills arriving later (or typing) do not move
+    // it; when it is gone the first entry is highlighted.
+    let picked = RwSignal::new(None::<String>);
+    let selected = Memo::new(move |_| {
+        suggestions.with(|s| {
+            picked.with(|p| {
+                s.as_ref()
+                    .and_then(|s| s.iter().position(|x| Some(&x.insert) == p.as_ref()))
+                    .unwrap_or(0)
+            })
+        })
+    });
+    let step = move |by: usize| {
+        suggestions.with_untracked(|s| {
+            if let Some(s) = s.as_ref().filter(|s| !s.is_empty()) {
+                let i = (selected.get_untracked() + by) % s.len();
+                picked.set(Some(s[i].insert.clone()));
+            }
+        })
+    };
+    let input = NodeRef::<leptos::html::Textarea>::new();
+    let choose = move |i: usize| {
+        if let Some(s) = suggestions.with_untracked(|s| s.as_ref().and_then(|s| s.get(i)).cloned())
+        {
+            draft.set(s.insert);
+            if let Some(el) = input.get_untracked() {
+                let _ = el.focus();
+            }
         }
     };
-    let error = move || send.value().get().and_then(|r| r.err());
+    let on_key = Callback::new(move |ev: web_sys::KeyboardEvent| {
+        let Some(n) = suggestions.with_untracked(|s| s.as_ref().map(Vec::len)) else {
+            return false;
+        };
+        let key = ev.key();
+        let handled = match key.as_str() {
+            "ArrowDown" => {
+                step(1);
+                true
+            }
+            "ArrowUp" => {
+                step(n - 1);
+                true
+            }
+            "Escape" => {
+                dismissed.set(Some(draft.get_untracked()));
+                true
+            }
+            // Completes the highlighted entry; Enter on a complete command sends it.
+            "Tab" | "Enter" if !ev.shift_key() && !ev.is_composing() => {
+                let i = selected.get_untracked();
+                let pick = suggestions.with_untracked(|s| {
+                    s.as_ref().and_then(|s| s.get(i)).map(|s| s.insert.clone())
+                });
+                let complete = draft.with_untracked(|d| pick.as_deref() == Some(d.as_str()));
+                if complete && key == "Enter" {
+                    false
+                } else {
+                    choose(i);
+                    true
+                }
+            }
+            _ => false,
+        };
+        if handled {
+            ev.prevent_default();
+            ev.stop_propagation();
+        }
+        handled
+    });
+    let busy = tools.busy();
     view! {
-        <form class="composer" on:submit=move |ev| { ev.prevent_default(); submit(); }>
-            <MessageBox draft=draft on_send=Callback::new(move |_| submit())
+        <form class="composer" on:submit=move |ev| { ev.prevent_default(); submit.run(()); }>
+            {move || suggestions.get().map(|items| view! {
+                <ul class="slash-menu" role="listbox" id="slash-menu" data-testid="slash-menu" aria-label="Commands">
+                    {items.into_iter().enumerate().map(|(i, s)| view! {
+                        <li role="option" id=format!("slash-option-{i}") data-testid="slash-option"
+                            data-insert=s.insert.clone()
+                            class:skill=s.is_skill
+                            aria-selected=move || (selected.get() == i).to_string()
+                            on:mousedown=move |ev| { ev.prevent_default(); choose(i); }>
+                            <span class="slash-label">{s.label}</span>
+                            <span class="muted slash-help">{s.help}</span>
+                        </li>
+                    }).collect_view()}
+                </ul>
+            })}
+            <MessageBox draft=draft on_send=submit
                 class="composer-input" testid="composer-input" label="Message the agent"
-                placeholder="Message the agent (Enter to send, Shift+Enter for a new line)" rows="2" />
-            <button class="btn primary" type="submit" data-testid="composer-send" disabled=move || send.pending().get()>
+                placeholder="Message the agent (Enter to send, Shift+Enter for a new line, / for commands)" rows="2"
+                on_key=on_key node_ref=input
+                attr:aria-autocomplete="list"
+                attr:aria-controls="slash-menu"
+                attr:aria-expanded=move || suggestions.with(Option::is_some).to_string()
+                attr:aria-activedescendant=move || {
+                    suggestions.with(Option::is_some).then(|| format!("slash-option-{}", selected.get()))
+                }
+            />
+            <button class="btn primary" type="submit" data-testid="composer-send"
+                disabled=move || send.pending().get() || busy.get()>
                 "Send"
             </button>
-            {move || error().map(|e| view! { <p class="composer-error" role="alert">{e}</p> })}
+            {move || error().map(|e| view! { <p class="composer-error" role="alert" data-testid="composer-error">{e}</p> })}
         </form>
     }
 }

@@ -6,3 +6,4 @@ pub mod composer;
 pub mod items;
 pub mod markdown;
 pub mod status_bar;
+pub mod tools;

@@ -1,0 +1,297 @@
+//! The conversation's tools (issue #15), end to end on the shared agent server with the LLM
+//! stub: export Markdown and JSON (read back from the browser's downloads), the `/` menu by
+//! keyboard, `/fork` landing in the fork with the same history, `/model` switching to a saved
+//! profile (the stub then receives the profile's model), `/ask` answered beside the timeline,
+//! an invalid command kept in the box with its reason, and condense on demand.
+
+use canvas_e2e::keys::{ARROW_DOWN, ENTER, ESCAPE};
+use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
+use canvas_fixtures::llm_stub::{self, StubScript, DEFAULT_FINAL_MESSAGE, DEFAULT_THOUGHT};
+use serde_json::{json, Value};
+use std::time::Duration;
+
+const USER_TEXT: &str = "Run the tools test";
+
+/// Waits until the highlighted entry of the `/` menu inserts `insert`.
+async fn wait_selected(b: &Browser, insert: &str) {
+    b.wait_js(
+        &format!("{insert:?} highlighted"),
+        &format!(
+            "const o = document.querySelector('[data-testid=slash-option][aria-selected=true]'); \
+             return !!o && o.dataset.insert === {}",
+            json!(insert)
+        ),
+    )
+    .await;
+}
+
+/// Waits until the composer holds `text`.
+async fn wait_draft(b: &Browser, text: &str) {
+    b.wait_js(
+        &format!("the composer holding {text:?}"),
+        &format!(
+            "return document.querySelector('[data-testid=composer-input]').value === {}",
+            json!(text)
+        ),
+    )
+    .await;
+}
+
+/// Waits until the tools' notice is no longer busy; answers `[state, text]`.
+async fn tools_outcome(b: &Browser, what: &str) -> (String, String) {
+    let v = b
+        .wait_js_for(
+            what,
+            "const s = document.querySelector('[data-testid=tools-status]'); \
+             return s && s.dataset.state !== 'busy' ? [s.dataset.state, s.innerText] : null",
+            Duration::from_secs(60),
+        )
+        .await;
+    (
+        v[0].as_str().unwrap_or_default().to_string(),
+        v[1].as_str().unwrap_or_default().to_string(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn conversation_tools_export_fork_switch_ask_and_condense() {
+    let env = Env::get();
+    let stub = llm_stub::start(StubScript::new()).await;
+    let api = AgentApi::new(&env.agent_url, &env.agent_key);
+    let dir = env.scratch("conversation-tools");
+    let id = api
+        .create_on_stub(&dir.display().to_string(), &stub.url(), json!({}))
+        .await;
+    api.send(
+        reqwest::Method::PATCH,
+        &format!("/api/conversations/{id}"),
+        Some(json!({"title": "Tools test"})),
+    )
+    .await;
+    api.send_message(&id, USER_TEXT).await;
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/conversations/{id}", server.url()))
+        .await;
+    b.wait_live_link().await;
+    b.wait_js_for(
+        "the finished run",
+        "return !!document.querySelector('[data-testid=finish-message]')",
+        Duration::from_secs(90),
+    )
+    .await;
+
+    // --- Export as Markdown from the ⋯ menu (keyboard: the menu opens on its first item) ---
+    b.click("[data-testid=conversation-menu]").await;
+    b.wait_js(
+        "the menu, focus on its first item",
+        "return document.activeElement && document.activeElement.dataset.testid === 'conv-export-md'",
+    )
+    .await;
+    b.press(ENTER).await;
+    let md_name = format!("tools-test-{}.md", &id[..8]);
+    let (state, text) = tools_outcome(&b, "the Markdown export").await;
+    assert_eq!(state, "done", "{text}");
+    assert!(text.contains(&md_name), "{text}");
+    let md = String::from_utf8(b.wait_download(&md_name).await).expect("utf-8");
+    assert!(md.starts_with("# Tools test\n"), "{md}");
+    assert!(md.contains(&format!("- Conversation: `{id}`")), "{md}");
+    // The run in order: the user's message, the command with its output, the final answer.
+    let user = md
+        .find(&format!("## User\n\n{USER_TEXT}"))
+        .expect("user message");
+    let cmd = md
+        .find("### $ echo hello from the stub")
+        .expect("the command");
+    let out = md.find("hello from the stub\n```").expect("its output");
+    let fin = md
+        .find(&format!("## Agent (finished)\n\n{DEFAULT_FINAL_MESSAGE}"))
+        .expect("the final answer");
+    assert!(user < cmd && cmd < out && out < fin, "{md}");
+
+    // --- Export as JSON: every stored event, raw ---
+    b.click("[data-testid=conversation-menu]").await;
+    b.click("[data-testid=conv-export-json]").await;
+    let json_name = format!("tools-test-{}.json", &id[..8]);
+    let (state, text) = tools_outcome(&b, "the JSON export").await;
+    assert_eq!(state, "done", "{text}");
+    let exported: Value = serde_json::from_slice(&b.wait_download(&json_name).await).expect("JSON");
+    let (_, count) = api
+        .get(&format!("/api/conversations/{id}/events/count"))
+        .await;
+    assert_eq!(exported["conversation_id"], json!(id));
+    assert_eq!(
+        exported["events"].as_array().map(Vec::len),
+        count.as_u64().map(|n| n as usize),
+        "every stored event"
+    );
+
+    // --- The `/` menu by keyboard ---
+    b.click("[data-testid=composer-input]").await;
+    b.press("/").await;
+    let labels = b
+        .wait_js(
+            "the slash menu",
+            "const m = document.querySelector('[data-testid=slash-menu]'); \
+             return m ? [...m.querySelectorAll('.slash-label')].map(l => l.innerText) : null",
+        )
+        .await;
+    assert_eq!(
+        labels.as_array().map(|l| l[..6].to_vec()),
+        Some(
+            ["/new", "/model", "/condense", "/fork", "/export", "/ask"]
+                .map(|s| json!(s))
+                .to_vec()
+        ),
+        "{labels}"
+    );
+    wait_selected(&b, "/new").await;
+    b.press(ARROW_DOWN).await;
+    wait_selected(&b, "/model ").await;
+    // Esc closes the menu and keeps the text.
+    b.press(ESCAPE).await;
+    b.wait_js(
+        "the menu closed",
+        "return !document.querySelector('[data-testid=slash-menu]')",
+    )
+    .await;
+    wait_draft(&b, "/").await;
+    // Typing narrows it; Enter completes, a second Enter runs the command.
+    b.press("fo").await;
+    wait_selected(&b, "/fork").await;
+    b.press(ENTER).await;
+    wait_draft(&b, "/fork").await;
+
+    // --- /fork: lands in the fork, pinned to this backend, with the same history ---
+    b.press(ENTER).await;
+    let fork_url = b
+        .wait_js_for(
+            "the fork's page",
+            &format!(
+                "return !location.pathname.endsWith('/{id}') \
+                   && location.pathname.includes('/conversations/') \
+                   && !!document.querySelector('[data-testid=conversation-heading]') \
+                   ? location.pathname + location.search : null"
+            ),
+            Duration::from_secs(30),
+        )
+        .await;
+    let fork_url = fork_url.as_str().unwrap_or_default().to_string();
+    assert!(fork_url.contains("backend="), "{fork_url}");
+    let fork_id = fork_url
+        .trim_start_matches("/conversations/")
+        .split('?')
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    b.wait_js(
+        "the fork's title and history",
+        &format!(
+            "return document.querySelector('[data-testid=conversation-heading]').innerText === 'Tools test (fork)' \
+               && [...document.querySelectorAll('[data-testid=timeline-item][data-kind=user]')] \
+                    .some(e => e.innerText.includes({}))",
+            json!(USER_TEXT)
+        ),
+    )
+    .await;
+    // The command left the box.
+    wait_draft(&b, "").await;
+
+    // --- An invalid command stays in the box with its reason ---
+    b.click("[data-testid=composer-input]").await;
+    b.press("/ask").await;
+    b.press(ESCAPE).await;
+    b.press(ENTER).await;
+    let err = b
+        .wait_js(
+            "the reason",
+            "const e = document.querySelector('[data-testid=composer-error]'); return e ? e.innerText : null",
+        )
+        .await;
+    assert!(err.as_str().unwrap_or_default().contains("/ask"), "{err}");
+    wait_draft(&b, "/ask").await;
+
+    // --- /model <profile>: the fork runs on the profile's model (the server does not copy an
+    // inline LLM key into a fork: without a switch the fork's LLM has no credentials) ---
+    let profile = format!("canvas-switch-{}", &fork_id[..6]);
+    api.send(
+        reqwest::Method::POST,
+        &format!("/api/profiles/{profile}"),
+        Some(json!({"llm": {
+            "model": "openai/stub-switched", "base_url": stub.url(),
+            "api_key": "stub", "num_retries": 0
+        }})),
+    )
+    .await;
+    b.type_into("[data-testid=composer-input]", &format!("/model {profile}"))
+        .await;
+    b.press(ENTER).await;
+    let (state, text) = tools_outcome(&b, "the switch").await;
+    assert_eq!(state, "done", "{text}");
+    assert!(text.contains(&profile), "{text}");
+    // --- /ask: answered beside the timeline, the run not touched ---
+    let events_before = api
+        .get(&format!("/api/conversations/{fork_id}/events/count"))
+        .await
+        .1;
+    b.type_into("[data-testid=composer-input]", "/ask what are you doing?")
+        .await;
+    b.press(ENTER).await;
+    let answer = b
+        .wait_js_for(
+            "the agent's answer",
+            "const a = document.querySelector('[data-testid=ask-answer-text]'); return a ? a.innerText : null",
+            Duration::from_secs(60),
+        )
+        .await;
+    assert!(
+        answer
+            .as_str()
+            .unwrap_or_default()
+            .contains(DEFAULT_THOUGHT),
+        "{answer}"
+    );
+    let events_after = api
+        .get(&format!("/api/conversations/{fork_id}/events/count"))
+        .await
+        .1;
+    assert_eq!(
+        events_before, events_after,
+        "asking adds nothing to the conversation"
+    );
+
+    let before = stub.requests().len();
+    b.type_into("[data-testid=composer-input]", "Once more, switched")
+        .await;
+    b.press(ENTER).await;
+    b.wait_js_for(
+        "the second run's answer",
+        "return document.querySelectorAll('[data-testid=finish-message]').length >= 2",
+        Duration::from_secs(90),
+    )
+    .await;
+    let models: Vec<String> = stub.requests()[before..]
+        .iter()
+        .filter(|r| r.get("tools").is_some())
+        .filter_map(|r| r["model"].as_str().map(str::to_string))
+        .collect();
+    assert!(
+        !models.is_empty() && models.iter().all(|m| m.ends_with("stub-switched")),
+        "the stub received {models:?}"
+    );
+    let _ = api
+        .raw(reqwest::Method::DELETE, &format!("/api/profiles/{profile}"))
+        .await;
+
+    // --- Condense on demand: the server's answer in words ---
+    b.click("[data-testid=conversation-menu]").await;
+    b.click("[data-testid=conv-condense]").await;
+    let (state, text) = tools_outcome(&b, "the condense answer").await;
+    assert!(
+        (state == "done" && text.contains("condense"))
+            || (state == "failed" && text.to_lowercase().contains("condenser")),
+        "{state}: {text}"
+    );
+}

@@ -1,0 +1,174 @@
+//! What a user does with an open conversation beyond chatting (issue #15): export its
+//! transcript, download the server's trajectory, fork it, condense it, switch its LLM profile,
+//! ask the agent a side question. Errors come back in words, ready to show.
+
+use crate::links::{conversation_path, pinned};
+use crate::platform::download;
+use crate::platform::http::BrowserTransport;
+use crate::state::api::{client, routing, transport};
+use crate::state::backends::BackendsCtx;
+use canvas_core::api::service::{conversation_tools, ConversationToolsApi};
+use canvas_core::api::view::{EventQuery, MAX_PAGE_LIMIT};
+use canvas_core::api::{ConversationRef, SendPlanned};
+use canvas_core::events::Timeline;
+use canvas_core::export::{export_file_name, transcript_json, transcript_markdown, TranscriptMeta};
+use canvas_core::selection::ActiveBackend;
+use canvas_core::slash::ExportFormat;
+use serde_json::Value;
+
+/// More than this many pages (100 events each) is not a transcript anyone downloads.
+const MAX_EXPORT_PAGES: usize = 2_000;
+
+fn tools(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+) -> (Box<dyn ConversationToolsApi>, BrowserTransport) {
+    (
+        conversation_tools(active, &routing(&backends)),
+        transport(backends, active),
+    )
+}
+
+/// Every stored event of `conv`, oldest first.
+async fn all_events(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+) -> Result<Vec<Value>, String> {
+    let c = client(backends, active);
+    let mut events = Vec::new();
+    let mut page_id = None;
+    for _ in 0..MAX_EXPORT_PAGES {
+        let query = EventQuery {
+            page_id: page_id.take(),
+            limit: MAX_PAGE_LIMIT,
+            newest_first: false,
+            ..EventQuery::default()
+        };
+        let page = c
+            .api
+            .search_events(conv, &query)
+            .send(&c.transport)
+            .await
+            .map_err(|e| e.user_message())?;
+        events.extend(page.items.into_iter().map(|e| e.0));
+        match page.next_page_id {
+            Some(next) if !next.is_empty() => page_id = Some(next),
+            _ => return Ok(events),
+        }
+    }
+    Err("The conversation is too long to export here.".into())
+}
+
+/// Downloads the transcript of `conv` as Markdown or JSON; answers the file's name.
+pub async fn export(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    title: &str,
+    format: ExportFormat,
+) -> Result<String, String> {
+    let events = all_events(backends, active, conv).await?;
+    let meta = TranscriptMeta {
+        title: title.to_string(),
+        conversation_id: conv.id.clone(),
+        backend_label: active.backend.name.clone(),
+        exported_at: String::from(js_sys::Date::new_0().to_iso_string()),
+    };
+    let (ext, mime, text) = match format {
+        ExportFormat::Markdown => {
+            let mut timeline = Timeline::new();
+            timeline.apply_page(events);
+            (
+                "md",
+                "text/markdown;charset=utf-8",
+                transcript_markdown(&meta, timeline.items()),
+            )
+        }
+        ExportFormat::Json => ("json", "application/json", transcript_json(&meta, &events)),
+    };
+    let name = export_file_name(title, &conv.id, ext);
+    download::save(&name, mime, text.as_bytes())?;
+    Ok(name)
+}
+
+/// Downloads the server's trajectory of `conv` (a zip); answers the file's name.
+pub async fn trajectory(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    title: &str,
+) -> Result<String, String> {
+    let (api, transport) = tools(backends, active);
+    let bytes = api
+        .download_trajectory(conv)
+        .send(&transport)
+        .await
+        .map_err(|e| e.user_message())?;
+    let name = export_file_name(&format!("{title} trajectory"), &conv.id, "zip");
+    download::save(&name, "application/zip", &bytes)?;
+    Ok(name)
+}
+
+/// Forks `conv`; answers the fork's page, pinned to this backend.
+pub async fn fork(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    title: &str,
+) -> Result<String, String> {
+    let (api, transport) = tools(backends, active);
+    let fork = api
+        .fork_conversation(conv, Some(&format!("{title} (fork)")))
+        .send(&transport)
+        .await
+        .map_err(|e| e.user_message())?;
+    Ok(pinned(&conversation_path(&fork.id), active))
+}
+
+/// Asks the server to condense the history of `conv` now.
+pub async fn condense(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+) -> Result<(), String> {
+    let c = client(backends, active);
+    c.api
+        .condense_conversation(conv)
+        .send(&c.transport)
+        .await
+        .map_err(|e| e.user_message())
+}
+
+/// Switches `conv` to the LLM profile `name`.
+pub async fn switch_profile(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    name: &str,
+) -> Result<(), String> {
+    let (api, transport) = tools(backends, active);
+    api.switch_profile(conv, name)
+        .send(&transport)
+        .await
+        .map_err(|e| match e {
+            canvas_core::errors::ApiError::NotFound => {
+                format!("There is no LLM profile named “{name}” (Settings → LLM lists them).")
+            }
+            e => e.user_message(),
+        })
+}
+
+/// Asks the agent `question` without interrupting it; its answer.
+pub async fn ask(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    question: &str,
+) -> Result<String, String> {
+    let (api, transport) = tools(backends, active);
+    api.ask_agent(conv, question)
+        .send(&transport)
+        .await
+        .map_err(|e| e.user_message())
+}
