@@ -446,6 +446,26 @@ async fn typed_client_against_a_real_agent_server() {
         "[ask] an unreachable LLM cannot answer"
     );
     run("delete the fork", api.delete_conversation(&fork.id), &http).await;
+    // Confirmation mode per conversation: the summary reads back what was set.
+    for (ask, kind) in [(true, "AlwaysConfirm"), (false, "NeverConfirm")] {
+        run(
+            "confirmation policy",
+            tools.set_confirmation_policy(&conv, ask),
+            &http,
+        )
+        .await;
+        let got = run(
+            "get after the policy",
+            api.get_conversation(&created.id),
+            &http,
+        )
+        .await;
+        assert_eq!(
+            got.confirmation_policy.as_deref(),
+            Some(kind),
+            "[policy] {got:?}"
+        );
+    }
 
     // --- bash ---
     let hi = run(

@@ -123,13 +123,44 @@ pub enum ComposerKey {
     Default,
 }
 
-/// Enter sends; Shift+Enter (or Enter while an IME composes) does not.
-pub fn composer_key(key: &str, shift: bool, composing: bool) -> ComposerKey {
-    if key == "Enter" && !shift && !composing {
+/// Enter sends; Shift+Enter (or Enter while an IME composes) does not, nor does ⌘/Ctrl+Enter
+/// (that approves a pending action, [`confirm_key`]).
+pub fn composer_key(key: &str, shift: bool, ctrl_or_meta: bool, composing: bool) -> ComposerKey {
+    if key == "Enter" && !shift && !ctrl_or_meta && !composing {
         ComposerKey::Send
     } else {
         ComposerKey::Default
     }
+}
+
+/// What a key does while an action waits for confirmation (issue #15).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConfirmKey {
+    /// ⌘/Ctrl+Enter.
+    Approve,
+    /// ⌘/Ctrl+Shift+Backspace.
+    Reject,
+}
+
+/// ⌘/Ctrl+Enter approves, ⌘/Ctrl+Shift+Backspace rejects (anywhere on the page, the composer
+/// included); any other key is not for the confirmation.
+pub fn confirm_key(key: &str, ctrl_or_meta: bool, shift: bool) -> Option<ConfirmKey> {
+    match (key, ctrl_or_meta, shift) {
+        ("Enter", true, false) => Some(ConfirmKey::Approve),
+        ("Backspace", true, true) => Some(ConfirmKey::Reject),
+        _ => None,
+    }
+}
+
+/// The confirmation policy's `kind` that asks before every action, and the one that never asks.
+pub const ALWAYS_CONFIRM: &str = "AlwaysConfirm";
+/// See [`ALWAYS_CONFIRM`].
+pub const NEVER_CONFIRM: &str = "NeverConfirm";
+
+/// Whether a conversation whose policy is `kind` asks before actions (`ConfirmRisky` asks
+/// before risky ones); `None` when the server did not say.
+pub fn asks_before_actions(kind: Option<&str>) -> Option<bool> {
+    kind.map(|k| k != NEVER_CONFIRM)
 }
 
 /// The text to send, or `None` when there is nothing to send.
@@ -300,12 +331,48 @@ mod tests {
 
     #[test]
     fn composer_keys() {
-        assert_eq!(composer_key("Enter", false, false), ComposerKey::Send);
-        assert_eq!(composer_key("Enter", true, false), ComposerKey::Default);
-        assert_eq!(composer_key("Enter", false, true), ComposerKey::Default);
-        assert_eq!(composer_key("a", false, false), ComposerKey::Default);
+        // (key, shift, ctrl/meta, composing) → what happens
+        let table = [
+            (("Enter", false, false, false), ComposerKey::Send),
+            (("Enter", true, false, false), ComposerKey::Default),
+            (("Enter", false, true, false), ComposerKey::Default),
+            (("Enter", false, false, true), ComposerKey::Default),
+            (("a", false, false, false), ComposerKey::Default),
+        ];
+        for ((key, shift, ctrl, composing), want) in table {
+            assert_eq!(
+                composer_key(key, shift, ctrl, composing),
+                want,
+                "{key} shift={shift} ctrl={ctrl} composing={composing}"
+            );
+        }
         assert_eq!(message_to_send("  hi \n"), Some("hi".into()));
         assert_eq!(message_to_send(" \n "), None);
+    }
+
+    #[test]
+    fn confirm_keys() {
+        // (key, ctrl/meta, shift) → decision
+        let table = [
+            (("Enter", true, false), Some(ConfirmKey::Approve)),
+            (("Enter", false, false), None),
+            (("Enter", true, true), None),
+            (("Backspace", true, true), Some(ConfirmKey::Reject)),
+            (("Backspace", true, false), None),
+            (("Backspace", false, true), None),
+            (("Escape", true, false), None),
+        ];
+        for ((key, ctrl, shift), want) in table {
+            assert_eq!(
+                confirm_key(key, ctrl, shift),
+                want,
+                "{key} ctrl={ctrl} shift={shift}"
+            );
+        }
+        assert_eq!(asks_before_actions(Some("AlwaysConfirm")), Some(true));
+        assert_eq!(asks_before_actions(Some("ConfirmRisky")), Some(true));
+        assert_eq!(asks_before_actions(Some("NeverConfirm")), Some(false));
+        assert_eq!(asks_before_actions(None), None);
     }
 
     /// `cargo xtask bench`: time to apply a 10,000-event conversation (printed, not asserted).

@@ -346,6 +346,17 @@ impl ConversationToolsApi for CloudApi {
         )
     }
 
+    fn set_confirmation_policy(&self, conv: &ConversationRef, ask: bool) -> Planned<()> {
+        self.runtime(
+            conv,
+            Method::Post,
+            |t| conversation_path(&t.conversation_id, "/confirmation_policy"),
+            Some(crate::api::local::policy_body(ask)),
+            DEFAULT_TIMEOUT_MS,
+            decode_success,
+        )
+    }
+
     fn ask_agent(&self, conv: &ConversationRef, question: &str) -> Planned<String> {
         self.runtime(
             conv,

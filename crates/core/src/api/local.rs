@@ -292,6 +292,16 @@ pub(crate) fn fork_body(title: Option<&str>) -> Value {
     body
 }
 
+/// The body of `POST …/confirmation_policy`.
+pub(crate) fn policy_body(ask: bool) -> Value {
+    let kind = if ask {
+        crate::live::ALWAYS_CONFIRM
+    } else {
+        crate::live::NEVER_CONFIRM
+    };
+    json!({ "policy": { "kind": kind } })
+}
+
 impl ConversationToolsApi for LocalApi {
     fn fork_conversation(
         &self,
@@ -327,6 +337,14 @@ impl ConversationToolsApi for LocalApi {
         self.post_json(
             &conversation_path(&conv.id, "/switch_llm")?,
             json!({ "llm": llm }),
+            decode_success,
+        )
+    }
+
+    fn set_confirmation_policy(&self, conv: &ConversationRef, ask: bool) -> Planned<()> {
+        self.post_json(
+            &conversation_path(&conv.id, "/confirmation_policy")?,
+            policy_body(ask),
             decode_success,
         )
     }

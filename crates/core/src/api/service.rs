@@ -304,6 +304,10 @@ pub trait ConversationToolsApi {
     fn switch_llm(&self, _conv: &ConversationRef, _llm: &Value) -> Planned<()> {
         Err(ApiError::Unsupported("Switching the model"))
     }
+    /// Asks before every action (`ask`) or never (`POST …/confirmation_policy`).
+    fn set_confirmation_policy(&self, _conv: &ConversationRef, _ask: bool) -> Planned<()> {
+        Err(ApiError::Unsupported("Confirmation mode"))
+    }
     /// Asks the agent `question` without interrupting it (`POST …/ask_agent`); its answer.
     fn ask_agent(&self, _conv: &ConversationRef, _question: &str) -> Planned<String> {
         Err(ApiError::Unsupported("Asking the agent"))

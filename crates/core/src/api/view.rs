@@ -39,6 +39,9 @@ pub struct ConversationSummary {
     pub session_api_key: Option<String>,
     /// Where it runs, when the backend coordinates machines (Omnigent: host and runner).
     pub placement: Option<Placement>,
+    /// The confirmation policy's `kind` (`AlwaysConfirm`, `NeverConfirm`, `ConfirmRisky`), where
+    /// the server says.
+    pub confirmation_policy: Option<String>,
 }
 
 /// Where a conversation runs on a backend that coordinates machines (Omnigent's host and the
@@ -119,6 +122,7 @@ impl fmt::Debug for ConversationSummary {
                 &self.session_api_key.as_ref().map(|_| REDACTED),
             )
             .field("placement", &self.placement)
+            .field("confirmation_policy", &self.confirmation_policy)
             .finish()
     }
 }
@@ -132,6 +136,12 @@ impl From<ConversationInfo> for ConversationSummary {
             updated_at: c.updated_at,
             execution_status: c.execution_status,
             working_dir: c.workspace.working_dir,
+            confirmation_policy: c
+                .confirmation_policy
+                .as_ref()
+                .and_then(|p| p.get("kind"))
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_owned),
             ..Self::default()
         }
     }
@@ -153,6 +163,7 @@ impl From<AppConversation> for ConversationSummary {
             conversation_url: c.conversation_url,
             session_api_key: c.session_api_key,
             placement: None,
+            confirmation_policy: None,
         }
     }
 }
