@@ -11,7 +11,7 @@ use crate::services::conversation::{kept, load, sandbox_action, user_paused, use
 use crate::state::backends::use_backends;
 use crate::state::events::{ConversationStore, History, Row};
 use canvas_core::api::view::ConversationSummary;
-use canvas_core::live::{at_bottom, at_top};
+use canvas_core::live::{asks_before_actions, at_bottom, at_top};
 use canvas_core::selection::ActiveBackend;
 use leptos::html::Div;
 use leptos::prelude::*;
@@ -150,7 +150,13 @@ fn ConversationView(
     let attention_active = active.clone();
     // The server names a new conversation in the background; `Attention` asks for it.
     let title = RwSignal::new(summary.display_title());
-    let tools = ConversationTools::new(backends, active.clone(), handle.clone(), title);
+    let tools = ConversationTools::new(
+        backends,
+        active.clone(),
+        handle.clone(),
+        title,
+        asks_before_actions(summary.confirmation_policy.as_deref()),
+    );
     let store = ConversationStore::new(backends, active, handle.clone());
     store.start();
     let named = summary.title.clone().filter(|t| !t.trim().is_empty());
@@ -222,7 +228,7 @@ fn ConversationView(
                     </span>
                     <ToolsMenu tools=tools />
                 </header>
-                <StatusBar store=store.clone() />
+                <StatusBar store=store.clone() tools=tools />
                 <div class="timeline-scroll" node_ref=scroller on:scroll=on_scroll data-testid="timeline-scroll">
                     {move || match history.get() {
                         History::Loading => Some(view! { <p class="loading">"Loading history…"</p> }.into_any()),

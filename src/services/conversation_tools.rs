@@ -172,3 +172,17 @@ pub async fn ask(
         .await
         .map_err(|e| e.user_message())
 }
+
+/// Makes the agent of `conv` ask before every action (`ask`) or never.
+pub async fn confirmation_mode(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    ask: bool,
+) -> Result<(), String> {
+    let (api, transport) = tools(backends, active);
+    api.set_confirmation_policy(conv, ask)
+        .send(&transport)
+        .await
+        .map_err(|e| e.user_message())
+}

@@ -536,8 +536,9 @@ pub enum Control {
 }
 
 impl ConversationStore {
-    /// Run, pause, interrupt, or answer the pending confirmation (REST).
-    pub async fn control(&self, op: Control) -> Result<(), String> {
+    /// Run, pause, interrupt, or answer the pending confirmation (REST); a rejection carries
+    /// `reason` (else "Rejected by the user").
+    pub async fn control(&self, op: Control, reason: Option<&str>) -> Result<(), String> {
         let c = client(self.backends, &self.active);
         let conv = &self.conv;
         let call = match op {
@@ -545,10 +546,11 @@ impl ConversationStore {
             Control::Pause => c.api.pause_conversation(conv),
             Control::Interrupt => c.api.interrupt_conversation(conv),
             Control::Approve => c.api.respond_to_confirmation(conv, true, None),
-            Control::Reject => {
-                c.api
-                    .respond_to_confirmation(conv, false, Some("Rejected by the user"))
-            }
+            Control::Reject => c.api.respond_to_confirmation(
+                conv,
+                false,
+                Some(reason.unwrap_or("Rejected by the user")),
+            ),
         };
         call.send(&c.transport).await.map_err(|e| e.user_message())
     }

@@ -597,4 +597,10 @@ pub mod keys {
     pub const ARROW_UP: &str = "\u{E013}";
     /// Arrow down.
     pub const ARROW_DOWN: &str = "\u{E015}";
+    /// Backspace.
+    pub const BACKSPACE: &str = "\u{E003}";
+    /// Shift (held for the rest of one [`Browser::press`](super::Browser::press)).
+    pub const SHIFT: &str = "\u{E008}";
+    /// Control (held for the rest of one [`Browser::press`](super::Browser::press)).
+    pub const CONTROL: &str = "\u{E009}";
 }

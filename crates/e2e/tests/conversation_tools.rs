@@ -2,9 +2,10 @@
 //! stub: export Markdown and JSON (read back from the browser's downloads), the `/` menu by
 //! keyboard, `/fork` landing in the fork with the same history, `/model` switching to a saved
 //! profile (the stub then receives the profile's model), `/ask` answered beside the timeline,
-//! an invalid command kept in the box with its reason, and condense on demand.
+//! an invalid command kept in the box with its reason, and condense on demand. Confirmations:
+//! approve and reject (with a reason) by keyboard, the confirmation mode per conversation.
 
-use canvas_e2e::keys::{ARROW_DOWN, ENTER, ESCAPE};
+use canvas_e2e::keys::{ARROW_DOWN, BACKSPACE, CONTROL, ENTER, ESCAPE, SHIFT};
 use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
 use canvas_fixtures::llm_stub::{self, StubScript, DEFAULT_FINAL_MESSAGE, DEFAULT_THOUGHT};
 use serde_json::{json, Value};
@@ -294,4 +295,123 @@ async fn conversation_tools_export_fork_switch_ask_and_condense() {
             || (state == "failed" && text.to_lowercase().contains("condenser")),
         "{state}: {text}"
     );
+}
+
+/// Waits until an action other than `answered` (an action id) waits for confirmation, or (when
+/// `or_finished`) the run has finished; answers the waiting action's id or `finished`.
+async fn wait_confirm_or_finish(b: &Browser, answered: &str, or_finished: bool) -> String {
+    b.wait_js_for(
+        "a new confirmation or the end of the run",
+        &format!(
+            "const s = document.querySelector('[data-testid=exec-status]').dataset.status; \
+             if ({or_finished} && s === 'finished') return 'finished'; \
+             const p = document.querySelector('[data-testid=confirm-bar] [data-testid=pending-action]'); \
+             return s === 'waiting_for_confirmation' && p && p.dataset.actionId !== {} \
+               ? p.dataset.actionId : null",
+            json!(answered)
+        ),
+        Duration::from_secs(90),
+    )
+    .await
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn confirmations_by_keyboard_with_a_reason_and_the_mode_per_conversation() {
+    let env = Env::get();
+    let stub = llm_stub::start(StubScript::new()).await;
+    let api = AgentApi::new(&env.agent_url, &env.agent_key);
+    let dir = env.scratch("confirmations");
+    let id = api
+        .create_on_stub(
+            &dir.display().to_string(),
+            &stub.url(),
+            json!({"confirmation_policy": {"kind": "AlwaysConfirm"}}),
+        )
+        .await;
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/conversations/{id}", server.url()))
+        .await;
+    b.wait_live_link().await;
+    b.wait_js(
+        "the mode shown as on",
+        "const c = document.querySelector('[data-testid=confirm-mode]'); return !!c && c.checked",
+    )
+    .await;
+
+    // The command waits; ⌘/Ctrl+Enter from the composer approves it (and sends nothing).
+    api.send_message(&id, "Run something").await;
+    let first = wait_confirm_or_finish(&b, "", false).await;
+    b.click("[data-testid=composer-input]").await;
+    b.press(&format!("{CONTROL}{ENTER}")).await;
+    b.wait_js_for(
+        "the approved command's output",
+        "const t = document.querySelector('[data-testid=timeline-item][data-kind=terminal]'); \
+         return !!t && t.innerText.includes('hello from the stub')",
+        Duration::from_secs(60),
+    )
+    .await;
+    // The next action (the stub's finish, or the next turn's command) is rejected with a reason
+    // by ⌘/Ctrl+Shift+Backspace.
+    if wait_confirm_or_finish(&b, &first, true).await == "finished" {
+        api.send_message(&id, "Run it again").await;
+        wait_confirm_or_finish(&b, &first, false).await;
+    }
+    b.type_into("[data-testid=reject-reason]", "not on this machine")
+        .await;
+    b.press(&format!("{CONTROL}{SHIFT}{BACKSPACE}")).await;
+    b.wait_js_for(
+        "the rejection with its reason",
+        "return [...document.querySelectorAll('[data-testid=timeline-item][data-kind=rejected]')] \
+           .some(e => e.innerText.includes('not on this machine'))",
+        Duration::from_secs(30),
+    )
+    .await;
+    let users = b
+        .js("return document.querySelectorAll('[data-testid=timeline-item][data-kind=user]').length")
+        .await;
+    assert!(
+        users.as_u64().unwrap_or_default() <= 2,
+        "the keys sent no message: {users}"
+    );
+
+    // Off: the server's policy for this conversation says so, and the next run asks nothing.
+    b.wait_js(
+        "the conversation idle again",
+        "const s = document.querySelector('[data-testid=exec-status]').dataset.status; \
+         return s !== 'running' && s !== 'waiting_for_confirmation'",
+    )
+    .await;
+    b.click("[data-testid=confirm-mode]").await;
+    let (state, text) = tools_outcome(&b, "the mode switched off").await;
+    assert_eq!(state, "done", "{text}");
+    let (_, info) = api.get(&format!("/api/conversations/{id}")).await;
+    assert_eq!(
+        info["confirmation_policy"]["kind"],
+        json!("NeverConfirm"),
+        "{info}"
+    );
+    let finished_before = b
+        .js("return document.querySelectorAll('[data-testid=finish-message]').length")
+        .await;
+    api.send_message(&id, "Now without asking").await;
+    b.wait_js_for(
+        "a run that finished without asking",
+        &format!(
+            "return document.querySelectorAll('[data-testid=finish-message]').length > {finished_before}"
+        ),
+        Duration::from_secs(90),
+    )
+    .await;
+    // (Had it asked, the run would wait and no answer would come.)
+    b.wait_js(
+        "the run finished",
+        "return document.querySelector('[data-testid=exec-status]').dataset.status === 'finished'",
+    )
+    .await;
 }

@@ -49,7 +49,9 @@ pub fn MessageBox(
                 if on_key.is_some_and(|k| k.run(ev.clone())) {
                     return;
                 }
-                if composer_key(&ev.key(), ev.shift_key(), ev.is_composing()) == ComposerKey::Send {
+                if composer_key(&ev.key(), ev.shift_key(), ev.ctrl_key() || ev.meta_key(), ev.is_composing())
+                    == ComposerKey::Send
+                {
                     ev.prevent_default();
                     on_send.run(());
                 }

@@ -1,21 +1,35 @@
 //! Status bar: the agent's execution status, the live link ("reconnecting…"), run / pause /
-//! interrupt, and approve / reject while waiting for confirmation.
+//! interrupt, the confirmation mode, and approve / reject (⌘/Ctrl+Enter, ⌘/Ctrl+Shift+Backspace,
+//! with an optional reason) while an action waits for confirmation.
 
+use crate::components::chat::tools::{ConversationTools, ToolOp};
 use crate::components::countdown::Countdown;
+use crate::platform::listen::on_window_event;
 use crate::state::events::{Control, ConversationStore, Link};
-use canvas_core::live::{controls, status_label};
+use canvas_core::live::{confirm_key, controls, status_label, ConfirmKey};
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[component]
-pub fn StatusBar(store: ConversationStore) -> impl IntoView {
+pub fn StatusBar(store: ConversationStore, tools: ConversationTools) -> impl IntoView {
     let status = store.status;
     let link = store.link;
     let usage = store.usage;
     let s = store.clone();
+    let reason = RwSignal::new(String::new());
     let act = Action::new_local(move |op: &Control| {
         let s = s.clone();
         let op = *op;
-        async move { s.control(op).await }
+        let why = reason.get_untracked();
+        async move {
+            let done = s
+                .control(op, Some(why.trim()).filter(|w| !w.is_empty()))
+                .await;
+            if done.is_ok() && matches!(op, Control::Approve | Control::Reject) {
+                reason.try_set(String::new());
+            }
+            done
+        }
     });
     let error = move || act.value().get().and_then(|r| r.err());
     let c = Memo::new(move |_| controls(&status.get()));
@@ -41,6 +55,26 @@ pub fn StatusBar(store: ConversationStore) -> impl IntoView {
         }),
         _ => None,
     };
+    // ⌘/Ctrl+Enter approves, ⌘/Ctrl+Shift+Backspace rejects, from anywhere on the page.
+    on_window_event("keydown", move |ev| {
+        let Some(k) = ev.dyn_ref::<web_sys::KeyboardEvent>() else {
+            return;
+        };
+        if !c.get_untracked().confirm || act.pending().get_untracked() {
+            return;
+        }
+        let Some(decision) = confirm_key(&k.key(), k.ctrl_key() || k.meta_key(), k.shift_key())
+        else {
+            return;
+        };
+        k.prevent_default();
+        act.dispatch(match decision {
+            ConfirmKey::Approve => Control::Approve,
+            ConfirmKey::Reject => Control::Reject,
+        });
+    });
+    let confirm_mode = tools.confirm_mode;
+    let tools_busy = tools.busy();
     let retry_store = store.clone();
     let pending = store.pending;
     view! {
@@ -58,6 +92,14 @@ pub fn StatusBar(store: ConversationStore) -> impl IntoView {
             })}
             {move || usage.get().map(|u| view! { <span class="muted usage" data-testid="usage">{u}</span> })}
             <span class="spacer"></span>
+            {move || confirm_mode.get().map(|on| view! {
+                <label class="confirm-mode" title="Ask before each action the agent takes">
+                    <input type="checkbox" data-testid="confirm-mode" prop:checked=on
+                        disabled=move || tools_busy.get()
+                        on:change=move |ev| tools.run(ToolOp::ConfirmMode(event_target_checked(&ev))) />
+                    " Ask before actions"
+                </label>
+            })}
             <Show when=move || c.get().run>
                 <button class="btn small" data-testid="run" disabled=busy on:click=move |_| { act.dispatch(Control::Run); }>"Run"</button>
             </Show>
@@ -74,11 +116,19 @@ pub fn StatusBar(store: ConversationStore) -> impl IntoView {
                 <span>"The agent wants to run:"</span>
                 <ul>
                     {move || pending.get().into_iter().map(|p| view! {
-                        <li><code>{p.summary}</code>" "<span class="muted">{format!("risk: {}", p.security_risk)}</span></li>
+                        <li data-testid="pending-action" data-action-id=p.action_id><code>{p.summary}</code>" "<span class="muted">{format!("risk: {}", p.security_risk)}</span></li>
                     }).collect_view()}
                 </ul>
-                <button class="btn primary small" data-testid="approve" disabled=busy on:click=move |_| { act.dispatch(Control::Approve); }>"Approve"</button>
-                <button class="btn small" data-testid="reject" disabled=busy on:click=move |_| { act.dispatch(Control::Reject); }>"Reject"</button>
+                <button class="btn primary small" data-testid="approve" disabled=busy
+                    aria-keyshortcuts="Control+Enter Meta+Enter" title="⌘/Ctrl+Enter"
+                    on:click=move |_| { act.dispatch(Control::Approve); }>"Approve"</button>
+                <input class="reject-reason" data-testid="reject-reason" aria-label="Reason for rejecting (optional)"
+                    placeholder="Reason (optional)" prop:value=move || reason.get()
+                    on:input=move |ev| reason.set(event_target_value(&ev)) />
+                <button class="btn small" data-testid="reject" disabled=busy
+                    aria-keyshortcuts="Control+Shift+Backspace Meta+Shift+Backspace" title="⌘/Ctrl+Shift+Backspace"
+                    on:click=move |_| { act.dispatch(Control::Reject); }>"Reject"</button>
+                <span class="muted confirm-keys">"⌘/Ctrl+Enter approves · ⌘/Ctrl+Shift+⌫ rejects"</span>
             </div>
         </Show>
     }

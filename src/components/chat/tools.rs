@@ -28,6 +28,8 @@ pub enum ToolOp {
     SwitchProfile(String),
     /// Ask the agent without interrupting it.
     Ask(String),
+    /// Ask before every action (`true`) or never.
+    ConfirmMode(bool),
 }
 
 impl ToolOp {
@@ -39,6 +41,7 @@ impl ToolOp {
             ToolOp::Condense => "Asking the server to condense the history…".into(),
             ToolOp::SwitchProfile(p) => format!("Switching to profile “{p}”…"),
             ToolOp::Ask(_) => "Asking the agent…".into(),
+            ToolOp::ConfirmMode(_) => "Changing the confirmation mode…".into(),
         }
     }
 }
@@ -61,6 +64,8 @@ pub enum Notice {
 pub struct ConversationTools {
     action: Action<ToolOp, ()>,
     pub notice: RwSignal<Option<Notice>>,
+    /// Whether the agent asks before actions (`None`: the server did not say).
+    pub confirm_mode: RwSignal<Option<bool>>,
 }
 
 impl ConversationTools {
@@ -69,8 +74,10 @@ impl ConversationTools {
         active: ActiveBackend,
         conv: ConversationRef,
         title: RwSignal<String>,
+        confirm_mode: Option<bool>,
     ) -> Self {
         let notice = RwSignal::new(None::<Notice>);
+        let confirm_mode = RwSignal::new(confirm_mode);
         let go = use_go();
         let action = Action::new_local(move |op: &ToolOp| {
             let (op, active, conv, go) = (op.clone(), active.clone(), conv.clone(), go.clone());
@@ -106,11 +113,31 @@ impl ConversationTools {
                     ToolOp::Ask(question) => svc::ask(backends, &active, &conv, &question)
                         .await
                         .map(|answer| Notice::Answer { question, answer }),
+                    ToolOp::ConfirmMode(ask) => {
+                        match svc::confirmation_mode(backends, &active, &conv, ask).await {
+                            Ok(()) => {
+                                confirm_mode.try_set(Some(ask));
+                                Ok(Notice::Done(
+                                    if ask {
+                                        "The agent now asks before each action."
+                                    } else {
+                                        "The agent now runs actions without asking."
+                                    }
+                                    .into(),
+                                ))
+                            }
+                            Err(e) => Err(e),
+                        }
+                    }
                 };
                 notice.try_set(Some(done.unwrap_or_else(Notice::Failed)));
             }
         });
-        Self { action, notice }
+        Self {
+            action,
+            notice,
+            confirm_mode,
+        }
     }
 
     /// Runs `op` (one at a time: ignored while another runs).
