@@ -80,7 +80,7 @@ fn agent_markdown_is_rendered_safely() {
 fn a_users_message_is_plain_text() {
     let root = container();
     let _handle = leptos::mount::mount_to(root.clone(), || {
-        view! { <TimelineItem item=item(ItemKind::UserMessage { text: "**not bold** <b>x</b>".into() }) /> }
+        view! { <TimelineItem item=item(ItemKind::UserMessage { text: "**not bold** <b>x</b>".into(), images: Vec::new() }) /> }
     });
     let el: web_sys::Element = root.unchecked_into();
     let bubble = el

@@ -4,8 +4,9 @@
 use crate::components::chat::attention::Attention;
 use crate::components::chat::composer::Composer;
 use crate::components::chat::items::TimelineItem;
+use crate::components::chat::model_picker::SwitchMarkers;
 use crate::components::chat::status_bar::StatusBar;
-use crate::components::chat::tools::{ConversationTools, ToolsMenu, ToolsNotice};
+use crate::components::chat::tools::{ConversationTools, ToolsInit, ToolsMenu, ToolsNotice};
 use crate::components::workspace::WorkspacePanel;
 use crate::services::conversation::{kept, load, sandbox_action, user_paused, user_sandbox_action};
 use crate::state::backends::use_backends;
@@ -150,15 +151,19 @@ fn ConversationView(
     let attention_active = active.clone();
     // The server names a new conversation in the background; `Attention` asks for it.
     let title = RwSignal::new(summary.display_title());
+    let store = ConversationStore::new(backends, active.clone(), handle.clone());
+    store.start();
     let tools = ConversationTools::new(
         backends,
-        active.clone(),
+        active,
         handle.clone(),
-        title,
-        asks_before_actions(summary.confirmation_policy.as_deref()),
+        ToolsInit {
+            title,
+            confirm_mode: asks_before_actions(summary.confirmation_policy.as_deref()),
+            model: summary.model.clone(),
+            rows: store.rows,
+        },
     );
-    let store = ConversationStore::new(backends, active, handle.clone());
-    store.start();
     let named = summary.title.clone().filter(|t| !t.trim().is_empty());
     let working_dir = summary.working_dir.clone();
     let composer_dir = working_dir.clone();
@@ -240,10 +245,14 @@ fn ConversationView(
                         History::Error(e) => Some(view! { <p class="error" role="alert">{e}</p> }.into_any()),
                     }}
                     <ol class="timeline" data-testid="timeline">
+                        <SwitchMarkers tools=tools after=None />
                         <For
                             each=move || rows.get()
                             key=|r: &Row| (r.item.key.clone(), r.rev)
-                            children=|r: Row| view! { <TimelineItem item=r.item /> }
+                            children=move |r: Row| {
+                                let key = r.item.key.clone();
+                                view! { <TimelineItem item=r.item /> <SwitchMarkers tools=tools after=Some(key) /> }
+                            }
                         />
                     </ol>
                 </div>

@@ -140,13 +140,14 @@ pub async fn condense(
         .map_err(|e| e.user_message())
 }
 
-/// Switches `conv` to the LLM profile `name`.
+/// Switches `conv` to the LLM profile `name`; answers the model the server then reports for
+/// the conversation (`None` when it does not say).
 pub async fn switch_profile(
     backends: BackendsCtx,
     active: &ActiveBackend,
     conv: &ConversationRef,
     name: &str,
-) -> Result<(), String> {
+) -> Result<Option<String>, String> {
     let (api, transport) = tools(backends, active);
     api.switch_profile(conv, name)
         .send(&transport)
@@ -156,7 +157,26 @@ pub async fn switch_profile(
                 format!("There is no LLM profile named “{name}” (Settings → LLM lists them).")
             }
             e => e.user_message(),
-        })
+        })?;
+    let c = client(backends, active);
+    Ok(c.api
+        .get_conversation(&conv.id)
+        .send(&c.transport)
+        .await
+        .ok()
+        .and_then(|s| s.model))
+}
+
+/// The backend's LLM profiles, for the composer's model picker (none where the backend has no
+/// profiles or did not answer: the picker then stays hidden).
+pub async fn profile_choices(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+) -> Vec<canvas_core::profiles::ProfileInfo> {
+    crate::services::settings::profiles(backends, active)
+        .await
+        .map(|l| l.profiles)
+        .unwrap_or_default()
 }
 
 /// Asks the agent `question` without interrupting it; its answer.
@@ -182,6 +202,19 @@ pub async fn confirmation_mode(
 ) -> Result<(), String> {
     let (api, transport) = tools(backends, active);
     api.set_confirmation_policy(conv, ask)
+        .send(&transport)
+        .await
+        .map_err(|e| e.user_message())
+}
+
+/// The usage of `conv` as the server counts it now (complete where the streamed stats are not).
+pub async fn usage(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+) -> Result<canvas_core::usage::Usage, String> {
+    let (api, transport) = tools(backends, active);
+    api.usage(conv)
         .send(&transport)
         .await
         .map_err(|e| e.user_message())

@@ -4,6 +4,7 @@
 //! `LocalResource`s, `Action`s and signals only: no `client(..)`, no `spawn_local`.
 
 pub mod all_backends;
+pub mod attachments;
 pub mod automations;
 pub mod conversation;
 pub mod conversation_list;

@@ -2,6 +2,7 @@
 //! (changes, diffs, commits). How a tree is listed or a file read differs by kind; the client
 //! decides (`BackendApi::list_workspace` / `read_workspace_file`).
 
+use crate::services::attachments;
 use crate::state::api::client;
 use crate::state::backends::BackendsCtx;
 use canvas_core::api::dto::{BashRequest, CommitsPage, GitChange, GitChangeStatus, GitDiff};
@@ -14,7 +15,6 @@ use canvas_core::workspace::changes::{
 };
 use canvas_core::workspace::paths::upload_target;
 use canvas_core::workspace::tree::Listing;
-use wasm_bindgen_futures::JsFuture;
 
 /// Lists `dir` (relative to `root`; `""` = the root) of `conv`'s workspace.
 pub async fn list(
@@ -70,18 +70,9 @@ pub async fn upload(
     file: web_sys::File,
 ) -> Result<String, String> {
     let name = file.name();
-    let target = upload_target(dir, &name).map_err(|e| format!("{name}: {e}"))?;
-    let bytes = match JsFuture::from(file.array_buffer()).await {
-        Ok(buf) => js_sys::Uint8Array::new(&buf).to_vec(),
-        Err(_) => return Err(format!("{name}: could not read the file")),
-    };
-    let c = client(backends, active);
-    c.api
-        .upload_file(Some(conv), &target, &name, bytes)
-        .send(&c.transport)
-        .await
-        .map_err(|e| format!("{name}: {}", e.user_message()))?;
-    Ok(target)
+    upload_target(dir, &name).map_err(|e| format!("{name}: {e}"))?;
+    let bytes = attachments::read_file(&file).await?;
+    attachments::upload(backends, active, conv, dir, &name, bytes).await
 }
 
 /// The changed files of the repository at `repo`.

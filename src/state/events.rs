@@ -9,6 +9,7 @@
 use crate::platform::socket::{EventSocket, SocketHandlers};
 use crate::state::api::{client, routing};
 use crate::state::backends::BackendsCtx;
+use canvas_core::api::dto::OutgoingMessage;
 use canvas_core::api::routing::ConversationRef;
 use canvas_core::api::SendPlanned;
 use canvas_core::events::recent::{Recent, RECENT_TIMELINES};
@@ -112,6 +113,8 @@ pub struct ConversationStore {
     pub event_count: RwSignal<usize>,
     /// Tokens and cost in words, where the backend reports them.
     pub usage: RwSignal<Option<String>>,
+    /// The same per LLM (agent servers stream their stats), for the usage dialog.
+    pub usage_detail: RwSignal<Option<canvas_core::usage::Usage>>,
 }
 
 impl ConversationStore {
@@ -151,6 +154,7 @@ impl ConversationStore {
             history: RwSignal::new(history),
             event_count: RwSignal::new(0),
             usage: RwSignal::new(None),
+            usage_detail: RwSignal::new(None),
         };
         // A kept timeline shows at once; `start` catches it up.
         if !store.inner.borrow().timeline.is_empty() {
@@ -308,6 +312,9 @@ impl ConversationStore {
         let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else {
             return;
         };
+        if let Some(u) = canvas_core::usage::Usage::from_event(&value) {
+            self.take_usage(u);
+        }
         let applied = self.inner.borrow_mut().timeline.apply(value);
         use canvas_core::events::Applied;
         match applied {
@@ -489,6 +496,30 @@ impl ConversationStore {
         let c = client(self.backends, &self.active);
         c.api
             .send_message(&self.conv, &text, true)
+            .send(&c.transport)
+            .await
+            .map_err(|e| e.user_message())
+    }
+
+    /// Takes in a usage report (streamed, or the conversation's info): merged into what is
+    /// shown (counters only grow; an LLM the report leaves out stays).
+    pub fn take_usage(&self, u: canvas_core::usage::Usage) {
+        let mut merged = self.usage_detail.get_untracked().unwrap_or_default();
+        if merged.merge(u) || self.usage_detail.with_untracked(Option::is_none) {
+            self.usage.set(merged.words());
+            self.usage_detail.set(Some(merged));
+        }
+    }
+
+    /// Send a user message that may carry images: text alone goes as [`Self::send`]; with
+    /// images, over REST.
+    pub async fn send_with_images(&self, msg: OutgoingMessage) -> Result<(), String> {
+        if msg.image_urls.is_empty() {
+            return self.send(msg.text).await;
+        }
+        let c = client(self.backends, &self.active);
+        c.api
+            .send_user_message(&self.conv, &msg, true)
             .send(&c.transport)
             .await
             .map_err(|e| e.user_message())

@@ -13,12 +13,22 @@ use std::time::{Duration, Instant};
 use canvas_client_native::ReqwestTransport;
 use canvas_core::api::{
     backend_api, conversation_tools, BackendApi, BashRequest, Call, ConversationRef, Created,
-    EventQuery, ExecutionStatus, GitChangeStatus, NewConversation, RoutingContext, SendPlanned,
-    SkillsRequest,
+    EventQuery, ExecutionStatus, GitChangeStatus, NewConversation, OutgoingMessage, RoutingContext,
+    SendPlanned, SkillsRequest,
 };
+use canvas_core::events::{ItemKind, Timeline};
 use canvas_core::{ActiveBackend, ApiError, Backend, BackendKind, Version};
 use canvas_harness::{AgentServer, AgentServerOptions};
 use serde_json::json;
+
+/// A valid 1×1 PNG.
+const TINY_PNG: &[u8] = &[
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+    0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4,
+    0x89, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x44, 0x41, 0x54, 0x78, 0xda, 0x63, 0x64, 0xf8, 0xcf, 0x50,
+    0x0f, 0x00, 0x03, 0x86, 0x01, 0x80, 0x5a, 0x34, 0x7d, 0x6b, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45,
+    0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
+];
 
 fn python() -> PathBuf {
     match std::env::var("CANVAS_AGENT_PYTHON") {
@@ -374,6 +384,47 @@ async fn typed_client_against_a_real_agent_server() {
     wait_for_user_message(api, &http, &conv, "hello from the typed client").await;
     let count = run("events count", api.count_events(&conv), &http).await;
     assert!(count >= 1, "[events count] {count}");
+
+    // --- a message with an image (issue #15): stored as sent, shown with its image ---
+    let png = canvas_core::attachments::data_url("image/png", TINY_PNG);
+    let with_image = OutgoingMessage {
+        text: "what is in this image?".into(),
+        image_urls: vec![png.clone()],
+    };
+    run(
+        "send message with an image",
+        api.send_user_message(&conv, &with_image, false),
+        &http,
+    )
+    .await;
+    let event = wait_for_user_message(api, &http, &conv, "what is in this image?").await;
+    assert_eq!(
+        event.pointer("/llm_message/content/1/type"),
+        Some(&json!("image")),
+        "[message with an image] {event}"
+    );
+    assert_eq!(
+        event.pointer("/llm_message/content/1/image_urls"),
+        Some(&json!([png])),
+        "[message with an image] {event}"
+    );
+    let page = run(
+        "events with the image",
+        api.search_events(&conv, &EventQuery::newest(100)),
+        &http,
+    )
+    .await;
+    let mut timeline = Timeline::new();
+    for e in page.items {
+        timeline.apply(e.0);
+    }
+    let images = timeline.items().iter().find_map(|i| match &i.kind {
+        ItemKind::UserMessage { text, images } if text == "what is in this image?" => {
+            Some(images.clone())
+        }
+        _ => None,
+    });
+    assert_eq!(images, Some(vec![png]), "[timeline] {:?}", timeline.items());
 
     // --- conversation tools (issue #15): fork, trajectory, switch the LLM, ask ---
     let tools = conversation_tools(&active, &RoutingContext::native());

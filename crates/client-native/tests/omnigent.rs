@@ -222,7 +222,7 @@ fn describe(view: &SessionStream) -> String {
         .items()
         .iter()
         .map(|i| match &i.kind {
-            ItemKind::UserMessage { text } => format!("user {text:?} [{}]", i.id),
+            ItemKind::UserMessage { text, .. } => format!("user {text:?} [{}]", i.id),
             ItemKind::AgentMessage { text, streaming } => {
                 format!("agent {text:?} streaming={streaming} [{}]", i.id)
             }
@@ -237,7 +237,7 @@ fn users(view: &SessionStream) -> Vec<String> {
     view.items()
         .iter()
         .filter_map(|i| match &i.kind {
-            ItemKind::UserMessage { text } => Some(text.clone()),
+            ItemKind::UserMessage { text, .. } => Some(text.clone()),
             _ => None,
         })
         .collect()

@@ -18,12 +18,12 @@
 //!
 //! | item | section |
 //! |---|---|
-//! | `UserMessage` | `## User`, the text |
+//! | `UserMessage` | `## User`, the text, one `_Image N (not included in the export)_` per image |
 //! | `AgentMessage` | `## Agent` (`## Agent (streaming)` while streaming), the text as is |
 //! | `Thought` | `> **Thought**`, then every line of the text prefixed with `> ` |
 //! | `Terminal` | `### $ {command}` (a multi-line command: `### Terminal` and the command in a `bash` fence), the output in a `text` fence, `Exit code: N`, `(running)` |
 //! | `FileEdit` | ``### {command} `{path}` `` (`(error)` appended on an error), the summary, the diff in a `diff` fence (old lines `-`, new lines `+`), the output in a `text` fence, `(running)` |
-//! | `ToolCall` | `### Tool: {tool}` (`(error)` appended on an error), the summary, the output in a `text` fence, `(running)` |
+//! | `ToolCall` | `### Tool: {tool}` (`(error)` appended on an error), the summary, the output in a `text` fence, one `_Image N (not included in the export)_` per image, `(running)` |
 //! | `Finish` | `## Agent (finished)`, the message |
 //! | `Error` | `### Error: {title}`, the detail |
 //! | `Rejected` | `### Rejected`, `Reason: {reason}` |
@@ -40,9 +40,11 @@
 //!   swallow what follows it (an unclosed code fence, an unclosed HTML comment, …) gets its
 //!   fence closed, or, when that is not enough, is put in a `text` fence whole.
 //!
-//! The document ends with exactly one newline.
+//! The document ends with exactly one newline. Images are never written into it (a `data:`
+//! URL can be megabytes, and the document must not load anything when rendered).
 //!
-//! [`transcript_json`] writes the raw server events; [`export_file_name`] names the download.
+//! [`transcript_json`] writes the raw server events, images (`data:` URLs) included as the
+//! server sent them; [`export_file_name`] names the download.
 
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use serde::Serialize;
@@ -90,9 +92,10 @@ pub fn transcript_markdown(meta: &TranscriptMeta, items: &[ViewItem]) -> String 
 fn section(kind: &ItemKind) -> String {
     let mut parts: Vec<String> = Vec::new();
     match kind {
-        ItemKind::UserMessage { text } => {
+        ItemKind::UserMessage { text, images } => {
             parts.push("## User".into());
             parts.push(block(text));
+            parts.extend(image_lines(images));
         }
         ItemKind::AgentMessage { text, streaming } => {
             parts.push(
@@ -172,6 +175,7 @@ fn section(kind: &ItemKind) -> String {
             tool,
             summary,
             output,
+            images,
             is_error,
             running,
         } => {
@@ -184,6 +188,7 @@ fn section(kind: &ItemKind) -> String {
             if let Some(output) = output {
                 parts.push(fence("text", output));
             }
+            parts.extend(image_lines(images));
             if *running {
                 parts.push("(running)".into());
             }
@@ -226,6 +231,11 @@ fn section(kind: &ItemKind) -> String {
     }
     parts.retain(|p| !p.is_empty());
     parts.join("\n\n")
+}
+
+/// One line per image, saying it was there (never its URL).
+fn image_lines(images: &[String]) -> impl Iterator<Item = String> {
+    (1..=images.len()).map(|n| format!("_Image {n} (not included in the export)_"))
 }
 
 /// The transcript as pretty JSON:
@@ -535,9 +545,28 @@ mod tests {
     fn messages() {
         assert_eq!(
             one(ItemKind::UserMessage {
-                text: "say hi\n\nplease\n\n".into()
+                text: "say hi\n\nplease\n\n".into(),
+                images: Vec::new()
             }),
             "## User\n\nsay hi\n\nplease\n"
+        );
+        let png = "data:image/png;base64,iVBORw0KGgo=";
+        let with_images = one(ItemKind::UserMessage {
+            text: "look".into(),
+            images: vec![png.into(), "https://h/b.png".into()],
+        });
+        assert_eq!(
+            with_images,
+            "## User\n\nlook\n\n_Image 1 (not included in the export)_\n\n\
+             _Image 2 (not included in the export)_\n"
+        );
+        assert!(!with_images.contains("base64") && !with_images.contains("https"));
+        assert_eq!(
+            one(ItemKind::UserMessage {
+                text: "".into(),
+                images: vec![png.into()]
+            }),
+            "## User\n\n_Image 1 (not included in the export)_\n"
         );
         assert_eq!(
             one(ItemKind::AgentMessage {
@@ -553,7 +582,13 @@ mod tests {
             }),
             "## Agent (streaming)\n\npartial\n"
         );
-        assert_eq!(one(ItemKind::UserMessage { text: "".into() }), "## User\n");
+        assert_eq!(
+            one(ItemKind::UserMessage {
+                text: "".into(),
+                images: Vec::new()
+            }),
+            "## User\n"
+        );
         assert_eq!(
             one(ItemKind::Finish {
                 message: "Done.".into()
@@ -682,6 +717,7 @@ mod tests {
                 tool: "task_tracker".into(),
                 summary: "Plan the work".into(),
                 output: Some("3 tasks".into()),
+                images: Vec::new(),
                 is_error: false,
                 running: false
             }),
@@ -692,10 +728,23 @@ mod tests {
                 tool: "browser".into(),
                 summary: "".into(),
                 output: None,
+                images: Vec::new(),
                 is_error: true,
                 running: true
             }),
             "### Tool: browser (error)\n\n(running)\n"
+        );
+        assert_eq!(
+            one(ItemKind::ToolCall {
+                tool: "browser".into(),
+                summary: "Screenshot".into(),
+                output: Some("ok".into()),
+                images: vec!["data:image/png;base64,iVBO".into()],
+                is_error: false,
+                running: false
+            }),
+            "### Tool: browser\n\nScreenshot\n\n```text\nok\n```\n\n\
+             _Image 1 (not included in the export)_\n"
         );
     }
 
@@ -753,7 +802,10 @@ mod tests {
         let md = transcript_markdown(
             &meta(),
             &[
-                item(ItemKind::UserMessage { text: "a".into() }),
+                item(ItemKind::UserMessage {
+                    text: "a".into(),
+                    images: Vec::new(),
+                }),
                 item(ItemKind::Paused),
                 item(ItemKind::AgentMessage {
                     text: "b".into(),

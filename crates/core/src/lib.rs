@@ -30,15 +30,19 @@
 //! | [`list_filter`] | the lists' filters in the URL: status, backend, archived, title (issue #16) |
 //! | [`shortcuts`] | keyboard shortcuts, the `?` table, next/previous conversation (issue #16) |
 //! | [`sidebar`] | the sidebar list: pins per backend, unread marks, relative times (issue #16) |
+//! | [`usage`] | tokens and cost of a conversation, per LLM and in total (issue #15) |
 //! | [`omnigent`] | Omnigent: DTOs, hosts, the session stream (`spec/omnigent.md`, issue #12) |
 //! | [`export`] | a conversation's transcript as Markdown and JSON, file names (issue #15) |
 //! | [`slash`] | slash commands in the composer: parsing and the menu (issue #15) |
+//! | [`attachments`] | attachments in the composer: images inline, files uploaded, limits (issue #15) |
+//! | [`llm_switches`] | where a conversation's LLM was switched, kept in this browser (issue #15) |
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod all_backends;
 pub mod api;
+pub mod attachments;
 pub mod attention;
 pub mod automation;
 pub mod backend;
@@ -53,6 +57,7 @@ pub mod last_conversation;
 pub mod launcher;
 pub mod list_filter;
 pub mod live;
+pub mod llm_switches;
 pub mod markdown;
 pub mod new_conversation;
 pub mod omnigent;
@@ -69,6 +74,7 @@ pub mod skills;
 pub mod slash;
 pub mod storage;
 pub mod url;
+pub mod usage;
 pub mod user_paused;
 pub mod version;
 pub mod workspace;

@@ -34,7 +34,10 @@ fn kinds(items: &[ViewItem]) -> Vec<&ItemKind> {
 }
 
 fn user(text: &str) -> ItemKind {
-    ItemKind::UserMessage { text: text.into() }
+    ItemKind::UserMessage {
+        text: text.into(),
+        images: Vec::new(),
+    }
 }
 fn thought(text: &str) -> ItemKind {
     ItemKind::Thought { text: text.into() }
@@ -760,6 +763,7 @@ fn file_edits_tools_condensation_pause_and_server_errors() {
                 tool: "task_tracker".into(),
                 summary: "TaskTrackerAction".into(),
                 output: Some("nope".into()),
+                images: Vec::new(),
                 is_error: true,
                 running: false
             },
@@ -1112,4 +1116,69 @@ fn arb_json() -> impl Strategy<Value = Value> {
             .prop_map(|m| Value::Object(m.into_iter().collect())),
         ]
     })
+}
+
+const PNG: &str = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+
+#[test]
+fn user_images_and_tool_screenshots_keep_only_safe_urls() {
+    let user_message = json!({
+        "id": "u1", "timestamp": "2026-11-30T09:03:32.222449", "source": "user",
+        "llm_message": {"role": "user", "content": [
+            {"cache_prompt": false, "type": "text", "text": "what is this?"},
+            {"cache_prompt": false, "type": "image", "image_urls": [
+                PNG, "javascript:alert(1)", "data:image/svg+xml;base64,PHN2Zz4=",
+                "https://example.com/shot.webp", "http://example.com/plain.png"
+            ]}
+        ], "thinking_blocks": []},
+        "activated_skills": [], "extended_content": [], "kind": "MessageEvent"
+    });
+    let action = json!({
+        "id": "a1", "timestamp": "2026-11-30T09:03:33.000001", "source": "agent",
+        "thought": [], "thinking_blocks": [],
+        "action": {"url": "https://example.com", "new_tab": false, "kind": "BrowserNavigateAction"},
+        "tool_name": "browser_navigate", "tool_call_id": "call_b1",
+        "security_risk": "LOW", "summary": "Open example.com", "kind": "ActionEvent"
+    });
+    let observation = json!({
+        "id": "o1", "timestamp": "2026-11-30T09:03:34.000001", "source": "environment",
+        "tool_name": "browser_navigate", "tool_call_id": "call_b1",
+        "observation": {
+            "content": [
+                {"cache_prompt": false, "type": "text", "text": "Navigated to example.com"},
+                {"cache_prompt": false, "type": "image", "image_urls": [PNG, "data:text/html;base64,PGI+"]}
+            ],
+            "is_error": false, "kind": "BrowserObservation"
+        },
+        "action_id": "a1", "extended_content": [], "kind": "ObservationEvent"
+    });
+    let t = replay(&[user_message, action.clone(), observation.clone()]);
+    assert_eq!(
+        kinds(t.items()),
+        [
+            &ItemKind::UserMessage {
+                text: "what is this?".into(),
+                images: vec![PNG.into(), "https://example.com/shot.webp".into()],
+            },
+            &ItemKind::ToolCall {
+                tool: "browser_navigate".into(),
+                summary: "Open example.com".into(),
+                output: Some("Navigated to example.com".into()),
+                images: vec![PNG.into()],
+                is_error: false,
+                running: false,
+            },
+        ]
+    );
+    // An observation whose action is unknown keeps its images too.
+    let alone = replay(&[observation]);
+    assert!(
+        matches!(&alone.items()[0].kind, ItemKind::ToolCall { images, .. } if images == &[PNG])
+    );
+    // Before the observation the card has no images.
+    let running = replay(&[action]);
+    assert!(matches!(
+        &running.items()[0].kind,
+        ItemKind::ToolCall { images, running: true, .. } if images.is_empty()
+    ));
 }

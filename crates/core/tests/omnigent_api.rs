@@ -8,7 +8,7 @@ use canvas_core::api::omnigent::{
 };
 use canvas_core::api::plan::{Body, Method, RequestPlan, Route};
 use canvas_core::api::routing::{ConversationRef, RoutingContext};
-use canvas_core::api::{backend_api, BackendApi, NewConversation};
+use canvas_core::api::{backend_api, BackendApi, NewConversation, OutgoingMessage};
 use canvas_core::backend::{Backend, BackendKind};
 use canvas_core::errors::ApiError;
 use canvas_core::omnigent::dto::NewSession;
@@ -350,6 +350,31 @@ fn what_omnigent_does_not_offer_is_a_typed_error() {
         Err(ApiError::Unsupported(_))
     ));
     assert!(a.automations().is_err());
+    // Text only: a message with images is refused before any request; without, it is sent.
+    let with_image = OutgoingMessage {
+        text: "look".into(),
+        image_urls: vec!["data:image/png;base64,iVBORw0KGgo=".into()],
+    };
+    let refused = a.send_user_message(&conv, &with_image, true).unwrap_err();
+    assert!(
+        refused
+            .user_message()
+            .contains("Omnigent sessions take text only"),
+        "{refused:?}"
+    );
+    let text_only = a
+        .send_user_message(&conv, &OutgoingMessage::text("look"), true)
+        .unwrap()
+        .into_plan();
+    assert_eq!(
+        text_only.body.json(),
+        a.send_message(&conv, "look", true)
+            .unwrap()
+            .plan()
+            .body
+            .json()
+    );
+    assert_eq!(a.max_upload_bytes(), None);
 }
 
 #[test]

@@ -20,7 +20,10 @@ fn capture_events() -> Vec<SseEvent> {
 }
 
 fn user(text: &str) -> ItemKind {
-    ItemKind::UserMessage { text: text.into() }
+    ItemKind::UserMessage {
+        text: text.into(),
+        images: Vec::new(),
+    }
 }
 
 fn agent(text: &str, streaming: bool) -> ItemKind {
@@ -434,6 +437,7 @@ fn tool_calls_and_their_outputs_share_a_card() {
         tool: "bash".into(),
         summary: "ls -la /tmp".into(),
         output: None,
+        images: Vec::new(),
         is_error: false,
         running: true,
     };
@@ -448,6 +452,7 @@ fn tool_calls_and_their_outputs_share_a_card() {
         tool: "bash".into(),
         summary: "ls -la /tmp".into(),
         output: Some("a\nb".into()),
+        images: Vec::new(),
         is_error: false,
         running: false,
     };
@@ -465,6 +470,7 @@ fn tool_calls_and_their_outputs_share_a_card() {
             tool: "search.web".into(),
             summary: "rust sse".into(),
             output: None,
+            images: Vec::new(),
             is_error: false,
             running: false,
         }

@@ -4,10 +4,14 @@
 //! profile (the stub then receives the profile's model), `/ask` answered beside the timeline,
 //! an invalid command kept in the box with its reason, and condense on demand. Confirmations:
 //! approve and reject (with a reason) by keyboard, the confirmation mode per conversation.
+//! Attachments: an image pasted (thumbnail, removed, one too big refused), a file by the Attach
+//! button whose name is taken (the console asks; "Keep both"), both sent and kept by the server;
+//! the model picker's switch reaching the stub and marked in the timeline across a reload.
 
 use canvas_e2e::keys::{ARROW_DOWN, BACKSPACE, CONTROL, ENTER, ESCAPE, SHIFT};
 use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
 use canvas_fixtures::llm_stub::{self, StubScript, DEFAULT_FINAL_MESSAGE, DEFAULT_THOUGHT};
+use fantoccini::Locator;
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -263,6 +267,14 @@ async fn conversation_tools_export_fork_switch_ask_and_condense() {
         "asking adds nothing to the conversation"
     );
 
+    // The usage in the status bar (the stub reports 10 in / 5 out per call).
+    let usage_before = b
+        .wait_js(
+            "the usage in the status bar",
+            "const u = document.querySelector('[data-testid=usage]'); \
+             return u && u.innerText.includes('tokens') ? u.innerText : null",
+        )
+        .await;
     let before = stub.requests().len();
     b.type_into("[data-testid=composer-input]", "Once more, switched")
         .await;
@@ -285,6 +297,42 @@ async fn conversation_tools_export_fork_switch_ask_and_condense() {
     let _ = api
         .raw(reqwest::Method::DELETE, &format!("/api/profiles/{profile}"))
         .await;
+
+    // The usage followed the run live; its dialog has a row per LLM and the total.
+    b.wait_js(
+        "the usage updated by the second run",
+        &format!(
+            "const u = document.querySelector('[data-testid=usage]'); return !!u && u.innerText !== {}",
+            usage_before
+        ),
+    )
+    .await;
+    b.click("[data-testid=usage]").await;
+    let rows = b
+        .wait_js(
+            "the usage dialog",
+            "const d = document.querySelector('[data-testid=usage-dialog]'); \
+             return d ? [...d.querySelectorAll('[data-testid=usage-row]')].map(r => \
+               [r.dataset.usageId, ...[...r.querySelectorAll('td')].map(c => c.innerText)]) : null",
+        )
+        .await;
+    let rows = rows.as_array().cloned().unwrap_or_default();
+    assert!(rows.len() >= 2, "at least one LLM and the total: {rows:?}");
+    let total = rows.last().cloned().unwrap_or_default();
+    assert_eq!(total[0], json!("total"), "{rows:?}");
+    let input: u64 = total[2]
+        .as_str()
+        .unwrap_or_default()
+        .replace(',', "")
+        .parse()
+        .unwrap_or(0);
+    assert!(input >= 20, "two runs' input tokens at least: {rows:?}");
+    b.press(ESCAPE).await;
+    b.wait_js(
+        "the usage dialog closed",
+        "return !document.querySelector('[data-testid=usage-dialog]')",
+    )
+    .await;
 
     // --- Condense on demand: the server's answer in words ---
     b.click("[data-testid=conversation-menu]").await;
@@ -414,4 +462,257 @@ async fn confirmations_by_keyboard_with_a_reason_and_the_mode_per_conversation()
         "return document.querySelector('[data-testid=exec-status]').dataset.status === 'finished'",
     )
     .await;
+}
+
+/// A 1×1 PNG, base64.
+const PNG_1X1: &str =
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+
+/// The composer's attachments as `kind:name`, in order.
+const CHIPS: &str = "[...document.querySelectorAll('[data-testid=attachment]')] \
+                     .map(a => a.dataset.kind + ':' + a.dataset.name).join(',')";
+
+/// Pastes a file into the composer as the browser does (a `paste` event carrying it).
+async fn paste_file(b: &Browser, name: &str, mime: &str, js_bytes: &str) {
+    b.js(&format!(
+        "const dt = new DataTransfer(); \
+         dt.items.add(new File([{js_bytes}], {}, {{type: {}}})); \
+         document.querySelector('[data-testid=composer-input]').dispatchEvent( \
+           new ClipboardEvent('paste', {{clipboardData: dt, bubbles: true, cancelable: true}})); \
+         return true;",
+        json!(name),
+        json!(mime)
+    ))
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn attachments_go_with_the_message_and_the_model_picker_switches_the_llm() {
+    let env = Env::get();
+    let stub = llm_stub::start(StubScript::new()).await;
+    let api = AgentApi::new(&env.agent_url, &env.agent_key);
+    let dir = env.scratch("attachments");
+    // A file already there: attaching one with the same name asks.
+    std::fs::write(dir.join("notes.txt"), "already here\n").expect("write");
+    let id = api
+        .create_on_stub(&dir.display().to_string(), &stub.url(), json!({}))
+        .await;
+    let profile = format!("canvas-picker-{}", &id[..6]);
+    api.send(
+        reqwest::Method::POST,
+        &format!("/api/profiles/{profile}"),
+        Some(json!({"llm": {
+            "model": "openai/stub-picked", "base_url": stub.url(),
+            "api_key": "stub", "num_retries": 0
+        }})),
+    )
+    .await;
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/conversations/{id}", server.url()))
+        .await;
+    b.wait_live_link().await;
+
+    // --- The model picker: the current model, then the profile chosen from the list ---
+    let option = format!("[data-testid=model-option][value={}]", json!(profile));
+    b.wait_js(
+        "the picker with the profile",
+        &format!(
+            "const p = document.querySelector('[data-testid=model-picker]'); \
+             return !!p && p.dataset.model === 'openai/stub-model' && !!p.querySelector({})",
+            json!(option)
+        ),
+    )
+    .await;
+    b.click("[data-testid=model-picker]").await;
+    b.click(&option).await;
+    let (state, text) = tools_outcome(&b, "the switch from the picker").await;
+    assert_eq!(state, "done", "{text}");
+    b.wait_js(
+        "the picker showing the new model, the timeline marking the switch",
+        &format!(
+            "const p = document.querySelector('[data-testid=model-picker]'); \
+             const m = document.querySelector('[data-testid=llm-switch][data-profile={}]'); \
+             return p.dataset.model === 'openai/stub-picked' && !!m && m.innerText.includes('openai/stub-picked')",
+            json!(profile)
+        ),
+    )
+    .await;
+
+    // --- Images by paste: a thumbnail, removable; one too big is refused in words ---
+    b.click("[data-testid=composer-input]").await;
+    let png = format!("Uint8Array.from(atob('{PNG_1X1}'), c => c.charCodeAt(0))");
+    paste_file(&b, "shot.png", "image/png", &png).await;
+    paste_file(&b, "second.png", "image/png", &png).await;
+    b.wait_js(
+        "two image thumbnails",
+        &format!("return ({CHIPS}) === 'image:shot.png,image:second.png'"),
+    )
+    .await;
+    b.click("[data-testid=attachment][data-name=\"second.png\"] [data-testid=attachment-remove]")
+        .await;
+    b.wait_js(
+        "one left",
+        &format!("return ({CHIPS}) === 'image:shot.png'"),
+    )
+    .await;
+    paste_file(
+        &b,
+        "huge.png",
+        "image/png",
+        "new Uint8Array(6 * 1024 * 1024)",
+    )
+    .await;
+    let err = b
+        .wait_js(
+            "the size error",
+            "const e = document.querySelector('[data-testid=attach-error]'); return e ? e.innerText : null",
+        )
+        .await;
+    assert!(
+        err.as_str().unwrap_or_default().contains("huge.png")
+            && err.as_str().unwrap_or_default().contains("5 MB"),
+        "{err}"
+    );
+
+    // --- A file by the Attach button: its name is taken, so the console asks ---
+    let src = env.scratch("attachments-src");
+    std::fs::write(src.join("notes.txt"), "attached from the browser\n").expect("write");
+    b.client
+        .find(Locator::Css("[data-testid=attach-input]"))
+        .await
+        .expect("attach input")
+        .send_keys(&src.join("notes.txt").display().to_string())
+        .await
+        .expect("choose file");
+    b.wait_js(
+        "the file attached",
+        &format!("return ({CHIPS}) === 'image:shot.png,file:notes.txt'"),
+    )
+    .await;
+    b.type_into("[data-testid=composer-input]", "Look at these")
+        .await;
+    b.press(ENTER).await;
+    b.wait_js(
+        "the question, focus on Keep both",
+        "return !!document.querySelector('[data-testid=attach-conflict]') \
+           && document.activeElement.dataset.testid === 'conflict-keep-both'",
+    )
+    .await;
+    b.press(ENTER).await;
+    let sent = b
+        .wait_js_for(
+            "the sent message with its image",
+            "const m = [...document.querySelectorAll('[data-testid=timeline-item][data-kind=user]')] \
+               .find(m => !!m.querySelector('[data-testid=message-image]')); \
+             return m ? m.innerText : null",
+            Duration::from_secs(60),
+        )
+        .await;
+    let sent = sent.as_str().unwrap_or_default().to_string();
+    let kept = dir.join("notes (1).txt");
+    assert!(
+        sent.contains("Look at these") && sent.contains(&kept.display().to_string()),
+        "{sent}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&kept).expect("the upload"),
+        "attached from the browser\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("notes.txt")).expect("the old file"),
+        "already here\n",
+        "keep both leaves the old file alone"
+    );
+    b.wait_js(
+        "the composer emptied",
+        "return document.querySelector('[data-testid=composer-input]').value === '' \
+           && !document.querySelector('[data-testid=attachment]')",
+    )
+    .await;
+    // The server stored the image in the message.
+    let (_, page) = api
+        .get(&format!("/api/conversations/{id}/events/search?limit=100"))
+        .await;
+    let images: Vec<String> = page["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|e| {
+            e["llm_message"]["content"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .filter(|p| p["type"] == json!("image"))
+        .flat_map(|p| p["image_urls"].as_array().cloned().unwrap_or_default())
+        .filter_map(|u| u.as_str().map(str::to_string))
+        .collect();
+    assert_eq!(images, vec![format!("data:image/png;base64,{PNG_1X1}")]);
+
+    // The stub's model takes no images: the server itself answers so (no LLM call), and the
+    // user sees it.
+    let answer = b
+        .wait_js_for(
+            "the server's answer to the image",
+            "const a = [...document.querySelectorAll('[data-testid=agent-message]')].pop();              return a ? a.innerText : null",
+            Duration::from_secs(60),
+        )
+        .await;
+    assert!(
+        answer.as_str().unwrap_or_default().contains("image"),
+        "{answer}"
+    );
+    // A text message runs on the picked model.
+    b.type_into("[data-testid=composer-input]", "Now without images")
+        .await;
+    b.press(ENTER).await;
+    b.wait_js_for(
+        "the run finished",
+        "return !!document.querySelector('[data-testid=finish-message]')",
+        Duration::from_secs(90),
+    )
+    .await;
+    let models: Vec<String> = stub
+        .requests()
+        .iter()
+        .filter(|r| r.get("tools").is_some())
+        .filter_map(|r| r["model"].as_str().map(str::to_string))
+        .collect();
+    assert!(
+        !models.is_empty() && models.iter().all(|m| m.ends_with("stub-picked")),
+        "the stub received {models:?}"
+    );
+
+    // --- After a reload: the image is still in the message (click to enlarge), the switch is
+    // still marked ---
+    b.goto(&format!("{}/conversations/{id}", server.url()))
+        .await;
+    b.wait_js(
+        "the image and the marker after a reload",
+        &format!(
+            "return !!document.querySelector('[data-testid=message-image]') \
+               && !!document.querySelector('[data-testid=llm-switch][data-profile={}]')",
+            json!(profile)
+        ),
+    )
+    .await;
+    b.click("[data-testid=message-image]").await;
+    b.wait_js(
+        "the image enlarged",
+        "const d = document.querySelector('[data-testid=image-viewer]'); \
+         return !!d && !!d.querySelector('img') && d.querySelector('img').naturalWidth === 1",
+    )
+    .await;
+    b.press(ESCAPE).await;
+    b.wait_js(
+        "the viewer closed",
+        "return !document.querySelector('[data-testid=image-viewer]')",
+    )
+    .await;
+    let _ = api
+        .raw(reqwest::Method::DELETE, &format!("/api/profiles/{profile}"))
+        .await;
 }

@@ -1,7 +1,8 @@
 //! `POST /api/cloud-proxy` (backends spec §8): forwards one request to a cloud runtime sandbox,
 //! which does not allow browser CORS.
 //!
-//! Envelope: `{"host", "method"?, "path", "headers"?, "body"?, "timeout_seconds"?}`.
+//! Envelope: `{"host", "method"?, "path", "headers"?, "body"? | "body_base64"?,
+//! "timeout_seconds"?}`.
 //! - `host` is the runtime base URL (`https://x.prod-runtime.all-hands.dev[/prefix]`; no scheme
 //!   means https); `path` starts with `/` and may carry a query; `method` defaults to GET.
 //! - The host must match the allowlist (default `*.all-hands.dev`, `*.openhands.dev`; operators add
@@ -17,7 +18,9 @@
 //! - At most `max_concurrent` requests run at once (their answers streaming included); beyond
 //!   that ⇒ 503.
 //! - Bodies are capped at [`MAX_BODY`]: the envelope ⇒ 413; the answer is streamed, ⇒ 413 when its
-//!   `Content-Length` is over the cap, else the stream is cut (the answer fails) once it is.
+//!   `Content-Length` is over the cap, else the stream is cut (the answer fails) once it is. A
+//!   binary body travels base64-encoded inside the envelope, so it is limited to about 3/4 of
+//!   the cap: [`MAX_BINARY_BODY`] always fits.
 //! - Only the envelope's headers are forwarded (never the browser's own, so not its cookies),
 //!   minus hop-by-hop, `host`, `cookie`, `content-length`, and any header that carries this
 //!   server's own session key (trimmed, alone or after an auth scheme such as `Bearer`); a path
@@ -25,7 +28,10 @@
 //!   (`strict-transport-security`, `clear-site-data`, `alt-svc`) are removed, and the answer gets
 //!   `Content-Security-Policy: sandbox; default-src 'none'` (set by the router for all proxied
 //!   answers).
-//! - JSON `body` is sent as JSON (`content-type: application/json`); a string body as its bytes.
+//! - JSON `body` is sent as JSON (`content-type: application/json`); a string body as its bytes;
+//!   `body_base64` (standard base64, e.g. a multipart upload) as the decoded bytes, with the
+//!   envelope's `Content-Type` header. `body` and `body_base64` together, or `body_base64` that
+//!   is not base64, ⇒ 422.
 //! - Errors are JSON `{"detail": "..."}`: 400 (not JSON), 422 (bad envelope), 403 (refused
 //!   target), 413, 415 (request not `application/json`), 502 (upstream failure or redirect),
 //!   503 (too many requests in flight), 504 (timeout).
@@ -39,6 +45,7 @@ use axum::body::Body;
 use axum::extract::Request;
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
 use axum::response::Response;
+use base64::Engine as _;
 use futures_util::StreamExt;
 use serde::Deserialize;
 use tokio::sync::Semaphore;
@@ -48,6 +55,12 @@ use crate::ServeError;
 
 /// Cap on the envelope and on the answer body.
 pub(crate) const MAX_BODY: usize = 10 * 1024 * 1024;
+/// Room kept in the envelope for everything but `body_base64` (host, path, headers).
+const ENVELOPE_ROOM: usize = 16 * 1024;
+/// The largest binary body (`body_base64`, decoded) that always fits the envelope cap: base64
+/// makes 4 bytes of 3, and [`ENVELOPE_ROOM`] is left for the rest of the envelope. Core's
+/// `api::plan::PROXY_MAX_BINARY_BODY` states the same number (a test asserts it).
+pub const MAX_BINARY_BODY: usize = (MAX_BODY - ENVELOPE_ROOM) / 4 * 3;
 const DEFAULT_TIMEOUT_SECS: f64 = 15.0;
 const DEFAULT_ALLOW: &[&str] = &["*.all-hands.dev", "*.openhands.dev"];
 
@@ -323,6 +336,8 @@ struct Envelope {
     #[serde(default)]
     body: Option<serde_json::Value>,
     #[serde(default)]
+    body_base64: Option<String>,
+    #[serde(default)]
     timeout_seconds: Option<f64>,
 }
 
@@ -572,10 +587,22 @@ impl CloudProxy {
         }
 
         // Body.
-        let body: Option<Vec<u8>> = match env.body {
-            None | Some(serde_json::Value::Null) => None,
-            Some(serde_json::Value::String(s)) => Some(s.into_bytes()),
-            Some(v) => {
+        let body: Option<Vec<u8>> = match (env.body, env.body_base64) {
+            (Some(_), Some(_)) => {
+                return Err(unprocessable(
+                    "give either body (JSON or text) or body_base64 (bytes), not both".into(),
+                ))
+            }
+            (None, Some(b64)) => Some(
+                base64::engine::general_purpose::STANDARD
+                    .decode(b64.as_bytes())
+                    .map_err(|e| {
+                        unprocessable(format!("body_base64 is not standard base64: {e}"))
+                    })?,
+            ),
+            (None, None) => None,
+            (Some(serde_json::Value::String(s)), None) => Some(s.into_bytes()),
+            (Some(v), None) => {
                 headers.insert(
                     header::CONTENT_TYPE,
                     HeaderValue::from_static("application/json"),

@@ -44,7 +44,7 @@ use axum::Router;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-pub use cloud_proxy::{classify_ip, AddressClass};
+pub use cloud_proxy::{classify_ip, AddressClass, MAX_BINARY_BODY};
 pub use omnigent::OmnigentMount;
 
 use assets::{Asset, Assets, Encoding, Injection};

@@ -9,8 +9,10 @@ use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::Router;
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine as _;
 use canvas_serve::{start, Config, Running};
 use common::*;
 use futures_util::StreamExt;
@@ -44,8 +46,29 @@ async fn cloud_upstream() -> SocketAddr {
             "/no-content",
             get(|| async { StatusCode::NO_CONTENT.into_response() }),
         )
+        .route("/raw", post(raw_echo))
         .fallback(echo);
     spawn_router(router).await
+}
+
+/// `POST /raw`: the request body back, byte for byte, and its content type in
+/// `x-seen-content-type`.
+async fn raw_echo(req: axum::extract::Request) -> axum::response::Response {
+    let (parts, body) = req.into_parts();
+    let seen = parts
+        .headers
+        .get("content-type")
+        .map(|v| v.to_str().unwrap().to_owned())
+        .unwrap_or_default();
+    let body = axum::body::to_bytes(body, usize::MAX).await.unwrap();
+    (
+        [
+            ("content-type", "application/octet-stream".to_owned()),
+            ("x-seen-content-type", seen),
+        ],
+        body,
+    )
+        .into_response()
 }
 
 struct Setup {
@@ -579,4 +602,120 @@ async fn the_own_key_filter_sees_through_spacing_schemes_and_the_query() {
         assert!(d.contains("session key"), "{d}");
         assert!(!d.contains("launcher-key"), "{d}");
     }
+}
+
+/// The envelope of a binary body to `/raw`, as core builds it for an upload.
+fn binary_envelope(upstream: SocketAddr, content_type: &str, bytes: &[u8]) -> Value {
+    json!({
+        "host": format!("http://{upstream}"),
+        "method": "POST",
+        "path": "/raw?path=%2Fworkspace%2Fproject%2Fa%20b.bin",
+        "headers": {
+            "X-Session-API-Key": "conversation-key",
+            "X-Org-Id": "org-1",
+            "Content-Type": content_type
+        },
+        "body_base64": STANDARD.encode(bytes),
+        "timeout_seconds": 60
+    })
+}
+
+#[tokio::test]
+async fn binary_body_round_trips_byte_exact_with_its_content_type() {
+    let s = setup(true, &["127.0.0.1"], None).await;
+    let file: Vec<u8> = (0..=255u8).cycle().take(100_000).collect();
+    let (content_type, multipart) = canvas_core::api::multipart::multipart_body(
+        "file",
+        "a b.bin",
+        "application/octet-stream",
+        &file,
+    );
+    let env = binary_envelope(s.upstream, &content_type, &multipart);
+    let (status, headers, body) = proxy(&s.srv, &env).await;
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
+    assert_eq!(body, multipart, "the upstream got other bytes");
+    assert_eq!(headers["x-seen-content-type"], content_type.as_str());
+
+    // An empty binary body is a body of no bytes.
+    let env = binary_envelope(s.upstream, "application/octet-stream", b"");
+    let (status, _, body) = proxy(&s.srv, &env).await;
+    assert_eq!(status, 200);
+    assert!(body.is_empty());
+}
+
+#[tokio::test]
+async fn binary_body_limit_matches_core_and_always_fits() {
+    assert_eq!(
+        canvas_core::api::plan::PROXY_MAX_BINARY_BODY,
+        canvas_serve::MAX_BINARY_BODY as u64,
+        "core's copy of the proxy's binary limit drifted"
+    );
+    let s = setup(true, &["127.0.0.1"], None).await;
+    // The largest binary body, with a long path, passes whole.
+    let file: Vec<u8> = (0..=255u8)
+        .cycle()
+        .take(canvas_serve::MAX_BINARY_BODY)
+        .collect();
+    let mut env = binary_envelope(s.upstream, "application/octet-stream", &file);
+    env["path"] = json!(format!("/raw?path={}", "%2Fd".repeat(1000)));
+    let (status, _, body) = proxy(&s.srv, &env).await;
+    assert_eq!(
+        status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&body[..body.len().min(300)])
+    );
+    assert!(body == file, "the largest binary body did not round-trip");
+    // Past 3/4 of the envelope cap the envelope itself is too large.
+    let too_big = vec![7u8; 10 * 1024 * 1024 / 4 * 3 + 3];
+    let env = binary_envelope(s.upstream, "application/octet-stream", &too_big);
+    let (status, _, body) = proxy(&s.srv, &env).await;
+    assert_eq!(status, 413);
+    assert!(detail(&body).contains("request body"));
+}
+
+#[tokio::test]
+async fn binary_envelopes_that_are_not_clear_are_422() {
+    let s = setup(true, &["127.0.0.1"], None).await;
+    let host = format!("http://{}", s.upstream);
+    let cases = [
+        (
+            json!({"host": host, "method": "POST", "path": "/raw", "body": {"a": 1},
+                   "body_base64": "AAEC"}),
+            "not both",
+        ),
+        (
+            json!({"host": host, "method": "POST", "path": "/raw", "body": "text",
+                   "body_base64": ""}),
+            "not both",
+        ),
+        (
+            json!({"host": host, "method": "POST", "path": "/raw", "body_base64": "not base64!"}),
+            "not standard base64",
+        ),
+        (
+            json!({"host": host, "method": "POST", "path": "/raw", "body_base64": "AAE"}),
+            "not standard base64",
+        ),
+        (
+            json!({"host": host, "method": "POST", "path": "/raw", "body_base64": "AA-_"}),
+            "not standard base64",
+        ),
+        (
+            json!({"host": host, "method": "POST", "path": "/raw", "body_base64": [0, 1]}),
+            "invalid envelope",
+        ),
+    ];
+    for (env, want) in cases {
+        let (status, _, body) = proxy(&s.srv, &env).await;
+        assert_eq!(status, 422, "{env}: {}", String::from_utf8_lossy(&body));
+        let d = detail(&body);
+        assert!(d.contains(want), "{env}: {d}");
+    }
+    // `"body": null` beside `body_base64` is no body: allowed (it is how "absent" reads).
+    let env = json!({"host": host, "method": "POST", "path": "/raw", "body": null,
+                     "body_base64": "AAEC"});
+    let (status, _, body) = proxy(&s.srv, &env).await;
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
+    assert_eq!(body, [0, 1, 2]);
 }

@@ -3,11 +3,18 @@
 //! this tab (the store keeps it) and leaves the box only once the server took it. A message
 //! that starts with `/` may be a command (issue #15): typing `/` opens a menu of them.
 
+use crate::components::chat::attachments::{
+    AttachButton, AttachmentTray, Attachments, ConflictPrompt,
+};
+use crate::components::chat::model_picker::ModelPicker;
 use crate::components::chat::tools::{ConversationTools, ToolOp};
 use crate::links::{pinned, use_go};
+use crate::services::attachments::{max_upload_bytes, upload_files, OnConflict, Uploaded};
 use crate::services::skills::slash_triggers;
 use crate::state::backends::use_backends;
 use crate::state::events::ConversationStore;
+use canvas_core::api::dto::OutgoingMessage;
+use canvas_core::attachments::message_text;
 use canvas_core::live::{composer_key, draft_after_send, message_to_send, ComposerKey};
 use canvas_core::slash::{self, Parsed};
 use leptos::prelude::*;
@@ -76,13 +83,50 @@ pub fn Composer(
         move |text, _, _| keeper.keep_draft(text),
         false,
     );
+    let att = Attachments::new(max_upload_bytes(backends, &store.active));
+    let uploading = RwSignal::new(None::<String>);
+    let taken = RwSignal::new(None::<(String, Vec<String>)>);
     let s = store.clone();
-    let send = Action::new_local(move |text: &String| {
-        let s = s.clone();
-        let text = text.clone();
+    let upload_dir = working_dir.clone();
+    // Files are uploaded first (a taken name asks what to do, sending nothing), then the
+    // message goes with the images and the files' paths.
+    let send = Action::new_local(move |(text, on_conflict): &(String, OnConflict)| {
+        let (s, text, on_conflict, dir) =
+            (s.clone(), text.clone(), *on_conflict, upload_dir.clone());
+        let pending = att.items.get_untracked();
         async move {
-            let sent = s.send(text.clone()).await;
+            let files: Vec<(String, Vec<u8>)> = pending
+                .iter()
+                .filter(|p| p.image.is_none())
+                .map(|p| (p.name.clone(), p.bytes.clone()))
+                .collect();
+            let progress = move |p: Option<String>| {
+                uploading.try_set(p);
+            };
+            let paths = match upload_files(
+                s.backends,
+                &s.active,
+                &s.conv,
+                dir,
+                &files,
+                on_conflict,
+                progress,
+            )
+            .await?
+            {
+                Uploaded::Paths(p) => p,
+                Uploaded::Taken { dir, names } => {
+                    taken.try_set(Some((dir, names)));
+                    return Ok(());
+                }
+            };
+            let msg = OutgoingMessage {
+                text: message_text(&text, &paths),
+                image_urls: pending.into_iter().filter_map(|p| p.image).collect(),
+            };
+            let sent = s.send_with_images(msg).await;
             if sent.is_ok() {
+                att.clear();
                 draft.try_update(|d| {
                     if draft_after_send(d, &text).is_none() {
                         d.clear();
@@ -100,12 +144,15 @@ pub fn Composer(
             return;
         }
         let Some(text) = message_to_send(&draft.get_untracked()) else {
+            if !att.is_empty() {
+                send.dispatch((String::new(), OnConflict::Ask));
+            }
             return;
         };
         slash_error.set(None);
         let op = match slash::parse(&text) {
             Parsed::Text(t) => {
-                send.dispatch(t);
+                send.dispatch((t, OnConflict::Ask));
                 return;
             }
             Parsed::Invalid { message, .. } => {
@@ -236,8 +283,32 @@ pub fn Composer(
         handled
     });
     let busy = tools.busy();
+    let picker_active = store.active.clone();
+    let on_choice = Callback::new(move |choice: Option<OnConflict>| {
+        taken.set(None);
+        if let Some(c) = choice {
+            let text = message_to_send(&draft.get_untracked()).unwrap_or_default();
+            send.dispatch((text, c));
+        }
+    });
+    let dragging = RwSignal::new(false);
+    let on_paste = move |ev: web_sys::ClipboardEvent| {
+        if att.add_list(ev.clipboard_data().and_then(|d| d.files())) {
+            ev.prevent_default();
+        }
+    };
+    let on_drop = move |ev: web_sys::DragEvent| {
+        ev.prevent_default();
+        dragging.set(false);
+        att.add_list(ev.data_transfer().and_then(|d| d.files()));
+    };
     view! {
-        <form class="composer" on:submit=move |ev| { ev.prevent_default(); submit.run(()); }>
+        <form class="composer" class:dragging=move || dragging.get()
+            on:submit=move |ev| { ev.prevent_default(); submit.run(()); }
+            on:paste=on_paste
+            on:dragover=move |ev: web_sys::DragEvent| { ev.prevent_default(); dragging.set(true); }
+            on:dragleave=move |_| dragging.set(false)
+            on:drop=on_drop>
             {move || suggestions.get().map(|items| view! {
                 <ul class="slash-menu" role="listbox" id="slash-menu" data-testid="slash-menu" aria-label="Commands">
                     {items.into_iter().enumerate().map(|(i, s)| view! {
@@ -267,6 +338,13 @@ pub fn Composer(
                 disabled=move || send.pending().get() || busy.get()>
                 "Send"
             </button>
+            <div class="composer-bar">
+                <AttachButton att=att />
+                <ModelPicker tools=tools active=picker_active />
+                {move || uploading.get().map(|p| view! { <span class="muted" role="status" data-testid="attach-progress">{p}</span> })}
+            </div>
+            <AttachmentTray att=att />
+            {move || taken.get().map(|(dir, names)| view! { <ConflictPrompt names=names dir=dir on_choice=on_choice /> })}
             {move || error().map(|e| view! { <p class="composer-error" role="alert" data-testid="composer-error">{e}</p> })}
         </form>
     }

@@ -1,6 +1,7 @@
 //! One timeline card per `ViewItem` (derived by `canvas_core::events::Timeline`). Agent text is
 //! rendered through the safe Markdown renderer; everything else as text.
 
+use super::images::MessageImages;
 use super::markdown::Markdown;
 use canvas_core::events::{ItemKind, ViewItem};
 use leptos::prelude::*;
@@ -26,7 +27,8 @@ fn kind_name(k: &ItemKind) -> &'static str {
 pub fn TimelineItem(item: ViewItem) -> impl IntoView {
     let kind = kind_name(&item.kind);
     let body = match item.kind {
-        ItemKind::UserMessage { text } => view! {
+        ItemKind::UserMessage { text, images } => view! {
+            {(!images.is_empty()).then(|| view! { <MessageImages images=images /> })}
             <div class="bubble user-bubble" data-testid="user-message">{text}</div>
         }
         .into_any(),
@@ -100,16 +102,21 @@ pub fn TimelineItem(item: ViewItem) -> impl IntoView {
             output,
             is_error,
             running,
-        } => view! {
-            <details class="card tool" class:is-error=is_error>
-                <summary>
-                    <span class="card-title">{tool}</span>" "<span class="muted">{summary}</span>
-                    {running.then(|| view! { <span class="spinner">"running…"</span> })}
-                </summary>
-                {output.map(|o| view! { <pre class="output">{o}</pre> })}
-            </details>
+            images,
+        } => {
+            let shown = !images.is_empty();
+            view! {
+                <details class="card tool" class:is-error=is_error open=shown>
+                    <summary>
+                        <span class="card-title">{tool}</span>" "<span class="muted">{summary}</span>
+                        {running.then(|| view! { <span class="spinner">"running…"</span> })}
+                    </summary>
+                    {output.map(|o| view! { <pre class="output">{o}</pre> })}
+                    {shown.then(|| view! { <MessageImages images=images /> })}
+                </details>
+            }
+            .into_any()
         }
-        .into_any(),
         ItemKind::Finish { message } => view! {
             <div class="card finish" data-testid="finish-message">
                 <div class="card-head"><span class="card-title">"Finished"</span></div>

@@ -2,11 +2,15 @@
 //! interrupt, the confirmation mode, and approve / reject (⌘/Ctrl+Enter, ⌘/Ctrl+Shift+Backspace,
 //! with an optional reason) while an action waits for confirmation.
 
+use crate::components::backends::dialog::Dialog;
 use crate::components::chat::tools::{ConversationTools, ToolOp};
 use crate::components::countdown::Countdown;
 use crate::platform::listen::on_window_event;
+use crate::services::conversation_tools::usage as usage_now;
 use crate::state::events::{Control, ConversationStore, Link};
+use canvas_core::events::ExecutionStatus;
 use canvas_core::live::{confirm_key, controls, status_label, ConfirmKey};
+use canvas_core::usage::{dollars, tokens, LlmUsage, Usage};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -15,6 +19,26 @@ pub fn StatusBar(store: ConversationStore, tools: ConversationTools) -> impl Int
     let status = store.status;
     let link = store.link;
     let usage = store.usage;
+    let usage_detail = store.usage_detail;
+    let usage_open = RwSignal::new(false);
+    // The streamed stats leave out an LLM switched in mid-way: when a run ends, and when the
+    // dialog opens, the conversation's own count is asked for and merged in.
+    let us = store.clone();
+    let refresh_usage = Action::new_local(move |_: &()| {
+        let s = us.clone();
+        async move {
+            if let Ok(u) = usage_now(s.backends, &s.active, s.conversation()).await {
+                s.take_usage(u);
+            }
+        }
+    });
+    Effect::new(move |was_running: Option<bool>| {
+        let running = status.get() == ExecutionStatus::Running;
+        if was_running == Some(true) && !running {
+            refresh_usage.dispatch(());
+        }
+        running
+    });
     let s = store.clone();
     let reason = RwSignal::new(String::new());
     let act = Action::new_local(move |op: &Control| {
@@ -90,7 +114,17 @@ pub fn StatusBar(store: ConversationStore, tools: ConversationTools) -> impl Int
                 let st = retry_store.clone();
                 view! { <button class="btn small" data-testid="retry-now" on:click=move |_| st.reconnect_now()>"Retry now"</button> }
             })}
-            {move || usage.get().map(|u| view! { <span class="muted usage" data-testid="usage">{u}</span> })}
+            {move || usage.get().map(|u| if usage_detail.with(Option::is_some) {
+                view! {
+                    <button type="button" class="usage usage-btn" data-testid="usage" aria-haspopup="dialog"
+                        title="Usage per LLM" on:click=move |_| {
+                            usage_open.set(true);
+                            refresh_usage.dispatch(());
+                        }>{u}</button>
+                }.into_any()
+            } else {
+                view! { <span class="muted usage" data-testid="usage">{u}</span> }.into_any()
+            })}
             <span class="spacer"></span>
             {move || confirm_mode.get().map(|on| view! {
                 <label class="confirm-mode" title="Ask before each action the agent takes">
@@ -131,5 +165,44 @@ pub fn StatusBar(store: ConversationStore, tools: ConversationTools) -> impl Int
                 <span class="muted confirm-keys">"⌘/Ctrl+Enter approves · ⌘/Ctrl+Shift+⌫ rejects"</span>
             </div>
         </Show>
+        {move || (usage_open.get() && usage_detail.with(Option::is_some)).then(|| untrack(|| view! {
+            <UsageDialog usage=usage_detail on_close=Callback::new(move |_| usage_open.set(false)) />
+        }))}
+    }
+}
+
+/// Tokens and cost per LLM and in total; follows the run live.
+#[component]
+fn UsageDialog(usage: RwSignal<Option<Usage>>, on_close: Callback<()>) -> impl IntoView {
+    let row = |u: LlmUsage, total: bool| {
+        view! {
+            <tr data-testid="usage-row" data-usage-id=u.usage_id.clone() class:total=total>
+                <th scope="row">{if total { "Total".to_string() } else { u.usage_id.clone() }}</th>
+                <td>{u.model}</td>
+                <td class="num">{tokens(u.prompt_tokens)}</td>
+                <td class="num">{tokens(u.completion_tokens)}</td>
+                <td class="num">{tokens(u.cache_read_tokens)}</td>
+                <td class="num">{tokens(u.cache_write_tokens)}</td>
+                <td class="num">{dollars(u.cost)}</td>
+            </tr>
+        }
+    };
+    view! {
+        <Dialog title="Usage" testid="usage-dialog" on_close=on_close>
+            <table class="usage-table">
+                <thead><tr>
+                    <th scope="col">"LLM"</th><th scope="col">"Model"</th><th scope="col">"Input tokens"</th>
+                    <th scope="col">"Output tokens"</th><th scope="col">"Cache reads"</th>
+                    <th scope="col">"Cache writes"</th><th scope="col">"Cost"</th>
+                </tr></thead>
+                <tbody>
+                    {move || usage.get().map(|u| {
+                        let total = u.total();
+                        u.per_llm.into_iter().map(|l| row(l, false)).chain([row(total, true)]).collect_view()
+                    })}
+                </tbody>
+            </table>
+            <p class="muted">"Counted by the server for this conversation; updated as the agent works."</p>
+        </Dialog>
     }
 }

@@ -5,9 +5,12 @@
 
 use crate::components::menu;
 use crate::links::use_go;
+use crate::platform::storage::WebStorage;
 use crate::services::conversation_tools as svc;
 use crate::state::backends::BackendsCtx;
+use crate::state::events::Row;
 use canvas_core::api::ConversationRef;
+use canvas_core::llm_switches::{self, LlmSwitch};
 use canvas_core::selection::ActiveBackend;
 use canvas_core::slash::ExportFormat;
 use leptos::html;
@@ -66,6 +69,19 @@ pub struct ConversationTools {
     pub notice: RwSignal<Option<Notice>>,
     /// Whether the agent asks before actions (`None`: the server did not say).
     pub confirm_mode: RwSignal<Option<bool>>,
+    /// The agent's LLM model, as the server last said.
+    pub model: RwSignal<Option<String>>,
+    /// The LLM switches made from this browser, for the timeline's markers.
+    pub switches: RwSignal<Vec<LlmSwitch>>,
+}
+
+/// What a conversation's tools start from.
+pub struct ToolsInit {
+    pub title: RwSignal<String>,
+    pub confirm_mode: Option<bool>,
+    pub model: Option<String>,
+    /// The timeline's rows (a switch is marked after the last one).
+    pub rows: RwSignal<Vec<Row>>,
 }
 
 impl ConversationTools {
@@ -73,11 +89,25 @@ impl ConversationTools {
         backends: BackendsCtx,
         active: ActiveBackend,
         conv: ConversationRef,
-        title: RwSignal<String>,
-        confirm_mode: Option<bool>,
+        init: ToolsInit,
     ) -> Self {
+        let ToolsInit {
+            title,
+            confirm_mode,
+            model,
+            rows,
+        } = init;
         let notice = RwSignal::new(None::<Notice>);
         let confirm_mode = RwSignal::new(confirm_mode);
+        let model = RwSignal::new(model);
+        let switches_key = StoredValue::new(llm_switches::storage_key(
+            &active.backend.id,
+            active.org_id.as_deref(),
+            &conv.id,
+        ));
+        let switches = RwSignal::new(
+            llm_switches::load(&WebStorage::local(), &switches_key.get_value()).unwrap_or_default(),
+        );
         let go = use_go();
         let action = Action::new_local(move |op: &ToolOp| {
             let (op, active, conv, go) = (op.clone(), active.clone(), conv.clone(), go.clone());
@@ -102,13 +132,30 @@ impl ConversationTools {
                         Notice::Done("The server condenses the history (a card shows it).".into())
                     }),
                     ToolOp::SwitchProfile(name) => {
-                        svc::switch_profile(backends, &active, &conv, &name)
-                            .await
-                            .map(|()| {
-                                Notice::Done(format!(
+                        match svc::switch_profile(backends, &active, &conv, &name).await {
+                            Ok(now) => {
+                                let switch = LlmSwitch {
+                                    after: rows
+                                        .with_untracked(|r| r.last().map(|r| r.item.key.clone())),
+                                    profile: name.clone(),
+                                    model: now.clone(),
+                                };
+                                model.try_set(now.or_else(|| model.get_untracked()));
+                                let kept = llm_switches::record(
+                                    &WebStorage::local(),
+                                    &switches_key.get_value(),
+                                    switch.clone(),
+                                );
+                                switches.try_update(|l| match kept {
+                                    Ok(all) => *l = all,
+                                    Err(_) => l.push(switch),
+                                });
+                                Ok(Notice::Done(format!(
                                     "Now on LLM profile “{name}” (from the next step on)."
-                                ))
-                            })
+                                )))
+                            }
+                            Err(e) => Err(e),
+                        }
                     }
                     ToolOp::Ask(question) => svc::ask(backends, &active, &conv, &question)
                         .await
@@ -137,6 +184,8 @@ impl ConversationTools {
             action,
             notice,
             confirm_mode,
+            model,
+            switches,
         }
     }
 

@@ -1,7 +1,8 @@
 //! The cloud implementation (BR-8): app-level calls go straight to the cloud host with
 //! `Authorization: Bearer` (none in cookie mode) and `X-Org-Id`; calls into a conversation's
 //! runtime sandbox go through `POST <proxy base>/api/cloud-proxy` with the conversation's
-//! `session_api_key` (the sandbox host allows no browser CORS).
+//! `session_api_key` (the sandbox host allows no browser CORS). Uploads to the runtime are
+//! multipart bodies built here and sent through the proxy as bytes (`body_base64`).
 
 use serde_json::{json, Value};
 
@@ -13,20 +14,22 @@ use crate::api::decode::{
     decode_cloud_summary_page, decode_commits_page, decode_count, decode_event_page,
     decode_file_home, decode_git_changes, decode_git_diff, decode_json, decode_key_check,
     decode_org_me, decode_organizations, decode_sandboxes, decode_settings, decode_skills,
-    decode_start_tasks, decode_success, decode_text, decode_unit,
+    decode_start_tasks, decode_success, decode_text, decode_unit, decode_upload_result,
 };
 use crate::api::dto::{
-    user_message, BashCommand, BashEventPage, BashRequest, BashResult, CommitsPage, EventPage,
-    FileHome, GitChange, GitDiff, ServerInfo, Settings, SkillsRequest, SkillsResponse,
+    user_message_with, BashCommand, BashEventPage, BashRequest, BashResult, CommitsPage, EventPage,
+    FileHome, FileUploadResult, GitChange, GitDiff, OutgoingMessage, ServerInfo, Settings,
+    SkillsRequest, SkillsResponse,
 };
 use crate::api::encode::{id_segment, join_url, with_query, Query};
 use crate::api::local::{
     bash_outputs_path, bash_timeout_ms, clamp_limit, conversation_path, event_query,
     ASK_TIMEOUT_MS, CONVERSATION_SORT, DEFAULT_TIMEOUT_MS, SKILLS_TIMEOUT_MS, TRANSFER_TIMEOUT_MS,
 };
+use crate::api::multipart::multipart_body;
 use crate::api::plan::{
-    Body, Call, Decoder, Method, ProxyEnvelope, RequestPlan, Route, PROXY_TIMEOUT_RANGE,
-    SESSION_KEY_HEADER,
+    Body, Call, Decoder, Method, ProxyBody, ProxyEnvelope, RequestPlan, Route,
+    PROXY_MAX_BINARY_BODY, PROXY_TIMEOUT_RANGE, SESSION_KEY_HEADER,
 };
 use crate::api::routing::{runtime_target, ConversationRef, RoutingContext, RuntimeTarget};
 use crate::api::service::{
@@ -52,6 +55,11 @@ pub const PROXY_MARGIN_MS: u32 = 5_000;
 /// Commands run through the proxy are capped so that the server's own timeout (200 with
 /// `exit_code: -1`) fires before the proxy's 60 s limit.
 pub const MAX_PROXIED_BASH_SECONDS: u32 = 55;
+/// Room left in the proxy's binary body for the multipart framing of an upload (its headers
+/// and a file name of up to 255 bytes, even with every byte escaped).
+const MULTIPART_FRAMING_BYTES: u64 = 2 * 1024;
+/// The largest file uploaded to a cloud runtime ([`PROXY_MAX_BINARY_BODY`] less the framing).
+pub const MAX_UPLOAD_BYTES: u64 = PROXY_MAX_BINARY_BODY - MULTIPART_FRAMING_BYTES;
 
 /// The OpenHands Cloud client for the active cloud backend.
 #[derive(Debug, Clone)]
@@ -108,7 +116,7 @@ impl CloudApi {
         target: &RuntimeTarget,
         method: Method,
         path_and_query: String,
-        body: Option<Value>,
+        body: ProxyBody,
         timeout_ms: u32,
     ) -> Result<RequestPlan, ApiError> {
         let proxy_url = self
@@ -149,7 +157,7 @@ impl CloudApi {
         conv: &ConversationRef,
         method: Method,
         path: impl FnOnce(&RuntimeTarget) -> Result<String, ApiError>,
-        body: Option<Value>,
+        body: ProxyBody,
         timeout_ms: u32,
         decoder: Decoder<T>,
     ) -> Planned<T> {
@@ -171,7 +179,7 @@ impl CloudApi {
         conv: Option<&ConversationRef>,
         method: Method,
         path_and_query: String,
-        body: Option<Value>,
+        body: ProxyBody,
         timeout_ms: u32,
         decoder: Decoder<T>,
     ) -> Planned<T> {
@@ -265,7 +273,7 @@ impl ConversationsApi for CloudApi {
             conv,
             Method::Post,
             |t| conversation_path(&t.conversation_id, "/run"),
-            Some(json!({})),
+            ProxyBody::Json(json!({})),
             DEFAULT_TIMEOUT_MS,
             decode_success,
         )
@@ -276,7 +284,7 @@ impl ConversationsApi for CloudApi {
             conv,
             Method::Post,
             |t| conversation_path(&t.conversation_id, "/pause"),
-            Some(json!({})),
+            ProxyBody::Json(json!({})),
             DEFAULT_TIMEOUT_MS,
             decode_success,
         )
@@ -287,7 +295,7 @@ impl ConversationsApi for CloudApi {
             conv,
             Method::Post,
             |t| conversation_path(&t.conversation_id, "/interrupt"),
-            Some(json!({})),
+            ProxyBody::Json(json!({})),
             DEFAULT_TIMEOUT_MS,
             decode_success,
         )
@@ -298,7 +306,7 @@ impl ConversationsApi for CloudApi {
             conv,
             Method::Post,
             |t| conversation_path(&t.conversation_id, "/condense"),
-            Some(json!({})),
+            ProxyBody::Json(json!({})),
             DEFAULT_TIMEOUT_MS,
             decode_success,
         )
@@ -318,7 +326,7 @@ impl ConversationToolsApi for CloudApi {
                     id_segment(&t.conversation_id)?
                 ))
             },
-            None,
+            ProxyBody::None,
             TRANSFER_TIMEOUT_MS,
             decode_bytes,
         )
@@ -329,7 +337,7 @@ impl ConversationToolsApi for CloudApi {
             conv,
             Method::Post,
             |t| conversation_path(&t.conversation_id, "/switch_profile"),
-            Some(json!({ "profile_name": name })),
+            ProxyBody::Json(json!({ "profile_name": name })),
             DEFAULT_TIMEOUT_MS,
             decode_success,
         )
@@ -340,7 +348,7 @@ impl ConversationToolsApi for CloudApi {
             conv,
             Method::Post,
             |t| conversation_path(&t.conversation_id, "/switch_llm"),
-            Some(json!({ "llm": llm })),
+            ProxyBody::Json(json!({ "llm": llm })),
             DEFAULT_TIMEOUT_MS,
             decode_success,
         )
@@ -351,7 +359,7 @@ impl ConversationToolsApi for CloudApi {
             conv,
             Method::Post,
             |t| conversation_path(&t.conversation_id, "/confirmation_policy"),
-            Some(crate::api::local::policy_body(ask)),
+            ProxyBody::Json(crate::api::local::policy_body(ask)),
             DEFAULT_TIMEOUT_MS,
             decode_success,
         )
@@ -362,9 +370,20 @@ impl ConversationToolsApi for CloudApi {
             conv,
             Method::Post,
             |t| conversation_path(&t.conversation_id, "/ask_agent"),
-            Some(json!({ "question": question })),
+            ProxyBody::Json(json!({ "question": question })),
             ASK_TIMEOUT_MS,
             decode_ask_answer,
+        )
+    }
+
+    fn usage(&self, conv: &ConversationRef) -> Planned<crate::usage::Usage> {
+        self.runtime(
+            conv,
+            Method::Get,
+            |t| conversation_path(&t.conversation_id, ""),
+            ProxyBody::None,
+            DEFAULT_TIMEOUT_MS,
+            crate::usage::decode_usage,
         )
     }
 }
@@ -383,18 +402,23 @@ impl EventsApi for CloudApi {
             conv,
             Method::Get,
             |t| conversation_path(&t.conversation_id, "/events/count"),
-            None,
+            ProxyBody::None,
             DEFAULT_TIMEOUT_MS,
             decode_count,
         )
     }
 
-    fn send_message(&self, conv: &ConversationRef, text: &str, run: bool) -> Planned<()> {
+    fn send_user_message(
+        &self,
+        conv: &ConversationRef,
+        msg: &OutgoingMessage,
+        run: bool,
+    ) -> Planned<()> {
         self.runtime(
             conv,
             Method::Post,
             |t| conversation_path(&t.conversation_id, "/events"),
-            Some(user_message(text, run)),
+            ProxyBody::Json(user_message_with(msg, run)),
             DEFAULT_TIMEOUT_MS,
             decode_success,
         )
@@ -414,7 +438,7 @@ impl EventsApi for CloudApi {
             conv,
             Method::Post,
             |t| conversation_path(&t.conversation_id, "/events/respond_to_confirmation"),
-            Some(body),
+            ProxyBody::Json(body),
             DEFAULT_TIMEOUT_MS,
             decode_success,
         )
@@ -440,7 +464,7 @@ impl RuntimeApi for CloudApi {
             conv,
             Method::Post,
             "/api/bash/execute_bash_command".into(),
-            Some(body),
+            ProxyBody::Json(body),
             bash_timeout_ms(&capped).min(*PROXY_TIMEOUT_RANGE.end() * 1000),
             decode_bash_result,
         )
@@ -460,7 +484,7 @@ impl RuntimeApi for CloudApi {
             conv,
             Method::Get,
             with_query("/api/bash/bash_events/search", &q),
-            None,
+            ProxyBody::None,
             DEFAULT_TIMEOUT_MS,
             decode_bash_event_page,
         )
@@ -476,7 +500,7 @@ impl RuntimeApi for CloudApi {
             conv,
             Method::Post,
             "/api/bash/start_bash_command".into(),
-            Some(body),
+            ProxyBody::Json(body),
             DEFAULT_TIMEOUT_MS,
             decode_bash_command,
         )
@@ -492,7 +516,7 @@ impl RuntimeApi for CloudApi {
             conv,
             Method::Get,
             bash_outputs_path(command_id, after_order),
-            None,
+            ProxyBody::None,
             DEFAULT_TIMEOUT_MS,
             decode_bash_event_page,
         )
@@ -503,7 +527,7 @@ impl RuntimeApi for CloudApi {
             conv,
             Method::Post,
             format!("/api/bash/bash_commands/{}/stop", id_segment(command_id)?),
-            Some(json!({})),
+            ProxyBody::Json(json!({})),
             DEFAULT_TIMEOUT_MS,
             decode_success,
         )
@@ -516,13 +540,35 @@ impl FilesApi for CloudApi {
             conv,
             Method::Get,
             "/api/file/home".into(),
-            None,
+            ProxyBody::None,
             DEFAULT_TIMEOUT_MS,
             decode_file_home,
         )
     }
 
-    // upload_file: the trait's default (`NotFound`) — the cloud proxy forwards JSON only.
+    /// A multipart body built here, sent through the proxy as bytes (`body_base64`).
+    fn upload_file(
+        &self,
+        conv: Option<&ConversationRef>,
+        path: &str,
+        file_name: &str,
+        bytes: Vec<u8>,
+    ) -> Planned<FileUploadResult> {
+        let (content_type, body) =
+            multipart_body("file", file_name, "application/octet-stream", &bytes);
+        let q = Query::new().push("path", path);
+        self.sandbox(
+            conv,
+            Method::Post,
+            with_query("/api/file/upload", &q),
+            ProxyBody::Bytes {
+                content_type,
+                bytes: body,
+            },
+            TRANSFER_TIMEOUT_MS,
+            decode_upload_result,
+        )
+    }
 
     fn download_file(&self, conv: Option<&ConversationRef>, path: &str) -> Planned<Vec<u8>> {
         let q = Query::new().push("path", path);
@@ -530,10 +576,15 @@ impl FilesApi for CloudApi {
             conv,
             Method::Get,
             with_query("/api/file/download", &q),
-            None,
+            ProxyBody::None,
             TRANSFER_TIMEOUT_MS,
             decode_bytes,
         )
+    }
+
+    /// [`MAX_UPLOAD_BYTES`]: what fits the proxy's binary body with its multipart framing.
+    fn max_upload_bytes(&self) -> Option<u64> {
+        Some(MAX_UPLOAD_BYTES)
     }
 }
 
@@ -579,7 +630,7 @@ impl GitApi for CloudApi {
             conv,
             Method::Get,
             with_query("/api/git/commits", &q),
-            None,
+            ProxyBody::None,
             DEFAULT_TIMEOUT_MS,
             decode_commits_page,
         )
@@ -612,7 +663,7 @@ impl SkillsApi for CloudApi {
             conv,
             Method::Post,
             "/api/skills".into(),
-            Some(body),
+            ProxyBody::Json(body),
             SKILLS_TIMEOUT_MS,
             decode_skills,
         )

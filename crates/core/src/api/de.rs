@@ -23,6 +23,16 @@ pub(crate) fn opt_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Strin
     })
 }
 
+/// `agent.llm.model` of an `agent` object (by hand: a derived visitor for the agent's shape
+/// would cost first-render bytes).
+pub(crate) fn agent_model<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let agent = Value::deserialize(d)?;
+    Ok(agent
+        .pointer("/llm/model")
+        .and_then(Value::as_str)
+        .map(str::to_owned))
+}
+
 /// A string id: strings as-is, numbers as their text, anything else empty.
 pub(crate) fn id_string<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     Ok(match Value::deserialize(d)? {

@@ -450,8 +450,10 @@ mod tests {
         assert_eq!(c.execution_status, Some(ExecutionStatus::Finished));
         assert_eq!(c.workspace.working_dir.as_deref(), Some("/tmp/ohpeer/proj"));
         assert_eq!(c.workspace.kind.as_deref(), Some("LocalWorkspace"));
+        assert_eq!(c.model.as_deref(), Some("openai/stub-model"));
         let s: ConversationSummary = c.into();
         assert_eq!(s.working_dir.as_deref(), Some("/tmp/ohpeer/proj"));
+        assert_eq!(s.model.as_deref(), Some("openai/stub-model"));
         assert_eq!(s.handle().id, "584266fb-651a-4e38-a4f2-ee886771628a");
     }
 

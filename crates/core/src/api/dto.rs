@@ -8,7 +8,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{json, Map, Value};
 
-use crate::api::de::{id_string, lenient, lenient_items, opt_string, page_parts, string_enum};
+use crate::api::de::{
+    agent_model, id_string, lenient, lenient_items, opt_string, page_parts, string_enum,
+};
 use crate::version::{gate, GateError, Version};
 
 string_enum! {
@@ -129,6 +131,9 @@ pub struct ConversationInfo {
     /// Iteration cap.
     #[serde(deserialize_with = "lenient")]
     pub max_iterations: Option<u64>,
+    /// The agent's LLM model (`agent.llm.model`; nothing else of the agent is kept).
+    #[serde(rename = "agent", deserialize_with = "agent_model")]
+    pub model: Option<String>,
 }
 
 /// `GET /api/conversations/search` (a bare array is accepted too).
@@ -557,7 +562,41 @@ impl Default for Success {
     }
 }
 
-/// The body of a user message: `{"role":"user","content":[{"type":"text","text":…}],"run":…}`.
+/// A message the user sends: text and inline images (`data:` or `https:` URLs).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OutgoingMessage {
+    /// The text (may be empty when there are images).
+    pub text: String,
+    /// Image URLs, in order (see `crate::attachments::data_url`).
+    pub image_urls: Vec<String>,
+}
+
+impl OutgoingMessage {
+    /// A text-only message.
+    pub fn text(text: impl Into<String>) -> Self {
+        Self {
+            text: text.into(),
+            image_urls: Vec::new(),
+        }
+    }
+}
+
+/// The body of a text-only user message:
+/// `{"role":"user","content":[{"type":"text","text":…}],"run":…}`.
 pub fn user_message(text: &str, run: bool) -> Value {
-    json!({"role": "user", "content": [{"type": "text", "text": text}], "run": run})
+    user_message_with(&OutgoingMessage::text(text), run)
+}
+
+/// The body of a user message (`SendMessageRequest`): the text part (left out when the text is
+/// empty and there are images), then one `{"type":"image","image_urls":[…]}` part when there
+/// are images.
+pub fn user_message_with(msg: &OutgoingMessage, run: bool) -> Value {
+    let mut content = Vec::new();
+    if !msg.text.is_empty() || msg.image_urls.is_empty() {
+        content.push(json!({"type": "text", "text": msg.text}));
+    }
+    if !msg.image_urls.is_empty() {
+        content.push(json!({"type": "image", "image_urls": msg.image_urls}));
+    }
+    json!({"role": "user", "content": content, "run": run})
 }

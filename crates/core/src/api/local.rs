@@ -12,9 +12,9 @@ use crate::api::decode::{
     decode_skills, decode_success, decode_unit, decode_upload_result,
 };
 use crate::api::dto::{
-    user_message, BashCommand, BashEventPage, BashRequest, BashResult, CommitsPage, EventPage,
-    FileHome, FileUploadResult, GitChange, GitDiff, ServerInfo, Settings, SkillsRequest,
-    SkillsResponse,
+    user_message_with, BashCommand, BashEventPage, BashRequest, BashResult, CommitsPage, EventPage,
+    FileHome, FileUploadResult, GitChange, GitDiff, OutgoingMessage, ServerInfo, Settings,
+    SkillsRequest, SkillsResponse,
 };
 use crate::api::encode::{id_segment, join_url, with_query, Query};
 use crate::api::plan::{Body, Call, Decoder, Method, RequestPlan, Route};
@@ -358,6 +358,13 @@ impl ConversationToolsApi for LocalApi {
             decode_ask_answer,
         )
     }
+
+    fn usage(&self, conv: &ConversationRef) -> Planned<crate::usage::Usage> {
+        self.get(
+            &conversation_path(&conv.id, "")?,
+            crate::usage::decode_usage,
+        )
+    }
 }
 
 impl EventsApi for LocalApi {
@@ -370,10 +377,15 @@ impl EventsApi for LocalApi {
         self.get(&conversation_path(&conv.id, "/events/count")?, decode_count)
     }
 
-    fn send_message(&self, conv: &ConversationRef, text: &str, run: bool) -> Planned<()> {
+    fn send_user_message(
+        &self,
+        conv: &ConversationRef,
+        msg: &OutgoingMessage,
+        run: bool,
+    ) -> Planned<()> {
         self.post_json(
             &conversation_path(&conv.id, "/events")?,
-            user_message(text, run),
+            user_message_with(msg, run),
             decode_success,
         )
     }

@@ -16,6 +16,7 @@
 //! | module | what |
 //! |---|---|
 //! | [`plan`] | `RequestPlan`, `Body`, `Route`, `ProxyEnvelope`, `RawResponse`, `Transport`, `Call` |
+//! | [`multipart`] | one file as a `multipart/form-data` body (uploads through the cloud proxy) |
 //! | [`auth`] | BR-8 auth headers and `X-Org-Id` |
 //! | [`encode`] | path segments and queries |
 //! | [`routing`] | `RoutingContext`, runtime base URL, "sandbox still starting" |
@@ -35,6 +36,7 @@ pub mod encode;
 #[cfg(test)]
 pub(crate) mod fake;
 pub mod local;
+pub mod multipart;
 pub mod omnigent;
 pub mod plan;
 pub mod routing;
@@ -53,14 +55,14 @@ pub use cloud_dto::{
 pub use dto::{
     BashCommand, BashEventPage, BashRequest, BashResult, Commit, CommitsPage, ConversationInfo,
     ConversationPage, Event, EventPage, ExecutionStatus, FileHome, FileUploadResult, GitChange,
-    GitChangeStatus, GitDiff, ServerInfo, Settings, SkillInfo, SkillType, SkillsRequest,
-    SkillsResponse, Workspace,
+    GitChangeStatus, GitDiff, OutgoingMessage, ServerInfo, Settings, SkillInfo, SkillType,
+    SkillsRequest, SkillsResponse, Workspace,
 };
 pub use local::LocalApi;
 pub use omnigent::{AgentScope, OmnigentApi, OmnigentApiExt};
 pub use plan::{
-    Body, Call, Decoder, Method, ProxyEnvelope, RawResponse, RequestPlan, Route, SendPlanned,
-    Transport,
+    Body, Call, Decoder, Method, ProxyBody, ProxyEnvelope, RawResponse, RequestPlan, Route,
+    SendPlanned, Transport,
 };
 pub use routing::{
     runtime_base_url, runtime_target, ConversationRef, RoutingContext, RuntimeTarget,

@@ -10,7 +10,7 @@
 //! | `get_conversation` | `GET /v1/sessions/{id}?include_items=false` |
 //! | `rename_conversation` | `PATCH /v1/sessions/{id}` `{"title"}` |
 //! | `delete_conversation` | `DELETE /v1/sessions/{id}` |
-//! | `send_message` | `POST /v1/sessions/{id}/events` `{"type":"message","data":{"role":"user","content":[{"type":"input_text","text"}]}}` (202) |
+//! | `send_user_message` | `POST /v1/sessions/{id}/events` `{"type":"message","data":{"role":"user","content":[{"type":"input_text","text"}]}}` (202); text only, a message with images is `Unsupported` |
 //! | `interrupt_conversation`, `pause_conversation` | `POST /v1/sessions/{id}/events` `{"type":"interrupt","data":{}}` (Omnigent has no pause: stopping the turn is the closest) |
 //! | `socket_target` | unsupported: Omnigent streams server-sent events, see [`OmnigentApiExt::stream_plan`] |
 //!
@@ -21,7 +21,7 @@
 use serde_json::json;
 
 use crate::api::auth::auth_headers;
-use crate::api::dto::ServerInfo;
+use crate::api::dto::{OutgoingMessage, ServerInfo};
 use crate::api::encode::{id_segment, join_url, with_query, Query};
 use crate::api::plan::{Body, Call, Method, RequestPlan, Route};
 use crate::api::routing::ConversationRef;
@@ -244,9 +244,20 @@ impl ConversationsApi for OmnigentApi {
 }
 
 impl EventsApi for OmnigentApi {
-    /// A message always starts (or steers) a turn: `run` is implied.
-    fn send_message(&self, conv: &ConversationRef, text: &str, _run: bool) -> Planned<()> {
-        self.post_event(&conv.id, user_message_event(text))
+    /// A message always starts (or steers) a turn: `run` is implied. Text only: a message
+    /// with images is `Unsupported`.
+    fn send_user_message(
+        &self,
+        conv: &ConversationRef,
+        msg: &OutgoingMessage,
+        _run: bool,
+    ) -> Planned<()> {
+        if !msg.image_urls.is_empty() {
+            return Err(ApiError::Unsupported(
+                "Images in messages (Omnigent sessions take text only)",
+            ));
+        }
+        self.post_event(&conv.id, user_message_event(&msg.text))
     }
 }
 

@@ -13,6 +13,8 @@
 use std::fmt;
 use std::future::Future;
 
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine as _;
 use serde_json::{Map, Value};
 
 use crate::errors::{ApiError, REDACTED};
@@ -23,6 +25,8 @@ pub const SESSION_KEY_HEADER: &str = "X-Session-API-Key";
 pub const AUTHORIZATION_HEADER: &str = "Authorization";
 /// `X-Org-Id`: the active organization (only on requests to the active backend).
 pub const ORG_HEADER: &str = "X-Org-Id";
+/// `Content-Type` of a proxied binary body.
+const CONTENT_TYPE_HEADER: &str = "Content-Type";
 
 /// Whether a header carries a credential (its value is never printed).
 pub fn is_secret_header(name: &str) -> bool {
@@ -115,9 +119,58 @@ impl fmt::Debug for Body {
     }
 }
 
+/// What a proxied request carries upstream.
+#[derive(Clone, PartialEq)]
+pub enum ProxyBody {
+    /// Nothing (`"body": null`).
+    None,
+    /// A JSON document (`"body"`; the proxy sends it as `application/json`).
+    Json(Value),
+    /// Bytes (`"body_base64"`, standard base64), sent with `content_type` as the envelope's
+    /// `Content-Type` header. At most [`PROXY_MAX_BINARY_BODY`] bytes.
+    Bytes {
+        /// The upstream `Content-Type`.
+        content_type: String,
+        /// The bytes.
+        bytes: Vec<u8>,
+    },
+}
+
+impl ProxyBody {
+    /// The JSON document, if this is a JSON body.
+    pub fn json(&self) -> Option<&Value> {
+        match self {
+            ProxyBody::Json(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Debug for ProxyBody {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProxyBody::None => f.write_str("None"),
+            ProxyBody::Json(v) => f.debug_tuple("Json").field(&redact_json(v)).finish(),
+            ProxyBody::Bytes {
+                content_type,
+                bytes,
+            } => f
+                .debug_struct("Bytes")
+                .field("content_type", content_type)
+                .field("bytes", &format_args!("<{} bytes>", bytes.len()))
+                .finish(),
+        }
+    }
+}
+
+/// The largest binary body (`body_base64`, decoded) the cloud proxy takes: its envelope cap
+/// (10 MiB) less 16 KiB for the rest of the envelope, times 3/4 for base64. Equal to
+/// canvas-serve's `MAX_BINARY_BODY` (its tests assert it).
+pub const PROXY_MAX_BINARY_BODY: u64 = 7_852_032;
+
 /// What `POST <proxy base>/api/cloud-proxy` carries (backends spec §8, BR-8):
-/// `{"host", "method", "path" (query included), "headers": {...}, "body": <json or null>,
-/// "timeout_seconds"?: 1..60}`.
+/// `{"host", "method", "path" (query included), "headers": {...}, "body": <json or null>
+/// | "body_base64": <standard base64>, "timeout_seconds"?: 1..60}`.
 #[derive(Clone, PartialEq)]
 pub struct ProxyEnvelope {
     /// The runtime base URL (origin plus path prefix, no trailing `/`).
@@ -128,8 +181,8 @@ pub struct ProxyEnvelope {
     pub path: String,
     /// Upstream headers (`X-Session-API-Key`, `X-Org-Id`), in order.
     pub headers: Vec<(String, String)>,
-    /// The upstream JSON body (`null` when absent).
-    pub body: Option<Value>,
+    /// The upstream body.
+    pub body: ProxyBody,
     /// Upstream timeout in seconds, 1..=60.
     pub timeout_seconds: Option<u32>,
 }
@@ -139,18 +192,39 @@ pub const PROXY_TIMEOUT_RANGE: std::ops::RangeInclusive<u32> = 1..=60;
 
 impl ProxyEnvelope {
     /// The envelope as sent: keys exactly as in the spec; `headers` is an object; `body` is
-    /// always present (`null` when there is none); `timeout_seconds` only when set.
+    /// present (`null` when there is none) unless the body is bytes, which are `body_base64`
+    /// with their `Content-Type` among the headers (replacing any given one);
+    /// `timeout_seconds` only when set.
     pub fn to_json(&self) -> Value {
         let mut headers = Map::new();
+        let binary_type = match &self.body {
+            ProxyBody::Bytes { content_type, .. } => Some(content_type),
+            _ => None,
+        };
         for (k, v) in &self.headers {
-            headers.insert(k.clone(), Value::String(v.clone()));
+            if binary_type.is_none() || !k.eq_ignore_ascii_case(CONTENT_TYPE_HEADER) {
+                headers.insert(k.clone(), Value::String(v.clone()));
+            }
+        }
+        if let Some(t) = binary_type {
+            headers.insert(CONTENT_TYPE_HEADER.into(), Value::String(t.clone()));
         }
         let mut obj = Map::new();
         obj.insert("host".into(), Value::String(self.host.clone()));
         obj.insert("method".into(), Value::String(self.method.as_str().into()));
         obj.insert("path".into(), Value::String(self.path.clone()));
         obj.insert("headers".into(), Value::Object(headers));
-        obj.insert("body".into(), self.body.clone().unwrap_or(Value::Null));
+        match &self.body {
+            ProxyBody::None => {
+                obj.insert("body".into(), Value::Null);
+            }
+            ProxyBody::Json(v) => {
+                obj.insert("body".into(), v.clone());
+            }
+            ProxyBody::Bytes { bytes, .. } => {
+                obj.insert("body_base64".into(), Value::String(STANDARD.encode(bytes)));
+            }
+        }
         if let Some(t) = self.timeout_seconds {
             let t = t.clamp(*PROXY_TIMEOUT_RANGE.start(), *PROXY_TIMEOUT_RANGE.end());
             obj.insert("timeout_seconds".into(), Value::from(t));
@@ -171,7 +245,7 @@ impl fmt::Debug for ProxyEnvelope {
             .field("method", &self.method)
             .field("path", &self.path)
             .field("headers", &RedactedHeaders(&self.headers))
-            .field("body", &self.body.as_ref().map(redact_json))
+            .field("body", &self.body)
             .field("timeout_seconds", &self.timeout_seconds)
             .finish()
     }
@@ -479,7 +553,7 @@ mod tests {
                 (SESSION_KEY_HEADER.into(), "sess".into()),
                 (ORG_HEADER.into(), "org-1".into()),
             ],
-            body: Some(json!({"role": "user"})),
+            body: ProxyBody::Json(json!({"role": "user"})),
             timeout_seconds: Some(30),
         };
         assert_eq!(
@@ -494,7 +568,7 @@ mod tests {
             })
         );
         let bare = ProxyEnvelope {
-            body: None,
+            body: ProxyBody::None,
             timeout_seconds: None,
             headers: vec![],
             method: Method::Get,
@@ -515,6 +589,43 @@ mod tests {
     }
 
     #[test]
+    fn binary_envelope_carries_base64_and_its_content_type() {
+        let env = ProxyEnvelope {
+            host: "https://rt".into(),
+            method: Method::Post,
+            path: "/api/file/upload?path=%2Fw%2Fa".into(),
+            headers: vec![
+                (SESSION_KEY_HEADER.into(), "sess".into()),
+                ("content-type".into(), "text/plain".into()),
+            ],
+            body: ProxyBody::Bytes {
+                content_type: "multipart/form-data; boundary=b".into(),
+                bytes: vec![0, 1, 2, 0xff],
+            },
+            timeout_seconds: Some(60),
+        };
+        assert_eq!(
+            env.to_json(),
+            json!({
+                "host": "https://rt",
+                "method": "POST",
+                "path": "/api/file/upload?path=%2Fw%2Fa",
+                "headers": {
+                    "X-Session-API-Key": "sess",
+                    "Content-Type": "multipart/form-data; boundary=b"
+                },
+                "body_base64": "AAEC/w==",
+                "timeout_seconds": 60
+            })
+        );
+        let text = format!("{env:?}");
+        assert!(
+            text.contains("<4 bytes>") && !text.contains("sess"),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn security_debug_never_prints_keys() {
         let mut plan = plan_with(&[
             ("Authorization", "Bearer tok-123456"),
@@ -526,7 +637,7 @@ mod tests {
             method: Method::Get,
             path: "/".into(),
             headers: vec![("x-session-api-key".into(), "runtime-key-777".into())],
-            body: None,
+            body: ProxyBody::None,
             timeout_seconds: None,
         });
         let text = format!("{plan:?} {:?}", Call::new(plan.clone(), |_, _| Ok(())));

@@ -13,7 +13,8 @@ use crate::api::cloud::CloudApi;
 use crate::api::cloud_dto::{KeyCheck, OrgMe, Organizations, Sandbox, StartTask};
 use crate::api::dto::{
     BashCommand, BashEventPage, BashRequest, BashResult, CommitsPage, EventPage, FileHome,
-    FileUploadResult, GitChange, GitDiff, ServerInfo, Settings, SkillsRequest, SkillsResponse,
+    FileUploadResult, GitChange, GitDiff, OutgoingMessage, ServerInfo, Settings, SkillsRequest,
+    SkillsResponse,
 };
 use crate::api::local::LocalApi;
 use crate::api::plan::Call;
@@ -101,9 +102,18 @@ pub trait EventsApi {
     fn count_events(&self, _conv: &ConversationRef) -> Planned<u64> {
         Err(ApiError::NotFound)
     }
-    /// Send a user message (`run`: start the agent if idle).
-    fn send_message(&self, _conv: &ConversationRef, _text: &str, _run: bool) -> Planned<()> {
+    /// Send a user message with its images (`run`: start the agent if idle).
+    fn send_user_message(
+        &self,
+        _conv: &ConversationRef,
+        _msg: &OutgoingMessage,
+        _run: bool,
+    ) -> Planned<()> {
         Err(ApiError::NotFound)
+    }
+    /// Send a text-only user message ([`EventsApi::send_user_message`]).
+    fn send_message(&self, conv: &ConversationRef, text: &str, run: bool) -> Planned<()> {
+        self.send_user_message(conv, &OutgoingMessage::text(text), run)
     }
     /// Accept or reject the pending risky action.
     fn respond_to_confirmation(
@@ -179,6 +189,10 @@ pub trait FilesApi {
     /// Download the file at an absolute `path`.
     fn download_file(&self, _conv: Option<&ConversationRef>, _path: &str) -> Planned<Vec<u8>> {
         Err(ApiError::NotFound)
+    }
+    /// The largest file [`FilesApi::upload_file`] can send (`None`: no limit of ours).
+    fn max_upload_bytes(&self) -> Option<u64> {
+        None
     }
 }
 
@@ -311,6 +325,12 @@ pub trait ConversationToolsApi {
     /// Asks the agent `question` without interrupting it (`POST …/ask_agent`); its answer.
     fn ask_agent(&self, _conv: &ConversationRef, _question: &str) -> Planned<String> {
         Err(ApiError::Unsupported("Asking the agent"))
+    }
+    /// The conversation's usage as the server counts it now (`GET /api/conversations/{id}`,
+    /// its `stats`): complete where the streamed stats are not (an LLM switched in mid-way is
+    /// not streamed).
+    fn usage(&self, _conv: &ConversationRef) -> Planned<crate::usage::Usage> {
+        Err(ApiError::Unsupported("Usage per LLM"))
     }
 }
 

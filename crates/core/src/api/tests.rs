@@ -56,6 +56,15 @@ fn running_conv() -> ConversationRef {
 
 use crate::test_util::block_on;
 
+const PNG_URL: &str = "data:image/png;base64,iVBORw0KGgo=";
+
+fn image_message() -> OutgoingMessage {
+    OutgoingMessage {
+        text: "look".into(),
+        image_urls: vec![PNG_URL.into()],
+    }
+}
+
 /// What a planned call looked like, for tables.
 #[derive(Debug, PartialEq)]
 enum Seen {
@@ -149,6 +158,11 @@ fn plan_all(
         ("count", api.count_events(conv).map(|c| seen(&c))),
         ("send", api.send_message(conv, "hi", true).map(|c| seen(&c))),
         (
+            "send_images",
+            api.send_user_message(conv, &image_message(), true)
+                .map(|c| seen(&c)),
+        ),
+        (
             "confirm",
             api.respond_to_confirmation(conv, true, None)
                 .map(|c| seen(&c)),
@@ -205,6 +219,7 @@ fn br8_local_routing_table_every_call_direct() {
         ("events", Ok(d("GET", &format!("{h}/api/conversations/app-conv/events/search?limit=50&sort_order=TIMESTAMP_DESC")))),
         ("count", Ok(d("GET", &format!("{h}/api/conversations/app-conv/events/count")))),
         ("send", Ok(d("POST", &format!("{h}/api/conversations/app-conv/events")))),
+        ("send_images", Ok(d("POST", &format!("{h}/api/conversations/app-conv/events")))),
         ("confirm", Ok(d("POST", &format!("{h}/api/conversations/app-conv/events/respond_to_confirmation")))),
         ("bash", Ok(d("POST", &format!("{h}/api/bash/execute_bash_command")))),
         ("bash_events", Ok(d("GET", &format!("{h}/api/bash/bash_events/search?limit=10&sort_order=TIMESTAMP_DESC")))),
@@ -270,11 +285,12 @@ fn br8_cloud_routing_table_app_direct_runtime_proxied() {
         ("events", Ok(d("GET", &format!("{h}/api/v1/conversation/app-conv/events/search?limit=50&sort_order=TIMESTAMP_DESC")))),
         ("count", Ok(p("GET", "/api/conversations/rt-conv/events/count"))),
         ("send", Ok(p("POST", "/api/conversations/rt-conv/events"))),
+        ("send_images", Ok(p("POST", "/api/conversations/rt-conv/events"))),
         ("confirm", Ok(p("POST", "/api/conversations/rt-conv/events/respond_to_confirmation"))),
         ("bash", Ok(p("POST", "/api/bash/execute_bash_command"))),
         ("bash_events", Ok(p("GET", "/api/bash/bash_events/search?limit=10&sort_order=TIMESTAMP_DESC"))),
         ("home", Ok(p("GET", "/api/file/home"))),
-        ("upload", Err(ApiError::NotFound)),
+        ("upload", Ok(p("POST", "/api/file/upload?path=%2Fw%2Ff"))),
         ("download", Ok(p("GET", "/api/file/download?path=%2Fw%2Ff"))),
         ("git_changes", Ok(d("GET", &format!("{h}/api/v1/app-conversations/app-conv/git/changes?path=%2Fw")))),
         ("git_diff", Ok(d("GET", &format!("{h}/api/v1/app-conversations/app-conv/git/diff?path=%2Fw%2Ff&ref=HEAD")))),
@@ -392,7 +408,7 @@ fn cloud_runtime_calls_wait_for_the_sandbox() {
     let Route::CloudProxy(env) = &bash.route else {
         panic!()
     };
-    assert_eq!(env.body.as_ref().unwrap()["timeout"], json!(55));
+    assert_eq!(env.body.json().unwrap()["timeout"], json!(55));
     assert_eq!(env.timeout_seconds, Some(60));
     // No proxy base outside a browser unless configured.
     let native = backend_api(&cloud_active(None), &RoutingContext::native());
@@ -704,5 +720,129 @@ fn call_send_runs_the_plan_through_the_one_transport_and_decodes() {
     assert_eq!(
         block_on(api.get_settings().unwrap().send(&leaky)).unwrap_err(),
         ApiError::Network("refused; header [redacted]".into())
+    );
+}
+
+#[test]
+fn messages_with_images_have_text_then_one_image_part() {
+    let two = OutgoingMessage {
+        text: "see".into(),
+        image_urls: vec![PNG_URL.into(), "https://h/b.png".into()],
+    };
+    assert_eq!(
+        dto::user_message_with(&two, true),
+        json!({"role": "user", "content": [
+            {"type": "text", "text": "see"},
+            {"type": "image", "image_urls": [PNG_URL, "https://h/b.png"]}
+        ], "run": true})
+    );
+    let images_only = OutgoingMessage {
+        text: String::new(),
+        image_urls: vec![PNG_URL.into()],
+    };
+    assert_eq!(
+        dto::user_message_with(&images_only, false),
+        json!({"role": "user", "content": [{"type": "image", "image_urls": [PNG_URL]}],
+               "run": false})
+    );
+    // Text only (even empty) is the one text part it always was.
+    assert_eq!(
+        dto::user_message_with(&OutgoingMessage::text(""), true),
+        json!({"role": "user", "content": [{"type": "text", "text": ""}], "run": true})
+    );
+    assert_eq!(
+        dto::user_message("hi", true),
+        dto::user_message_with(&OutgoingMessage::text("hi"), true)
+    );
+
+    // Local: the body as is; cloud: the same body inside the envelope.
+    let local = backend_api(&local_active(), &page_ctx())
+        .send_user_message(&ConversationRef::new("c"), &image_message(), false)
+        .unwrap()
+        .into_plan();
+    let want = dto::user_message_with(&image_message(), false);
+    assert_eq!(local.body.json(), Some(&want));
+    let cloud = backend_api(&cloud_active(None), &page_ctx())
+        .send_user_message(&running_conv(), &image_message(), false)
+        .unwrap()
+        .into_plan();
+    let Route::CloudProxy(env) = &cloud.route else {
+        panic!("not proxied: {cloud:?}")
+    };
+    assert_eq!(env.body.json(), Some(&want));
+}
+
+#[test]
+fn cloud_uploads_go_through_the_proxy_as_base64_multipart() {
+    use base64::Engine as _;
+    let api = backend_api(&cloud_active(Some("org-1")), &page_ctx());
+    let bytes: Vec<u8> = (0..=255u8).collect();
+    let plan = api
+        .upload_file(
+            Some(&running_conv()),
+            "/w/a b.bin",
+            "a b.bin",
+            bytes.clone(),
+        )
+        .unwrap()
+        .into_plan();
+    assert!(
+        plan.headers.is_empty(),
+        "the cloud key never goes to the proxy"
+    );
+    let sent = plan.body.json().expect("a JSON envelope").clone();
+    let (content_type, multipart) =
+        multipart::multipart_body("file", "a b.bin", "application/octet-stream", &bytes);
+    assert_eq!(
+        sent,
+        json!({
+            "host": "https://rt-1.prod-runtime.all-hands.dev/pre",
+            "method": "POST",
+            "path": "/api/file/upload?path=%2Fw%2Fa+b.bin",
+            "headers": {
+                "X-Session-API-Key": "rt-key",
+                "X-Org-Id": "org-1",
+                "Content-Type": content_type
+            },
+            "body_base64": base64::engine::general_purpose::STANDARD.encode(&multipart),
+            "timeout_seconds": 60
+        })
+    );
+    assert!(
+        sent.get("body").is_none(),
+        "body and body_base64 exclude each other"
+    );
+    assert_eq!(plan.timeout_ms, 60_000 + cloud::PROXY_MARGIN_MS);
+    assert!(!format!("{plan:?}").contains("rt-key"));
+    // No conversation: no runtime to upload to.
+    assert_eq!(
+        api.upload_file(None, "/w/a", "a", vec![1]).unwrap_err(),
+        ApiError::NotFound
+    );
+}
+
+#[test]
+fn upload_limits_per_kind() {
+    assert_eq!(
+        backend_api(&local_active(), &page_ctx()).max_upload_bytes(),
+        None
+    );
+    assert_eq!(
+        backend_api(&cloud_active(None), &page_ctx()).max_upload_bytes(),
+        Some(cloud::MAX_UPLOAD_BYTES)
+    );
+    // The largest upload, with the longest file name escaped throughout, fits the proxy's
+    // binary body.
+    let name = "\"".repeat(255);
+    let (_, body) = multipart::multipart_body(
+        "file",
+        &name,
+        "application/octet-stream",
+        &vec![0; cloud::MAX_UPLOAD_BYTES as usize],
+    );
+    assert!(
+        body.len() as u64 <= plan::PROXY_MAX_BINARY_BODY,
+        "{}",
+        body.len()
     );
 }

@@ -42,6 +42,8 @@ pub struct ConversationSummary {
     /// The confirmation policy's `kind` (`AlwaysConfirm`, `NeverConfirm`, `ConfirmRisky`), where
     /// the server says.
     pub confirmation_policy: Option<String>,
+    /// The agent's LLM model, where the server says (`agent.llm.model`).
+    pub model: Option<String>,
 }
 
 /// Where a conversation runs on a backend that coordinates machines (Omnigent's host and the
@@ -123,6 +125,7 @@ impl fmt::Debug for ConversationSummary {
             )
             .field("placement", &self.placement)
             .field("confirmation_policy", &self.confirmation_policy)
+            .field("model", &self.model)
             .finish()
     }
 }
@@ -142,6 +145,7 @@ impl From<ConversationInfo> for ConversationSummary {
                 .and_then(|p| p.get("kind"))
                 .and_then(serde_json::Value::as_str)
                 .map(str::to_owned),
+            model: c.model,
             ..Self::default()
         }
     }
@@ -164,6 +168,7 @@ impl From<AppConversation> for ConversationSummary {
             session_api_key: c.session_api_key,
             placement: None,
             confirmation_policy: None,
+            model: c.llm_model,
         }
     }
 }

@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 use super::item::{EditDiff, ExecutionStatus};
 use super::timestamp::Timestamp;
 use super::IgnoreReason;
+use crate::attachments::safe_image_url;
 
 /// A stored event: identity, order, and what it means for the view.
 #[derive(Debug)]
@@ -23,6 +24,7 @@ pub(crate) enum Ev {
     Message {
         agent: bool,
         text: String,
+        images: Vec<String>,
         thought: Option<String>,
     },
     Delta(String),
@@ -98,6 +100,7 @@ pub(crate) struct ObservationData {
     pub tool_name: String,
     pub kind: String,
     pub text: String,
+    pub images: Vec<String>,
     pub is_error: bool,
     pub exit_code: Option<i64>,
     pub command: Option<String>,
@@ -221,10 +224,9 @@ fn message(obj: &Map<String, Value>) -> Ev {
         "user" => false,
         _ => role == Some("assistant"),
     };
-    let text = msg
-        .and_then(|m| m.get("content"))
-        .map(content_text)
-        .unwrap_or_default();
+    let content = msg.and_then(|m| m.get("content"));
+    let text = content.map(content_text).unwrap_or_default();
+    let images = content.map(content_images).unwrap_or_default();
     let thought = if agent {
         msg.and_then(|m| m.get("reasoning_content"))
             .and_then(Value::as_str)
@@ -236,6 +238,7 @@ fn message(obj: &Map<String, Value>) -> Ev {
     Ev::Message {
         agent,
         text,
+        images,
         thought,
     }
 }
@@ -325,6 +328,7 @@ fn observation(obj: &Map<String, Value>) -> ObservationData {
         tool_name: str_of(obj, "tool_name").to_owned(),
         kind: get("kind").and_then(Value::as_str).unwrap_or("").to_owned(),
         text: get("content").map(content_text).unwrap_or_default(),
+        images: get("content").map(content_images).unwrap_or_default(),
         is_error: get("is_error").and_then(Value::as_bool).unwrap_or(false),
         exit_code,
         command: get("command").and_then(Value::as_str).map(str::to_owned),
@@ -356,6 +360,23 @@ pub(crate) fn content_text(v: &Value) -> String {
         }
         _ => String::new(),
     }
+}
+
+/// The URLs of the image parts of a content list (`{type:"image", image_urls:[…]}`) that are
+/// safe to show ([`safe_image_url`]); unsafe ones are dropped.
+pub(crate) fn content_images(v: &Value) -> Vec<String> {
+    let Value::Array(parts) = v else {
+        return Vec::new();
+    };
+    parts
+        .iter()
+        .filter(|p| p.get("type").and_then(Value::as_str) == Some("image"))
+        .filter_map(|p| p.get("image_urls").and_then(Value::as_array))
+        .flatten()
+        .filter_map(Value::as_str)
+        .filter_map(safe_image_url)
+        .map(str::to_owned)
+        .collect()
 }
 
 fn generic_summary(kind: &str, obj: &Map<String, Value>) -> String {
@@ -423,6 +444,22 @@ mod tests {
         assert_eq!(content_text(&v), "a\nb\nc");
         assert_eq!(content_text(&json!("plain")), "plain");
         assert_eq!(content_text(&json!(null)), "");
+    }
+
+    #[test]
+    fn content_images_keeps_safe_urls_of_image_parts() {
+        let png = "data:image/png;base64,iVBORw0KGgo=";
+        let v = json!([
+            {"type": "text", "text": "see", "image_urls": ["https://not.an/image-part.png"]},
+            {"type": "image", "image_urls": [png, "javascript:alert(1)", "https://h/a.webp"]},
+            {"type": "image", "image_urls": ["data:image/svg+xml;base64,PHN2Zz4=", 7, null]},
+            {"type": "image"},
+            {"type": "image", "image_urls": "https://h/not-a-list.png"},
+            {"type": "image", "image_urls": ["http://h/plain.png", png]}
+        ]);
+        assert_eq!(content_images(&v), [png, "https://h/a.webp", png]);
+        assert!(content_images(&json!("text")).is_empty());
+        assert!(content_images(&json!(null)).is_empty());
     }
 
     #[test]

@@ -26,6 +26,9 @@ pub enum ItemKind {
     UserMessage {
         /// The text parts, joined by newlines.
         text: String,
+        /// The URLs of the image parts that are safe to show
+        /// ([`safe_image_url`](crate::attachments::safe_image_url)), in order.
+        images: Vec<String>,
     },
     /// A message from the agent. `streaming` while it is built from `StreamingDeltaEvent`s and
     /// not yet superseded by the final `MessageEvent`/`ActionEvent` (the streaming item is then
@@ -78,6 +81,9 @@ pub enum ItemKind {
         summary: String,
         /// The observation's text, once it arrived.
         output: Option<String>,
+        /// The observation's images (e.g. a browser screenshot) that are safe to show, in
+        /// order.
+        images: Vec<String>,
         /// The observation reported an error.
         is_error: bool,
         /// No observation, rejection or error for the action yet.

@@ -11,10 +11,10 @@
 //!
 //! | event | item |
 //! |---|---|
-//! | `MessageEvent` (user / agent) | `UserMessage` / `AgentMessage` (agent `reasoning_content` ⇒ a `Thought` before it) |
+//! | `MessageEvent` (user / agent) | `UserMessage` (with its image parts' safe URLs) / `AgentMessage` (agent `reasoning_content` ⇒ a `Thought` before it) |
 //! | `StreamingDeltaEvent` | appended to one streaming `AgentMessage`, removed when the final agent `MessageEvent` or `ActionEvent` arrives, kept (not streaming) after an error or pause |
 //! | `ActionEvent` | its `thought` (else `reasoning_content`) ⇒ `Thought`; then `Terminal`, `FileEdit`, `Finish`, `Thought` (ThinkAction) or `ToolCall` |
-//! | `ObservationEvent` | completes its action's card (paired by `action_id`, else `tool_call_id`); shown alone if the action is unknown |
+//! | `ObservationEvent` | completes its action's card (paired by `action_id`, else `tool_call_id`; a `ToolCall` takes its image parts' safe URLs); shown alone if the action is unknown |
 //! | `UserRejectObservation` | `Rejected` (and its action stops running) |
 //! | `AgentErrorEvent` / `ConversationErrorEvent` / `ServerErrorEvent` | `Error` (identical back-to-back errors show once) |
 //! | `PauseEvent` | `Paused` |

@@ -161,6 +161,7 @@ impl View {
                 agent: true,
                 text,
                 thought,
+                ..
             } => {
                 self.supersede_stream();
                 if let Some(t) = thought {
@@ -172,8 +173,12 @@ impl View {
                 };
                 self.push(e, kind, false);
             }
-            Ev::Message { text, .. } => {
-                self.push(e, ItemKind::UserMessage { text: text.clone() }, false);
+            Ev::Message { text, images, .. } => {
+                let kind = ItemKind::UserMessage {
+                    text: text.clone(),
+                    images: images.clone(),
+                };
+                self.push(e, kind, false);
             }
             Ev::Delta(text) => {
                 let target = self.stream.and_then(|i| match self.items.get_mut(i) {
@@ -313,6 +318,7 @@ impl View {
                     }
                 }),
                 output: None,
+                images: Vec::new(),
                 is_error: false,
                 running: true,
             },
@@ -354,6 +360,7 @@ impl View {
                     tool: o.tool_name.clone(),
                     summary: o.kind.clone(),
                     output: Some(o.text.clone()),
+                    images: o.images.clone(),
                     is_error: o.is_error,
                     running: false,
                 },
@@ -378,14 +385,21 @@ impl View {
                 is_error,
                 running,
                 ..
-            })
-            | Some(ItemKind::ToolCall {
+            }) => {
+                *output = Some(o.text.clone());
+                *is_error = o.is_error;
+                *running = false;
+                true
+            }
+            Some(ItemKind::ToolCall {
                 output,
+                images,
                 is_error,
                 running,
                 ..
             }) => {
                 *output = Some(o.text.clone());
+                images.clone_from(&o.images);
                 *is_error = o.is_error;
                 *running = false;
                 true

@@ -813,6 +813,7 @@ impl SessionStream {
                     tool: "Tool result".into(),
                     summary: call_id.clone(),
                     output: Some(output.clone()),
+                    images: Vec::new(),
                     is_error: false,
                     running: false,
                 }
@@ -890,6 +891,7 @@ fn kind_of(body: &Body) -> ItemKind {
             tool: tool.clone(),
             summary: summary.clone(),
             output: None,
+            images: Vec::new(),
             is_error: false,
             running: !settled,
         },
@@ -897,6 +899,7 @@ fn kind_of(body: &Body) -> ItemKind {
             tool: "Tool result".into(),
             summary: call_id.clone(),
             output: Some(output.clone()),
+            images: Vec::new(),
             is_error: false,
             running: false,
         },
@@ -1004,7 +1007,10 @@ fn body_of(item_type: &str, p: &Map<String, Value>, whole: &Value) -> Body {
             }
             let text = content_text(p.get("content"));
             match str_of(p, "role").unwrap_or("") {
-                "user" => Body::Show(ItemKind::UserMessage { text }),
+                "user" => Body::Show(ItemKind::UserMessage {
+                    text,
+                    images: Vec::new(),
+                }),
                 "assistant" => Body::Show(ItemKind::AgentMessage {
                     text,
                     streaming: false,
@@ -1076,6 +1082,7 @@ fn body_of(item_type: &str, p: &Map<String, Value>, whole: &Value) -> Body {
             tool: format!("/{}", str_of(p, "name").unwrap_or("")),
             summary: shorten(&text_of(p.get("arguments"))),
             output: str_of(p, "output").map(str::to_string),
+            images: Vec::new(),
             is_error: false,
             running: false,
         }),

@@ -1,0 +1,165 @@
+//! Attachments of a chat message (issue #15): reading the browser's files, where files go in the
+//! conversation's workspace, what is already there, and uploading them (cloud runtimes through
+//! the cloud proxy; the client decides).
+
+use crate::services::workspace;
+use crate::state::api::client;
+use crate::state::backends::BackendsCtx;
+use canvas_core::api::routing::ConversationRef;
+use canvas_core::api::SendPlanned;
+use canvas_core::selection::ActiveBackend;
+use canvas_core::workspace::paths::upload_target;
+use canvas_core::workspace::tree::Listing;
+use wasm_bindgen_futures::JsFuture;
+
+/// The bytes of a browser file, or what went wrong in words.
+pub async fn read_file(file: &web_sys::File) -> Result<Vec<u8>, String> {
+    match JsFuture::from(file.array_buffer()).await {
+        Ok(buf) => Ok(js_sys::Uint8Array::new(&buf).to_vec()),
+        Err(_) => Err(format!(
+            "{}: the browser could not read the file.",
+            file.name()
+        )),
+    }
+}
+
+/// The largest file the backend takes in one upload (`None`: no limit known).
+pub fn max_upload_bytes(backends: BackendsCtx, active: &ActiveBackend) -> Option<u64> {
+    client(backends, active).api.max_upload_bytes()
+}
+
+/// The directory files are uploaded into: the conversation's working directory, else the
+/// runtime's home.
+pub async fn upload_dir(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    working_dir: Option<String>,
+) -> Result<String, String> {
+    if let Some(dir) = working_dir.filter(|d| !d.is_empty()) {
+        return Ok(dir);
+    }
+    let c = client(backends, active);
+    c.api
+        .file_home(Some(conv))
+        .send(&c.transport)
+        .await
+        .map(|h| h.home)
+        .map_err(|e| format!("No place to upload files to: {}", e.user_message()))
+}
+
+/// The names directly in `dir` (for conflicts; empty when it cannot be listed).
+pub async fn names_in(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    dir: &str,
+) -> Vec<String> {
+    match workspace::list(backends, active, conv, Some(dir), "").await {
+        Ok(Listing::Full(tree)) => tree
+            .entries()
+            .iter()
+            .filter(|e| e.depth == 0)
+            .map(|e| e.name.clone())
+            .collect(),
+        Ok(Listing::Dir { names, .. }) => names
+            .into_iter()
+            .map(|n| n.trim_end_matches('/').to_string())
+            .collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// Uploads `bytes` as `dir/name`; the uploaded path, or what went wrong (with the name).
+pub async fn upload(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    dir: &str,
+    name: &str,
+    bytes: Vec<u8>,
+) -> Result<String, String> {
+    let target = upload_target(dir, name).map_err(|e| format!("{name}: {e}"))?;
+    let c = client(backends, active);
+    c.api
+        .upload_file(Some(conv), &target, name, bytes)
+        .send(&c.transport)
+        .await
+        .map_err(|e| format!("{name}: {}", e.user_message()))?;
+    Ok(target)
+}
+
+/// How to upload a file whose name is already in the directory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnConflict {
+    /// Find out, and ask.
+    Ask,
+    Replace,
+    KeepBoth,
+}
+
+/// What uploading a message's files gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Uploaded {
+    /// Every file is in place, at these paths.
+    Paths(Vec<String>),
+    /// Nothing was uploaded: these names are taken in `dir` (ask what to do).
+    Taken { dir: String, names: Vec<String> },
+}
+
+/// Uploads `files` (name, bytes) into the conversation's working directory, one after the
+/// other, calling `progress` with what is being done (`None` when done).
+pub async fn upload_files(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    working_dir: Option<String>,
+    files: &[(String, Vec<u8>)],
+    on_conflict: OnConflict,
+    progress: impl Fn(Option<String>),
+) -> Result<Uploaded, String> {
+    if files.is_empty() {
+        return Ok(Uploaded::Paths(Vec::new()));
+    }
+    let dir = upload_dir(backends, active, conv, working_dir).await?;
+    let mut existing = if on_conflict == OnConflict::Replace {
+        Vec::new()
+    } else {
+        names_in(backends, active, conv, &dir).await
+    };
+    if on_conflict == OnConflict::Ask {
+        let names: Vec<String> = files
+            .iter()
+            .filter(|(n, _)| existing.contains(n))
+            .map(|(n, _)| n.clone())
+            .collect();
+        if !names.is_empty() {
+            return Ok(Uploaded::Taken { dir, names });
+        }
+    }
+    let mut paths = Vec::new();
+    for (i, (name, bytes)) in files.iter().enumerate() {
+        let name = if existing.contains(name) {
+            let taken: Vec<&str> = existing.iter().map(String::as_str).collect();
+            canvas_core::attachments::keep_both_name(name, &taken)
+        } else {
+            name.clone()
+        };
+        progress(Some(format!(
+            "Uploading {name} ({} of {})…",
+            i + 1,
+            files.len()
+        )));
+        let done = upload(backends, active, conv, &dir, &name, bytes.clone()).await;
+        existing.push(name);
+        match done {
+            Ok(p) => paths.push(p),
+            Err(e) => {
+                progress(None);
+                return Err(e);
+            }
+        }
+    }
+    progress(None);
+    Ok(Uploaded::Paths(paths))
+}
