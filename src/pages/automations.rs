@@ -154,11 +154,11 @@ pub fn AutomationsPage() -> impl IntoView {
                     <ul class="automation-list" data-testid="automation-list" data-count=shown.to_string()>
                         {rows}
                     </ul>
-                    <div class="pager" hidden=total <= u64::from(svc::PAGE)>
-                        <button type="button" class="btn small" disabled=start == 0
+                    <div class="pager" hidden={total <= u64::from(svc::PAGE)}>
+                        <button type="button" class="btn small" disabled={start == 0}
                             on:click=move |_| offset.update(|o| *o = o.saturating_sub(u64::from(svc::PAGE)))>"Newer"</button>
                         <span class="muted">{format!("{}–{} of {total}", start + 1, start + shown)}</span>
-                        <button type="button" class="btn small" disabled=start + shown >= total
+                        <button type="button" class="btn small" disabled={start + shown >= total}
                             on:click=move |_| offset.update(|o| *o += u64::from(svc::PAGE))>"Older"</button>
                     </div>
                 }
@@ -704,11 +704,11 @@ pub fn AutomationPage(id: String) -> impl IntoView {
                 view! {
                     <p class="muted" data-testid="run-counts">{format!("{total} {}: {counts}", if total == 1 { "run" } else { "runs" })}</p>
                     <ul class="run-list" data-testid="run-list">{rows}</ul>
-                    <div class="pager" hidden=total <= u64::from(svc::RUNS_PAGE)>
-                        <button type="button" class="btn small" disabled=start == 0
+                    <div class="pager" hidden={total <= u64::from(svc::RUNS_PAGE)}>
+                        <button type="button" class="btn small" disabled={start == 0}
                             on:click=move |_| offset.update(|o| *o = o.saturating_sub(u64::from(svc::RUNS_PAGE)))>"Newer"</button>
                         <span class="muted">{format!("{}–{} of {total}", start + 1, start + shown)}</span>
-                        <button type="button" class="btn small" disabled=start + shown >= total
+                        <button type="button" class="btn small" disabled={start + shown >= total}
                             on:click=move |_| offset.update(|o| *o += u64::from(svc::RUNS_PAGE))>"Older"</button>
                     </div>
                 }

@@ -208,14 +208,25 @@ async fn automation_created_in_the_ui_runs_pauses_cancels_and_is_deleted() {
     )
     .await;
     b.click("[data-testid=cancel-run]").await;
-    b.wait_js(
+    // The service ends a cancelled run once its current step (installing dependencies takes up
+    // to a minute) stops; the page keeps refreshing until then.
+    b.wait_js_for(
         "the cancelled run",
         "const r = document.querySelector('[data-testid=run-row]'); \
          return r && r.dataset.status === 'cancelled';",
+        Duration::from_secs(120),
     )
     .await;
     let (_, runs) = service_get(&svc.url, &key, &format!("/v1/{id}/runs")).await;
     assert_eq!(runs["runs"][0]["status"], "CANCELLED");
+    // Two runs fit one page: no pager (its attributes once leaked into the page as text).
+    assert_eq!(
+        b.js("const p = document.querySelector('.pager'); \
+              return !!p && p.hidden && !document.body.innerText.includes('offset')")
+            .await,
+        json!(true),
+        "one page of runs: the pager hidden, no stray text"
+    );
 
     // Delete, confirmed: back on the empty list, and gone from the service.
     b.click("[data-testid=delete-automation]").await;

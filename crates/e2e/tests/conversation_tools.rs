@@ -42,6 +42,18 @@ async fn wait_draft(b: &Browser, text: &str) {
     .await;
 }
 
+/// Saves LLM profile `name` on the agent server: `model` on the stub at `stub_url`.
+async fn save_stub_profile(api: &AgentApi, name: &str, model: &str, stub_url: &str) {
+    api.send(
+        reqwest::Method::POST,
+        &format!("/api/profiles/{name}"),
+        Some(json!({"llm": {
+            "model": model, "base_url": stub_url, "api_key": "stub", "num_retries": 0
+        }})),
+    )
+    .await;
+}
+
 /// Waits until the tools' notice is no longer busy; answers `[state, text]`.
 async fn tools_outcome(b: &Browser, what: &str) -> (String, String) {
     let v = b
@@ -221,15 +233,7 @@ async fn conversation_tools_export_fork_switch_ask_and_condense() {
     // --- /model <profile>: the fork runs on the profile's model (the server does not copy an
     // inline LLM key into a fork: without a switch the fork's LLM has no credentials) ---
     let profile = format!("canvas-switch-{}", &fork_id[..6]);
-    api.send(
-        reqwest::Method::POST,
-        &format!("/api/profiles/{profile}"),
-        Some(json!({"llm": {
-            "model": "openai/stub-switched", "base_url": stub.url(),
-            "api_key": "stub", "num_retries": 0
-        }})),
-    )
-    .await;
+    save_stub_profile(&api, &profile, "openai/stub-switched", &stub.url()).await;
     b.type_into("[data-testid=composer-input]", &format!("/model {profile}"))
         .await;
     b.press(ENTER).await;
@@ -267,13 +271,11 @@ async fn conversation_tools_export_fork_switch_ask_and_condense() {
         "asking adds nothing to the conversation"
     );
 
-    // The usage in the status bar (the stub reports 10 in / 5 out per call).
+    // The usage in the status bar (the stub reports 10 in / 5 out per call), if any yet: the
+    // fork has not run, and whether the side question's stats are streamed is the server's
+    // business.
     let usage_before = b
-        .wait_js(
-            "the usage in the status bar",
-            "const u = document.querySelector('[data-testid=usage]'); \
-             return u && u.innerText.includes('tokens') ? u.innerText : null",
-        )
+        .js("const u = document.querySelector('[data-testid=usage]'); return u ? u.innerText : ''")
         .await;
     let before = stub.requests().len();
     b.type_into("[data-testid=composer-input]", "Once more, switched")
@@ -498,15 +500,7 @@ async fn attachments_go_with_the_message_and_the_model_picker_switches_the_llm()
         .create_on_stub(&dir.display().to_string(), &stub.url(), json!({}))
         .await;
     let profile = format!("canvas-picker-{}", &id[..6]);
-    api.send(
-        reqwest::Method::POST,
-        &format!("/api/profiles/{profile}"),
-        Some(json!({"llm": {
-            "model": "openai/stub-picked", "base_url": stub.url(),
-            "api_key": "stub", "num_retries": 0
-        }})),
-    )
-    .await;
+    save_stub_profile(&api, &profile, "openai/stub-picked", &stub.url()).await;
     let server = canvas_serve::start(env.serve_config())
         .await
         .expect("serve");

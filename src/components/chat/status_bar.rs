@@ -21,8 +21,8 @@ pub fn StatusBar(store: ConversationStore, tools: ConversationTools) -> impl Int
     let usage = store.usage;
     let usage_detail = store.usage_detail;
     let usage_open = RwSignal::new(false);
-    // The streamed stats leave out an LLM switched in mid-way: when a run ends, and when the
-    // dialog opens, the conversation's own count is asked for and merged in.
+    // The streamed stats leave out an LLM switched in mid-way: when the page opens, when a run
+    // ends and when the dialog opens, the conversation's own count is asked for and merged in.
     let us = store.clone();
     let refresh_usage = Action::new_local(move |_: &()| {
         let s = us.clone();
@@ -32,6 +32,8 @@ pub fn StatusBar(store: ConversationStore, tools: ConversationTools) -> impl Int
             }
         }
     });
+    // A conversation that ran before shows what it used at once.
+    refresh_usage.dispatch(());
     Effect::new(move |was_running: Option<bool>| {
         let running = status.get() == ExecutionStatus::Running;
         if was_running == Some(true) && !running {

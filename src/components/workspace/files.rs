@@ -6,6 +6,7 @@ use super::{InlineError, PanelProps};
 use crate::services::workspace;
 use crate::state::backends::use_backends;
 use canvas_core::api::WorkspaceFile;
+use canvas_core::attachments::human_size;
 use canvas_core::errors::ApiError;
 use canvas_core::workspace::highlight::{highlight, Language};
 use canvas_core::workspace::paths::{file_name, image_mime, join};
@@ -26,14 +27,6 @@ fn blob_url(bytes: &[u8], mime: &str) -> Option<String> {
         let _ = web_sys::Url::revoke_object_url(&revoke);
     });
     Some(url)
-}
-
-fn human_size(n: u64) -> String {
-    match n {
-        n if n >= 1 << 20 => format!("{:.1} MB", n as f64 / (1u64 << 20) as f64),
-        n if n >= 1 << 10 => format!("{:.1} KB", n as f64 / 1024.0),
-        n => format!("{n} B"),
-    }
 }
 
 /// What the viewer shows for one file.
