@@ -309,19 +309,30 @@ async fn conversation_tools_export_fork_switch_ask_and_condense() {
         ),
     )
     .await;
+    // The dialog shows what the server counts for the conversation (its `stats`).
+    let (_, info) = api.get(&format!("/api/conversations/{fork_id}")).await;
+    let counted: u64 = info["stats"]["usage_to_metrics"]
+        .as_object()
+        .map(|m| {
+            m.values()
+                .filter_map(|v| v["accumulated_token_usage"]["prompt_tokens"].as_u64())
+                .sum()
+        })
+        .unwrap_or(0);
+    assert!(counted >= 10, "the server counted the runs: {info}");
     b.click("[data-testid=usage]").await;
-    // Opening the dialog asks the server for the conversation's own count (the streamed stats
-    // leave out the switched-in profile): wait until it is in.
     let rows = b
         .wait_js_for(
-            "the usage dialog with both runs counted",
-            "const d = document.querySelector('[data-testid=usage-dialog]'); \
-             if (!d) return null; \
-             const rows = [...d.querySelectorAll('[data-testid=usage-row]')].map(r => \
-               [r.dataset.usageId, ...[...r.querySelectorAll('td')].map(c => c.innerText)]); \
-             const total = rows[rows.length - 1]; \
-             return total && total[0] === 'total' && Number(total[2].replace(/,/g, '')) >= 20 \
-               ? rows : null",
+            "the usage dialog with the server's count",
+            &format!(
+                "const d = document.querySelector('[data-testid=usage-dialog]'); \
+                 if (!d) return null; \
+                 const rows = [...d.querySelectorAll('[data-testid=usage-row]')].map(r => \
+                   [r.dataset.usageId, ...[...r.querySelectorAll('td')].map(c => c.innerText)]); \
+                 const total = rows[rows.length - 1]; \
+                 return total && total[0] === 'total' \
+                   && Number(total[2].replace(/,/g, '')) >= {counted} ? rows : null"
+            ),
             Duration::from_secs(30),
         )
         .await;
