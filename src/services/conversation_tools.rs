@@ -4,12 +4,12 @@
 
 use crate::links::{conversation_path, pinned};
 use crate::platform::download;
-use crate::platform::http::BrowserTransport;
 use crate::state::api::{client, routing, transport};
 use crate::state::backends::BackendsCtx;
-use canvas_core::api::service::{conversation_tools, ConversationToolsApi};
+use canvas_core::api::service::{conversation_tools, ConversationToolsApi, Planned};
 use canvas_core::api::view::{EventQuery, MAX_PAGE_LIMIT};
 use canvas_core::api::{ConversationRef, SendPlanned};
+use canvas_core::errors::ApiError;
 use canvas_core::events::Timeline;
 use canvas_core::export::{export_file_name, transcript_json, transcript_markdown, TranscriptMeta};
 use canvas_core::selection::ActiveBackend;
@@ -19,14 +19,15 @@ use serde_json::Value;
 /// More than this many pages (100 events each) is not a transcript anyone downloads.
 const MAX_EXPORT_PAGES: usize = 2_000;
 
-fn tools(
+/// Plans one call on the active backend's conversation tools, sends it, and puts an error in
+/// words.
+async fn with_tools<T: 'static>(
     backends: BackendsCtx,
     active: &ActiveBackend,
-) -> (Box<dyn ConversationToolsApi>, BrowserTransport) {
-    (
-        conversation_tools(active, &routing(&backends)),
-        transport(backends, active),
-    )
+    plan: impl FnOnce(&dyn ConversationToolsApi) -> Planned<T>,
+) -> Result<T, ApiError> {
+    let api = conversation_tools(active, &routing(&backends));
+    plan(api.as_ref()).send(&transport(backends, active)).await
 }
 
 /// Every stored event of `conv`, oldest first.
@@ -99,10 +100,7 @@ pub async fn trajectory(
     conv: &ConversationRef,
     title: &str,
 ) -> Result<String, String> {
-    let (api, transport) = tools(backends, active);
-    let bytes = api
-        .download_trajectory(conv)
-        .send(&transport)
+    let bytes = with_tools(backends, active, |api| api.download_trajectory(conv))
         .await
         .map_err(|e| e.user_message())?;
     let name = export_file_name(&format!("{title} trajectory"), &conv.id, "zip");
@@ -117,12 +115,12 @@ pub async fn fork(
     conv: &ConversationRef,
     title: &str,
 ) -> Result<String, String> {
-    let (api, transport) = tools(backends, active);
-    let fork = api
-        .fork_conversation(conv, Some(&format!("{title} (fork)")))
-        .send(&transport)
-        .await
-        .map_err(|e| e.user_message())?;
+    let fork_title = format!("{title} (fork)");
+    let fork = with_tools(backends, active, |api| {
+        api.fork_conversation(conv, Some(&fork_title))
+    })
+    .await
+    .map_err(|e| e.user_message())?;
     Ok(pinned(&conversation_path(&fork.id), active))
 }
 
@@ -148,12 +146,10 @@ pub async fn switch_profile(
     conv: &ConversationRef,
     name: &str,
 ) -> Result<Option<String>, String> {
-    let (api, transport) = tools(backends, active);
-    api.switch_profile(conv, name)
-        .send(&transport)
+    with_tools(backends, active, |api| api.switch_profile(conv, name))
         .await
         .map_err(|e| match e {
-            canvas_core::errors::ApiError::NotFound => {
+            ApiError::NotFound => {
                 format!("There is no LLM profile named “{name}” (Settings → LLM lists them).")
             }
             e => e.user_message(),
@@ -186,9 +182,7 @@ pub async fn ask(
     conv: &ConversationRef,
     question: &str,
 ) -> Result<String, String> {
-    let (api, transport) = tools(backends, active);
-    api.ask_agent(conv, question)
-        .send(&transport)
+    with_tools(backends, active, |api| api.ask_agent(conv, question))
         .await
         .map_err(|e| e.user_message())
 }
@@ -200,11 +194,11 @@ pub async fn confirmation_mode(
     conv: &ConversationRef,
     ask: bool,
 ) -> Result<(), String> {
-    let (api, transport) = tools(backends, active);
-    api.set_confirmation_policy(conv, ask)
-        .send(&transport)
-        .await
-        .map_err(|e| e.user_message())
+    with_tools(backends, active, |api| {
+        api.set_confirmation_policy(conv, ask)
+    })
+    .await
+    .map_err(|e| e.user_message())
 }
 
 /// The usage of `conv` as the server counts it now (complete where the streamed stats are not).
@@ -213,9 +207,7 @@ pub async fn usage(
     active: &ActiveBackend,
     conv: &ConversationRef,
 ) -> Result<canvas_core::usage::Usage, String> {
-    let (api, transport) = tools(backends, active);
-    api.usage(conv)
-        .send(&transport)
+    with_tools(backends, active, |api| api.usage(conv))
         .await
         .map_err(|e| e.user_message())
 }
