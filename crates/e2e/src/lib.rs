@@ -381,6 +381,19 @@ impl Browser {
             .unwrap_or_default()
     }
 
+    /// Serves the app on the shared agent server, opens conversation `id` in a new browser and
+    /// waits until its live link is open.
+    pub async fn open_conversation(env: &Env, id: &str) -> (canvas_serve::Running, Browser) {
+        let server = canvas_serve::start(env.serve_config())
+            .await
+            .expect("serve");
+        let b = Browser::start(env).await;
+        b.goto(&format!("{}/conversations/{id}", server.url()))
+            .await;
+        b.wait_live_link().await;
+        (server, b)
+    }
+
     /// Waits until the conversation page's live link is open.
     pub async fn wait_live_link(&self) {
         self.wait_js(

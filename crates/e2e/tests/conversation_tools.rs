@@ -9,7 +9,7 @@
 //! the model picker's switch reaching the stub and marked in the timeline across a reload.
 
 use canvas_e2e::keys::{ARROW_DOWN, BACKSPACE, CONTROL, ENTER, ESCAPE, SHIFT};
-use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
+use canvas_e2e::{AgentApi, Browser, Env};
 use canvas_fixtures::llm_stub::{self, StubScript, DEFAULT_FINAL_MESSAGE, DEFAULT_THOUGHT};
 use fantoccini::Locator;
 use serde_json::{json, Value};
@@ -86,13 +86,7 @@ async fn conversation_tools_export_fork_switch_ask_and_condense() {
     )
     .await;
     api.send_message(&id, USER_TEXT).await;
-    let server = canvas_serve::start(env.serve_config())
-        .await
-        .expect("serve");
-    let b = Browser::start(&env).await;
-    b.goto(&format!("{}/conversations/{id}", server.url()))
-        .await;
-    b.wait_live_link().await;
+    let (_server, b) = Browser::open_conversation(&env, &id).await;
     b.wait_js_for(
         "the finished run",
         "return !!document.querySelector('[data-testid=finish-message]')",
@@ -390,13 +384,7 @@ async fn confirmations_by_keyboard_with_a_reason_and_the_mode_per_conversation()
             json!({"confirmation_policy": {"kind": "AlwaysConfirm"}}),
         )
         .await;
-    let server = canvas_serve::start(env.serve_config())
-        .await
-        .expect("serve");
-    let b = Browser::start(&env).await;
-    b.goto(&format!("{}/conversations/{id}", server.url()))
-        .await;
-    b.wait_live_link().await;
+    let (_server, b) = Browser::open_conversation(&env, &id).await;
     b.wait_js(
         "the mode shown as on",
         "const c = document.querySelector('[data-testid=confirm-mode]'); return !!c && c.checked",
@@ -510,13 +498,7 @@ async fn attachments_go_with_the_message_and_the_model_picker_switches_the_llm()
         .await;
     let profile = format!("canvas-picker-{}", &id[..6]);
     save_stub_profile(&api, &profile, "openai/stub-picked", &stub.url()).await;
-    let server = canvas_serve::start(env.serve_config())
-        .await
-        .expect("serve");
-    let b = Browser::start(&env).await;
-    b.goto(&format!("{}/conversations/{id}", server.url()))
-        .await;
-    b.wait_live_link().await;
+    let (server, b) = Browser::open_conversation(&env, &id).await;
 
     // --- The model picker: the current model, then the profile chosen from the list ---
     let option = format!("[data-testid=model-option][value={}]", json!(profile));
