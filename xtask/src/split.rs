@@ -63,14 +63,13 @@ fn wasm_opt(ctx: &Ctx, input: &Path, output: &Path) -> Result<(), String> {
     }
     let mut c = cmd(
         ctx,
-        &ctx.root
+        ctx.root
             .join("node_modules/.bin/wasm-opt")
             .display()
             .to_string(),
     );
     c.args([
         "-Oz",
-        "--converge",
         "--enable-bulk-memory",
         "--enable-nontrapping-float-to-int",
     ])
@@ -135,7 +134,7 @@ pub fn build(ctx: &Ctx, dist: &Path) -> Result<Layout, String> {
     }
 
     step(ctx, "wasm-bindgen on the main module");
-    let mut c = cmd(ctx, &ctx.cargo_bin("wasm-bindgen"));
+    let mut c = cmd(ctx, ctx.cargo_bin("wasm-bindgen"));
     c.args([
         "--target",
         "web",
@@ -160,13 +159,36 @@ pub fn build(ctx: &Ctx, dist: &Path) -> Result<Layout, String> {
     chunk_names.sort();
     let opt_dir = work.join("opt");
     fs::create_dir_all(&opt_dir).map_err(|e| e.to_string())?;
-    wasm_opt(
-        ctx,
-        &bindgen_dir.join("agent_canvas_bg.wasm"),
-        &opt_dir.join("agent_canvas_bg.wasm"),
-    )?;
-    for n in &chunk_names {
-        wasm_opt(ctx, &split_dir.join(n), &opt_dir.join(n))?;
+    // Two at a time (this wasm-opt is binaryen compiled to wasm under node: most of a small
+    // chunk's second is its start-up), the main module first.
+    let mut jobs = vec![(
+        bindgen_dir.join("agent_canvas_bg.wasm"),
+        opt_dir.join("agent_canvas_bg.wasm"),
+    )];
+    jobs.extend(
+        chunk_names
+            .iter()
+            .map(|n| (split_dir.join(n), opt_dir.join(n))),
+    );
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let failures = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((input, output)) = jobs.get(i) else {
+                    break;
+                };
+                if let Err(e) = wasm_opt(ctx, input, output) {
+                    if let Ok(mut f) = failures.lock() {
+                        f.push(e);
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = failures.into_inner().unwrap_or_default().into_iter().next() {
+        return Err(e);
     }
 
     step(ctx, "naming files by content and writing dist/");

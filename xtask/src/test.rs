@@ -3,13 +3,13 @@
 //! real agent server, real Chromium) — and ends with one line `N passed, M failed`.
 
 use crate::build;
+use crate::pool::{self, TestBin};
 use crate::split;
 use crate::tools;
 use crate::util::{cmd, step, Ctx};
 use canvas_harness::{random_hex, AgentServer, AgentServerOptions};
 use std::fs;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Instant;
 
 pub const USAGE: &str = "\
@@ -35,46 +35,29 @@ impl Tally {
     }
 }
 
-/// Parses libtest's `test result: ok. 12 passed; 0 failed; …` line.
-fn parse_result(line: &str) -> Option<(u64, u64)> {
-    let rest = line.trim().strip_prefix("test result: ")?;
-    let num_before = |word: &str| -> Option<u64> {
-        let idx = rest.find(word)?;
-        rest[..idx].split_whitespace().last()?.parse().ok()
-    };
-    Some((num_before(" passed")?, num_before(" failed")?))
-}
-
-/// Runs a test command, echoing its stdout, and counts libtest results. A command that fails
-/// without reporting a failed test (e.g. a compile error) counts as one failure.
-fn run_tests(ctx: &Ctx, tally: &mut Tally, layer: &str, c: &mut Command) {
+/// Builds a layer's test binaries and runs them side by side (see `pool`). A build that fails
+/// counts as one failure.
+fn run_layer(
+    ctx: &Ctx,
+    tally: &mut Tally,
+    layer: &str,
+    build_args: &[&str],
+    jobs: usize,
+    args: &[String],
+    prepare: &(dyn Fn(&TestBin) -> Command + Sync),
+) {
     step(ctx, layer);
     let t0 = Instant::now();
-    let child = c.stdout(Stdio::piped()).stderr(Stdio::inherit()).spawn();
-    let mut child = match child {
-        Ok(ch) => ch,
+    match pool::build(ctx, build_args) {
+        Ok(bins) => {
+            let out = pool::run(ctx, layer, bins, jobs, args, prepare);
+            tally.record(layer, out.passed, out.failed, t0.elapsed().as_secs_f64());
+        }
         Err(e) => {
-            println!("    could not start: {e}");
-            tally.record(layer, 0, 1, 0.0);
-            return;
-        }
-    };
-    let (mut passed, mut failed) = (0, 0);
-    if let Some(out) = child.stdout.take() {
-        for line in BufReader::new(out).lines().map_while(Result::ok) {
-            println!("{line}");
-            if let Some((p, f)) = parse_result(&line) {
-                passed += p;
-                failed += f;
-            }
+            println!("    {e}");
+            tally.record(layer, 0, 1, t0.elapsed().as_secs_f64());
         }
     }
-    let _ = std::io::stdout().flush();
-    let ok = child.wait().map(|s| s.success()).unwrap_or(false);
-    if !ok && failed == 0 {
-        failed = 1;
-    }
-    tally.record(layer, passed, failed, t0.elapsed().as_secs_f64());
 }
 
 /// A check (fmt, clippy): one pass or one failure.
@@ -207,45 +190,66 @@ pub fn test(ctx: &Ctx, args: &[String]) -> Result<bool, String> {
     }
 
     if want("host") {
-        let mut c = cargo(&[
-            "test",
-            "--no-fail-fast",
-            "--workspace",
-            "--exclude",
-            "agent-canvas",
-            "--exclude",
-            "canvas-e2e",
-            "--",
-        ]);
-        c.args(&filter);
-        if let Some(p) = &python {
-            c.env("CANVAS_AGENT_PYTHON", p);
-        }
-        c.envs(automation_vars.iter().cloned());
-        run_tests(ctx, &mut tally, "host tests", &mut c);
+        // Four at a time: most host binaries wait on real servers (agent server, automation
+        // service, Omnigent), not on the CPU.
+        let python = python.clone();
+        let vars = automation_vars.clone();
+        run_layer(
+            ctx,
+            &mut tally,
+            "host tests",
+            &[
+                "test",
+                "--workspace",
+                "--exclude",
+                "agent-canvas",
+                "--exclude",
+                "canvas-e2e",
+            ],
+            pool::jobs(4),
+            &filter,
+            &|b| {
+                let mut c = cmd(ctx, &b.exe);
+                if let Some(p) = &python {
+                    c.env("CANVAS_AGENT_PYTHON", p);
+                }
+                c.envs(vars.iter().cloned());
+                c
+            },
+        );
     }
 
     if want("wasm") {
-        let mut c = cargo(&[
-            "test",
-            "--no-fail-fast",
-            "-p",
-            "agent-canvas",
-            "--target",
-            "wasm32-unknown-unknown",
-            "--",
-        ]);
         // chromedriver gives each browser a fresh profile in TMPDIR (≈ 120 MB) and never
         // removes it when the runner is killed: keep them in a folder of our own, emptied
         // before and after (20 tests leaked ≈ 2.5 GB into /tmp per run).
         let tmp = ctx.root.join("target/wasm-test-tmp");
         let _ = fs::remove_dir_all(&tmp);
         let _ = fs::create_dir_all(&tmp);
-        c.args(&filter)
-            .env("CHROMEDRIVER", "/usr/bin/chromedriver")
-            .env("WASM_BINDGEN_TEST_TIMEOUT", "60")
-            .env("TMPDIR", &tmp);
-        run_tests(ctx, &mut tally, "wasm tests (Chromium)", &mut c);
+        let runner = ctx.cargo_bin("wasm-bindgen-test-runner");
+        run_layer(
+            ctx,
+            &mut tally,
+            "wasm tests (Chromium)",
+            &[
+                "test",
+                "-p",
+                "agent-canvas",
+                "--target",
+                "wasm32-unknown-unknown",
+            ],
+            pool::jobs(2),
+            &filter,
+            &|b| {
+                // What cargo's `runner` for wasm32 (.cargo/config.toml) would run.
+                let mut c = cmd(ctx, &runner);
+                c.arg(&b.exe)
+                    .env("CHROMEDRIVER", "/usr/bin/chromedriver")
+                    .env("WASM_BINDGEN_TEST_TIMEOUT", "60")
+                    .env("TMPDIR", &tmp);
+                c
+            },
+        );
         let _ = fs::remove_dir_all(&tmp);
     }
 
@@ -263,18 +267,28 @@ pub fn test(ctx: &Ctx, args: &[String]) -> Result<bool, String> {
                         tally.record("size budget", 0, 1, 0.0);
                     }
                 }
-                let mut c = cargo(&[
-                    "test",
-                    "--no-fail-fast",
-                    "-p",
-                    "canvas-e2e",
-                    "--",
-                    "--test-threads=2",
-                ]);
-                c.args(&filter)
-                    .envs(env)
-                    .envs(automation_vars.iter().cloned());
-                run_tests(ctx, &mut tally, "end-to-end (Chromium)", &mut c);
+                // Binaries side by side, two tests at a time inside each: the tests wait on
+                // servers and browsers; each has its own browser, serve and (where it changes
+                // them) its own agent server.
+                let mut args = vec!["--test-threads=2".to_string()];
+                args.extend(filter.iter().cloned());
+                let vars: Vec<(String, String)> = env
+                    .into_iter()
+                    .chain(automation_vars.iter().cloned())
+                    .collect();
+                run_layer(
+                    ctx,
+                    &mut tally,
+                    "end-to-end (Chromium)",
+                    &["test", "-p", "canvas-e2e"],
+                    pool::jobs(2),
+                    &args,
+                    &|b| {
+                        let mut c = cmd(ctx, &b.exe);
+                        c.envs(vars.iter().cloned());
+                        c
+                    },
+                );
             }
             Err(e) => {
                 println!("    end-to-end setup failed: {e}");
@@ -336,22 +350,4 @@ pub(crate) fn e2e_env(
         ),
     ];
     Ok((env, agent))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_result;
-
-    #[test]
-    fn parses_libtest_summary() {
-        assert_eq!(
-            parse_result("test result: ok. 12 passed; 0 failed; 1 ignored; 0 measured"),
-            Some((12, 0))
-        );
-        assert_eq!(
-            parse_result("test result: FAILED. 3 passed; 2 failed; 0 ignored"),
-            Some((3, 2))
-        );
-        assert_eq!(parse_result("running 3 tests"), None);
-    }
 }

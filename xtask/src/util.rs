@@ -121,7 +121,7 @@ pub fn cargo_home() -> PathBuf {
 }
 
 /// A command with the project PATH.
-pub fn cmd(ctx: &Ctx, program: &str) -> Command {
+pub fn cmd(ctx: &Ctx, program: impl AsRef<std::ffi::OsStr>) -> Command {
     let mut c = Command::new(program);
     c.env("PATH", ctx.path_env());
     c

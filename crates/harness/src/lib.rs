@@ -115,6 +115,48 @@ pub fn wait_until<T>(
     }
 }
 
+/// One Python server boots at a time on this machine. A boot is mostly CPU (imports, the app's
+/// start-up: ≈ 10–20 s of one core for the agent server); several at once on a small machine
+/// take each other past any start timeout, so tests and binaries that run side by side queue
+/// here instead (an advisory `flock` on a file in the temp dir, released when the boot ends or
+/// its process dies). The start timeout counts from the turn, not from the queue.
+pub struct BootTurn {
+    _file: Option<fs::File>,
+}
+
+impl BootTurn {
+    /// Waits (up to `patience`) for this machine's boot turn; without a lock file it goes
+    /// ahead at once.
+    pub fn wait(patience: Duration, cancel: &Option<Arc<AtomicBool>>) -> Result<BootTurn, String> {
+        use std::os::fd::AsRawFd;
+        let path = std::env::temp_dir().join("agent-canvas-server-boot.lock");
+        let Ok(file) = fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+        else {
+            return Ok(BootTurn { _file: None });
+        };
+        wait_until("this machine's server boot turn", patience, || {
+            if cancelled(cancel) {
+                return Err("cancelled while waiting to start".to_string());
+            }
+            Ok(try_lock(file.as_raw_fd()).then_some(()))
+        })?;
+        Ok(BootTurn { _file: Some(file) })
+    }
+}
+
+/// `flock(fd, LOCK_EX | LOCK_NB)`: whether the lock was taken (it goes with the file).
+fn try_lock(fd: std::os::fd::RawFd) -> bool {
+    // SAFETY: flock only reads its integer arguments; `fd` is open for the call.
+    unsafe { libc::flock(fd, libc::LOCK_EX | libc::LOCK_NB) == 0 }
+}
+
+/// How long a boot waits for its turn (others' boots are bounded by their own timeouts).
+const BOOT_PATIENCE: Duration = Duration::from_secs(600);
+
 /// A minimal blocking HTTP/1.1 GET on loopback. Returns (status, body).
 pub fn http_get(
     addr: SocketAddr,
@@ -227,6 +269,7 @@ impl AgentServer {
         for d in [&home, &work] {
             fs::create_dir_all(d).map_err(|e| format!("create {}: {e}", d.display()))?;
         }
+        let turn = BootTurn::wait(BOOT_PATIENCE, &opts.cancel)?;
         if port_in_use(opts.port) {
             return Err(format!(
                 "port {} is already in use; choose another agent-server port",
@@ -288,6 +331,7 @@ impl AgentServer {
                 format!("{e}; log tail:\n{}", tail(&log, 3000))
             }
         })?;
+        drop(turn);
         Ok(AgentServer {
             group,
             url: format!("http://127.0.0.1:{}", opts.port),
@@ -472,6 +516,7 @@ impl AutomationService {
         for d in [&home, &storage, &workspaces] {
             fs::create_dir_all(d).map_err(|e| format!("create {}: {e}", d.display()))?;
         }
+        let turn = BootTurn::wait(BOOT_PATIENCE, &opts.cancel)?;
         if port_in_use(opts.port) {
             return Err(format!("port {} is already in use", opts.port));
         }
@@ -545,6 +590,7 @@ impl AutomationService {
                 format!("{e}; log tail:\n{}", tail(&log, 3000))
             }
         })?;
+        drop(turn);
         Ok(AutomationService {
             group,
             url,
@@ -565,5 +611,24 @@ impl AutomationService {
     /// How the service exited, once it has (`None` while it runs).
     pub fn try_wait(&mut self) -> Option<ExitStatus> {
         self.group.try_wait().ok().flatten()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BootTurn;
+    use std::time::Duration;
+
+    #[test]
+    fn one_boot_turn_at_a_time_and_it_ends_with_its_holder() {
+        let first = BootTurn::wait(Duration::from_secs(300), &None).expect("a turn");
+        let waited = BootTurn::wait(Duration::from_millis(300), &None);
+        assert!(
+            waited.as_ref().is_err_and(|e| e.contains("boot turn")),
+            "a second boot waits for the first"
+        );
+        drop(first);
+        // Another binary's boot may hold it now: its own timeout bounds the wait.
+        assert!(BootTurn::wait(Duration::from_secs(300), &None).is_ok());
     }
 }

@@ -196,7 +196,7 @@ impl Assets {
             });
         }
 
-        let compressed = compress_all(&prepared);
+        let compressed = compress_all(&prepared, Some(&dist.join(COMPRESSED_CACHE)));
         let mut files = HashMap::with_capacity(prepared.len());
         for (p, (gz, br)) in prepared.into_iter().zip(compressed) {
             let tag = etag_base(&p.bytes);
@@ -230,6 +230,14 @@ struct Prepared {
     compress: bool,
 }
 
+impl Prepared {
+    /// Only content-hashed files are kept compressed between starts: `index.html` carries the
+    /// session key and must never be written anywhere.
+    fn cacheable(&self) -> bool {
+        self.cache_control == IMMUTABLE
+    }
+}
+
 fn header_value(s: &str) -> HeaderValue {
     HeaderValue::from_str(s).unwrap_or_else(|_| HeaderValue::from_static("invalid"))
 }
@@ -240,6 +248,14 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) -> std::io
         .collect::<Result<_, _>>()?;
     entries.sort();
     for path in entries {
+        // Dot files are not the app's (the compressed cache, the build's file list).
+        if path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with('.'))
+        {
+            continue;
+        }
         let meta = std::fs::metadata(&path)?;
         if meta.is_dir() {
             collect(root, &path, out)?;
@@ -342,8 +358,77 @@ pub(crate) fn is_hashed_name(name: &str) -> bool {
 
 type Compressed = (Option<Vec<u8>>, Option<Vec<u8>>);
 
-/// gzip + brotli of every compressible file, spread over the available cores.
-fn compress_all(files: &[Prepared]) -> Vec<Compressed> {
+/// Where compressed copies of content-hashed files are kept between starts, named by the
+/// SHA-256 of the original and the codec (`dist/.compressed/<hex>.br`). Compressing a split
+/// build's few hundred files costs tens of CPU-seconds per start; reading them back, none.
+/// Written atomically (a temporary name, then a rename); a `dist` that cannot be written is
+/// compressed in memory as before. Entries no current file names are removed.
+pub(crate) const COMPRESSED_CACHE: &str = ".compressed";
+
+/// The compression settings' version, part of every cache name (bump it when they change).
+const CACHE_VERSION: &str = "v1";
+
+fn cache_name(bytes: &[u8], brotli: bool) -> String {
+    let digest = Sha256::digest(bytes);
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    format!("{hex}-{CACHE_VERSION}.{}", if brotli { "br" } else { "gz" })
+}
+
+/// One codec of one file, from the cache when it holds it.
+fn compress_cached(data: &[u8], brotli: bool, cache: Option<&Path>) -> Option<Vec<u8>> {
+    let compress = || {
+        if brotli {
+            brotli_bytes(data)
+        } else {
+            gzip_bytes(data)
+        }
+    };
+    let Some(dir) = cache else {
+        return compress();
+    };
+    let path = dir.join(cache_name(data, brotli));
+    if let Ok(kept) = std::fs::read(&path) {
+        if !kept.is_empty() {
+            return Some(kept);
+        }
+    }
+    let out = compress()?;
+    let tmp = dir.join(format!(
+        ".tmp-{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    if std::fs::create_dir_all(dir).is_ok()
+        && std::fs::write(&tmp, &out).is_ok()
+        && std::fs::rename(&tmp, &path).is_err()
+    {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    Some(out)
+}
+
+/// Removes cache entries that no current file names (older builds'), and stray temporaries.
+fn prune_cache(dir: &Path, keep: &std::collections::HashSet<String>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let stale_tmp = name.starts_with(".tmp-")
+            && e.metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age.as_secs() > 600);
+        if stale_tmp || (!name.starts_with(".tmp-") && !keep.contains(&name)) {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
+/// gzip + brotli of every compressible file, spread over the available cores; content-hashed
+/// files through the cache in `cache` (when given).
+fn compress_all(files: &[Prepared], cache: Option<&Path>) -> Vec<Compressed> {
     let results: Vec<Mutex<Compressed>> = files.iter().map(|_| Mutex::new((None, None))).collect();
     // Largest first so that the big wasm file starts immediately.
     let mut order: Vec<usize> = (0..files.len()).filter(|&i| files[i].compress).collect();
@@ -367,11 +452,7 @@ fn compress_all(files: &[Prepared]) -> Vec<Compressed> {
                     break;
                 };
                 let data = &files[i].bytes;
-                let out = if brotli {
-                    brotli_bytes(data)
-                } else {
-                    gzip_bytes(data)
-                };
+                let out = compress_cached(data, brotli, cache.filter(|_| files[i].cacheable()));
                 if let Ok(mut slot) = results[i].lock() {
                     if brotli {
                         slot.1 = out;
@@ -382,6 +463,14 @@ fn compress_all(files: &[Prepared]) -> Vec<Compressed> {
             });
         }
     });
+    if let Some(dir) = cache {
+        let keep = files
+            .iter()
+            .filter(|f| f.compress && f.cacheable())
+            .flat_map(|f| [cache_name(&f.bytes, true), cache_name(&f.bytes, false)])
+            .collect();
+        prune_cache(dir, &keep);
+    }
     results
         .into_iter()
         .map(|m| m.into_inner().unwrap_or((None, None)))

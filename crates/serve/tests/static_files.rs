@@ -173,6 +173,84 @@ async fn compression_round_trips() {
     assert!(html.contains("<title>Agent Canvas</title>"));
 }
 
+/// The files of `dist/.compressed/`, sorted.
+fn cached(dist: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dist.join(".compressed"))
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+#[tokio::test]
+async fn hashed_files_stay_compressed_between_starts_and_the_session_key_never_touches_disk() {
+    let dist = make_dist();
+    let mut config = Config::new(dist.path());
+    config.session_api_key = Some("key-that-must-stay-in-memory".into());
+    let first = serve(config.clone()).await;
+    // The content-hashed files (wasm, js, css), each as br and gz; not index.html.
+    let names = cached(dist.path());
+    assert_eq!(names.len(), 6, "{names:?}");
+    for name in &names {
+        let bytes = std::fs::read(dist.path().join(".compressed").join(name)).unwrap();
+        assert!(
+            !String::from_utf8_lossy(&bytes).contains("key-that-must-stay-in-memory")
+                && !String::from_utf8_lossy(&unbrotli_or_gunzip(name, &bytes))
+                    .contains("key-that-must-stay-in-memory"),
+            "{name} holds the session key"
+        );
+    }
+    drop(first);
+
+    // A second start serves what the cache holds: replace one entry with a different valid
+    // encoding of the same bytes and it is served as is.
+    let wasm_br = names
+        .iter()
+        .find(|n| {
+            n.ends_with(".br")
+                && unbrotli(&std::fs::read(dist.path().join(".compressed").join(n)).unwrap())
+                    == wasm_body()
+        })
+        .expect("the wasm's brotli entry")
+        .clone();
+    let marker = {
+        let mut out = Vec::new();
+        let mut w = brotli::CompressorWriter::new(&mut out, 4096, 1, 22);
+        std::io::Write::write_all(&mut w, &wasm_body()).unwrap();
+        drop(w);
+        out
+    };
+    std::fs::write(dist.path().join(".compressed").join(&wasm_br), &marker).unwrap();
+    let second = serve(config.clone()).await;
+    let br = get(
+        &format!("{}/{}", second.url(), wasm_name()),
+        &[("accept-encoding", "br")],
+    )
+    .await;
+    assert_eq!(header(&br, "content-encoding"), "br");
+    assert_eq!(br.bytes().await.unwrap().as_ref(), marker.as_slice());
+    // The cache is not served, and older builds' entries go.
+    let cache = get(&format!("{}/.compressed/{wasm_br}", second.url()), &[]).await;
+    assert_ne!(cache.status(), 200);
+    drop(second);
+    std::fs::write(dist.path().join(".compressed").join("0000-v1.br"), b"old").unwrap();
+    let _third = serve(config).await;
+    assert!(!cached(dist.path()).contains(&"0000-v1.br".to_string()));
+    assert_eq!(cached(dist.path()).len(), 6);
+}
+
+fn unbrotli_or_gunzip(name: &str, bytes: &[u8]) -> Vec<u8> {
+    if name.ends_with(".br") {
+        unbrotli(bytes)
+    } else {
+        gunzip(bytes)
+    }
+}
+
 #[tokio::test]
 async fn spa_fallback_versus_404() {
     let dist = make_dist();

@@ -1,0 +1,311 @@
+//! Runs a layer's test binaries several at a time (`cargo test` runs them one after another).
+//!
+//! The host and end-to-end tests spend most of their time waiting on real servers and browsers,
+//! so binaries run side by side: `cargo test --no-run --message-format=json` builds them and
+//! names their executables, then a small pool runs them, longest first. Each binary's output goes
+//! to its own log (`target/xtask-logs/tests/<layer>/…`); a passing binary prints one line, a
+//! failing one prints its whole log.
+//!
+//! Longest first uses the durations of earlier runs (`test-durations.tsv` in the shared cache)
+//! when every binary has one, else the size of the test's source file.
+
+use crate::tools;
+use crate::util::{cmd, Ctx};
+use serde_json::Value;
+use std::collections::{HashMap, VecDeque};
+use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::{mpsc, Mutex};
+use std::time::Instant;
+
+/// One test executable and where cargo would run it.
+#[derive(Clone, Debug)]
+pub struct TestBin {
+    /// The test's source file relative to the repository, e.g. `crates/e2e/tests/chaos.rs`.
+    pub label: String,
+    pub exe: PathBuf,
+    /// The package's directory (cargo runs tests there).
+    pub dir: PathBuf,
+    source_bytes: u64,
+}
+
+/// What a layer's run counted.
+pub struct Outcome {
+    pub passed: u64,
+    pub failed: u64,
+}
+
+/// Builds the tests `cargo <args> --no-run` selects and lists their executables. Compiler
+/// messages go to the terminal as usual.
+pub fn build(ctx: &Ctx, args: &[&str]) -> Result<Vec<TestBin>, String> {
+    let mut c = cmd(ctx, &ctx.cargo);
+    c.args(args)
+        .args(["--no-run", "--message-format=json-render-diagnostics"])
+        .current_dir(&ctx.root)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    let mut child = c.spawn().map_err(|e| format!("cargo: {e}"))?;
+    let mut bins = Vec::new();
+    if let Some(out) = child.stdout.take() {
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            if let Some(b) = test_bin(&ctx.root, &line) {
+                bins.push(b);
+            }
+        }
+    }
+    let status = child.wait().map_err(|e| e.to_string())?;
+    if !status.success() {
+        return Err(format!("building the tests failed ({status})"));
+    }
+    Ok(bins)
+}
+
+/// A test executable from one line of cargo's JSON messages.
+fn test_bin(root: &Path, line: &str) -> Option<TestBin> {
+    let v: Value = serde_json::from_str(line).ok()?;
+    if v["reason"] != "compiler-artifact" || v["profile"]["test"] != true {
+        return None;
+    }
+    let exe = PathBuf::from(v["executable"].as_str()?);
+    let src = PathBuf::from(v["target"]["src_path"].as_str()?);
+    let dir = PathBuf::from(v["manifest_path"].as_str()?)
+        .parent()?
+        .to_path_buf();
+    let label = src.strip_prefix(root).unwrap_or(&src).display().to_string();
+    let source_bytes = fs::metadata(&src).map(|m| m.len()).unwrap_or(0);
+    Some(TestBin {
+        label,
+        exe,
+        dir,
+        source_bytes,
+    })
+}
+
+/// How many binaries run at once: `AGENT_CANVAS_TEST_JOBS` or `default`.
+pub fn jobs(default: usize) -> usize {
+    std::env::var("AGENT_CANVAS_TEST_JOBS")
+        .ok()
+        .and_then(|j| j.parse().ok())
+        .filter(|j| *j > 0)
+        .unwrap_or(default)
+}
+
+fn durations_file() -> PathBuf {
+    tools::cache_dir().join("test-durations.tsv")
+}
+
+fn read_durations() -> HashMap<String, f64> {
+    fs::read_to_string(durations_file())
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| {
+            let (label, secs) = l.split_once('\t')?;
+            Some((label.to_string(), secs.parse().ok()?))
+        })
+        .collect()
+}
+
+fn write_durations(new: &[(String, f64)]) {
+    let mut all = read_durations();
+    for (label, secs) in new {
+        all.insert(label.clone(), *secs);
+    }
+    let mut rows: Vec<_> = all.into_iter().collect();
+    rows.sort_by(|a, b| a.0.cmp(&b.0));
+    let text: String = rows.iter().map(|(l, s)| format!("{l}\t{s:.1}\n")).collect();
+    let _ = fs::create_dir_all(tools::cache_dir());
+    let _ = fs::write(durations_file(), text);
+}
+
+/// Longest first: by earlier durations when every binary has one, else by source size.
+fn order(mut bins: Vec<TestBin>) -> Vec<TestBin> {
+    let known = read_durations();
+    if bins.iter().all(|b| known.contains_key(&b.label)) {
+        bins.sort_by(|a, b| known[&b.label].total_cmp(&known[&a.label]));
+    } else {
+        bins.sort_by_key(|b| std::cmp::Reverse(b.source_bytes));
+    }
+    bins
+}
+
+/// Parses libtest's `test result: ok. 12 passed; 0 failed; …` line.
+pub fn parse_result(line: &str) -> Option<(u64, u64)> {
+    let rest = line.trim().strip_prefix("test result: ")?;
+    let num_before = |word: &str| -> Option<u64> {
+        let idx = rest.find(word)?;
+        rest[..idx].split_whitespace().last()?.parse().ok()
+    };
+    Some((num_before(" passed")?, num_before(" failed")?))
+}
+
+struct Done {
+    bin: TestBin,
+    passed: u64,
+    failed: u64,
+    ok: bool,
+    secs: f64,
+    log: PathBuf,
+}
+
+/// Runs every binary with `args`, `jobs` at a time; `prepare` adds the layer's environment
+/// (and may wrap the executable in a runner, e.g. wasm-bindgen-test-runner).
+pub fn run(
+    ctx: &Ctx,
+    layer: &str,
+    bins: Vec<TestBin>,
+    jobs: usize,
+    args: &[String],
+    prepare: &(dyn Fn(&TestBin) -> Command + Sync),
+) -> Outcome {
+    let logs = ctx.logs.join("tests").join(slug(layer));
+    let _ = fs::remove_dir_all(&logs);
+    let _ = fs::create_dir_all(&logs);
+    let total = bins.len();
+    let jobs = jobs.clamp(1, total.max(1));
+    println!(
+        "    {total} test binaries, {jobs} at a time; logs in {}",
+        logs.display()
+    );
+    let _ = std::io::stdout().flush();
+    let queue = Mutex::new(order(bins).into_iter().collect::<VecDeque<_>>());
+    let (tx, rx) = mpsc::channel::<Done>();
+    let mut out = Outcome {
+        passed: 0,
+        failed: 0,
+    };
+    let mut times = Vec::new();
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            let queue = &queue;
+            let tx = tx.clone();
+            let logs = &logs;
+            s.spawn(move || {
+                while let Some(bin) = next(queue) {
+                    if tx.send(run_one(bin, logs, args, prepare)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for (n, d) in rx.iter().enumerate() {
+            let verdict = if d.ok { "ok" } else { "FAILED" };
+            println!(
+                "    [{}/{total}] {verdict:<6} {:<44} {:>4} passed, {:>2} failed  ({:.1}s)",
+                n + 1,
+                d.bin.label,
+                d.passed,
+                d.failed,
+                d.secs
+            );
+            if !d.ok {
+                println!("    ---- {} ----", d.log.display());
+                println!("{}", fs::read_to_string(&d.log).unwrap_or_default());
+                println!("    ---- end of {} ----", d.bin.label);
+            }
+            let _ = std::io::stdout().flush();
+            out.passed += d.passed;
+            out.failed += d.failed;
+            times.push((d.bin.label.clone(), d.secs));
+        }
+    });
+    write_durations(&times);
+    out
+}
+
+/// The next binary to run (the queue's lock is released before it runs).
+fn next(queue: &Mutex<VecDeque<TestBin>>) -> Option<TestBin> {
+    queue.lock().ok()?.pop_front()
+}
+
+fn slug(s: &str) -> String {
+    s.chars()
+        .map(|ch| if ch.is_ascii_alphanumeric() { ch } else { '-' })
+        .collect()
+}
+
+fn run_one(
+    bin: TestBin,
+    logs: &Path,
+    args: &[String],
+    prepare: &(dyn Fn(&TestBin) -> Command + Sync),
+) -> Done {
+    let log = logs.join(format!("{}.log", slug(&bin.label)));
+    let t0 = Instant::now();
+    let started = fs::File::create(&log).and_then(|f| {
+        let err = f.try_clone()?;
+        let mut c = prepare(&bin);
+        c.args(args)
+            .current_dir(&bin.dir)
+            .stdin(Stdio::null())
+            .stdout(f)
+            .stderr(err)
+            .status()
+    });
+    let secs = t0.elapsed().as_secs_f64();
+    let (mut passed, mut failed) = (0, 0);
+    for line in fs::read_to_string(&log).unwrap_or_default().lines() {
+        if let Some((p, f)) = parse_result(line) {
+            passed += p;
+            failed += f;
+        }
+    }
+    let ok = match &started {
+        Ok(status) => status.success(),
+        Err(e) => {
+            let _ = fs::write(&log, format!("could not run {}: {e}\n", bin.exe.display()));
+            false
+        }
+    };
+    // A binary that fails without reporting a failed test (a crash, a timeout) is one failure.
+    if !ok && failed == 0 {
+        failed = 1;
+    }
+    Done {
+        bin,
+        passed,
+        failed,
+        ok,
+        secs,
+        log,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{parse_result, test_bin};
+    use std::path::Path;
+
+    #[test]
+    fn parses_libtest_summary() {
+        assert_eq!(
+            parse_result("test result: ok. 12 passed; 0 failed; 1 ignored; 0 measured"),
+            Some((12, 0))
+        );
+        assert_eq!(
+            parse_result("test result: FAILED. 3 passed; 2 failed; 0 ignored"),
+            Some((3, 2))
+        );
+        assert_eq!(parse_result("running 3 tests"), None);
+    }
+
+    #[test]
+    fn reads_test_executables_from_cargo_messages() {
+        let line = r#"{"reason":"compiler-artifact","package_id":"path+file:///r/crates/e2e#canvas-e2e@0.1.0","manifest_path":"/r/crates/e2e/Cargo.toml","target":{"kind":["test"],"name":"chaos","src_path":"/r/crates/e2e/tests/chaos.rs"},"profile":{"test":true},"executable":"/r/target/debug/deps/chaos-0a1b"}"#;
+        let b = test_bin(Path::new("/r"), line).expect("a test binary");
+        assert_eq!(b.label, "crates/e2e/tests/chaos.rs");
+        assert_eq!(b.exe, Path::new("/r/target/debug/deps/chaos-0a1b"));
+        assert_eq!(b.dir, Path::new("/r/crates/e2e"));
+        // A library built for the tests (not a test itself) and other messages are skipped.
+        let lib = r#"{"reason":"compiler-artifact","manifest_path":"/r/Cargo.toml","target":{"src_path":"/r/src/lib.rs"},"profile":{"test":false},"executable":null}"#;
+        assert!(test_bin(Path::new("/r"), lib).is_none());
+        assert!(test_bin(
+            Path::new("/r"),
+            r#"{"reason":"build-finished","success":true}"#
+        )
+        .is_none());
+        assert!(test_bin(Path::new("/r"), "not json").is_none());
+    }
+}
