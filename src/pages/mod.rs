@@ -10,5 +10,7 @@ pub mod onboarding;
 pub mod panel;
 pub mod public_key;
 pub mod settings;
+pub mod settings_agent;
+pub mod settings_mcp;
 pub mod skills;
 pub mod start_task;

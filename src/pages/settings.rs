@@ -1,11 +1,16 @@
 //! Settings (issue #13; a lazy chunk): `/settings/llm` — the active backend's LLM profiles
-//! (create or replace, test, activate, delete; keys write-only); `/settings/secrets` — its secrets
+//! (create or replace, test, activate, delete; keys write-only); `/settings/agent` — the agent's
+//! and new conversations' settings as forms the server's schemas generate (`settings_agent`);
+//! `/settings/mcp` — its MCP servers, listed, tested, added and removed (`settings_mcp`);
+//! `/settings/secrets` — its secrets
 //! (names listed, values write-only: typed once, sent, cleared, never shown or asked for
 //! again) — and `/settings/app` — this browser's preferences (theme, notifications, sound).
 //! A backend kind without secrets says so instead of failing.
 
 use crate::components::backends::dialog::Dialog;
 use crate::links::href;
+use crate::pages::settings_agent::AgentSection;
+use crate::pages::settings_mcp::McpSection;
 use crate::platform::notify;
 use crate::platform::storage::WebStorage;
 use crate::services::settings as svc;
@@ -20,7 +25,13 @@ use svc::ProfileAction;
 use web_sys::NotificationPermission;
 
 /// The sections: (path segment, label).
-const SECTIONS: &[(&str, &str)] = &[("llm", "LLM"), ("secrets", "Secrets"), ("app", "App")];
+const SECTIONS: &[(&str, &str)] = &[
+    ("llm", "LLM"),
+    ("agent", "Agent"),
+    ("mcp", "MCP"),
+    ("secrets", "Secrets"),
+    ("app", "App"),
+];
 
 #[component]
 pub fn SettingsPage(section: String) -> impl IntoView {
@@ -41,6 +52,8 @@ pub fn SettingsPage(section: String) -> impl IntoView {
         .collect_view();
     let body = match section.as_str() {
         "llm" => view! { <LlmSection /> }.into_any(),
+        "agent" => view! { <AgentSection /> }.into_any(),
+        "mcp" => view! { <McpSection /> }.into_any(),
         "secrets" => view! { <SecretsSection /> }.into_any(),
         "app" => view! { <AppSection /> }.into_any(),
         other => view! {

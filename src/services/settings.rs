@@ -4,19 +4,34 @@
 //! server's named secrets (`/api/settings/secrets`, issue #13).
 
 use crate::platform::storage::WebStorage;
-use crate::state::api::client;
+use crate::state::api::{client, routing, transport};
 use crate::state::backends::BackendsCtx;
+use canvas_core::api::dto::Settings;
+use canvas_core::api::service::{settings_pages, Planned, SettingsPagesApi};
 use canvas_core::api::SendPlanned;
 use canvas_core::errors::ApiError;
+use canvas_core::mcp::{decode_mcp_config, decode_mcp_test, McpServer, McpTest};
 use canvas_core::new_conversation::{
     llm_settings_key, settings_with_encrypted_secrets, LlmSettings, ServerLlm,
 };
 use canvas_core::profiles::{ProfileList, Validation};
 use canvas_core::secrets::SecretItem;
 use canvas_core::selection::ActiveBackend;
+use canvas_core::settings_form::{decode_schema, Schema, SchemaKind};
 use canvas_core::storage::Storage;
 
 const LOCAL: WebStorage = WebStorage::local();
+
+/// Plans one call on the active backend's settings pages' API (built on demand, so the main
+/// module does not carry it) and sends it.
+async fn with_pages<T: 'static>(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    plan: impl FnOnce(&dyn SettingsPagesApi) -> Planned<T>,
+) -> Result<T, ApiError> {
+    let api = settings_pages(active, &routing(&backends));
+    plan(api.as_ref()).send(&transport(backends, active)).await
+}
 
 /// This browser's LLM settings for a backend (default when none or unreadable).
 pub fn load_local(backend_id: &str) -> LlmSettings {
@@ -65,8 +80,7 @@ pub async fn secrets(
     backends: BackendsCtx,
     active: &ActiveBackend,
 ) -> Result<Vec<SecretItem>, ApiError> {
-    let c = client(backends, active);
-    c.api.list_secrets().send(&c.transport).await
+    with_pages(backends, active, |p| p.list_secrets()).await
 }
 
 /// Creates or replaces a secret.
@@ -77,11 +91,7 @@ pub async fn put_secret(
     value: &str,
     description: Option<&str>,
 ) -> Result<SecretItem, ApiError> {
-    let c = client(backends, active);
-    c.api
-        .put_secret(name, value, description)
-        .send(&c.transport)
-        .await
+    with_pages(backends, active, |p| p.put_secret(name, value, description)).await
 }
 
 /// Deletes a secret.
@@ -90,8 +100,7 @@ pub async fn delete_secret(
     active: &ActiveBackend,
     name: &str,
 ) -> Result<(), ApiError> {
-    let c = client(backends, active);
-    c.api.delete_secret(name).send(&c.transport).await
+    with_pages(backends, active, |p| p.delete_secret(name)).await
 }
 
 /// The backend's LLM profiles and the active one (`Unsupported` where the kind has none).
@@ -99,8 +108,7 @@ pub async fn profiles(
     backends: BackendsCtx,
     active: &ActiveBackend,
 ) -> Result<ProfileList, ApiError> {
-    let c = client(backends, active);
-    c.api.list_profiles().send(&c.transport).await
+    with_pages(backends, active, |p| p.list_profiles()).await
 }
 
 /// Creates or replaces profile `name` with `llm`.
@@ -110,8 +118,7 @@ pub async fn save_profile(
     name: &str,
     llm: &serde_json::Value,
 ) -> Result<(), ApiError> {
-    let c = client(backends, active);
-    c.api.save_profile(name, llm).send(&c.transport).await
+    with_pages(backends, active, |p| p.save_profile(name, llm)).await
 }
 
 /// What a profile action does.
@@ -128,12 +135,11 @@ pub async fn profile_action(
     name: &str,
     action: ProfileAction,
 ) -> Result<(), ApiError> {
-    let c = client(backends, active);
-    let call = match action {
-        ProfileAction::Activate => c.api.activate_profile(name),
-        ProfileAction::Delete => c.api.delete_profile(name),
-    };
-    call.send(&c.transport).await
+    with_pages(backends, active, |p| match action {
+        ProfileAction::Activate => p.activate_profile(name),
+        ProfileAction::Delete => p.delete_profile(name),
+    })
+    .await
 }
 
 /// Asks the server to reach `llm`.
@@ -143,16 +149,97 @@ pub async fn validate_llm(
     name: &str,
     llm: &serde_json::Value,
 ) -> Result<Validation, ApiError> {
-    let c = client(backends, active);
-    c.api.validate_llm(name, llm).send(&c.transport).await
+    with_pages(backends, active, |p| p.validate_llm(name, llm)).await
 }
 
 /// The models the server knows (empty when it cannot say).
 pub async fn llm_models(backends: BackendsCtx, active: &ActiveBackend) -> Vec<String> {
-    let c = client(backends, active);
-    c.api
-        .llm_models()
-        .send(&c.transport)
+    with_pages(backends, active, |p| p.llm_models())
         .await
         .unwrap_or_default()
+}
+
+/// What the agent settings page shows: the server's schemas and its settings.
+#[derive(Clone, Debug)]
+pub struct AgentForms {
+    /// `AgentSettings`' schema.
+    pub agent: Schema,
+    /// `ConversationSettings`' schema (`None` when the server has none).
+    pub conversation: Option<Schema>,
+    /// `GET /api/settings`.
+    pub settings: Settings,
+}
+
+/// The schemas and the settings, asked for together (`Unsupported` where the kind has none).
+pub async fn agent_forms(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+) -> Result<AgentForms, ApiError> {
+    let c = client(backends, active);
+    let (agent, conversation, settings) = futures::join!(
+        with_pages(backends, active, |p| p.settings_schema(SchemaKind::Agent)),
+        with_pages(backends, active, |p| p
+            .settings_schema(SchemaKind::Conversation)),
+        c.api.get_settings().send(&c.transport),
+    );
+    Ok(AgentForms {
+        agent: decode_schema(&agent?).map_err(ApiError::Decode)?,
+        conversation: conversation.ok().and_then(|v| decode_schema(&v).ok()),
+        settings: settings?,
+    })
+}
+
+/// Writes the forms' changes (`PATCH /api/settings` with the diffs).
+pub async fn save_agent_forms(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    patch: &serde_json::Value,
+) -> Result<(), ApiError> {
+    let c = client(backends, active);
+    c.api
+        .update_settings(patch)
+        .send(&c.transport)
+        .await
+        .map(|_| ())
+}
+
+/// The backend's stored MCP servers (`Unsupported` where the kind has none).
+pub async fn mcp_servers(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+) -> Result<Vec<McpServer>, ApiError> {
+    // Planning a test sends nothing: a kind without MCP servers says so before any request.
+    settings_pages(active, &routing(&backends)).test_mcp_server(&serde_json::Value::Null)?;
+    let c = client(backends, active);
+    let settings = c.api.get_settings().send(&c.transport).await?;
+    Ok(decode_mcp_config(&settings.agent_settings))
+}
+
+/// Stores MCP server `name`.
+pub async fn add_mcp_server(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    name: &str,
+    server: &serde_json::Value,
+) -> Result<(), ApiError> {
+    with_pages(backends, active, |p| p.add_mcp_server(name, server)).await
+}
+
+/// Removes MCP server `name`.
+pub async fn remove_mcp_server(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    name: &str,
+) -> Result<(), ApiError> {
+    with_pages(backends, active, |p| p.remove_mcp_server(name)).await
+}
+
+/// Connects to a server described by a test body and lists its tools (nothing stored).
+pub async fn test_mcp_server(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    body: &serde_json::Value,
+) -> Result<McpTest, ApiError> {
+    let answer = with_pages(backends, active, |p| p.test_mcp_server(body)).await?;
+    decode_mcp_test(&answer).map_err(ApiError::Decode)
 }

@@ -12,9 +12,9 @@ use std::time::{Duration, Instant};
 
 use canvas_client_native::ReqwestTransport;
 use canvas_core::api::{
-    backend_api, conversation_tools, BackendApi, BashRequest, Call, ConversationRef, Created,
-    EventQuery, ExecutionStatus, GitChangeStatus, NewConversation, OutgoingMessage, RoutingContext,
-    SendPlanned, SkillsRequest,
+    backend_api, conversation_tools, settings_pages, BackendApi, BashRequest, Call,
+    ConversationRef, Created, EventQuery, ExecutionStatus, GitChangeStatus, NewConversation,
+    OutgoingMessage, RoutingContext, SendPlanned, SkillsRequest,
 };
 use canvas_core::events::{ItemKind, Timeline};
 use canvas_core::{ActiveBackend, ApiError, Backend, BackendKind, Version};
@@ -166,6 +166,8 @@ async fn typed_client_against_a_real_agent_server() {
     let active = active_for(&server.url, &key);
     let api = backend_api(&active, &RoutingContext::native());
     let api = api.as_ref();
+    let pages = settings_pages(&active, &RoutingContext::native());
+    let pages = pages.as_ref();
 
     // --- server info + version gate (BR-9) ---
     let info = run("server info", api.server_info(), &http).await;
@@ -183,19 +185,19 @@ async fn typed_client_against_a_real_agent_server() {
     );
 
     // --- secrets: names listed, values never returned ---
-    let before = run("secrets", api.list_secrets(), &http).await;
+    let before = run("secrets", pages.list_secrets(), &http).await;
     assert!(
         !before.iter().any(|s| s.name == "CANVAS_TEST_TOKEN"),
         "{before:?}"
     );
     let stored = run(
         "put secret",
-        api.put_secret("CANVAS_TEST_TOKEN", "s3cr3t-value", Some("for the test")),
+        pages.put_secret("CANVAS_TEST_TOKEN", "s3cr3t-value", Some("for the test")),
         &http,
     )
     .await;
     assert_eq!(stored.name, "CANVAS_TEST_TOKEN");
-    let listed = run("secrets after put", api.list_secrets(), &http).await;
+    let listed = run("secrets after put", pages.list_secrets(), &http).await;
     let item = listed
         .iter()
         .find(|s| s.name == "CANVAS_TEST_TOKEN")
@@ -205,11 +207,11 @@ async fn typed_client_against_a_real_agent_server() {
     // A put of the same name replaces it.
     run(
         "put secret again",
-        api.put_secret("CANVAS_TEST_TOKEN", "other", None),
+        pages.put_secret("CANVAS_TEST_TOKEN", "other", None),
         &http,
     )
     .await;
-    let again = run("secrets after the second put", api.list_secrets(), &http).await;
+    let again = run("secrets after the second put", pages.list_secrets(), &http).await;
     assert_eq!(
         again
             .iter()
@@ -220,11 +222,11 @@ async fn typed_client_against_a_real_agent_server() {
     );
     run(
         "delete secret",
-        api.delete_secret("CANVAS_TEST_TOKEN"),
+        pages.delete_secret("CANVAS_TEST_TOKEN"),
         &http,
     )
     .await;
-    let after = run("secrets after delete", api.list_secrets(), &http).await;
+    let after = run("secrets after delete", pages.list_secrets(), &http).await;
     assert!(
         !after.iter().any(|s| s.name == "CANVAS_TEST_TOKEN"),
         "{after:?}"
@@ -232,14 +234,20 @@ async fn typed_client_against_a_real_agent_server() {
     assert_eq!(
         run_err(
             "delete a missing secret",
-            api.delete_secret("CANVAS_TEST_TOKEN"),
+            pages.delete_secret("CANVAS_TEST_TOKEN"),
             &http
         )
         .await,
         ApiError::NotFound
     );
     // A name the server refuses is a typed error with its reason.
-    match run_err("bad secret name", api.put_secret("1BAD", "x", None), &http).await {
+    match run_err(
+        "bad secret name",
+        pages.put_secret("1BAD", "x", None),
+        &http,
+    )
+    .await
+    {
         ApiError::Server {
             status: 422,
             detail,
@@ -257,8 +265,8 @@ async fn typed_client_against_a_real_agent_server() {
         "profile-key",
     )
     .expect("a valid profile");
-    run("save profile", api.save_profile(&name, &llm), &http).await;
-    let profiles = run("profiles", api.list_profiles(), &http).await;
+    run("save profile", pages.save_profile(&name, &llm), &http).await;
+    let profiles = run("profiles", pages.list_profiles(), &http).await;
     let p = profiles
         .profiles
         .iter()
@@ -270,11 +278,11 @@ async fn typed_client_against_a_real_agent_server() {
     assert!(!format!("{profiles:?}").contains("profile-key"));
     run(
         "activate profile",
-        api.activate_profile("canvas-test"),
+        pages.activate_profile("canvas-test"),
         &http,
     )
     .await;
-    let profiles = run("profiles after activate", api.list_profiles(), &http).await;
+    let profiles = run("profiles after activate", pages.list_profiles(), &http).await;
     assert_eq!(profiles.active.as_deref(), Some("canvas-test"));
     let settings = run("settings after activate", api.get_settings(), &http).await;
     assert_eq!(
@@ -282,14 +290,14 @@ async fn typed_client_against_a_real_agent_server() {
         json!("openai/stub-model"),
         "[settings] {settings:?}"
     );
-    assert!(!run("models", api.llm_models(), &http).await.is_empty());
-    run("delete profile", api.delete_profile("canvas-test"), &http).await;
-    let profiles = run("profiles after delete", api.list_profiles(), &http).await;
+    assert!(!run("models", pages.llm_models(), &http).await.is_empty());
+    run("delete profile", pages.delete_profile("canvas-test"), &http).await;
+    let profiles = run("profiles after delete", pages.list_profiles(), &http).await;
     assert!(!profiles.profiles.iter().any(|p| p.name == "canvas-test"));
     // Deleting is idempotent on the server: a missing profile is no error.
     run(
         "delete a missing profile",
-        api.delete_profile("canvas-test"),
+        pages.delete_profile("canvas-test"),
         &http,
     )
     .await;
@@ -452,7 +460,7 @@ async fn typed_client_against_a_real_agent_server() {
     .expect("a valid profile");
     run(
         "save profile to switch to",
-        api.save_profile(&switch_name, &switch_llm),
+        pages.save_profile(&switch_name, &switch_llm),
         &http,
     )
     .await;
@@ -483,7 +491,7 @@ async fn typed_client_against_a_real_agent_server() {
     .await;
     run(
         "delete the switch profile",
-        api.delete_profile(&switch_name),
+        pages.delete_profile(&switch_name),
         &http,
     )
     .await;

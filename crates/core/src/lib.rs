@@ -22,6 +22,8 @@
 //! | [`automation`] | automations: cron schedules, service DTOs, form rules, client (issue #14) |
 //! | [`skills`] | skills from many sources merged by precedence (issue #13) |
 //! | [`secrets`] | the agent server's secrets: names listed, values write-only (issue #13) |
+//! | [`mcp`] | MCP servers on the agent server: listed, added, tested, removed (issue #13) |
+//! | [`settings_form`] | settings forms generated from the agent server's schemas (issue #13) |
 //! | [`profiles`] | LLM profiles on the agent server: list, save, activate, validate (issue #13) |
 //! | [`preferences`] | app preferences in this browser: theme, notifications, sound (issue #13) |
 //! | [`all_backends`] | one conversation list across every backend (issue #16) |
@@ -59,6 +61,7 @@ pub mod list_filter;
 pub mod live;
 pub mod llm_switches;
 pub mod markdown;
+pub mod mcp;
 pub mod new_conversation;
 pub mod omnigent;
 pub mod orgs;
@@ -68,6 +71,7 @@ pub mod profiles;
 pub mod registry;
 pub mod secrets;
 pub mod selection;
+pub mod settings_form;
 pub mod shortcuts;
 pub mod sidebar;
 pub mod skills;

@@ -346,3 +346,365 @@ async fn an_llm_profile_on_the_stub_is_tested_activated_and_runs_a_new_conversat
     )
     .await;
 }
+
+/// The selector of a schema field's row (`data-key` is the field's dotted key).
+fn setting(key: &str) -> String {
+    format!("[data-testid=\"setting-{key}\"]")
+}
+
+/// Whether a field's row is shown.
+async fn shown(b: &Browser, key: &str) -> bool {
+    b.js(&format!(
+        "const r = document.querySelector({}); return !!r && !r.hidden && r.offsetParent !== null;",
+        json!(setting(key))
+    ))
+    .await
+        == json!(true)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_agent_form_follows_the_servers_schemas_and_sends_only_what_changed() {
+    let env = Env::get();
+    // A private agent server: the form changes the server's agent and conversation settings.
+    let agent = env.private_agent_server("agent-form").await;
+    let api = AgentApi::new(&agent.url, &agent.session_api_key);
+    // A stored LLM key the page must never show.
+    api.send(
+        reqwest::Method::PATCH,
+        "/api/settings",
+        Some(json!({"agent_settings_diff": {"llm": {"api_key": "sk-agent-form-secret"}}})),
+    )
+    .await;
+    let mut config = canvas_serve::Config::new(&env.dist);
+    config.agent_server_url = Some(agent.url.clone());
+    config.session_api_key = Some(agent.session_api_key.clone());
+    let server = canvas_serve::start(config).await.expect("serve");
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/settings", server.url())).await;
+    b.click("[data-testid=settings-nav-agent]").await;
+    b.wait_js(
+        "the form from the schemas",
+        "return !!document.querySelector('[data-testid=agent-settings-form]')",
+    )
+    .await;
+    assert_eq!(
+        b.js("return document.querySelector('[data-testid=agent-kind]').dataset.kind")
+            .await,
+        json!("openhands")
+    );
+    // Sections as the schema names them; ACP's only for ACP agents.
+    let legends = b
+        .js(
+            "return [...document.querySelectorAll('fieldset.settings-group')] \
+               .filter(f => !f.hidden).map(f => f.querySelector('legend').innerText)",
+        )
+        .await;
+    for want in ["LLM", "Condenser", "Verification", "Runtime"] {
+        assert!(
+            legends.as_array().unwrap().contains(&json!(want)),
+            "{want} in {legends}"
+        );
+    }
+    assert!(!legends
+        .as_array()
+        .unwrap()
+        .contains(&json!("ACP (Agent Client Protocol)")));
+
+    // The key is stored, and nowhere in the page.
+    assert!(b
+        .text_of(&setting("llm.api_key"))
+        .await
+        .contains("Set. Type a new value"));
+    let leaks = b
+        .js("return document.documentElement.outerHTML.includes('sk-agent-form-secret') \
+               || [...document.querySelectorAll('input, textarea')].some(i => i.value.includes('sk-agent-form-secret'))")
+        .await;
+    assert_eq!(
+        leaks,
+        json!(false),
+        "the stored key must not be in the page"
+    );
+
+    // Minor fields wait under "Show advanced".
+    assert!(!shown(&b, "condenser.max_size").await);
+    b.click("[data-testid=settings-advanced]").await;
+    b.wait_js(
+        "the advanced fields",
+        &format!(
+            "const r = document.querySelector({}); return !!r && !r.hidden;",
+            json!(setting("condenser.max_size"))
+        ),
+    )
+    .await;
+    let input = format!(
+        "{} [data-testid=setting-input]",
+        setting("condenser.max_size")
+    );
+    assert_eq!(
+        b.js(&format!(
+            "return document.querySelector({}).value",
+            json!(input)
+        ))
+        .await,
+        json!("240")
+    );
+    // A field follows its condition: the condenser's size hides while it is off.
+    let enabled = format!(
+        "{} [data-testid=setting-input]",
+        setting("condenser.enabled")
+    );
+    b.click(&enabled).await;
+    b.wait_js(
+        "the size hidden with the condenser off",
+        &format!(
+            "return document.querySelector({}).hidden",
+            json!(setting("condenser.max_size"))
+        ),
+    )
+    .await;
+    b.click(&enabled).await;
+    // So does a conversation setting: the analyzer shows with confirmation mode on.
+    assert!(!shown(&b, "security_analyzer").await);
+    b.click(&format!(
+        "{} [data-testid=setting-input]",
+        setting("confirmation_mode")
+    ))
+    .await;
+    b.wait_js(
+        "the analyzer with confirmation on",
+        &format!(
+            "return !document.querySelector({}).hidden",
+            json!(setting("security_analyzer"))
+        ),
+    )
+    .await;
+
+    // A wrong number is named at its field, focused, and nothing is sent.
+    b.type_into(&input, "lots").await;
+    assert_eq!(
+        b.text_of("[data-testid=settings-unsaved]").await,
+        "2 unsaved changes"
+    );
+    b.click("[data-testid=agent-settings-save]").await;
+    b.wait_js(
+        "the field's error",
+        &format!(
+            "const r = document.querySelector({}); const e = r && r.querySelector('.field-error'); \
+             return !!e && !e.hidden && e.innerText.includes('is not a whole number') \
+               && document.activeElement === r.querySelector('[data-testid=setting-input]');",
+            json!(setting("condenser.max_size"))
+        ),
+    )
+    .await;
+    assert!(b
+        .text_of("[data-testid=agent-settings-message]")
+        .await
+        .contains("Nothing was saved"));
+    let (_, before) = api.get("/api/settings").await;
+    assert_ne!(
+        before["conversation_settings"]["confirmation_mode"],
+        json!(true)
+    );
+
+    // Fixed and saved with Enter: only the two changes reach the server.
+    b.type_into(&input, "120\n").await;
+    b.wait_js(
+        "the form read back from the server",
+        "const u = document.querySelector('[data-testid=settings-unsaved]'); \
+         const m = document.querySelector('[data-testid=agent-settings-message]'); \
+         return !!u && u.hidden && !!m && m.hidden;",
+    )
+    .await;
+    let (_, after) = api.get("/api/settings").await;
+    assert_eq!(after["agent_settings"]["condenser"]["max_size"], json!(120));
+    assert_eq!(
+        after["conversation_settings"]["confirmation_mode"],
+        json!(true)
+    );
+    assert_eq!(after["llm_api_key_is_set"], json!(true), "the key is kept");
+    assert_eq!(
+        after["agent_settings"]["llm"]["model"], before["agent_settings"]["llm"]["model"],
+        "untouched fields stay as they were"
+    );
+
+    // A reload shows what the server holds.
+    b.goto(&format!("{}/settings/agent", server.url())).await;
+    b.click("[data-testid=settings-advanced]").await;
+    b.wait_js(
+        "the saved values",
+        &format!(
+            "const i = document.querySelector({}); \
+             const c = document.querySelector({}); \
+             return !!i && i.value === '120' && !!c && c.checked;",
+            json!(input),
+            json!(format!(
+                "{} [data-testid=setting-input]",
+                setting("confirmation_mode")
+            ))
+        ),
+    )
+    .await;
+}
+
+/// A real MCP server (FastMCP, from the agent server's own environment) over stdio.
+const DEMO_MCP_SERVER: &str = r#"
+import os
+from fastmcp import FastMCP
+
+mcp = FastMCP("canvas-demo")
+
+
+@mcp.tool
+def add(a: int, b: int) -> int:
+    """Adds two numbers."""
+    return a + b
+
+
+@mcp.tool
+def token_length() -> int:
+    """The length of the token it was given."""
+    return len(os.environ.get("DEMO_TOKEN", ""))
+
+
+if __name__ == "__main__":
+    mcp.run(show_banner=False)
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_mcp_server_is_tested_added_listed_without_its_secret_and_removed() {
+    let env = Env::get();
+    // A private agent server: the test changes its MCP servers.
+    let agent = env.private_agent_server("mcp").await;
+    let api = AgentApi::new(&agent.url, &agent.session_api_key);
+    let script = env.scratch("mcp-server").join("demo_mcp.py");
+    std::fs::write(&script, DEMO_MCP_SERVER).expect("write the MCP server");
+    let mut config = canvas_serve::Config::new(&env.dist);
+    config.agent_server_url = Some(agent.url.clone());
+    config.session_api_key = Some(agent.session_api_key.clone());
+    let server = canvas_serve::start(config).await.expect("serve");
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/settings/mcp", server.url())).await;
+    b.wait_js(
+        "no MCP servers yet",
+        "return !!document.querySelector('[data-testid=mcp-empty]')",
+    )
+    .await;
+
+    // A URL nothing listens on: the test says it could not connect.
+    b.js(
+        "const s = document.querySelector('[data-testid=mcp-transport]'); s.value = 'http'; \
+          s.dispatchEvent(new Event('change', {bubbles: true})); return true;",
+    )
+    .await;
+    b.type_into("[data-testid=mcp-url]", "http://127.0.0.1:9/mcp")
+        .await;
+    b.click("[data-testid=mcp-test]").await;
+    let failed = b
+        .wait_js_for(
+            "the failed test",
+            "const n = document.querySelector('[data-testid=mcp-note]'); \
+             return !!n && !n.hidden && n.dataset.ok === 'false' ? n.innerText : null;",
+            std::time::Duration::from_secs(60),
+        )
+        .await;
+    assert!(failed.as_str().is_some_and(|t| !t.is_empty()), "{failed}");
+
+    // The command over stdio: a bad environment line is named, nothing is sent.
+    b.js(
+        "const s = document.querySelector('[data-testid=mcp-transport]'); s.value = 'stdio'; \
+          s.dispatchEvent(new Event('change', {bubbles: true})); return true;",
+    )
+    .await;
+    b.type_into("[data-testid=mcp-name]", "demo").await;
+    b.type_into(
+        "[data-testid=mcp-command]",
+        &env.python.display().to_string(),
+    )
+    .await;
+    b.type_into("[data-testid=mcp-args]", &script.display().to_string())
+        .await;
+    b.type_into("[data-testid=mcp-env]", "not a pair").await;
+    b.click("[data-testid=mcp-add]").await;
+    b.wait_js(
+        "the environment line's error",
+        "const e = document.querySelector('[data-testid=mcp-error]'); \
+         return !!e && !e.hidden && e.innerText.includes('Environment line 1');",
+    )
+    .await;
+    b.type_into("[data-testid=mcp-env]", "DEMO_TOKEN=mcp-secret-value")
+        .await;
+
+    // "Test": the agent server starts it and lists its tools; nothing is stored.
+    b.click("[data-testid=mcp-test]").await;
+    let tools = b
+        .wait_js_for(
+            "the tools",
+            "const n = document.querySelector('[data-testid=mcp-note]'); \
+             return !!n && !n.hidden && n.dataset.ok === 'true' ? n.innerText : null;",
+            std::time::Duration::from_secs(90),
+        )
+        .await;
+    let tools = tools.as_str().unwrap_or_default().to_string();
+    assert!(
+        tools.contains("add") && tools.contains("token_length"),
+        "{tools}"
+    );
+    let (_, settings) = api.get("/api/settings").await;
+    assert!(
+        settings["agent_settings"]["mcp_config"]
+            .as_object()
+            .is_none_or(|m| m.is_empty()),
+        "a test stores nothing: {}",
+        settings["agent_settings"]["mcp_config"]
+    );
+
+    // Added: listed with what it runs and the name of its variable, never the value.
+    b.click("[data-testid=mcp-add]").await;
+    let row = "[data-testid=mcp-row][data-name=demo]";
+    b.wait_js(
+        "the stored server",
+        &format!("return !!document.querySelector({})", json!(row)),
+    )
+    .await;
+    assert!(b
+        .text_of(&format!("{row} [data-testid=mcp-target]"))
+        .await
+        .ends_with("demo_mcp.py"));
+    assert_eq!(
+        b.text_of(&format!("{row} [data-testid=mcp-secrets]")).await,
+        "env DEMO_TOKEN"
+    );
+    let leaks = b
+        .js("return document.documentElement.outerHTML.includes('mcp-secret-value') \
+               || [...document.querySelectorAll('input, textarea')].some(i => i.value.includes('mcp-secret-value'))")
+        .await;
+    assert_eq!(leaks, json!(false), "the value must not stay in the page");
+    let (_, settings) = api.get("/api/settings").await;
+    let stored = &settings["agent_settings"]["mcp_config"]["demo"];
+    assert_eq!(stored["command"], json!(env.python.display().to_string()));
+    assert_eq!(stored["args"], json!([script.display().to_string()]));
+    assert!(stored["env"]["DEMO_TOKEN"].is_string());
+    // The same name again is refused before anything is sent.
+    b.type_into("[data-testid=mcp-name]", "demo").await;
+    b.type_into("[data-testid=mcp-command]", "python3").await;
+    b.click("[data-testid=mcp-add]").await;
+    b.wait_js(
+        "the taken name",
+        "const e = document.querySelector('[data-testid=mcp-error]'); \
+         return !!e && !e.hidden && e.innerText.includes('exists');",
+    )
+    .await;
+
+    // Removed after asking: gone from the page and from the server.
+    b.click(&format!("{row} [data-testid=remove-mcp]")).await;
+    b.click("[data-testid=confirm-remove-mcp]").await;
+    b.wait_js(
+        "the list without it",
+        "return !!document.querySelector('[data-testid=mcp-empty]')",
+    )
+    .await;
+    let (_, settings) = api.get("/api/settings").await;
+    assert!(settings["agent_settings"]["mcp_config"]
+        .get("demo")
+        .is_none());
+}

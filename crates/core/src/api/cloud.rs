@@ -34,7 +34,8 @@ use crate::api::plan::{
 use crate::api::routing::{runtime_target, ConversationRef, RoutingContext, RuntimeTarget};
 use crate::api::service::{
     BackendApi, CloudAccountApi, ConversationToolsApi, ConversationsApi, EventsApi, FilesApi,
-    GitApi, Planned, RuntimeApi, ServerApi, SettingsApi, SkillsApi, WorkspaceFile,
+    GitApi, Planned, RuntimeApi, ServerApi, SettingsApi, SettingsPagesApi, SkillsApi,
+    WorkspaceFile,
 };
 use crate::api::view::{
     ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,
@@ -636,6 +637,8 @@ impl GitApi for CloudApi {
         )
     }
 }
+
+impl SettingsPagesApi for CloudApi {}
 
 impl SettingsApi for CloudApi {
     fn get_settings(&self) -> Planned<Settings> {

@@ -13,7 +13,7 @@ use crate::api::plan::{Body, Call, Method, RequestPlan, Route};
 use crate::api::routing::ConversationRef;
 use crate::api::service::{
     BackendApi, CloudAccountApi, ConversationsApi, EventsApi, FilesApi, GitApi, Planned,
-    RuntimeApi, ServerApi, SettingsApi, SkillsApi, WorkspaceFile,
+    RuntimeApi, ServerApi, SettingsApi, SettingsPagesApi, SkillsApi, WorkspaceFile,
 };
 use crate::backend::BackendKind;
 use crate::errors::ApiError;
@@ -54,6 +54,7 @@ impl RuntimeApi for FakeApi {}
 impl FilesApi for FakeApi {}
 impl GitApi for FakeApi {}
 impl SettingsApi for FakeApi {}
+impl SettingsPagesApi for FakeApi {}
 impl SkillsApi for FakeApi {}
 impl crate::api::service::ConversationToolsApi for FakeApi {}
 

@@ -7,7 +7,7 @@ use crate::api::auth::request_headers;
 use crate::api::decode::{
     decode_ask_answer, decode_bash_command, decode_bash_event_page, decode_bash_result,
     decode_bytes, decode_commits_page, decode_count, decode_event_page, decode_file_home,
-    decode_git_changes, decode_git_diff, decode_local_created, decode_local_summaries,
+    decode_git_changes, decode_git_diff, decode_json, decode_local_created, decode_local_summaries,
     decode_local_summary, decode_local_summary_page, decode_server_info, decode_settings,
     decode_skills, decode_success, decode_unit, decode_upload_result,
 };
@@ -21,7 +21,8 @@ use crate::api::plan::{Body, Call, Decoder, Method, RequestPlan, Route};
 use crate::api::routing::ConversationRef;
 use crate::api::service::{
     BackendApi, CloudAccountApi, ConversationToolsApi, ConversationsApi, EventsApi, FilesApi,
-    GitApi, Planned, RuntimeApi, ServerApi, SettingsApi, SkillsApi, WorkspaceFile,
+    GitApi, Planned, RuntimeApi, ServerApi, SettingsApi, SettingsPagesApi, SkillsApi,
+    WorkspaceFile,
 };
 use crate::api::view::{
     ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,
@@ -561,6 +562,12 @@ impl SettingsApi for LocalApi {
             decode_settings,
         )
     }
+}
+
+impl SettingsPagesApi for LocalApi {
+    fn settings_schema(&self, kind: crate::settings_form::SchemaKind) -> Planned<Value> {
+        self.get(kind.path(), decode_json::<Value>)
+    }
 
     fn list_secrets(&self) -> Planned<Vec<SecretItem>> {
         self.get("/api/settings/secrets", decode_secrets)
@@ -633,6 +640,35 @@ impl SettingsApi for LocalApi {
 
     fn llm_models(&self) -> Planned<Vec<String>> {
         self.get("/api/llm/models", decode_models)
+    }
+
+    fn add_mcp_server(&self, name: &str, server: &Value) -> Planned<()> {
+        self.post_json(
+            &format!("/api/settings/mcp/{}", id_segment(name)?),
+            server.clone(),
+            decode_unit,
+        )
+    }
+
+    fn remove_mcp_server(&self, name: &str) -> Planned<()> {
+        self.call(
+            Method::Delete,
+            &format!("/api/settings/mcp/{}", id_segment(name)?),
+            Body::None,
+            DEFAULT_TIMEOUT_MS,
+            decode_unit,
+        )
+    }
+
+    fn test_mcp_server(&self, body: &Value) -> Planned<Value> {
+        // The server waits up to the body's `timeout` (≤ 120 s) for the connection.
+        self.call(
+            Method::Post,
+            "/api/mcp/test",
+            Body::Json(body.clone()),
+            VALIDATE_TIMEOUT_MS,
+            decode_json::<Value>,
+        )
     }
 }
 

@@ -68,9 +68,9 @@ pub use routing::{
     runtime_base_url, runtime_target, ConversationRef, RoutingContext, RuntimeTarget,
 };
 pub use service::{
-    backend_api, client_for, conversation_tools, BackendApi, CloudAccountApi, ConversationToolsApi,
-    ConversationsApi, EventsApi, FilesApi, GitApi, Planned, RuntimeApi, ServerApi, SettingsApi,
-    SkillsApi, WorkspaceFile,
+    backend_api, client_for, conversation_tools, settings_pages, BackendApi, CloudAccountApi,
+    ConversationToolsApi, ConversationsApi, EventsApi, FilesApi, GitApi, Planned, RuntimeApi,
+    ServerApi, SettingsApi, SettingsPagesApi, SkillsApi, WorkspaceFile,
 };
 pub use view::{
     ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,

@@ -27,7 +27,7 @@ use crate::api::plan::{Body, Call, Method, RequestPlan, Route};
 use crate::api::routing::ConversationRef;
 use crate::api::service::{
     BackendApi, CloudAccountApi, ConversationsApi, EventsApi, FilesApi, GitApi, Planned,
-    RuntimeApi, ServerApi, SettingsApi, SkillsApi, WorkspaceFile,
+    RuntimeApi, ServerApi, SettingsApi, SettingsPagesApi, SkillsApi, WorkspaceFile,
 };
 use crate::api::view::{ConversationSummary, ConversationSummaryPage, Created, NewConversation};
 use crate::backend::BackendKind;
@@ -265,6 +265,7 @@ impl RuntimeApi for OmnigentApi {}
 impl FilesApi for OmnigentApi {}
 impl GitApi for OmnigentApi {}
 impl SettingsApi for OmnigentApi {}
+impl SettingsPagesApi for OmnigentApi {}
 impl SkillsApi for OmnigentApi {}
 impl crate::api::service::ConversationToolsApi for OmnigentApi {}
 

@@ -238,6 +238,30 @@ pub trait SettingsApi {
     fn update_settings(&self, _diff: &Value) -> Planned<Settings> {
         Err(ApiError::NotFound)
     }
+}
+
+/// What only the settings pages (a lazy chunk) and a conversation's model picker ask for: the
+/// schemas, MCP servers, secrets, LLM profiles. Not part of [`BackendApi`]: built on demand by
+/// [`settings_pages`], so the main module does not carry it.
+pub trait SettingsPagesApi {
+    /// A settings schema as the server sends it (`GET /api/settings/agent-schema` or
+    /// `/conversation-schema`; read with `settings_form::decode_schema`).
+    fn settings_schema(&self, _kind: crate::settings_form::SchemaKind) -> Planned<Value> {
+        Err(ApiError::Unsupported("Agent settings"))
+    }
+    /// Stores a new MCP server (`mcp::McpForm::server_body`; a taken name is a conflict).
+    fn add_mcp_server(&self, _name: &str, _server: &Value) -> Planned<()> {
+        Err(ApiError::Unsupported("MCP servers"))
+    }
+    /// Removes a stored MCP server.
+    fn remove_mcp_server(&self, _name: &str) -> Planned<()> {
+        Err(ApiError::Unsupported("MCP servers"))
+    }
+    /// Connects to a server and lists its tools without storing it (`mcp::McpForm::test_body`);
+    /// the raw answer, read with `mcp::decode_mcp_test`.
+    fn test_mcp_server(&self, _body: &Value) -> Planned<Value> {
+        Err(ApiError::Unsupported("MCP servers"))
+    }
     /// The secrets' names and descriptions (values never come back).
     fn list_secrets(&self) -> Planned<Vec<SecretItem>> {
         Err(ApiError::Unsupported("Secrets"))
@@ -340,6 +364,18 @@ pub fn conversation_tools(
     active: &ActiveBackend,
     ctx: &RoutingContext,
 ) -> Box<dyn ConversationToolsApi> {
+    match active.backend.kind {
+        BackendKind::Local => Box::new(LocalApi::new(active)),
+        BackendKind::Cloud => Box::new(CloudApi::new(active, ctx)),
+        BackendKind::Omnigent => Box::new(crate::api::omnigent::OmnigentApi::new(active)),
+        #[cfg(test)]
+        BackendKind::Fake => Box::new(crate::api::fake::FakeApi::new(active)),
+    }
+}
+
+/// The settings pages' calls for the active backend, chosen by its `kind` like
+/// [`backend_api`].
+pub fn settings_pages(active: &ActiveBackend, ctx: &RoutingContext) -> Box<dyn SettingsPagesApi> {
     match active.backend.kind {
         BackendKind::Local => Box::new(LocalApi::new(active)),
         BackendKind::Cloud => Box::new(CloudApi::new(active, ctx)),
