@@ -7,7 +7,7 @@
 //! again) — and `/settings/app` — this browser's preferences (theme, notifications, sound).
 //! A backend kind without secrets says so instead of failing.
 
-use crate::components::backends::dialog::Dialog;
+use crate::components::confirm::ConfirmDialog;
 use crate::links::href;
 use crate::pages::settings_agent::AgentSection;
 use crate::pages::settings_mcp::McpSection;
@@ -16,7 +16,6 @@ use crate::platform::storage::WebStorage;
 use crate::services::settings as svc;
 use crate::services::skills::not_available;
 use crate::state::backends::use_backends;
-use canvas_core::errors::ApiError;
 use canvas_core::preferences::{self, Theme};
 use canvas_core::profiles::{check_profile, ProfileInfo, Validation};
 use canvas_core::secrets::{check_new_secret, SecretItem};
@@ -236,50 +235,15 @@ fn DeleteSecretDialog(
     on_deleted: Callback<()>,
 ) -> impl IntoView {
     let backends = use_backends();
-    let busy = RwSignal::new(false);
-    let error = RwSignal::new(None::<String>);
-    let close = Callback::new(move |_| {
-        if !busy.get_untracked() {
-            deleting.set(None);
-        }
-    });
-    let remove = Action::new_local(move |n: &String| {
-        let n = n.clone();
-        let active = backends.active.get_untracked();
-        async move {
-            let r = svc::delete_secret(backends, &active, &n).await;
-            if busy.try_set(false).is_some() {
-                return;
-            }
-            match r {
-                // Gone already (another tab): what the person wanted.
-                Ok(()) | Err(ApiError::NotFound) => {
-                    deleting.set(None);
-                    on_deleted.run(());
-                }
-                Err(e) => error.set(Some(e.user_message())),
-            }
-        }
-    });
     let text = format!("Delete the secret {name}? Conversations that use it lose it.");
     view! {
-        <Dialog title="Delete secret" testid="delete-secret-dialog" on_close=close>
-            <p>{text}</p>
-            <p class="field-error" role="alert" hidden=move || error.with(Option::is_none)>
-                {move || error.get().unwrap_or_default()}
-            </p>
-            <div class="form-actions">
-                <button type="button" class="btn" disabled=move || busy.get() on:click=move |_| close.run(())>"Cancel"</button>
-                <button type="button" class="btn danger" data-testid="confirm-delete-secret" disabled=move || busy.get()
-                    on:click=move |_| {
-                        busy.set(true);
-                        error.set(None);
-                        remove.dispatch(name.clone());
-                    }>
-                    {move || if busy.get() { "Deleting…" } else { "Delete" }}
-                </button>
-            </div>
-        </Dialog>
+        <ConfirmDialog title="Delete secret" testid="delete-secret-dialog"
+            confirm_testid="confirm-delete-secret" text=text verb="Delete" busy_verb="Deleting…"
+            gone_is_done=true on_close=Callback::new(move |_| deleting.set(None)) on_done=on_deleted
+            run=move || {
+                let (n, active) = (name.clone(), backends.active.get_untracked());
+                async move { svc::delete_secret(backends, &active, &n).await }
+            } />
     }
 }
 
@@ -635,30 +599,6 @@ fn ProfileDialog(
     done: Callback<()>,
 ) -> impl IntoView {
     let backends = use_backends();
-    let busy = RwSignal::new(false);
-    let error = RwSignal::new(None::<String>);
-    let close = Callback::new(move |_| {
-        if !busy.get_untracked() {
-            pending.set(None);
-        }
-    });
-    let run = Action::new_local(move |n: &String| {
-        let n = n.clone();
-        let active = backends.active.get_untracked();
-        async move {
-            let r = svc::profile_action(backends, &active, &n, action).await;
-            if busy.try_set(false).is_some() {
-                return;
-            }
-            match r {
-                Ok(()) => {
-                    pending.set(None);
-                    done.run(());
-                }
-                Err(e) => error.set(Some(e.user_message())),
-            }
-        }
-    });
     let (title, text, verb) = match action {
         ProfileAction::Activate => (
             "Activate profile",
@@ -672,22 +612,12 @@ fn ProfileDialog(
         ),
     };
     view! {
-        <Dialog title=title testid="profile-dialog" on_close=close>
-            <p>{text}</p>
-            <p class="field-error" role="alert" hidden=move || error.with(Option::is_none)>
-                {move || error.get().unwrap_or_default()}
-            </p>
-            <div class="form-actions">
-                <button type="button" class="btn" disabled=move || busy.get() on:click=move |_| close.run(())>"Cancel"</button>
-                <button type="button" class="btn primary" data-testid="confirm-profile-action" disabled=move || busy.get()
-                    on:click=move |_| {
-                        busy.set(true);
-                        error.set(None);
-                        run.dispatch(name.clone());
-                    }>
-                    {move || if busy.get() { "Working…" } else { verb }}
-                </button>
-            </div>
-        </Dialog>
+        <ConfirmDialog title=title testid="profile-dialog" confirm_testid="confirm-profile-action"
+            text=text verb=verb busy_verb="Working…" style="primary"
+            on_close=Callback::new(move |_| pending.set(None)) on_done=done
+            run=move || {
+                let (n, active) = (name.clone(), backends.active.get_untracked());
+                async move { svc::profile_action(backends, &active, &n, action).await }
+            } />
     }
 }

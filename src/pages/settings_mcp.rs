@@ -4,7 +4,7 @@
 //! "Test" (the server connects and lists the tools; nothing is stored), removed after asking.
 //! Rules and bodies are `canvas_core::mcp`.
 
-use crate::components::backends::dialog::Dialog;
+use crate::components::confirm::ConfirmDialog;
 use crate::services::settings as svc;
 use crate::services::skills::not_available;
 use crate::state::backends::use_backends;
@@ -270,49 +270,14 @@ fn RemoveDialog(
     on_removed: Callback<()>,
 ) -> impl IntoView {
     let backends = use_backends();
-    let busy = RwSignal::new(false);
-    let error = RwSignal::new(None::<String>);
-    let close = Callback::new(move |_| {
-        if !busy.get_untracked() {
-            removing.set(None);
-        }
-    });
-    let remove = Action::new_local(move |n: &String| {
-        let n = n.clone();
-        let active = backends.active.get_untracked();
-        async move {
-            let r = svc::remove_mcp_server(backends, &active, &n).await;
-            if busy.try_set(false).is_some() {
-                return;
-            }
-            match r {
-                // Gone already (another tab): what the person wanted.
-                Ok(()) | Err(canvas_core::errors::ApiError::NotFound) => {
-                    removing.set(None);
-                    on_removed.run(());
-                }
-                Err(e) => error.set(Some(e.user_message())),
-            }
-        }
-    });
     let text = format!("Remove the MCP server {name}? New conversations no longer get its tools.");
     view! {
-        <Dialog title="Remove MCP server" testid="remove-mcp-dialog" on_close=close>
-            <p>{text}</p>
-            <p class="field-error" role="alert" hidden=move || error.with(Option::is_none)>
-                {move || error.get().unwrap_or_default()}
-            </p>
-            <div class="form-actions">
-                <button type="button" class="btn" disabled=move || busy.get() on:click=move |_| close.run(())>"Cancel"</button>
-                <button type="button" class="btn danger" data-testid="confirm-remove-mcp" disabled=move || busy.get()
-                    on:click=move |_| {
-                        busy.set(true);
-                        error.set(None);
-                        remove.dispatch(name.clone());
-                    }>
-                    {move || if busy.get() { "Removing…" } else { "Remove" }}
-                </button>
-            </div>
-        </Dialog>
+        <ConfirmDialog title="Remove MCP server" testid="remove-mcp-dialog"
+            confirm_testid="confirm-remove-mcp" text=text verb="Remove" busy_verb="Removing…"
+            gone_is_done=true on_close=Callback::new(move |_| removing.set(None)) on_done=on_removed
+            run=move || {
+                let (n, active) = (name.clone(), backends.active.get_untracked());
+                async move { svc::remove_mcp_server(backends, &active, &n).await }
+            } />
     }
 }
