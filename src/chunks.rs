@@ -3,7 +3,7 @@
 //! onboarding). Each is its own wasm chunk in the split release build (see [`crate::lazy`]).
 
 use crate::components::backends::BackendDialog;
-use crate::lazy::lazy_view;
+use crate::lazy::{lazy_call, lazy_view};
 use leptos::prelude::*;
 
 lazy_view! {
@@ -50,8 +50,27 @@ lazy_view! {
 
 lazy_view! {
     /// The LLM settings under the launcher.
-    pub fn llm_settings() in llm_settings, preload preload_llm_settings {
+    pub fn llm_settings() in launch, preload preload_llm_settings {
         view! { <crate::pages::home::LlmSettingsPanel /> }
+    }
+}
+
+lazy_view! {
+    /// The launcher's options: working directory, LLM profile, secrets (issue #13).
+    pub fn launch_options() in launch, preload preload_launch_options {
+        view! { <crate::components::launch_options::LaunchOptionsPanel /> }
+    }
+}
+
+lazy_call! {
+    /// Starts a conversation from the launcher with its options (the chunk comes with the
+    /// home page's options, so it is usually there before the first Start).
+    pub fn start_conversation(
+        backends: crate::state::backends::BackendsCtx,
+        active: canvas_core::selection::ActiveBackend,
+        message: String,
+    ) -> Result<String, String>, in launch, preload preload_start_conversation {
+        crate::services::conversation::start(backends, &active, &message).await
     }
 }
 

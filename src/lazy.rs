@@ -69,6 +69,41 @@ macro_rules! lazy_view {
 }
 pub(crate) use lazy_view;
 
+/// A future made inside a chunk: its code lives there too.
+pub type ChunkFuture<T> = Pin<Box<dyn Future<Output = T>>>;
+
+/// Declares `async fn $name(args) -> Result<ChunkFuture<$out>, ChunkError>`: work (not a view)
+/// whose code lives in chunk `$chunk` in the split build. Awaiting the function fetches the
+/// chunk (an error if it cannot be fetched); awaiting the future it gives does the work.
+macro_rules! lazy_call {
+    ($(#[$meta:meta])* pub fn $name:ident($($arg:ident : $ty:ty),* $(,)?) -> $out:ty, in $chunk:ident, preload $preload:ident $body:block) => {
+        #[cfg(agent_canvas_split)]
+        $(#[$meta])*
+        #[::leptos::wasm_split::wasm_split(
+            $chunk,
+            wasm_split_path = ::leptos::wasm_split,
+            fallible,
+            preload(#[doc(hidden)] $preload)
+        )]
+        pub fn $name($($arg: $ty),*) -> ::std::result::Result<$crate::lazy::ChunkFuture<$out>, $crate::lazy::ChunkError> {
+            ::std::result::Result::Ok(::std::boxed::Box::pin(async move { $body }))
+        }
+
+        #[cfg(not(agent_canvas_split))]
+        $(#[$meta])*
+        pub async fn $name($($arg: $ty),*) -> ::std::result::Result<$crate::lazy::ChunkFuture<$out>, $crate::lazy::ChunkError> {
+            ::std::result::Result::Ok(::std::boxed::Box::pin(async move { $body }))
+        }
+
+        #[cfg(not(agent_canvas_split))]
+        #[doc(hidden)]
+        pub async fn $preload() -> ::std::result::Result<(), $crate::lazy::ChunkError> {
+            ::std::result::Result::Ok(())
+        }
+    };
+}
+pub(crate) use lazy_call;
+
 /// A chunk's loader, type-erased: one copy of [`lazy`]'s body serves every lazy part.
 type PreloadFn = Arc<dyn Fn() -> Pin<Box<dyn Future<Output = Result<(), String>>>> + Send + Sync>;
 /// A lazy part's builder, type-erased.

@@ -1,11 +1,9 @@
-//! `/`: the launcher. A message box that starts a conversation on the active backend (working
-//! directory `<home>/workspace/project/<id without dashes>`, `initial_message` with
-//! `run: true`, `agent_settings.llm` from the LLM settings), then opens it. LLM settings per
-//! backend below it.
+//! `/`: the launcher. A message box that starts a conversation on the active backend with the
+//! options remembered for it (working directory, LLM profile, secrets: issue #13), then opens
+//! it. The options, the start itself and the LLM settings below are one lazy chunk.
 
 use crate::components::chat::composer::MessageBox;
 use crate::links::{pinned, use_go};
-use crate::services::conversation::start;
 use crate::services::settings;
 use crate::state::backends::use_backends;
 use canvas_core::live::message_to_send;
@@ -32,9 +30,17 @@ pub fn HomePage() -> impl IntoView {
                     crate::services::hosts::start_session(backends, &active, &choice, &message)
                         .await?
                 }
-                None => start(backends, &active, &message)
-                    .await
-                    .map_err(|e| e.user_message())?,
+                None => {
+                    let work = crate::chunks::start_conversation(backends, active.clone(), message)
+                        .await
+                        .map_err(|e| {
+                            format!(
+                                "Could not load what starts a conversation ({e}). Check that \
+                                 this page's server is reachable and try again."
+                            )
+                        })?;
+                    work.await?
+                }
             };
             Ok::<_, String>(pinned(&path, &active))
         }
@@ -61,6 +67,7 @@ pub fn HomePage() -> impl IntoView {
                     class="composer-input launcher-input" testid="launcher-input" label="Task for the agent"
                     placeholder="Describe a task (Enter to start, Shift+Enter for a new line)" rows="4" />
                 <crate::components::run_where::RunWhere choice=run_where />
+                {crate::lazy::lazy("launcher options", crate::chunks::preload_launch_options, crate::chunks::launch_options)}
                 <div class="launcher-actions">
                     <button class="btn primary" type="submit" data-testid="launcher-start" disabled=move || create.pending().get()>
                         {move || if create.pending().get() { "Starting…" } else { "Start" }}

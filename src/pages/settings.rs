@@ -264,6 +264,8 @@ fn AppSection() -> impl IntoView {
     let notifications = RwSignal::new(preferences::notifications_on(&store));
     let sound = RwSignal::new(preferences::sound_on(&store));
     let permission = RwSignal::new(notify::permission());
+    let default_dir = RwSignal::new(preferences::default_dir(&store));
+    let dir_error = RwSignal::new(None::<String>);
     let error = RwSignal::new(None::<String>);
     let report = move |r: Result<(), canvas_core::storage::StorageError>| {
         error.set(
@@ -332,6 +334,26 @@ fn AppSection() -> impl IntoView {
                         } />
                     " A short sound"
                 </label>
+            </fieldset>
+            <fieldset class="pref-group">
+                <legend>"New conversations"</legend>
+                <label for="pref-default-dir">"Default working directory"</label>
+                <input id="pref-default-dir" type="text" data-testid="pref-default-dir"
+                    autocomplete="off" spellcheck="false"
+                    placeholder="A new folder under ~/workspace/project for each"
+                    prop:value=move || default_dir.get()
+                    on:input=move |ev| {
+                        let v = event_target_value(&ev);
+                        default_dir.set(v.clone());
+                        dir_error.set(preferences::set_default_dir(&store, &v).err());
+                    } />
+                <span class="muted">
+                    "On the agent's machine, for every backend; the launcher's options can choose \
+                     another per backend."
+                </span>
+                {move || dir_error.get().map(|e| view! {
+                    <span class="field-error" role="alert" data-testid="pref-default-dir-error">{e}</span>
+                })}
             </fieldset>
             <p class="field-error" role="alert" data-testid="pref-error" hidden=move || error.with(Option::is_none)>
                 {move || error.get().unwrap_or_default()}

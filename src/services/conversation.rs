@@ -2,14 +2,16 @@
 
 use crate::links::{conversation_path, start_task_path};
 use crate::platform::storage::WebStorage;
-use crate::services::settings;
+use crate::services::{conversation_tools, launch, settings};
 use crate::state::api::client;
 use crate::state::backends::{new_uuid_v4, BackendsCtx};
 use canvas_core::api::view::{ConversationSummary, Created};
-use canvas_core::api::SendPlanned;
+use canvas_core::api::{ConversationRef, SendPlanned};
 use canvas_core::errors::ApiError;
 use canvas_core::events::recent::{Recent, RECENT_TIMELINES};
-use canvas_core::new_conversation::{default_working_dir, effective_llm, new_conversation};
+use canvas_core::launch_options::working_dir_for;
+use canvas_core::new_conversation::{effective_llm, new_conversation, ServerLlm};
+use canvas_core::preferences::default_dir;
 use canvas_core::selection::{ActiveBackend, CacheScope};
 use canvas_core::user_paused::{is_user_paused, set_user_paused};
 use std::cell::RefCell;
@@ -101,15 +103,20 @@ pub fn created_path(created: &Created) -> String {
     }
 }
 
-/// Creates a conversation on `active` with `message` (working directory
-/// `<home>/workspace/project/<id>`, the effective LLM settings) and returns where it opens.
+/// Creates a conversation on `active` with `message` and the launcher's options for it
+/// (`services::launch`): the working directory (else the app's default, else
+/// `<home>/workspace/project/<id>`), the effective LLM settings or a profile the server
+/// switches to before running, the stored secrets to pass, and the user's disabled skills.
+/// Returns where it opens.
 pub async fn start(
     backends: BackendsCtx,
     active: &ActiveBackend,
     message: &str,
-) -> Result<String, ApiError> {
+) -> Result<String, String> {
     let c = client(backends, active);
     let id = new_uuid_v4();
+    // Unreadable options are shown by the launcher; this start uses the defaults.
+    let opts = launch::load(&active.backend.id).unwrap_or_default();
     let home = c
         .api
         .file_home(None)
@@ -118,9 +125,43 @@ pub async fn start(
         .map(|h| h.home)
         .unwrap_or_default();
     let local = settings::load_local(&active.backend.id);
-    let server = settings::load_server(backends, active).await;
-    let llm = effective_llm(Some(&local), server.as_ref());
-    let req = new_conversation(message, &id, &default_working_dir(&home, &id), llm.as_ref());
-    let created = c.api.create_conversation(&req).send(&c.transport).await?;
+    let server = settings::server_settings(backends, active).await;
+    let server_llm = server.as_ref().map(ServerLlm::from_settings);
+    let llm = effective_llm(Some(&local), server_llm.as_ref());
+    let dir = working_dir_for(
+        &opts.working_dir,
+        &default_dir(&WebStorage::local()),
+        &home,
+        &id,
+    );
+    let mut req = new_conversation(message, &id, &dir, llm.as_ref());
+    req.disabled_skills = server
+        .as_ref()
+        .map(|s| s.disabled_skills())
+        .unwrap_or_default();
+    opts.apply(&mut req);
+    let created = c
+        .api
+        .create_conversation(&req)
+        .send(&c.transport)
+        .await
+        .map_err(|e| e.user_message())?;
+    if let (Some(profile), Created::Ready(s)) = (&opts.profile, &created) {
+        let conv = ConversationRef::new(s.id.clone());
+        let waiting = |e: String| {
+            format!(
+                "The conversation was created but has not started: {e} It waits in the \
+                 conversation list; open it and send the task again."
+            )
+        };
+        conversation_tools::switch_profile(backends, active, &conv, profile)
+            .await
+            .map_err(waiting)?;
+        c.api
+            .send_message(&conv, message, true)
+            .send(&c.transport)
+            .await
+            .map_err(|e| waiting(e.user_message()))?;
+    }
     Ok(created_path(&created))
 }

@@ -10,6 +10,7 @@ pub mod conversation;
 pub mod conversation_list;
 pub mod conversation_tools;
 pub mod hosts;
+pub mod launch;
 pub mod settings;
 pub mod sidebar;
 pub mod skills;

@@ -50,14 +50,36 @@ pub fn save_local(backend_id: &str, s: &LlmSettings) -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
-/// The server's LLM settings (`None` when it offers none or the call failed).
-pub async fn load_server(backends: BackendsCtx, active: &ActiveBackend) -> Option<ServerLlm> {
+/// The server's settings, its LLM key encrypted (`None` when it offers none or the call
+/// failed).
+pub async fn server_settings(backends: BackendsCtx, active: &ActiveBackend) -> Option<Settings> {
     let c = client(backends, active);
     let call = settings_with_encrypted_secrets(c.api.as_ref()).ok()?;
-    call.send(&c.transport)
+    call.send(&c.transport).await.ok()
+}
+
+/// The server's LLM settings (`None` when it offers none or the call failed).
+pub async fn load_server(backends: BackendsCtx, active: &ActiveBackend) -> Option<ServerLlm> {
+    server_settings(backends, active)
         .await
-        .ok()
         .map(|s| ServerLlm::from_settings(&s))
+}
+
+/// The workspaces registered on the server (`Unsupported` where the kind has none).
+pub async fn workspaces(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+) -> Result<Vec<canvas_core::launch_options::DirChoice>, ApiError> {
+    with_pages(backends, active, |p| p.list_workspaces()).await
+}
+
+/// The subfolders of `path` on the agent's machine.
+pub async fn subdirectories(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    path: &str,
+) -> Result<Vec<canvas_core::launch_options::DirChoice>, ApiError> {
+    with_pages(backends, active, |p| p.subdirectories(path)).await
 }
 
 /// Store the settings on the server too (`PATCH /api/settings`).

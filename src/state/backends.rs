@@ -124,7 +124,7 @@ impl BackendsCtx {
         if let Err(e) = registry::persist_change(&LOCAL, &SESSION, &change) {
             self.storage_error.set(Some(e.to_string()));
         }
-        // LLM keys stored for a backend that is gone or now points elsewhere go with it.
+        // LLM keys and launcher options stored for a backend that is gone or now points elsewhere go with it.
         let stale = self.backends.with_untracked(|before| {
             canvas_core::new_conversation::stale_llm_settings_keys(before, &change.backends)
         });

@@ -25,6 +25,7 @@
 //! | [`mcp`] | MCP servers on the agent server: listed, added, tested, removed (issue #13) |
 //! | [`settings_form`] | settings forms generated from the agent server's schemas (issue #13) |
 //! | [`profiles`] | LLM profiles on the agent server: list, save, activate, validate (issue #13) |
+//! | [`launch_options`] | new conversation options per backend: working directory, LLM profile, secrets (issue #13) |
 //! | [`preferences`] | app preferences in this browser: theme, notifications, sound (issue #13) |
 //! | [`all_backends`] | one conversation list across every backend (issue #16) |
 //! | [`fuzzy`] | fuzzy matching for the command palette (issue #16) |
@@ -56,6 +57,7 @@ pub mod export;
 pub mod fuzzy;
 pub mod health;
 pub mod last_conversation;
+pub mod launch_options;
 pub mod launcher;
 pub mod list_filter;
 pub mod live;

@@ -141,8 +141,9 @@ pub fn llm_settings_key(backend_id: &str) -> String {
     format!("agent-canvas-llm:{backend_id}")
 }
 
-/// The LLM settings keys to drop after the registry went from `before` to `after` (issue #17):
-/// a deleted backend's, and one whose host changed — its LLM key was meant for another server.
+/// The per-backend keys to drop after the registry went from `before` to `after` (issue #17):
+/// a deleted backend's, and one whose host changed — its LLM key was meant for another server,
+/// and so were its launcher options (directories, profile and secret names: issue #13).
 pub fn stale_llm_settings_keys(before: &[Backend], after: &[Backend]) -> Vec<String> {
     before
         .iter()
@@ -152,7 +153,12 @@ pub fn stale_llm_settings_keys(before: &[Backend], after: &[Backend]) -> Vec<Str
                 .find(|new| new.id == old.id)
                 .is_none_or(|new| new.host.trim_end_matches('/') != old.host.trim_end_matches('/'))
         })
-        .map(|old| llm_settings_key(&old.id))
+        .flat_map(|old| {
+            [
+                llm_settings_key(&old.id),
+                crate::launch_options::launch_options_key(&old.id),
+            ]
+        })
         .collect()
 }
 
@@ -300,7 +306,12 @@ mod tests {
         ];
         assert_eq!(
             stale_llm_settings_keys(&before, &after),
-            ["agent-canvas-llm:moved", "agent-canvas-llm:gone"]
+            [
+                "agent-canvas-llm:moved",
+                "agent-canvas-launch:moved",
+                "agent-canvas-llm:gone",
+                "agent-canvas-launch:gone"
+            ]
         );
         assert!(stale_llm_settings_keys(&before, &before).is_empty());
     }

@@ -11,6 +11,9 @@ pub const THEME_KEY: &str = "agent-canvas-theme";
 pub const NOTIFICATIONS_KEY: &str = "agent-canvas-notifications";
 /// `localStorage`: `"1"` while the chime is on.
 pub const SOUND_KEY: &str = "agent-canvas-sound";
+/// `localStorage`: where new conversations work when the launcher does not choose a directory;
+/// absent = a new folder per conversation (`new_conversation::default_working_dir`).
+pub const DEFAULT_DIR_KEY: &str = "agent-canvas-default-dir";
 
 /// The colour theme.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -97,10 +100,51 @@ pub fn set_sound(storage: &dyn Storage, on: bool) -> Result<(), StorageError> {
     }
 }
 
+/// The default working directory of new conversations ("" = a new folder each time).
+pub fn default_dir(storage: &dyn Storage) -> String {
+    storage
+        .get(DEFAULT_DIR_KEY)
+        .ok()
+        .flatten()
+        .map(|d| d.trim().to_string())
+        .unwrap_or_default()
+}
+
+/// Stores the default working directory (checked with
+/// `launch_options::check_working_dir`; blank: the key goes away).
+pub fn set_default_dir(storage: &dyn Storage, dir: &str) -> Result<(), String> {
+    let dir = dir.trim();
+    crate::launch_options::check_working_dir(dir)?;
+    if dir.is_empty() {
+        storage.remove(DEFAULT_DIR_KEY)
+    } else {
+        storage.set(DEFAULT_DIR_KEY, dir)
+    }
+    .map_err(|e| e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::storage::{FailingStorage, MemoryStorage};
+
+    #[test]
+    fn the_default_directory_is_absolute_or_nothing() {
+        let s = MemoryStorage::default();
+        assert_eq!(default_dir(&s), "");
+        set_default_dir(&s, " /srv/work ").unwrap();
+        assert_eq!(default_dir(&s), "/srv/work");
+        let e = set_default_dir(&s, "work").unwrap_err();
+        assert!(e.contains("absolute"), "{e}");
+        assert_eq!(
+            default_dir(&s),
+            "/srv/work",
+            "a refused value changes nothing"
+        );
+        set_default_dir(&s, "").unwrap();
+        assert_eq!(s.peek(DEFAULT_DIR_KEY), None);
+        assert!(set_default_dir(&FailingStorage, "/x").is_err());
+    }
 
     #[test]
     fn themes_round_trip_and_unknown_values_follow_the_system() {

@@ -227,7 +227,13 @@ impl ConversationsApi for LocalApi {
     }
 
     fn create_conversation(&self, new: &NewConversation) -> Planned<Created> {
-        self.post_json("/api/conversations", new.local_body(), decode_local_created)
+        let mut body = new.local_body();
+        if !new.secrets.is_empty() {
+            let b = self.backend()?;
+            body["secrets"] =
+                crate::launch_options::lookup_secrets(&b.host, &b.api_key, &new.secrets);
+        }
+        self.post_json("/api/conversations", body, decode_local_created)
     }
 
     fn rename_conversation(&self, id: &str, title: &str) -> Planned<()> {
@@ -640,6 +646,20 @@ impl SettingsPagesApi for LocalApi {
 
     fn llm_models(&self) -> Planned<Vec<String>> {
         self.get("/api/llm/models", decode_models)
+    }
+
+    fn list_workspaces(&self) -> Planned<Vec<crate::launch_options::DirChoice>> {
+        self.get("/api/workspaces", crate::launch_options::decode_workspaces)
+    }
+
+    fn subdirectories(&self, path: &str) -> Planned<Vec<crate::launch_options::DirChoice>> {
+        let q = Query::new()
+            .push("path", path)
+            .push("limit", MAX_PAGE_LIMIT);
+        self.get(
+            &with_query("/api/file/search_subdirs", &q),
+            crate::launch_options::decode_subdirs,
+        )
     }
 
     fn add_mcp_server(&self, name: &str, server: &Value) -> Planned<()> {

@@ -303,6 +303,14 @@ pub trait SettingsPagesApi {
     fn llm_models(&self) -> Planned<Vec<String>> {
         Err(ApiError::Unsupported("LLM models"))
     }
+    /// The workspaces registered on the server (the launcher's directory suggestions).
+    fn list_workspaces(&self) -> Planned<Vec<crate::launch_options::DirChoice>> {
+        Err(ApiError::Unsupported("Workspaces"))
+    }
+    /// The subfolders of `path` on the agent's machine (first page).
+    fn subdirectories(&self, _path: &str) -> Planned<Vec<crate::launch_options::DirChoice>> {
+        Err(ApiError::Unsupported("Workspaces"))
+    }
 }
 
 /// Skills.

@@ -209,6 +209,11 @@ pub struct NewConversation {
     pub selected_branch: Option<String>,
     /// Skills disabled for this conversation (`agent_context.disabled_skills`).
     pub disabled_skills: Vec<String>,
+    /// Local: names of the server's stored secrets to pass on (looked up by the server).
+    pub secrets: Vec<String>,
+    /// Local: create without the first message (the agent server runs any first message at
+    /// once); the caller sends `initial_message` itself once the conversation is set up.
+    pub hold: bool,
     /// Anything else, merged into the body.
     pub extra: Map<String, Value>,
 }
@@ -233,7 +238,7 @@ impl NewConversation {
         if let Some(s) = agent_settings {
             body.insert("agent_settings".into(), s);
         }
-        if let Some(text) = &self.initial_message {
+        if let Some(text) = self.initial_message.as_ref().filter(|_| !self.hold) {
             body.insert("initial_message".into(), user_message(text, true));
         }
         for (k, v) in &self.extra {

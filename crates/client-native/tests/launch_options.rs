@@ -1,0 +1,236 @@
+//! Host integration test of the launcher's options (issue #13) against a REAL agent server:
+//! the workspace picker's calls (`/api/workspaces`, `/api/file/search_subdirs`), and a start
+//! request carrying stored secrets by name, disabled skills, and `hold` for a profile that is
+//! switched to before the conversation runs. Its own server (a binary of its own, so it runs
+//! beside the long typed-client test). Needs `CANVAS_AGENT_PYTHON`.
+
+use std::path::PathBuf;
+
+use canvas_client_native::ReqwestTransport;
+use canvas_core::api::{
+    backend_api, conversation_tools, settings_pages, Call, Created, EventQuery, ExecutionStatus,
+    NewConversation, RoutingContext, SendPlanned,
+};
+use canvas_core::launch_options::{lookup_secrets, LaunchOptions};
+use canvas_core::{ActiveBackend, ApiError, Backend, BackendKind};
+use canvas_harness::{AgentServer, AgentServerOptions};
+use serde_json::{json, Value};
+
+async fn run<T>(step: &str, call: Result<Call<T>, ApiError>, http: &ReqwestTransport) -> T {
+    let call = call.unwrap_or_else(|e| panic!("[{step}] could not plan the call: {e:?}"));
+    call.send(http)
+        .await
+        .unwrap_or_else(|e| panic!("[{step}] request failed: {e:?}"))
+}
+
+/// `GET url` with the session key, as JSON (or the status on failure).
+async fn get_json(url: &str, key: &str) -> Result<Value, u16> {
+    let r = reqwest::Client::new()
+        .get(url)
+        .header("X-Session-API-Key", key)
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("GET {url}: {e}"));
+    let status = r.status().as_u16();
+    if status != 200 {
+        return Err(status);
+    }
+    Ok(r.json().await.expect("JSON"))
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn launcher_options_reach_a_real_agent_server() {
+    let python = match std::env::var("CANVAS_AGENT_PYTHON") {
+        Ok(p) if !p.trim().is_empty() => PathBuf::from(p),
+        _ => panic!("CANVAS_AGENT_PYTHON is not set: run `cargo xtask test --layer host`"),
+    };
+    let state = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "launch-options-{}",
+        canvas_harness::random_hex(6).expect("random")
+    ));
+    std::fs::create_dir_all(&state).expect("state dir");
+    let key = canvas_harness::random_hex(32).expect("random key");
+    let port = canvas_harness::free_port().expect("free port");
+    let server = AgentServer::start(&AgentServerOptions::new(
+        python,
+        port,
+        state.clone(),
+        key.clone(),
+    ))
+    .unwrap_or_else(|e| panic!("[start] the agent server did not start: {e}"));
+    let http = ReqwestTransport::new().expect("client");
+    let active = ActiveBackend {
+        backend: Backend::new("it-launch", "Launch", &server.url, &key, BackendKind::Local),
+        org_id: None,
+    };
+    let ctx = RoutingContext::native();
+    let api = backend_api(&active, &ctx);
+    let pages = settings_pages(&active, &ctx);
+    let tools = conversation_tools(&active, &ctx);
+
+    // --- the workspace picker: registered workspaces (none yet) and subfolders ---
+    let ws = run("workspaces", pages.list_workspaces(), &http).await;
+    assert!(
+        ws.is_empty(),
+        "[workspaces] a fresh server has none: {ws:?}"
+    );
+    let project = state.join("project");
+    for sub in ["alpha", "beta", ".hidden"] {
+        std::fs::create_dir_all(project.join(sub)).expect("subdir");
+    }
+    std::fs::write(project.join("file.txt"), "not a folder").expect("file");
+    let project_dir = project.to_str().expect("utf-8").to_string();
+    let subs = run("subfolders", pages.subdirectories(&project_dir), &http).await;
+    let names: Vec<&str> = subs.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["alpha", "beta"],
+        "[subfolders] folders only, hidden left out"
+    );
+    assert_eq!(subs[0].path, format!("{project_dir}/alpha"));
+    let missing = pages
+        .subdirectories(&format!("{project_dir}/nope"))
+        .expect("planned")
+        .send(&http)
+        .await;
+    assert!(
+        matches!(missing, Ok(ref v) if v.is_empty()) || missing.is_err(),
+        "[subfolders of a missing folder] nothing to offer: {missing:?}"
+    );
+
+    // --- a start with a stored secret, a disabled skill and a profile to switch to ---
+    run(
+        "put secret",
+        pages.put_secret("CANVAS_LAUNCH_TOKEN", "launch-s3cr3t", None),
+        &http,
+    )
+    .await;
+    // The lookup the server will make: its own secret URL with the session key.
+    let lookup = lookup_secrets(&server.url, &key, &["CANVAS_LAUNCH_TOKEN".to_string()]);
+    let url = lookup["CANVAS_LAUNCH_TOKEN"]["url"].as_str().expect("url");
+    let value = reqwest::Client::new()
+        .get(url)
+        .header("X-Session-API-Key", &key)
+        .send()
+        .await
+        .expect("lookup")
+        .text()
+        .await
+        .expect("text");
+    assert!(
+        value.contains("launch-s3cr3t"),
+        "[lookup] the URL answers the value"
+    );
+
+    let (pname, pllm) = canvas_core::profiles::check_profile(
+        "launch-profile",
+        "openai/launch-model",
+        "http://127.0.0.1:9/v1",
+        "profile-key",
+    )
+    .expect("a valid profile");
+    run("save profile", pages.save_profile(&pname, &pllm), &http).await;
+
+    let opts = LaunchOptions {
+        working_dir: format!("{project_dir}/alpha"),
+        profile: Some(pname.clone()),
+        secrets: vec!["CANVAS_LAUNCH_TOKEN".into()],
+    };
+    let mut new = canvas_core::new_conversation::new_conversation(
+        "hello from the launcher",
+        "5b3e9c1e-1234-4abc-8def-0123456789ab",
+        &opts.working_dir,
+        Some(&canvas_core::new_conversation::LlmSettings {
+            model: "openai/stub-model".into(),
+            base_url: "http://127.0.0.1:9/v1".into(),
+            api_key: "x".into(),
+        }),
+    );
+    new.disabled_skills = vec!["some-skill".into()];
+    opts.apply(&mut new);
+    assert!(new.hold);
+    let created = match run("create", api.create_conversation(&new), &http).await {
+        Created::Ready(c) => c,
+        other => panic!("[create] {other:?}"),
+    };
+    assert_eq!(
+        created.working_dir.as_deref(),
+        Some(opts.working_dir.as_str())
+    );
+    assert_eq!(
+        created.execution_status,
+        Some(ExecutionStatus::Idle),
+        "[create] held: the agent does not run before the profile is switched to"
+    );
+    let query = EventQuery {
+        kind: Some("MessageEvent".into()),
+        source: Some("user".into()),
+        ..EventQuery::newest(100)
+    };
+    let sent = run(
+        "user messages",
+        api.search_events(&created.handle(), &query),
+        &http,
+    )
+    .await;
+    assert!(
+        sent.items.is_empty(),
+        "[create] held: no message before the profile: {:?}",
+        sent.items
+    );
+    run(
+        "switch to the profile",
+        tools.switch_profile(&created.handle(), &pname),
+        &http,
+    )
+    .await;
+    let after = run("get", api.get_conversation(&created.id), &http).await;
+    assert_eq!(
+        after.model.as_deref(),
+        Some("openai/launch-model"),
+        "[profile] the conversation now uses the profile's model: {after:?}"
+    );
+    run(
+        "send the first message",
+        api.send_message(&created.handle(), "hello from the launcher", true),
+        &http,
+    )
+    .await;
+    let running = run(
+        "get after sending",
+        api.get_conversation(&created.id),
+        &http,
+    )
+    .await;
+    assert_eq!(
+        running.model.as_deref(),
+        Some("openai/launch-model"),
+        "[profile] the run uses the profile: {running:?}"
+    );
+    // What the conversation holds once it has started.
+    let info = get_json(
+        &format!("{}/api/conversations/{}", server.url, created.id),
+        &key,
+    )
+    .await
+    .expect("conversation info");
+    let sources = &info["secret_registry"]["secret_sources"];
+    assert!(
+        sources.get("CANVAS_LAUNCH_TOKEN").is_some(),
+        "[secrets] the conversation knows the secret by name: {sources}"
+    );
+    assert!(
+        !info.to_string().contains("launch-s3cr3t"),
+        "[secrets] the value is looked up, never stored in the conversation"
+    );
+    assert!(
+        !info.to_string().contains(&key),
+        "[secrets] the session key sent for the lookup is not echoed back"
+    );
+    assert_eq!(
+        info["agent"]["agent_context"]["disabled_skills"],
+        json!(["some-skill"]),
+        "[disabled skills] {}",
+        info["agent"]["agent_context"]
+    );
+}

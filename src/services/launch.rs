@@ -1,0 +1,82 @@
+//! New conversation options (issue #13): what the launcher starts conversations with on each
+//! backend (`canvas_core::launch_options`), remembered in this browser, and what the backend
+//! offers to choose from (LLM profiles, stored secrets, registered workspaces, recent and
+//! neighbouring directories).
+
+use crate::platform::storage::WebStorage;
+use crate::services::settings;
+use crate::state::backends::BackendsCtx;
+use canvas_core::errors::ApiError;
+use canvas_core::launch_options::{launch_options_key, DirChoice, LaunchOptions};
+use canvas_core::selection::ActiveBackend;
+use canvas_core::storage::Storage;
+
+const LOCAL: WebStorage = WebStorage::local();
+
+/// The options remembered for a backend (none: the defaults). An unreadable entry is an error
+/// and stays as it is until the user chooses again.
+pub fn load(backend_id: &str) -> Result<LaunchOptions, String> {
+    match LOCAL.get(&launch_options_key(backend_id)) {
+        Ok(None) => Ok(LaunchOptions::default()),
+        Ok(Some(raw)) => LaunchOptions::parse(&raw),
+        Err(e) => Err(format!(
+            "the saved options for new conversations cannot be read: {e}"
+        )),
+    }
+}
+
+/// Remembers the options for a backend (the defaults: the entry goes).
+pub fn save(backend_id: &str, opts: &LaunchOptions) -> Result<(), String> {
+    let key = launch_options_key(backend_id);
+    if *opts == LaunchOptions::default() {
+        LOCAL.remove(&key)
+    } else {
+        LOCAL.set(&key, &opts.to_storage())
+    }
+    .map_err(|e| format!("Could not remember the options in this browser: {e}"))
+}
+
+/// What a backend offers the launcher. Each list is `Err(Unsupported)` on a kind without it.
+#[derive(Clone, Debug)]
+pub struct Offers {
+    /// Its LLM profiles' names.
+    pub profiles: Result<Vec<String>, ApiError>,
+    /// Its stored secrets' names.
+    pub secrets: Result<Vec<String>, ApiError>,
+    /// Registered workspaces, then the working directories of its newest conversations
+    /// (`Err(Unsupported)`: the kind does not take a working directory).
+    pub dirs: Result<Vec<DirChoice>, ApiError>,
+}
+
+/// Everything the backend offers, asked for side by side.
+pub async fn offers(backends: BackendsCtx, active: &ActiveBackend) -> Offers {
+    let (profiles, secrets, workspaces, recent) = futures::join!(
+        settings::profiles(backends, active),
+        settings::secrets(backends, active),
+        settings::workspaces(backends, active),
+        crate::services::skills::recent_working_dirs(backends, active),
+    );
+    let dirs = match workspaces {
+        Err(e @ ApiError::Unsupported(_)) => Err(e),
+        // Without registered workspaces the recent directories are still offered.
+        w => {
+            let mut dirs = w.unwrap_or_default();
+            for path in recent {
+                if !dirs.iter().any(|d| d.path == path) {
+                    let name = path
+                        .rsplit('/')
+                        .find(|s| !s.is_empty())
+                        .unwrap_or(&path)
+                        .to_string();
+                    dirs.push(DirChoice { name, path });
+                }
+            }
+            Ok(dirs)
+        }
+    };
+    Offers {
+        profiles: profiles.map(|l| l.profiles.into_iter().map(|p| p.name).collect()),
+        secrets: secrets.map(|l| l.into_iter().map(|s| s.name).collect()),
+        dirs,
+    }
+}
