@@ -94,7 +94,11 @@ fn OptionsBody(active: ActiveBackend, offers: Offers) -> impl IntoView {
         let active = active.clone();
         Action::new_local(move |dir: &String| {
             let (active, dir) = (active.clone(), dir.clone());
-            async move { subdirectories(backends, &active, &dir).await.unwrap_or_default() }
+            async move {
+                subdirectories(backends, &active, &dir)
+                    .await
+                    .unwrap_or_default()
+            }
         })
     };
     Effect::new(move |_| {

@@ -4,6 +4,7 @@ pub mod backends;
 pub mod chat;
 pub mod confirm;
 pub mod countdown;
+pub mod installed;
 pub mod launch_options;
 pub mod menu;
 pub mod palette;

@@ -29,6 +29,7 @@ const SECTIONS: &[(&str, &str)] = &[
     ("agent", "Agent"),
     ("mcp", "MCP"),
     ("secrets", "Secrets"),
+    ("plugins", "Plugins"),
     ("app", "App"),
 ];
 
@@ -54,6 +55,16 @@ pub fn SettingsPage(section: String) -> impl IntoView {
         "agent" => view! { <AgentSection /> }.into_any(),
         "mcp" => view! { <McpSection /> }.into_any(),
         "secrets" => view! { <SecretsSection /> }.into_any(),
+        "plugins" => view! {
+            <div class="settings-section" data-testid="settings-plugins">
+                <p class="muted">
+                    "Plugins bundle skills, MCP servers and hooks. The agent server installs them \
+                     for every conversation it starts; disable one to leave it out."
+                </p>
+                <crate::components::installed::InstalledExtensions kind=canvas_core::extensions::Extension::Plugin />
+            </div>
+        }
+        .into_any(),
         "app" => view! { <AppSection /> }.into_any(),
         other => view! {
             <div class="error" role="alert" data-testid="settings-unknown">

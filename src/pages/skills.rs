@@ -158,6 +158,12 @@ pub fn SkillsPage() -> impl IntoView {
                     } />
             </div>
             {body}
+            <h2>"Installed skills"</h2>
+            <p class="muted">
+                "Installed from a repository or a folder; enabled ones join the user's skills above."
+            </p>
+            <crate::components::installed::InstalledExtensions kind=canvas_core::extensions::Extension::Skill
+                on_change=Callback::new(move |_| reload.update(|n| *n = n.wrapping_add(1))) />
         </section>
     }
 }

@@ -24,7 +24,7 @@ const LOCAL: WebStorage = WebStorage::local();
 
 /// Plans one call on the active backend's settings pages' API (built on demand, so the main
 /// module does not carry it) and sends it.
-async fn with_pages<T: 'static>(
+pub(crate) async fn with_pages<T: 'static>(
     backends: BackendsCtx,
     active: &ActiveBackend,
     plan: impl FnOnce(&dyn SettingsPagesApi) -> Planned<T>,
@@ -264,4 +264,14 @@ pub async fn test_mcp_server(
 ) -> Result<McpTest, ApiError> {
     let answer = with_pages(backends, active, |p| p.test_mcp_server(body)).await?;
     decode_mcp_test(&answer).map_err(ApiError::Decode)
+}
+
+/// Changes a stored MCP server (only the fields in `patch`).
+pub async fn update_mcp_server(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    name: &str,
+    patch: &serde_json::Value,
+) -> Result<(), ApiError> {
+    with_pages(backends, active, |p| p.update_mcp_server(name, patch)).await
 }

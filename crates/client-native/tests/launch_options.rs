@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use canvas_client_native::ReqwestTransport;
 use canvas_core::api::{
     backend_api, conversation_tools, settings_pages, Call, Created, EventQuery, ExecutionStatus,
-    NewConversation, RoutingContext, SendPlanned,
+    RoutingContext,
 };
 use canvas_core::launch_options::{lookup_secrets, LaunchOptions};
 use canvas_core::{ActiveBackend, ApiError, Backend, BackendKind};

@@ -25,6 +25,7 @@
 //! | [`mcp`] | MCP servers on the agent server: listed, added, tested, removed (issue #13) |
 //! | [`settings_form`] | settings forms generated from the agent server's schemas (issue #13) |
 //! | [`profiles`] | LLM profiles on the agent server: list, save, activate, validate (issue #13) |
+//! | [`extensions`] | installed skills and plugins: enable, update, uninstall, install, marketplace (issue #13) |
 //! | [`launch_options`] | new conversation options per backend: working directory, LLM profile, secrets (issue #13) |
 //! | [`preferences`] | app preferences in this browser: theme, notifications, sound (issue #13) |
 //! | [`all_backends`] | one conversation list across every backend (issue #16) |
@@ -54,6 +55,7 @@ pub mod conversation_list;
 pub mod errors;
 pub mod events;
 pub mod export;
+pub mod extensions;
 pub mod fuzzy;
 pub mod health;
 pub mod last_conversation;

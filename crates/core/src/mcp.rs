@@ -71,6 +71,8 @@ pub struct McpServer {
     pub header_names: Vec<String>,
     /// Its description.
     pub description: Option<String>,
+    /// Whether conversations get it (a stored server can be switched off and on).
+    pub enabled: bool,
 }
 
 impl McpServer {
@@ -136,6 +138,7 @@ pub fn decode_mcp_config(agent_settings: &Value) -> Vec<McpServer> {
                 env_names: names(v.get("env")),
                 header_names: names(v.get("headers")),
                 description: text(v, "description").filter(|d| !d.is_empty()),
+                enabled: v.get("enabled").and_then(Value::as_bool).unwrap_or(true),
             }
         })
         .collect();
@@ -352,6 +355,75 @@ impl McpForm {
             "timeout": timeout_s,
         }))
     }
+}
+
+/// The edit form of a stored server: what it runs or where it is, and its description. Its
+/// environment values and headers are not part of it (the server never sends them back): they
+/// stay as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct McpEdit {
+    /// The command (stdio).
+    pub command: String,
+    /// Its arguments, one per line.
+    pub args: String,
+    /// The URL (HTTP, SSE).
+    pub url: String,
+    /// The description.
+    pub description: String,
+}
+
+impl McpEdit {
+    /// The form filled with what `server` holds.
+    pub fn of(server: &McpServer) -> McpEdit {
+        McpEdit {
+            command: server.command.clone().unwrap_or_default(),
+            args: server.args.join("\n"),
+            url: server.url.clone().unwrap_or_default(),
+            description: server.description.clone().unwrap_or_default(),
+        }
+    }
+
+    /// `PATCH /api/settings/mcp/{name}`'s body with only what changed (`None`: nothing did).
+    pub fn patch(&self, server: &McpServer) -> Result<Option<Value>, McpInputError> {
+        let mut m = Map::new();
+        match server.transport {
+            Transport::Stdio => {
+                let command = self.command.trim();
+                if command.is_empty() {
+                    return Err(McpInputError::NoCommand);
+                }
+                if server.command.as_deref() != Some(command) {
+                    m.insert("command".into(), json!(command));
+                }
+                let args = parse_args(&self.args);
+                if args != server.args {
+                    m.insert("args".into(), json!(args));
+                }
+            }
+            Transport::Http | Transport::Sse => {
+                let url = self.url.trim();
+                let form = McpForm {
+                    transport: server.transport,
+                    url: url.to_string(),
+                    ..McpForm::default()
+                };
+                form.spec()?;
+                if server.url.as_deref() != Some(url) {
+                    m.insert("url".into(), json!(url));
+                }
+            }
+        }
+        let d = self.description.trim();
+        if server.description.as_deref().unwrap_or_default() != d {
+            m.insert("description".into(), json!(d));
+        }
+        Ok((!m.is_empty()).then_some(Value::Object(m)))
+    }
+}
+
+/// `PATCH /api/settings/mcp/{name}`'s body switching a server on or off.
+pub fn enabled_patch(enabled: bool) -> Value {
+    json!({ "enabled": enabled })
 }
 
 /// What `POST /api/mcp/test` said.
@@ -572,5 +644,67 @@ mod tests {
             McpTest::Tools(vec![]).message(),
             "Connected; it offers no tools."
         );
+    }
+
+    #[test]
+    fn an_edit_sends_only_what_changed_and_keeps_the_rules() {
+        let stdio = McpServer {
+            name: "fs".into(),
+            transport: Transport::Stdio,
+            command: Some("npx".into()),
+            args: vec!["-y".into(), "server".into()],
+            url: None,
+            env_names: vec!["TOKEN".into()],
+            header_names: vec![],
+            description: None,
+            enabled: true,
+        };
+        let edit = McpEdit::of(&stdio);
+        assert_eq!(edit.args, "-y\nserver");
+        assert_eq!(edit.patch(&stdio).unwrap(), None, "nothing changed");
+        let changed = McpEdit {
+            args: "-y\nserver\n--verbose".into(),
+            description: " Files ".into(),
+            ..edit.clone()
+        };
+        assert_eq!(
+            changed.patch(&stdio).unwrap(),
+            Some(json!({"args": ["-y", "server", "--verbose"], "description": "Files"}))
+        );
+        let no_command = McpEdit {
+            command: " ".into(),
+            ..edit
+        };
+        assert_eq!(no_command.patch(&stdio), Err(McpInputError::NoCommand));
+        let http = McpServer {
+            transport: Transport::Http,
+            command: None,
+            args: vec![],
+            url: Some("http://127.0.0.1:9/mcp".into()),
+            ..stdio
+        };
+        let e = McpEdit::of(&http);
+        assert_eq!(
+            McpEdit {
+                url: "https://example.test/mcp".into(),
+                ..e.clone()
+            }
+            .patch(&http)
+            .unwrap(),
+            Some(json!({"url": "https://example.test/mcp"}))
+        );
+        assert_eq!(
+            McpEdit {
+                url: "ftp://x".into(),
+                ..e
+            }
+            .patch(&http),
+            Err(McpInputError::BadUrl)
+        );
+        assert_eq!(enabled_patch(false), json!({"enabled": false}));
+        let off = decode_mcp_config(
+            &json!({"mcp_config": {"a": {"command": "x", "enabled": false}, "b": {"command": "y"}}}),
+        );
+        assert_eq!((off[0].enabled, off[1].enabled), (false, true));
     }
 }

@@ -695,6 +695,37 @@ async fn an_mcp_server_is_tested_added_listed_without_its_secret_and_removed() {
     )
     .await;
 
+    // Edited in place: a description added; its variable's value stays stored.
+    b.click(&format!("{row} [data-testid=edit-mcp]")).await;
+    b.type_into(
+        &format!("{row} [data-testid=mcp-edit-description]"),
+        "Adds numbers",
+    )
+    .await;
+    b.click(&format!("{row} [data-testid=mcp-edit-save]")).await;
+    b.wait_js(
+        "the edited server",
+        &format!(
+            "const d = document.querySelector({}); return !!d && d.innerText.includes('Adds numbers');",
+            json!(format!("{row} [data-testid=mcp-description]"))
+        ),
+    )
+    .await;
+    let (_, settings) = api.get("/api/settings").await;
+    let stored = &settings["agent_settings"]["mcp_config"]["demo"];
+    assert_eq!(stored["description"], json!("Adds numbers"));
+    assert!(stored["env"]["DEMO_TOKEN"].is_string(), "{stored}");
+    // Turned off and shown so.
+    b.click(&format!("{row} [data-testid=toggle-mcp]")).await;
+    b.wait_js(
+        "the server turned off",
+        &format!(
+            "const r = document.querySelector({}); return !!r && r.dataset.enabled === 'false';",
+            json!(row)
+        ),
+    )
+    .await;
+
     // Removed after asking: gone from the page and from the server.
     b.click(&format!("{row} [data-testid=remove-mcp]")).await;
     b.click("[data-testid=confirm-remove-mcp]").await;

@@ -32,6 +32,10 @@ use crate::automation::AutomationClient;
 use crate::backend::{Backend, BackendKind};
 use crate::errors::ApiError;
 use crate::events::stream::events_socket_url;
+use crate::extensions::{
+    decode_installed_list, decode_installed_one, decode_marketplace, enabled_body, Extension,
+    Installed, MarketEntry,
+};
 use crate::live::SocketTarget;
 use crate::probe::{ProbePlan, ProbeRequest};
 use crate::profiles::{
@@ -61,6 +65,11 @@ pub const SKILLS_TIMEOUT_MS: u32 = 60_000;
 /// An LLM pre-flight check makes a real completion request (the server gives it its own
 /// timeouts and retries).
 pub const VALIDATE_TIMEOUT_MS: u32 = 60_000;
+/// Installing or updating a skill or plugin may clone a repository.
+pub const INSTALL_TIMEOUT_MS: u32 = 120_000;
+/// The marketplace may be fetched from the network; offline it must still answer in bounded
+/// time.
+pub const MARKETPLACE_TIMEOUT_MS: u32 = 30_000;
 
 /// Sort order of conversation lists.
 pub const CONVERSATION_SORT: &str = "UPDATED_AT_DESC";
@@ -652,6 +661,60 @@ impl SettingsPagesApi for LocalApi {
         self.get("/api/workspaces", crate::launch_options::decode_workspaces)
     }
 
+    fn installed(&self, kind: Extension) -> Planned<Vec<Installed>> {
+        self.get(&format!("{}/installed", kind.base()), decode_installed_list)
+    }
+
+    fn install(&self, kind: Extension, body: &Value) -> Planned<Installed> {
+        self.call(
+            Method::Post,
+            &format!("{}/install", kind.base()),
+            Body::Json(body.clone()),
+            INSTALL_TIMEOUT_MS,
+            decode_installed_one,
+        )
+    }
+
+    fn set_installed_enabled(&self, kind: Extension, name: &str, enabled: bool) -> Planned<()> {
+        self.call(
+            Method::Patch,
+            &format!("{}/installed/{}", kind.base(), id_segment(name)?),
+            Body::Json(enabled_body(enabled)),
+            DEFAULT_TIMEOUT_MS,
+            decode_unit,
+        )
+    }
+
+    fn update_installed(&self, kind: Extension, name: &str) -> Planned<Installed> {
+        self.call(
+            Method::Post,
+            &format!("{}/installed/{}/refresh", kind.base(), id_segment(name)?),
+            Body::None,
+            INSTALL_TIMEOUT_MS,
+            decode_installed_one,
+        )
+    }
+
+    fn uninstall(&self, kind: Extension, name: &str) -> Planned<()> {
+        self.call(
+            Method::Delete,
+            &format!("{}/installed/{}", kind.base(), id_segment(name)?),
+            Body::None,
+            DEFAULT_TIMEOUT_MS,
+            decode_unit,
+        )
+    }
+
+    fn marketplace(&self, kind: Extension) -> Planned<Vec<MarketEntry>> {
+        self.call(
+            Method::Get,
+            &format!("{}/marketplace", kind.base()),
+            Body::None,
+            MARKETPLACE_TIMEOUT_MS,
+            decode_marketplace,
+        )
+    }
+
     fn subdirectories(&self, path: &str) -> Planned<Vec<crate::launch_options::DirChoice>> {
         let q = Query::new()
             .push("path", path)
@@ -666,6 +729,16 @@ impl SettingsPagesApi for LocalApi {
         self.post_json(
             &format!("/api/settings/mcp/{}", id_segment(name)?),
             server.clone(),
+            decode_unit,
+        )
+    }
+
+    fn update_mcp_server(&self, name: &str, patch: &Value) -> Planned<()> {
+        self.call(
+            Method::Patch,
+            &format!("/api/settings/mcp/{}", id_segment(name)?),
+            Body::Json(patch.clone()),
+            DEFAULT_TIMEOUT_MS,
             decode_unit,
         )
     }

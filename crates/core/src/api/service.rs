@@ -25,6 +25,7 @@ use crate::api::view::{
 use crate::automation::AutomationClient;
 use crate::backend::{Backend, BackendKind};
 use crate::errors::ApiError;
+use crate::extensions::{Extension, Installed, MarketEntry};
 use crate::live::SocketTarget;
 use crate::probe::ProbePlan;
 use crate::profiles::{ProfileList, Validation};
@@ -257,6 +258,10 @@ pub trait SettingsPagesApi {
     fn remove_mcp_server(&self, _name: &str) -> Planned<()> {
         Err(ApiError::Unsupported("MCP servers"))
     }
+    /// Changes a stored MCP server (`mcp::McpEdit::patch`, `mcp::enabled_patch`).
+    fn update_mcp_server(&self, _name: &str, _patch: &Value) -> Planned<()> {
+        Err(ApiError::Unsupported("MCP servers"))
+    }
     /// Connects to a server and lists its tools without storing it (`mcp::McpForm::test_body`);
     /// the raw answer, read with `mcp::decode_mcp_test`.
     fn test_mcp_server(&self, _body: &Value) -> Planned<Value> {
@@ -310,6 +315,30 @@ pub trait SettingsPagesApi {
     /// The subfolders of `path` on the agent's machine (first page).
     fn subdirectories(&self, _path: &str) -> Planned<Vec<crate::launch_options::DirChoice>> {
         Err(ApiError::Unsupported("Workspaces"))
+    }
+    /// The installed skills or plugins.
+    fn installed(&self, kind: Extension) -> Planned<Vec<Installed>> {
+        Err(ApiError::Unsupported(kind.feature()))
+    }
+    /// Installs one (`extensions::InstallForm::body`); fetching a repository takes a while.
+    fn install(&self, kind: Extension, _body: &Value) -> Planned<Installed> {
+        Err(ApiError::Unsupported(kind.feature()))
+    }
+    /// Enables or disables an installed one.
+    fn set_installed_enabled(&self, kind: Extension, _name: &str, _enabled: bool) -> Planned<()> {
+        Err(ApiError::Unsupported(kind.feature()))
+    }
+    /// Fetches an installed one again from its source.
+    fn update_installed(&self, kind: Extension, _name: &str) -> Planned<Installed> {
+        Err(ApiError::Unsupported(kind.feature()))
+    }
+    /// Uninstalls one.
+    fn uninstall(&self, kind: Extension, _name: &str) -> Planned<()> {
+        Err(ApiError::Unsupported(kind.feature()))
+    }
+    /// What the marketplace offers (offline: empty or an error, within a bounded time).
+    fn marketplace(&self, kind: Extension) -> Planned<Vec<MarketEntry>> {
+        Err(ApiError::Unsupported(kind.feature()))
     }
 }
 
