@@ -41,6 +41,9 @@ pub fn App() -> impl IntoView {
                         <Route path=path!("/skills") view=|| lazy("skills", preload_skills, skills_page) />
                         <Route path=path!("/settings") view=SettingsBySection />
                         <Route path=path!("/settings/:section") view=SettingsBySection />
+                        // Upstream's top-level settings pages (bookmarks keep working).
+                        <Route path=path!("/mcp") view=|| view! { <SettingsAt section="mcp" /> } />
+                        <Route path=path!("/plugins") view=|| view! { <SettingsAt section="plugins" /> } />
                     </Routes>
                 </Gate>
             </Shell>
@@ -96,6 +99,14 @@ fn SettingsBySection() -> impl IntoView {
             crate::chunks::settings_page(section.clone())
         })
     }
+}
+
+/// A settings section at a URL of its own (upstream's `/mcp`, `/plugins`).
+#[component]
+fn SettingsAt(section: &'static str) -> impl IntoView {
+    lazy("settings", crate::chunks::preload_settings, move || {
+        crate::chunks::settings_page(section.to_string())
+    })
 }
 
 /// BR-5: switching backends leaves a conversation (or automation) page for its list (other pages

@@ -40,10 +40,16 @@ pub fn SettingsPage(section: String) -> impl IntoView {
     } else {
         section
     };
+    // Upstream's sections that are parts of the agent form here.
+    let shown_as = match section.as_str() {
+        "condenser" | "verification" | "agent-context" => "agent",
+        s => s,
+    }
+    .to_string();
     let nav = SECTIONS
         .iter()
         .map(|&(id, label)| {
-            let current = (id == section).then_some("page");
+            let current = (id == shown_as).then_some("page");
             view! {
                 <a href=href(&format!("/settings/{id}")) class="settings-tab"
                     data-testid=format!("settings-nav-{id}") aria-current=current>{label}</a>
@@ -52,7 +58,21 @@ pub fn SettingsPage(section: String) -> impl IntoView {
         .collect_view();
     let body = match section.as_str() {
         "llm" => view! { <LlmSection /> }.into_any(),
-        "agent" => view! { <AgentSection /> }.into_any(),
+        "agent" | "condenser" | "verification" | "agent-context" => {
+            view! { <AgentSection /> }.into_any()
+        }
+        "agents" => view! {
+            <div class="settings-section" data-testid="settings-agent-profiles">
+                <p class="muted">
+                    "Agent profiles (stored agent configurations to launch) are not in this console \
+                     yet. The agent's own settings are under "
+                    <a href=href("/settings/agent")>"Agent"</a>
+                    ", its LLM profiles under "
+                    <a href=href("/settings/llm")>"LLM"</a>"."
+                </p>
+            </div>
+        }
+        .into_any(),
         "mcp" => view! { <McpSection /> }.into_any(),
         "secrets" => view! { <SecretsSection /> }.into_any(),
         "plugins" => view! {

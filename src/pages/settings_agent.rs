@@ -9,8 +9,8 @@ use crate::services::settings::{self as svc, AgentForms};
 use crate::services::skills::not_available;
 use crate::state::backends::use_backends;
 use canvas_core::settings_form::{
-    agent_kind, applies, build_diff, current, display, editor, effective, is_empty_diff, visible,
-    Editor, Field, Schema, SchemaKind, EDITED_ELSEWHERE,
+    agent_kind, applies, build_diff, current, display, editor, effective, is_empty_diff,
+    variant_patch, variants, visible, Editor, Field, Schema, SchemaKind, EDITED_ELSEWHERE,
 };
 use leptos::prelude::*;
 use serde_json::{Map, Value};
@@ -121,8 +121,9 @@ fn AgentForm(forms: AgentForms, reload: RwSignal<u32>) -> impl IntoView {
         }
     };
     let changed = Memo::new(move |_| changed());
-    let save = Action::new_local(move |patch: &Value| {
-        let patch = patch.clone();
+    // One PATCH (the form's changes, or switching the agent); `failed` prefixes an error.
+    let save = Action::new_local(move |(patch, failed): &(Value, &'static str)| {
+        let (patch, failed) = (patch.clone(), *failed);
         let active = backends.active.get_untracked();
         async move {
             let r = svc::save_agent_forms(backends, &active, &patch).await;
@@ -132,7 +133,7 @@ fn AgentForm(forms: AgentForms, reload: RwSignal<u32>) -> impl IntoView {
             match r {
                 // Read back what the server now holds (the form starts over from it).
                 Ok(()) => reload.update(|r| *r += 1),
-                Err(e) => message.set(Some((false, e.user_message()))),
+                Err(e) => message.set(Some((false, format!("{failed}{}", e.user_message())))),
             }
         }
     });
@@ -171,7 +172,7 @@ fn AgentForm(forms: AgentForms, reload: RwSignal<u32>) -> impl IntoView {
             }
             message.set(None);
             busy.set(true);
-            save.dispatch(Value::Object(patch));
+            save.dispatch((Value::Object(patch), ""));
         }
     };
     let discard = {
@@ -189,6 +190,38 @@ fn AgentForm(forms: AgentForms, reload: RwSignal<u32>) -> impl IntoView {
         "acp" => "This server runs an ACP agent: the settings below are the ones it uses.",
         _ => "This server runs the OpenHands agent.",
     };
+    // Switching the agent: its own request (the form then shows that agent's settings).
+    let kinds = variants(&all[0].schema, &kind);
+    let kind_select = (kinds.len() > 1).then(|| {
+        let current = kind.clone();
+        let options = kinds
+            .into_iter()
+            .map(|k| {
+                let label = match k.as_str() {
+                    "openhands" => "OpenHands agent".to_string(),
+                    "acp" => "ACP agent (an external coding agent)".to_string(),
+                    other => other.to_string(),
+                };
+                view! { <option value=k.clone() selected={k == current}>{label}</option> }
+            })
+            .collect_view();
+        view! {
+            <label class="field">"Agent"
+                <select data-testid="agent-kind-select" disabled={move || busy.get() || changed.get() > 0}
+                    title="Save or discard your changes first"
+                    on:change=move |ev| {
+                        let to = event_target_value(&ev);
+                        if !busy.get_untracked() {
+                            busy.set(true);
+                            message.set(None);
+                            save.dispatch((variant_patch(&to), "The agent was not switched: "));
+                        }
+                    }>
+                    {options}
+                </select>
+            </label>
+        }
+    });
     let forms_view = all
         .iter()
         .map(|f| {
@@ -244,6 +277,7 @@ fn AgentForm(forms: AgentForms, reload: RwSignal<u32>) -> impl IntoView {
     view! {
         <form class="form agent-settings" data-testid="agent-settings-form" on:submit=submit novalidate>
             <p class="muted" data-testid="agent-kind" data-kind=kind.clone()>{variant_note}</p>
+            {kind_select}
             <label class="check">
                 <input type="checkbox" data-testid="settings-advanced"
                     prop:checked=move || advanced.get()

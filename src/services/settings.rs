@@ -174,11 +174,17 @@ pub async fn validate_llm(
     with_pages(backends, active, |p| p.validate_llm(name, llm)).await
 }
 
-/// The models the server knows (empty when it cannot say).
+/// The model field's suggestions: the models the server knows, then `provider/` for each of its
+/// providers (empty when it cannot say).
 pub async fn llm_models(backends: BackendsCtx, active: &ActiveBackend) -> Vec<String> {
-    with_pages(backends, active, |p| p.llm_models())
-        .await
-        .unwrap_or_default()
+    let (models, providers) = futures::join!(
+        with_pages(backends, active, |p| p.llm_models()),
+        with_pages(backends, active, |p| p.llm_providers()),
+    );
+    canvas_core::profiles::model_suggestions(
+        &models.unwrap_or_default(),
+        &providers.unwrap_or_default(),
+    )
 }
 
 /// What the agent settings page shows: the server's schemas and its settings.

@@ -4,20 +4,14 @@
 //! exist is a typed error; the marketplace answers in bounded time offline. Its own server (a
 //! binary of its own). Needs `CANVAS_AGENT_PYTHON`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use canvas_client_native::ReqwestTransport;
-use canvas_core::api::{backend_api, settings_pages, Call, RoutingContext, SkillsRequest};
+use canvas_core::api::{backend_api, settings_pages, RoutingContext, SkillsRequest};
 use canvas_core::extensions::{Extension, InstallForm};
-use canvas_core::{ActiveBackend, ApiError, Backend, BackendKind};
-use canvas_harness::{AgentServer, AgentServerOptions};
+use canvas_core::ApiError;
 
-async fn run<T>(step: &str, call: Result<Call<T>, ApiError>, http: &ReqwestTransport) -> T {
-    let call = call.unwrap_or_else(|e| panic!("[{step}] could not plan the call: {e:?}"));
-    call.send(http)
-        .await
-        .unwrap_or_else(|e| panic!("[{step}] request failed: {e:?}"))
-}
+mod common;
+use common::{private_server, run, Private};
 
 fn write(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
@@ -26,35 +20,13 @@ fn write(path: &Path, text: &str) {
 
 #[tokio::test(flavor = "current_thread")]
 async fn installed_skills_and_plugins_against_a_real_agent_server() {
-    let python = match std::env::var("CANVAS_AGENT_PYTHON") {
-        Ok(p) if !p.trim().is_empty() => PathBuf::from(p),
-        _ => panic!("CANVAS_AGENT_PYTHON is not set: run `cargo xtask test --layer host`"),
-    };
-    let state = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!(
-        "extensions-{}",
-        canvas_harness::random_hex(6).expect("random")
-    ));
-    std::fs::create_dir_all(&state).expect("state dir");
-    let key = canvas_harness::random_hex(32).expect("random key");
-    let port = canvas_harness::free_port().expect("free port");
-    let server = AgentServer::start(&AgentServerOptions::new(
-        python,
-        port,
-        state.clone(),
-        key.clone(),
-    ))
-    .unwrap_or_else(|e| panic!("[start] the agent server did not start: {e}"));
-    let http = ReqwestTransport::new().expect("client");
-    let active = ActiveBackend {
-        backend: Backend::new(
-            "it-ext",
-            "Extensions",
-            &server.url,
-            &key,
-            BackendKind::Local,
-        ),
-        org_id: None,
-    };
+    let Private {
+        server: _server,
+        state,
+        http,
+        active,
+        ..
+    } = private_server("extensions");
     let ctx = RoutingContext::native();
     let api = backend_api(&active, &ctx);
     let pages = settings_pages(&active, &ctx);

@@ -4,24 +4,12 @@
 //! switched to before the conversation runs. Its own server (a binary of its own, so it runs
 //! beside the long typed-client test). Needs `CANVAS_AGENT_PYTHON`.
 
-use std::path::PathBuf;
-
-use canvas_client_native::ReqwestTransport;
 use canvas_core::api::{
-    backend_api, conversation_tools, settings_pages, Call, Created, EventQuery, ExecutionStatus,
+    backend_api, conversation_tools, settings_pages, Created, EventQuery, ExecutionStatus,
     RoutingContext,
 };
 use canvas_core::launch_options::{lookup_secrets, LaunchOptions};
-use canvas_core::{ActiveBackend, ApiError, Backend, BackendKind};
-use canvas_harness::{AgentServer, AgentServerOptions};
 use serde_json::{json, Value};
-
-async fn run<T>(step: &str, call: Result<Call<T>, ApiError>, http: &ReqwestTransport) -> T {
-    let call = call.unwrap_or_else(|e| panic!("[{step}] could not plan the call: {e:?}"));
-    call.send(http)
-        .await
-        .unwrap_or_else(|e| panic!("[{step}] request failed: {e:?}"))
-}
 
 /// `GET url` with the session key, as JSON (or the status on failure).
 async fn get_json(url: &str, key: &str) -> Result<Value, u16> {
@@ -38,35 +26,29 @@ async fn get_json(url: &str, key: &str) -> Result<Value, u16> {
     Ok(r.json().await.expect("JSON"))
 }
 
+mod common;
+use common::{private_server, run, Private};
+
 #[tokio::test(flavor = "current_thread")]
 async fn launcher_options_reach_a_real_agent_server() {
-    let python = match std::env::var("CANVAS_AGENT_PYTHON") {
-        Ok(p) if !p.trim().is_empty() => PathBuf::from(p),
-        _ => panic!("CANVAS_AGENT_PYTHON is not set: run `cargo xtask test --layer host`"),
-    };
-    let state = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!(
-        "launch-options-{}",
-        canvas_harness::random_hex(6).expect("random")
-    ));
-    std::fs::create_dir_all(&state).expect("state dir");
-    let key = canvas_harness::random_hex(32).expect("random key");
-    let port = canvas_harness::free_port().expect("free port");
-    let server = AgentServer::start(&AgentServerOptions::new(
-        python,
-        port,
-        state.clone(),
-        key.clone(),
-    ))
-    .unwrap_or_else(|e| panic!("[start] the agent server did not start: {e}"));
-    let http = ReqwestTransport::new().expect("client");
-    let active = ActiveBackend {
-        backend: Backend::new("it-launch", "Launch", &server.url, &key, BackendKind::Local),
-        org_id: None,
-    };
+    let Private {
+        server,
+        state,
+        key,
+        http,
+        active,
+    } = private_server("launch-options");
     let ctx = RoutingContext::native();
     let api = backend_api(&active, &ctx);
     let pages = settings_pages(&active, &ctx);
     let tools = conversation_tools(&active, &ctx);
+
+    // --- the model field's providers (litellm's list, offline too) ---
+    let providers = run("providers", pages.llm_providers(), &http).await;
+    assert!(
+        providers.contains(&"openai".to_string()),
+        "[providers] {providers:?}"
+    );
 
     // --- the workspace picker: registered workspaces (none yet) and subfolders ---
     let ws = run("workspaces", pages.list_workspaces(), &http).await;

@@ -372,8 +372,9 @@ mod tests {
         new.initial_message = Some("go".into());
         let body = new.local_body();
         assert_eq!(
-            body["initial_message"]["run"], false,
-            "the profile is switched to first"
+            body.get("initial_message"),
+            None,
+            "the first message is sent once the profile is switched to"
         );
     }
 

@@ -181,6 +181,36 @@ pub fn decode_models(status: u16, body: &[u8]) -> Result<Vec<String>, ApiError> 
     Ok(out)
 }
 
+/// `GET /api/llm/providers` → `{"providers": [..]}` (sorted, de-duplicated).
+pub fn decode_providers(status: u16, body: &[u8]) -> Result<Vec<String>, ApiError> {
+    let v = json_body(status, body)?;
+    let mut out: Vec<String> = v
+        .get("providers")
+        .and_then(Value::as_array)
+        .ok_or_else(|| ApiError::Decode("expected {\"providers\": [...]}".to_string()))?
+        .iter()
+        .filter_map(Value::as_str)
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .collect();
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+/// The model field's suggestions: the server's models, then `provider/` for each provider
+/// (so typing starts from a provider the server knows; free text stays allowed).
+pub fn model_suggestions(models: &[String], providers: &[String]) -> Vec<String> {
+    let mut out = models.to_vec();
+    for p in providers {
+        let prefix = format!("{p}/");
+        if !out.contains(&prefix) {
+            out.push(prefix);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -288,5 +318,23 @@ mod tests {
             vec!["a".to_string(), "b".to_string()]
         );
         assert!(decode_models(200, br#"{"models": "x"}"#).is_err());
+    }
+
+    #[test]
+    fn providers_decode_and_join_the_model_suggestions() {
+        let p = decode_providers(
+            200,
+            br#"{"providers": ["openai", "anthropic", "openai", " "]}"#,
+        )
+        .unwrap();
+        assert_eq!(p, ["anthropic", "openai"]);
+        assert!(matches!(
+            decode_providers(200, b"{}"),
+            Err(ApiError::Decode(_))
+        ));
+        assert_eq!(
+            model_suggestions(&["openai/gpt-4o".into()], &p),
+            ["openai/gpt-4o", "anthropic/", "openai/"]
+        );
     }
 }

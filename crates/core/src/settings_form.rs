@@ -251,6 +251,26 @@ pub fn agent_kind(agent_settings: &Value) -> String {
         .to_string()
 }
 
+/// The agent variants the schema describes (`openhands`, `acp`, …), in the order they first
+/// appear; `current` is included when the schema does not name it.
+pub fn variants(schema: &Schema, current: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let named = schema.sections.iter().flat_map(|s| {
+        std::iter::once(s.variant.as_deref()).chain(s.fields.iter().map(|f| f.variant.as_deref()))
+    });
+    for v in named.flatten().chain(std::iter::once(current)) {
+        if !v.is_empty() && !out.iter().any(|x| x == v) {
+            out.push(v.to_string());
+        }
+    }
+    out
+}
+
+/// `PATCH /api/settings` body switching the agent variant.
+pub fn variant_patch(kind: &str) -> Value {
+    serde_json::json!({ "agent_settings_diff": { "agent_kind": kind } })
+}
+
 /// Whether a section or field for `variant` applies to the settings' variant.
 pub fn applies(variant: Option<&str>, kind: &str) -> bool {
     variant.is_none_or(|v| v == kind)
@@ -628,6 +648,17 @@ mod tests {
             &deps(&["condenser.enabled", "missing"]),
             &lookup
         ));
+    }
+
+    #[test]
+    fn the_real_schema_offers_both_agent_variants() {
+        let a = agent_schema();
+        assert_eq!(variants(&a, "openhands"), ["openhands", "acp"]);
+        assert_eq!(variants(&a, "later"), ["openhands", "acp", "later"]);
+        assert_eq!(
+            variant_patch("acp"),
+            json!({"agent_settings_diff": {"agent_kind": "acp"}})
+        );
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! Installed skills and plugins (issue #13) against a real agent server in real Chromium: a
 //! skill installed from a folder on the agent's machine is listed on `/skills` and joins the
 //! user's skills, disabling it takes it out of them, uninstalling asks first and removes it on
-//! the server; an empty source is refused in words; `/settings/plugins` installs a plugin from
-//! a folder and disables it; the marketplace answers (offline: empty or an error) instead of
+//! the server; an empty source is refused in words; `/plugins` (upstream's URL of Settings →
+//! Plugins) installs a plugin from a folder and disables it; the marketplace answers (offline: empty or an error) instead of
 //! hanging.
 //!
 //! Installs are server-wide: a private agent server.
@@ -163,8 +163,16 @@ async fn skills_and_plugins_are_installed_disabled_and_uninstalled_from_the_ui()
     )
     .await;
 
-    // Plugins: installed from a folder on /settings/plugins, then disabled.
-    b.goto(&format!("{}/settings/plugins", server.url())).await;
+    // Plugins: installed from a folder on upstream's `/plugins` (Settings → Plugins), then
+    // disabled.
+    b.goto(&format!("{}/plugins", server.url())).await;
+    b.wait_js(
+        "the plugins section, Plugins current in the settings nav",
+        "const n = document.querySelector('[data-testid=settings-nav-plugins]'); \
+         return !!document.querySelector('[data-testid=settings-plugins]') \
+           && !!n && n.getAttribute('aria-current') === 'page';",
+    )
+    .await;
     b.type_into(
         "[data-testid=installed-plugins] [data-testid=install-source]",
         &plugin.display().to_string(),

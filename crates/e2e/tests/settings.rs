@@ -544,6 +544,44 @@ async fn the_agent_form_follows_the_servers_schemas_and_sends_only_what_changed(
         ),
     )
     .await;
+
+    // Switching the agent to ACP and back: the server's agent_kind follows, and the form
+    // shows that agent's sections.
+    for kind in ["acp", "openhands"] {
+        b.js(&format!(
+            "const s = document.querySelector('[data-testid=agent-kind-select]'); s.value = {}; \
+             s.dispatchEvent(new Event('change', {{bubbles: true}})); return true;",
+            json!(kind)
+        ))
+        .await;
+        b.wait_js(
+            &format!("the form for the {kind} agent"),
+            &format!(
+                "const k = document.querySelector('[data-testid=agent-kind]'); \
+                 return !!k && k.dataset.kind === {};",
+                json!(kind)
+            ),
+        )
+        .await;
+        let (_, now) = api.get("/api/settings").await;
+        assert_eq!(
+            now["agent_settings"]["agent_kind"],
+            json!(kind),
+            "{}",
+            now["agent_settings"]
+        );
+    }
+    // Upstream's bookmarks of parts of this form open it.
+    for part in ["condenser", "verification"] {
+        b.goto(&format!("{}/settings/{part}", server.url())).await;
+        b.wait_js(
+            &format!("/settings/{part} showing the agent form"),
+            "const n = document.querySelector('[data-testid=settings-nav-agent]'); \
+             return !!document.querySelector('[data-testid=agent-settings-form]') \
+               && !!n && n.getAttribute('aria-current') === 'page';",
+        )
+        .await;
+    }
 }
 
 /// A real MCP server (FastMCP, from the agent server's own environment) over stdio.

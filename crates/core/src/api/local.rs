@@ -657,6 +657,10 @@ impl SettingsPagesApi for LocalApi {
         self.get("/api/llm/models", decode_models)
     }
 
+    fn llm_providers(&self) -> Planned<Vec<String>> {
+        self.get("/api/llm/providers", crate::profiles::decode_providers)
+    }
+
     fn list_workspaces(&self) -> Planned<Vec<crate::launch_options::DirChoice>> {
         self.get("/api/workspaces", crate::launch_options::decode_workspaces)
     }

@@ -308,6 +308,10 @@ pub trait SettingsPagesApi {
     fn llm_models(&self) -> Planned<Vec<String>> {
         Err(ApiError::Unsupported("LLM models"))
     }
+    /// The LLM providers the server knows.
+    fn llm_providers(&self) -> Planned<Vec<String>> {
+        Err(ApiError::Unsupported("LLM models"))
+    }
     /// The workspaces registered on the server (the launcher's directory suggestions).
     fn list_workspaces(&self) -> Planned<Vec<crate::launch_options::DirChoice>> {
         Err(ApiError::Unsupported("Workspaces"))
