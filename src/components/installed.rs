@@ -7,14 +7,10 @@
 
 use crate::components::confirm::ConfirmDialog;
 use crate::services::extensions as svc;
+use crate::services::skills::not_available;
 use crate::state::backends::use_backends;
-use canvas_core::errors::ApiError;
 use canvas_core::extensions::{Extension, InstallForm, Installed, MarketEntry};
 use leptos::prelude::*;
-
-fn unavailable(e: &ApiError) -> bool {
-    matches!(e, ApiError::Unsupported(_) | ApiError::NotFound)
-}
 
 #[component]
 pub fn InstalledExtensions(
@@ -148,7 +144,7 @@ pub fn InstalledExtensions(
 
     let rows = move || {
         list.get().map(|r| match r {
-            Err(e) if unavailable(&e) => view! {
+            Err(e) if not_available(&e) => view! {
                 <p class="muted" data-testid="installed-unavailable">
                     {format!("{} are not available on this backend.", kind.feature())}
                 </p>
@@ -173,7 +169,7 @@ pub fn InstalledExtensions(
             .into_any(),
         })
     };
-    let unsupported = move || matches!(list.get(), Some(Err(ref e)) if unavailable(e));
+    let unsupported = move || matches!(list.get(), Some(Err(ref e)) if not_available(e));
 
     let confirm = move || {
         uninstalling.get().map(|name| {

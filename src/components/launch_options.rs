@@ -10,7 +10,6 @@ use crate::services::settings::subdirectories;
 use crate::state::backends::use_backends;
 use canvas_core::errors::ApiError;
 use canvas_core::launch_options::{browse_dir, check_working_dir, DirChoice, LaunchOptions};
-use canvas_core::preferences::default_dir;
 use canvas_core::selection::ActiveBackend;
 use leptos::prelude::*;
 
@@ -124,7 +123,7 @@ fn OptionsBody(active: ActiveBackend, offers: Offers) -> impl IntoView {
             .map(|d| view! { <option value=d.path.clone() label=d.name.clone()></option> })
             .collect_view()
     };
-    let fallback = default_dir(&crate::platform::storage::WebStorage::local());
+    let fallback = svc::default_dir();
     let placeholder = if fallback.is_empty() {
         "A new folder under ~/workspace/project".to_string()
     } else {

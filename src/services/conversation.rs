@@ -11,7 +11,6 @@ use canvas_core::errors::ApiError;
 use canvas_core::events::recent::{Recent, RECENT_TIMELINES};
 use canvas_core::launch_options::working_dir_for;
 use canvas_core::new_conversation::{effective_llm, new_conversation, ServerLlm};
-use canvas_core::preferences::default_dir;
 use canvas_core::selection::{ActiveBackend, CacheScope};
 use canvas_core::user_paused::{is_user_paused, set_user_paused};
 use std::cell::RefCell;
@@ -128,12 +127,7 @@ pub async fn start(
     let server = settings::server_settings(backends, active).await;
     let server_llm = server.as_ref().map(ServerLlm::from_settings);
     let llm = effective_llm(Some(&local), server_llm.as_ref());
-    let dir = working_dir_for(
-        &opts.working_dir,
-        &default_dir(&WebStorage::local()),
-        &home,
-        &id,
-    );
+    let dir = working_dir_for(&opts.working_dir, &launch::default_dir(), &home, &id);
     let mut req = new_conversation(message, &id, &dir, llm.as_ref());
     req.disabled_skills = server
         .as_ref()

@@ -36,6 +36,11 @@ pub fn save(backend_id: &str, opts: &LaunchOptions) -> Result<(), String> {
     .map_err(|e| format!("Could not remember the options in this browser: {e}"))
 }
 
+/// The app preference's default working directory ("" = a new folder per conversation).
+pub fn default_dir() -> String {
+    canvas_core::preferences::default_dir(&LOCAL)
+}
+
 /// What a backend offers the launcher. Each list is `Err(Unsupported)` on a kind without it.
 #[derive(Clone, Debug)]
 pub struct Offers {
