@@ -67,7 +67,7 @@ lazy_call! {
     /// home page's options, so it is usually there before the first Start).
     pub fn start_conversation(
         backends: crate::state::backends::BackendsCtx,
-        active: canvas_core::selection::ActiveBackend,
+        active: canvas_core::backends::selection::ActiveBackend,
         message: String,
     ) -> Result<String, String>, in launch, preload preload_start_conversation {
         crate::services::conversation::start(backends, &active, &message).await

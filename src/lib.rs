@@ -35,7 +35,7 @@ fn show_crash(message: &str) {
     el.set_text_content(Some(&format!(
         "Agent Canvas stopped because of an internal error. Reload the page to continue; \
          nothing stored in this browser was changed. ({})",
-        canvas_core::errors::scrub_secrets(message)
+        canvas_core::error::scrub_secrets(message)
     )));
     let _ = body.prepend_with_node_1(&el);
 }

@@ -1,10 +1,10 @@
-//! Every in-app link and navigation target, built by ONE function ([`canvas_core::url::app_href`]):
+//! Every in-app link and navigation target, built by ONE function ([`canvas_core::backends::url::app_href`]):
 //! the router base (`--base-path`) + the path + the BR-5 `?backend=&org=` pin. Views never
 //! format app paths themselves.
 
 use crate::state::backends::use_backends;
-use canvas_core::selection::ActiveBackend;
-use canvas_core::url::{app_href, path_segment};
+use canvas_core::backends::selection::ActiveBackend;
+use canvas_core::backends::url::{app_href, path_segment};
 use leptos::prelude::*;
 
 /// The router base (`""` at the root).

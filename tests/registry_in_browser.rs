@@ -3,9 +3,9 @@
 mod support;
 
 use agent_canvas::platform::storage::WebStorage;
-use canvas_core::launcher::LauncherConfig;
-use canvas_core::registry::read_registry;
-use canvas_core::selection::{read_selection, write_selection, Selection};
+use canvas_core::backends::launcher::LauncherConfig;
+use canvas_core::backends::registry::read_registry;
+use canvas_core::backends::selection::{read_selection, write_selection, Selection};
 use canvas_core::storage::{ACTIVE_BACKEND_KEY, BACKENDS_KEY};
 use support::*;
 use wasm_bindgen_test::*;

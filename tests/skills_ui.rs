@@ -5,8 +5,8 @@ use agent_canvas::services::skills::{
     launcher_prefill_key, project_dir_key, save_project_dir, saved_project_dir,
     set_launcher_prefill, take_launcher_prefill,
 };
-use canvas_core::backend::{Backend, BackendKind};
-use canvas_core::selection::ActiveBackend;
+use canvas_core::backends::record::{Backend, BackendKind};
+use canvas_core::backends::selection::ActiveBackend;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);

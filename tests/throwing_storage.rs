@@ -4,8 +4,8 @@
 mod support;
 
 use agent_canvas::platform::storage::WebStorage;
-use canvas_core::launcher::LauncherConfig;
-use canvas_core::registry::read_registry;
+use canvas_core::backends::launcher::LauncherConfig;
+use canvas_core::backends::registry::read_registry;
 use canvas_core::storage::{Storage, StorageError};
 use std::time::Duration;
 use support::*;

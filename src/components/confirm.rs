@@ -2,7 +2,7 @@
 //! delete a profile): Cancel, or the action, busy while it runs, its error shown in words.
 
 use crate::components::backends::dialog::Dialog;
-use canvas_core::errors::ApiError;
+use canvas_core::error::ApiError;
 use leptos::prelude::*;
 use std::future::Future;
 

@@ -1,7 +1,7 @@
 //! "N s" until a moment (epoch ms), ticking once a second while shown: the visible next step of
 //! a connection that is away ("next try in 4 s", "checking again in 21 s").
 
-use canvas_core::events::stream::seconds_left;
+use canvas_core::conversations::events::stream::seconds_left;
 use leptos::prelude::*;
 use std::time::Duration;
 

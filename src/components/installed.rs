@@ -9,7 +9,7 @@ use crate::components::confirm::ConfirmDialog;
 use crate::services::extensions as svc;
 use crate::services::skills::not_available;
 use crate::state::backends::use_backends;
-use canvas_core::extensions::{Extension, InstallForm, Installed, MarketEntry};
+use canvas_core::settings::extensions::{Extension, InstallForm, Installed, MarketEntry};
 use leptos::prelude::*;
 
 #[component]

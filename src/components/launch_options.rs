@@ -8,9 +8,11 @@
 use crate::services::launch::{self as svc, Offers};
 use crate::services::settings::subdirectories;
 use crate::state::backends::use_backends;
-use canvas_core::errors::ApiError;
-use canvas_core::launch_options::{browse_dir, check_working_dir, DirChoice, LaunchOptions};
-use canvas_core::selection::ActiveBackend;
+use canvas_core::backends::selection::ActiveBackend;
+use canvas_core::conversations::launch_options::{
+    browse_dir, check_working_dir, DirChoice, LaunchOptions,
+};
+use canvas_core::error::ApiError;
 use leptos::prelude::*;
 
 /// The options for the active backend (rebuilt when it changes).

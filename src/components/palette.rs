@@ -1,5 +1,5 @@
 //! The command palette (issue #16): ⌘K / Ctrl+K anywhere opens it; type to filter (fuzzy,
-//! `canvas_core::fuzzy`), ↑/↓ to move, Enter to run, Esc to close. It jumps to a conversation
+//! `canvas_core::navigation::fuzzy`), ↑/↓ to move, Enter to run, Esc to close. It jumps to a conversation
 //! of the active backend, switches backend, or opens a page. The listener (shared with the other
 //! keyboard shortcuts, see [`PaletteHost`]) is in the main module; the palette itself is a lazy
 //! chunk.
@@ -8,7 +8,7 @@ use crate::components::backends::dialog::Dialog;
 use crate::links::{conversation_path, href, pinned, use_go};
 use crate::services::conversation_list::recent;
 use crate::state::backends::use_backends;
-use canvas_core::fuzzy::{highlight, rank};
+use canvas_core::navigation::fuzzy::{highlight, rank};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -18,12 +18,14 @@ const CONVERSATIONS: u32 = 50;
 const SHOWN: usize = 12;
 
 /// The keyboard's host (mounted once, in the shell): one window `keydown` listener that asks
-/// `canvas_core::shortcuts::match_key` what a press means. ⌘K / Ctrl+K toggles the palette;
+/// `canvas_core::navigation::shortcuts::match_key` what a press means. ⌘K / Ctrl+K toggles the palette;
 /// any other shortcut is handed to the lazily loaded [`crate::components::shortcuts`] (its
 /// chunk arrives with the first one pressed).
 #[component]
 pub fn PaletteHost() -> impl IntoView {
-    use canvas_core::shortcuts::{is_text_field, match_key, request_code, KeyPress, Shortcut};
+    use canvas_core::navigation::shortcuts::{
+        is_text_field, match_key, request_code, KeyPress, Shortcut,
+    };
     let open = RwSignal::new(false);
     let request: crate::components::shortcuts::Request = RwSignal::new(0);
     let armed = Memo::new(move |_| request.get() != 0);
@@ -165,10 +167,9 @@ pub fn Palette(close: Callback<()>) -> impl IntoView {
         let mut out = pages.clone();
         let active_id = backends.active.with(|a| a.backend.id.clone());
         backends.backends.with(|list| {
-            for b in list
-                .iter()
-                .filter(|b| b.id != active_id && b.id != canvas_core::backend::NO_BACKEND_ID)
-            {
+            for b in list.iter().filter(|b| {
+                b.id != active_id && b.id != canvas_core::backends::record::NO_BACKEND_ID
+            }) {
                 out.push(Entry {
                     group: "Switch backend",
                     label: b.name.clone(),

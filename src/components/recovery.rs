@@ -6,9 +6,9 @@ use crate::components::backends::{use_backends_ui, BackendDialog};
 use crate::components::countdown::Countdown;
 use crate::state::backends::use_backends;
 use crate::state::connection::{use_connection, Connection};
-use canvas_core::errors::ApiError;
-use canvas_core::probe::ProbeError;
-use canvas_core::version::GateError;
+use canvas_core::backends::probe::ProbeError;
+use canvas_core::backends::version::GateError;
+use canvas_core::error::ApiError;
 use leptos::prelude::*;
 
 /// The heading of the recovery screen for each member of the error family.
@@ -34,7 +34,10 @@ pub fn RecoveryScreen() -> impl IntoView {
     let ui = use_backends_ui();
     let lock = backends.lock_mode();
     let can_add = lock.allows_adding_backends();
-    let cookie_mode = matches!(lock, canvas_core::launcher::LockMode::Cookie { .. });
+    let cookie_mode = matches!(
+        lock,
+        canvas_core::backends::launcher::LockMode::Cookie { .. }
+    );
     let failure = move || match conn.state() {
         Connection::Failed { error, message, .. } => Some((recovery_title(&error), message)),
         _ => None,

@@ -8,7 +8,7 @@ use crate::components::status_dot::StatusDot;
 use crate::lazy::lazy;
 use crate::state::backends::use_backends;
 use crate::state::connection::{use_connection, Connection};
-use canvas_core::health::{backend_health, Health};
+use canvas_core::backends::health::{backend_health, Health};
 use leptos::prelude::*;
 use leptos_router::components::A;
 

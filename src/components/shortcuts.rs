@@ -1,5 +1,5 @@
 //! Keyboard shortcuts (issue #16): what each one does, and the `?` dialog listing them. Which
-//! key means what is `canvas_core::shortcuts` (pure, tested); the one window listener is the
+//! key means what is `canvas_core::navigation::shortcuts` (pure, tested); the one window listener is the
 //! palette's host ([`crate::components::palette::PaletteHost`]) in the main module; this is a
 //! lazy chunk, loaded with the first shortcut pressed.
 //!
@@ -17,11 +17,11 @@ use crate::components::palette::focus_when_attached;
 use crate::links::{base_path, conversation_path, href, pinned_at, use_go};
 use crate::services::conversation_list::{recent, remembered_order};
 use crate::state::backends::use_backends;
-use canvas_core::shortcuts::{neighbour, position, requested, step, Shortcut, HELP};
+use canvas_core::navigation::shortcuts::{neighbour, position, requested, step, Shortcut, HELP};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// The last shortcut pressed, as `canvas_core::shortcuts::request_code` numbers it (0: none
+/// The last shortcut pressed, as `canvas_core::navigation::shortcuts::request_code` numbers it (0: none
 /// yet; pressing the same one again is a new number).
 pub type Request = RwSignal<u32>;
 

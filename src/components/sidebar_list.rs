@@ -15,10 +15,10 @@ use crate::services::conversation_list::{refresh_while_visible, rename, ListStat
 use crate::services::sidebar::{self, pinned_summaries, scope, SidebarCtx};
 use crate::state::backends::use_backends;
 use crate::state::connection::{use_connection, Connection};
-use canvas_core::api::view::ConversationSummary;
-use canvas_core::conversation_list::rename_title;
-use canvas_core::list_filter::status_group;
-use canvas_core::sidebar::{
+use canvas_core::client::unified::ConversationSummary;
+use canvas_core::conversations::list::rename_title;
+use canvas_core::conversations::list_filter::status_group;
+use canvas_core::conversations::sidebar::{
     is_unread, missing_pins, open_conversation_id, order, relative_time, SIDEBAR_PAGE_SIZE,
 };
 use leptos::html;

@@ -1,4 +1,4 @@
-use canvas_core::health::Health;
+use canvas_core::backends::health::Health;
 use leptos::prelude::*;
 
 /// The health dot: `connected`, `checking`, `failing` or `disabled`, with a text title.

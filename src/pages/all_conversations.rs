@@ -4,7 +4,7 @@
 //! `?backend=&org=` (BR-5), a failing or disabled backend as one inline note. Lazily loaded.
 //! A row opens as a fresh page load (`rel="external"`): the app applies a URL's backend pin at
 //! start-up (BR-5), so the conversation opens on its own backend, never on the active one.
-//! The page's filters (`canvas_core::list_filter`) apply: only the backends of `?from=` are
+//! The page's filters (`canvas_core::conversations::list_filter`) apply: only the backends of `?from=` are
 //! asked; title, status and archived narrow the merged rows. The rows' order is remembered for
 //! the next/previous conversation shortcuts.
 
@@ -13,9 +13,9 @@ use crate::pages::conversations::{format_time, url_filter, StatusBadge};
 use crate::services::all_backends::load;
 use crate::services::conversation_list::remember_order;
 use crate::state::backends::use_backends;
-use canvas_core::all_backends::{row_href, MergedList};
-use canvas_core::conversation_list::status_badges;
-use canvas_core::shortcuts::encode_links;
+use canvas_core::conversations::all_backends::{row_href, MergedList};
+use canvas_core::conversations::list::status_badges;
+use canvas_core::navigation::shortcuts::encode_links;
 use leptos::prelude::*;
 
 /// Rows asked of each backend at first, and added by "Load more".

@@ -11,8 +11,8 @@ use canvas_core::automation::model::{
     cancel_error_message, format_span, service_missing, CRON_PRESETS, NOT_RUNNING_HELP,
 };
 use canvas_core::automation::{cron, Automation, AutomationDraft, Capabilities, Run, RunPage};
-use canvas_core::errors::ApiError;
-use canvas_core::selection::ActiveBackend;
+use canvas_core::backends::selection::ActiveBackend;
+use canvas_core::error::ApiError;
 use leptos::prelude::*;
 use std::time::Duration;
 

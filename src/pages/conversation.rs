@@ -11,9 +11,9 @@ use crate::components::workspace::WorkspacePanel;
 use crate::services::conversation::{kept, load, sandbox_action, user_paused, user_sandbox_action};
 use crate::state::backends::use_backends;
 use crate::state::events::{ConversationStore, History, Row};
-use canvas_core::api::view::ConversationSummary;
-use canvas_core::live::{asks_before_actions, at_bottom, at_top};
-use canvas_core::selection::ActiveBackend;
+use canvas_core::backends::selection::ActiveBackend;
+use canvas_core::client::unified::ConversationSummary;
+use canvas_core::conversations::live::{asks_before_actions, at_bottom, at_top};
 use leptos::html::Div;
 use leptos::prelude::*;
 
@@ -27,7 +27,7 @@ pub fn ConversationPage(id: String) -> impl IntoView {
         let id = id.get_value();
         async move {
             let s = load(backends, &active, &id).await?;
-            Ok::<_, canvas_core::errors::ApiError>((active, s))
+            Ok::<_, canvas_core::error::ApiError>((active, s))
         }
     });
     // A cloud conversation whose sandbox is PAUSED is resumed once when opened, then reloaded

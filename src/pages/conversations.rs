@@ -1,7 +1,7 @@
 //! The conversation list of the active backend, newest first: "Load more" pages, a refresh
 //! every 30 s while the tab is visible, inline rename, delete with a confirmation, and status
 //! badges (execution status; sandbox status for cloud). `?page_size=N` sets the page size.
-//! Filters live in the URL (`canvas_core::list_filter`): `?q=` (title), `?status=`,
+//! Filters live in the URL (`canvas_core::conversations::list_filter`): `?q=` (title), `?status=`,
 //! `?archived=1`, and in the all-backends view (`?scope=all`) `?from=` (backends); the filter
 //! bar is a lazy chunk ([`ListFilters`]).
 
@@ -13,9 +13,11 @@ use crate::services::conversation_list::{
     delete, refresh_while_visible, remember_order, rename, ListCtx, ListState,
 };
 use crate::state::backends::use_backends;
-use canvas_core::conversation_list::{page_size, rename_title, status_badges, Badge};
-use canvas_core::list_filter::{ListFilter, StatusGroup, ARCHIVED_PARAM, FROM_PARAM, STATUS_PARAM};
-use canvas_core::shortcuts::encode_ids;
+use canvas_core::conversations::list::{page_size, rename_title, status_badges, Badge};
+use canvas_core::conversations::list_filter::{
+    ListFilter, StatusGroup, ARCHIVED_PARAM, FROM_PARAM, STATUS_PARAM,
+};
+use canvas_core::navigation::shortcuts::encode_ids;
 use leptos::html;
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -434,11 +436,11 @@ pub fn ListFilters() -> impl IntoView {
         let go = go.clone();
         let chips = backends.backends.with(|list| {
             list.iter()
-                .filter(|b| b.id != canvas_core::backend::NO_BACKEND_ID)
+                .filter(|b| b.id != canvas_core::backends::record::NO_BACKEND_ID)
                 .map(|b| {
                     let id = b.id.clone();
                     let pressed_id = id.clone();
-                    let label = canvas_core::all_backends::source_label(b, None);
+                    let label = canvas_core::conversations::all_backends::source_label(b, None);
                     let go = go.clone();
                     view! {
                         <button type="button" class="btn small filter-chip" data-testid="backend-filter"

@@ -6,8 +6,8 @@ use crate::components::chat::composer::MessageBox;
 use crate::links::{pinned, use_go};
 use crate::services::settings;
 use crate::state::backends::use_backends;
-use canvas_core::live::message_to_send;
-use canvas_core::new_conversation::{effective_llm, mask_key, ServerLlm};
+use canvas_core::conversations::live::message_to_send;
+use canvas_core::conversations::llm_settings::{effective_llm, mask_key, ServerLlm};
 use leptos::prelude::*;
 
 #[component]

@@ -3,8 +3,8 @@
 
 use crate::components::backends::form::{BackendForm, Fixed, FormMode};
 use crate::state::backends::use_backends;
-use canvas_core::backend::{AuthMode, BackendKind, LOCKED_CLOUD_ID, LOCKED_CLOUD_NAME};
-use canvas_core::launcher::LockMode;
+use canvas_core::backends::launcher::LockMode;
+use canvas_core::backends::record::{AuthMode, BackendKind, LOCKED_CLOUD_ID, LOCKED_CLOUD_NAME};
 use leptos::prelude::*;
 
 #[component]

@@ -5,7 +5,7 @@ use crate::components::workspace::WorkspacePanel;
 use crate::links::{conversation_path, pinned};
 use crate::services::conversation::load;
 use crate::state::backends::use_backends;
-use canvas_core::api::routing::ConversationRef;
+use canvas_core::transport::routing::ConversationRef;
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 

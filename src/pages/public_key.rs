@@ -8,8 +8,8 @@
 //! the server accepted it; a refused key shows an inline error and nothing is stored.
 
 use crate::state::backends::{test_connection, use_backends, TestOutcome};
-use canvas_core::backend::{Backend, BackendKind, DEFAULT_LOCAL_ID, DEFAULT_LOCAL_NAME};
-use canvas_core::registry::BackendDraft;
+use canvas_core::backends::record::{Backend, BackendKind, DEFAULT_LOCAL_ID, DEFAULT_LOCAL_NAME};
+use canvas_core::backends::registry::BackendDraft;
 use leptos::prelude::*;
 
 #[component]

@@ -16,9 +16,9 @@ use crate::platform::storage::WebStorage;
 use crate::services::settings as svc;
 use crate::services::skills::not_available;
 use crate::state::backends::use_backends;
-use canvas_core::preferences::{self, Theme};
-use canvas_core::profiles::{check_profile, ProfileInfo, Validation};
-use canvas_core::secrets::{check_new_secret, SecretItem};
+use canvas_core::settings::preferences::{self, Theme};
+use canvas_core::settings::profiles::{check_profile, ProfileInfo, Validation};
+use canvas_core::settings::secrets::{check_new_secret, SecretItem};
 use leptos::prelude::*;
 use svc::ProfileAction;
 use web_sys::NotificationPermission;
@@ -81,7 +81,7 @@ pub fn SettingsPage(section: String) -> impl IntoView {
                     "Plugins bundle skills, MCP servers and hooks. The agent server installs them \
                      for every conversation it starts; disable one to leave it out."
                 </p>
-                <crate::components::installed::InstalledExtensions kind=canvas_core::extensions::Extension::Plugin />
+                <crate::components::installed::InstalledExtensions kind=canvas_core::settings::extensions::Extension::Plugin />
             </div>
         }
         .into_any(),
@@ -459,7 +459,7 @@ fn LlmSection() -> impl IntoView {
                 Ok(Validation::Valid) => note.set(Some("The server reached the model.".into())),
                 Ok(Validation::Invalid { kind, message }) => error.set(Some(format!(
                     "The server could not reach the model ({kind}): {}",
-                    canvas_core::errors::scrub_secrets(&message)
+                    canvas_core::error::scrub_secrets(&message)
                 ))),
                 Err(e) => error.set(Some(e.user_message())),
             }

@@ -1,5 +1,5 @@
 //! `/settings/agent` (issue #13; in the settings chunk): the agent's and new conversations'
-//! settings as forms the agent server's own schemas generate (`canvas_core::settings_form`).
+//! settings as forms the agent server's own schemas generate (`canvas_core::settings::form`).
 //! The schema decides the fields, their editors, choices, defaults and help; minor fields wait
 //! under "Show advanced"; a field whose condition is off hides; secrets are write-only; only
 //! what changed is sent, in one `PATCH /api/settings`. Enter saves; a wrong value is named at
@@ -8,7 +8,7 @@
 use crate::services::settings::{self as svc, AgentForms};
 use crate::services::skills::not_available;
 use crate::state::backends::use_backends;
-use canvas_core::settings_form::{
+use canvas_core::settings::form::{
     agent_kind, applies, build_diff, current, display, editor, effective, is_empty_diff,
     variant_patch, variants, visible, Editor, Field, Schema, SchemaKind, EDITED_ELSEWHERE,
 };
@@ -342,7 +342,7 @@ fn FieldRow(
     let key = field.key.clone();
     let id = field_id(&key);
     let stored = current(&field, &form.values);
-    let initial = canvas_core::settings_form::to_text(&field, &stored);
+    let initial = canvas_core::settings::form::to_text(&field, &stored);
     let edits = form.edits;
     let set = {
         let (key, initial) = (key.clone(), initial.clone());

@@ -4,13 +4,13 @@
 //! "Test" (the server connects and lists the tools; nothing is stored), edited (what it runs or
 //! where it is, its description; secrets stay as stored), turned off and on, removed after
 //! asking.
-//! Rules and bodies are `canvas_core::mcp`.
+//! Rules and bodies are `canvas_core::settings::mcp`.
 
 use crate::components::confirm::ConfirmDialog;
 use crate::services::settings as svc;
 use crate::services::skills::not_available;
 use crate::state::backends::use_backends;
-use canvas_core::mcp::{enabled_patch, McpEdit, McpForm, McpServer, McpTest, Transport};
+use canvas_core::settings::mcp::{enabled_patch, McpEdit, McpForm, McpServer, McpTest, Transport};
 use leptos::prelude::*;
 
 /// Seconds the server waits for a tested server to connect and list its tools.

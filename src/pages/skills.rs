@@ -13,12 +13,12 @@ use crate::components::chat::markdown::Markdown;
 use crate::links::{href, pinned, use_go};
 use crate::services::skills::{self as svc, ProjectDir};
 use crate::state::backends::use_backends;
-use canvas_core::errors::ApiError;
-use canvas_core::selection::{ActiveBackend, CacheScope};
+use canvas_core::backends::selection::{ActiveBackend, CacheScope};
+use canvas_core::backends::url::{parse_query, serialize_query};
+use canvas_core::error::ApiError;
 use canvas_core::skills::{
     fetch_plan, merge, use_skill_text, KindFilter, MergedSkill, Tier, TierResult,
 };
-use canvas_core::url::{parse_query, serialize_query};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
@@ -162,7 +162,7 @@ pub fn SkillsPage() -> impl IntoView {
             <p class="muted">
                 "Installed from a repository or a folder; enabled ones join the user's skills above."
             </p>
-            <crate::components::installed::InstalledExtensions kind=canvas_core::extensions::Extension::Skill
+            <crate::components::installed::InstalledExtensions kind=canvas_core::settings::extensions::Extension::Skill
                 on_change=Callback::new(move |_| reload.update(|n| *n = n.wrapping_add(1))) />
         </section>
     }
@@ -499,7 +499,10 @@ fn SkillRow(
     let kind = s.kind();
     let disabled = s.disabled;
     let tier = s.tier;
-    let content_id = format!("skill-content-{}", canvas_core::url::path_segment(&name));
+    let content_id = format!(
+        "skill-content-{}",
+        canvas_core::backends::url::path_segment(&name)
+    );
     let content_id_inner = content_id.clone();
     let is_open = {
         let name = name.clone();

@@ -4,8 +4,8 @@
 use crate::links::{conversation_path, pinned, use_go};
 use crate::services::start_task::poll;
 use crate::state::backends::use_backends;
-use canvas_core::api::{StartTask, StartTaskStatus};
-use canvas_core::selection::ActiveBackend;
+use canvas_core::backends::selection::ActiveBackend;
+use canvas_core::client::{StartTask, StartTaskStatus};
 use leptos::prelude::*;
 use std::time::Duration;
 

@@ -4,8 +4,8 @@
 //! future is dropped (component cleanup), maps failures to a typed `ApiError`, and reports
 //! successes (a successful request counts as a health success, BR-7). Views never build URLs.
 
-use canvas_core::api::plan::{Body, RawResponse, RequestPlan, Transport};
-use canvas_core::errors::ApiError;
+use canvas_core::error::ApiError;
+use canvas_core::transport::plan::{Body, RawResponse, RequestPlan, Transport};
 use futures::future::{select, Either};
 use std::rc::Rc;
 use std::time::Duration;

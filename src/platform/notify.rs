@@ -3,7 +3,7 @@
 //! the APIs (or an insecure context) simply gets neither.
 
 use crate::platform::storage::WebStorage;
-use canvas_core::preferences;
+use canvas_core::settings::preferences;
 use std::cell::RefCell;
 use wasm_bindgen::JsValue;
 use web_sys::{
@@ -58,7 +58,7 @@ pub fn tell(title: &str, body: &str) {
     let _ = Notification::new_with_options(title, &options);
 }
 
-/// Whether the chime is on (in this browser; `canvas_core::preferences`).
+/// Whether the chime is on (in this browser; `canvas_core::settings::preferences`).
 pub fn sound_on() -> bool {
     preferences::sound_on(&WebStorage::local())
 }

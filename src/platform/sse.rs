@@ -4,8 +4,8 @@
 //! lines is core's job. Dropping the [`SseStream`] aborts the request.
 
 use crate::platform::http::{build_request, js_err};
-use canvas_core::api::plan::RequestPlan;
-use canvas_core::errors::ApiError;
+use canvas_core::error::ApiError;
+use canvas_core::transport::plan::RequestPlan;
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;

@@ -5,9 +5,9 @@
 use crate::services::workspace;
 use crate::state::api::client;
 use crate::state::backends::BackendsCtx;
-use canvas_core::api::routing::ConversationRef;
-use canvas_core::api::SendPlanned;
-use canvas_core::selection::ActiveBackend;
+use canvas_core::backends::selection::ActiveBackend;
+use canvas_core::client::SendPlanned;
+use canvas_core::transport::routing::ConversationRef;
 use canvas_core::workspace::paths::upload_target;
 use canvas_core::workspace::tree::Listing;
 use wasm_bindgen_futures::JsFuture;
@@ -141,7 +141,7 @@ pub async fn upload_files(
     for (i, (name, bytes)) in files.iter().enumerate() {
         let name = if existing.contains(name) {
             let taken: Vec<&str> = existing.iter().map(String::as_str).collect();
-            canvas_core::attachments::keep_both_name(name, &taken)
+            canvas_core::conversations::attachments::keep_both_name(name, &taken)
         } else {
             name.clone()
         };

@@ -1,14 +1,14 @@
 //! Automations (issue #14): the active backend's automation service, through the capability
-//! its client hands out ([`BackendApi::automations`](canvas_core::api::BackendApi::automations)).
+//! its client hands out ([`BackendApi::automations`](canvas_core::client::BackendApi::automations)).
 
 use crate::state::api::client;
 use crate::state::backends::BackendsCtx;
-use canvas_core::api::{Call, SendPlanned};
 use canvas_core::automation::{
     Automation, AutomationClient, AutomationDraft, AutomationPage, Capabilities, Run, RunPage,
 };
-use canvas_core::errors::ApiError;
-use canvas_core::selection::ActiveBackend;
+use canvas_core::backends::selection::ActiveBackend;
+use canvas_core::client::{Call, SendPlanned};
+use canvas_core::error::ApiError;
 
 /// Automations per page of the list.
 pub const PAGE: u32 = 50;

@@ -5,14 +5,15 @@ use crate::platform::storage::WebStorage;
 use crate::services::{conversation_tools, launch, settings};
 use crate::state::api::client;
 use crate::state::backends::{new_uuid_v4, BackendsCtx};
-use canvas_core::api::view::{ConversationSummary, Created};
-use canvas_core::api::{ConversationRef, SendPlanned};
-use canvas_core::errors::ApiError;
-use canvas_core::events::recent::{Recent, RECENT_TIMELINES};
-use canvas_core::launch_options::working_dir_for;
-use canvas_core::new_conversation::{effective_llm, new_conversation, ServerLlm};
-use canvas_core::selection::{ActiveBackend, CacheScope};
-use canvas_core::user_paused::{is_user_paused, set_user_paused};
+use canvas_core::backends::selection::{ActiveBackend, CacheScope};
+use canvas_core::client::unified::{ConversationSummary, Created};
+use canvas_core::client::{ConversationRef, SendPlanned};
+use canvas_core::conversations::create::new_conversation;
+use canvas_core::conversations::events::recent::{Recent, RECENT_TIMELINES};
+use canvas_core::conversations::launch_options::working_dir_for;
+use canvas_core::conversations::llm_settings::{effective_llm, ServerLlm};
+use canvas_core::conversations::user_paused::{is_user_paused, set_user_paused};
+use canvas_core::error::ApiError;
 use std::cell::RefCell;
 
 thread_local! {

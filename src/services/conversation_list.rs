@@ -4,11 +4,11 @@
 
 use crate::state::api::client;
 use crate::state::backends::BackendsCtx;
-use canvas_core::api::view::ConversationSummary;
-use canvas_core::api::SendPlanned;
-use canvas_core::conversation_list::{append_page, refresh_limit, REFRESH_INTERVAL_MS};
-use canvas_core::errors::ApiError;
-use canvas_core::selection::ActiveBackend;
+use canvas_core::backends::selection::ActiveBackend;
+use canvas_core::client::unified::ConversationSummary;
+use canvas_core::client::SendPlanned;
+use canvas_core::conversations::list::{append_page, refresh_limit, REFRESH_INTERVAL_MS};
+use canvas_core::error::ApiError;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::time::Duration;
@@ -220,23 +220,23 @@ pub async fn delete(
 }
 
 /// Remembers the order of the list on screen for the next/previous conversation shortcuts
-/// (`canvas_core::shortcuts::encode_ids` / `encode_links`), in this tab's session storage (a
+/// (`canvas_core::navigation::shortcuts::encode_ids` / `encode_links`), in this tab's session storage (a
 /// full page load, e.g. a row of the all-backends list, keeps it). A storage failure only loses
 /// the order.
 pub fn remember_order(encoded: &str) {
     use canvas_core::storage::Storage;
     let _ = crate::platform::storage::WebStorage::session()
-        .set(canvas_core::shortcuts::LIST_ORDER_KEY, encoded);
+        .set(canvas_core::navigation::shortcuts::LIST_ORDER_KEY, encoded);
 }
 
 /// The order [`remember_order`] kept, as links under `base_path` (empty when none).
 pub fn remembered_order(base_path: &str) -> Vec<String> {
     use canvas_core::storage::Storage;
     crate::platform::storage::WebStorage::session()
-        .get(canvas_core::shortcuts::LIST_ORDER_KEY)
+        .get(canvas_core::navigation::shortcuts::LIST_ORDER_KEY)
         .ok()
         .flatten()
-        .map(|t| canvas_core::shortcuts::decode_order(&t, base_path))
+        .map(|t| canvas_core::navigation::shortcuts::decode_order(&t, base_path))
         .unwrap_or_default()
 }
 

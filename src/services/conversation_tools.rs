@@ -6,14 +6,17 @@ use crate::links::{conversation_path, pinned};
 use crate::platform::download;
 use crate::state::api::{client, routing, transport};
 use crate::state::backends::BackendsCtx;
-use canvas_core::api::service::{conversation_tools, ConversationToolsApi, Planned};
-use canvas_core::api::view::{EventQuery, MAX_PAGE_LIMIT};
-use canvas_core::api::{ConversationRef, SendPlanned};
-use canvas_core::errors::ApiError;
-use canvas_core::events::Timeline;
-use canvas_core::export::{export_file_name, transcript_json, transcript_markdown, TranscriptMeta};
-use canvas_core::selection::ActiveBackend;
-use canvas_core::slash::ExportFormat;
+use canvas_core::backends::selection::ActiveBackend;
+use canvas_core::client::factory::conversation_tools;
+use canvas_core::client::service::{ConversationToolsApi, Planned};
+use canvas_core::client::unified::{EventQuery, MAX_PAGE_LIMIT};
+use canvas_core::client::{ConversationRef, SendPlanned};
+use canvas_core::conversations::events::Timeline;
+use canvas_core::conversations::export::{
+    export_file_name, transcript_json, transcript_markdown, TranscriptMeta,
+};
+use canvas_core::conversations::slash::ExportFormat;
+use canvas_core::error::ApiError;
 use serde_json::Value;
 
 /// More than this many pages (100 events each) is not a transcript anyone downloads.
@@ -168,7 +171,7 @@ pub async fn switch_profile(
 pub async fn profile_choices(
     backends: BackendsCtx,
     active: &ActiveBackend,
-) -> Vec<canvas_core::profiles::ProfileInfo> {
+) -> Vec<canvas_core::settings::profiles::ProfileInfo> {
     crate::services::settings::profiles(backends, active)
         .await
         .map(|l| l.profiles)
@@ -206,7 +209,7 @@ pub async fn usage(
     backends: BackendsCtx,
     active: &ActiveBackend,
     conv: &ConversationRef,
-) -> Result<canvas_core::usage::Usage, String> {
+) -> Result<canvas_core::conversations::usage::Usage, String> {
     with_tools(backends, active, |api| api.usage(conv))
         .await
         .map_err(|e| e.user_message())

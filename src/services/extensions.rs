@@ -4,9 +4,9 @@
 
 use crate::services::settings::with_pages;
 use crate::state::backends::BackendsCtx;
-use canvas_core::errors::ApiError;
-use canvas_core::extensions::{Extension, InstallForm, Installed, MarketEntry};
-use canvas_core::selection::ActiveBackend;
+use canvas_core::backends::selection::ActiveBackend;
+use canvas_core::error::ApiError;
+use canvas_core::settings::extensions::{Extension, InstallForm, Installed, MarketEntry};
 
 /// The installed skills or plugins.
 pub async fn installed(

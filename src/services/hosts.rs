@@ -6,12 +6,12 @@ use crate::links::conversation_path;
 use crate::platform::storage::WebStorage;
 use crate::state::api::client;
 use crate::state::backends::BackendsCtx;
-use canvas_core::api::{AgentScope, SendPlanned};
-use canvas_core::errors::ApiError;
+use canvas_core::backends::selection::ActiveBackend;
+use canvas_core::client::{AgentScope, SendPlanned};
+use canvas_core::error::ApiError;
 use canvas_core::omnigent::dto::{Agent, Host, NewSession};
 pub use canvas_core::omnigent::hosts::NO_HOSTS_HINT;
 use canvas_core::omnigent::hosts::{picker_rows, HostRow};
-use canvas_core::selection::ActiveBackend;
 use canvas_core::storage::Storage;
 
 /// What a new session can run: the agents and the hosts of the backend.

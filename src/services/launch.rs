@@ -1,14 +1,14 @@
 //! New conversation options (issue #13): what the launcher starts conversations with on each
-//! backend (`canvas_core::launch_options`), remembered in this browser, and what the backend
+//! backend (`canvas_core::conversations::launch_options`), remembered in this browser, and what the backend
 //! offers to choose from (LLM profiles, stored secrets, registered workspaces, recent and
 //! neighbouring directories).
 
 use crate::platform::storage::WebStorage;
 use crate::services::settings;
 use crate::state::backends::BackendsCtx;
-use canvas_core::errors::ApiError;
-use canvas_core::launch_options::{launch_options_key, DirChoice, LaunchOptions};
-use canvas_core::selection::ActiveBackend;
+use canvas_core::backends::selection::ActiveBackend;
+use canvas_core::conversations::launch_options::{launch_options_key, DirChoice, LaunchOptions};
+use canvas_core::error::ApiError;
 use canvas_core::storage::Storage;
 
 const LOCAL: WebStorage = WebStorage::local();
@@ -38,7 +38,7 @@ pub fn save(backend_id: &str, opts: &LaunchOptions) -> Result<(), String> {
 
 /// The app preference's default working directory ("" = a new folder per conversation).
 pub fn default_dir() -> String {
-    canvas_core::preferences::default_dir(&LOCAL)
+    canvas_core::settings::preferences::default_dir(&LOCAL)
 }
 
 /// What a backend offers the launcher. Each list is `Err(Unsupported)` on a kind without it.

@@ -1,23 +1,23 @@
 //! LLM settings per backend: this browser's copy in `localStorage` (key
-//! `canvas_core::new_conversation::llm_settings_key`), and the agent server's own settings
+//! `canvas_core::conversations::llm_settings::llm_settings_key`), and the agent server's own settings
 //! where it offers them (`GET`/`PATCH /api/settings`, secrets round-tripped encrypted); the
 //! server's named secrets (`/api/settings/secrets`, issue #13).
 
 use crate::platform::storage::WebStorage;
 use crate::state::api::{client, routing, transport};
 use crate::state::backends::BackendsCtx;
-use canvas_core::api::dto::Settings;
-use canvas_core::api::service::{settings_pages, Planned, SettingsPagesApi};
-use canvas_core::api::SendPlanned;
-use canvas_core::errors::ApiError;
-use canvas_core::mcp::{decode_mcp_config, decode_mcp_test, McpServer, McpTest};
-use canvas_core::new_conversation::{
-    llm_settings_key, settings_with_encrypted_secrets, LlmSettings, ServerLlm,
-};
-use canvas_core::profiles::{ProfileList, Validation};
-use canvas_core::secrets::SecretItem;
-use canvas_core::selection::ActiveBackend;
-use canvas_core::settings_form::{decode_schema, Schema, SchemaKind};
+use canvas_core::agent_server::dto::Settings;
+use canvas_core::backends::selection::ActiveBackend;
+use canvas_core::client::factory::settings_pages;
+use canvas_core::client::service::{Planned, SettingsPagesApi};
+use canvas_core::client::SendPlanned;
+use canvas_core::conversations::create::settings_with_encrypted_secrets;
+use canvas_core::conversations::llm_settings::{llm_settings_key, LlmSettings, ServerLlm};
+use canvas_core::error::ApiError;
+use canvas_core::settings::form::{decode_schema, Schema, SchemaKind};
+use canvas_core::settings::mcp::{decode_mcp_config, decode_mcp_test, McpServer, McpTest};
+use canvas_core::settings::profiles::{ProfileList, Validation};
+use canvas_core::settings::secrets::SecretItem;
 use canvas_core::storage::Storage;
 
 const LOCAL: WebStorage = WebStorage::local();
@@ -69,7 +69,7 @@ pub async fn load_server(backends: BackendsCtx, active: &ActiveBackend) -> Optio
 pub async fn workspaces(
     backends: BackendsCtx,
     active: &ActiveBackend,
-) -> Result<Vec<canvas_core::launch_options::DirChoice>, ApiError> {
+) -> Result<Vec<canvas_core::conversations::launch_options::DirChoice>, ApiError> {
     with_pages(backends, active, |p| p.list_workspaces()).await
 }
 
@@ -78,7 +78,7 @@ pub async fn subdirectories(
     backends: BackendsCtx,
     active: &ActiveBackend,
     path: &str,
-) -> Result<Vec<canvas_core::launch_options::DirChoice>, ApiError> {
+) -> Result<Vec<canvas_core::conversations::launch_options::DirChoice>, ApiError> {
     with_pages(backends, active, |p| p.subdirectories(path)).await
 }
 
@@ -181,7 +181,7 @@ pub async fn llm_models(backends: BackendsCtx, active: &ActiveBackend) -> Vec<St
         with_pages(backends, active, |p| p.llm_models()),
         with_pages(backends, active, |p| p.llm_providers()),
     );
-    canvas_core::profiles::model_suggestions(
+    canvas_core::settings::profiles::model_suggestions(
         &models.unwrap_or_default(),
         &providers.unwrap_or_default(),
     )

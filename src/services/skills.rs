@@ -6,10 +6,10 @@
 use crate::platform::storage::WebStorage;
 use crate::state::api::client;
 use crate::state::backends::BackendsCtx;
-use canvas_core::api::SendPlanned;
-use canvas_core::api::SkillsRequest;
-use canvas_core::errors::ApiError;
-use canvas_core::selection::ActiveBackend;
+use canvas_core::backends::selection::ActiveBackend;
+use canvas_core::client::SendPlanned;
+use canvas_core::client::SkillsRequest;
+use canvas_core::error::ApiError;
 use canvas_core::skills::{disabled_skills_patch, Tier, TierResult};
 use canvas_core::storage::Storage;
 

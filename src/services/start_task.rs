@@ -2,9 +2,9 @@
 
 use crate::state::api::client;
 use crate::state::backends::BackendsCtx;
-use canvas_core::api::{SendPlanned, StartTask};
-use canvas_core::errors::ApiError;
-use canvas_core::selection::ActiveBackend;
+use canvas_core::backends::selection::ActiveBackend;
+use canvas_core::client::{SendPlanned, StartTask};
+use canvas_core::error::ApiError;
 
 /// The start task `id` on `active` (`None`: the backend does not know it; `Unsupported`:
 /// the backend has no start tasks).

@@ -6,13 +6,13 @@ use crate::platform::time::sleep_ms;
 use crate::state::api::client;
 use crate::state::backends::BackendsCtx;
 use crate::state::workspace::{ConvWorkspace, Run};
-use canvas_core::api::dto::BashRequest;
-use canvas_core::api::routing::ConversationRef;
-use canvas_core::api::view::EventQuery;
-use canvas_core::api::SendPlanned;
-use canvas_core::errors::ApiError;
-use canvas_core::events::Timeline;
-use canvas_core::selection::ActiveBackend;
+use canvas_core::agent_server::dto::BashRequest;
+use canvas_core::backends::selection::ActiveBackend;
+use canvas_core::client::unified::EventQuery;
+use canvas_core::client::SendPlanned;
+use canvas_core::conversations::events::Timeline;
+use canvas_core::error::ApiError;
+use canvas_core::transport::routing::ConversationRef;
 use canvas_core::workspace::terminal::{
     agent_commands, parse_timeout, AgentCommand, CommandOutput,
 };

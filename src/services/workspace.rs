@@ -5,11 +5,13 @@
 use crate::services::attachments;
 use crate::state::api::client;
 use crate::state::backends::BackendsCtx;
-use canvas_core::api::dto::{BashRequest, CommitsPage, GitChange, GitChangeStatus, GitDiff};
-use canvas_core::api::routing::ConversationRef;
-use canvas_core::api::{SendPlanned, WorkspaceFile};
-use canvas_core::errors::ApiError;
-use canvas_core::selection::ActiveBackend;
+use canvas_core::agent_server::dto::{
+    BashRequest, CommitsPage, GitChange, GitChangeStatus, GitDiff,
+};
+use canvas_core::backends::selection::ActiveBackend;
+use canvas_core::client::{SendPlanned, WorkspaceFile};
+use canvas_core::error::ApiError;
+use canvas_core::transport::routing::ConversationRef;
 use canvas_core::workspace::changes::{
     parse_name_status, repo_place, repo_place_command, show_command, RepoPlace,
 };

@@ -5,9 +5,10 @@
 use crate::platform::http::BrowserTransport;
 use crate::platform::location;
 use crate::state::backends::BackendsCtx;
-use canvas_core::api::routing::RoutingContext;
-use canvas_core::api::service::{backend_api, BackendApi};
-use canvas_core::selection::ActiveBackend;
+use canvas_core::backends::selection::ActiveBackend;
+use canvas_core::client::factory::backend_api;
+use canvas_core::client::service::BackendApi;
+use canvas_core::transport::routing::RoutingContext;
 use leptos::prelude::*;
 use std::rc::Rc;
 

@@ -3,13 +3,13 @@
 //! what to persist; this module persists it and updates the signals.
 
 use crate::platform::{globals, location, storage::WebStorage};
-use canvas_core::backend::Backend;
-use canvas_core::health::{read_health, write_health, HealthMap};
-use canvas_core::launcher::LauncherConfig;
-use canvas_core::registry::{
+use canvas_core::backends::health::{read_health, write_health, HealthMap};
+use canvas_core::backends::launcher::LauncherConfig;
+use canvas_core::backends::record::Backend;
+use canvas_core::backends::registry::{
     self, BackendDraft, RegistryChange, RegistryError, RegistrySource, SelectionUpdate,
 };
-use canvas_core::selection::{self, ActiveBackend, Selection};
+use canvas_core::backends::selection::{self, ActiveBackend, Selection};
 use canvas_core::storage::{Storage, BACKENDS_KEY, HEALTH_KEY};
 use leptos::prelude::*;
 use std::collections::BTreeSet;
@@ -36,13 +36,13 @@ pub struct BackendsCtx {
 /// Resolves the launcher config from build-time settings and window globals.
 pub fn launcher_config() -> LauncherConfig {
     let b = globals::BUILD_TIME;
-    let mut config = canvas_core::launcher::resolve_launcher(
-        &canvas_core::launcher::BuildTimeConfig {
+    let mut config = canvas_core::backends::launcher::resolve_launcher(
+        &canvas_core::backends::launcher::BuildTimeConfig {
             backend_base_url: b.backend_base_url,
             session_api_key: b.session_api_key,
             lock_to_cloud: b.lock_to_cloud,
         },
-        &canvas_core::launcher::WindowGlobals {
+        &canvas_core::backends::launcher::WindowGlobals {
             session_api_key: globals::window_global("__AGENT_CANVAS_SESSION_API_KEY__"),
             auth_required: globals::window_global("__AGENT_CANVAS_AUTH_REQUIRED__"),
             lock_to_cloud: globals::window_global("__AGENT_CANVAS_LOCK_TO_CLOUD__"),
@@ -70,8 +70,12 @@ pub fn provide_backends() -> BackendsCtx {
     let origin = location::origin();
     let read = registry::read_registry_detailed(&LOCAL, &SESSION, &launcher, &origin);
     // URL pinning (BR-5): a registered `?backend=` wins and is written to both storages.
-    let sel =
-        canvas_core::url::startup_selection(&location::search(), &read.backends, &LOCAL, &SESSION);
+    let sel = canvas_core::backends::url::startup_selection(
+        &location::search(),
+        &read.backends,
+        &LOCAL,
+        &SESSION,
+    );
     let backends = RwSignal::new(read.backends);
     let selection = RwSignal::new(sel);
     let health = RwSignal::new(read_health(&LOCAL));
@@ -126,7 +130,10 @@ impl BackendsCtx {
         }
         // LLM keys and launcher options stored for a backend that is gone or now points elsewhere go with it.
         let stale = self.backends.with_untracked(|before| {
-            canvas_core::new_conversation::stale_llm_settings_keys(before, &change.backends)
+            canvas_core::conversations::llm_settings::stale_llm_settings_keys(
+                before,
+                &change.backends,
+            )
         });
         for key in stale {
             let _ = LOCAL.remove(&key);
@@ -241,15 +248,15 @@ impl BackendsCtx {
     }
 
     /// The locked-cloud mode for this page (BR-4).
-    pub fn lock_mode(&self) -> canvas_core::launcher::LockMode {
+    pub fn lock_mode(&self) -> canvas_core::backends::launcher::LockMode {
         self.launcher
-            .with_value(|l| canvas_core::launcher::lock_mode(l, &location::origin()))
+            .with_value(|l| canvas_core::backends::launcher::lock_mode(l, &location::origin()))
     }
 
     /// Records that the server refused `backend_id`'s key (issue #17): its circuit opens at once
     /// and stays open until the key changes; persists the health map.
     pub fn record_key_rejected(&self, backend_id: &str, message: &str, now_ms: i64) {
-        if backend_id == canvas_core::backend::NO_BACKEND_ID {
+        if backend_id == canvas_core::backends::record::NO_BACKEND_ID {
             return;
         }
         self.health
@@ -262,7 +269,7 @@ impl BackendsCtx {
 
     /// Records a probe or request outcome for a backend (BR-7) and persists the health map.
     pub fn record_health(&self, backend_id: &str, outcome: Result<(), String>, now_ms: i64) {
-        if backend_id == canvas_core::backend::NO_BACKEND_ID {
+        if backend_id == canvas_core::backends::record::NO_BACKEND_ID {
             return;
         }
         if !self.heard_from.with_untracked(|s| s.contains(backend_id)) {
@@ -303,7 +310,7 @@ pub fn new_uuid_v4() -> String {
             *b = (js_sys::Math::random() * 256.0) as u8;
         }
     }
-    canvas_core::backend::uuid_v4_from_bytes(bytes)
+    canvas_core::backends::record::uuid_v4_from_bytes(bytes)
 }
 
 /// Addresses this launcher serves same-origin besides the default backend (its Omnigent
@@ -341,12 +348,12 @@ pub enum TestOutcome {
 /// Runs the probe (BR-7, BR-9) against `backend` without recording its health, and for a
 /// backend with organizations loads the list it would show.
 pub async fn test_connection(backends: BackendsCtx, backend: Backend) -> TestOutcome {
-    use canvas_core::probe::{probe, ProbeError, ProbeOutcome};
+    use canvas_core::backends::probe::{probe, ProbeError, ProbeOutcome};
     let transport = crate::platform::http::BrowserTransport::new();
     let outcome = probe(
         &backend,
         &transport,
-        canvas_core::health::ProbePolicy::DEFAULT,
+        canvas_core::backends::health::ProbePolicy::DEFAULT,
         crate::platform::time::sleep_ms,
     )
     .await;
@@ -358,9 +365,9 @@ pub async fn test_connection(backends: BackendsCtx, backend: Backend) -> TestOut
         ProbeOutcome::Healthy { version } => {
             let mut version = version.map(|v| v.to_string());
             // Backends that describe themselves (Omnigent's `/v1/info`): version and mode.
-            let api = canvas_core::api::client_for(&backend);
+            let api = canvas_core::client::client_for(&backend);
             if let Some(ext) = api.omnigent() {
-                use canvas_core::api::SendPlanned;
+                use canvas_core::client::SendPlanned;
                 match ext.info().send(&transport).await {
                     Ok(info) => {
                         version = Some(format!(
@@ -381,7 +388,7 @@ pub async fn test_connection(backends: BackendsCtx, backend: Backend) -> TestOut
                     }
                 }
             }
-            if !canvas_core::orgs::has_orgs(&backend) {
+            if !canvas_core::backends::orgs::has_orgs(&backend) {
                 return TestOutcome::Connected {
                     version,
                     orgs: None,
@@ -391,7 +398,7 @@ pub async fn test_connection(backends: BackendsCtx, backend: Backend) -> TestOut
                 Ok(listing) => TestOutcome::Connected {
                     version,
                     orgs: Some(
-                        canvas_core::orgs::org_entries(&backend.name, &listing)
+                        canvas_core::backends::orgs::org_entries(&backend.name, &listing)
                             .into_iter()
                             .map(|e| e.label)
                             .collect(),
@@ -410,9 +417,9 @@ pub async fn test_connection(backends: BackendsCtx, backend: Backend) -> TestOut
 pub async fn load_orgs(
     backends: BackendsCtx,
     backend: &Backend,
-) -> Result<canvas_core::orgs::OrgListing, canvas_core::ApiError> {
+) -> Result<canvas_core::backends::orgs::OrgListing, canvas_core::ApiError> {
     let ctx = crate::state::api::routing(&backends);
-    canvas_core::orgs::load_org_listing(
+    canvas_core::backends::orgs::load_org_listing(
         backend,
         &ctx,
         &crate::platform::http::BrowserTransport::new(),

@@ -6,15 +6,15 @@
 //!
 //! A failure of a backend this tab was connected to, that may pass by itself (no answer, a
 //! 5xx), keeps the page in place under a banner (`Connection::Failed { keeps_page: true }`,
-//! `canvas_core::probe::failure_view`); a live link that reopens ([`ConnectionCtx::
+//! `canvas_core::backends::probe::failure_view`); a live link that reopens ([`ConnectionCtx::
 //! recheck_if_failed`]) or the next periodic probe ends it.
 
 use crate::platform::http::BrowserTransport;
 use crate::state::backends::BackendsCtx;
-use canvas_core::backend::Backend;
-use canvas_core::health::{periodic_probe_targets, Live, ProbePolicy};
-use canvas_core::probe::{failure_view, probe, FailureView, ProbeError, ProbeOutcome};
-use canvas_core::version::{GateError, Version};
+use canvas_core::backends::health::{periodic_probe_targets, Live, ProbePolicy};
+use canvas_core::backends::probe::{failure_view, probe, FailureView, ProbeError, ProbeOutcome};
+use canvas_core::backends::record::Backend;
+use canvas_core::backends::version::{GateError, Version};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! One conversation's live events: history pages from `events/search`, then the events
-//! websocket, both folded into `canvas_core::events::Timeline` (de-dup by id, ordered by
+//! websocket, both folded into `canvas_core::conversations::events::Timeline` (de-dup by id, ordered by
 //! timestamp). The stream rules (backoff, generations, watchdog, close codes) come from
-//! `canvas_core::events::stream`; this module owns the socket and the timers and mirrors the
+//! `canvas_core::conversations::events::stream`; this module owns the socket and the timers and mirrors the
 //! timeline into signals the views read. When a view goes, its timeline is kept (the last
 //! [`RECENT_TIMELINES`] conversations, keyed by backend, org, revision and id): opening the
 //! conversation again shows it at once and catches up from the server.
@@ -9,18 +9,18 @@
 use crate::platform::socket::{EventSocket, SocketHandlers};
 use crate::state::api::{client, routing};
 use crate::state::backends::BackendsCtx;
-use canvas_core::api::dto::OutgoingMessage;
-use canvas_core::api::routing::ConversationRef;
-use canvas_core::api::SendPlanned;
-use canvas_core::events::recent::{Recent, RECENT_TIMELINES};
-use canvas_core::events::stream::{
+use canvas_core::agent_server::dto::OutgoingMessage;
+use canvas_core::backends::selection::ActiveBackend;
+use canvas_core::backends::selection::CacheScope;
+use canvas_core::client::SendPlanned;
+use canvas_core::conversations::events::recent::{Recent, RECENT_TIMELINES};
+use canvas_core::conversations::events::stream::{
     auth_frame, close_disposition, user_message_frame, Backoff, CloseDisposition, SocketGeneration,
     HANDSHAKE_TIMEOUT_MS,
 };
-use canvas_core::events::{ExecutionStatus, PendingAction, Timeline, ViewItem};
-use canvas_core::live::{has_older, history_query, socket_target};
-use canvas_core::selection::ActiveBackend;
-use canvas_core::selection::CacheScope;
+use canvas_core::conversations::events::{ExecutionStatus, PendingAction, Timeline, ViewItem};
+use canvas_core::conversations::live::{has_older, history_query, socket_target};
+use canvas_core::transport::routing::ConversationRef;
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
@@ -114,7 +114,7 @@ pub struct ConversationStore {
     /// Tokens and cost in words, where the backend reports them.
     pub usage: RwSignal<Option<String>>,
     /// The same per LLM (agent servers stream their stats), for the usage dialog.
-    pub usage_detail: RwSignal<Option<canvas_core::usage::Usage>>,
+    pub usage_detail: RwSignal<Option<canvas_core::conversations::usage::Usage>>,
 }
 
 impl ConversationStore {
@@ -198,7 +198,7 @@ impl ConversationStore {
 
     /// Where this conversation's unsent message is kept (this tab's `sessionStorage`).
     fn draft_key(&self) -> String {
-        canvas_core::live::draft_key(
+        canvas_core::conversations::live::draft_key(
             &self.active.backend.id,
             self.active.org_id.as_deref(),
             &self.conv.id,
@@ -312,11 +312,11 @@ impl ConversationStore {
         let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else {
             return;
         };
-        if let Some(u) = canvas_core::usage::Usage::from_event(&value) {
+        if let Some(u) = canvas_core::conversations::usage::Usage::from_event(&value) {
             self.take_usage(u);
         }
         let applied = self.inner.borrow_mut().timeline.apply(value);
-        use canvas_core::events::Applied;
+        use canvas_core::conversations::events::Applied;
         match applied {
             Applied::Inserted { from } => self.sync_rows(from),
             Applied::Updated { index } => self.sync_rows(index),
@@ -503,7 +503,7 @@ impl ConversationStore {
 
     /// Takes in a usage report (streamed, or the conversation's info): merged into what is
     /// shown (counters only grow; an LLM the report leaves out stays).
-    pub fn take_usage(&self, u: canvas_core::usage::Usage) {
+    pub fn take_usage(&self, u: canvas_core::conversations::usage::Usage) {
         let mut merged = self.usage_detail.get_untracked().unwrap_or_default();
         if merged.merge(u) || self.usage_detail.with_untracked(Option::is_none) {
             self.usage.set(merged.words());

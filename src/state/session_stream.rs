@@ -7,9 +7,9 @@
 use crate::platform::sse::{self, SseStream};
 use crate::state::api::client;
 use crate::state::events::{mirror_rows, ConversationStore, History, Link};
-use canvas_core::api::SendPlanned;
-use canvas_core::errors::ApiError;
-use canvas_core::events::stream::Backoff;
+use canvas_core::client::SendPlanned;
+use canvas_core::conversations::events::stream::Backoff;
+use canvas_core::error::ApiError;
 use canvas_core::omnigent::stream::{Changed, SessionStream};
 use gloo_timers::callback::{Interval, Timeout};
 use leptos::prelude::*;

@@ -1,5 +1,5 @@
 //! The native transport for the core's typed clients: [`ReqwestTransport`] implements
-//! `canvas_core::api::Transport` over `reqwest`, so the SAME client code that runs in the
+//! `canvas_core::client::Transport` over `reqwest`, so the SAME client code that runs in the
 //! browser (over `gloo-net`) runs natively — in the host integration tests against a real
 //! agent server, and in any native tool.
 //!
@@ -14,7 +14,7 @@
 use std::future::Future;
 use std::time::Duration;
 
-use canvas_core::api::{Body, Method, RawResponse, RequestPlan, Transport};
+use canvas_core::client::{Body, Method, RawResponse, RequestPlan, Transport};
 use canvas_core::ApiError;
 
 /// `reqwest` behind the core's `Transport` trait.

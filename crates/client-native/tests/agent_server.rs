@@ -11,12 +11,12 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use canvas_client_native::ReqwestTransport;
-use canvas_core::api::{
+use canvas_core::client::{
     backend_api, conversation_tools, settings_pages, BackendApi, BashRequest, Call,
     ConversationRef, Created, EventQuery, ExecutionStatus, GitChangeStatus, NewConversation,
     OutgoingMessage, RoutingContext, SendPlanned, SkillsRequest,
 };
-use canvas_core::events::{ItemKind, Timeline};
+use canvas_core::conversations::events::{ItemKind, Timeline};
 use canvas_core::{ActiveBackend, ApiError, Backend, BackendKind, Version};
 use canvas_harness::{AgentServer, AgentServerOptions};
 use serde_json::json;
@@ -258,7 +258,7 @@ async fn typed_client_against_a_real_agent_server() {
     }
 
     // --- LLM profiles: saved, listed without their key, activated into the settings ---
-    let (name, llm) = canvas_core::profiles::check_profile(
+    let (name, llm) = canvas_core::settings::profiles::check_profile(
         "canvas-test",
         "openai/stub-model",
         "http://127.0.0.1:9/v1",
@@ -394,7 +394,7 @@ async fn typed_client_against_a_real_agent_server() {
     assert!(count >= 1, "[events count] {count}");
 
     // --- a message with an image (issue #15): stored as sent, shown with its image ---
-    let png = canvas_core::attachments::data_url("image/png", TINY_PNG);
+    let png = canvas_core::conversations::attachments::data_url("image/png", TINY_PNG);
     let with_image = OutgoingMessage {
         text: "what is in this image?".into(),
         image_urls: vec![png.clone()],
@@ -451,7 +451,7 @@ async fn typed_client_against_a_real_agent_server() {
         "[trajectory] not a zip: {:?}",
         &zip[..zip.len().min(8)]
     );
-    let (switch_name, switch_llm) = canvas_core::profiles::check_profile(
+    let (switch_name, switch_llm) = canvas_core::settings::profiles::check_profile(
         "canvas-switch",
         "openai/stub-switched",
         "http://127.0.0.1:9/v1",

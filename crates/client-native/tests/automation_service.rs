@@ -7,8 +7,8 @@
 use std::path::PathBuf;
 
 use canvas_client_native::ReqwestTransport;
-use canvas_core::api::{backend_api, Call, RoutingContext};
 use canvas_core::automation::{AutomationDraft, Capabilities, RunStatus, Trigger};
+use canvas_core::client::{backend_api, Call, RoutingContext};
 use canvas_core::{ActiveBackend, ApiError, Backend, BackendKind};
 use canvas_harness::{
     free_port, random_hex, AgentServer, AgentServerOptions, AutomationOptions, AutomationService,

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use canvas_client_native::ReqwestTransport;
-use canvas_core::api::{
+use canvas_core::client::{
     backend_api, Call, Created, EventQuery, NewConversation, OutgoingMessage, RoutingContext,
     StartTaskStatus,
 };
@@ -167,7 +167,7 @@ async fn cloud_upload_and_image_message_through_the_proxy() {
     assert!(down == bytes, "[download] different bytes");
 
     // --- a message with an image through the proxy; history (cloud app API) returns it ---
-    let png = canvas_core::attachments::data_url("image/png", TINY_PNG);
+    let png = canvas_core::conversations::attachments::data_url("image/png", TINY_PNG);
     let msg = OutgoingMessage {
         text: "what is in this image?".into(),
         image_urls: vec![png.clone()],

@@ -6,8 +6,8 @@
 
 use std::path::Path;
 
-use canvas_core::api::{backend_api, settings_pages, RoutingContext, SkillsRequest};
-use canvas_core::extensions::{Extension, InstallForm};
+use canvas_core::client::{backend_api, settings_pages, RoutingContext, SkillsRequest};
+use canvas_core::settings::extensions::{Extension, InstallForm};
 use canvas_core::ApiError;
 
 mod common;
@@ -38,7 +38,7 @@ async fn installed_skills_and_plugins_against_a_real_agent_server() {
         &skill_dir.join("SKILL.md"),
         "---\nname: deploy-helper\ndescription: Helps with deploys.\ntriggers:\n  - ship it\n---\nDeploy carefully.\n",
     );
-    let user_skills = |api: &dyn canvas_core::api::BackendApi| {
+    let user_skills = |api: &dyn canvas_core::client::BackendApi| {
         api.list_skills(
             None,
             &SkillsRequest {
@@ -66,7 +66,7 @@ async fn installed_skills_and_plugins_against_a_real_agent_server() {
     let list = run("installed", pages.installed(kind), &http).await;
     assert_eq!(list.len(), 1, "{list:?}");
     assert_eq!(list[0].description, "Helps with deploys.");
-    let names = |r: canvas_core::api::SkillsResponse| -> Vec<String> {
+    let names = |r: canvas_core::client::SkillsResponse| -> Vec<String> {
         r.skills.into_iter().map(|s| s.name).collect()
     };
     let user = names(run("user skills", user_skills(api.as_ref()), &http).await);
@@ -217,12 +217,12 @@ async fn installed_skills_and_plugins_against_a_real_agent_server() {
 
     // An MCP server edited in place: only the changed fields are sent, the secret env value
     // stays, and it can be turned off and on.
-    let form = canvas_core::mcp::McpForm {
+    let form = canvas_core::settings::mcp::McpForm {
         name: "files".into(),
         command: "python3".into(),
         args: "-m\nhttp.server".into(),
         env: "TOKEN=keep-me".into(),
-        ..canvas_core::mcp::McpForm::default()
+        ..canvas_core::settings::mcp::McpForm::default()
     };
     run(
         "add mcp",
@@ -232,16 +232,16 @@ async fn installed_skills_and_plugins_against_a_real_agent_server() {
     .await;
     let stored = || async {
         let s = run("settings", api.get_settings(), &http).await;
-        canvas_core::mcp::decode_mcp_config(&s.agent_settings)
+        canvas_core::settings::mcp::decode_mcp_config(&s.agent_settings)
             .into_iter()
             .find(|m| m.name == "files")
             .expect("the stored server")
     };
     let before = stored().await;
-    let edit = canvas_core::mcp::McpEdit {
+    let edit = canvas_core::settings::mcp::McpEdit {
         args: "-m\nhttp.server\n8123".into(),
         description: "Serves files".into(),
-        ..canvas_core::mcp::McpEdit::of(&before)
+        ..canvas_core::settings::mcp::McpEdit::of(&before)
     };
     let patch = edit.patch(&before).expect("valid").expect("a change");
     run("edit mcp", pages.update_mcp_server("files", &patch), &http).await;
@@ -255,14 +255,14 @@ async fn installed_skills_and_plugins_against_a_real_agent_server() {
     );
     run(
         "turn mcp off",
-        pages.update_mcp_server("files", &canvas_core::mcp::enabled_patch(false)),
+        pages.update_mcp_server("files", &canvas_core::settings::mcp::enabled_patch(false)),
         &http,
     )
     .await;
     assert!(!stored().await.enabled, "[turn mcp off]");
     run(
         "turn mcp on",
-        pages.update_mcp_server("files", &canvas_core::mcp::enabled_patch(true)),
+        pages.update_mcp_server("files", &canvas_core::settings::mcp::enabled_patch(true)),
         &http,
     )
     .await;

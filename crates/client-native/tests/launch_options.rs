@@ -4,11 +4,11 @@
 //! switched to before the conversation runs. Its own server (a binary of its own, so it runs
 //! beside the long typed-client test). Needs `CANVAS_AGENT_PYTHON`.
 
-use canvas_core::api::{
+use canvas_core::client::{
     backend_api, conversation_tools, settings_pages, Created, EventQuery, ExecutionStatus,
     RoutingContext,
 };
-use canvas_core::launch_options::{lookup_secrets, LaunchOptions};
+use canvas_core::conversations::launch_options::{lookup_secrets, LaunchOptions};
 use serde_json::{json, Value};
 
 /// `GET url` with the session key, as JSON (or the status on failure).
@@ -104,7 +104,7 @@ async fn launcher_options_reach_a_real_agent_server() {
         "[lookup] the URL answers the value"
     );
 
-    let (pname, pllm) = canvas_core::profiles::check_profile(
+    let (pname, pllm) = canvas_core::settings::profiles::check_profile(
         "launch-profile",
         "openai/launch-model",
         "http://127.0.0.1:9/v1",
@@ -118,11 +118,11 @@ async fn launcher_options_reach_a_real_agent_server() {
         profile: Some(pname.clone()),
         secrets: vec!["CANVAS_LAUNCH_TOKEN".into()],
     };
-    let mut new = canvas_core::new_conversation::new_conversation(
+    let mut new = canvas_core::conversations::create::new_conversation(
         "hello from the launcher",
         "5b3e9c1e-1234-4abc-8def-0123456789ab",
         &opts.working_dir,
-        Some(&canvas_core::new_conversation::LlmSettings {
+        Some(&canvas_core::conversations::llm_settings::LlmSettings {
             model: "openai/stub-model".into(),
             base_url: "http://127.0.0.1:9/v1".into(),
             api_key: "x".into(),

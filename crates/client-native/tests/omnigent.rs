@@ -14,17 +14,17 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use canvas_client_native::ReqwestTransport;
-use canvas_core::api::view::Placement;
-use canvas_core::api::{
+use canvas_core::backends::probe::{probe, ProbeOutcome};
+use canvas_core::client::unified::Placement;
+use canvas_core::client::{
     backend_api, AgentScope, Call, ConversationRef, ExecutionStatus as ListStatus, Method,
     OmnigentApiExt, RequestPlan, RoutingContext,
 };
-use canvas_core::events::{ExecutionStatus, ItemKind};
+use canvas_core::conversations::events::{ExecutionStatus, ItemKind};
 use canvas_core::omnigent::{
     harness_readiness, pickable, picker_rows, Agent, HarnessReadiness, NewSession, SessionStream,
     SseParser,
 };
-use canvas_core::probe::{probe, ProbeOutcome};
 use canvas_core::{ActiveBackend, ApiError, Backend, BackendKind, ProbePolicy};
 use canvas_fixtures::llm_stub::{self, StubScript};
 use canvas_harness::omnigent::{OmnigentStack, STUB_AGENT_NAME};

@@ -5,10 +5,10 @@ use std::net::TcpListener;
 use std::time::{Duration, Instant};
 
 use canvas_client_native::ReqwestTransport;
-use canvas_core::api::{backend_api, RoutingContext};
+use canvas_core::client::{backend_api, RoutingContext};
 use canvas_core::{ActiveBackend, ApiError, Backend, BackendKind};
 
-fn api_for(url: &str) -> Box<dyn canvas_core::api::BackendApi> {
+fn api_for(url: &str) -> Box<dyn canvas_core::client::BackendApi> {
     let active = ActiveBackend {
         backend: Backend::new("t", "T", url, "k", BackendKind::Local),
         org_id: None,
@@ -47,7 +47,7 @@ async fn silent_server_is_a_timeout() {
     let http = ReqwestTransport::new().expect("client");
     let mut plan = api_for(&url).get_settings().expect("plan").into_plan();
     plan.timeout_ms = 300;
-    let call = canvas_core::api::Call::new(plan, canvas_core::api::decode::decode_settings);
+    let call = canvas_core::client::Call::new(plan, canvas_core::client::decode::decode_settings);
     let started = Instant::now();
     let err = call.send(&http).await.expect_err("no answer");
     assert_eq!(err, ApiError::Timeout);

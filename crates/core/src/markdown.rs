@@ -199,7 +199,7 @@ fn decode_once(s: &str) -> String {
         }
     }
     out.push_str(rest);
-    crate::api::encode::decode_segment(&out)
+    crate::transport::encode::decode_segment(&out)
 }
 
 /// The character reference at the start of `s` (`&#106;`, `&#x6A`, `&colon;`, …) and its

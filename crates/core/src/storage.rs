@@ -8,7 +8,7 @@
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 
-/// localStorage: JSON array of [`crate::backend::Backend`].
+/// localStorage: JSON array of [`crate::backends::record::Backend`].
 pub const BACKENDS_KEY: &str = "openhands-backends";
 /// localStorage, our own key: JSON array of backends whose kind the upstream console does not
 /// know (e.g. `omnigent`), same record shape. Upstream drops unknown kinds from

@@ -1,7 +1,9 @@
 //! `events::Timeline` against the real agent-server captures (tests/fixtures/events/) and
 //! synthetic streams.
 
-use canvas_core::events::{Applied, ExecutionStatus, IgnoreReason, ItemKind, Timeline, ViewItem};
+use canvas_core::conversations::events::{
+    Applied, ExecutionStatus, IgnoreReason, ItemKind, Timeline, ViewItem,
+};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -750,7 +752,7 @@ fn file_edits_tools_condensation_pause_and_server_errors() {
                 path: "/w/a.rs".into(),
                 command: "str_replace".into(),
                 summary: Some("edit a.rs".into()),
-                diff: Some(canvas_core::events::EditDiff {
+                diff: Some(canvas_core::conversations::events::EditDiff {
                     old: "a".into(),
                     new: "b".into()
                 }),

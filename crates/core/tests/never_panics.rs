@@ -10,27 +10,29 @@
 
 use std::collections::HashSet;
 
-use canvas_core::api::encode::{decode_segment, encode_segment, id_segment};
-use canvas_core::api::routing::{runtime_base_url, runtime_conversation_id, RoutingContext};
-use canvas_core::api::service::backend_api;
-use canvas_core::api::ConversationRef;
-use canvas_core::backend::{Backend, BackendKind};
-use canvas_core::events::stream::{auth_frame, events_socket_url, user_message_frame};
-use canvas_core::events::{Applied, Timeline, ViewItem};
-use canvas_core::health::{read_health, write_health};
-use canvas_core::last_conversation::{last_conversation, read_last_conversations};
-use canvas_core::launcher::LauncherConfig;
+use canvas_core::backends::health::{read_health, write_health};
+use canvas_core::backends::last_conversation::{last_conversation, read_last_conversations};
+use canvas_core::backends::launcher::LauncherConfig;
+use canvas_core::backends::record::{Backend, BackendKind};
+use canvas_core::backends::registry::{read_registry_detailed, RegistrySource};
+use canvas_core::backends::selection::{parse_selection, read_selection};
+use canvas_core::backends::url::{app_href, build_backend_link, parse_query, path_segment};
+use canvas_core::client::factory::backend_api;
+use canvas_core::client::ConversationRef;
+use canvas_core::conversations::events::stream::{
+    auth_frame, events_socket_url, user_message_frame,
+};
+use canvas_core::conversations::events::{Applied, Timeline, ViewItem};
+use canvas_core::conversations::llm_settings::LlmSettings;
+use canvas_core::conversations::user_paused::{is_user_paused, set_user_paused, USER_PAUSED_KEY};
 use canvas_core::markdown::{self, parse, safe_href, Align, Block, Inline, ListItem};
-use canvas_core::new_conversation::LlmSettings;
 use canvas_core::omnigent::sse::SseParser;
 use canvas_core::omnigent::stream::{Changed, SessionStream};
-use canvas_core::registry::{read_registry_detailed, RegistrySource};
-use canvas_core::selection::{parse_selection, read_selection};
 use canvas_core::storage::{
     ACTIVE_BACKEND_KEY, BACKENDS_KEY, EXTRA_BACKENDS_KEY, HEALTH_KEY, LAST_CONVERSATION_KEY,
 };
-use canvas_core::url::{app_href, build_backend_link, parse_query, path_segment};
-use canvas_core::user_paused::{is_user_paused, set_user_paused, USER_PAUSED_KEY};
+use canvas_core::transport::encode::{decode_segment, encode_segment, id_segment};
+use canvas_core::transport::routing::{runtime_base_url, runtime_conversation_id, RoutingContext};
 use canvas_core::workspace::highlight::{highlight, Language};
 use canvas_core::{write_registry, ActiveBackend, ApiError, MemoryStorage};
 use proptest::prelude::*;

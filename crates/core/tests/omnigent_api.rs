@@ -2,18 +2,18 @@
 //! host with a path prefix, headers, body) and every decoder on the captures
 //! (tests/fixtures/omnigent/), through the factory and the `omnigent()` capability.
 
-use canvas_core::api::dto::ExecutionStatus;
-use canvas_core::api::omnigent::{
-    decode_server_info, decode_summary, decode_summary_page, AgentScope, STREAM_TIMEOUT_MS,
+use canvas_core::agent_server::dto::ExecutionStatus;
+use canvas_core::backends::probe_plan::ProbePlan;
+use canvas_core::backends::record::{Backend, BackendKind};
+use canvas_core::backends::selection::ActiveBackend;
+use canvas_core::client::omnigent::{
+    decode_server_info, decode_summary, decode_summary_page, STREAM_TIMEOUT_MS,
 };
-use canvas_core::api::plan::{Body, Method, RequestPlan, Route};
-use canvas_core::api::routing::{ConversationRef, RoutingContext};
-use canvas_core::api::{backend_api, BackendApi, NewConversation, OutgoingMessage};
-use canvas_core::backend::{Backend, BackendKind};
-use canvas_core::errors::ApiError;
-use canvas_core::omnigent::dto::NewSession;
-use canvas_core::probe::ProbePlan;
-use canvas_core::selection::ActiveBackend;
+use canvas_core::client::{backend_api, BackendApi, NewConversation, OutgoingMessage};
+use canvas_core::error::ApiError;
+use canvas_core::omnigent::dto::{AgentScope, NewSession};
+use canvas_core::transport::plan::{Body, Method, RequestPlan, Route};
+use canvas_core::transport::routing::{ConversationRef, RoutingContext};
 use serde_json::{json, Value};
 
 const CREATE_FRESH: &str = include_str!("fixtures/omnigent/create_fresh.json");

@@ -1,9 +1,9 @@
 //! `omnigent::dto`: decoders on the captures (tests/fixtures/omnigent/), tolerance of odd
 //! answers (typed errors, never a panic), the error body turned into advice, `NewSession`.
 
-use canvas_core::api::dto::ExecutionStatus as SummaryStatus;
-use canvas_core::errors::ApiError;
-use canvas_core::events::ExecutionStatus;
+use canvas_core::agent_server::dto::ExecutionStatus as SummaryStatus;
+use canvas_core::conversations::events::ExecutionStatus;
+use canvas_core::error::ApiError;
 use canvas_core::omnigent::dto::{
     decode_accepted, decode_agents, decode_hosts, decode_info, decode_me, decode_session,
     decode_session_page, interrupt_event, iso_from_epoch_secs, status_error, user_message_event,

@@ -624,7 +624,7 @@ fn binary_envelope(upstream: SocketAddr, content_type: &str, bytes: &[u8]) -> Va
 async fn binary_body_round_trips_byte_exact_with_its_content_type() {
     let s = setup(true, &["127.0.0.1"], None).await;
     let file: Vec<u8> = (0..=255u8).cycle().take(100_000).collect();
-    let (content_type, multipart) = canvas_core::api::multipart::multipart_body(
+    let (content_type, multipart) = canvas_core::transport::multipart::multipart_body(
         "file",
         "a b.bin",
         "application/octet-stream",
@@ -646,7 +646,7 @@ async fn binary_body_round_trips_byte_exact_with_its_content_type() {
 #[tokio::test]
 async fn binary_body_limit_matches_core_and_always_fits() {
     assert_eq!(
-        canvas_core::api::plan::PROXY_MAX_BINARY_BODY,
+        canvas_core::transport::plan::PROXY_MAX_BINARY_BODY,
         canvas_serve::MAX_BINARY_BODY as u64,
         "core's copy of the proxy's binary limit drifted"
     );

@@ -1,10 +1,10 @@
 //! The add / edit backend form. The rules (kind inference, host normalization, validation) are
-//! `canvas_core::backend_form`; this view only shows what they say.
+//! `canvas_core::backends::form`; this view only shows what they say.
 
 use crate::state::backends::{test_connection, use_backends, TestOutcome};
-use canvas_core::backend::{AuthMode, Backend, BackendKind};
-use canvas_core::backend_form::{infer_kind, validate, BackendForm as FormInput, FormErrors};
-use canvas_core::registry::BackendDraft;
+use canvas_core::backends::form::{infer_kind, validate, BackendForm as FormInput, FormErrors};
+use canvas_core::backends::record::{AuthMode, Backend, BackendKind};
+use canvas_core::backends::registry::BackendDraft;
 use leptos::html;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;

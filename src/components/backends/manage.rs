@@ -5,8 +5,8 @@ use super::dialog::Dialog;
 use super::{backend_status, use_backends_ui, BackendDialog};
 use crate::state::backends::use_backends;
 use crate::state::connection::{probe_each_once, use_connection};
-use canvas_core::backend::Backend;
-use canvas_core::health::reprobe_on_manage;
+use canvas_core::backends::health::reprobe_on_manage;
+use canvas_core::backends::record::Backend;
 use leptos::html;
 use leptos::prelude::*;
 

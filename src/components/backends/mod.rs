@@ -11,9 +11,9 @@ pub mod selector;
 
 use crate::state::backends::BackendsCtx;
 use crate::state::connection::{Connection, ConnectionCtx};
-use canvas_core::backend::{AuthMode, BackendKind, LOCKED_CLOUD_ID};
-use canvas_core::health::{backend_health, Health};
-use canvas_core::launcher::LockMode;
+use canvas_core::backends::health::{backend_health, Health};
+use canvas_core::backends::launcher::LockMode;
+use canvas_core::backends::record::{AuthMode, BackendKind, LOCKED_CLOUD_ID};
 use leptos::prelude::*;
 
 /// The dialog on screen.
@@ -85,15 +85,15 @@ pub enum Screen {
 
 /// The screen for the current state (public mode: `__AGENT_CANVAS_AUTH_REQUIRED__`, not locked).
 pub fn current_screen(backends: BackendsCtx, conn: ConnectionCtx) -> Screen {
-    use canvas_core::errors::ApiError;
-    use canvas_core::probe::ProbeError;
+    use canvas_core::backends::probe::ProbeError;
+    use canvas_core::error::ApiError;
     let public = backends
         .launcher
         .with_value(|l| l.auth_required && l.lock_to_cloud.is_none());
     let (none, default_local) = backends.active.with(|a| {
         (
             a.is_none(),
-            a.backend.id == canvas_core::backend::DEFAULT_LOCAL_ID,
+            a.backend.id == canvas_core::backends::record::DEFAULT_LOCAL_ID,
         )
     });
     if none {

@@ -9,10 +9,10 @@ use crate::components::backends::dialog::focusable_within;
 use crate::lazy::prefetch;
 use crate::state::backends::{load_orgs, use_backends};
 use crate::state::connection::{probe_each_once, use_connection};
-use canvas_core::backend::Backend;
-use canvas_core::health::Health;
-use canvas_core::launcher::LockMode;
-use canvas_core::orgs::{auto_pick, has_orgs, org_entries, org_is_listed, OrgListing};
+use canvas_core::backends::health::Health;
+use canvas_core::backends::launcher::LockMode;
+use canvas_core::backends::orgs::{auto_pick, has_orgs, org_entries, org_is_listed, OrgListing};
+use canvas_core::backends::record::Backend;
 use leptos::html;
 use leptos::prelude::*;
 use std::collections::HashMap;
@@ -141,7 +141,7 @@ pub fn BackendSelector() -> impl IntoView {
     let first_probe: Vec<Backend> = backends.backends.with_untracked(|list| {
         let active = backends.active.with_untracked(|a| a.backend.id.clone());
         backends.health.with_untracked(|h| {
-            canvas_core::health::periodic_probe_targets(list, h)
+            canvas_core::backends::health::periodic_probe_targets(list, h)
                 .into_iter()
                 .filter(|b| b.id != active)
                 .filter(|b| !backends.heard_from.with_untracked(|s| s.contains(&b.id)))

@@ -13,10 +13,12 @@ use crate::services::attachments::{max_upload_bytes, upload_files, OnConflict, U
 use crate::services::skills::slash_triggers;
 use crate::state::backends::use_backends;
 use crate::state::events::ConversationStore;
-use canvas_core::api::dto::OutgoingMessage;
-use canvas_core::attachments::message_text;
-use canvas_core::live::{composer_key, draft_after_send, message_to_send, ComposerKey};
-use canvas_core::slash::{self, Parsed};
+use canvas_core::agent_server::dto::OutgoingMessage;
+use canvas_core::conversations::attachments::message_text;
+use canvas_core::conversations::live::{
+    composer_key, draft_after_send, message_to_send, ComposerKey,
+};
+use canvas_core::conversations::slash::{self, Parsed};
 use leptos::prelude::*;
 
 /// A message box: Enter calls `on_send`, Shift+Enter (or composing with an IME) inserts a

@@ -5,8 +5,8 @@
 use crate::components::chat::tools::{ConversationTools, ToolOp};
 use crate::services::conversation_tools::profile_choices;
 use crate::state::backends::use_backends;
-use canvas_core::profiles::ProfileInfo;
-use canvas_core::selection::ActiveBackend;
+use canvas_core::backends::selection::ActiveBackend;
+use canvas_core::settings::profiles::ProfileInfo;
 use leptos::html;
 use leptos::prelude::*;
 

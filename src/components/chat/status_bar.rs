@@ -8,9 +8,9 @@ use crate::components::countdown::Countdown;
 use crate::platform::listen::on_window_event;
 use crate::services::conversation_tools::usage as usage_now;
 use crate::state::events::{Control, ConversationStore, Link};
-use canvas_core::events::ExecutionStatus;
-use canvas_core::live::{confirm_key, controls, status_label, ConfirmKey};
-use canvas_core::usage::{dollars, tokens, LlmUsage, Usage};
+use canvas_core::conversations::events::ExecutionStatus;
+use canvas_core::conversations::live::{confirm_key, controls, status_label, ConfirmKey};
+use canvas_core::conversations::usage::{dollars, tokens, LlmUsage, Usage};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 

@@ -9,10 +9,10 @@ use crate::platform::storage::WebStorage;
 use crate::services::conversation_tools as svc;
 use crate::state::backends::BackendsCtx;
 use crate::state::events::Row;
-use canvas_core::api::ConversationRef;
-use canvas_core::llm_switches::{self, LlmSwitch};
-use canvas_core::selection::ActiveBackend;
-use canvas_core::slash::ExportFormat;
+use canvas_core::backends::selection::ActiveBackend;
+use canvas_core::client::ConversationRef;
+use canvas_core::conversations::llm_switches::{self, LlmSwitch};
+use canvas_core::conversations::slash::ExportFormat;
 use leptos::html;
 use leptos::prelude::*;
 

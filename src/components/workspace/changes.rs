@@ -6,7 +6,7 @@ use super::{InlineError, PanelProps};
 use crate::services::workspace;
 use crate::state::backends::use_backends;
 use crate::state::workspace::DiffMode;
-use canvas_core::api::routing::ConversationRef;
+use canvas_core::transport::routing::ConversationRef;
 use canvas_core::workspace::changes::{badge, label, RepoPlace};
 use canvas_core::workspace::diff::{diff_lines, side_by_side, unified};
 use canvas_core::workspace::paths::join;

@@ -5,9 +5,9 @@
 use super::{InlineError, PanelProps};
 use crate::services::workspace;
 use crate::state::backends::use_backends;
-use canvas_core::api::WorkspaceFile;
-use canvas_core::attachments::human_size;
-use canvas_core::errors::ApiError;
+use canvas_core::client::WorkspaceFile;
+use canvas_core::conversations::attachments::human_size;
+use canvas_core::error::ApiError;
 use canvas_core::workspace::highlight::{highlight, Language};
 use canvas_core::workspace::paths::{file_name, image_mime, join};
 use canvas_core::workspace::tree::FileTree;
@@ -218,7 +218,7 @@ pub(crate) fn FilesTab(props: PanelProps) -> impl IntoView {
 
 #[component]
 fn FileViewer(
-    conv: canvas_core::api::routing::ConversationRef,
+    conv: canvas_core::transport::routing::ConversationRef,
     root: Option<String>,
     rel: String,
     size: Option<u64>,
@@ -305,7 +305,7 @@ fn FileViewer(
 /// Downloads on demand (large files), then offers the blob link.
 #[component]
 fn DownloadButton(
-    conv: canvas_core::api::routing::ConversationRef,
+    conv: canvas_core::transport::routing::ConversationRef,
     abs: Option<String>,
     name: String,
 ) -> impl IntoView {

@@ -8,7 +8,7 @@ mod terminal;
 
 use crate::state::backends::use_backends;
 use crate::state::workspace::{use_workspace, ConvWorkspace, Tab, MAX_WIDTH, MIN_WIDTH};
-use canvas_core::api::routing::ConversationRef;
+use canvas_core::transport::routing::ConversationRef;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 

@@ -5,7 +5,7 @@
 use super::{InlineError, PanelProps};
 use crate::services::terminal::{agent_terminal, start, stop};
 use crate::state::backends::use_backends;
-use canvas_core::api::routing::ConversationRef;
+use canvas_core::transport::routing::ConversationRef;
 use canvas_core::workspace::terminal::{exit_label, parse_timeout};
 use leptos::prelude::*;
 

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use canvas_client_native::ReqwestTransport;
-use canvas_core::api::Call;
+use canvas_core::client::Call;
 use canvas_core::{ActiveBackend, ApiError, Backend, BackendKind};
 use canvas_harness::{AgentServer, AgentServerOptions};
 

@@ -1,18 +1,18 @@
 //! The automation service's calls (sans-IO), a capability object a backend client hands out
-//! with [`BackendApi::automations`](crate::api::BackendApi::automations): local backends reach
+//! with [`BackendApi::automations`](crate::client::BackendApi::automations): local backends reach
 //! the service on the agent server's origin under `/api/automation` with the session key, cloud
 //! backends on the cloud host with their Bearer key. Plain data, no vtable: only the pages that
 //! use it pull its decoders into their chunk.
 
 use serde_json::Value;
 
-use crate::api::encode::{id_segment, join_url, with_query, Query};
-use crate::api::plan::{Body, Call, Decoder, Method, RequestPlan, Route};
-use crate::api::service::Planned;
 use crate::automation::model::{
     decode_automation, decode_automation_page, decode_capabilities, decode_done, decode_run,
     decode_run_page, state_patch, Automation, AutomationPage, Capabilities, Run, RunPage,
 };
+use crate::client::service::Planned;
+use crate::transport::encode::{id_segment, join_url, with_query, Query};
+use crate::transport::plan::{Body, Call, Decoder, Method, RequestPlan, Route};
 
 /// Ordinary automation requests.
 pub const TIMEOUT_MS: u32 = 15_000;

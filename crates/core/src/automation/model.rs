@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use crate::automation::cron;
-use crate::errors::ApiError;
+use crate::error::ApiError;
 
 /// How an automation is started.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -388,7 +388,7 @@ impl Default for Capabilities {
 
 fn check(status: u16, body: &[u8]) -> Result<Value, ApiError> {
     if !(200..300).contains(&status) {
-        return Err(crate::api::decode::status_error(status, body));
+        return Err(crate::transport::decode::status_error(status, body));
     }
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(Value::Null);

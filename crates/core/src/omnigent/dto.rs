@@ -12,13 +12,12 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Deserializer};
 use serde_json::{json, Map, Value};
 
-use crate::api::de::{id_string, lenient, opt_string, string_enum, type_name};
-use crate::api::decode::{error_detail, is_success};
-use crate::api::dto::ExecutionStatus as SummaryStatus;
-use crate::api::view::{ConversationSummary, Placement};
-use crate::errors::ApiError;
-use crate::events::ExecutionStatus;
-use crate::omnigent::hosts::HarnessReadiness;
+use crate::agent_server::dto::ExecutionStatus as SummaryStatus;
+use crate::client::unified::{ConversationSummary, Placement};
+use crate::conversations::events::ExecutionStatus;
+use crate::error::ApiError;
+use crate::transport::de::{id_string, lenient, opt_string, string_enum, type_name};
+use crate::transport::decode::{error_detail, is_success};
 
 string_enum! {
     /// A session's lifecycle status (`SessionResponse.status`, `session.status` events).
@@ -648,6 +647,76 @@ pub fn decode_session_page(status: u16, body: &[u8]) -> Result<SessionPage, ApiE
         sessions,
         next_after,
     })
+}
+
+/// Whose agents [`OmnigentApiExt::agents`](crate::client::service::OmnigentApiExt::agents) lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AgentScope {
+    /// The server's (built-in) agents: the default list.
+    Server,
+    /// The user's own agents (`scope=user`).
+    User,
+}
+
+/// Whether a harness can run on a host (`configured_harnesses` values: `true`, `false`,
+/// `"binary-missing"`, `"needs-auth"`, `"version-too-low"`, …).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum HarnessReadiness {
+    /// `true`: installed and signed in.
+    Ready,
+    /// `false` (or not listed): the host does not offer it.
+    NotConfigured,
+    /// `"binary-missing"`: its program is not installed on the host.
+    BinaryMissing,
+    /// `"needs-auth"`: installed, but no credential.
+    NeedsAuth,
+    /// `"version-too-low"`: installed, but too old.
+    VersionTooLow,
+    /// Anything else, verbatim.
+    Other(String),
+}
+
+impl HarnessReadiness {
+    /// Read one `configured_harnesses` value.
+    pub fn from_json(v: &Value) -> HarnessReadiness {
+        match v {
+            Value::Bool(true) => HarnessReadiness::Ready,
+            Value::Bool(false) | Value::Null => HarnessReadiness::NotConfigured,
+            Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
+                "binary-missing" => HarnessReadiness::BinaryMissing,
+                "needs-auth" => HarnessReadiness::NeedsAuth,
+                "version-too-low" => HarnessReadiness::VersionTooLow,
+                "ready" | "true" => HarnessReadiness::Ready,
+                "false" => HarnessReadiness::NotConfigured,
+                _ => HarnessReadiness::Other(s.clone()),
+            },
+            other => HarnessReadiness::Other(other.to_string()),
+        }
+    }
+
+    /// A session with this harness can start on the host.
+    pub fn is_ready(&self) -> bool {
+        matches!(self, HarnessReadiness::Ready)
+    }
+
+    /// The server refuses to launch a session with this harness on the host (412: its
+    /// program is missing). Other readiness values only warn: the real server (0.19.1) starts
+    /// the session and the harness may fail later (e.g. until someone signs in).
+    pub fn blocks_launch(&self) -> bool {
+        matches!(self, HarnessReadiness::BinaryMissing)
+    }
+
+    /// What it means, in words a person understands.
+    pub fn label(&self) -> String {
+        match self {
+            HarnessReadiness::Ready => "ready".into(),
+            HarnessReadiness::NotConfigured => "not set up on this host".into(),
+            HarnessReadiness::BinaryMissing => "not installed on this host".into(),
+            HarnessReadiness::NeedsAuth => "needs sign-in".into(),
+            HarnessReadiness::VersionTooLow => "installed version is too old".into(),
+            HarnessReadiness::Other(s) => format!("not ready ({s})"),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -21,66 +21,7 @@ use crate::omnigent::dto::Host;
 /// `HOST_LIVENESS_TTL_S`, 90 s).
 pub const HOST_LIVENESS_MS: i64 = 90_000;
 
-/// Whether a harness can run on a host (`configured_harnesses` values: `true`, `false`,
-/// `"binary-missing"`, `"needs-auth"`, `"version-too-low"`, …).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum HarnessReadiness {
-    /// `true`: installed and signed in.
-    Ready,
-    /// `false` (or not listed): the host does not offer it.
-    NotConfigured,
-    /// `"binary-missing"`: its program is not installed on the host.
-    BinaryMissing,
-    /// `"needs-auth"`: installed, but no credential.
-    NeedsAuth,
-    /// `"version-too-low"`: installed, but too old.
-    VersionTooLow,
-    /// Anything else, verbatim.
-    Other(String),
-}
-
-impl HarnessReadiness {
-    /// Read one `configured_harnesses` value.
-    pub fn from_json(v: &Value) -> HarnessReadiness {
-        match v {
-            Value::Bool(true) => HarnessReadiness::Ready,
-            Value::Bool(false) | Value::Null => HarnessReadiness::NotConfigured,
-            Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
-                "binary-missing" => HarnessReadiness::BinaryMissing,
-                "needs-auth" => HarnessReadiness::NeedsAuth,
-                "version-too-low" => HarnessReadiness::VersionTooLow,
-                "ready" | "true" => HarnessReadiness::Ready,
-                "false" => HarnessReadiness::NotConfigured,
-                _ => HarnessReadiness::Other(s.clone()),
-            },
-            other => HarnessReadiness::Other(other.to_string()),
-        }
-    }
-
-    /// A session with this harness can start on the host.
-    pub fn is_ready(&self) -> bool {
-        matches!(self, HarnessReadiness::Ready)
-    }
-
-    /// The server refuses to launch a session with this harness on the host (412: its
-    /// program is missing). Other readiness values only warn: the real server (0.19.1) starts
-    /// the session and the harness may fail later (e.g. until someone signs in).
-    pub fn blocks_launch(&self) -> bool {
-        matches!(self, HarnessReadiness::BinaryMissing)
-    }
-
-    /// What it means, in words a person understands.
-    pub fn label(&self) -> String {
-        match self {
-            HarnessReadiness::Ready => "ready".into(),
-            HarnessReadiness::NotConfigured => "not set up on this host".into(),
-            HarnessReadiness::BinaryMissing => "not installed on this host".into(),
-            HarnessReadiness::NeedsAuth => "needs sign-in".into(),
-            HarnessReadiness::VersionTooLow => "installed version is too old".into(),
-            HarnessReadiness::Other(s) => format!("not ready ({s})"),
-        }
-    }
-}
+pub use crate::omnigent::dto::HarnessReadiness;
 
 impl fmt::Display for HarnessReadiness {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -3,11 +3,11 @@
 //! timeline item model as the agent server's events. Pure: time is a parameter.
 //!
 //! The client itself (request plans, the `OmnigentApiExt` capability) is
-//! [`crate::api::omnigent`]; this module holds what it decodes into and the rules around it.
+//! [`crate::client::omnigent`]; this module holds what it decodes into and the rules around it.
 //!
 //! | module | what |
 //! |---|---|
-//! | [`dto`] | `Info`, `Me`, `Host`, `Agent`/`AgentPage`, `Session`/`SessionPage`, `NewSession`, the error body → [`ApiError`](crate::errors::ApiError) with advice, the decoders |
+//! | [`dto`] | `Info`, `Me`, `Host`, `Agent`/`AgentPage`, `Session`/`SessionPage`, `NewSession`, the error body → [`ApiError`](crate::error::ApiError) with advice, the decoders |
 //! | [`hosts`] | `HarnessReadiness` in words, `host_online` (90 s rule), `pickable`, the picker's rows |
 //! | [`sse`] | `SseParser`: incremental server-sent events over arbitrary chunks |
 //! | [`stream`] | `SessionStream`: the stream + snapshot reducer into `events::ViewItem`s, heartbeats and the reconnect rule |

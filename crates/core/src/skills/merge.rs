@@ -27,7 +27,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use serde_json::{json, Value};
 
-use crate::api::dto::{SkillInfo, SkillType, SkillsRequest, SkillsResponse};
+use crate::agent_server::dto::{SkillInfo, SkillType, SkillsRequest, SkillsResponse};
 
 /// Where a skill came from, lowest precedence first (`Ord`: a later tier overrides an earlier
 /// one).
@@ -1080,7 +1080,7 @@ mod tests {
 
     #[test]
     fn patch_round_trips_through_settings() {
-        use crate::api::dto::Settings;
+        use crate::agent_server::dto::Settings;
         let body = disabled_skills_patch(&["ssh".to_string()], "docker", true);
         // What GET /api/settings returns after the server deep-merges the diff.
         let settings: Settings = serde_json::from_value(json!({

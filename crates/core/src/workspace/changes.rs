@@ -1,6 +1,6 @@
 //! Git change badges.
 
-use crate::api::dto::GitChangeStatus;
+use crate::agent_server::dto::GitChangeStatus;
 use crate::workspace::paths::shell_quote;
 
 /// The badge of a change: a letter and a CSS modifier.

@@ -1,0 +1,843 @@
+//! The cloud implementation (BR-8): app-level calls go straight to the cloud host with
+//! `Authorization: Bearer` (none in cookie mode) and `X-Org-Id`; calls into a conversation's
+//! runtime sandbox go through `POST <proxy base>/api/cloud-proxy` with the conversation's
+//! `session_api_key` (the sandbox host allows no browser CORS). Uploads to the runtime are
+//! multipart bodies built here and sent through the proxy as bytes (`body_base64`).
+
+use serde_json::{json, Value};
+
+use crate::agent_server::dto::{
+    user_message_with, BashCommand, BashEventPage, BashRequest, BashResult, CommitsPage, EventPage,
+    FileHome, FileUploadResult, GitChange, GitDiff, OutgoingMessage, ServerInfo, Settings,
+    SkillsRequest, SkillsResponse,
+};
+use crate::automation::AutomationClient;
+use crate::backends::probe_plan::{ProbePlan, ProbeRequest};
+use crate::backends::record::{Backend, BackendKind};
+use crate::backends::selection::ActiveBackend;
+use crate::client::decode::{
+    decode_ask_answer, decode_bash_command, decode_bash_event_page, decode_bash_result,
+    decode_bytes, decode_cloud_created, decode_cloud_summaries, decode_cloud_summary,
+    decode_cloud_summary_page, decode_commits_page, decode_count, decode_event_page,
+    decode_file_home, decode_git_changes, decode_git_diff, decode_json, decode_key_check,
+    decode_org_me, decode_organizations, decode_sandboxes, decode_settings, decode_skills,
+    decode_start_tasks, decode_success, decode_text, decode_unit, decode_upload_result,
+};
+use crate::client::local::{
+    bash_outputs_path, bash_timeout_ms, clamp_limit, conversation_path, event_query,
+    ASK_TIMEOUT_MS, CONVERSATION_SORT, DEFAULT_TIMEOUT_MS, SKILLS_TIMEOUT_MS, TRANSFER_TIMEOUT_MS,
+};
+use crate::client::service::SocketTarget;
+use crate::client::service::{
+    BackendApi, CloudAccountApi, ConversationToolsApi, ConversationsApi, EventsApi, FilesApi,
+    GitApi, Planned, RuntimeApi, ServerApi, SettingsApi, SettingsPagesApi, SkillsApi,
+    WorkspaceFile,
+};
+use crate::client::unified::{
+    ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,
+};
+use crate::cloud::dto::{KeyCheck, OrgMe, Organizations, Sandbox, StartTask};
+use crate::conversations::events::stream::events_socket_url;
+use crate::error::ApiError;
+use crate::transport::auth::{org_header, request_headers};
+use crate::transport::encode::{id_segment, join_url, with_query, Query};
+use crate::transport::multipart::multipart_body;
+use crate::transport::plan::{
+    Body, Call, Decoder, Method, ProxyBody, ProxyEnvelope, RequestPlan, Route,
+    PROXY_MAX_BINARY_BODY, PROXY_TIMEOUT_RANGE, SESSION_KEY_HEADER,
+};
+use crate::transport::routing::{runtime_target, ConversationRef, RoutingContext, RuntimeTarget};
+use crate::workspace::paths::{image_mime, join};
+use crate::workspace::tree::Listing;
+
+/// How much longer the client waits than the proxy's own upstream timeout, so that the
+/// proxy's 504 arrives before the client gives up.
+pub const PROXY_MARGIN_MS: u32 = 5_000;
+/// Commands run through the proxy are capped so that the server's own timeout (200 with
+/// `exit_code: -1`) fires before the proxy's 60 s limit.
+pub const MAX_PROXIED_BASH_SECONDS: u32 = 55;
+/// Room left in the proxy's binary body for the multipart framing of an upload (its headers
+/// and a file name of up to 255 bytes, even with every byte escaped).
+const MULTIPART_FRAMING_BYTES: u64 = 2 * 1024;
+/// The largest file uploaded to a cloud runtime ([`PROXY_MAX_BINARY_BODY`] less the framing).
+pub const MAX_UPLOAD_BYTES: u64 = PROXY_MAX_BINARY_BODY - MULTIPART_FRAMING_BYTES;
+
+/// The OpenHands Cloud client for the active cloud backend.
+#[derive(Debug, Clone)]
+pub struct CloudApi {
+    active: ActiveBackend,
+    ctx: RoutingContext,
+}
+
+impl CloudApi {
+    /// The client for the active (cloud) backend.
+    pub fn new(active: &ActiveBackend, ctx: &RoutingContext) -> Self {
+        Self {
+            active: active.clone(),
+            ctx: ctx.clone(),
+        }
+    }
+
+    fn backend(&self) -> &Backend {
+        &self.active.backend
+    }
+
+    /// A direct call to the cloud app host.
+    fn app<T: 'static>(
+        &self,
+        method: Method,
+        path_and_query: &str,
+        body: Body,
+        decoder: Decoder<T>,
+    ) -> Planned<T> {
+        if self.active.is_none() {
+            return Err(ApiError::NoBackend);
+        }
+        let backend = self.backend();
+        Ok(Call::new(
+            RequestPlan {
+                method,
+                url: join_url(&backend.host, path_and_query),
+                headers: request_headers(backend, &self.active),
+                body,
+                timeout_ms: DEFAULT_TIMEOUT_MS,
+                route: Route::Direct,
+            },
+            decoder,
+        ))
+    }
+
+    fn app_get<T: 'static>(&self, path_and_query: &str, decoder: Decoder<T>) -> Planned<T> {
+        self.app(Method::Get, path_and_query, Body::None, decoder)
+    }
+
+    /// The plan of a runtime call through the cloud proxy.
+    pub fn proxy_plan(
+        &self,
+        target: &RuntimeTarget,
+        method: Method,
+        path_and_query: String,
+        body: ProxyBody,
+        timeout_ms: u32,
+    ) -> Result<RequestPlan, ApiError> {
+        let proxy_url = self
+            .ctx
+            .proxy_url()
+            .ok_or_else(|| ApiError::Network("no cloud proxy is configured".into()))?;
+        let mut headers = vec![(
+            SESSION_KEY_HEADER.to_string(),
+            target.session_api_key.clone(),
+        )];
+        headers.extend(org_header(self.backend(), &self.active));
+        let seconds = timeout_ms
+            .div_ceil(1000)
+            .clamp(*PROXY_TIMEOUT_RANGE.start(), *PROXY_TIMEOUT_RANGE.end());
+        let envelope = ProxyEnvelope {
+            host: target.base_url.clone(),
+            method,
+            path: path_and_query,
+            headers,
+            body,
+            timeout_seconds: Some(seconds),
+        };
+        Ok(RequestPlan {
+            method: Method::Post,
+            url: proxy_url,
+            // The proxy is on our origin: the cloud key is never sent to it (keys only go to
+            // their own host); the runtime key travels inside the envelope.
+            headers: Vec::new(),
+            body: Body::Json(envelope.to_json()),
+            timeout_ms: seconds * 1000 + PROXY_MARGIN_MS,
+            route: Route::CloudProxy(envelope),
+        })
+    }
+
+    /// A runtime call for `conv`; `path` gets the runtime's conversation id.
+    fn runtime<T: 'static>(
+        &self,
+        conv: &ConversationRef,
+        method: Method,
+        path: impl FnOnce(&RuntimeTarget) -> Result<String, ApiError>,
+        body: ProxyBody,
+        timeout_ms: u32,
+        decoder: Decoder<T>,
+    ) -> Planned<T> {
+        if self.active.is_none() {
+            return Err(ApiError::NoBackend);
+        }
+        let target = runtime_target(conv, &self.backend().host, &self.ctx)?;
+        let path = path(&target)?;
+        Ok(Call::new(
+            self.proxy_plan(&target, method, path, body, timeout_ms)?,
+            decoder,
+        ))
+    }
+
+    /// A server-wide runtime call (bash, files, git, skills): needs the conversation whose
+    /// sandbox serves it; the cloud has no runtime without one (`NotFound`).
+    fn sandbox<T: 'static>(
+        &self,
+        conv: Option<&ConversationRef>,
+        method: Method,
+        path_and_query: String,
+        body: ProxyBody,
+        timeout_ms: u32,
+        decoder: Decoder<T>,
+    ) -> Planned<T> {
+        let conv = conv.ok_or(ApiError::NotFound)?;
+        self.runtime(
+            conv,
+            method,
+            |_| Ok(path_and_query),
+            body,
+            timeout_ms,
+            decoder,
+        )
+    }
+
+    fn app_conversation_path(id: &str, rest: &str) -> Result<String, ApiError> {
+        Ok(format!(
+            "/api/v1/app-conversations/{}{rest}",
+            id_segment(id)?
+        ))
+    }
+}
+
+impl ServerApi for CloudApi {
+    fn server_info(&self) -> Planned<ServerInfo> {
+        Err(ApiError::NotFound)
+    }
+}
+
+impl ConversationsApi for CloudApi {
+    fn list_conversations(
+        &self,
+        page_id: Option<&str>,
+        limit: u32,
+    ) -> Planned<ConversationSummaryPage> {
+        let q = Query::new()
+            .push("limit", clamp_limit(limit))
+            .push_non_empty("page_id", page_id)
+            .push("sort_order", CONVERSATION_SORT);
+        self.app_get(
+            &with_query("/api/v1/app-conversations/search", &q),
+            decode_cloud_summary_page,
+        )
+    }
+
+    fn get_conversations(&self, ids: &[&str]) -> Planned<Vec<Option<ConversationSummary>>> {
+        let q = Query::new().push_all("ids", ids);
+        self.app_get(
+            &with_query("/api/v1/app-conversations", &q),
+            decode_cloud_summaries,
+        )
+    }
+
+    fn get_conversation(&self, id: &str) -> Planned<ConversationSummary> {
+        id_segment(id)?;
+        let q = Query::new().push("ids", id);
+        self.app_get(
+            &with_query("/api/v1/app-conversations", &q),
+            decode_cloud_summary,
+        )
+    }
+
+    fn create_conversation(&self, new: &NewConversation) -> Planned<Created> {
+        self.app(
+            Method::Post,
+            "/api/v1/app-conversations",
+            Body::Json(new.cloud_body()),
+            decode_cloud_created,
+        )
+    }
+
+    fn rename_conversation(&self, id: &str, title: &str) -> Planned<()> {
+        self.app(
+            Method::Patch,
+            &Self::app_conversation_path(id, "")?,
+            Body::Json(json!({ "title": title })),
+            decode_unit,
+        )
+    }
+
+    fn delete_conversation(&self, id: &str) -> Planned<()> {
+        self.app(
+            Method::Delete,
+            &Self::app_conversation_path(id, "")?,
+            Body::None,
+            decode_unit,
+        )
+    }
+
+    fn run_conversation(&self, conv: &ConversationRef) -> Planned<()> {
+        self.runtime(
+            conv,
+            Method::Post,
+            |t| conversation_path(&t.conversation_id, "/run"),
+            ProxyBody::Json(json!({})),
+            DEFAULT_TIMEOUT_MS,
+            decode_success,
+        )
+    }
+
+    fn pause_conversation(&self, conv: &ConversationRef) -> Planned<()> {
+        self.runtime(
+            conv,
+            Method::Post,
+            |t| conversation_path(&t.conversation_id, "/pause"),
+            ProxyBody::Json(json!({})),
+            DEFAULT_TIMEOUT_MS,
+            decode_success,
+        )
+    }
+
+    fn interrupt_conversation(&self, conv: &ConversationRef) -> Planned<()> {
+        self.runtime(
+            conv,
+            Method::Post,
+            |t| conversation_path(&t.conversation_id, "/interrupt"),
+            ProxyBody::Json(json!({})),
+            DEFAULT_TIMEOUT_MS,
+            decode_success,
+        )
+    }
+
+    fn condense_conversation(&self, conv: &ConversationRef) -> Planned<()> {
+        self.runtime(
+            conv,
+            Method::Post,
+            |t| conversation_path(&t.conversation_id, "/condense"),
+            ProxyBody::Json(json!({})),
+            DEFAULT_TIMEOUT_MS,
+            decode_success,
+        )
+    }
+}
+
+/// Through the conversation's runtime (the cloud proxy). Forking is not offered: a fork made
+/// on the runtime would not be a conversation of the cloud account.
+impl ConversationToolsApi for CloudApi {
+    fn download_trajectory(&self, conv: &ConversationRef) -> Planned<Vec<u8>> {
+        self.runtime(
+            conv,
+            Method::Get,
+            |t| {
+                Ok(format!(
+                    "/api/file/download-trajectory/{}",
+                    id_segment(&t.conversation_id)?
+                ))
+            },
+            ProxyBody::None,
+            TRANSFER_TIMEOUT_MS,
+            decode_bytes,
+        )
+    }
+
+    fn switch_profile(&self, conv: &ConversationRef, name: &str) -> Planned<()> {
+        self.runtime(
+            conv,
+            Method::Post,
+            |t| conversation_path(&t.conversation_id, "/switch_profile"),
+            ProxyBody::Json(json!({ "profile_name": name })),
+            DEFAULT_TIMEOUT_MS,
+            decode_success,
+        )
+    }
+
+    fn switch_llm(&self, conv: &ConversationRef, llm: &Value) -> Planned<()> {
+        self.runtime(
+            conv,
+            Method::Post,
+            |t| conversation_path(&t.conversation_id, "/switch_llm"),
+            ProxyBody::Json(json!({ "llm": llm })),
+            DEFAULT_TIMEOUT_MS,
+            decode_success,
+        )
+    }
+
+    fn set_confirmation_policy(&self, conv: &ConversationRef, ask: bool) -> Planned<()> {
+        self.runtime(
+            conv,
+            Method::Post,
+            |t| conversation_path(&t.conversation_id, "/confirmation_policy"),
+            ProxyBody::Json(crate::client::local::policy_body(ask)),
+            DEFAULT_TIMEOUT_MS,
+            decode_success,
+        )
+    }
+
+    fn ask_agent(&self, conv: &ConversationRef, question: &str) -> Planned<String> {
+        self.runtime(
+            conv,
+            Method::Post,
+            |t| conversation_path(&t.conversation_id, "/ask_agent"),
+            ProxyBody::Json(json!({ "question": question })),
+            ASK_TIMEOUT_MS,
+            decode_ask_answer,
+        )
+    }
+
+    fn usage(&self, conv: &ConversationRef) -> Planned<crate::conversations::usage::Usage> {
+        self.runtime(
+            conv,
+            Method::Get,
+            |t| conversation_path(&t.conversation_id, ""),
+            ProxyBody::None,
+            DEFAULT_TIMEOUT_MS,
+            crate::conversations::usage::decode_usage,
+        )
+    }
+}
+
+impl EventsApi for CloudApi {
+    fn search_events(&self, conv: &ConversationRef, query: &EventQuery) -> Planned<EventPage> {
+        let path = format!(
+            "/api/v1/conversation/{}/events/search",
+            id_segment(&conv.id)?
+        );
+        self.app_get(&with_query(&path, &event_query(query)), decode_event_page)
+    }
+
+    fn count_events(&self, conv: &ConversationRef) -> Planned<u64> {
+        self.runtime(
+            conv,
+            Method::Get,
+            |t| conversation_path(&t.conversation_id, "/events/count"),
+            ProxyBody::None,
+            DEFAULT_TIMEOUT_MS,
+            decode_count,
+        )
+    }
+
+    fn send_user_message(
+        &self,
+        conv: &ConversationRef,
+        msg: &OutgoingMessage,
+        run: bool,
+    ) -> Planned<()> {
+        self.runtime(
+            conv,
+            Method::Post,
+            |t| conversation_path(&t.conversation_id, "/events"),
+            ProxyBody::Json(user_message_with(msg, run)),
+            DEFAULT_TIMEOUT_MS,
+            decode_success,
+        )
+    }
+
+    fn respond_to_confirmation(
+        &self,
+        conv: &ConversationRef,
+        accept: bool,
+        reason: Option<&str>,
+    ) -> Planned<()> {
+        let mut body = json!({ "accept": accept });
+        if let Some(r) = reason {
+            body["reason"] = json!(r);
+        }
+        self.runtime(
+            conv,
+            Method::Post,
+            |t| conversation_path(&t.conversation_id, "/events/respond_to_confirmation"),
+            ProxyBody::Json(body),
+            DEFAULT_TIMEOUT_MS,
+            decode_success,
+        )
+    }
+}
+
+impl RuntimeApi for CloudApi {
+    fn execute_bash(
+        &self,
+        conv: Option<&ConversationRef>,
+        req: &BashRequest,
+    ) -> Planned<BashResult> {
+        let capped = BashRequest {
+            timeout_seconds: Some(
+                req.timeout_seconds
+                    .unwrap_or(MAX_PROXIED_BASH_SECONDS)
+                    .min(MAX_PROXIED_BASH_SECONDS),
+            ),
+            ..req.clone()
+        };
+        let body = serde_json::to_value(&capped).map_err(|e| ApiError::Decode(e.to_string()))?;
+        self.sandbox(
+            conv,
+            Method::Post,
+            "/api/bash/execute_bash_command".into(),
+            ProxyBody::Json(body),
+            bash_timeout_ms(&capped).min(*PROXY_TIMEOUT_RANGE.end() * 1000),
+            decode_bash_result,
+        )
+    }
+
+    fn search_bash_events(
+        &self,
+        conv: Option<&ConversationRef>,
+        page_id: Option<&str>,
+        limit: u32,
+    ) -> Planned<BashEventPage> {
+        let q = Query::new()
+            .push("limit", clamp_limit(limit))
+            .push_non_empty("page_id", page_id)
+            .push("sort_order", "TIMESTAMP_DESC");
+        self.sandbox(
+            conv,
+            Method::Get,
+            with_query("/api/bash/bash_events/search", &q),
+            ProxyBody::None,
+            DEFAULT_TIMEOUT_MS,
+            decode_bash_event_page,
+        )
+    }
+
+    fn start_bash(
+        &self,
+        conv: Option<&ConversationRef>,
+        req: &BashRequest,
+    ) -> Planned<BashCommand> {
+        let body = serde_json::to_value(req).map_err(|e| ApiError::Decode(e.to_string()))?;
+        self.sandbox(
+            conv,
+            Method::Post,
+            "/api/bash/start_bash_command".into(),
+            ProxyBody::Json(body),
+            DEFAULT_TIMEOUT_MS,
+            decode_bash_command,
+        )
+    }
+
+    fn bash_outputs(
+        &self,
+        conv: Option<&ConversationRef>,
+        command_id: &str,
+        after_order: Option<i64>,
+    ) -> Planned<BashEventPage> {
+        self.sandbox(
+            conv,
+            Method::Get,
+            bash_outputs_path(command_id, after_order),
+            ProxyBody::None,
+            DEFAULT_TIMEOUT_MS,
+            decode_bash_event_page,
+        )
+    }
+
+    fn stop_bash(&self, conv: Option<&ConversationRef>, command_id: &str) -> Planned<()> {
+        self.sandbox(
+            conv,
+            Method::Post,
+            format!("/api/bash/bash_commands/{}/stop", id_segment(command_id)?),
+            ProxyBody::Json(json!({})),
+            DEFAULT_TIMEOUT_MS,
+            decode_success,
+        )
+    }
+}
+
+impl FilesApi for CloudApi {
+    fn file_home(&self, conv: Option<&ConversationRef>) -> Planned<FileHome> {
+        self.sandbox(
+            conv,
+            Method::Get,
+            "/api/file/home".into(),
+            ProxyBody::None,
+            DEFAULT_TIMEOUT_MS,
+            decode_file_home,
+        )
+    }
+
+    /// A multipart body built here, sent through the proxy as bytes (`body_base64`).
+    fn upload_file(
+        &self,
+        conv: Option<&ConversationRef>,
+        path: &str,
+        file_name: &str,
+        bytes: Vec<u8>,
+    ) -> Planned<FileUploadResult> {
+        let (content_type, body) =
+            multipart_body("file", file_name, "application/octet-stream", &bytes);
+        let q = Query::new().push("path", path);
+        self.sandbox(
+            conv,
+            Method::Post,
+            with_query("/api/file/upload", &q),
+            ProxyBody::Bytes {
+                content_type,
+                bytes: body,
+            },
+            TRANSFER_TIMEOUT_MS,
+            decode_upload_result,
+        )
+    }
+
+    fn download_file(&self, conv: Option<&ConversationRef>, path: &str) -> Planned<Vec<u8>> {
+        let q = Query::new().push("path", path);
+        self.sandbox(
+            conv,
+            Method::Get,
+            with_query("/api/file/download", &q),
+            ProxyBody::None,
+            TRANSFER_TIMEOUT_MS,
+            decode_bytes,
+        )
+    }
+
+    /// [`MAX_UPLOAD_BYTES`]: what fits the proxy's binary body with its multipart framing.
+    fn max_upload_bytes(&self) -> Option<u64> {
+        Some(MAX_UPLOAD_BYTES)
+    }
+}
+
+impl GitApi for CloudApi {
+    fn git_changes(
+        &self,
+        conv: Option<&ConversationRef>,
+        path: &str,
+        git_ref: Option<&str>,
+    ) -> Planned<Vec<GitChange>> {
+        let conv = conv.ok_or(ApiError::NotFound)?;
+        let q = Query::new()
+            .push("path", path)
+            .push_non_empty("ref", git_ref);
+        let p = Self::app_conversation_path(&conv.id, "/git/changes")?;
+        self.app_get(&with_query(&p, &q), decode_git_changes)
+    }
+
+    fn git_diff(
+        &self,
+        conv: Option<&ConversationRef>,
+        path: &str,
+        git_ref: Option<&str>,
+    ) -> Planned<GitDiff> {
+        let conv = conv.ok_or(ApiError::NotFound)?;
+        let q = Query::new()
+            .push("path", path)
+            .push_non_empty("ref", git_ref);
+        let p = Self::app_conversation_path(&conv.id, "/git/diff")?;
+        self.app_get(&with_query(&p, &q), decode_git_diff)
+    }
+
+    fn git_commits(
+        &self,
+        conv: Option<&ConversationRef>,
+        path: &str,
+        limit: u32,
+    ) -> Planned<CommitsPage> {
+        let q = Query::new()
+            .push("path", path)
+            .push("limit", limit.clamp(1, 200));
+        self.sandbox(
+            conv,
+            Method::Get,
+            with_query("/api/git/commits", &q),
+            ProxyBody::None,
+            DEFAULT_TIMEOUT_MS,
+            decode_commits_page,
+        )
+    }
+}
+
+impl SettingsPagesApi for CloudApi {}
+
+impl SettingsApi for CloudApi {
+    fn get_settings(&self) -> Planned<Settings> {
+        self.app_get("/api/v1/settings", decode_settings)
+    }
+
+    fn update_settings(&self, diff: &Value) -> Planned<Settings> {
+        self.app(
+            Method::Post,
+            "/api/v1/settings",
+            Body::Json(diff.clone()),
+            decode_settings,
+        )
+    }
+}
+
+impl SkillsApi for CloudApi {
+    fn list_skills(
+        &self,
+        conv: Option<&ConversationRef>,
+        req: &SkillsRequest,
+    ) -> Planned<SkillsResponse> {
+        let body = serde_json::to_value(req).map_err(|e| ApiError::Decode(e.to_string()))?;
+        self.sandbox(
+            conv,
+            Method::Post,
+            "/api/skills".into(),
+            ProxyBody::Json(body),
+            SKILLS_TIMEOUT_MS,
+            decode_skills,
+        )
+    }
+}
+
+impl CloudAccountApi for CloudApi {
+    fn organizations(&self) -> Planned<Organizations> {
+        self.app_get("/api/organizations", decode_organizations)
+    }
+
+    fn org_me(&self, org_id: &str) -> Planned<OrgMe> {
+        self.app_get(
+            &format!("/api/organizations/{}/me", id_segment(org_id)?),
+            decode_org_me,
+        )
+    }
+
+    fn keys_current(&self) -> Planned<KeyCheck> {
+        self.app_get("/api/keys/current", decode_key_check)
+    }
+
+    fn start_tasks(&self, ids: &[&str]) -> Planned<Vec<Option<StartTask>>> {
+        let q = Query::new().push_all("ids", ids);
+        self.app_get(
+            &with_query("/api/v1/app-conversations/start-tasks", &q),
+            decode_start_tasks,
+        )
+    }
+
+    fn sandboxes(&self, ids: &[&str]) -> Planned<Vec<Option<Sandbox>>> {
+        let q = Query::new().push_all("id", ids);
+        self.app_get(&with_query("/api/v1/sandboxes", &q), decode_sandboxes)
+    }
+
+    fn pause_sandbox(&self, sandbox_id: &str) -> Planned<()> {
+        self.app(
+            Method::Post,
+            &format!("/api/v1/sandboxes/{}/pause", id_segment(sandbox_id)?),
+            Body::None,
+            decode_unit,
+        )
+    }
+
+    fn resume_sandbox(&self, sandbox_id: &str) -> Planned<()> {
+        self.app(
+            Method::Post,
+            &format!("/api/v1/sandboxes/{}/resume", id_segment(sandbox_id)?),
+            Body::None,
+            decode_unit,
+        )
+    }
+
+    fn list_files(&self, conversation_id: &str, path: &str) -> Planned<Vec<String>> {
+        let q = Query::new().push("path", path);
+        let p = Self::app_conversation_path(conversation_id, "/files")?;
+        self.app_get(&with_query(&p, &q), decode_json::<Vec<String>>)
+    }
+
+    fn read_file(&self, conversation_id: &str, file_path: &str) -> Planned<String> {
+        let q = Query::new().push("file_path", file_path);
+        let p = Self::app_conversation_path(conversation_id, "/file")?;
+        self.app_get(&with_query(&p, &q), decode_text)
+    }
+}
+
+impl BackendApi for CloudApi {
+    fn kind(&self) -> BackendKind {
+        BackendKind::Cloud
+    }
+
+    fn version_gated(&self) -> bool {
+        false
+    }
+
+    fn automations(&self) -> Result<AutomationClient, ApiError> {
+        if self.active.is_none() {
+            return Err(ApiError::NoBackend);
+        }
+        let backend = self.backend();
+        Ok(AutomationClient::new(
+            &backend.host,
+            request_headers(backend, &self.active),
+        ))
+    }
+
+    fn account(&self) -> Option<&dyn CloudAccountApi> {
+        Some(self)
+    }
+
+    /// api-key: `GET /api/keys/current` (400 = legacy key = success); cookie:
+    /// `GET /api/organizations`; a blank key (not cookie): no probe, "API key required".
+    fn probe_plan(&self) -> ProbePlan {
+        let backend = self.backend();
+        if backend.uses_cookie_auth() {
+            ProbePlan::Requests(vec![ProbeRequest {
+                path: "/api/organizations",
+                authenticated: true,
+                also_ok_status: None,
+                version_gate: false,
+            }])
+        } else if backend.api_key.trim().is_empty() {
+            ProbePlan::Skip {
+                message: "API key required".to_string(),
+            }
+        } else {
+            ProbePlan::Requests(vec![ProbeRequest {
+                path: "/api/keys/current",
+                authenticated: true,
+                also_ok_status: Some(400),
+                version_gate: false,
+            }])
+        }
+    }
+
+    /// 401 ⇒ "Logged out"; network/CORS ⇒ "Cloud API key or network issue"; anything else ⇒
+    /// the common user message.
+    fn probe_failure_message(&self, error: &ApiError) -> String {
+        match error {
+            ApiError::Unauthorized => "Logged out".to_string(),
+            ApiError::Network(_) => "Cloud API key or network issue".to_string(),
+            _ => error.user_message(),
+        }
+    }
+
+    /// The conversation's runtime (its URL and session key; [`ApiError::SandboxStarting`]
+    /// until it has them).
+    fn socket_target(
+        &self,
+        conv: &ConversationRef,
+        newest_timestamp: Option<&str>,
+    ) -> Result<SocketTarget, ApiError> {
+        let t = runtime_target(conv, &self.backend().host, &self.ctx)?;
+        Ok(SocketTarget {
+            url: events_socket_url(&t.base_url, &t.conversation_id, newest_timestamp)
+                .map_err(|e| ApiError::Decode(e.to_string()))?,
+            key: t.session_api_key,
+        })
+    }
+
+    /// The app's file listing of the conversation, one directory at a time.
+    fn list_workspace(
+        &self,
+        conv: &ConversationRef,
+        _root: Option<&str>,
+        dir: &str,
+    ) -> Planned<Listing> {
+        let dir = dir.to_string();
+        Ok(self.list_files(&conv.id, &dir)?.map(move |names| {
+            Ok(Listing::Dir {
+                dir: dir.clone(),
+                names,
+            })
+        }))
+    }
+
+    /// Text through the app's file endpoint; images (bytes) from the runtime.
+    fn read_workspace_file(
+        &self,
+        conv: &ConversationRef,
+        root: Option<&str>,
+        rel: &str,
+    ) -> Planned<WorkspaceFile> {
+        if image_mime(rel).is_none() {
+            return Ok(self
+                .read_file(&conv.id, rel)?
+                .map(|t| Ok(WorkspaceFile::Text(t))));
+        }
+        let root = root.ok_or(ApiError::NotFound)?;
+        Ok(self
+            .download_file(Some(conv), &join(root, rel))?
+            .map(|b| Ok(WorkspaceFile::Bytes(b))))
+    }
+}

@@ -1,0 +1,56 @@
+//! THE factory (BR-10): the only place that picks a client implementation by the backend's
+//! `kind`. Adding a kind touches its own client module and this file.
+
+use crate::backends::record::{Backend, BackendKind};
+use crate::backends::selection::ActiveBackend;
+use crate::client::cloud::CloudApi;
+use crate::client::local::LocalApi;
+use crate::client::omnigent::OmnigentApi;
+use crate::client::service::{BackendApi, ConversationToolsApi, SettingsPagesApi};
+use crate::transport::routing::RoutingContext;
+
+/// The implementation for `active`'s kind, boxed as any trait every kind implements.
+macro_rules! by_kind {
+    ($active:expr, $ctx:expr) => {
+        match $active.backend.kind {
+            BackendKind::Local => Box::new(LocalApi::new($active)),
+            BackendKind::Cloud => Box::new(CloudApi::new($active, $ctx)),
+            BackendKind::Omnigent => Box::new(OmnigentApi::new($active)),
+            #[cfg(test)]
+            BackendKind::Fake => Box::new(crate::client::fake::FakeApi::new($active)),
+        }
+    };
+}
+
+/// The client of the active backend. Local calls get their backend only through
+/// `selection::effective_local` (BR-6): with the NO_BACKEND sentinel active every call fails
+/// with [`ApiError::NoBackend`](crate::error::ApiError::NoBackend).
+pub fn backend_api(active: &ActiveBackend, ctx: &RoutingContext) -> Box<dyn BackendApi> {
+    by_kind!(active, ctx)
+}
+
+/// The client of any registered backend (active or not, no organization), e.g. to probe it.
+pub fn client_for(backend: &Backend) -> Box<dyn BackendApi> {
+    backend_api(
+        &ActiveBackend {
+            backend: backend.clone(),
+            org_id: None,
+        },
+        &RoutingContext::default(),
+    )
+}
+
+/// The conversation tools of the active backend (fork, trajectory, switch, ask, usage): built
+/// on demand so that only the chunks that use them carry them, not `BackendApi`'s vtable.
+pub fn conversation_tools(
+    active: &ActiveBackend,
+    ctx: &RoutingContext,
+) -> Box<dyn ConversationToolsApi> {
+    by_kind!(active, ctx)
+}
+
+/// The settings pages' calls for the active backend, built on demand like
+/// [`conversation_tools`].
+pub fn settings_pages(active: &ActiveBackend, ctx: &RoutingContext) -> Box<dyn SettingsPagesApi> {
+    by_kind!(active, ctx)
+}

@@ -1,0 +1,903 @@
+//! The local implementation: an agent server spoken to directly with `X-Session-API-Key`.
+//! Its backend comes ONLY from `selection::effective_local` (BR-6).
+
+use serde_json::{json, Value};
+
+use crate::agent_server::dto::{
+    user_message_with, BashCommand, BashEventPage, BashRequest, BashResult, CommitsPage, EventPage,
+    FileHome, FileUploadResult, GitChange, GitDiff, OutgoingMessage, ServerInfo, Settings,
+    SkillsRequest, SkillsResponse,
+};
+use crate::automation::AutomationClient;
+use crate::backends::probe_plan::{ProbePlan, ProbeRequest};
+use crate::backends::record::{Backend, BackendKind};
+use crate::backends::selection::{effective_local, ActiveBackend};
+use crate::client::decode::{
+    decode_ask_answer, decode_bash_command, decode_bash_event_page, decode_bash_result,
+    decode_bytes, decode_commits_page, decode_count, decode_event_page, decode_file_home,
+    decode_git_changes, decode_git_diff, decode_json, decode_local_created, decode_local_summaries,
+    decode_local_summary, decode_local_summary_page, decode_server_info, decode_settings,
+    decode_skills, decode_success, decode_unit, decode_upload_result,
+};
+use crate::client::service::SocketTarget;
+use crate::client::service::{
+    BackendApi, CloudAccountApi, ConversationToolsApi, ConversationsApi, EventsApi, FilesApi,
+    GitApi, Planned, RuntimeApi, ServerApi, SettingsApi, SettingsPagesApi, SkillsApi,
+    WorkspaceFile,
+};
+use crate::client::unified::{
+    ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,
+    MAX_PAGE_LIMIT,
+};
+use crate::conversations::events::stream::events_socket_url;
+use crate::error::ApiError;
+use crate::settings::extensions::{
+    decode_installed_list, decode_installed_one, decode_marketplace, enabled_body, Extension,
+    Installed, MarketEntry,
+};
+use crate::settings::profiles::{
+    decode_models, decode_profiles, decode_validation, save_body, ProfileList, Validation,
+};
+use crate::settings::secrets::{
+    decode_deleted, decode_secret_item, decode_secrets, put_body, SecretItem,
+};
+use crate::transport::auth::request_headers;
+use crate::transport::encode::{id_segment, join_url, with_query, Query};
+use crate::transport::plan::{Body, Call, Decoder, Method, RequestPlan, Route};
+use crate::transport::routing::ConversationRef;
+use crate::workspace::paths::join;
+use crate::workspace::tree::{find_command, FileTree, Listing};
+
+/// Ordinary requests.
+pub const DEFAULT_TIMEOUT_MS: u32 = 15_000;
+/// `ask_agent` waits for an LLM completion.
+pub const ASK_TIMEOUT_MS: u32 = 120_000;
+/// `GET /server_info` (BR-9).
+pub const SERVER_INFO_TIMEOUT_MS: u32 = 5_000;
+/// Uploads and downloads.
+pub const TRANSFER_TIMEOUT_MS: u32 = 120_000;
+/// The agent server's default command timeout (seconds).
+pub const DEFAULT_BASH_TIMEOUT_SECONDS: u32 = 300;
+/// Extra time the client waits beyond a command's own timeout.
+pub const BASH_MARGIN_MS: u32 = 15_000;
+/// Most ids one batch get accepts.
+pub const MAX_BATCH_IDS: usize = 99;
+/// Skills loading may walk repositories.
+pub const SKILLS_TIMEOUT_MS: u32 = 60_000;
+/// An LLM pre-flight check makes a real completion request (the server gives it its own
+/// timeouts and retries).
+pub const VALIDATE_TIMEOUT_MS: u32 = 60_000;
+/// Installing or updating a skill or plugin may clone a repository.
+pub const INSTALL_TIMEOUT_MS: u32 = 120_000;
+/// The marketplace may be fetched from the network; offline it must still answer in bounded
+/// time.
+pub const MARKETPLACE_TIMEOUT_MS: u32 = 30_000;
+
+/// Sort order of conversation lists.
+pub const CONVERSATION_SORT: &str = "UPDATED_AT_DESC";
+
+pub(crate) fn clamp_limit(limit: u32) -> u32 {
+    limit.clamp(1, MAX_PAGE_LIMIT)
+}
+
+/// The query of an event search (shared by local and cloud).
+pub(crate) fn event_query(q: &EventQuery) -> Query {
+    Query::new()
+        .push("limit", clamp_limit(q.limit))
+        .push_non_empty("page_id", q.page_id.as_deref())
+        .push(
+            "sort_order",
+            if q.newest_first {
+                "TIMESTAMP_DESC"
+            } else {
+                "TIMESTAMP"
+            },
+        )
+        .push_non_empty("timestamp__lt", q.timestamp_lt.as_deref())
+        .push_non_empty("timestamp__gte", q.timestamp_gte.as_deref())
+        .push_non_empty("kind", q.kind.as_deref())
+        .push_non_empty("source", q.source.as_deref())
+}
+
+/// `/api/conversations/{id}` + `rest`.
+pub(crate) fn conversation_path(id: &str, rest: &str) -> Result<String, ApiError> {
+    Ok(format!("/api/conversations/{}{rest}", id_segment(id)?))
+}
+
+/// `bash_events/search` for the outputs of one command after `after_order`, oldest first.
+pub(crate) fn bash_outputs_path(command_id: &str, after_order: Option<i64>) -> String {
+    let q = Query::new()
+        .push("command_id__eq", command_id)
+        .push("kind__eq", "BashOutput")
+        .push_opt("order__gt", after_order)
+        .push("sort_order", "TIMESTAMP")
+        .push("limit", MAX_PAGE_LIMIT);
+    with_query("/api/bash/bash_events/search", &q)
+}
+
+/// The bash client timeout for a request.
+pub(crate) fn bash_timeout_ms(req: &BashRequest) -> u32 {
+    req.timeout_seconds
+        .unwrap_or(DEFAULT_BASH_TIMEOUT_SECONDS)
+        .saturating_mul(1000)
+        .saturating_add(BASH_MARGIN_MS)
+}
+
+/// The agent-server client for the active local backend.
+#[derive(Debug, Clone)]
+pub struct LocalApi {
+    active: ActiveBackend,
+}
+
+impl LocalApi {
+    /// The client for `active` (every call fails with `NoBackend` unless `active` is a local
+    /// backend — BR-6).
+    pub fn new(active: &ActiveBackend) -> Self {
+        Self {
+            active: active.clone(),
+        }
+    }
+
+    fn backend(&self) -> Result<&Backend, ApiError> {
+        Ok(effective_local(&self.active)?)
+    }
+
+    fn plan(
+        &self,
+        method: Method,
+        path_and_query: &str,
+        body: Body,
+        timeout_ms: u32,
+    ) -> Result<RequestPlan, ApiError> {
+        let backend = self.backend()?;
+        Ok(RequestPlan {
+            method,
+            url: join_url(&backend.host, path_and_query),
+            headers: request_headers(backend, &self.active),
+            body,
+            timeout_ms,
+            route: Route::Direct,
+        })
+    }
+
+    fn call<T: 'static>(
+        &self,
+        method: Method,
+        path_and_query: &str,
+        body: Body,
+        timeout_ms: u32,
+        decoder: Decoder<T>,
+    ) -> Planned<T> {
+        Ok(Call::new(
+            self.plan(method, path_and_query, body, timeout_ms)?,
+            decoder,
+        ))
+    }
+
+    fn get<T: 'static>(&self, path_and_query: &str, decoder: Decoder<T>) -> Planned<T> {
+        self.call(
+            Method::Get,
+            path_and_query,
+            Body::None,
+            DEFAULT_TIMEOUT_MS,
+            decoder,
+        )
+    }
+
+    fn post_json<T: 'static>(&self, path: &str, body: Value, decoder: Decoder<T>) -> Planned<T> {
+        self.call(
+            Method::Post,
+            path,
+            Body::Json(body),
+            DEFAULT_TIMEOUT_MS,
+            decoder,
+        )
+    }
+}
+
+impl ServerApi for LocalApi {
+    fn server_info(&self) -> Planned<ServerInfo> {
+        let mut plan = self.plan(
+            Method::Get,
+            "/server_info",
+            Body::None,
+            SERVER_INFO_TIMEOUT_MS,
+        )?;
+        // Unauthenticated: no key travels where none is needed.
+        plan.headers.clear();
+        Ok(Call::new(plan, decode_server_info))
+    }
+}
+
+impl ConversationsApi for LocalApi {
+    fn list_conversations(
+        &self,
+        page_id: Option<&str>,
+        limit: u32,
+    ) -> Planned<ConversationSummaryPage> {
+        let q = Query::new()
+            .push("limit", clamp_limit(limit))
+            .push_non_empty("page_id", page_id)
+            .push("sort_order", CONVERSATION_SORT);
+        self.get(
+            &with_query("/api/conversations/search", &q),
+            decode_local_summary_page,
+        )
+    }
+
+    fn get_conversations(&self, ids: &[&str]) -> Planned<Vec<Option<ConversationSummary>>> {
+        let q = Query::new().push_all("ids", ids);
+        self.get(
+            &with_query("/api/conversations", &q),
+            decode_local_summaries,
+        )
+    }
+
+    fn get_conversation(&self, id: &str) -> Planned<ConversationSummary> {
+        self.get(&conversation_path(id, "")?, decode_local_summary)
+    }
+
+    fn create_conversation(&self, new: &NewConversation) -> Planned<Created> {
+        let mut body = new.local_body();
+        if !new.secrets.is_empty() {
+            let b = self.backend()?;
+            body["secrets"] = crate::conversations::launch_options::lookup_secrets(
+                &b.host,
+                &b.api_key,
+                &new.secrets,
+            );
+        }
+        self.post_json("/api/conversations", body, decode_local_created)
+    }
+
+    fn rename_conversation(&self, id: &str, title: &str) -> Planned<()> {
+        self.call(
+            Method::Patch,
+            &conversation_path(id, "")?,
+            Body::Json(json!({ "title": title })),
+            DEFAULT_TIMEOUT_MS,
+            decode_success,
+        )
+    }
+
+    fn delete_conversation(&self, id: &str) -> Planned<()> {
+        self.call(
+            Method::Delete,
+            &conversation_path(id, "")?,
+            Body::None,
+            DEFAULT_TIMEOUT_MS,
+            decode_success,
+        )
+    }
+
+    fn run_conversation(&self, conv: &ConversationRef) -> Planned<()> {
+        self.post_json(
+            &conversation_path(&conv.id, "/run")?,
+            json!({}),
+            decode_success,
+        )
+    }
+
+    fn pause_conversation(&self, conv: &ConversationRef) -> Planned<()> {
+        self.post_json(
+            &conversation_path(&conv.id, "/pause")?,
+            json!({}),
+            decode_success,
+        )
+    }
+
+    fn interrupt_conversation(&self, conv: &ConversationRef) -> Planned<()> {
+        self.post_json(
+            &conversation_path(&conv.id, "/interrupt")?,
+            json!({}),
+            decode_success,
+        )
+    }
+
+    fn condense_conversation(&self, conv: &ConversationRef) -> Planned<()> {
+        self.post_json(
+            &conversation_path(&conv.id, "/condense")?,
+            json!({}),
+            decode_success,
+        )
+    }
+}
+
+/// The body of `POST …/fork`: the fork's title (at most 200 characters, the server's limit),
+/// metrics started afresh.
+pub(crate) fn fork_body(title: Option<&str>) -> Value {
+    let mut body = json!({ "reset_metrics": true });
+    if let Some(t) = title.map(str::trim).filter(|t| !t.is_empty()) {
+        body["title"] = json!(t.chars().take(200).collect::<String>());
+    }
+    body
+}
+
+/// The body of `POST …/confirmation_policy`.
+pub(crate) fn policy_body(ask: bool) -> Value {
+    let kind = if ask {
+        crate::agent_server::dto::ALWAYS_CONFIRM
+    } else {
+        crate::agent_server::dto::NEVER_CONFIRM
+    };
+    json!({ "policy": { "kind": kind } })
+}
+
+impl ConversationToolsApi for LocalApi {
+    fn fork_conversation(
+        &self,
+        conv: &ConversationRef,
+        title: Option<&str>,
+    ) -> Planned<ConversationSummary> {
+        self.post_json(
+            &conversation_path(&conv.id, "/fork")?,
+            fork_body(title),
+            decode_local_summary,
+        )
+    }
+
+    fn download_trajectory(&self, conv: &ConversationRef) -> Planned<Vec<u8>> {
+        self.call(
+            Method::Get,
+            &format!("/api/file/download-trajectory/{}", id_segment(&conv.id)?),
+            Body::None,
+            TRANSFER_TIMEOUT_MS,
+            decode_bytes,
+        )
+    }
+
+    fn switch_profile(&self, conv: &ConversationRef, name: &str) -> Planned<()> {
+        self.post_json(
+            &conversation_path(&conv.id, "/switch_profile")?,
+            json!({ "profile_name": name }),
+            decode_success,
+        )
+    }
+
+    fn switch_llm(&self, conv: &ConversationRef, llm: &Value) -> Planned<()> {
+        self.post_json(
+            &conversation_path(&conv.id, "/switch_llm")?,
+            json!({ "llm": llm }),
+            decode_success,
+        )
+    }
+
+    fn set_confirmation_policy(&self, conv: &ConversationRef, ask: bool) -> Planned<()> {
+        self.post_json(
+            &conversation_path(&conv.id, "/confirmation_policy")?,
+            policy_body(ask),
+            decode_success,
+        )
+    }
+
+    fn ask_agent(&self, conv: &ConversationRef, question: &str) -> Planned<String> {
+        self.call(
+            Method::Post,
+            &conversation_path(&conv.id, "/ask_agent")?,
+            Body::Json(json!({ "question": question })),
+            ASK_TIMEOUT_MS,
+            decode_ask_answer,
+        )
+    }
+
+    fn usage(&self, conv: &ConversationRef) -> Planned<crate::conversations::usage::Usage> {
+        self.get(
+            &conversation_path(&conv.id, "")?,
+            crate::conversations::usage::decode_usage,
+        )
+    }
+}
+
+impl EventsApi for LocalApi {
+    fn search_events(&self, conv: &ConversationRef, query: &EventQuery) -> Planned<EventPage> {
+        let path = conversation_path(&conv.id, "/events/search")?;
+        self.get(&with_query(&path, &event_query(query)), decode_event_page)
+    }
+
+    fn count_events(&self, conv: &ConversationRef) -> Planned<u64> {
+        self.get(&conversation_path(&conv.id, "/events/count")?, decode_count)
+    }
+
+    fn send_user_message(
+        &self,
+        conv: &ConversationRef,
+        msg: &OutgoingMessage,
+        run: bool,
+    ) -> Planned<()> {
+        self.post_json(
+            &conversation_path(&conv.id, "/events")?,
+            user_message_with(msg, run),
+            decode_success,
+        )
+    }
+
+    fn respond_to_confirmation(
+        &self,
+        conv: &ConversationRef,
+        accept: bool,
+        reason: Option<&str>,
+    ) -> Planned<()> {
+        let mut body = json!({ "accept": accept });
+        if let Some(r) = reason {
+            body["reason"] = json!(r);
+        }
+        self.post_json(
+            &conversation_path(&conv.id, "/events/respond_to_confirmation")?,
+            body,
+            decode_success,
+        )
+    }
+}
+
+impl RuntimeApi for LocalApi {
+    fn execute_bash(
+        &self,
+        _conv: Option<&ConversationRef>,
+        req: &BashRequest,
+    ) -> Planned<BashResult> {
+        let body = serde_json::to_value(req).map_err(|e| ApiError::Decode(e.to_string()))?;
+        self.call(
+            Method::Post,
+            "/api/bash/execute_bash_command",
+            Body::Json(body),
+            bash_timeout_ms(req),
+            decode_bash_result,
+        )
+    }
+
+    fn search_bash_events(
+        &self,
+        _conv: Option<&ConversationRef>,
+        page_id: Option<&str>,
+        limit: u32,
+    ) -> Planned<BashEventPage> {
+        let q = Query::new()
+            .push("limit", clamp_limit(limit))
+            .push_non_empty("page_id", page_id)
+            .push("sort_order", "TIMESTAMP_DESC");
+        self.get(
+            &with_query("/api/bash/bash_events/search", &q),
+            decode_bash_event_page,
+        )
+    }
+
+    fn start_bash(
+        &self,
+        _conv: Option<&ConversationRef>,
+        req: &BashRequest,
+    ) -> Planned<BashCommand> {
+        let body = serde_json::to_value(req).map_err(|e| ApiError::Decode(e.to_string()))?;
+        self.post_json("/api/bash/start_bash_command", body, decode_bash_command)
+    }
+
+    fn bash_outputs(
+        &self,
+        _conv: Option<&ConversationRef>,
+        command_id: &str,
+        after_order: Option<i64>,
+    ) -> Planned<BashEventPage> {
+        self.get(
+            &bash_outputs_path(command_id, after_order),
+            decode_bash_event_page,
+        )
+    }
+
+    fn stop_bash(&self, _conv: Option<&ConversationRef>, command_id: &str) -> Planned<()> {
+        self.post_json(
+            &format!("/api/bash/bash_commands/{}/stop", id_segment(command_id)?),
+            json!({}),
+            decode_success,
+        )
+    }
+}
+
+impl FilesApi for LocalApi {
+    fn file_home(&self, _conv: Option<&ConversationRef>) -> Planned<FileHome> {
+        self.get("/api/file/home", decode_file_home)
+    }
+
+    fn upload_file(
+        &self,
+        _conv: Option<&ConversationRef>,
+        path: &str,
+        file_name: &str,
+        bytes: Vec<u8>,
+    ) -> Planned<FileUploadResult> {
+        let q = Query::new().push("path", path);
+        self.call(
+            Method::Post,
+            &with_query("/api/file/upload", &q),
+            Body::Multipart {
+                field: "file".into(),
+                file_name: file_name.into(),
+                bytes,
+                content_type: "application/octet-stream".into(),
+            },
+            TRANSFER_TIMEOUT_MS,
+            decode_upload_result,
+        )
+    }
+
+    fn download_file(&self, _conv: Option<&ConversationRef>, path: &str) -> Planned<Vec<u8>> {
+        let q = Query::new().push("path", path);
+        self.call(
+            Method::Get,
+            &with_query("/api/file/download", &q),
+            Body::None,
+            TRANSFER_TIMEOUT_MS,
+            decode_bytes,
+        )
+    }
+}
+
+impl GitApi for LocalApi {
+    fn git_changes(
+        &self,
+        _conv: Option<&ConversationRef>,
+        path: &str,
+        git_ref: Option<&str>,
+    ) -> Planned<Vec<GitChange>> {
+        let q = Query::new()
+            .push("path", path)
+            .push_non_empty("ref", git_ref);
+        self.get(&with_query("/api/git/changes", &q), decode_git_changes)
+    }
+
+    fn git_diff(
+        &self,
+        _conv: Option<&ConversationRef>,
+        path: &str,
+        git_ref: Option<&str>,
+    ) -> Planned<GitDiff> {
+        let q = Query::new()
+            .push("path", path)
+            .push_non_empty("ref", git_ref);
+        self.get(&with_query("/api/git/diff", &q), decode_git_diff)
+    }
+
+    fn git_commits(
+        &self,
+        _conv: Option<&ConversationRef>,
+        path: &str,
+        limit: u32,
+    ) -> Planned<CommitsPage> {
+        let q = Query::new()
+            .push("path", path)
+            .push("limit", limit.clamp(1, 200));
+        self.get(&with_query("/api/git/commits", &q), decode_commits_page)
+    }
+}
+
+impl SettingsApi for LocalApi {
+    fn get_settings(&self) -> Planned<Settings> {
+        self.get("/api/settings", decode_settings)
+    }
+
+    fn update_settings(&self, diff: &Value) -> Planned<Settings> {
+        self.call(
+            Method::Patch,
+            "/api/settings",
+            Body::Json(diff.clone()),
+            DEFAULT_TIMEOUT_MS,
+            decode_settings,
+        )
+    }
+}
+
+impl SettingsPagesApi for LocalApi {
+    fn settings_schema(&self, kind: crate::settings::form::SchemaKind) -> Planned<Value> {
+        self.get(kind.path(), decode_json::<Value>)
+    }
+
+    fn list_secrets(&self) -> Planned<Vec<SecretItem>> {
+        self.get("/api/settings/secrets", decode_secrets)
+    }
+
+    fn put_secret(
+        &self,
+        name: &str,
+        value: &str,
+        description: Option<&str>,
+    ) -> Planned<SecretItem> {
+        self.call(
+            Method::Put,
+            "/api/settings/secrets",
+            Body::Json(put_body(name, value, description)),
+            DEFAULT_TIMEOUT_MS,
+            decode_secret_item,
+        )
+    }
+
+    fn delete_secret(&self, name: &str) -> Planned<()> {
+        self.call(
+            Method::Delete,
+            &format!("/api/settings/secrets/{}", id_segment(name)?),
+            Body::None,
+            DEFAULT_TIMEOUT_MS,
+            decode_deleted,
+        )
+    }
+
+    fn list_profiles(&self) -> Planned<ProfileList> {
+        self.get("/api/profiles", decode_profiles)
+    }
+
+    fn save_profile(&self, name: &str, llm: &Value) -> Planned<()> {
+        self.post_json(
+            &format!("/api/profiles/{}", id_segment(name)?),
+            save_body(llm),
+            decode_unit,
+        )
+    }
+
+    fn delete_profile(&self, name: &str) -> Planned<()> {
+        self.call(
+            Method::Delete,
+            &format!("/api/profiles/{}", id_segment(name)?),
+            Body::None,
+            DEFAULT_TIMEOUT_MS,
+            decode_unit,
+        )
+    }
+
+    fn activate_profile(&self, name: &str) -> Planned<()> {
+        self.post_json(
+            &format!("/api/profiles/{}/activate", id_segment(name)?),
+            json!({}),
+            decode_unit,
+        )
+    }
+
+    fn validate_llm(&self, name: &str, llm: &Value) -> Planned<Validation> {
+        self.call(
+            Method::Post,
+            &format!("/api/profiles/{}/validate", id_segment(name)?),
+            Body::Json(json!({ "llm": llm })),
+            VALIDATE_TIMEOUT_MS,
+            decode_validation,
+        )
+    }
+
+    fn llm_models(&self) -> Planned<Vec<String>> {
+        self.get("/api/llm/models", decode_models)
+    }
+
+    fn llm_providers(&self) -> Planned<Vec<String>> {
+        self.get(
+            "/api/llm/providers",
+            crate::settings::profiles::decode_providers,
+        )
+    }
+
+    fn list_workspaces(&self) -> Planned<Vec<crate::conversations::launch_options::DirChoice>> {
+        self.get(
+            "/api/workspaces",
+            crate::conversations::launch_options::decode_workspaces,
+        )
+    }
+
+    fn installed(&self, kind: Extension) -> Planned<Vec<Installed>> {
+        self.get(&format!("{}/installed", kind.base()), decode_installed_list)
+    }
+
+    fn install(&self, kind: Extension, body: &Value) -> Planned<Installed> {
+        self.call(
+            Method::Post,
+            &format!("{}/install", kind.base()),
+            Body::Json(body.clone()),
+            INSTALL_TIMEOUT_MS,
+            decode_installed_one,
+        )
+    }
+
+    fn set_installed_enabled(&self, kind: Extension, name: &str, enabled: bool) -> Planned<()> {
+        self.call(
+            Method::Patch,
+            &format!("{}/installed/{}", kind.base(), id_segment(name)?),
+            Body::Json(enabled_body(enabled)),
+            DEFAULT_TIMEOUT_MS,
+            decode_unit,
+        )
+    }
+
+    fn update_installed(&self, kind: Extension, name: &str) -> Planned<Installed> {
+        self.call(
+            Method::Post,
+            &format!("{}/installed/{}/refresh", kind.base(), id_segment(name)?),
+            Body::None,
+            INSTALL_TIMEOUT_MS,
+            decode_installed_one,
+        )
+    }
+
+    fn uninstall(&self, kind: Extension, name: &str) -> Planned<()> {
+        self.call(
+            Method::Delete,
+            &format!("{}/installed/{}", kind.base(), id_segment(name)?),
+            Body::None,
+            DEFAULT_TIMEOUT_MS,
+            decode_unit,
+        )
+    }
+
+    fn marketplace(&self, kind: Extension) -> Planned<Vec<MarketEntry>> {
+        self.call(
+            Method::Get,
+            &format!("{}/marketplace", kind.base()),
+            Body::None,
+            MARKETPLACE_TIMEOUT_MS,
+            decode_marketplace,
+        )
+    }
+
+    fn subdirectories(
+        &self,
+        path: &str,
+    ) -> Planned<Vec<crate::conversations::launch_options::DirChoice>> {
+        let q = Query::new()
+            .push("path", path)
+            .push("limit", MAX_PAGE_LIMIT);
+        self.get(
+            &with_query("/api/file/search_subdirs", &q),
+            crate::conversations::launch_options::decode_subdirs,
+        )
+    }
+
+    fn add_mcp_server(&self, name: &str, server: &Value) -> Planned<()> {
+        self.post_json(
+            &format!("/api/settings/mcp/{}", id_segment(name)?),
+            server.clone(),
+            decode_unit,
+        )
+    }
+
+    fn update_mcp_server(&self, name: &str, patch: &Value) -> Planned<()> {
+        self.call(
+            Method::Patch,
+            &format!("/api/settings/mcp/{}", id_segment(name)?),
+            Body::Json(patch.clone()),
+            DEFAULT_TIMEOUT_MS,
+            decode_unit,
+        )
+    }
+
+    fn remove_mcp_server(&self, name: &str) -> Planned<()> {
+        self.call(
+            Method::Delete,
+            &format!("/api/settings/mcp/{}", id_segment(name)?),
+            Body::None,
+            DEFAULT_TIMEOUT_MS,
+            decode_unit,
+        )
+    }
+
+    fn test_mcp_server(&self, body: &Value) -> Planned<Value> {
+        // The server waits up to the body's `timeout` (≤ 120 s) for the connection.
+        self.call(
+            Method::Post,
+            "/api/mcp/test",
+            Body::Json(body.clone()),
+            VALIDATE_TIMEOUT_MS,
+            decode_json::<Value>,
+        )
+    }
+}
+
+impl SkillsApi for LocalApi {
+    fn list_skills(
+        &self,
+        _conv: Option<&ConversationRef>,
+        req: &SkillsRequest,
+    ) -> Planned<SkillsResponse> {
+        let body = serde_json::to_value(req).map_err(|e| ApiError::Decode(e.to_string()))?;
+        self.call(
+            Method::Post,
+            "/api/skills",
+            Body::Json(body),
+            SKILLS_TIMEOUT_MS,
+            decode_skills,
+        )
+    }
+}
+
+impl BackendApi for LocalApi {
+    fn kind(&self) -> BackendKind {
+        BackendKind::Local
+    }
+
+    fn version_gated(&self) -> bool {
+        true
+    }
+
+    fn automations(&self) -> Result<AutomationClient, ApiError> {
+        let backend = self.backend()?;
+        Ok(AutomationClient::new(
+            &backend.host,
+            request_headers(backend, &self.active),
+        ))
+    }
+
+    fn account(&self) -> Option<&dyn CloudAccountApi> {
+        None
+    }
+
+    /// `GET /api/settings` (authenticated) then `GET /server_info` + the version gate.
+    fn probe_plan(&self) -> ProbePlan {
+        ProbePlan::Requests(vec![
+            ProbeRequest {
+                path: "/api/settings",
+                authenticated: true,
+                also_ok_status: None,
+                version_gate: false,
+            },
+            ProbeRequest {
+                path: "/server_info",
+                authenticated: false,
+                also_ok_status: None,
+                version_gate: true,
+            },
+        ])
+    }
+
+    /// 401 ⇒ "Invalid API key"; anything else ⇒ the common user message.
+    fn probe_failure_message(&self, error: &ApiError) -> String {
+        match error {
+            ApiError::Unauthorized => "Invalid API key".to_string(),
+            _ => error.user_message(),
+        }
+    }
+
+    /// The backend's own host and key.
+    fn socket_target(
+        &self,
+        conv: &ConversationRef,
+        newest_timestamp: Option<&str>,
+    ) -> Result<SocketTarget, ApiError> {
+        let b = self.backend().map_err(|_| ApiError::NoBackend)?;
+        Ok(SocketTarget {
+            url: events_socket_url(&b.host, &conv.id, newest_timestamp)
+                .map_err(|e| ApiError::Decode(e.to_string()))?,
+            key: b.api_key.clone(),
+        })
+    }
+
+    /// One pruned, capped `find` of the whole working directory (every directory loaded).
+    fn list_workspace(
+        &self,
+        conv: &ConversationRef,
+        root: Option<&str>,
+        _dir: &str,
+    ) -> Planned<Listing> {
+        let root = root.ok_or_else(|| ApiError::Server {
+            status: 400,
+            detail: "this conversation has no working directory".into(),
+        })?;
+        let mut req = BashRequest::new(find_command(root));
+        req.timeout_seconds = Some(30);
+        Ok(self.execute_bash(Some(conv), &req)?.map(|res| {
+            if res.exit_code != Some(0) && res.stdout.is_empty() {
+                return Err(ApiError::Server {
+                    status: 400,
+                    detail: format!(
+                        "could not list the working directory: {}",
+                        res.stderr.trim()
+                    ),
+                });
+            }
+            Ok(Listing::Full(FileTree::parse_find(&res.stdout)))
+        }))
+    }
+
+    /// Downloads `root/rel` (bytes; the viewer decodes text itself).
+    fn read_workspace_file(
+        &self,
+        conv: &ConversationRef,
+        root: Option<&str>,
+        rel: &str,
+    ) -> Planned<WorkspaceFile> {
+        let root = root.ok_or(ApiError::NotFound)?;
+        Ok(self
+            .download_file(Some(conv), &join(root, rel))?
+            .map(|b| Ok(WorkspaceFile::Bytes(b))))
+    }
+}

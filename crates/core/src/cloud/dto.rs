@@ -1,0 +1,368 @@
+//! OpenHands Cloud DTOs (`spec/cloud.md`). Tolerant like the agent-server DTOs. Records that
+//! carry a runtime key print it as `[redacted]` in `Debug`.
+
+use std::fmt;
+
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
+
+use crate::agent_server::dto::ExecutionStatus;
+use crate::error::REDACTED;
+use crate::transport::de::{id_string, lenient, opt_string, page_parts, string_enum};
+
+string_enum! {
+    /// `sandbox_status` (shown as the cloud returns it).
+    SandboxStatus {
+        /// Booting.
+        Starting = "STARTING",
+        /// Up.
+        Running = "RUNNING",
+        /// Paused (stopped by the user or idle).
+        Paused = "PAUSED",
+        /// Failed.
+        Error = "ERROR",
+        /// Gone.
+        Missing = "MISSING",
+    }
+}
+
+/// An app conversation (`/api/v1/app-conversations…`).
+#[derive(Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct AppConversation {
+    /// Conversation id.
+    #[serde(deserialize_with = "id_string")]
+    pub id: String,
+    /// Title.
+    #[serde(deserialize_with = "opt_string")]
+    pub title: Option<String>,
+    /// ISO time.
+    #[serde(deserialize_with = "opt_string")]
+    pub created_at: Option<String>,
+    /// ISO time.
+    #[serde(deserialize_with = "opt_string")]
+    pub updated_at: Option<String>,
+    /// The agent's status.
+    #[serde(deserialize_with = "lenient")]
+    pub execution_status: Option<ExecutionStatus>,
+    /// The sandbox's status.
+    #[serde(deserialize_with = "lenient")]
+    pub sandbox_status: Option<SandboxStatus>,
+    /// The sandbox.
+    #[serde(deserialize_with = "opt_string")]
+    pub sandbox_id: Option<String>,
+    /// Runtime URL: `https://<runtime host>[/prefix]/api/conversations/<id>`.
+    #[serde(deserialize_with = "opt_string")]
+    pub conversation_url: Option<String>,
+    /// Runtime key (never printed).
+    #[serde(deserialize_with = "opt_string")]
+    pub session_api_key: Option<String>,
+    /// `owner/repo`.
+    #[serde(deserialize_with = "opt_string")]
+    pub selected_repository: Option<String>,
+    /// Branch.
+    #[serde(deserialize_with = "opt_string")]
+    pub selected_branch: Option<String>,
+    /// Model.
+    #[serde(deserialize_with = "opt_string")]
+    pub llm_model: Option<String>,
+    /// Usage metrics, as sent.
+    pub metrics: Value,
+    /// Shared publicly.
+    #[serde(deserialize_with = "lenient")]
+    pub public: Option<bool>,
+}
+
+impl fmt::Debug for AppConversation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AppConversation")
+            .field("id", &self.id)
+            .field("title", &self.title)
+            .field("created_at", &self.created_at)
+            .field("updated_at", &self.updated_at)
+            .field("execution_status", &self.execution_status)
+            .field("sandbox_status", &self.sandbox_status)
+            .field("sandbox_id", &self.sandbox_id)
+            .field("conversation_url", &self.conversation_url)
+            .field(
+                "session_api_key",
+                &self.session_api_key.as_ref().map(|_| REDACTED),
+            )
+            .field("selected_repository", &self.selected_repository)
+            .field("selected_branch", &self.selected_branch)
+            .field("llm_model", &self.llm_model)
+            .field("public", &self.public)
+            .finish_non_exhaustive()
+    }
+}
+
+/// `GET /api/v1/app-conversations/search` (a bare array is accepted too).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AppConversationPage {
+    /// Conversations.
+    pub items: Vec<AppConversation>,
+    /// Cursor of the next page.
+    pub next_page_id: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for AppConversationPage {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let (items, next_page_id) =
+            page_parts(Value::deserialize(d)?, "items").map_err(serde::de::Error::custom)?;
+        Ok(Self {
+            items,
+            next_page_id,
+        })
+    }
+}
+
+string_enum! {
+    /// Status of a start task (creating a cloud conversation).
+    StartTaskStatus {
+        /// Accepted.
+        Working = "WORKING",
+        /// Waiting for a sandbox.
+        WaitingForSandbox = "WAITING_FOR_SANDBOX",
+        /// Cloning the repository.
+        PreparingRepository = "PREPARING_REPOSITORY",
+        /// Running the setup script.
+        RunningSetupScript = "RUNNING_SETUP_SCRIPT",
+        /// Installing git hooks.
+        SettingUpGitHooks = "SETTING_UP_GIT_HOOKS",
+        /// Loading skills.
+        SettingUpSkills = "SETTING_UP_SKILLS",
+        /// Starting the conversation.
+        StartingConversation = "STARTING_CONVERSATION",
+        /// Done: `app_conversation_id` is the conversation.
+        Ready = "READY",
+        /// Failed: see `detail`.
+        Error = "ERROR",
+    }
+}
+
+impl StartTaskStatus {
+    /// Whether polling can stop (READY or ERROR).
+    pub fn is_terminal(&self) -> bool {
+        matches!(self, StartTaskStatus::Ready | StartTaskStatus::Error)
+    }
+
+    /// The steps a start task goes through, in order (READY last; ERROR can end any of them).
+    pub fn steps() -> [StartTaskStatus; 8] {
+        [
+            StartTaskStatus::Working,
+            StartTaskStatus::WaitingForSandbox,
+            StartTaskStatus::PreparingRepository,
+            StartTaskStatus::RunningSetupScript,
+            StartTaskStatus::SettingUpGitHooks,
+            StartTaskStatus::SettingUpSkills,
+            StartTaskStatus::StartingConversation,
+            StartTaskStatus::Ready,
+        ]
+    }
+
+    /// This status's index in [`StartTaskStatus::steps`] (`None` for ERROR and unknown ones).
+    pub fn step(&self) -> Option<usize> {
+        Self::steps().iter().position(|s| s == self)
+    }
+
+    /// A human label ("Waiting for a sandbox"); unknown statuses show their raw value.
+    pub fn label(&self) -> String {
+        match self {
+            StartTaskStatus::Working => "Accepted".into(),
+            StartTaskStatus::WaitingForSandbox => "Waiting for a sandbox".into(),
+            StartTaskStatus::PreparingRepository => "Preparing the repository".into(),
+            StartTaskStatus::RunningSetupScript => "Running the setup script".into(),
+            StartTaskStatus::SettingUpGitHooks => "Setting up git hooks".into(),
+            StartTaskStatus::SettingUpSkills => "Setting up skills".into(),
+            StartTaskStatus::StartingConversation => "Starting the conversation".into(),
+            StartTaskStatus::Ready => "Ready".into(),
+            StartTaskStatus::Error => "Failed".into(),
+            StartTaskStatus::Unknown(raw) if raw.is_empty() => "Starting".into(),
+            StartTaskStatus::Unknown(raw) => raw.clone(),
+        }
+    }
+}
+
+/// A start task (`POST /api/v1/app-conversations`, `GET …/start-tasks?ids=`).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct StartTask {
+    /// Task id (`/conversations/task-<id>` shows it).
+    #[serde(deserialize_with = "id_string")]
+    pub id: String,
+    /// Progress.
+    pub status: StartTaskStatus,
+    /// Human-readable detail (errors).
+    #[serde(deserialize_with = "opt_string")]
+    pub detail: Option<String>,
+    /// The conversation, once READY.
+    #[serde(deserialize_with = "opt_string")]
+    pub app_conversation_id: Option<String>,
+    /// The sandbox.
+    #[serde(deserialize_with = "opt_string")]
+    pub sandbox_id: Option<String>,
+    /// ISO time.
+    #[serde(deserialize_with = "opt_string")]
+    pub created_at: Option<String>,
+    /// ISO time.
+    #[serde(deserialize_with = "opt_string")]
+    pub updated_at: Option<String>,
+}
+
+impl Default for StartTask {
+    fn default() -> Self {
+        Self {
+            id: String::new(),
+            status: StartTaskStatus::Unknown(String::new()),
+            detail: None,
+            app_conversation_id: None,
+            sandbox_id: None,
+            created_at: None,
+            updated_at: None,
+        }
+    }
+}
+
+/// One organization.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(default)]
+pub struct Organization {
+    /// Org id.
+    #[serde(deserialize_with = "id_string")]
+    pub id: String,
+    /// Name.
+    #[serde(deserialize_with = "lenient")]
+    pub name: String,
+    /// The user's personal workspace.
+    #[serde(deserialize_with = "lenient")]
+    pub is_personal: Option<bool>,
+}
+
+/// `GET /api/organizations` (a bare array is accepted too).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Organizations {
+    /// The organizations.
+    pub items: Vec<Organization>,
+    /// The current org.
+    pub current_org_id: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for Organizations {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Value::deserialize(d)?;
+        let current_org_id = v
+            .get("current_org_id")
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string);
+        let (items, _) = page_parts(v, "items").map_err(serde::de::Error::custom)?;
+        Ok(Self {
+            items,
+            current_org_id,
+        })
+    }
+}
+
+/// `GET /api/organizations/{orgId}/me`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct OrgMe {
+    /// Org id.
+    #[serde(deserialize_with = "id_string")]
+    pub org_id: String,
+    /// User id ("Personal workspace" = the org whose id equals it).
+    #[serde(deserialize_with = "id_string")]
+    pub user_id: String,
+    /// Role.
+    #[serde(deserialize_with = "opt_string")]
+    pub role: Option<String>,
+    /// Permissions, as sent.
+    pub permissions: Value,
+}
+
+/// `GET /api/keys/current`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(default)]
+pub struct KeysCurrent {
+    /// Key id (not the key).
+    #[serde(deserialize_with = "id_string")]
+    pub id: String,
+    /// Key name.
+    #[serde(deserialize_with = "lenient")]
+    pub name: String,
+    /// The org the key is bound to.
+    #[serde(deserialize_with = "opt_string")]
+    pub org_id: Option<String>,
+    /// Owner.
+    #[serde(deserialize_with = "opt_string")]
+    pub user_id: Option<String>,
+    /// Auth type.
+    #[serde(deserialize_with = "opt_string")]
+    pub auth_type: Option<String>,
+}
+
+/// What `GET /api/keys/current` says about the key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyCheck {
+    /// A key bound to an org (or not), with its details.
+    Current(KeysCurrent),
+    /// HTTP 400: a legacy key without org binding (healthy).
+    Legacy,
+}
+
+/// A sandbox (`GET /api/v1/sandboxes?id=`).
+#[derive(Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct Sandbox {
+    /// Sandbox id.
+    #[serde(deserialize_with = "id_string")]
+    pub id: String,
+    /// Status.
+    #[serde(deserialize_with = "lenient")]
+    pub status: Option<SandboxStatus>,
+    /// Runtime key (never printed).
+    #[serde(deserialize_with = "opt_string")]
+    pub session_api_key: Option<String>,
+    /// Exposed URLs, as sent.
+    pub exposed_urls: Value,
+    /// ISO time.
+    #[serde(deserialize_with = "opt_string")]
+    pub created_at: Option<String>,
+}
+
+impl fmt::Debug for Sandbox {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Sandbox")
+            .field("id", &self.id)
+            .field("status", &self.status)
+            .field(
+                "session_api_key",
+                &self.session_api_key.as_ref().map(|_| REDACTED),
+            )
+            .field("exposed_urls", &self.exposed_urls)
+            .field("created_at", &self.created_at)
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod start_task_status_tests {
+    use super::StartTaskStatus;
+
+    #[test]
+    fn steps_are_ordered_and_error_or_unknown_have_none() {
+        assert_eq!(StartTaskStatus::Working.step(), Some(0));
+        assert_eq!(StartTaskStatus::WaitingForSandbox.step(), Some(1));
+        assert_eq!(StartTaskStatus::Ready.step(), Some(7));
+        assert_eq!(StartTaskStatus::Error.step(), None);
+        assert_eq!(StartTaskStatus::parse("SOMETHING_NEW").step(), None);
+        assert_eq!(
+            StartTaskStatus::parse("SOMETHING_NEW").label(),
+            "SOMETHING_NEW"
+        );
+        assert_eq!(
+            StartTaskStatus::parse("WAITING_FOR_SANDBOX").label(),
+            "Waiting for a sandbox"
+        );
+    }
+}

@@ -1,0 +1,454 @@
+//! New conversation options (issue #13): where the agent works, which of the backend's LLM
+//! profiles it uses, and which of its stored secrets it gets. The launcher remembers the choice
+//! per backend in this browser (`localStorage`, [`launch_options_key`]).
+//!
+//! - The working directory: the one chosen here, else the app preference (`/settings/app`),
+//!   else a new folder `<home>/workspace/project/<id>` ([`working_dir_for`]).
+//! - A profile is applied by the server itself: the conversation is created without its first
+//!   message, switched to the profile (`switch_profile`), then sent the message — the browser
+//!   never sees the profile's key.
+//! - Secrets are passed by name: the agent server looks each one up in its own store
+//!   ([`lookup_secrets`]), so no value passes through the browser.
+//!
+//! Stored as a small JSON object; read through `serde_json::Value` (no derive: this runs on the
+//! first page, whose bytes are budgeted).
+
+use serde_json::{json, Map, Value};
+
+use crate::client::unified::NewConversation;
+use crate::error::ApiError;
+use crate::transport::decode::decode_json;
+use crate::transport::encode::encode_segment;
+
+/// The directory under the home directory where new conversations work.
+pub const PROJECTS_DIR: &str = "workspace/project";
+
+/// `<home>/workspace/project/<id without dashes>`; `home` is the server's home directory
+/// (`GET /api/file/home`). A blank home resolves against `/`.
+pub fn default_working_dir(home: &str, conversation_id: &str) -> String {
+    let home = home.trim().trim_end_matches('/');
+    let id: String = conversation_id
+        .trim()
+        .chars()
+        .filter(|c| *c != '-' && *c != '/' && !c.is_whitespace())
+        .collect();
+    format!("{home}/{PROJECTS_DIR}/{id}")
+}
+
+/// `localStorage` key of a backend's launcher options.
+pub fn launch_options_key(backend_id: &str) -> String {
+    format!("agent-canvas-launch:{backend_id}")
+}
+
+/// What the launcher starts new conversations with on one backend.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LaunchOptions {
+    /// The agent's working directory; empty = the default ([`working_dir_for`]).
+    pub working_dir: String,
+    /// An LLM profile of the backend; `None` = the backend's own LLM settings.
+    pub profile: Option<String>,
+    /// Names of the backend's stored secrets to pass on.
+    pub secrets: Vec<String>,
+}
+
+impl LaunchOptions {
+    /// Reads what [`LaunchOptions::to_storage`] wrote. Unknown fields are ignored; anything
+    /// that is not such an object is an error (the caller keeps it as it is).
+    pub fn parse(raw: &str) -> Result<LaunchOptions, String> {
+        let bad = || "the saved options for new conversations are unreadable".to_string();
+        let v: Value = serde_json::from_str(raw).map_err(|_| bad())?;
+        let obj = v.as_object().ok_or_else(bad)?;
+        let text = |k: &str| match obj.get(k) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.trim().to_string())),
+            Some(_) => Err(bad()),
+        };
+        let secrets = match obj.get("secrets") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(a)) => a
+                .iter()
+                .map(|s| s.as_str().map(str::to_string).ok_or_else(bad))
+                .collect::<Result<_, _>>()?,
+            Some(_) => return Err(bad()),
+        };
+        Ok(LaunchOptions {
+            working_dir: text("working_dir")?.unwrap_or_default(),
+            profile: text("profile")?.filter(|p| !p.is_empty()),
+            secrets,
+        }
+        .normalized())
+    }
+
+    /// The stored form (only what is set).
+    pub fn to_storage(&self) -> String {
+        let s = self.clone().normalized();
+        let mut obj = Map::new();
+        if !s.working_dir.is_empty() {
+            obj.insert("working_dir".into(), json!(s.working_dir));
+        }
+        if let Some(p) = &s.profile {
+            obj.insert("profile".into(), json!(p));
+        }
+        if !s.secrets.is_empty() {
+            obj.insert("secrets".into(), json!(s.secrets));
+        }
+        Value::Object(obj).to_string()
+    }
+
+    /// Trimmed, without blank or repeated secret names (first kept).
+    fn normalized(mut self) -> Self {
+        self.working_dir = self.working_dir.trim().to_string();
+        self.profile = self
+            .profile
+            .map(|p| p.trim().to_string())
+            .filter(|p| !p.is_empty());
+        let mut seen: Vec<String> = Vec::new();
+        for s in self.secrets.iter().map(|s| s.trim()) {
+            if !s.is_empty() && !seen.iter().any(|x| x == s) {
+                seen.push(s.to_string());
+            }
+        }
+        self.secrets = seen;
+        self
+    }
+
+    /// These options against what the backend offers now: a profile or secret it no longer
+    /// has is left out (and named in the second value, so the launcher can say so).
+    pub fn available(
+        &self,
+        profiles: &[String],
+        secrets: &[String],
+    ) -> (LaunchOptions, Vec<String>) {
+        let mut gone = Vec::new();
+        let profile = match &self.profile {
+            Some(p) if profiles.contains(p) => Some(p.clone()),
+            Some(p) => {
+                gone.push(format!("profile {p}"));
+                None
+            }
+            None => None,
+        };
+        let mut kept = Vec::new();
+        for s in &self.secrets {
+            if secrets.contains(s) {
+                kept.push(s.clone());
+            } else {
+                gone.push(format!("secret {s}"));
+            }
+        }
+        (
+            LaunchOptions {
+                working_dir: self.working_dir.clone(),
+                profile,
+                secrets: kept,
+            },
+            gone,
+        )
+    }
+
+    /// One line saying what differs from the defaults ("" when nothing does).
+    pub fn summary(&self) -> String {
+        let mut parts = Vec::new();
+        if !self.working_dir.is_empty() {
+            parts.push(format!("in {}", self.working_dir));
+        }
+        if let Some(p) = &self.profile {
+            parts.push(format!("profile {p}"));
+        }
+        match self.secrets.len() {
+            0 => {}
+            1 => parts.push("1 secret".into()),
+            n => parts.push(format!("{n} secrets")),
+        }
+        parts.join(" · ")
+    }
+
+    /// Applies the options to a new conversation (its directory comes from
+    /// [`working_dir_for`]): the secrets, and `hold` (created without its first message, which
+    /// is sent once the profile is switched to) when there is a profile.
+    pub fn apply(&self, new: &mut NewConversation) {
+        new.secrets = self.secrets.clone();
+        new.hold = self.profile.is_some();
+    }
+}
+
+/// Why a typed working directory was refused.
+pub fn check_working_dir(dir: &str) -> Result<(), String> {
+    let dir = dir.trim();
+    let b = dir.as_bytes();
+    let windows =
+        b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && matches!(b[2], b'\\' | b'/');
+    if dir.is_empty() || dir.starts_with('/') || windows {
+        Ok(())
+    } else {
+        Err(format!(
+            "\"{dir}\" is not an absolute path: start it with / (the directory on the agent's machine)"
+        ))
+    }
+}
+
+/// Where a new conversation works: `chosen` (the launcher's), else `app_default` (the app
+/// preference), else `<home>/workspace/project/<id>`.
+pub fn working_dir_for(
+    chosen: &str,
+    app_default: &str,
+    home: &str,
+    conversation_id: &str,
+) -> String {
+    [chosen, app_default]
+        .into_iter()
+        .map(str::trim)
+        .find(|d| !d.is_empty())
+        .map(str::to_string)
+        .unwrap_or_else(|| default_working_dir(home, conversation_id))
+}
+
+/// `secrets` of a start request on the agent server at `host` (as this browser reaches it):
+/// each name a `LookupSecret` of the server's own `/api/settings/secrets/{name}`, with the
+/// session key it needs (the server keeps request headers encrypted or redacted).
+pub fn lookup_secrets(host: &str, api_key: &str, names: &[String]) -> Value {
+    let host = host.trim().trim_end_matches('/');
+    let mut out = Map::new();
+    for name in names {
+        let mut secret = json!({
+            "kind": "LookupSecret",
+            "url": format!("{host}/api/settings/secrets/{}", encode_segment(name)),
+            "description": "Stored secret passed on by the console",
+        });
+        if !api_key.is_empty() {
+            secret["headers"] = json!({ "X-Session-API-Key": api_key });
+        }
+        out.insert(name.clone(), secret);
+    }
+    Value::Object(out)
+}
+
+/// A directory the workspace picker offers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DirChoice {
+    /// What it is called (a registered workspace's name, or the folder's name).
+    pub name: String,
+    /// Its absolute path.
+    pub path: String,
+}
+
+fn dir_choices(items: Option<&Value>, name_key: &str) -> Vec<DirChoice> {
+    items
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|w| {
+                    let path = w.get("path")?.as_str()?.trim();
+                    let name = w.get(name_key).and_then(Value::as_str).unwrap_or(path);
+                    (!path.is_empty()).then(|| DirChoice {
+                        name: name.to_string(),
+                        path: path.to_string(),
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `GET /api/workspaces` (`{workspaces:[{id,name,path,parentPath}], workspaceParents:[…]}`):
+/// the registered workspaces, then the parents (folders whose subfolders are workspaces).
+pub fn decode_workspaces(status: u16, body: &[u8]) -> Result<Vec<DirChoice>, ApiError> {
+    let v: Value = decode_json(status, body)?;
+    let ws = v
+        .get("workspaces")
+        .filter(|w| w.is_array())
+        .ok_or_else(|| ApiError::Decode("expected {\"workspaces\": [...]}".into()))?;
+    let mut out = dir_choices(Some(ws), "name");
+    out.extend(dir_choices(v.get("workspaceParents"), "name"));
+    Ok(out)
+}
+
+/// `GET /api/file/search_subdirs` (`{items:[{name,path}], next_page_id}`).
+pub fn decode_subdirs(status: u16, body: &[u8]) -> Result<Vec<DirChoice>, ApiError> {
+    let v: Value = decode_json(status, body)?;
+    let items = v
+        .get("items")
+        .filter(|w| w.is_array())
+        .ok_or_else(|| ApiError::Decode("expected {\"items\": [...]}".into()))?;
+    Ok(dir_choices(Some(items), "name"))
+}
+
+/// The directory whose subfolders to suggest while `typed` is being typed: the text up to its
+/// last `/` (`/home/u/pro` → `/home/u/`); `None` for text that is not an absolute path.
+pub fn browse_dir(typed: &str) -> Option<String> {
+    let t = typed.trim();
+    if !t.starts_with('/') {
+        return None;
+    }
+    let cut = t.rfind('/')?;
+    Some(t[..=cut].to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_round_trip_and_unreadable_ones_are_errors() {
+        let o = LaunchOptions {
+            working_dir: " /srv/app ".into(),
+            profile: Some("stub".into()),
+            secrets: vec!["A".into(), " ".into(), "B".into(), "A".into()],
+        };
+        let raw = o.to_storage();
+        assert_eq!(
+            LaunchOptions::parse(&raw).unwrap(),
+            LaunchOptions {
+                working_dir: "/srv/app".into(),
+                profile: Some("stub".into()),
+                secrets: vec!["A".into(), "B".into()],
+            }
+        );
+        assert_eq!(LaunchOptions::default().to_storage(), "{}");
+        assert_eq!(
+            LaunchOptions::parse("{}").unwrap(),
+            LaunchOptions::default()
+        );
+        // Unknown fields (a newer console's) are ignored.
+        assert_eq!(
+            LaunchOptions::parse(r#"{"profile":"p","later":1}"#)
+                .unwrap()
+                .profile
+                .as_deref(),
+            Some("p")
+        );
+        for bad in [
+            "",
+            "[1]",
+            "{",
+            r#"{"secrets":"A"}"#,
+            r#"{"secrets":[1]}"#,
+            r#"{"working_dir":3}"#,
+        ] {
+            let e = LaunchOptions::parse(bad).unwrap_err();
+            assert!(e.contains("unreadable"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn options_the_backend_no_longer_offers_are_left_out_and_named() {
+        let o = LaunchOptions {
+            working_dir: "/w".into(),
+            profile: Some("old".into()),
+            secrets: vec!["KEPT".into(), "GONE".into()],
+        };
+        let (now, gone) = o.available(&["new".into()], &["KEPT".into()]);
+        assert_eq!(now.profile, None);
+        assert_eq!(now.secrets, vec!["KEPT".to_string()]);
+        assert_eq!(now.working_dir, "/w");
+        assert_eq!(
+            gone,
+            vec!["profile old".to_string(), "secret GONE".to_string()]
+        );
+        let (same, none) = now.available(&[], &["KEPT".into()]);
+        assert_eq!((same, none.len()), (now.clone(), 0));
+        assert_eq!(now.summary(), "in /w · 1 secret");
+        assert_eq!(LaunchOptions::default().summary(), "");
+    }
+
+    #[test]
+    fn the_working_directory_is_the_chosen_one_then_the_app_default_then_a_new_folder() {
+        assert_eq!(working_dir_for(" /a ", "/b", "/home/u", "x-1"), "/a");
+        assert_eq!(working_dir_for("", " /b", "/home/u", "x-1"), "/b");
+        assert_eq!(
+            working_dir_for(" ", "", "/home/u/", "x-1"),
+            "/home/u/workspace/project/x1"
+        );
+        assert!(check_working_dir("/srv").is_ok());
+        assert!(check_working_dir("C:\\work").is_ok());
+        assert!(check_working_dir("").is_ok());
+        let e = check_working_dir("src/app").unwrap_err();
+        assert!(e.contains("absolute"), "{e}");
+        assert!(check_working_dir("~/x").is_err());
+    }
+
+    #[test]
+    fn applying_options_sets_the_secrets_and_hold_for_a_profile() {
+        let mut new = NewConversation {
+            working_dir: Some("/default".into()),
+            ..NewConversation::default()
+        };
+        LaunchOptions::default().apply(&mut new);
+        assert_eq!(new.working_dir.as_deref(), Some("/default"));
+        assert!(!new.hold);
+        LaunchOptions {
+            working_dir: "/w".into(),
+            profile: Some("p".into()),
+            secrets: vec!["S".into()],
+        }
+        .apply(&mut new);
+        assert_eq!(new.secrets, vec!["S".to_string()]);
+        assert!(new.hold);
+        new.initial_message = Some("go".into());
+        let body = new.local_body();
+        assert_eq!(
+            body.get("initial_message"),
+            None,
+            "the first message is sent once the profile is switched to"
+        );
+    }
+
+    #[test]
+    fn secrets_are_lookups_of_the_servers_own_store_with_its_key() {
+        let v = lookup_secrets("http://127.0.0.1:8000/", "k1", &["GH TOKEN".into()]);
+        let s = &v["GH TOKEN"];
+        assert_eq!(s["kind"], "LookupSecret");
+        assert_eq!(
+            s["url"],
+            "http://127.0.0.1:8000/api/settings/secrets/GH%20TOKEN"
+        );
+        assert_eq!(s["headers"]["X-Session-API-Key"], "k1");
+        let open = lookup_secrets("http://h", "", &["A".into()]);
+        assert!(open["A"].get("headers").is_none());
+        assert_eq!(lookup_secrets("http://h", "k", &[]), json!({}));
+    }
+
+    #[test]
+    fn workspaces_and_subfolders_decode_and_odd_answers_are_none() {
+        let ws = json!({
+            "workspaces": [{"id": "1", "name": "app", "path": "/srv/app", "parentPath": null},
+                           {"id": "2", "name": "blank", "path": " "}],
+            "workspaceParents": [{"id": "3", "name": "code", "path": "/home/u/code"}]
+        });
+        let dec = |f: fn(u16, &[u8]) -> Result<Vec<DirChoice>, ApiError>, v: Value| {
+            f(200, v.to_string().as_bytes())
+        };
+        assert_eq!(
+            dec(decode_workspaces, ws).unwrap(),
+            vec![
+                DirChoice {
+                    name: "app".into(),
+                    path: "/srv/app".into()
+                },
+                DirChoice {
+                    name: "code".into(),
+                    path: "/home/u/code".into()
+                },
+            ]
+        );
+        assert_eq!(
+            dec(decode_workspaces, json!({"workspaces": []})).unwrap(),
+            vec![]
+        );
+        assert!(matches!(
+            dec(decode_workspaces, json!([1])),
+            Err(ApiError::Decode(_))
+        ));
+        let page =
+            json!({"items": [{"name": "src", "path": "/srv/app/src"}], "next_page_id": null});
+        assert_eq!(dec(decode_subdirs, page).unwrap()[0].path, "/srv/app/src");
+        assert!(matches!(
+            dec(decode_subdirs, json!({})),
+            Err(ApiError::Decode(_))
+        ));
+        assert!(decode_subdirs(404, b"{}").is_err());
+        assert_eq!(browse_dir("/home/u/pro").as_deref(), Some("/home/u/"));
+        assert_eq!(browse_dir("/").as_deref(), Some("/"));
+        assert_eq!(browse_dir("rel/x"), None);
+    }
+}
