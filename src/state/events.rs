@@ -9,7 +9,7 @@
 use crate::platform::socket::{EventSocket, SocketHandlers};
 use crate::state::api::{client, routing};
 use crate::state::backends::BackendsCtx;
-use canvas_core::agent_server::dto::OutgoingMessage;
+use canvas_core::agent_server::dto::{EventPage, OutgoingMessage};
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::backends::selection::CacheScope;
 use canvas_core::client::SendPlanned;
@@ -20,6 +20,7 @@ use canvas_core::conversations::events::stream::{
 };
 use canvas_core::conversations::events::{ExecutionStatus, PendingAction, Timeline, ViewItem};
 use canvas_core::conversations::live::{has_older, history_query, socket_target};
+use canvas_core::error::ApiError;
 use canvas_core::transport::routing::ConversationRef;
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
@@ -246,14 +247,7 @@ impl ConversationStore {
             if this.inner.borrow().disposed {
                 return;
             }
-            match page {
-                Ok(page) => {
-                    let older = has_older(page.items.len(), page.next_page_id.as_deref());
-                    this.apply_page(page.items.into_iter().map(|e| e.0));
-                    this.history.set(History::Ready { has_older: older });
-                }
-                Err(e) => this.history.set(History::Error(e.user_message())),
-            }
+            this.apply_history(page);
             // Live events even when the history failed (the socket resends everything).
             this.link.set(Link::Connecting);
             this.connect();
@@ -286,15 +280,42 @@ impl ConversationStore {
             if this.inner.borrow().disposed {
                 return;
             }
-            match page {
-                Ok(page) => {
-                    let older = has_older(page.items.len(), page.next_page_id.as_deref());
-                    this.apply_page(page.items.into_iter().map(|e| e.0));
-                    this.history.set(History::Ready { has_older: older });
-                }
-                Err(e) => this.history.set(History::Error(e.user_message())),
-            }
+            this.apply_history(page);
         });
+    }
+
+    /// A history page arrived (or failed): its events join the timeline, and whether there is
+    /// an older page is remembered.
+    fn apply_history(&self, page: Result<EventPage, ApiError>) {
+        match page {
+            Ok(page) => {
+                let older = has_older(page.items.len(), page.next_page_id.as_deref());
+                self.apply_page(page.items.into_iter().map(|e| e.0));
+                self.history.set(History::Ready { has_older: older });
+            }
+            Err(e) => self.history.set(History::Error(e.user_message())),
+        }
+    }
+
+    /// Calls `again` after `delay_ms` unless this store was disposed or `still_wanted` says no
+    /// (a newer connection took over). The returned timer is cancelled when dropped, so the
+    /// old socket is replaced inside the timer, never inside its own callback.
+    pub(crate) fn retry_after(
+        &self,
+        delay_ms: u32,
+        still_wanted: impl Fn(&Inner) -> bool + 'static,
+        again: impl Fn(&Self) + 'static,
+    ) -> Timeout {
+        let this = self.clone();
+        Timeout::new(delay_ms, move || {
+            let go = {
+                let i = this.inner.borrow();
+                !i.disposed && still_wanted(&i)
+            };
+            if go {
+                again(&this);
+            }
+        })
     }
 
     fn apply_page(&self, events: impl IntoIterator<Item = serde_json::Value>) {
@@ -445,17 +466,11 @@ impl ConversationStore {
         match delay {
             Ok(delay_ms) => {
                 self.link.set(Link::reconnecting_in(delay_ms));
-                let this = self.clone();
-                // The old socket is replaced inside the timer, never inside its own callback.
-                let retry = Timeout::new(delay_ms, move || {
-                    let go = {
-                        let i = this.inner.borrow();
-                        !i.disposed && i.generation.current() == generation
-                    };
-                    if go {
-                        this.connect();
-                    }
-                });
+                let retry = self.retry_after(
+                    delay_ms,
+                    move |i| i.generation.current() == generation,
+                    Self::connect,
+                );
                 self.inner.borrow_mut().retry = Some(retry);
             }
             Err(msg) => self.link.set(Link::Failed(msg)),

@@ -222,16 +222,11 @@ impl ConversationStore {
             Err(msg) => self.link.set(Link::Failed(msg)),
             Ok(delay_ms) => {
                 self.link.set(Link::reconnecting_in(delay_ms));
-                let this = self.clone();
-                let retry = Timeout::new(delay_ms, move || {
-                    let go = {
-                        let i = this.inner.borrow();
-                        !i.disposed && i.session.as_ref().is_some_and(|s| s.reconnecting)
-                    };
-                    if go {
-                        this.open_session_stream();
-                    }
-                });
+                let retry = self.retry_after(
+                    delay_ms,
+                    |i| i.session.as_ref().is_some_and(|s| s.reconnecting),
+                    Self::open_session_stream,
+                );
                 if let Some(s) = self.inner.borrow_mut().session.as_mut() {
                     s.retry = Some(retry);
                 }
