@@ -3,9 +3,10 @@
 //! the cloud proxy; the client decides).
 
 use crate::services::workspace;
-use crate::state::api::client;
+use crate::state::api::{client, routing, transport};
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
+use canvas_core::client::factory::conversation_tools;
 use canvas_core::client::SendPlanned;
 use canvas_core::transport::routing::ConversationRef;
 use canvas_core::workspace::paths::upload_target;
@@ -25,7 +26,7 @@ pub async fn read_file(file: &web_sys::File) -> Result<Vec<u8>, String> {
 
 /// The largest file the backend takes in one upload (`None`: no limit known).
 pub fn max_upload_bytes(backends: BackendsCtx, active: &ActiveBackend) -> Option<u64> {
-    client(backends, active).api.max_upload_bytes()
+    conversation_tools(active, &routing(&backends)).max_upload_bytes()
 }
 
 /// The directory files are uploaded into: the conversation's working directory, else the
@@ -80,10 +81,9 @@ pub async fn upload(
     bytes: Vec<u8>,
 ) -> Result<String, String> {
     let target = upload_target(dir, name).map_err(|e| format!("{name}: {e}"))?;
-    let c = client(backends, active);
-    c.api
+    conversation_tools(active, &routing(&backends))
         .upload_file(Some(conv), &target, name, bytes)
-        .send(&c.transport)
+        .send(&transport(backends, active))
         .await
         .map_err(|e| format!("{name}: {}", e.user_message()))?;
     Ok(target)

@@ -566,7 +566,7 @@ async fn typed_client_against_a_real_agent_server() {
     let target = target.to_str().expect("utf-8").to_string();
     let up = run(
         "upload",
-        api.upload_file(None, &target, "blob.bin", bytes.clone()),
+        tools.upload_file(None, &target, "blob.bin", bytes.clone()),
         &http,
     )
     .await;
@@ -579,7 +579,7 @@ async fn typed_client_against_a_real_agent_server() {
     assert_eq!(down, bytes, "[download] different bytes");
     match run_err(
         "upload relative",
-        api.upload_file(None, "relative/x.txt", "x.txt", b"x".to_vec()),
+        tools.upload_file(None, "relative/x.txt", "x.txt", b"x".to_vec()),
         &http,
     )
     .await

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use canvas_client_native::ReqwestTransport;
 use canvas_core::client::{
-    backend_api, Call, Created, EventQuery, NewConversation, OutgoingMessage, RoutingContext,
-    StartTaskStatus,
+    backend_api, conversation_tools, Call, Created, EventQuery, NewConversation, OutgoingMessage,
+    RoutingContext, StartTaskStatus,
 };
 use canvas_core::{ActiveBackend, ApiError, AuthMode, Backend, BackendKind};
 use canvas_fixtures::cloud::{CloudOptions, Pacing, StartBehavior};
@@ -102,11 +102,10 @@ async fn cloud_upload_and_image_message_through_the_proxy() {
         org_id: None,
     };
     let http = ReqwestTransport::new().expect("client");
-    let api = backend_api(
-        &active,
-        &RoutingContext::native().with_proxy_base(serve.url()),
-    );
+    let ctx = RoutingContext::native().with_proxy_base(serve.url());
+    let api = backend_api(&active, &ctx);
     let api = api.as_ref();
+    let tools = conversation_tools(&active, &ctx);
     let account = api.account().expect("a cloud account");
 
     // --- a READY conversation with a RUNNING sandbox ---
@@ -142,7 +141,7 @@ async fn cloud_upload_and_image_message_through_the_proxy() {
     );
 
     // --- upload through the proxy (multipart in base64), download it back byte-exact ---
-    let limit = api
+    let limit = tools
         .max_upload_bytes()
         .expect("[limit] cloud uploads are capped");
     assert!(limit > 7 * 1024 * 1024, "[limit] {limit}");
@@ -153,7 +152,7 @@ async fn cloud_upload_and_image_message_through_the_proxy() {
     let target = target.to_str().expect("utf-8").to_string();
     let up = run(
         "upload",
-        api.upload_file(Some(&conv), &target, "blob.bin", bytes.clone()),
+        tools.upload_file(Some(&conv), &target, "blob.bin", bytes.clone()),
         &http,
     )
     .await;

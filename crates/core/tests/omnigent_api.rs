@@ -9,7 +9,9 @@ use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::omnigent::{
     decode_server_info, decode_summary, decode_summary_page, STREAM_TIMEOUT_MS,
 };
-use canvas_core::client::{backend_api, BackendApi, NewConversation, OutgoingMessage};
+use canvas_core::client::{
+    backend_api, conversation_tools, BackendApi, NewConversation, OutgoingMessage,
+};
 use canvas_core::error::ApiError;
 use canvas_core::omnigent::dto::{AgentScope, NewSession};
 use canvas_core::transport::plan::{Body, Method, RequestPlan, Route};
@@ -374,7 +376,11 @@ fn what_omnigent_does_not_offer_is_a_typed_error() {
             .body
             .json()
     );
-    assert_eq!(a.max_upload_bytes(), None);
+    let tools = conversation_tools(
+        &active(PREFIXED, "key-0123456789"),
+        &RoutingContext::default(),
+    );
+    assert_eq!(tools.max_upload_bytes(), None);
 }
 
 #[test]

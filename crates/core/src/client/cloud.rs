@@ -317,6 +317,33 @@ impl ConversationsApi for CloudApi {
 /// Through the conversation's runtime (the cloud proxy). Forking is not offered: a fork made
 /// on the runtime would not be a conversation of the cloud account.
 impl ConversationToolsApi for CloudApi {
+    /// A multipart body built here, sent through the proxy as bytes (`body_base64`).
+    fn upload_file(
+        &self,
+        conv: Option<&ConversationRef>,
+        path: &str,
+        file_name: &str,
+        bytes: Vec<u8>,
+    ) -> Planned<FileUploadResult> {
+        let (content_type, body) =
+            multipart_body("file", file_name, "application/octet-stream", &bytes);
+        let q = Query::new().push("path", path);
+        self.sandbox(
+            conv,
+            Method::Post,
+            with_query("/api/file/upload", &q),
+            ProxyBody::Bytes {
+                content_type,
+                bytes: body,
+            },
+            TRANSFER_TIMEOUT_MS,
+            decode_upload_result,
+        )
+    }
+    /// [`MAX_UPLOAD_BYTES`]: what fits the proxy's binary body with its multipart framing.
+    fn max_upload_bytes(&self) -> Option<u64> {
+        Some(MAX_UPLOAD_BYTES)
+    }
     fn download_trajectory(&self, conv: &ConversationRef) -> Planned<Vec<u8>> {
         self.runtime(
             conv,
@@ -547,30 +574,6 @@ impl FilesApi for CloudApi {
         )
     }
 
-    /// A multipart body built here, sent through the proxy as bytes (`body_base64`).
-    fn upload_file(
-        &self,
-        conv: Option<&ConversationRef>,
-        path: &str,
-        file_name: &str,
-        bytes: Vec<u8>,
-    ) -> Planned<FileUploadResult> {
-        let (content_type, body) =
-            multipart_body("file", file_name, "application/octet-stream", &bytes);
-        let q = Query::new().push("path", path);
-        self.sandbox(
-            conv,
-            Method::Post,
-            with_query("/api/file/upload", &q),
-            ProxyBody::Bytes {
-                content_type,
-                bytes: body,
-            },
-            TRANSFER_TIMEOUT_MS,
-            decode_upload_result,
-        )
-    }
-
     fn download_file(&self, conv: Option<&ConversationRef>, path: &str) -> Planned<Vec<u8>> {
         let q = Query::new().push("path", path);
         self.sandbox(
@@ -581,11 +584,6 @@ impl FilesApi for CloudApi {
             TRANSFER_TIMEOUT_MS,
             decode_bytes,
         )
-    }
-
-    /// [`MAX_UPLOAD_BYTES`]: what fits the proxy's binary body with its multipart framing.
-    fn max_upload_bytes(&self) -> Option<u64> {
-        Some(MAX_UPLOAD_BYTES)
     }
 }
 

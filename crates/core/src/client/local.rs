@@ -324,6 +324,27 @@ pub(crate) fn policy_body(ask: bool) -> Value {
 }
 
 impl ConversationToolsApi for LocalApi {
+    fn upload_file(
+        &self,
+        _conv: Option<&ConversationRef>,
+        path: &str,
+        file_name: &str,
+        bytes: Vec<u8>,
+    ) -> Planned<FileUploadResult> {
+        let q = Query::new().push("path", path);
+        self.call(
+            Method::Post,
+            &with_query("/api/file/upload", &q),
+            Body::Multipart {
+                field: "file".into(),
+                file_name: file_name.into(),
+                bytes,
+                content_type: "application/octet-stream".into(),
+            },
+            TRANSFER_TIMEOUT_MS,
+            decode_upload_result,
+        )
+    }
     fn fork_conversation(
         &self,
         conv: &ConversationRef,
@@ -494,28 +515,6 @@ impl RuntimeApi for LocalApi {
 impl FilesApi for LocalApi {
     fn file_home(&self, _conv: Option<&ConversationRef>) -> Planned<FileHome> {
         self.get("/api/file/home", decode_file_home)
-    }
-
-    fn upload_file(
-        &self,
-        _conv: Option<&ConversationRef>,
-        path: &str,
-        file_name: &str,
-        bytes: Vec<u8>,
-    ) -> Planned<FileUploadResult> {
-        let q = Query::new().push("path", path);
-        self.call(
-            Method::Post,
-            &with_query("/api/file/upload", &q),
-            Body::Multipart {
-                field: "file".into(),
-                file_name: file_name.into(),
-                bytes,
-                content_type: "application/octet-stream".into(),
-            },
-            TRANSFER_TIMEOUT_MS,
-            decode_upload_result,
-        )
     }
 
     fn download_file(&self, _conv: Option<&ConversationRef>, path: &str) -> Planned<Vec<u8>> {

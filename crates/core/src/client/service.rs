@@ -175,23 +175,9 @@ pub trait FilesApi {
     fn file_home(&self, _conv: Option<&ConversationRef>) -> Planned<FileHome> {
         Err(ApiError::NotFound)
     }
-    /// Upload one file to an absolute `path` (relative ⇒ the server answers 400).
-    fn upload_file(
-        &self,
-        _conv: Option<&ConversationRef>,
-        _path: &str,
-        _file_name: &str,
-        _bytes: Vec<u8>,
-    ) -> Planned<FileUploadResult> {
-        Err(ApiError::NotFound)
-    }
     /// Download the file at an absolute `path`.
     fn download_file(&self, _conv: Option<&ConversationRef>, _path: &str) -> Planned<Vec<u8>> {
         Err(ApiError::NotFound)
-    }
-    /// The largest file [`FilesApi::upload_file`] can send (`None`: no limit of ours).
-    fn max_upload_bytes(&self) -> Option<u64> {
-        None
     }
 }
 
@@ -364,6 +350,20 @@ pub trait SkillsApi {
 /// built on demand by [`conversation_tools`], so only the conversation page's code (a lazy
 /// chunk) carries it.
 pub trait ConversationToolsApi {
+    /// Upload one file to an absolute `path` (relative ⇒ the server answers 400).
+    fn upload_file(
+        &self,
+        _conv: Option<&ConversationRef>,
+        _path: &str,
+        _file_name: &str,
+        _bytes: Vec<u8>,
+    ) -> Planned<FileUploadResult> {
+        Err(ApiError::NotFound)
+    }
+    /// The largest file [`ConversationToolsApi::upload_file`] can send (`None`: no limit of ours).
+    fn max_upload_bytes(&self) -> Option<u64> {
+        None
+    }
     /// A copy of the conversation with its whole history (`POST …/fork`); answers the fork.
     fn fork_conversation(
         &self,

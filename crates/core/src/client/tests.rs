@@ -119,6 +119,7 @@ fn p(method: &'static str, path: &str) -> Seen {
 /// Every call a page can make, planned on `api`, with its label.
 fn plan_all(
     api: &dyn BackendApi,
+    tools: &dyn ConversationToolsApi,
     conv: &ConversationRef,
 ) -> Vec<(&'static str, Result<Seen, ApiError>)> {
     let c = Some(conv);
@@ -177,7 +178,8 @@ fn plan_all(
         ("home", api.file_home(c).map(|c| seen(&c))),
         (
             "upload",
-            api.upload_file(c, "/w/f", "f", b"x".to_vec())
+            tools
+                .upload_file(c, "/w/f", "f", b"x".to_vec())
                 .map(|c| seen(&c)),
         ),
         ("download", api.download_file(c, "/w/f").map(|c| seen(&c))),
@@ -235,7 +237,14 @@ fn br8_local_routing_table_every_call_direct() {
         ("settings_update", Ok(d("PATCH", &format!("{h}/api/settings")))),
         ("skills", Ok(d("POST", &format!("{h}/api/skills")))),
     ];
-    assert_eq!(plan_all(api.as_ref(), &running_conv()), want);
+    assert_eq!(
+        plan_all(
+            api.as_ref(),
+            conversation_tools(&local_active(), &page_ctx()).as_ref(),
+            &running_conv()
+        ),
+        want
+    );
 }
 
 #[test]
@@ -301,7 +310,14 @@ fn br8_cloud_routing_table_app_direct_runtime_proxied() {
         ("settings_update", Ok(d("POST", &format!("{h}/api/v1/settings")))),
         ("skills", Ok(p("POST", "/api/skills"))),
     ];
-    assert_eq!(plan_all(api.as_ref(), &running_conv()), want);
+    assert_eq!(
+        plan_all(
+            api.as_ref(),
+            conversation_tools(&cloud_active(Some("org-1")), &page_ctx()).as_ref(),
+            &running_conv()
+        ),
+        want
+    );
 }
 
 #[test]
@@ -384,12 +400,20 @@ fn cloud_runtime_calls_wait_for_the_sandbox() {
         ..running_conv()
     };
     for conv in [&starting, &no_key] {
-        for (label, r) in plan_all(api.as_ref(), conv) {
-            if let Ok(Seen::Proxy { .. }) = plan_all(api.as_ref(), &running_conv())
-                .into_iter()
-                .find(|(l, _)| *l == label)
-                .map(|(_, r)| r)
-                .unwrap()
+        for (label, r) in plan_all(
+            api.as_ref(),
+            conversation_tools(&cloud_active(None), &page_ctx()).as_ref(),
+            conv,
+        ) {
+            if let Ok(Seen::Proxy { .. }) = plan_all(
+                api.as_ref(),
+                conversation_tools(&cloud_active(None), &page_ctx()).as_ref(),
+                &running_conv(),
+            )
+            .into_iter()
+            .find(|(l, _)| *l == label)
+            .map(|(_, r)| r)
+            .unwrap()
             {
                 assert_eq!(r, Err(ApiError::SandboxStarting), "{label}");
             }
@@ -459,12 +483,16 @@ fn br6_local_calls_never_borrow() {
         org_id: None,
     };
     let api = backend_api(&none, &page_ctx());
-    for (label, r) in plan_all(api.as_ref(), &running_conv()) {
+    for (label, r) in plan_all(
+        api.as_ref(),
+        conversation_tools(&none, &page_ctx()).as_ref(),
+        &running_conv(),
+    ) {
         assert_eq!(r, Err(ApiError::NoBackend), "{label}");
     }
     // A local client over a cloud active backend never falls back to another local.
     let local_over_cloud = LocalApi::new(&cloud_active(None));
-    for (label, r) in plan_all(&local_over_cloud, &running_conv()) {
+    for (label, r) in plan_all(&local_over_cloud, &local_over_cloud, &running_conv()) {
         assert_eq!(r, Err(ApiError::NoBackend), "{label}");
     }
 }
@@ -580,7 +608,7 @@ fn request_bodies_match_the_api() {
         Some(&json!({"command": "ls", "cwd": "/w", "timeout": 10}))
     );
     assert_eq!(bash.timeout_ms, 10_000 + local::BASH_MARGIN_MS);
-    let up = api
+    let up = conversation_tools(&local_active(), &page_ctx())
         .upload_file(None, "/w/a.bin", "a.bin", vec![1, 2, 3])
         .unwrap()
         .into_plan();
@@ -777,9 +805,9 @@ fn messages_with_images_have_text_then_one_image_part() {
 #[test]
 fn cloud_uploads_go_through_the_proxy_as_base64_multipart() {
     use base64::Engine as _;
-    let api = backend_api(&cloud_active(Some("org-1")), &page_ctx());
     let bytes: Vec<u8> = (0..=255u8).collect();
-    let plan = api
+    let tools = conversation_tools(&cloud_active(Some("org-1")), &page_ctx());
+    let plan = tools
         .upload_file(
             Some(&running_conv()),
             "/w/a b.bin",
@@ -818,7 +846,7 @@ fn cloud_uploads_go_through_the_proxy_as_base64_multipart() {
     assert!(!format!("{plan:?}").contains("rt-key"));
     // No conversation: no runtime to upload to.
     assert_eq!(
-        api.upload_file(None, "/w/a", "a", vec![1]).unwrap_err(),
+        tools.upload_file(None, "/w/a", "a", vec![1]).unwrap_err(),
         ApiError::NotFound
     );
 }
@@ -826,11 +854,11 @@ fn cloud_uploads_go_through_the_proxy_as_base64_multipart() {
 #[test]
 fn upload_limits_per_kind() {
     assert_eq!(
-        backend_api(&local_active(), &page_ctx()).max_upload_bytes(),
+        conversation_tools(&local_active(), &page_ctx()).max_upload_bytes(),
         None
     );
     assert_eq!(
-        backend_api(&cloud_active(None), &page_ctx()).max_upload_bytes(),
+        conversation_tools(&cloud_active(None), &page_ctx()).max_upload_bytes(),
         Some(cloud::MAX_UPLOAD_BYTES)
     );
     // The largest upload, with the longest file name escaped throughout, fits the proxy's

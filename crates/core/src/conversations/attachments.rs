@@ -6,7 +6,7 @@
 //! |---|---|
 //! | PNG, JPEG, GIF and WebP up to [`MAX_IMAGE_BYTES`] are sent inline as images; every other file (SVG too: it can carry script) is uploaded | [`classify`] |
 //! | at most [`MAX_IMAGES_PER_MESSAGE`] images in one message | [`check_image_count`] |
-//! | an uploaded file may be capped by the backend (`FilesApi::max_upload_bytes`) | [`classify`] |
+//! | an uploaded file may be capped by the backend (`ConversationToolsApi::max_upload_bytes`) | [`classify`] |
 //! | an inline image is a `data:` URL | [`data_url`] |
 //! | an upload whose name is taken gets `name (1).ext`, `name (2).ext`, … | [`keep_both_name`] |
 //! | the message tells the agent where the uploaded files are | [`message_text`] |
