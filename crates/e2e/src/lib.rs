@@ -162,8 +162,34 @@ pub struct Browser {
     pub client: Client,
     /// Where this browser saves downloads (its own folder).
     pub downloads: PathBuf,
+    /// chromedriver's port (for commands fantoccini has no method for).
+    driver_port: u16,
     _driver: Group,
 }
+
+/// Installed before the app's own scripts by [`Browser::record_requests`]: wraps `fetch` so
+/// that every request is logged the moment the page makes it (`window.__e2eRequests`: method,
+/// URL, the `X-Session-API-Key` it carries, and `status` once answered: `0` for a network
+/// error, `null` while in flight). A `Request` passed in is read, never consumed.
+const RECORD_REQUESTS: &str = r#"(() => {
+  const log = [];
+  Object.defineProperty(window, '__e2eRequests', { value: log });
+  const original = window.fetch;
+  window.fetch = function (input, init) {
+    const req = input instanceof Request ? input : null;
+    const headers = new Headers((init && init.headers) || (req ? req.headers : undefined));
+    const entry = {
+      method: (init && init.method) || (req ? req.method : 'GET'),
+      url: req ? req.url : new URL(String(input), location.href).href,
+      key: headers.get('X-Session-API-Key'),
+      status: null,
+    };
+    log.push(entry);
+    const answer = original.apply(this, arguments);
+    answer.then(r => { entry.status = r.status; }, () => { entry.status = 0; });
+    return answer;
+  };
+})();"#;
 
 impl Browser {
     pub async fn start(env: &Env) -> Browser {
@@ -222,6 +248,7 @@ impl Browser {
         Browser {
             client,
             downloads,
+            driver_port: port,
             _driver: driver,
         }
     }
@@ -323,6 +350,52 @@ impl Browser {
             org = json!(org),
         ))
         .await;
+    }
+
+    /// From the next page load on (a reload included), logs every `fetch` the page makes from
+    /// its very start, before the app runs; read the log with [`Browser::requests`]. Lets a test
+    /// say "no request of this kind was made up to this point" without waiting for time to
+    /// pass.
+    pub async fn record_requests(&self) {
+        let session = self
+            .client
+            .session_id()
+            .await
+            .expect("session id")
+            .expect("a WebDriver session");
+        // chromedriver's route to the DevTools protocol (what Selenium's `execute_cdp_cmd` uses).
+        let resp = reqwest::Client::new()
+            .post(format!(
+                "http://127.0.0.1:{}/session/{session}/goog/cdp/execute",
+                self.driver_port
+            ))
+            .json(&json!({
+                "cmd": "Page.addScriptToEvaluateOnNewDocument",
+                "params": {"source": RECORD_REQUESTS},
+            }))
+            .send()
+            .await
+            .expect("chromedriver");
+        let status = resp.status();
+        let text = resp.text().await.unwrap_or_default();
+        assert!(
+            status.is_success(),
+            "install the request log: {status} {text}"
+        );
+    }
+
+    /// The requests this page made so far (see [`Browser::record_requests`]), oldest first:
+    /// `[{method, url, key, status}]`.
+    pub async fn requests(&self) -> Vec<Value> {
+        self.js(
+            "return window.__e2eRequests ? JSON.parse(JSON.stringify(window.__e2eRequests)) : null",
+        )
+        .await
+        .as_array()
+        .cloned()
+        .unwrap_or_else(|| {
+            panic!("the request log is not installed (record_requests before loading the page)")
+        })
     }
 
     /// Waits until `css` matches, then clicks the first match as a person would.

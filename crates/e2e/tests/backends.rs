@@ -552,7 +552,9 @@ async fn public_mode_asks_again_with_an_explanation_after_the_key_changed() {
     let env = Env::get();
     let server = public_server(&env).await;
     let b = Browser::start(&env).await;
-    b.goto(&format!("{}/", server.url())).await;
+    // The conversation list: unlike the home page (whose launcher reads the server's settings
+    // with the same request), nothing on it but the probe asks for `/api/settings`.
+    b.goto(&format!("{}/conversations", server.url())).await;
     b.wait_js(
         "the key screen",
         "return !!document.querySelector('[data-testid=public-key]')",
@@ -564,6 +566,8 @@ async fn public_mode_asks_again_with_an_explanation_after_the_key_changed() {
         json!(server.url())
     ))
     .await;
+    // Every request of the reloaded page is logged when it is made.
+    b.record_requests().await;
     b.client.refresh().await.expect("reload");
     let why = b
         .wait_js(
@@ -575,8 +579,23 @@ async fn public_mode_asks_again_with_an_explanation_after_the_key_changed() {
         why.as_str().unwrap_or_default().contains("changed"),
         "{why}"
     );
-    // One probe, one recorded failure: no silent 401 loop.
-    tokio::time::sleep(Duration::from_secs(2)).await;
+    // One probe, one recorded failure: no silent 401 loop. The explanation shows once the
+    // probe's failure is recorded (the record comes first), and a probe set off by that record
+    // (a loop) would have made its request in the same turn, before the page showed anything.
+    // So: exactly one probe request carried the old key, and it has been answered.
+    let settings = format!("{}/api/settings", server.url());
+    let with_old_key = |log: &[Value]| -> Vec<Value> {
+        log.iter()
+            .filter(|r| r["url"] == json!(settings) && r["key"] == json!("the-old-key"))
+            .cloned()
+            .collect()
+    };
+    let old = with_old_key(&b.requests().await);
+    assert_eq!(
+        old.iter().map(|r| r["status"].clone()).collect::<Vec<_>>(),
+        vec![json!(401)],
+        "one probe with the old key, answered: {old:?}"
+    );
     let health = b
         .js("return JSON.parse(localStorage.getItem('openhands-backend-health'))")
         .await;
@@ -595,6 +614,8 @@ async fn public_mode_asks_again_with_an_explanation_after_the_key_changed() {
     let stored = stored_backends(&b).await;
     assert_eq!(stored[0]["apiKey"], json!(env.agent_key));
     assert_eq!(stored[0]["connectionRevision"], json!(1));
+    // Until the person gave the new key, the old one was not tried again.
+    assert_eq!(with_old_key(&b.requests().await).len(), 1);
 }
 
 mod cloud {
@@ -1066,18 +1087,23 @@ async fn manage_dialog_reprobes_a_disabled_backend_once() {
     let b = Browser::start(&env).await;
     b.goto(&format!("{}/", server.url())).await;
     wait_connected_to(&b, "default-local").await;
-    // A second record for the same (healthy) server whose circuit is open after 5 failures.
+    // A second record for the same (healthy) agent server whose circuit is open after 5
+    // failures; it reaches the server directly (its own origin, so its requests can be told
+    // apart from the others'). After it, an enabled record the page has not heard from yet.
     b.js(&format!(
         "localStorage.setItem('openhands-backends', JSON.stringify([
            {{id:'default-local', name:'Local', host:{host}, apiKey:{key}, kind:'local'}},
-           {{id:'spare', name:'Spare', host:{host}, apiKey:{key}, kind:'local'}}]));
+           {{id:'spare', name:'Spare', host:{spare}, apiKey:{key}, kind:'local'}},
+           {{id:'other', name:'Other', host:{host}, apiKey:{key}, kind:'local'}}]));
          localStorage.setItem('openhands-backend-health', JSON.stringify({{spare:
            {{consecutiveFailures:5, lastError:'Disconnected (check URL or network)', lastFailureAt:1, disabled:true}}}}));
          return true;",
         host = json!(server.url()),
+        spare = json!(env.agent_url),
         key = json!(env.agent_key),
     ))
     .await;
+    b.record_requests().await;
     b.client.refresh().await.expect("reload");
     wait_connected_to(&b, "default-local").await;
     let entry = "[data-testid=backend-entry][data-backend-id=spare]";
@@ -1094,8 +1120,22 @@ async fn manage_dialog_reprobes_a_disabled_backend_once() {
         title.as_str().unwrap_or_default().contains("Disconnected"),
         "the last error is on hover: {title}"
     );
-    // Disabled backends are not probed on their own.
-    tokio::time::sleep(Duration::from_secs(2)).await;
+    // Disabled backends are not probed on their own. The backends the page has not heard from
+    // are probed together when the sidebar comes up, each asking the server first thing; once
+    // Other's probe is over (its dot connected), a probe of Spare would have made its request.
+    b.wait_js(
+        "Other's first probe",
+        "return document.querySelector('[data-testid=backend-entry][data-backend-id=other]')\
+           ?.dataset.status === 'connected'",
+    )
+    .await;
+    let spare_probe = format!("{}/api/settings", env.agent_url.trim_end_matches('/'));
+    let to_spare = |log: Vec<Value>| {
+        log.into_iter()
+            .filter(|r| r["url"] == json!(spare_probe))
+            .count()
+    };
+    assert_eq!(to_spare(b.requests().await), 0, "Spare was not probed");
     assert_eq!(
         b.js(&format!(
             "return document.querySelector('{entry}').dataset.status"

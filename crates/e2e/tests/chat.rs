@@ -240,8 +240,35 @@ async fn chat_create_from_the_launcher_streams_live_in_order_and_a_reload_restor
             "return document.querySelector('[data-testid=link-status]')?.dataset.state === 'open'",
         )
         .await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    assert_eq!(keys(&timeline(&browser).await), keys(&live), "no replays");
+    // No replays: another client adds a message (without running the agent) after the socket
+    // reopened. It reaches the page over the same socket, after whatever the server sent on
+    // connecting (its catch-up since the newest event), so once it shows, a replay would have too.
+    let marker = "A note added after the reload";
+    AgentApi::new(&env.agent_url, &env.agent_key)
+        .send(
+            reqwest::Method::POST,
+            &format!("/api/conversations/{id}/events"),
+            Some(json!({"role": "user", "content": [{"type": "text", "text": marker}], "run": false})),
+        )
+        .await;
+    let after = wait_timeline(
+        &browser,
+        "the message added after the reload",
+        Duration::from_secs(30),
+        |i| {
+            i.iter()
+                .any(|x| x["text"].as_str().unwrap_or_default().contains(marker))
+        },
+    )
+    .await;
+    assert_unique_keys(&after);
+    let (before, added) = after.split_at(after.len().saturating_sub(1));
+    assert_eq!(keys(before), keys(&live), "no replays");
+    assert_eq!(added[0]["kind"], json!("user"), "{added:?}");
+    assert!(added[0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .contains(marker));
 
     // The list links to it, pinned to its backend.
     browser
