@@ -2,6 +2,7 @@
 
 pub mod backends;
 pub mod chat;
+pub mod check;
 pub mod confirm;
 pub mod countdown;
 pub mod installed;
