@@ -73,20 +73,20 @@ pub(super) fn McpAddForm(names: Signal<Vec<String>>, on_added: Callback<()>) -> 
                     }>{options}</select>
             </label>
             <div class="mcp-stdio" hidden=move || !stdio()>
-                {line_field(form, "Command", "text", "mcp-command", "uvx", |f| &f.command, |f, v| f.command = v)}
+                {form_field(form, "Command", "mcp-command", Some("text"), "uvx", |f| &f.command, |f, v| f.command = v)}
                 <label class="field">
                     <span>"Arguments (one per line)"</span>
                     <textarea data-testid="mcp-args" rows="2" spellcheck="false" placeholder="mcp-server-fetch"
                         prop:value=field(|f| &f.args)
                         on:input=move |ev| form.update(|f| f.args = event_target_value(&ev))></textarea>
                 </label>
-                {secret_lines_field(form, "Environment (NAME=value, one per line; values are never shown again)",
-                    "mcp-env", |f| &f.env, |f, v| f.env = v)}
+                {form_field(form, "Environment (NAME=value, one per line; values are never shown again)",
+                    "mcp-env", None, "", |f| &f.env, |f, v| f.env = v)}
             </div>
             <div class="mcp-remote" hidden=stdio>
-                {line_field(form, "URL", "url", "mcp-url", "https://mcp.example.com/mcp", |f| &f.url, |f, v| f.url = v)}
-                {secret_lines_field(form, "Headers (Name: value, one per line; values are never shown again)",
-                    "mcp-headers", |f| &f.headers, |f, v| f.headers = v)}
+                {form_field(form, "URL", "mcp-url", Some("url"), "https://mcp.example.com/mcp", |f| &f.url, |f, v| f.url = v)}
+                {form_field(form, "Headers (Name: value, one per line; values are never shown again)",
+                    "mcp-headers", None, "", |f| &f.headers, |f, v| f.headers = v)}
             </div>
             <label class="field">
                 <span>"Description (optional)"</span>
@@ -168,41 +168,36 @@ fn add_action(
     })
 }
 
-/// A one-line field of the form (what the server runs, or where it is).
-fn line_field(
+/// A text field of the form: one line (an `input` of type `kind`, with `placeholder`) for what
+/// the server runs or where it is; one entry per line (a `textarea`) when `kind` is `None`, for
+/// values that are sent once and never shown again (environment, headers).
+fn form_field(
     form: RwSignal<McpForm>,
     label: &'static str,
-    kind: &'static str,
     testid: &'static str,
+    kind: Option<&'static str>,
     placeholder: &'static str,
     get: fn(&McpForm) -> &String,
     set: fn(&mut McpForm, String),
 ) -> impl IntoView {
-    view! {
-        <label class="field">
-            <span>{label}</span>
+    let value = move || form.with(|f| get(f).clone());
+    let on_input = move |ev: leptos::ev::Event| form.update(|f| set(f, event_target_value(&ev)));
+    let control = match kind {
+        Some(kind) => view! {
             <input type=kind data-testid=testid autocomplete="off" spellcheck="false"
-                placeholder=placeholder prop:value=move || form.with(|f| get(f).clone())
-                on:input=move |ev| form.update(|f| set(f, event_target_value(&ev))) />
-        </label>
-    }
-}
-
-/// A field of one entry per line whose values are sent once and never shown again
-/// (environment, headers).
-fn secret_lines_field(
-    form: RwSignal<McpForm>,
-    label: &'static str,
-    testid: &'static str,
-    get: fn(&McpForm) -> &String,
-    set: fn(&mut McpForm, String),
-) -> impl IntoView {
+                placeholder=placeholder prop:value=value on:input=on_input />
+        }
+        .into_any(),
+        None => view! {
+            <textarea data-testid=testid rows="2" spellcheck="false" autocomplete="off"
+                prop:value=value on:input=on_input></textarea>
+        }
+        .into_any(),
+    };
     view! {
         <label class="field">
             <span>{label}</span>
-            <textarea data-testid=testid rows="2" spellcheck="false" autocomplete="off"
-                prop:value=move || form.with(|f| get(f).clone())
-                on:input=move |ev| form.update(|f| set(f, event_target_value(&ev)))></textarea>
+            {control}
         </label>
     }
 }
