@@ -8,6 +8,7 @@ pub mod countdown;
 pub mod installed;
 pub mod launch_options;
 pub mod menu;
+pub mod page_header;
 pub mod palette;
 pub mod recovery;
 pub mod run_where;

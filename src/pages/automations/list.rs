@@ -3,6 +3,7 @@
 use super::form::AutomationForm;
 use super::{load_error, next_run_text, pager, run_badge, Editing};
 use crate::components::backends::dialog::Dialog;
+use crate::components::page_header::page_header;
 use crate::links::pinned;
 use crate::services::automations as svc;
 use crate::state::backends::use_backends;
@@ -71,11 +72,8 @@ pub fn AutomationsPage() -> impl IntoView {
     };
     view! {
         <section class="page automations" data-testid="automations-page">
-            <header class="page-header">
-                <h1>"Automations"</h1>
-                <button type="button" class="btn primary" data-testid="new-automation"
-                    on:click=move |_| editing.set(Some(Editing::New))>"New automation"</button>
-            </header>
+            {page_header("Automations", "btn primary", "new-automation", "New automation",
+                move |_| editing.set(Some(Editing::New)))}
             <p class="notice" role="status" data-testid="automations-notice" hidden=move || notice.get().is_none()>
                 {move || notice.get().unwrap_or_default()}
             </p>

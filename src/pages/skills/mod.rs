@@ -9,6 +9,7 @@
 //! (`?kind=&q=`), so a reload keeps them. Enable/disable writes the backend's `disabled_skills`;
 //! "Use skill" leaves the skill's trigger for the launcher and opens it.
 
+use crate::components::page_header::page_header;
 use crate::links::href;
 use crate::services::skills as svc;
 use crate::state::backends::use_backends;
@@ -126,11 +127,8 @@ pub fn SkillsPage() -> impl IntoView {
 
     view! {
         <section class="page skills" data-testid="skills-page">
-            <header class="page-header">
-                <h1>"Skills"</h1>
-                <button type="button" class="btn" data-testid="skills-reload"
-                    on:click=move |_| reload.update(|n| *n = n.wrapping_add(1))>"Reload"</button>
-            </header>
+            {page_header("Skills", "btn", "skills-reload", "Reload",
+                move |_| reload.update(|n| *n = n.wrapping_add(1)))}
             <p class="muted skills-intro">
                 "Skills give the agent knowledge and rules. They come from several places; when two \
                  have the same name, the one from the later place wins: public < user < project."
