@@ -2,11 +2,13 @@
 
 pub mod backends;
 pub mod chat;
+pub mod check;
 pub mod confirm;
 pub mod countdown;
 pub mod installed;
 pub mod launch_options;
 pub mod menu;
+pub mod page_header;
 pub mod palette;
 pub mod recovery;
 pub mod run_where;

@@ -5,6 +5,7 @@
 
 use crate::services::hosts::{has_hosts, host_rows, last_workspace, load_targets, Choice};
 use crate::state::backends::use_backends;
+use canvas_core::omnigent::hosts::HostRow;
 use leptos::prelude::*;
 use std::time::Duration;
 
@@ -97,28 +98,7 @@ pub fn RunWhere(
                                     <p class="muted" data-testid="no-hosts">{crate::services::hosts::NO_HOSTS_HINT}</p>
                                 })}
                                 <ul class="host-list">
-                                    {rows.into_iter().map(|r| {
-                                        let id = r.host_id.clone();
-                                        let checked = { let id = id.clone(); move || host_id() == id };
-                                        let pick = { let id = id.clone(); move |_| set(&|c| c.host_id = id.clone()) };
-                                        view! {
-                                            <li data-testid="session-host" data-host-id=id.clone()
-                                                data-online=r.online.to_string() data-selectable=r.selectable.to_string()>
-                                                <label>
-                                                    <input type="radio" name="run-where-host" value=id.clone()
-                                                        disabled=!r.selectable prop:checked=checked on:change=pick />
-                                                    <span class=if r.online { "dot ok" } else { "dot bad" } aria-hidden="true"></span>
-                                                    <strong>{r.name.clone()}</strong>
-                                                    " "
-                                                    <span class="muted" data-testid="host-state">
-                                                        {if r.online { "online" } else { "offline" }}
-                                                        {r.readiness.as_ref().map(|x| format!(" · {}", x.label()))}
-                                                    </span>
-                                                    {r.note.clone().map(|n| view! { <span class="muted">{format!(" — {n}")}</span> })}
-                                                </label>
-                                            </li>
-                                        }
-                                    }).collect_view()}
+                                    {rows.into_iter().map(|r| host_row(r, host_id, set)).collect_view()}
                                 </ul>
                             </div>
                         }.into_any()
@@ -133,5 +113,40 @@ pub fn RunWhere(
                 </div>
             </fieldset>
         </Show>
+    }
+}
+
+/// One host: online or not, its readiness and note; picking it (when it can run the agent)
+/// makes it the choice.
+fn host_row(
+    r: HostRow,
+    host_id: impl Fn() -> String + Send + Sync + 'static,
+    set: impl Fn(&dyn Fn(&mut Choice)) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let id = r.host_id.clone();
+    let checked = {
+        let id = id.clone();
+        move || host_id() == id
+    };
+    let pick = {
+        let id = id.clone();
+        move |_| set(&|c| c.host_id = id.clone())
+    };
+    view! {
+        <li data-testid="session-host" data-host-id=id.clone()
+            data-online=r.online.to_string() data-selectable=r.selectable.to_string()>
+            <label>
+                <input type="radio" name="run-where-host" value=id.clone()
+                    disabled=!r.selectable prop:checked=checked on:change=pick />
+                <span class=if r.online { "dot ok" } else { "dot bad" } aria-hidden="true"></span>
+                <strong>{r.name.clone()}</strong>
+                " "
+                <span class="muted" data-testid="host-state">
+                    {if r.online { "online" } else { "offline" }}
+                    {r.readiness.as_ref().map(|x| format!(" · {}", x.label()))}
+                </span>
+                {r.note.clone().map(|n| view! { <span class="muted">{format!(" — {n}")}</span> })}
+            </label>
+        </li>
     }
 }

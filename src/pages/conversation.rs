@@ -181,21 +181,7 @@ fn ConversationView(
             el.set_scroll_top(el.scroll_height());
         }
     };
-    Effect::new(move |_| {
-        rows.track();
-        let following = follow.get_untracked();
-        request_animation_frame(move || {
-            let Some(el) = scroller.get_untracked() else {
-                return;
-            };
-            if let Some(dist) = anchor.try_update_value(|a| a.take()).flatten() {
-                let (_, h, _) = scroll_metrics(&el);
-                el.set_scroll_top((h - dist).max(0.0) as i32);
-            } else if following {
-                el.set_scroll_top(el.scroll_height());
-            }
-        });
-    });
+    keep_scroll(rows, scroller, follow, anchor);
     let older_store = store.clone();
     let history = store.history;
     let on_scroll = move |_| {
@@ -235,15 +221,7 @@ fn ConversationView(
                 </header>
                 <StatusBar store=store.clone() tools=tools />
                 <div class="timeline-scroll" node_ref=scroller on:scroll=on_scroll data-testid="timeline-scroll">
-                    {move || match history.get() {
-                        History::Loading => Some(view! { <p class="loading">"Loading history…"</p> }.into_any()),
-                        History::LoadingOlder => Some(view! { <p class="loading">"Loading older events…"</p> }.into_any()),
-                        History::Ready { has_older: true } => Some(view! {
-                            <p class="muted older-hint">"Scroll up for older events"</p>
-                        }.into_any()),
-                        History::Ready { has_older: false } => None,
-                        History::Error(e) => Some(view! { <p class="error" role="alert">{e}</p> }.into_any()),
-                    }}
+                    {move || history_note(history.get())}
                     <ol class="timeline" data-testid="timeline">
                         <SwitchMarkers tools=tools after=None />
                         <For
@@ -266,5 +244,48 @@ fn ConversationView(
                 <WorkspacePanel conversation=conv_sig working_dir=dir_sig />
             </aside>
         </div>
+    }
+}
+
+/// After the rows change: back to where the reader was when older history was prepended, else
+/// to the bottom while following.
+fn keep_scroll(
+    rows: RwSignal<Vec<Row>>,
+    scroller: NodeRef<Div>,
+    follow: RwSignal<bool>,
+    anchor: StoredValue<Option<f64>>,
+) {
+    Effect::new(move |_| {
+        rows.track();
+        let following = follow.get_untracked();
+        request_animation_frame(move || {
+            let Some(el) = scroller.get_untracked() else {
+                return;
+            };
+            if let Some(dist) = anchor.try_update_value(|a| a.take()).flatten() {
+                let (_, h, _) = scroll_metrics(&el);
+                el.set_scroll_top((h - dist).max(0.0) as i32);
+            } else if following {
+                el.set_scroll_top(el.scroll_height());
+            }
+        });
+    });
+}
+
+/// What the history is doing, above the timeline.
+fn history_note(history: History) -> Option<AnyView> {
+    match history {
+        History::Loading => Some(view! { <p class="loading">"Loading history…"</p> }.into_any()),
+        History::LoadingOlder => {
+            Some(view! { <p class="loading">"Loading older events…"</p> }.into_any())
+        }
+        History::Ready { has_older: true } => Some(
+            view! {
+                <p class="muted older-hint">"Scroll up for older events"</p>
+            }
+            .into_any(),
+        ),
+        History::Ready { has_older: false } => None,
+        History::Error(e) => Some(view! { <p class="error" role="alert">{e}</p> }.into_any()),
     }
 }

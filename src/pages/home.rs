@@ -3,6 +3,7 @@
 //! it. The options, the start itself and the LLM settings below are one lazy chunk.
 
 use crate::components::chat::composer::MessageBox;
+use crate::components::check::check_box;
 use crate::links::{pinned, use_go};
 use crate::services::settings;
 use crate::state::backends::use_backends;
@@ -182,14 +183,7 @@ fn LlmForm(backend_id: String, server: Option<ServerLlm>) -> impl IntoView {
                     prop:value=move || new_key.get() on:input=move |ev| new_key.set(event_target_value(&ev)) />
             </label>
             <span class="muted" data-testid="llm-key-hint">{key_hint}</span>
-            {offers.then(|| view! {
-                <label class="check">
-                    <input type="checkbox" data-testid="llm-save-server"
-                        prop:checked=move || to_server.get()
-                        on:change=move |ev| to_server.set(event_target_checked(&ev)) />
-                    "Also store on the agent server"
-                </label>
-            })}
+            {offers.then(|| check_box("llm-save-server", to_server, "Also store on the agent server"))}
             <button class="btn" type="submit" data-testid="llm-save" disabled=move || save.pending().get()>"Save LLM settings"</button>
             {status}
         </form>

@@ -3,7 +3,7 @@
 
 use super::dialog::Dialog;
 use super::{backend_status, use_backends_ui, BackendDialog};
-use crate::state::backends::use_backends;
+use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::connection::{probe_each_once, use_connection};
 use canvas_core::backends::health::reprobe_on_manage;
 use canvas_core::backends::record::Backend;
@@ -109,36 +109,7 @@ pub fn ManageDialog() -> impl IntoView {
                                         }
                                     }
                                 >
-                                    {
-                                        let yes_id = yes_id.clone();
-                                        let no_id = yes_id.clone();
-                                        let n = name.clone();
-                                        // The Delete button that had focus is gone: focus "Cancel".
-                                        let cancel_ref = NodeRef::<html::Button>::new();
-                                        Effect::new(move |_| {
-                                            if let Some(b) = cancel_ref.get() {
-                                                let _ = b.focus();
-                                            }
-                                        });
-                                        view! {
-                                            <div class="manage-confirm" role="group" aria-label="Confirm deletion">
-                                                <span>{format!("Delete “{n}”?")}</span>
-                                                <button type="button" class="btn small danger" data-testid="confirm-delete"
-                                                    on:click=move |_| {
-                                                        confirming.set(None);
-                                                        if let Err(e) = backends.remove(&yes_id) {
-                                                            error.set(Some(e.to_string()));
-                                                        }
-                                                    }>"Delete"</button>
-                                                <button type="button" class="btn small" data-testid="cancel-delete"
-                                                    node_ref=cancel_ref
-                                                    on:click=move |_| {
-                                                        cancelled.set(Some(no_id.clone()));
-                                                        confirming.set(None);
-                                                    }>"Cancel"</button>
-                                            </div>
-                                        }
-                                    }
+                                    {confirm_delete(yes_id.clone(), name.clone(), confirming, cancelled, error, backends)}
                                 </Show>
                             </li>
                         }
@@ -159,5 +130,42 @@ pub fn ManageDialog() -> impl IntoView {
                 <button type="button" class="btn" on:click=move |_| ui.close()>"Close"</button>
             </div>
         </Dialog>
+    }
+}
+
+/// "Delete “name”?" with Delete and Cancel (which takes the focus, the row's Delete being gone).
+fn confirm_delete(
+    yes_id: String,
+    n: String,
+    confirming: RwSignal<Option<String>>,
+    cancelled: RwSignal<Option<String>>,
+    error: RwSignal<Option<String>>,
+    backends: BackendsCtx,
+) -> impl IntoView {
+    let no_id = yes_id.clone();
+    // The Delete button that had focus is gone: focus "Cancel".
+    let cancel_ref = NodeRef::<html::Button>::new();
+    Effect::new(move |_| {
+        if let Some(b) = cancel_ref.get() {
+            let _ = b.focus();
+        }
+    });
+    view! {
+        <div class="manage-confirm" role="group" aria-label="Confirm deletion">
+            <span>{format!("Delete “{n}”?")}</span>
+            <button type="button" class="btn small danger" data-testid="confirm-delete"
+                on:click=move |_| {
+                    confirming.set(None);
+                    if let Err(e) = backends.remove(&yes_id) {
+                        error.set(Some(e.to_string()));
+                    }
+                }>"Delete"</button>
+            <button type="button" class="btn small" data-testid="cancel-delete"
+                node_ref=cancel_ref
+                on:click=move |_| {
+                    cancelled.set(Some(no_id.clone()));
+                    confirming.set(None);
+                }>"Cancel"</button>
+        </div>
     }
 }

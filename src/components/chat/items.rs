@@ -3,7 +3,7 @@
 
 use super::images::MessageImages;
 use super::markdown::Markdown;
-use canvas_core::conversations::events::{ItemKind, ViewItem};
+use canvas_core::conversations::events::{EditDiff, ItemKind, ViewItem};
 use leptos::prelude::*;
 
 fn kind_name(k: &ItemKind) -> &'static str {
@@ -50,27 +50,7 @@ pub fn TimelineItem(item: ViewItem) -> impl IntoView {
             output,
             exit_code,
             running,
-        } => {
-            let exit = exit_code.map(|c| {
-                view! {
-                    <span class="exit-code" class:bad=c != 0 data-testid="exit-code">
-                        {format!("exit {c}")}
-                    </span>
-                }
-            });
-            view! {
-                <div class="card terminal" data-testid="terminal-action">
-                    <div class="card-head">
-                        <span class="card-title">"Terminal"</span>
-                        {running.then(|| view! { <span class="spinner" aria-label="running">"running…"</span> })}
-                        {exit}
-                    </div>
-                    <pre class="command" data-testid="terminal-command"><code>{format!("$ {command}")}</code></pre>
-                    {output.map(|o| view! { <pre class="output" data-testid="terminal-output">{o}</pre> })}
-                </div>
-            }
-            .into_any()
-        }
+        } => terminal_card(command, output, exit_code, running),
         ItemKind::FileEdit {
             path,
             command,
@@ -79,23 +59,7 @@ pub fn TimelineItem(item: ViewItem) -> impl IntoView {
             output,
             is_error,
             running,
-        } => view! {
-            <details class="card file-edit" class:is-error=is_error data-testid="file-edit">
-                <summary>
-                    <span class="card-title">{format!("{command} {path}")}</span>
-                    {running.then(|| view! { <span class="spinner">"running…"</span> })}
-                </summary>
-                {summary.map(|s| view! { <p class="muted">{s}</p> })}
-                {diff.map(|d| view! {
-                    <div class="diff">
-                        {(!d.old.is_empty()).then(|| view! { <pre class="diff-old">{d.old}</pre> })}
-                        <pre class="diff-new">{d.new}</pre>
-                    </div>
-                })}
-                {output.map(|o| view! { <pre class="output">{o}</pre> })}
-            </details>
-        }
-        .into_any(),
+        } => file_edit_card(path, command, summary, diff, output, is_error, running),
         ItemKind::ToolCall {
             tool,
             summary,
@@ -103,20 +67,7 @@ pub fn TimelineItem(item: ViewItem) -> impl IntoView {
             is_error,
             running,
             images,
-        } => {
-            let shown = !images.is_empty();
-            view! {
-                <details class="card tool" class:is-error=is_error open=shown>
-                    <summary>
-                        <span class="card-title">{tool}</span>" "<span class="muted">{summary}</span>
-                        {running.then(|| view! { <span class="spinner">"running…"</span> })}
-                    </summary>
-                    {output.map(|o| view! { <pre class="output">{o}</pre> })}
-                    {shown.then(|| view! { <MessageImages images=images /> })}
-                </details>
-            }
-            .into_any()
-        }
+        } => tool_card(tool, summary, output, is_error, running, images),
         ItemKind::Finish { message } => view! {
             <div class="card finish" data-testid="finish-message">
                 <div class="card-head"><span class="card-title">"Finished"</span></div>
@@ -166,4 +117,84 @@ pub fn TimelineItem(item: ViewItem) -> impl IntoView {
             {body}
         </li>
     }
+}
+
+/// A terminal command: the command line, its output and exit code.
+fn terminal_card(
+    command: String,
+    output: Option<String>,
+    exit_code: Option<i64>,
+    running: bool,
+) -> AnyView {
+    let exit = exit_code.map(|c| {
+        view! {
+            <span class="exit-code" class:bad=c != 0 data-testid="exit-code">
+                {format!("exit {c}")}
+            </span>
+        }
+    });
+    view! {
+        <div class="card terminal" data-testid="terminal-action">
+            <div class="card-head">
+                <span class="card-title">"Terminal"</span>
+                {running.then(|| view! { <span class="spinner" aria-label="running">"running…"</span> })}
+                {exit}
+            </div>
+            <pre class="command" data-testid="terminal-command"><code>{format!("$ {command}")}</code></pre>
+            {output.map(|o| view! { <pre class="output" data-testid="terminal-output">{o}</pre> })}
+        </div>
+    }
+    .into_any()
+}
+
+/// A file edit or view: the command and path, the server's summary, the diff, the output.
+fn file_edit_card(
+    path: String,
+    command: String,
+    summary: Option<String>,
+    diff: Option<EditDiff>,
+    output: Option<String>,
+    is_error: bool,
+    running: bool,
+) -> AnyView {
+    view! {
+        <details class="card file-edit" class:is-error=is_error data-testid="file-edit">
+            <summary>
+                <span class="card-title">{format!("{command} {path}")}</span>
+                {running.then(|| view! { <span class="spinner">"running…"</span> })}
+            </summary>
+            {summary.map(|s| view! { <p class="muted">{s}</p> })}
+            {diff.map(|d| view! {
+                <div class="diff">
+                    {(!d.old.is_empty()).then(|| view! { <pre class="diff-old">{d.old}</pre> })}
+                    <pre class="diff-new">{d.new}</pre>
+                </div>
+            })}
+            {output.map(|o| view! { <pre class="output">{o}</pre> })}
+        </details>
+    }
+    .into_any()
+}
+
+/// Any other tool call: its summary and output, and its images (then it opens by itself).
+fn tool_card(
+    tool: String,
+    summary: String,
+    output: Option<String>,
+    is_error: bool,
+    running: bool,
+    images: Vec<String>,
+) -> AnyView {
+    let shown = !images.is_empty();
+    view! {
+        <details class="card tool" class:is-error=is_error open=shown>
+            <summary>
+                <span class="card-title">{tool}</span>" "<span class="muted">{summary}</span>
+                {running.then(|| view! { <span class="spinner">"running…"</span> })}
+            </summary>
+            {output.map(|o| view! { <pre class="output">{o}</pre> })}
+            {shown.then(|| view! { <MessageImages images=images /> })}
+        </details>
+    }
+    .into_any()
 }

@@ -8,8 +8,8 @@ use crate::components::countdown::Countdown;
 use crate::platform::listen::on_window_event;
 use crate::services::conversation_tools::usage as usage_now;
 use crate::state::events::{Control, ConversationStore, Link};
-use canvas_core::conversations::events::ExecutionStatus;
-use canvas_core::conversations::live::{confirm_key, controls, status_label, ConfirmKey};
+use canvas_core::conversations::events::{ExecutionStatus, PendingAction};
+use canvas_core::conversations::live::{confirm_key, controls, status_label, ConfirmKey, Controls};
 use canvas_core::conversations::usage::{dollars, tokens, LlmUsage, Usage};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -82,23 +82,7 @@ pub fn StatusBar(store: ConversationStore, tools: ConversationTools) -> impl Int
         _ => None,
     };
     // ⌘/Ctrl+Enter approves, ⌘/Ctrl+Shift+Backspace rejects, from anywhere on the page.
-    on_window_event("keydown", move |ev| {
-        let Some(k) = ev.dyn_ref::<web_sys::KeyboardEvent>() else {
-            return;
-        };
-        if !c.get_untracked().confirm || act.pending().get_untracked() {
-            return;
-        }
-        let Some(decision) = confirm_key(&k.key(), k.ctrl_key() || k.meta_key(), k.shift_key())
-        else {
-            return;
-        };
-        k.prevent_default();
-        act.dispatch(match decision {
-            ConfirmKey::Approve => Control::Approve,
-            ConfirmKey::Reject => Control::Reject,
-        });
-    });
+    confirm_shortcuts(c, act);
     let confirm_mode = tools.confirm_mode;
     let tools_busy = tools.busy();
     let retry_store = store.clone();
@@ -148,28 +132,62 @@ pub fn StatusBar(store: ConversationStore, tools: ConversationTools) -> impl Int
             {move || error().map(|e| view! { <span class="control-error" role="alert">{e}</span> })}
         </div>
         <Show when=move || c.get().confirm>
-            <div class="confirm-bar" data-testid="confirm-bar" role="alert">
-                <span>"The agent wants to run:"</span>
-                <ul>
-                    {move || pending.get().into_iter().map(|p| view! {
-                        <li data-testid="pending-action" data-action-id=p.action_id><code>{p.summary}</code>" "<span class="muted">{format!("risk: {}", p.security_risk)}</span></li>
-                    }).collect_view()}
-                </ul>
-                <button class="btn primary small" data-testid="approve" disabled=busy
-                    aria-keyshortcuts="Control+Enter Meta+Enter" title="⌘/Ctrl+Enter"
-                    on:click=move |_| { act.dispatch(Control::Approve); }>"Approve"</button>
-                <input class="reject-reason" data-testid="reject-reason" aria-label="Reason for rejecting (optional)"
-                    placeholder="Reason (optional)" prop:value=move || reason.get()
-                    on:input=move |ev| reason.set(event_target_value(&ev)) />
-                <button class="btn small" data-testid="reject" disabled=busy
-                    aria-keyshortcuts="Control+Shift+Backspace Meta+Shift+Backspace" title="⌘/Ctrl+Shift+Backspace"
-                    on:click=move |_| { act.dispatch(Control::Reject); }>"Reject"</button>
-                <span class="muted confirm-keys">"⌘/Ctrl+Enter approves · ⌘/Ctrl+Shift+⌫ rejects"</span>
-            </div>
+            {confirm_bar(pending, busy, reason, act)}
         </Show>
         {move || (usage_open.get() && usage_detail.with(Option::is_some)).then(|| untrack(|| view! {
             <UsageDialog usage=usage_detail on_close=Callback::new(move |_| usage_open.set(false)) />
         }))}
+    }
+}
+
+/// ⌘/Ctrl+Enter approves, ⌘/Ctrl+Shift+Backspace rejects, from anywhere on the page (while an
+/// action waits for confirmation and no decision is on its way).
+fn confirm_shortcuts(c: Memo<Controls>, act: Action<Control, Result<(), String>>) {
+    on_window_event("keydown", move |ev| {
+        let Some(k) = ev.dyn_ref::<web_sys::KeyboardEvent>() else {
+            return;
+        };
+        if !c.get_untracked().confirm || act.pending().get_untracked() {
+            return;
+        }
+        let Some(decision) = confirm_key(&k.key(), k.ctrl_key() || k.meta_key(), k.shift_key())
+        else {
+            return;
+        };
+        k.prevent_default();
+        act.dispatch(match decision {
+            ConfirmKey::Approve => Control::Approve,
+            ConfirmKey::Reject => Control::Reject,
+        });
+    });
+}
+
+/// What the agent wants to run, with approve, an optional reason and reject.
+fn confirm_bar(
+    pending: RwSignal<Vec<PendingAction>>,
+    busy: Memo<bool>,
+    reason: RwSignal<String>,
+    act: Action<Control, Result<(), String>>,
+) -> impl IntoView {
+    view! {
+        <div class="confirm-bar" data-testid="confirm-bar" role="alert">
+            <span>"The agent wants to run:"</span>
+            <ul>
+                {move || pending.get().into_iter().map(|p| view! {
+                    <li data-testid="pending-action" data-action-id=p.action_id><code>{p.summary}</code>" "<span class="muted">{format!("risk: {}", p.security_risk)}</span></li>
+                }).collect_view()}
+            </ul>
+            <button class="btn primary small" data-testid="approve" disabled=busy
+                aria-keyshortcuts="Control+Enter Meta+Enter" title="⌘/Ctrl+Enter"
+                on:click=move |_| { act.dispatch(Control::Approve); }>"Approve"</button>
+            <input class="reject-reason" data-testid="reject-reason" aria-label="Reason for rejecting (optional)"
+                placeholder="Reason (optional)" prop:value=move || reason.get()
+                on:input=move |ev| reason.set(event_target_value(&ev)) />
+            <button class="btn small" data-testid="reject" disabled=busy
+                aria-keyshortcuts="Control+Shift+Backspace Meta+Shift+Backspace" title="⌘/Ctrl+Shift+Backspace"
+                on:click=move |_| { act.dispatch(Control::Reject); }>"Reject"</button>
+            <span class="muted confirm-keys">"⌘/Ctrl+Enter approves · ⌘/Ctrl+Shift+⌫ rejects"</span>
+        </div>
     }
 }
 

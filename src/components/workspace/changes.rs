@@ -5,7 +5,9 @@
 use super::{InlineError, PanelProps};
 use crate::services::workspace;
 use crate::state::backends::use_backends;
+use crate::state::workspace::ConvWorkspace;
 use crate::state::workspace::DiffMode;
+use canvas_core::agent_server::dto::{Commit, GitChange};
 use canvas_core::transport::routing::ConversationRef;
 use canvas_core::workspace::changes::{badge, label, RepoPlace};
 use canvas_core::workspace::diff::{diff_lines, side_by_side, unified};
@@ -82,23 +84,7 @@ pub(crate) fn ChangesTab(props: PanelProps) -> impl IntoView {
                     let selected = ws.selected_change.get();
                     view! {
                         <ul class="ws-changes" data-testid="changes-list" aria-label="Changed files">
-                            {list.into_iter().map(|ch| {
-                                let (letter, css) = badge(&ch.status);
-                                let path = ch.path.clone();
-                                let p2 = path.clone();
-                                let p3 = path.clone();
-                                let sel = selected.as_deref() == Some(path.as_str());
-                                view! {
-                                    <li data-testid="change-row" data-path=p3 data-status=css>
-                                        <button class="ws-change-btn" class:selected=sel aria-pressed=sel.to_string()
-                                            on:click=move |_| ws.selected_change.set(Some(p2.clone()))>
-                                            <span class=format!("ws-badge {css}") data-testid="change-badge"
-                                                title=label(&ch.status) aria-label=label(&ch.status)>{letter}</span>
-                                            <span class="ws-change-path">{path}</span>
-                                        </button>
-                                    </li>
-                                }
-                            }).collect_view()}
+                            {list.into_iter().map(|ch| change_row(ch, selected.as_deref(), ws)).collect_view()}
                         </ul>
                     }
                     .into_any()
@@ -129,25 +115,7 @@ pub(crate) fn ChangesTab(props: PanelProps) -> impl IntoView {
                         Ok(page) if page.commits.is_empty() => view! { <p class="ws-muted">"No commits."</p> }.into_any(),
                         Ok(page) => view! {
                             <ul class="ws-commits" data-testid="commits-list">
-                                {page.commits.into_iter().map(|c| {
-                                    let sha = c.sha.clone();
-                                    let s2 = sha.clone();
-                                    let open = move || ws.selected_commit.get().as_deref() == Some(s2.as_str());
-                                    let open2 = open.clone();
-                                    let (conv, repo) = (conv_k.clone(), repo_k.clone());
-                                    view! {
-                                        <li data-testid="commit-row">
-                                            <button class="ws-change-btn" aria-expanded=move || open().to_string()
-                                                on:click=move |_| ws.selected_commit.update(|s| {
-                                                    *s = if s.as_deref() == Some(sha.as_str()) { None } else { Some(sha.clone()) }
-                                                })>
-                                                <code>{c.short_sha.clone()}</code>" "{c.subject.clone()}
-                                                <span class="ws-muted">{format!(" — {}", c.author)}</span>
-                                            </button>
-                                            {move || open2().then(|| view! { <CommitFiles conv=conv.clone() repo=repo.clone() sha=c.sha.clone() /> })}
-                                        </li>
-                                    }
-                                }).collect_view()}
+                                {page.commits.into_iter().map(|c| commit_row(c, ws, &conv_k, &repo_k)).collect_view()}
                             </ul>
                         }.into_any(),
                         Err(e) => view! { <InlineError message=e.user_message() testid="commits-error" /> }.into_any(),
@@ -155,6 +123,46 @@ pub(crate) fn ChangesTab(props: PanelProps) -> impl IntoView {
                 })}}
             </Transition>
         </div>
+    }
+}
+
+/// One changed file: its status badge and path; choosing it shows its diff.
+fn change_row(ch: GitChange, selected: Option<&str>, ws: ConvWorkspace) -> impl IntoView {
+    let (letter, css) = badge(&ch.status);
+    let path = ch.path.clone();
+    let p2 = path.clone();
+    let p3 = path.clone();
+    let sel = selected == Some(path.as_str());
+    view! {
+        <li data-testid="change-row" data-path=p3 data-status=css>
+            <button class="ws-change-btn" class:selected=sel aria-pressed=sel.to_string()
+                on:click=move |_| ws.selected_change.set(Some(p2.clone()))>
+                <span class=format!("ws-badge {css}") data-testid="change-badge"
+                    title=label(&ch.status) aria-label=label(&ch.status)>{letter}</span>
+                <span class="ws-change-path">{path}</span>
+            </button>
+        </li>
+    }
+}
+
+/// One commit: its short hash, subject and author; opening it lists the files it changed.
+fn commit_row(c: Commit, ws: ConvWorkspace, conv: &ConversationRef, repo: &str) -> impl IntoView {
+    let sha = c.sha.clone();
+    let s2 = sha.clone();
+    let open = move || ws.selected_commit.get().as_deref() == Some(s2.as_str());
+    let open2 = open.clone();
+    let (conv, repo) = (conv.clone(), repo.to_string());
+    view! {
+        <li data-testid="commit-row">
+            <button class="ws-change-btn" aria-expanded=move || open().to_string()
+                on:click=move |_| ws.selected_commit.update(|s| {
+                    *s = if s.as_deref() == Some(sha.as_str()) { None } else { Some(sha.clone()) }
+                })>
+                <code>{c.short_sha.clone()}</code>" "{c.subject.clone()}
+                <span class="ws-muted">{format!(" — {}", c.author)}</span>
+            </button>
+            {move || open2().then(|| view! { <CommitFiles conv=conv.clone() repo=repo.clone() sha=c.sha.clone() /> })}
+        </li>
     }
 }
 

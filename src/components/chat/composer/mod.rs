@@ -9,17 +9,18 @@ use crate::components::chat::attachments::{
 use crate::components::chat::model_picker::ModelPicker;
 use crate::components::chat::tools::{ConversationTools, ToolOp};
 use crate::links::{pinned, use_go};
-use crate::services::attachments::{max_upload_bytes, upload_files, OnConflict, Uploaded};
-use crate::services::skills::slash_triggers;
+use crate::services::attachments::{max_upload_bytes, OnConflict};
 use crate::state::backends::use_backends;
 use crate::state::events::ConversationStore;
-use canvas_core::agent_server::dto::OutgoingMessage;
-use canvas_core::conversations::attachments::message_text;
-use canvas_core::conversations::live::{
-    composer_key, draft_after_send, message_to_send, ComposerKey,
-};
+use canvas_core::conversations::live::{composer_key, message_to_send, ComposerKey};
 use canvas_core::conversations::slash::{self, Parsed};
 use leptos::prelude::*;
+
+mod send;
+mod slash_menu;
+
+use send::send_action;
+use slash_menu::{slash_menu, slash_menu_view};
 
 /// A message box: Enter calls `on_send`, Shift+Enter (or composing with an IME) inserts a
 /// newline. Shared by the conversation's composer and the home launcher. While it holds unsent
@@ -76,68 +77,20 @@ pub fn Composer(
     working_dir: Option<String>,
 ) -> impl IntoView {
     let backends = use_backends();
-    // The unsent message survives a reload (this tab's sessionStorage, per conversation); it
-    // leaves the box only once the server took it, so a failed send keeps it for a retry.
-    let draft = RwSignal::new(store.saved_draft());
-    let keeper = store.clone();
-    Effect::watch(
-        move || draft.get(),
-        move |text, _, _| keeper.keep_draft(text),
-        false,
-    );
+    let draft = kept_draft(&store);
     let att = Attachments::new(max_upload_bytes(backends, &store.active));
     let uploading = RwSignal::new(None::<String>);
     let taken = RwSignal::new(None::<(String, Vec<String>)>);
-    let s = store.clone();
-    let upload_dir = working_dir.clone();
     // Files are uploaded first (a taken name asks what to do, sending nothing), then the
     // message goes with the images and the files' paths.
-    let send = Action::new_local(move |(text, on_conflict): &(String, OnConflict)| {
-        let (s, text, on_conflict, dir) =
-            (s.clone(), text.clone(), *on_conflict, upload_dir.clone());
-        let pending = att.items.get_untracked();
-        async move {
-            let files: Vec<(String, Vec<u8>)> = pending
-                .iter()
-                .filter(|p| p.image.is_none())
-                .map(|p| (p.name.clone(), p.bytes.clone()))
-                .collect();
-            let progress = move |p: Option<String>| {
-                uploading.try_set(p);
-            };
-            let paths = match upload_files(
-                s.backends,
-                &s.active,
-                &s.conv,
-                dir,
-                &files,
-                on_conflict,
-                progress,
-            )
-            .await?
-            {
-                Uploaded::Paths(p) => p,
-                Uploaded::Taken { dir, names } => {
-                    taken.try_set(Some((dir, names)));
-                    return Ok(());
-                }
-            };
-            let msg = OutgoingMessage {
-                text: message_text(&text, &paths),
-                image_urls: pending.into_iter().filter_map(|p| p.image).collect(),
-            };
-            let sent = s.send_with_images(msg).await;
-            if sent.is_ok() {
-                att.clear();
-                draft.try_update(|d| {
-                    if draft_after_send(d, &text).is_none() {
-                        d.clear();
-                    }
-                });
-            }
-            sent
-        }
-    });
+    let send = send_action(
+        store.clone(),
+        working_dir.clone(),
+        att,
+        uploading,
+        taken,
+        draft,
+    );
     let slash_error = RwSignal::new(None::<String>);
     let go = use_go();
     let home = pinned("/", &store.active);
@@ -181,109 +134,10 @@ pub fn Composer(
             .or_else(|| send.value().get().and_then(|r| r.err()))
     };
 
-    // The `/` menu: built-in commands, then the triggers of the backend's enabled skills
-    // (asked for the first time a `/` is typed).
-    // Loaded by an action, not a resource: the page's `Suspense` would show its fallback (and
-    // take focus from this box) while a resource read here loads.
-    let triggers = RwSignal::new(Vec::<String>::new());
-    let active = store.active.clone();
-    let load_triggers = Action::new_local(move |_: &()| {
-        let (active, dir) = (active.clone(), working_dir.clone());
-        async move {
-            let found = slash_triggers(backends, &active, dir).await;
-            triggers.try_set(found);
-        }
-    });
-    Effect::new(move |asked: Option<bool>| {
-        if asked == Some(true) {
-            return true;
-        }
-        let wants = draft.with(|d| d.trim_start().starts_with('/'));
-        if wants {
-            load_triggers.dispatch(());
-        }
-        wants
-    });
-    let dismissed = RwSignal::new(None::<String>);
-    let suggestions = Memo::new(move |_| {
-        let d = draft.get();
-        if dismissed.with(|x| x.as_deref() == Some(d.as_str())) {
-            return None;
-        }
-        triggers
-            .with(|t| slash::menu(&d, t))
-            .filter(|s| !s.is_empty())
-    });
-    // The highlighted entry, by what it inserts: skills arriving later (or typing) do not move
-    // it; when it is gone the first entry is highlighted.
-    let picked = RwSignal::new(None::<String>);
-    let selected = Memo::new(move |_| {
-        suggestions.with(|s| {
-            picked.with(|p| {
-                s.as_ref()
-                    .and_then(|s| s.iter().position(|x| Some(&x.insert) == p.as_ref()))
-                    .unwrap_or(0)
-            })
-        })
-    });
-    let step = move |by: usize| {
-        suggestions.with_untracked(|s| {
-            if let Some(s) = s.as_ref().filter(|s| !s.is_empty()) {
-                let i = (selected.get_untracked() + by) % s.len();
-                picked.set(Some(s[i].insert.clone()));
-            }
-        })
-    };
+    // The `/` menu: built-in commands, then the triggers of the backend's enabled skills.
     let input = NodeRef::<leptos::html::Textarea>::new();
-    let choose = move |i: usize| {
-        if let Some(s) = suggestions.with_untracked(|s| s.as_ref().and_then(|s| s.get(i)).cloned())
-        {
-            draft.set(s.insert);
-            if let Some(el) = input.get_untracked() {
-                let _ = el.focus();
-            }
-        }
-    };
-    let on_key = Callback::new(move |ev: web_sys::KeyboardEvent| {
-        let Some(n) = suggestions.with_untracked(|s| s.as_ref().map(Vec::len)) else {
-            return false;
-        };
-        let key = ev.key();
-        let handled = match key.as_str() {
-            "ArrowDown" => {
-                step(1);
-                true
-            }
-            "ArrowUp" => {
-                step(n - 1);
-                true
-            }
-            "Escape" => {
-                dismissed.set(Some(draft.get_untracked()));
-                true
-            }
-            // Completes the highlighted entry; Enter on a complete command sends it.
-            "Tab" | "Enter" if !ev.shift_key() && !ev.is_composing() => {
-                let i = selected.get_untracked();
-                let pick = suggestions.with_untracked(|s| {
-                    s.as_ref().and_then(|s| s.get(i)).map(|s| s.insert.clone())
-                });
-                let complete = draft.with_untracked(|d| pick.as_deref() == Some(d.as_str()));
-                if complete && key == "Enter" {
-                    false
-                } else {
-                    choose(i);
-                    true
-                }
-            }
-            _ => false,
-        };
-        if handled {
-            ev.prevent_default();
-            ev.stop_propagation();
-        }
-        handled
-    });
+    let (suggestions, selected, choose, on_key) =
+        slash_menu(backends, store.active.clone(), working_dir, draft, input);
     let busy = tools.busy();
     let picker_active = store.active.clone();
     let on_choice = Callback::new(move |choice: Option<OnConflict>| {
@@ -311,20 +165,7 @@ pub fn Composer(
             on:dragover=move |ev: web_sys::DragEvent| { ev.prevent_default(); dragging.set(true); }
             on:dragleave=move |_| dragging.set(false)
             on:drop=on_drop>
-            {move || suggestions.get().map(|items| view! {
-                <ul class="slash-menu" role="listbox" id="slash-menu" data-testid="slash-menu" aria-label="Commands">
-                    {items.into_iter().enumerate().map(|(i, s)| view! {
-                        <li role="option" id=format!("slash-option-{i}") data-testid="slash-option"
-                            data-insert=s.insert.clone()
-                            class:skill=s.is_skill
-                            aria-selected=move || (selected.get() == i).to_string()
-                            on:mousedown=move |ev| { ev.prevent_default(); choose(i); }>
-                            <span class="slash-label">{s.label}</span>
-                            <span class="muted slash-help">{s.help}</span>
-                        </li>
-                    }).collect_view()}
-                </ul>
-            })}
+            {move || suggestions.get().map(|items| slash_menu_view(items, selected, choose))}
             <MessageBox draft=draft on_send=submit
                 class="composer-input" testid="composer-input" label="Message the agent"
                 placeholder="Message the agent (Enter to send, Shift+Enter for a new line, / for commands)" rows="2"
@@ -350,4 +191,17 @@ pub fn Composer(
             {move || error().map(|e| view! { <p class="composer-error" role="alert" data-testid="composer-error">{e}</p> })}
         </form>
     }
+}
+
+/// The unsent message: it survives a reload (this tab's sessionStorage, per conversation) and
+/// leaves the box only once the server took it, so a failed send keeps it for a retry.
+fn kept_draft(store: &ConversationStore) -> RwSignal<String> {
+    let draft = RwSignal::new(store.saved_draft());
+    let keeper = store.clone();
+    Effect::watch(
+        move || draft.get(),
+        move |text, _, _| keeper.keep_draft(text),
+        false,
+    );
+    draft
 }

@@ -1,0 +1,108 @@
+//! The tools' views: what they said last, and the header's `⋯` menu.
+
+use super::{ConversationTools, Notice, ToolOp};
+use crate::components::menu;
+use canvas_core::conversations::slash::ExportFormat;
+use leptos::html;
+use leptos::prelude::*;
+
+/// What the tools said last: progress, a result, an error, or the agent's answer.
+#[component]
+pub fn ToolsNotice(tools: ConversationTools) -> impl IntoView {
+    let notice = tools.notice;
+    let dismiss = move |_| notice.set(None);
+    move || {
+        notice.get().map(|n| match n {
+            Notice::Busy(t) => view! {
+                <p class="tools-notice muted" data-testid="tools-status" data-state="busy" role="status">{t}</p>
+            }
+            .into_any(),
+            Notice::Done(t) => view! {
+                <p class="tools-notice" data-testid="tools-status" data-state="done" role="status">
+                    {t} " " <button type="button" class="btn small" on:click=dismiss>"OK"</button>
+                </p>
+            }
+            .into_any(),
+            Notice::Failed(t) => view! {
+                <p class="tools-notice error-text" data-testid="tools-status" data-state="failed" role="alert">
+                    {t} " " <button type="button" class="btn small" on:click=dismiss>"Dismiss"</button>
+                </p>
+            }
+            .into_any(),
+            Notice::Answer { question, answer } => view! {
+                <div class="ask-answer" data-testid="ask-answer" role="status">
+                    <p class="muted">"You asked (the agent was not interrupted): " <q>{question}</q></p>
+                    <div class="ask-answer-text" data-testid="ask-answer-text">
+                        <crate::components::chat::markdown::Markdown text=answer />
+                    </div>
+                    <button type="button" class="btn small" on:click=dismiss>"Close"</button>
+                </div>
+            }
+            .into_any(),
+        })
+    }
+}
+
+/// The header's `⋯` menu of the conversation's tools.
+#[component]
+pub fn ToolsMenu(tools: ConversationTools) -> impl IntoView {
+    let open = RwSignal::new(false);
+    let button = NodeRef::<html::Button>::new();
+    let list = NodeRef::<html::Div>::new();
+    Effect::new(move |_| {
+        if let Some(m) = list.get() {
+            menu::focus_item(&m, 0);
+        }
+    });
+    let close = move |refocus: bool| {
+        open.set(false);
+        if refocus {
+            if let Some(b) = button.get_untracked() {
+                let _ = b.focus();
+            }
+        }
+    };
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        if let Some(m) = list.get_untracked() {
+            menu::on_menu_key(&ev, &m, close);
+        }
+    };
+    let on_focus_out = move |ev: web_sys::FocusEvent| {
+        let within = [
+            list.get_untracked().map(Into::into),
+            button.get_untracked().map(Into::into),
+        ];
+        if !menu::focus_stays(ev.related_target(), &within) {
+            open.set(false);
+        }
+    };
+    let busy = tools.busy();
+    let item = move |testid: &'static str, label: &'static str, op: ToolOp| {
+        view! {
+            <button type="button" role="menuitem" tabindex="-1" data-testid=testid
+                disabled=move || busy.get()
+                on:click=move |_| {
+                    close(true);
+                    tools.run(op.clone());
+                }>{label}</button>
+        }
+    };
+    view! {
+        <span class="tools-menu" on:focusout=on_focus_out>
+            <button type="button" class="btn small" data-testid="conversation-menu" node_ref=button
+                aria-haspopup="menu" aria-expanded=move || open.get().to_string()
+                aria-label="Conversation actions" title="Export, fork, condense…"
+                on:click=move |_| open.update(|o| *o = !*o)>"⋯"</button>
+            <Show when=move || open.get()>
+                <div class="side-menu tools-menu-list" role="menu" data-testid="conversation-menu-list"
+                    aria-label="Conversation actions" node_ref=list on:keydown=on_key>
+                    {item("conv-export-md", "Export as Markdown", ToolOp::Export(ExportFormat::Markdown))}
+                    {item("conv-export-json", "Export as JSON", ToolOp::Export(ExportFormat::Json))}
+                    {item("conv-trajectory", "Download trajectory (.zip)", ToolOp::Trajectory)}
+                    {item("conv-fork", "Fork", ToolOp::Fork)}
+                    {item("conv-condense", "Condense history", ToolOp::Condense)}
+                </div>
+            </Show>
+        </span>
+    }
+}

@@ -1,0 +1,110 @@
+//! Installed skills or plugins of the active backend (issue #13): each with its version,
+//! source and state; enable/disable, "Update" (fetch again from the source), "Uninstall"
+//! (asked first); an install form (a git URL, `github:owner/repo`, or a folder on the agent's
+//! machine) with progress; and the marketplace on request (offline it says so in bounded time).
+//! `on_change` runs after anything changed what conversations get (the Skills page reloads its
+//! merged list).
+
+use crate::components::confirm::ConfirmDialog;
+use crate::services::extensions as svc;
+use crate::services::skills::not_available;
+use crate::state::backends::use_backends;
+use canvas_core::settings::extensions::{Extension, Installed};
+use leptos::prelude::*;
+
+mod install;
+mod row;
+
+use install::{InstallForm, Marketplace};
+use row::{installed_row, toggle_action, update_action};
+
+#[component]
+pub fn InstalledExtensions(
+    kind: Extension,
+    /// After an install, uninstall, update or enable/disable.
+    #[prop(optional)]
+    on_change: Option<Callback<()>>,
+) -> impl IntoView {
+    let backends = use_backends();
+    let noun = kind.noun();
+    let reload = RwSignal::new(0u32);
+    let list = LocalResource::new(move || {
+        reload.track();
+        let active = backends.active.get();
+        async move { svc::installed(backends, &active, kind).await }
+    });
+    let changed = move || {
+        reload.update(|r| *r = r.wrapping_add(1));
+        if let Some(cb) = on_change {
+            cb.run(());
+        }
+    };
+    let changed = StoredValue::new_local(changed);
+    let busy = RwSignal::new(None::<String>);
+    let row_note = RwSignal::new(None::<(String, String, bool)>); // (name, text, is_error)
+    let uninstalling = RwSignal::new(None::<String>);
+
+    let toggle = toggle_action(backends, kind, busy, row_note, changed);
+    let update = update_action(backends, kind, busy, row_note, changed);
+
+    let row =
+        move |item: Installed| installed_row(item, busy, row_note, uninstalling, toggle, update);
+
+    let rows = move || {
+        list.get().map(|r| match r {
+            Err(e) if not_available(&e) => view! {
+                <p class="muted" data-testid="installed-unavailable">
+                    {format!("{} are not available on this backend.", kind.feature())}
+                </p>
+            }
+            .into_any(),
+            Err(e) => view! {
+                <div class="error" role="alert" data-testid="installed-error">
+                    <p>{e.user_message()}</p>
+                    <button class="btn" on:click=move |_| reload.update(|r| *r += 1)>"Try again"</button>
+                </div>
+            }
+            .into_any(),
+            Ok(items) if items.is_empty() => view! {
+                <p class="muted" data-testid="installed-empty">{format!("No {noun}s installed yet.")}</p>
+            }
+            .into_any(),
+            Ok(items) => view! {
+                <ul class="installed-list" data-testid="installed-list">
+                    {items.into_iter().map(row).collect_view()}
+                </ul>
+            }
+            .into_any(),
+        })
+    };
+    let unsupported = move || matches!(list.get(), Some(Err(ref e)) if not_available(e));
+
+    let confirm = move || {
+        uninstalling.get().map(|name| {
+            let text = format!("Uninstall the {noun} {name}? New conversations no longer get it.");
+            view! {
+                <ConfirmDialog title=format!("Uninstall {noun}") testid="uninstall-dialog"
+                    confirm_testid="confirm-uninstall" text=text verb="Uninstall" busy_verb="Uninstalling…"
+                    gone_is_done=true on_close=Callback::new(move |_| uninstalling.set(None))
+                    on_done=Callback::new(move |_| changed.with_value(|c| c()))
+                    run=move || {
+                        let (n, active) = (name.clone(), backends.active.get_untracked());
+                        async move { svc::uninstall(backends, &active, kind, &n).await }
+                    } />
+            }
+        })
+    };
+
+    view! {
+        <section class="installed" data-testid=format!("installed-{noun}s")>
+            <Suspense fallback=move || view! { <p class="loading">{format!("Loading installed {noun}s…")}</p> }>
+                {rows}
+            </Suspense>
+            {confirm}
+            <Show when=move || !unsupported()>
+                <InstallForm kind=kind on_installed=Callback::new(move |_| changed.with_value(|c| c())) />
+                <Marketplace kind=kind on_installed=Callback::new(move |_| changed.with_value(|c| c())) />
+            </Show>
+        </section>
+    }
+}

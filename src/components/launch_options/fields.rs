@@ -1,0 +1,156 @@
+//! The launcher options' fields: working directory, LLM profile, secrets.
+
+use crate::services::launch::{self as svc, Offers};
+use crate::services::settings::subdirectories;
+use crate::state::backends::BackendsCtx;
+use canvas_core::backends::selection::ActiveBackend;
+use canvas_core::conversations::launch_options::{
+    browse_dir, check_working_dir, DirChoice, LaunchOptions,
+};
+use leptos::prelude::*;
+
+/// The working directory (when the backend offers directories): typed (checked as typed), or
+/// picked from its workspaces, recent directories and the subfolders of what is typed.
+pub(super) fn dir_field(
+    backends: BackendsCtx,
+    active: ActiveBackend,
+    offers: &Offers,
+    dirs_offered: bool,
+    opts: RwSignal<LaunchOptions>,
+    change: impl Fn(&dyn Fn(&mut LaunchOptions)) + Copy + Send + Sync + 'static,
+) -> Option<impl IntoView> {
+    let typed = RwSignal::new(opts.get_untracked().working_dir);
+    let dir_error = RwSignal::new(None::<String>);
+    let on_dir = move |ev: leptos::ev::Event| {
+        let v = event_target_value(&ev);
+        typed.set(v.clone());
+        match check_working_dir(&v) {
+            Ok(()) => {
+                dir_error.set(None);
+                change(&|o| o.working_dir = v.trim().to_string());
+            }
+            Err(e) => dir_error.set(Some(e)),
+        }
+    };
+    // The subfolders of the folder being typed. An Action, not a resource: a resource read
+    // here would make the surrounding Suspense rebuild the field (and lose the focus) each time.
+    let browse = Memo::new(move |_| typed.with(|t| browse_dir(t)));
+    let list_subdirs = {
+        let active = active.clone();
+        Action::new_local(move |dir: &String| {
+            let (active, dir) = (active.clone(), dir.clone());
+            async move {
+                subdirectories(backends, &active, &dir)
+                    .await
+                    .unwrap_or_default()
+            }
+        })
+    };
+    Effect::new(move |_| {
+        if let Some(dir) = browse.get() {
+            list_subdirs.dispatch(dir);
+        }
+    });
+    let subdirs = move || {
+        if browse.with(Option::is_none) {
+            return Vec::new();
+        }
+        list_subdirs.value().get().unwrap_or_default()
+    };
+    let known: Vec<DirChoice> = offers.dirs.clone().unwrap_or_default();
+    let options = move || {
+        let mut all = known.clone();
+        for d in subdirs() {
+            if !all.iter().any(|k| k.path == d.path) {
+                all.push(d);
+            }
+        }
+        all.into_iter()
+            .map(|d| view! { <option value=d.path.clone() label=d.name.clone()></option> })
+            .collect_view()
+    };
+    let fallback = svc::default_dir();
+    let placeholder = if fallback.is_empty() {
+        "A new folder under ~/workspace/project".to_string()
+    } else {
+        format!("{fallback} (the default in Settings → App)")
+    };
+    dirs_offered.then(|| {
+        view! {
+            <div class="field">
+                <label for="launch-dir">"Working directory"</label>
+                <input id="launch-dir" type="text" list="launch-dirs" data-testid="launch-dir"
+                    autocomplete="off" spellcheck="false" placeholder=placeholder
+                    prop:value=move || typed.get() on:input=on_dir />
+                <datalist id="launch-dirs" data-testid="launch-dir-options">{options}</datalist>
+                {move || dir_error.get().map(|e| view! {
+                    <span class="field-error" role="alert" data-testid="launch-dir-error">{e}</span>
+                })}
+            </div>
+        }
+    })
+}
+
+/// The LLM profile: the backend's own settings, or one of its profiles.
+pub(super) fn profile_field(
+    names: Vec<String>,
+    opts: RwSignal<LaunchOptions>,
+    change: impl Fn(&dyn Fn(&mut LaunchOptions)) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let choices = names
+        .into_iter()
+        .map(|n| view! { <option value=n.clone()>{n.clone()}</option> })
+        .collect_view();
+    view! {
+        <div class="field">
+            <label for="launch-profile">"LLM"</label>
+            <select id="launch-profile" data-testid="launch-profile"
+                prop:value=move || opts.with(|o| o.profile.clone().unwrap_or_default())
+                on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    change(&|o| o.profile = (!v.is_empty()).then(|| v.clone()));
+                }>
+                <option value="">"The backend's LLM settings"</option>
+                {choices}
+            </select>
+        </div>
+    }
+}
+
+/// The stored secrets the agent gets.
+pub(super) fn secrets_field(
+    names: Vec<String>,
+    opts: RwSignal<LaunchOptions>,
+    change: impl Fn(&dyn Fn(&mut LaunchOptions)) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let boxes = names
+        .iter()
+        .map(|n| {
+            let (name, name2) = (n.clone(), n.clone());
+            view! {
+                <label class="choice" data-testid="launch-secret" data-secret=n.clone()>
+                    <input type="checkbox"
+                        prop:checked=move || opts.with(|o| o.secrets.contains(&name))
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            change(&|o| {
+                                o.secrets.retain(|s| *s != name2);
+                                if on { o.secrets.push(name2.clone()); }
+                            });
+                        } />
+                    " " <code>{n.clone()}</code>
+                </label>
+            }
+        })
+        .collect_view();
+    let empty = names.is_empty().then(|| {
+        view! { <p class="muted">"This backend stores no secrets (Settings → Secrets adds them)."</p> }
+    });
+    view! {
+        <fieldset class="pref-group">
+            <legend>"Secrets the agent gets"</legend>
+            {boxes}
+            {empty}
+        </fieldset>
+    }
+}

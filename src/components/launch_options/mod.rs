@@ -1,0 +1,111 @@
+//! The launcher's options (issue #13): where the agent works (the backend's registered
+//! workspaces, the directories of its newest conversations and the subfolders of what is being
+//! typed are offered; any absolute path may be typed), which LLM profile, and which stored
+//! secrets the agent gets. Each change is remembered at once for the active backend
+//! (`services::launch`), so a reload or the next visit starts the same way. A part the backend
+//! does not offer is not shown; a profile or secret that is gone is named, not used.
+
+use crate::services::launch::{self as svc, Offers};
+use crate::state::backends::use_backends;
+use canvas_core::backends::selection::ActiveBackend;
+use canvas_core::conversations::launch_options::LaunchOptions;
+use canvas_core::error::ApiError;
+use leptos::prelude::*;
+
+mod fields;
+
+use fields::{dir_field, profile_field, secrets_field};
+
+/// The options for the active backend (rebuilt when it changes).
+#[component]
+pub fn LaunchOptionsPanel() -> impl IntoView {
+    let backends = use_backends();
+    let offers = LocalResource::new(move || {
+        let active = backends.active.get();
+        async move {
+            let offers = svc::offers(backends, &active).await;
+            (active, offers)
+        }
+    });
+    move || {
+        offers
+            .get()
+            .map(|(active, offers)| view! { <OptionsBody active=active offers=offers /> })
+    }
+}
+
+fn offered(r: &Result<Vec<String>, ApiError>) -> Option<Vec<String>> {
+    match r {
+        Err(ApiError::Unsupported(_)) => None,
+        Ok(v) => Some(v.clone()),
+        // Listed as none; the next visit asks again.
+        Err(_) => Some(Vec::new()),
+    }
+}
+
+#[component]
+fn OptionsBody(active: ActiveBackend, offers: Offers) -> impl IntoView {
+    let backends = use_backends();
+    let profiles = offered(&offers.profiles);
+    let secrets = offered(&offers.secrets);
+    let dirs_offered = !matches!(offers.dirs, Err(ApiError::Unsupported(_)));
+    if profiles.is_none() && secrets.is_none() && !dirs_offered {
+        return ().into_any();
+    }
+    let id = active.backend.id.clone();
+    let (start, load_error) = match svc::load(&id) {
+        Ok(o) => (o, None),
+        Err(e) => (LaunchOptions::default(), Some(e)),
+    };
+    let (usable, gone) = start.available(
+        profiles.as_deref().unwrap_or_default(),
+        secrets.as_deref().unwrap_or_default(),
+    );
+    let opts = RwSignal::new(usable);
+    let error = RwSignal::new(load_error.map(|e| {
+        format!("Starting with the defaults: {e}. Choosing an option here replaces them.")
+    }));
+    let id = StoredValue::new(id);
+    // Every change is remembered at once (a refused directory is not).
+    let change = move |f: &dyn Fn(&mut LaunchOptions)| {
+        opts.update(|o| f(o));
+        match svc::save(&id.get_value(), &opts.get_untracked()) {
+            Ok(()) => error.set(None),
+            Err(e) => error.set(Some(e)),
+        }
+    };
+
+    // The directory field: typed text (checked as typed), suggestions.
+    let dir_field = dir_field(backends, active, &offers, dirs_offered, opts, change);
+
+    let profile_field = profiles.map(|names| profile_field(names, opts, change));
+
+    let secrets_field = secrets.map(|names| secrets_field(names, opts, change));
+
+    let gone_note = (!gone.is_empty()).then(|| {
+        view! {
+            <p class="muted" role="status" data-testid="launch-gone">
+                {format!("No longer on this backend, so not used: {}.", gone.join(", "))}
+            </p>
+        }
+    });
+    let summary = move || {
+        let s = opts.with(LaunchOptions::summary);
+        if s.is_empty() {
+            "defaults".to_string()
+        } else {
+            s
+        }
+    };
+    view! {
+        <details class="launch-options" data-testid="launch-options">
+            <summary>"Options: " <span class="muted" data-testid="launch-options-summary">{summary}</span></summary>
+            {move || error.get().map(|e| view! { <p class="error" role="alert" data-testid="launch-options-error">{e}</p> })}
+            {dir_field}
+            {profile_field}
+            {secrets_field}
+            {gone_note}
+        </details>
+    }
+    .into_any()
+}

@@ -1,0 +1,206 @@
+//! The conversation list beside every page (issue #16; a lazy chunk): the active backend's
+//! conversations, pinned ones first (pins per backend in `localStorage`), newest first, with a
+//! status marker, the title, a relative time and an unread dot; the open one highlighted;
+//! more pages as the list is scrolled to its end; pin, rename and delete from a row menu.
+//! Collapsible (remembered); on narrow screens the whole sidebar is a drawer (see the shell).
+//! It asks the backend only while the header says it is connected, so a failing backend is
+//! not asked more often than before.
+
+use crate::links;
+use crate::pages::conversations::DeleteDialog;
+use crate::services::conversation_list::{refresh_while_visible, ListCtx, ListState};
+use crate::services::sidebar::{self, pinned_summaries, scope, SidebarCtx};
+use crate::state::backends::{use_backends, BackendsCtx};
+use crate::state::connection::{use_connection, Connection};
+use canvas_core::conversations::sidebar::{
+    missing_pins, open_conversation_id, order, SIDEBAR_PAGE_SIZE,
+};
+use leptos::html;
+use leptos::prelude::*;
+use leptos_router::hooks::use_location;
+
+mod rename;
+mod row;
+
+use rename::RenameDialog;
+use row::SidebarRow;
+
+#[component]
+pub fn SidebarList() -> impl IntoView {
+    let collapsed = RwSignal::new(sidebar::collapsed());
+    let toggle = move |_| {
+        let now = !collapsed.get_untracked();
+        sidebar::set_collapsed(now);
+        collapsed.set(now);
+    };
+    view! {
+        <section class="side-list" data-testid="sidebar-conversations" aria-label="Conversations of this backend">
+            <div class="side-list-head">
+                <button type="button" class="side-list-toggle" data-testid="sidebar-list-toggle"
+                    aria-expanded=move || (!collapsed.get()).to_string()
+                    aria-controls="sidebar-conversation-list"
+                    on:click=toggle>
+                    <span class="chevron" aria-hidden="true">{move || if collapsed.get() { "▸" } else { "▾" }}</span>
+                    " Recent"
+                </button>
+            </div>
+            // Collapsed, the list goes away with its timers and asks nothing.
+            <Show when=move || !collapsed.get()>
+                <SidebarBody />
+            </Show>
+        </section>
+    }
+}
+
+/// The list itself (while expanded).
+#[component]
+fn SidebarBody() -> impl IntoView {
+    let backends = use_backends();
+    let conn = use_connection();
+    let size = Memo::new(|_| SIDEBAR_PAGE_SIZE);
+    let ctx = SidebarCtx::new(backends, size);
+    let list = ctx.list;
+    let connected = Memo::new(move |_| matches!(conn.state(), Connection::Connected(_)));
+    let scope_now = Memo::new(move |_| backends.active.with(scope));
+    // Keyed by the active backend (id, org, revision): a switch starts over, so the list never
+    // shows another backend's conversations. Asked only while connected.
+    Effect::new(move |_| {
+        backends.active.track();
+        if connected.get() {
+            ctx.extra.set(Vec::new());
+            list.reset();
+        }
+    });
+    Effect::new(move |_| ctx.load_marks(&scope_now.get()));
+    refresh_while_visible(list);
+    // Another tab pinned or opened something: read the marks again.
+    crate::platform::listen::on_window_event("storage", move |_| {
+        ctx.load_marks(&scope_now.get_untracked())
+    });
+    // Pinned conversations that are not on a loaded page are asked for on their own.
+    load_missing_pins(backends, ctx);
+    // Relative times move on by themselves.
+    let now = ticking_now();
+    let location = use_location();
+    let open = Memo::new(move |_| open_conversation_id(&location.pathname.get()));
+    // The open conversation is seen as it is now: it never shows as unread.
+    Effect::new(move |_| {
+        let Some(id) = open.get() else { return };
+        let conv = list.items.with(|l| l.iter().find(|c| c.id == id).cloned());
+        if let Some(c) = conv {
+            ctx.mark_seen(&scope_now.get_untracked(), &c);
+        }
+    });
+    let rows = Memo::new(move |_| {
+        list.items.with(|items| {
+            ctx.extra
+                .with(|extra| ctx.pins.with(|p| order(items, extra, p)))
+        })
+    });
+    let scroller = NodeRef::<html::Ul>::new();
+    // More pages as the list is scrolled to its end.
+    let on_scroll = move |_| load_more_near_end(scroller, list);
+    let go = links::use_go();
+    view! {
+                <p class="field-error side-note" role="alert" data-testid="sidebar-storage-error"
+                    hidden=move || ctx.storage_error.with(Option::is_none)>
+                    {move || ctx.storage_error.get().map(|e| format!("Pins are not available: {e}")).unwrap_or_default()}
+                </p>
+                {move || match (connected.get(), list.state.get()) {
+                    (false, _) => view! {
+                        <p class="muted side-note" data-testid="sidebar-unavailable">"Not connected"</p>
+                    }.into_any(),
+                    (true, ListState::Loading) => view! {
+                        <p class="muted side-note" data-testid="sidebar-loading">"Loading…"</p>
+                    }.into_any(),
+                    (true, ListState::Failed(e)) => view! {
+                        <p class="field-error side-note" role="alert" data-testid="sidebar-error">
+                            {e}" "
+                            <button type="button" class="btn small" on:click=move |_| list.reset()>"Try again"</button>
+                        </p>
+                    }.into_any(),
+                    (true, ListState::Ready) => view! {
+                        <Show when=move || rows.with(|r| !r.is_empty())
+                            fallback=|| view! { <p class="muted side-note" data-testid="sidebar-empty">"No conversations yet"</p> }>
+                            <ul class="side-convs" id="sidebar-conversation-list" data-testid="sidebar-conversation-list"
+                                node_ref=scroller on:scroll=on_scroll>
+                                <For each=move || rows.get() key=|r| (r.id.clone(), r.pinned) let:row>
+                                    <SidebarRow id=row.id pinned=row.pinned ctx=ctx open=open scope=scope_now now=now />
+                                </For>
+                                <Show when=move || list.next.with(Option::is_some)>
+                                    <li class="side-more">
+                                        <button type="button" class="btn small" data-testid="sidebar-load-more"
+                                            disabled=move || list.loading_more.get()
+                                            on:click=move |_| list.load_more()>
+                                            {move || if list.loading_more.get() { "Loading…" } else { "More" }}
+                                        </button>
+                                    </li>
+                                </Show>
+                            </ul>
+                            <p class="field-error side-note" role="alert" hidden=move || list.more_error.with(Option::is_none)>
+                                {move || list.more_error.get().unwrap_or_default()}
+                            </p>
+                        </Show>
+                    }.into_any(),
+                }}
+            {move || list.deleting.get().map(|(id, title)| {
+                let go = go.clone();
+                let on_deleted = Callback::new(move |id: String| {
+                    ctx.forget(&scope_now.get_untracked(), &id);
+                    // The open conversation is gone: back to the list.
+                    if open.get_untracked().as_deref() == Some(id.as_str()) {
+                        go(&links::href("/conversations"), false);
+                    }
+                });
+                view! { <DeleteDialog list=list id=id title=title on_deleted=on_deleted /> }
+            })}
+            {move || ctx.renaming.get().map(|(id, title)| view! { <RenameDialog ctx=ctx id=id title=title /> })}
+    }
+}
+
+/// Asks for the pinned conversations that are not on a loaded page.
+fn load_missing_pins(backends: BackendsCtx, ctx: SidebarCtx) {
+    let list = ctx.list;
+    let pinned_res = LocalResource::new(move || {
+        let ids = list
+            .items
+            .with(|items| ctx.pins.with(|p| missing_pins(items, p)));
+        let ready = list.state.get() == ListState::Ready;
+        let active = backends.active.get_untracked();
+        async move {
+            if !ready {
+                return Vec::new();
+            }
+            pinned_summaries(backends, &active, ids).await
+        }
+    });
+    Effect::new(move |_| {
+        if let Some(found) = pinned_res.get() {
+            ctx.extra.set(found);
+        }
+    });
+}
+
+/// The time now, moved on every 30 s (relative times follow it).
+fn ticking_now() -> RwSignal<f64> {
+    let now = RwSignal::new(js_sys::Date::now());
+    if let Ok(h) = set_interval_with_handle(
+        move || {
+            now.try_set(js_sys::Date::now());
+        },
+        std::time::Duration::from_secs(30),
+    ) {
+        on_cleanup(move || h.clear());
+    }
+    now
+}
+
+/// Loads the next page once `scroller` is scrolled (nearly) to its end.
+fn load_more_near_end(scroller: NodeRef<html::Ul>, list: ListCtx) {
+    if let Some(el) = scroller.get_untracked() {
+        let near_end = el.scroll_top() + el.client_height() + 48 >= el.scroll_height();
+        if near_end && list.next.with_untracked(Option::is_some) {
+            list.load_more();
+        }
+    }
+}

@@ -1,0 +1,171 @@
+//! `/automations/:id`: one automation and its runs.
+
+use super::form::AutomationForm;
+use super::list::DeleteAutomation;
+use super::runs::{follow_runs, runs_section};
+use super::{load_error, next_run_text, Editing};
+use crate::links::pinned;
+use crate::services::automations as svc;
+use crate::state::backends::use_backends;
+use canvas_core::automation::Automation;
+use canvas_core::error::ApiError;
+use leptos::prelude::*;
+
+#[component]
+pub fn AutomationPage(id: String) -> impl IntoView {
+    let backends = use_backends();
+    let id = StoredValue::new(id);
+    let reload = RwSignal::new(0u32);
+    let runs_tick = RwSignal::new(0u32);
+    let offset = RwSignal::new(0u64);
+    let editing = RwSignal::new(None::<Editing>);
+    let deleting = RwSignal::new(None::<Automation>);
+    let notice = RwSignal::new(None::<String>);
+    let go = crate::links::use_go();
+    let automation = LocalResource::new(move || {
+        reload.track();
+        let active = backends.active.get();
+        async move {
+            let a = svc::get(backends, &active, &id.get_value()).await;
+            (active, a)
+        }
+    });
+    let runs = LocalResource::new(move || {
+        reload.track();
+        runs_tick.track();
+        let active = backends.active.get();
+        let offset = offset.get();
+        async move { svc::runs(backends, &active, &id.get_value(), offset).await }
+    });
+    let shown_runs = follow_runs(runs, runs_tick);
+    let has_active = move || shown_runs.with(|r| matches!(r, Some(Ok(p)) if p.has_active()));
+    let busy = RwSignal::new(false);
+    let error = RwSignal::new(None::<String>);
+    let run_now = Action::new_local(move |_: &()| {
+        let active = backends.active.get_untracked();
+        async move {
+            let r = svc::dispatch(backends, &active, &id.get_value()).await;
+            if busy.try_set(false).is_some() {
+                return;
+            }
+            match r {
+                Ok(_) => {
+                    notice.set(Some("Run started.".into()));
+                    offset.set(0);
+                    runs_tick.update(|t| *t = t.wrapping_add(1));
+                }
+                Err(e) => error.set(Some(e.user_message())),
+            }
+        }
+    });
+    let toggle = Action::new_local(move |on: &bool| {
+        let on = *on;
+        let active = backends.active.get_untracked();
+        async move {
+            let r = svc::set_active(backends, &active, &id.get_value(), on).await;
+            if busy.try_set(false).is_some() {
+                return;
+            }
+            match r {
+                Ok(_) => reload.update(|n| *n = n.wrapping_add(1)),
+                Err(e) => error.set(Some(e.user_message())),
+            }
+        }
+    });
+    let back = move || backends.active.with(|a| pinned("/automations", a));
+    let header = move || {
+        let Some((_, result)) = automation.get() else {
+            return view! { <p class="loading" data-testid="automation-loading">"Loading…"</p> }
+                .into_any();
+        };
+        match result {
+            Err(ApiError::NotFound) => view! {
+                <div class="error" role="alert" data-testid="automation-missing">
+                    <p>"This automation does not exist on this backend (it may have been deleted)."</p>
+                </div>
+            }
+            .into_any(),
+            Err(e) => load_error(&e, move || reload.update(|n| *n = n.wrapping_add(1))),
+            Ok(a) => loaded_header(a, busy, error, run_now, toggle, editing, deleting),
+        }
+    };
+    let runs_view = move || runs_section(shown_runs, offset, runs_tick, backends);
+    view! {
+        <section class="page automation" data-testid="automation-page">
+            <p><a href=back data-testid="back-to-automations">"← Automations"</a></p>
+            {header}
+            <p class="notice" role="status" data-testid="automation-notice" hidden=move || notice.get().is_none()>
+                {move || notice.get().unwrap_or_default()}
+            </p>
+            <p class="field-error" role="alert" data-testid="automation-error" hidden=move || error.get().is_none()>
+                {move || error.get().unwrap_or_default()}
+            </p>
+            <h2>"Runs" <span class="muted refreshing" hidden=move || !has_active()>" (refreshing while a run is active)"</span></h2>
+            {runs_view}
+            {move || editing.get().map(|e| view! { <AutomationForm editing=e close=Callback::new(move |saved: Option<Automation>| {
+                editing.set(None);
+                if saved.is_some() {
+                    notice.set(Some("Saved.".into()));
+                    reload.update(|n| *n = n.wrapping_add(1));
+                }
+            }) /> })}
+            {move || deleting.get().map(|a| {
+                let go = go.clone();
+                view! { <DeleteAutomation a=a close=Callback::new(move |deleted: bool| {
+                    deleting.set(None);
+                    if deleted {
+                        go(&back(), true);
+                    }
+                }) /> }
+            })}
+        </section>
+    }
+}
+
+/// The loaded automation's header (title and actions) and its facts.
+fn loaded_header(
+    a: Automation,
+    busy: RwSignal<bool>,
+    error: RwSignal<Option<String>>,
+    run_now: Action<(), ()>,
+    toggle: Action<bool, ()>,
+    editing: RwSignal<Option<Editing>>,
+    deleting: RwSignal<Option<Automation>>,
+) -> AnyView {
+    let is_active = a.is_active();
+    let state_label = a.state.label().to_string();
+    let for_edit = a.clone();
+    let for_delete = a.clone();
+    view! {
+        <header class="page-header">
+            <h1 data-testid="automation-title">{a.name.clone()}</h1>
+            <div class="automation-actions">
+                <button type="button" class="btn primary" data-testid="run-automation"
+                    disabled=move || busy.get()
+                    on:click=move |_| { busy.set(true); error.set(None); run_now.dispatch(()); }>"Run now"</button>
+                <button type="button" class="btn" data-testid="toggle-automation"
+                    disabled=move || busy.get()
+                    on:click=move |_| { busy.set(true); error.set(None); toggle.dispatch(!is_active); }>
+                    {if is_active { "Pause" } else { "Resume" }}
+                </button>
+                <button type="button" class="btn" data-testid="edit-automation"
+                    on:click=move |_| editing.set(Some(Editing::Edit(for_edit.clone())))>"Edit"</button>
+                <button type="button" class="btn danger" data-testid="delete-automation"
+                    on:click=move |_| deleting.set(Some(for_delete.clone()))>"Delete"</button>
+            </div>
+        </header>
+        <dl class="automation-facts">
+            <dt>"State"</dt>
+            <dd><span class=format!("badge automation-state state-{state_label}") data-testid="automation-state"
+                data-state=state_label.clone()>{state_label.clone()}</span>
+                {a.disabled_reason.clone().map(|d| view! { <span class="field-error">{format!(" Disabled by the service: {d}")}</span> })}
+            </dd>
+            <dt>"Trigger"</dt><dd data-testid="automation-trigger">{a.trigger.describe()}</dd>
+            <dt>"Next run"</dt><dd data-testid="automation-next">{next_run_text(&a)}</dd>
+            <dt>"Prompt"</dt><dd class="automation-prompt" data-testid="automation-prompt-text">{a.prompt.clone().unwrap_or_default()}</dd>
+            <dt>"LLM profile"</dt><dd>{a.model.clone().unwrap_or_else(|| "the backend's active profile".into())}</dd>
+            {(!a.repos.is_empty()).then(|| view! { <dt>"Repositories"</dt><dd>{a.repos.join(", ")}</dd> })}
+        </dl>
+    }
+    .into_any()
+}

@@ -1,0 +1,238 @@
+//! The automation create/edit dialog.
+
+use super::Editing;
+use crate::components::backends::dialog::Dialog;
+use crate::platform::tz::local_zone_name;
+use crate::services::automations as svc;
+use crate::state::backends::{use_backends, BackendsCtx};
+use canvas_core::automation::model::CRON_PRESETS;
+use canvas_core::automation::{cron, Automation, AutomationDraft, Capabilities};
+use leptos::prelude::*;
+
+/// Create or edit an automation: name, prompt, a cron builder (presets + a raw field validated
+/// live, read back in words), a time zone, an LLM profile and repositories.
+#[component]
+pub(super) fn AutomationForm(
+    editing: Editing,
+    close: Callback<Option<Automation>>,
+) -> impl IntoView {
+    let backends = use_backends();
+    let (initial, edit_id) = match &editing {
+        Editing::New => (
+            AutomationDraft {
+                schedule: "0 9 * * 1-5".into(),
+                timezone: local_zone_name(),
+                active: true,
+                ..Default::default()
+            },
+            None,
+        ),
+        Editing::Edit(a) => (AutomationDraft::from_automation(a), Some(a.id.clone())),
+    };
+    let was = StoredValue::new(initial.clone());
+    let name = RwSignal::new(initial.name.clone());
+    let prompt = RwSignal::new(initial.prompt.clone());
+    let schedule = RwSignal::new(initial.schedule.clone());
+    let timezone = RwSignal::new(initial.timezone.clone());
+    let model = RwSignal::new(initial.model.clone());
+    let repos = RwSignal::new(initial.repos.clone());
+    let active_on = RwSignal::new(initial.active);
+    let submitted = RwSignal::new(false);
+    let busy = RwSignal::new(false);
+    let server_error = RwSignal::new(None::<String>);
+    let caps = LocalResource::new(move || {
+        let active = backends.active.get();
+        async move { svc::capabilities(backends, &active).await }
+    });
+    let caps_now = move || caps.get().unwrap_or_else(Capabilities::default);
+    let draft = move || AutomationDraft {
+        name: name.get(),
+        prompt: prompt.get(),
+        schedule: schedule.get(),
+        timezone: timezone.get(),
+        model: model.get(),
+        repos: repos.get(),
+        active: active_on.get(),
+    };
+    let errors = Memo::new(move |_| draft().validate(&caps_now()));
+    let field_error = move |field: &'static str| {
+        move || {
+            if !submitted.get() && field != "schedule" {
+                return None;
+            }
+            errors.with(|es| {
+                es.iter()
+                    .find(|e| e.field == field)
+                    .map(|e| e.message.clone())
+            })
+        }
+    };
+    let save = save_action(backends, edit_id, was, busy, server_error, close);
+    let on_submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        submitted.set(true);
+        server_error.set(None);
+        if errors.with(Vec::is_empty) {
+            busy.set(true);
+            save.dispatch(draft());
+        }
+    };
+    let title = if matches!(editing, Editing::New) {
+        "New automation"
+    } else {
+        "Edit automation"
+    };
+    view! {
+        <Dialog title=title testid="automation-form" on_close=Callback::new(move |_| if !busy.get_untracked() { close.run(None) })>
+            <form class="automation-form" on:submit=on_submit novalidate=true>
+                <div class="field">
+                    <label for="automation-name">"Name"</label>
+                    <input id="automation-name" data-testid="automation-name" prop:value=move || name.get()
+                        aria-invalid=move || field_error("name")().is_some().to_string()
+                        on:input=move |ev| name.set(event_target_value(&ev)) />
+                    <p class="field-error" hidden=move || field_error("name")().is_none()>{field_error("name")}</p>
+                </div>
+                <div class="field">
+                    <label for="automation-prompt">"Prompt"</label>
+                    <textarea id="automation-prompt" data-testid="automation-prompt" rows="4"
+                        prop:value=move || prompt.get()
+                        on:input=move |ev| prompt.set(event_target_value(&ev))></textarea>
+                    <p class="field-error" hidden=move || field_error("prompt")().is_none()>{field_error("prompt")}</p>
+                </div>
+                {schedule_field(schedule, field_error("schedule"))}
+                {timezone_field(timezone, field_error("timezone"), caps_now)}
+                <div class="field">
+                    <label for="automation-model">"LLM profile (blank: the backend's active profile)"</label>
+                    <input id="automation-model" data-testid="automation-model" prop:value=move || model.get()
+                        on:input=move |ev| model.set(event_target_value(&ev)) />
+                    <p class="field-error" hidden=move || field_error("model")().is_none()>{field_error("model")}</p>
+                </div>
+                <div class="field">
+                    <label for="automation-repos">"Repositories to clone (one per line: owner/repo on GitHub, or a full https URL)"</label>
+                    <textarea id="automation-repos" data-testid="automation-repos" rows="2"
+                        prop:value=move || repos.get()
+                        on:input=move |ev| repos.set(event_target_value(&ev))></textarea>
+                    <p class="field-error" hidden=move || field_error("repos")().is_none()>{field_error("repos")}</p>
+                </div>
+                <label class="check">
+                    <input type="checkbox" data-testid="automation-active" prop:checked=move || active_on.get()
+                        on:change=move |ev| active_on.set(event_target_checked(&ev)) />
+                    " Active (runs on its schedule)"
+                </label>
+                <p class="field-error" role="alert" data-testid="automation-save-error" hidden=move || server_error.get().is_none()>
+                    {move || server_error.get().unwrap_or_default()}
+                </p>
+                <div class="form-actions">
+                    <button type="button" class="btn" disabled=move || busy.get()
+                        on:click=move |_| close.run(None)>"Cancel"</button>
+                    <button type="submit" class="btn primary" data-testid="save-automation" disabled=move || busy.get()>
+                        {move || if busy.get() { "Saving…" } else { "Save" }}
+                    </button>
+                </div>
+            </form>
+        </Dialog>
+    }
+}
+
+/// Saves the draft (creates, or updates only what changed since `was`); closes with the result.
+fn save_action(
+    backends: BackendsCtx,
+    edit_id: Option<String>,
+    was: StoredValue<AutomationDraft>,
+    busy: RwSignal<bool>,
+    server_error: RwSignal<Option<String>>,
+    close: Callback<Option<Automation>>,
+) -> Action<AutomationDraft, ()> {
+    Action::new_local(move |d: &AutomationDraft| {
+        let d = d.clone();
+        let id = edit_id.clone();
+        let active = backends.active.get_untracked();
+        async move {
+            let r = match &id {
+                Some(id) => svc::update(backends, &active, id, &d, &was.get_value()).await,
+                None => svc::create(backends, &active, &d).await,
+            };
+            if busy.try_set(false).is_some() {
+                return;
+            }
+            match r {
+                Ok(a) => close.run(Some(a)),
+                Err(e) => server_error.set(Some(e.user_message())),
+            }
+        }
+    })
+}
+
+/// The schedule: presets, the cron field and the schedule read back in words (or its error).
+fn schedule_field(
+    schedule: RwSignal<String>,
+    error: impl Fn() -> Option<String> + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let schedule_words = move || match cron::parse(schedule.get().trim()) {
+        Ok(s) => Some(format!("Runs {}", s.describe())),
+        Err(_) => None,
+    };
+    let presets = CRON_PRESETS
+        .iter()
+        .map(|(label, expr)| {
+            let expr = expr.to_string();
+            view! {
+                <button type="button" class="btn small" data-testid="cron-preset"
+                    on:click=move |_| schedule.set(expr.clone())>{*label}</button>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="field">
+            <label for="automation-schedule">"Schedule (cron: minute hour day month weekday)"</label>
+            <div class="cron-presets">{presets}</div>
+            <input id="automation-schedule" data-testid="automation-schedule" class="mono"
+                prop:value=move || schedule.get()
+                aria-invalid=move || error().is_some().to_string()
+                on:input=move |ev| schedule.set(event_target_value(&ev)) />
+            <p class="muted" data-testid="automation-schedule-words" hidden=move || error().is_some()>
+                {schedule_words}
+            </p>
+            <p class="field-error" data-testid="automation-schedule-error" hidden=move || error().is_none()>
+                {error}
+            </p>
+        </div>
+    }
+}
+
+/// The time zone, with the service's zones (or a few common ones) as suggestions.
+fn timezone_field(
+    timezone: RwSignal<String>,
+    error: impl Fn() -> Option<String> + Copy + Send + Sync + 'static,
+    caps_now: impl Fn() -> Capabilities + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let zones = move || {
+        let mut z = caps_now().timezones;
+        if z.is_empty() {
+            z = [
+                "UTC",
+                "Europe/Berlin",
+                "Europe/London",
+                "America/New_York",
+                "America/Los_Angeles",
+                "Asia/Tokyo",
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        }
+        z.into_iter()
+            .map(|z| view! { <option value=z.clone()></option> })
+            .collect_view()
+    };
+    view! {
+        <div class="field">
+            <label for="automation-timezone">"Time zone"</label>
+            <input id="automation-timezone" data-testid="automation-timezone" list="automation-zones"
+                prop:value=move || timezone.get()
+                on:input=move |ev| timezone.set(event_target_value(&ev)) />
+            <datalist id="automation-zones">{zones}</datalist>
+            <p class="field-error" hidden=move || error().is_none()>{error}</p>
+        </div>
+    }
+}

@@ -1,0 +1,252 @@
+//! `/automations`: the list, its rows and the delete confirmation.
+
+use super::form::AutomationForm;
+use super::{load_error, next_run_text, pager, run_badge, Editing};
+use crate::components::backends::dialog::Dialog;
+use crate::components::page_header::page_header;
+use crate::links::pinned;
+use crate::services::automations as svc;
+use crate::state::backends::use_backends;
+use canvas_core::automation::Automation;
+use canvas_core::backends::selection::ActiveBackend;
+use leptos::prelude::*;
+
+#[component]
+pub fn AutomationsPage() -> impl IntoView {
+    let backends = use_backends();
+    let reload = RwSignal::new(0u32);
+    let offset = RwSignal::new(0u64);
+    let editing = RwSignal::new(None::<Editing>);
+    let deleting = RwSignal::new(None::<Automation>);
+    let notice = RwSignal::new(None::<String>);
+    // Keyed by the active backend: a switch never shows another backend's automations.
+    let page = LocalResource::new(move || {
+        reload.track();
+        let active = backends.active.get();
+        let offset = offset.get();
+        async move {
+            let page = svc::list(backends, &active, offset).await;
+            (active, page)
+        }
+    });
+    let changed = Callback::new(move |msg: Option<String>| {
+        notice.set(msg);
+        reload.update(|n| *n = n.wrapping_add(1));
+    });
+    let body = move || {
+        let Some((active, result)) = page.get() else {
+            return view! { <p class="loading" data-testid="automations-loading">"Loading automations…"</p> }
+                .into_any();
+        };
+        match result {
+            Err(e) => load_error(&e, move || reload.update(|n| *n = n.wrapping_add(1))),
+            Ok(p) if p.automations.is_empty() && offset.get_untracked() == 0 => view! {
+                <div class="empty" data-testid="automations-empty">
+                    <p>"No automations yet. An automation runs a prompt on a schedule; each run is a conversation."</p>
+                </div>
+            }
+            .into_any(),
+            Ok(p) => {
+                let total = p.total;
+                let shown = p.automations.len() as u64;
+                let start = offset.get_untracked();
+                let rows = p
+                    .automations
+                    .into_iter()
+                    .map(|a| {
+                        view! {
+                            <AutomationRow a=a active=active.clone() editing=editing
+                                deleting=deleting changed=changed />
+                        }
+                    })
+                    .collect_view();
+                view! {
+                    <ul class="automation-list" data-testid="automation-list" data-count=shown.to_string()>
+                        {rows}
+                    </ul>
+                    {pager(offset, start, shown, total, u64::from(svc::PAGE))}
+                }
+                .into_any()
+            }
+        }
+    };
+    view! {
+        <section class="page automations" data-testid="automations-page">
+            {page_header("Automations", "btn primary", "new-automation", "New automation",
+                move |_| editing.set(Some(Editing::New)))}
+            <p class="notice" role="status" data-testid="automations-notice" hidden=move || notice.get().is_none()>
+                {move || notice.get().unwrap_or_default()}
+            </p>
+            {body}
+            {move || editing.get().map(|e| view! { <AutomationForm editing=e close=Callback::new(move |saved: Option<Automation>| {
+                editing.set(None);
+                if let Some(a) = saved {
+                    changed.run(Some(format!("Saved “{}”.", a.name)));
+                }
+            }) /> })}
+            {move || deleting.get().map(|a| view! { <DeleteAutomation a=a close=Callback::new(move |deleted: bool| {
+                deleting.set(None);
+                if deleted {
+                    changed.run(Some("Automation deleted.".into()));
+                }
+            }) /> })}
+        </section>
+    }
+}
+
+#[component]
+fn AutomationRow(
+    a: Automation,
+    active: ActiveBackend,
+    editing: RwSignal<Option<Editing>>,
+    deleting: RwSignal<Option<Automation>>,
+    changed: Callback<Option<String>>,
+) -> impl IntoView {
+    let backends = use_backends();
+    let id = a.id.clone();
+    let link = pinned(&crate::links::automation_path(&id), &active);
+    let last = {
+        let id = id.clone();
+        let active = active.clone();
+        LocalResource::new(move || {
+            let id = id.clone();
+            let active = active.clone();
+            async move { svc::last_run(backends, &active, &id).await }
+        })
+    };
+    let busy = RwSignal::new(false);
+    let error = RwSignal::new(None::<String>);
+    let run_now = {
+        let id = id.clone();
+        let active = active.clone();
+        Action::new_local(move |_: &()| {
+            let (id, active) = (id.clone(), active.clone());
+            async move {
+                busy.set(true);
+                let r = svc::dispatch(backends, &active, &id).await;
+                if busy.try_set(false).is_some() {
+                    return;
+                }
+                match r {
+                    Ok(_) => changed.run(Some(
+                        "Run started: open the automation to follow it.".into(),
+                    )),
+                    Err(e) => error.set(Some(e.user_message())),
+                }
+            }
+        })
+    };
+    let toggle = {
+        let id = id.clone();
+        let active = active.clone();
+        let on = !a.is_active();
+        Action::new_local(move |_: &()| {
+            let (id, active) = (id.clone(), active.clone());
+            async move {
+                busy.set(true);
+                let r = svc::set_active(backends, &active, &id, on).await;
+                if busy.try_set(false).is_some() {
+                    return;
+                }
+                match r {
+                    Ok(a) => changed.run(Some(format!(
+                        "“{}” is {}.",
+                        a.name,
+                        if a.is_active() { "active" } else { "paused" }
+                    ))),
+                    Err(e) => error.set(Some(e.user_message())),
+                }
+            }
+        })
+    };
+    let state = a.state.clone();
+    let state_label = state.label().to_string();
+    let is_active = a.is_active();
+    let trigger = a.trigger.describe();
+    let next = next_run_text(&a);
+    let name = a.name.clone();
+    let disabled_reason = a.disabled_reason.clone();
+    let for_edit = a.clone();
+    let for_delete = a.clone();
+    view! {
+        <li class="automation-row" data-testid="automation-row" data-automation-id=id.clone()
+            data-state=state_label.clone()>
+            <div class="automation-main">
+                <a class="automation-name" href=link data-testid="automation-link">{name.clone()}</a>
+                <span class=format!("badge automation-state state-{}", state_label) data-testid="automation-state">
+                    {state_label.clone()}
+                </span>
+                <span class="automation-trigger" data-testid="automation-trigger">{trigger}</span>
+            </div>
+            <div class="automation-meta muted">
+                <span data-testid="automation-next">{format!("Next run: {next}")}</span>
+                <span data-testid="automation-last">
+                    {move || match last.get() {
+                        None => "Last run: …".into_any(),
+                        Some(Ok(None)) => "Last run: never".into_any(),
+                        Some(Ok(Some(r))) => view! { "Last run: " {run_badge(&r)} }.into_any(),
+                        Some(Err(_)) => "Last run: unknown".into_any(),
+                    }}
+                </span>
+                {disabled_reason.map(|d| view! { <span class="field-error">{format!("Disabled by the service: {d}")}</span> })}
+            </div>
+            <div class="automation-actions">
+                <button type="button" class="btn small" data-testid="run-automation"
+                    aria-label=format!("Run {name} now") disabled=move || busy.get()
+                    on:click=move |_| { error.set(None); run_now.dispatch(()); }>"Run now"</button>
+                <button type="button" class="btn small" data-testid="toggle-automation"
+                    disabled=move || busy.get()
+                    on:click=move |_| { error.set(None); toggle.dispatch(()); }>
+                    {if is_active { "Pause" } else { "Resume" }}
+                </button>
+                <button type="button" class="btn small" data-testid="edit-automation"
+                    on:click=move |_| editing.set(Some(Editing::Edit(for_edit.clone())))>"Edit"</button>
+                <button type="button" class="btn small danger" data-testid="delete-automation"
+                    on:click=move |_| deleting.set(Some(for_delete.clone()))>"Delete"</button>
+            </div>
+            <p class="field-error" role="alert" data-testid="automation-row-error" hidden=move || error.get().is_none()>
+                {move || error.get().unwrap_or_default()}
+            </p>
+        </li>
+    }
+}
+
+#[component]
+pub(super) fn DeleteAutomation(a: Automation, close: Callback<bool>) -> impl IntoView {
+    let backends = use_backends();
+    let busy = RwSignal::new(false);
+    let error = RwSignal::new(None::<String>);
+    let id = a.id.clone();
+    let remove = Action::new_local(move |_: &()| {
+        let id = id.clone();
+        let active = backends.active.get_untracked();
+        async move {
+            let r = svc::delete(backends, &active, &id).await;
+            if busy.try_set(false).is_some() {
+                return;
+            }
+            match r {
+                Ok(()) => close.run(true),
+                Err(e) => error.set(Some(e.user_message())),
+            }
+        }
+    });
+    view! {
+        <Dialog title="Delete automation" testid="delete-automation-dialog"
+            on_close=Callback::new(move |_| if !busy.get_untracked() { close.run(false) })>
+            <p>{format!("Delete “{}”? Its schedule stops; past runs' conversations stay on the agent server.", a.name)}</p>
+            <p class="field-error" role="alert" hidden=move || error.get().is_none()>
+                {move || error.get().unwrap_or_default()}
+            </p>
+            <div class="form-actions">
+                <button type="button" class="btn" disabled=move || busy.get()
+                    on:click=move |_| close.run(false)>"Cancel"</button>
+                <button type="button" class="btn danger" data-testid="confirm-delete-automation"
+                    disabled=move || busy.get()
+                    on:click=move |_| { busy.set(true); error.set(None); remove.dispatch(()); }>
+                    {move || if busy.get() { "Deleting…" } else { "Delete" }}
+                </button>
+            </div>
+        </Dialog>
+    }
+}

@@ -1,0 +1,116 @@
+//! `/automations` and `/automations/:id` (issue #14): prompts the agent runs on a schedule,
+//! each run a conversation. Everything here is one lazy chunk; the calls go through the active
+//! backend's automation capability (`services::automations`), never a kind switch.
+
+use crate::platform::tz::{format_in_zone, local_zone_name, BrowserZone};
+use canvas_core::automation::model::{format_span, service_missing, NOT_RUNNING_HELP};
+use canvas_core::automation::{Automation, Run};
+use canvas_core::error::ApiError;
+use leptos::prelude::*;
+use std::time::Duration;
+
+mod detail;
+mod form;
+mod list;
+mod runs;
+
+pub use detail::AutomationPage;
+pub use list::AutomationsPage;
+
+/// How often an automation's runs are refreshed while one is pending or running.
+const ACTIVE_RUN_POLL: Duration = Duration::from_secs(3);
+
+fn now_secs() -> i64 {
+    (js_sys::Date::now() / 1000.0) as i64
+}
+
+/// Seconds since the epoch of an ISO 8601 time the service sent (UTC).
+fn iso_secs(iso: &str) -> Option<i64> {
+    let ms = js_sys::Date::parse(iso);
+    (!ms.is_nan()).then_some((ms / 1000.0) as i64)
+}
+
+/// An ISO time in the browser's zone, e.g. "Tue, 1 Dec 2026, 09:00".
+fn local_time(iso: &str) -> String {
+    iso_secs(iso)
+        .map(|s| format_in_zone(s, &local_zone_name()))
+        .unwrap_or_else(|| iso.to_string())
+}
+
+/// "Tue, 1 Dec 2026, 09:00 (in 6 h 3 min)" for an active cron automation.
+fn next_run_text(a: &Automation) -> String {
+    let now = now_secs();
+    let zone_name = match &a.trigger {
+        canvas_core::automation::Trigger::Cron { timezone, .. } => timezone.clone(),
+        _ => return "on its trigger".into(),
+    };
+    if !a.is_active() {
+        return "not scheduled (paused)".into();
+    }
+    let Some(zone) = BrowserZone::new(&zone_name) else {
+        return format!("unknown time zone {zone_name:?}");
+    };
+    match a.next_run(now, &zone) {
+        Some(next) => format!(
+            "{} (in {})",
+            format_in_zone(next, &zone_name),
+            format_span(next - now)
+        ),
+        None => "never (the schedule cannot fire)".into(),
+    }
+}
+
+fn run_badge(run: &Run) -> impl IntoView {
+    let label = run.status.label().to_string();
+    view! {
+        <span class=format!("badge run-status run-status-{}", label.to_lowercase())
+            data-testid="run-status" data-status=label.clone()>{label.clone()}</span>
+    }
+}
+
+/// Shown instead of a page when the backend has no automation service behind it.
+#[component]
+fn NotRunning() -> impl IntoView {
+    view! {
+        <div class="error" role="alert" data-testid="automations-not-running">
+            <p><strong>"Automations are not available here."</strong></p>
+            <p>{NOT_RUNNING_HELP}</p>
+        </div>
+    }
+}
+
+/// A failed load: "not running" for a missing service, else the error with a retry.
+fn load_error(e: &ApiError, retry: impl Fn() + 'static) -> AnyView {
+    if service_missing(e) {
+        view! { <NotRunning /> }.into_any()
+    } else {
+        let msg = e.user_message();
+        view! {
+            <div class="error" role="alert" data-testid="automations-error">
+                <p>{msg}</p>
+                <button type="button" class="btn" on:click=move |_| retry()>"Try again"</button>
+            </div>
+        }
+        .into_any()
+    }
+}
+
+/// What the list or the detail page is editing.
+#[derive(Clone, PartialEq)]
+enum Editing {
+    New,
+    Edit(Automation),
+}
+
+/// "Newer", "first–last of total" and "Older" under a list shown `page` items at a time.
+fn pager(offset: RwSignal<u64>, start: u64, shown: u64, total: u64, page: u64) -> impl IntoView {
+    view! {
+        <div class="pager" hidden={total <= page}>
+            <button type="button" class="btn small" disabled={start == 0}
+                on:click=move |_| offset.update(|o| *o = o.saturating_sub(page))>"Newer"</button>
+            <span class="muted">{format!("{}–{} of {total}", start + 1, start + shown)}</span>
+            <button type="button" class="btn small" disabled={start + shown >= total}
+                on:click=move |_| offset.update(|o| *o += page)>"Older"</button>
+        </div>
+    }
+}

@@ -1,0 +1,158 @@
+//! An automation's runs: the list, each run, and the refresh while one is active.
+
+use super::{iso_secs, local_time, now_secs, pager, run_badge, ACTIVE_RUN_POLL};
+use crate::links::{conversation_path, pinned};
+use crate::services::automations as svc;
+use crate::state::backends::{use_backends, BackendsCtx};
+use canvas_core::automation::model::{cancel_error_message, format_span, service_missing};
+use canvas_core::automation::{Run, RunPage};
+use canvas_core::backends::selection::ActiveBackend;
+use canvas_core::error::ApiError;
+use leptos::prelude::*;
+
+/// The runs as last loaded (the last answer stays on screen while the next refresh runs),
+/// refreshed every [`ACTIVE_RUN_POLL`] while a run is pending or running.
+pub(super) fn follow_runs(
+    runs: LocalResource<Result<RunPage, ApiError>>,
+    runs_tick: RwSignal<u32>,
+) -> RwSignal<Option<Result<RunPage, ApiError>>> {
+    let shown_runs = RwSignal::new(None::<Result<RunPage, ApiError>>);
+    Effect::new(move |_| {
+        if let Some(r) = runs.get() {
+            shown_runs.set(Some(r));
+        }
+    });
+    if let Ok(h) = set_interval_with_handle(
+        move || {
+            if shown_runs.with_untracked(|r| matches!(r, Some(Ok(p)) if p.has_active())) {
+                runs_tick.update(|t| *t = t.wrapping_add(1));
+            }
+        },
+        ACTIVE_RUN_POLL,
+    ) {
+        on_cleanup(move || h.clear());
+    }
+    shown_runs
+}
+
+/// The runs: counts, the list and its pager (the last answer while the next one loads).
+pub(super) fn runs_section(
+    shown_runs: RwSignal<Option<Result<RunPage, ApiError>>>,
+    offset: RwSignal<u64>,
+    runs_tick: RwSignal<u32>,
+    backends: BackendsCtx,
+) -> AnyView {
+    let Some(result) = shown_runs.get() else {
+        return view! { <p class="loading">"Loading runs…"</p> }.into_any();
+    };
+    match result {
+        Err(e) if service_missing(&e) => ().into_any(),
+        Err(ApiError::NotFound) => ().into_any(),
+        Err(e) => view! { <p class="field-error" role="alert">{format!("Could not load the runs: {}", e.user_message())}</p> }.into_any(),
+        Ok(p) if p.runs.is_empty() && offset.get_untracked() == 0 => view! {
+            <p class="muted" data-testid="runs-empty">"No runs yet. “Run now” starts one."</p>
+        }
+        .into_any(),
+        Ok(p) => {
+            let counts = p
+                .status_counts
+                .iter()
+                .map(|(k, v)| format!("{v} {}", k.to_lowercase()))
+                .collect::<Vec<_>>()
+                .join(" · ");
+            let start = offset.get_untracked();
+            let shown = p.runs.len() as u64;
+            let total = p.total;
+            let active = backends.active.get_untracked();
+            let rows = p
+                .runs
+                .into_iter()
+                .map(|r| view! { <RunRow run=r active=active.clone() refresh=runs_tick /> })
+                .collect_view();
+            view! {
+                <p class="muted" data-testid="run-counts">{format!("{total} {}: {counts}", if total == 1 { "run" } else { "runs" })}</p>
+                <ul class="run-list" data-testid="run-list">{rows}</ul>
+                {pager(offset, start, shown, total, u64::from(svc::RUNS_PAGE))}
+            }
+            .into_any()
+        }
+    }
+}
+
+#[component]
+fn RunRow(run: Run, active: ActiveBackend, refresh: RwSignal<u32>) -> impl IntoView {
+    let backends = use_backends();
+    let error = RwSignal::new(None::<String>);
+    let busy = RwSignal::new(false);
+    let run_id = run.id.clone();
+    let cancel = Action::new_local(move |_: &()| {
+        let id = run_id.clone();
+        let active = backends.active.get_untracked();
+        async move {
+            let r = svc::cancel(backends, &active, &id).await;
+            if busy.try_set(false).is_some() {
+                return;
+            }
+            match r {
+                Ok(_) => refresh.update(|t| *t = t.wrapping_add(1)),
+                Err(e) => {
+                    error.set(Some(cancel_error_message(&e)));
+                    refresh.update(|t| *t = t.wrapping_add(1));
+                }
+            }
+        }
+    });
+    let started = run.started_at.as_deref().and_then(iso_secs);
+    let ended = run.completed_at.as_deref().and_then(iso_secs);
+    let took = match (started, ended) {
+        (Some(s), Some(e)) => format!(", took {}", format_span(e - s)),
+        (Some(s), None) => format!(", running for {}", format_span(now_secs() - s)),
+        _ => String::new(),
+    };
+    let when = format!(
+        "{} · {}{took}",
+        local_time(&run.created_at),
+        run.trigger_source
+            .clone()
+            .unwrap_or_else(|| "manual".into())
+    );
+    let conversation = run.conversation_id.clone().map(|cid| {
+        let link = pinned(&conversation_path(&cid), &active);
+        view! { <a href=link data-testid="run-conversation">"Open its conversation"</a> }
+    });
+    let still_going =
+        run.status == canvas_core::automation::RunStatus::Cancelled && started.is_some();
+    let cancellable = run.status.is_active();
+    let detail = match (&run.final_message, &run.error_detail) {
+        (Some(m), _) => Some(("Final answer", m.clone(), "run-answer")),
+        (None, Some(e)) => Some(("Error", e.clone(), "run-error")),
+        _ => None,
+    };
+    let phase = run.current_phase.clone().filter(|_| run.status.is_active());
+    view! {
+        <li class="run-row" data-testid="run-row" data-run-id=run.id.clone() data-status=run.status.label().to_string()>
+            <div class="run-main">
+                {run_badge(&run)}
+                <span class="muted">{when}</span>
+                {conversation}
+                {cancellable.then(|| view! {
+                    <button type="button" class="btn small danger" data-testid="cancel-run"
+                        disabled=move || busy.get()
+                        on:click=move |_| { busy.set(true); error.set(None); cancel.dispatch(()); }>
+                        {move || if busy.get() { "Cancelling…" } else { "Cancel" }}
+                    </button>
+                })}
+            </div>
+            {phase.map(|p| view! { <p class="muted run-phase" data-testid="run-phase">{p}</p> })}
+            {detail.map(|(label, text, testid)| view! {
+                <p class="run-detail" data-testid=testid><strong>{format!("{label}: ")}</strong>{text}</p>
+            })}
+            {still_going.then(|| view! {
+                <p class="muted" data-testid="run-cancel-note">
+                    "Cancelled here; a job that had already started may still finish on the agent server."
+                </p>
+            })}
+            <p class="field-error" role="alert" hidden=move || error.get().is_none()>{move || error.get().unwrap_or_default()}</p>
+        </li>
+    }
+}

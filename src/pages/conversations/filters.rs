@@ -1,0 +1,95 @@
+//! The conversation lists' filter bar (a lazy chunk).
+
+use super::url_filter;
+use crate::state::backends::use_backends;
+use canvas_core::conversations::list_filter::{
+    StatusGroup, ARCHIVED_PARAM, FROM_PARAM, STATUS_PARAM,
+};
+use leptos::prelude::*;
+use leptos_router::hooks::use_query_map;
+
+/// The filter bar (a lazy chunk): status buttons, "Show archived/closed", and in the
+/// all-backends view one button per backend. Each change replaces the URL's query
+/// (`links::current_with_param` / `current_with_values`), so a reload or a shared link shows
+/// the same list.
+#[component]
+pub fn ListFilters() -> impl IntoView {
+    let backends = use_backends();
+    let query = use_query_map();
+    // Read when needed (no memo of its own: a new signal type costs the main module code).
+    let filter = move || url_filter(query);
+    let all = Memo::new(move |_| query.with(|q| q.get("scope").as_deref() == Some("all")));
+    let go = crate::links::use_go();
+    let go_status = go.clone();
+    let go_archived = go.clone();
+    let statuses = StatusGroup::ALL
+        .into_iter()
+        .map(|g| {
+            let go = go_status.clone();
+            view! {
+                <button type="button" class="btn small filter-chip" data-testid="status-filter"
+                    data-status=g.token()
+                    aria-pressed=move || filter().statuses.contains(&g).to_string()
+                    on:click=move |_| {
+                        let value = filter().toggled_status(g);
+                        go(&crate::links::current_with_param(STATUS_PARAM, &value), true);
+                    }>
+                    {g.label()}
+                </button>
+            }
+        })
+        .collect_view();
+    let backend_chips = move || {
+        if !all.get() {
+            return None;
+        }
+        let go = go.clone();
+        let chips = backends.backends.with(|list| {
+            list.iter()
+                .filter(|b| b.id != canvas_core::backends::record::NO_BACKEND_ID)
+                .map(|b| {
+                    let id = b.id.clone();
+                    let pressed_id = id.clone();
+                    let label = canvas_core::conversations::all_backends::source_label(b, None);
+                    let go = go.clone();
+                    view! {
+                        <button type="button" class="btn small filter-chip" data-testid="backend-filter"
+                            data-backend-id=id.clone()
+                            aria-pressed=move || filter().backends.contains(&pressed_id).to_string()
+                            on:click=move |_| {
+                                let next = filter().toggled_backend(&id);
+                                let values: Vec<&str> = next.iter().map(String::as_str).collect();
+                                go(&crate::links::current_with_values(FROM_PARAM, &values), true);
+                            }>
+                            {label}
+                        </button>
+                    }
+                })
+                .collect_view()
+        });
+        Some(view! {
+            <div class="filter-group" role="group" aria-label="Backends" data-testid="backend-filters">
+                <span class="muted filter-label">"Backends"</span>
+                {chips}
+            </div>
+        })
+    };
+    view! {
+        <div class="list-filters status-filters" data-testid="list-filters">
+            <div class="filter-group" role="group" aria-label="Status">
+                <span class="muted filter-label">"Status"</span>
+                {statuses}
+            </div>
+            <label class="filter-archived">
+                <input type="checkbox" data-testid="archived-toggle"
+                    prop:checked=move || filter().archived
+                    on:change=move |ev| {
+                        let on = event_target_checked(&ev);
+                        go_archived(&crate::links::current_with_param(ARCHIVED_PARAM, if on { "1" } else { "" }), true);
+                    } />
+                " Show archived/closed"
+            </label>
+            {backend_chips}
+        </div>
+    }
+}

@@ -1,0 +1,214 @@
+//! The conversation list of the active backend, newest first: "Load more" pages, a refresh
+//! every 30 s while the tab is visible, inline rename, delete with a confirmation, and status
+//! badges (execution status; sandbox status for cloud). `?page_size=N` sets the page size.
+//! Filters live in the URL (`canvas_core::conversations::list_filter`): `?q=` (title), `?status=`,
+//! `?archived=1`, and in the all-backends view (`?scope=all`) `?from=` (backends); the filter
+//! bar is a lazy chunk ([`ListFilters`]).
+
+use crate::links::href;
+use crate::services::conversation_list::{
+    refresh_while_visible, remember_order, ListCtx, ListState,
+};
+use crate::state::backends::use_backends;
+use canvas_core::conversations::list::{page_size, Badge};
+use canvas_core::conversations::list_filter::{
+    ListFilter, ARCHIVED_PARAM, FROM_PARAM, STATUS_PARAM,
+};
+use canvas_core::navigation::shortcuts::encode_ids;
+use leptos::prelude::*;
+use leptos_router::components::A;
+use leptos_router::hooks::use_query_map;
+use leptos_router::params::ParamsMap;
+
+mod filters;
+mod row;
+
+pub use filters::ListFilters;
+use row::ConversationRow;
+pub(crate) use row::DeleteDialog;
+
+/// Formats an ISO timestamp in the user's locale (falls back to the raw text).
+pub(crate) fn format_time(iso: &str) -> String {
+    let d = js_sys::Date::new(&wasm_bindgen::JsValue::from_str(iso));
+    if d.get_time().is_nan() {
+        iso.to_string()
+    } else {
+        d.to_locale_string("default", &wasm_bindgen::JsValue::UNDEFINED)
+            .as_string()
+            .unwrap_or_else(|| iso.to_string())
+    }
+}
+
+#[component]
+pub(crate) fn StatusBadge(badge: Badge) -> impl IntoView {
+    let label = format!("{} status: {}", badge.kind, badge.label);
+    view! {
+        <span class=badge.class data-testid="status-badge" data-kind=badge.kind
+            data-status=badge.label.clone() title=label.clone() aria-label=label>
+            {badge.label.clone()}
+        </span>
+    }
+}
+
+/// The list filters of the URL's query (tracked).
+pub(crate) fn url_filter(query: Memo<ParamsMap>) -> ListFilter {
+    query.with(|q| ListFilter::from_lookup(|k| q.get_all(k).unwrap_or_default()))
+}
+
+#[component]
+pub fn ConversationsPage() -> impl IntoView {
+    let backends = use_backends();
+    let query = use_query_map();
+    let size = Memo::new(move |_| page_size(query.with(|q| q.get("page_size")).as_deref()));
+    let list = ListCtx::new(backends, size);
+    let all = Memo::new(move |_| query.with(|q| q.get("scope").as_deref() == Some("all")));
+    // Keyed by the active backend (id, org, revision) and the page size: a switch starts over,
+    // so the list never shows another backend's conversations. The all-backends view asks
+    // every backend itself, so this list waits until it is shown.
+    Effect::new(move |_| {
+        backends.active.track();
+        size.track();
+        if !all.get() {
+            list.reset();
+        }
+    });
+    refresh_while_visible(list);
+
+    let search = Memo::new(move |_| query.with(|q| q.get("q").unwrap_or_default()));
+    let refresh_all = RwSignal::new(0u32);
+    // The rows shown: the loaded pages through the URL's filters. Their order is remembered
+    // here for the next/previous conversation shortcuts (the all-backends view keeps its own):
+    // this runs whenever the rows change, like an effect, without one more effect type in the
+    // main module.
+    let ids = move || {
+        let f = url_filter(query);
+        let ids = list.items.with(|l| {
+            l.iter()
+                .filter(|c| f.matches(c))
+                .map(|c| c.id.clone())
+                .collect::<Vec<_>>()
+        });
+        if !all.get_untracked() {
+            backends.active.with_untracked(|a| {
+                remember_order(&encode_ids(&a.backend.id, a.org_id.as_deref(), &ids))
+            });
+        }
+        ids
+    };
+    // The filter bar is a lazy chunk: shown when the URL filters (status, archived, backends,
+    // all backends) or when asked for, so the plain list's first paint needs no chunk.
+    let filters_open = RwSignal::new(false);
+    let filters_shown = move || {
+        filters_open.get()
+            || query.with(|q| {
+                q.get_str("scope") == Some("all")
+                    || [STATUS_PARAM, ARCHIVED_PARAM, FROM_PARAM]
+                        .iter()
+                        .any(|k| q.get_str(k).is_some_and(|v| !v.is_empty()))
+            })
+    };
+    let go = crate::links::use_go();
+    // The filters live in the URL (`?q=`, `?scope=all`): a reload or a shared link keeps them.
+    let set_param = move |key: &str, value: &str| {
+        go(&crate::links::current_with_param(key, value), true);
+    };
+    let set_search = set_param.clone();
+    let set_scope = set_param;
+    view! {
+        <section class="page conversations">
+            <header class="page-header">
+                <h1>"Conversations"</h1>
+                <A href=href("/") attr:class="btn primary" attr:data-testid="new-conversation">"New conversation"</A>
+                <button class="btn" data-testid="refresh-conversations" title="Refresh"
+                    on:click=move |_| if all.get_untracked() { refresh_all.update(|n| *n += 1) } else { list.refresh() }>
+                    "Refresh"
+                </button>
+            </header>
+            <div class="list-filters" role="search">
+                <input type="search" class="list-search" data-testid="conversation-search"
+                    placeholder="Search titles" aria-label="Search conversation titles"
+                    prop:value=move || search.get()
+                    on:input=move |ev| set_search("q", &event_target_value(&ev)) />
+                <button type="button" class="btn" data-testid="all-backends-toggle"
+                    aria-pressed=move || all.get().to_string()
+                    on:mouseenter=|_| crate::lazy::prefetch(crate::chunks::preload_all_conversations)
+                    on:click=move |_| set_scope("scope", if all.get_untracked() { "" } else { "all" })>
+                    "All backends"
+                </button>
+                <button type="button" class="btn" data-testid="filters-toggle"
+                    aria-expanded=move || filters_shown().to_string()
+                    on:click=move |_| filters_open.set(true)>
+                    "Filters"
+                </button>
+            </div>
+            // `Show` builds the bar once (a plain closure would rebuild it on every URL change).
+            <Show when=filters_shown>
+                {crate::lazy::lazy("filters", crate::chunks::preload_list_filters, crate::chunks::list_filters)}
+            </Show>
+            <p class="muted refresh-error" role="status" data-testid="refresh-error" hidden=move || list.refresh_error.get().is_none()>
+                {move || list.refresh_error.get().map(|e| format!("Could not refresh: {e}")).unwrap_or_default()}
+            </p>
+            {move || all.get().then(|| {
+                let refresh = Signal::derive(move || refresh_all.get());
+                crate::lazy::lazy("all backends", crate::chunks::preload_all_conversations, move || {
+                    crate::chunks::all_conversations(refresh)
+                })
+            })}
+            <div hidden=move || all.get()>
+            {move || list_body(list, ids)}
+            </div>
+            {move || list.deleting.get().map(|(id, title)| view! { <DeleteDialog list=list id=id title=title /> })}
+        </section>
+    }
+}
+
+/// The active backend's list: loading, failed, or the rows with "Load more".
+fn list_body(
+    list: ListCtx,
+    ids: impl Fn() -> Vec<String> + Copy + Send + Sync + 'static,
+) -> AnyView {
+    match list.state.get() {
+        ListState::Loading => view! {
+            <p class="loading" data-testid="loading">"Loading conversations…"</p>
+        }.into_any(),
+        ListState::Failed(e) => view! {
+            <div class="error" role="alert" data-testid="conversations-error">
+                <p>{e}</p>
+                <button class="btn" on:click=move |_| list.reset()>"Try again"</button>
+            </div>
+        }.into_any(),
+        ListState::Ready => view! {
+            <Show
+                when=move || list.items.with(|l| !l.is_empty())
+                fallback=|| view! {
+                    <div class="empty" data-testid="conversations-empty">
+                        <p>"No conversations yet."</p>
+                    </div>
+                }
+            >
+                <ul class="conversation-list" data-testid="conversation-list"
+                    data-count=move || list.items.with(Vec::len).to_string()>
+                    <For each=ids key=|id: &String| id.clone() let:id>
+                        <ConversationRow id=id list=list />
+                    </For>
+                </ul>
+                // Shown by CSS when the list above is empty.
+                <p class="empty no-match" data-testid="conversations-no-match">
+                    "No conversation matches the filters."
+                </p>
+            </Show>
+            <Show when=move || list.next.with(Option::is_some)>
+                <div class="load-more">
+                    <button type="button" class="btn" data-testid="load-more"
+                        disabled=move || list.loading_more.get()
+                        on:click=move |_| list.load_more()>
+                        {move || if list.loading_more.get() { "Loading…" } else { "Load more" }}
+                    </button>
+                </div>
+            </Show>
+            <p class="field-error" role="alert" data-testid="load-more-error" hidden=move || list.more_error.get().is_none()>
+                {move || list.more_error.get().unwrap_or_default()}
+            </p>
+        }.into_any(),
+    }
+}

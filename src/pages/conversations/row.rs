@@ -1,0 +1,234 @@
+//! One row of the conversation list (inline rename) and the delete confirmation.
+
+use super::{format_time, StatusBadge};
+use crate::chunks::preload_conversation;
+use crate::components::backends::dialog::Dialog;
+use crate::lazy::prefetch;
+use crate::links::{conversation_path, pinned};
+use crate::services::conversation_list::{delete, rename, ListCtx};
+use crate::state::backends::{use_backends, BackendsCtx};
+use canvas_core::client::unified::ConversationSummary;
+use canvas_core::conversations::list::{rename_title, status_badges};
+use leptos::html;
+use leptos::prelude::*;
+use leptos_router::components::A;
+
+#[component]
+pub(super) fn ConversationRow(id: String, list: ListCtx) -> impl IntoView {
+    let backends = use_backends();
+    let conv = {
+        let id = id.clone();
+        Memo::new(move |_| {
+            list.items
+                .with(|l| l.iter().find(|c| c.id == id).cloned())
+                .unwrap_or_default()
+        })
+    };
+    // The link pins the backend (and org) it belongs to, so it opens there in any tab.
+    let link = backends
+        .active
+        .with_untracked(|a| pinned(&conversation_path(&id), a));
+    let title = Memo::new(move |_| conv.with(|c| c.display_title()));
+    let updated = Memo::new(move |_| {
+        conv.with(|c| {
+            c.updated_at
+                .clone()
+                .or(c.created_at.clone())
+                .unwrap_or_default()
+        })
+    });
+    let editing = RwSignal::new(false);
+    let saving = RwSignal::new(false);
+    let rename_error = RwSignal::new(None::<String>);
+    let input = NodeRef::<html::Input>::new();
+    let rename_btn = NodeRef::<html::Button>::new();
+    Effect::new(move |_| {
+        if let Some(i) = input.get() {
+            let _ = i.focus();
+            i.select();
+        }
+    });
+    let finish_edit = move || {
+        editing.set(false);
+        rename_error.set(None);
+        request_animation_frame(move || {
+            if let Some(b) = rename_btn.get_untracked() {
+                let _ = b.focus();
+            }
+        });
+    };
+    let save_id = StoredValue::new(id.clone());
+    let rename_action = rename_action(backends, list, saving, rename_error, finish_edit);
+    let save = move || {
+        let Some(el) = input.get_untracked() else {
+            return;
+        };
+        let current = conv.with_untracked(|c| c.title.clone());
+        let new_title = match rename_title(&el.value(), current.as_deref()) {
+            Ok(Some(t)) => t,
+            Ok(None) => return finish_edit(),
+            Err(e) => return rename_error.set(Some(e.message())),
+        };
+        saving.set(true);
+        rename_action.dispatch((save_id.get_value(), new_title));
+    };
+    let on_keydown = move |ev: web_sys::KeyboardEvent| match ev.key().as_str() {
+        "Enter" => {
+            ev.prevent_default();
+            if !saving.get_untracked() {
+                save();
+            }
+        }
+        "Escape" => {
+            ev.prevent_default();
+            ev.stop_propagation();
+            finish_edit();
+        }
+        _ => {}
+    };
+    let del_id = id.clone();
+    view! {
+        <li class="conversation-row" data-testid="conversation-row" data-conversation-id=id.clone()
+            on:mouseenter=move |_| prefetch(preload_conversation)
+            on:focusin=move |_| prefetch(preload_conversation)>
+            <Show
+                when=move || editing.get()
+                fallback=move || view! {
+                    <A href=link.clone() attr:class="conversation-link">
+                        <span class="conversation-title" data-testid="conversation-title">{move || title.get()}</span>
+                    </A>
+                }
+            >
+                {rename_field(conv, saving, rename_error, input, on_keydown)}
+            </Show>
+            <span class="conversation-status">
+                {move || status_badges(&conv.get()).into_iter().map(|b| view! { <StatusBadge badge=b /> }).collect_view()}
+            </span>
+            <time class="conversation-time" datetime=move || updated.get()>{move || format_time(&updated.get())}</time>
+            <span class="conversation-actions">
+                <button type="button" class="btn small" data-testid="rename-conversation"
+                    node_ref=rename_btn
+                    aria-label=move || format!("Rename {}", title.get())
+                    disabled=move || editing.get()
+                    on:click=move |_| { rename_error.set(None); editing.set(true); }>"Rename"</button>
+                <button type="button" class="btn small danger" data-testid="delete-conversation"
+                    aria-label=move || format!("Delete {}", title.get())
+                    on:click=move |_| list.deleting.set(Some((del_id.clone(), title.get_untracked())))>"Delete"</button>
+            </span>
+        </li>
+    }
+}
+
+/// Asks before deleting conversation `id` of `list`'s backend; `on_deleted` runs after the
+/// server deleted it (the sidebar also unpins it and leaves its page).
+#[component]
+pub(crate) fn DeleteDialog(
+    list: ListCtx,
+    id: String,
+    title: String,
+    #[prop(optional)] on_deleted: Option<Callback<String>>,
+) -> impl IntoView {
+    let backends = use_backends();
+    let busy = RwSignal::new(false);
+    let error = RwSignal::new(None::<String>);
+    let close = Callback::new(move |_| {
+        if !busy.get_untracked() {
+            list.deleting.set(None);
+        }
+    });
+    // Cancel comes first, so the dialog focuses it (the safe choice) when it opens.
+    let remove = Action::new_local(move |id: &String| {
+        let id = id.clone();
+        let active = backends.active.get_untracked();
+        async move {
+            let r = delete(backends, &active, &id).await;
+            if busy.try_set(false).is_some() {
+                return;
+            }
+            match r {
+                Ok(()) => {
+                    list.forget(&id);
+                    list.deleting.set(None);
+                    if let Some(f) = on_deleted {
+                        f.run(id);
+                    }
+                }
+                Err(e) => error.set(Some(e.user_message())),
+            }
+        }
+    });
+    let confirm = move |_| {
+        busy.set(true);
+        error.set(None);
+        remove.dispatch(id.clone());
+    };
+    view! {
+        <Dialog title="Delete conversation" testid="delete-conversation-dialog" on_close=close>
+            <p>{format!("Delete “{title}”? This cannot be undone.")}</p>
+            <p class="field-error" role="alert" data-testid="delete-error" hidden=move || error.get().is_none()>
+                {move || error.get().unwrap_or_default()}
+            </p>
+            <div class="form-actions">
+                <button type="button" class="btn" data-testid="cancel-delete-conversation"
+                    disabled=move || busy.get()
+                    on:click=move |_| close.run(())>"Cancel"</button>
+                <button type="button" class="btn danger" data-testid="confirm-delete-conversation"
+                    disabled=move || busy.get() on:click=confirm>
+                    {move || if busy.get() { "Deleting…" } else { "Delete" }}
+                </button>
+            </div>
+        </Dialog>
+    }
+}
+
+/// Renames the conversation on its backend; the row shows the new title, or the error.
+fn rename_action(
+    backends: BackendsCtx,
+    list: ListCtx,
+    saving: RwSignal<bool>,
+    rename_error: RwSignal<Option<String>>,
+    finish_edit: impl Fn() + Copy + 'static,
+) -> Action<(String, String), ()> {
+    Action::new_local(move |(id, new_title): &(String, String)| {
+        let (id, new_title) = (id.clone(), new_title.clone());
+        let active = backends.active.get_untracked();
+        async move {
+            let r = rename(backends, &active, &id, &new_title).await;
+            if saving.try_set(false).is_some() {
+                return; // the row is gone
+            }
+            match r {
+                Ok(()) => {
+                    list.set_title(&id, new_title);
+                    finish_edit();
+                }
+                Err(e) => rename_error.set(Some(e.user_message())),
+            }
+        }
+    })
+}
+
+/// The title field while renaming, with its help and error.
+fn rename_field(
+    conv: Memo<ConversationSummary>,
+    saving: RwSignal<bool>,
+    rename_error: RwSignal<Option<String>>,
+    input: NodeRef<html::Input>,
+    on_keydown: impl FnMut(web_sys::KeyboardEvent) + 'static,
+) -> impl IntoView {
+    view! {
+        <div class="conversation-rename">
+            <input type="text" class="rename-input" data-testid="rename-input"
+                aria-label="New title" maxlength="200"
+                aria-describedby="rename-help"
+                prop:value=move || conv.with_untracked(|c| c.title.clone().unwrap_or_default())
+                disabled=move || saving.get()
+                node_ref=input on:keydown=on_keydown />
+            <span class="muted rename-help">"Enter to save, Esc to cancel"</span>
+            <span class="field-error" role="alert" data-testid="rename-error"
+                hidden=move || rename_error.get().is_none()>
+                {move || rename_error.get().unwrap_or_default()}
+            </span>
+        </div>
+    }
+}

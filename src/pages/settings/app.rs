@@ -1,0 +1,122 @@
+//! `/settings/app`: this browser's preferences (theme, notifications, sound, default directory).
+
+use crate::platform::notify;
+use crate::platform::storage::WebStorage;
+use canvas_core::settings::preferences::{self, Theme};
+use leptos::prelude::*;
+use web_sys::NotificationPermission;
+
+/// Applies `theme` to the page (`data-theme` on the root element, read by the CSS).
+fn apply_theme(theme: Theme) {
+    if let Some(root) = document().document_element() {
+        let _ = match theme.token() {
+            Some(t) => root.set_attribute("data-theme", t),
+            None => root.remove_attribute("data-theme"),
+        };
+    }
+}
+
+#[component]
+pub(super) fn AppSection() -> impl IntoView {
+    let store = WebStorage::local();
+    let theme = RwSignal::new(preferences::theme(&store));
+    let notifications = RwSignal::new(preferences::notifications_on(&store));
+    let sound = RwSignal::new(preferences::sound_on(&store));
+    let permission = RwSignal::new(notify::permission());
+    let default_dir = RwSignal::new(preferences::default_dir(&store));
+    let dir_error = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<String>);
+    let report = move |r: Result<(), canvas_core::storage::StorageError>| {
+        error.set(
+            r.err()
+                .map(|e| format!("This preference could not be saved here: {e}")),
+        );
+    };
+    let ask = Action::new_local(move |_: &()| async move {
+        notify::ask_permission().await;
+        permission.try_set(notify::permission());
+    });
+    let themes = Theme::ALL
+        .into_iter()
+        .map(|t| {
+            view! {
+                <label class="choice">
+                    <input type="radio" name="theme" data-testid=format!("theme-{}", t.label().to_lowercase())
+                        prop:checked=move || theme.get() == t
+                        on:change=move |_| {
+                            report(preferences::set_theme(&store, t));
+                            theme.set(t);
+                            apply_theme(t);
+                        } />
+                    " "{t.label()}
+                </label>
+            }
+        })
+        .collect_view();
+    let permission_text = move || match permission.get() {
+        NotificationPermission::Granted => "The browser allows them.",
+        NotificationPermission::Denied => {
+            "The browser blocks them for this site: allow them in its site settings."
+        }
+        _ => "The browser will ask when you turn them on.",
+    };
+    view! {
+        <div class="settings-section" data-testid="settings-app">
+            <p class="muted">"Kept in this browser for this site; no backend sees them."</p>
+            <fieldset class="pref-group">
+                <legend>"Theme"</legend>
+                {themes}
+            </fieldset>
+            <fieldset class="pref-group">
+                <legend>"When a conversation in a background tab finishes or needs you"</legend>
+                <label class="choice">
+                    <input type="checkbox" data-testid="pref-notifications"
+                        prop:checked=move || notifications.get()
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            report(preferences::set_notifications(&store, on));
+                            notifications.set(on);
+                            if on && permission.get_untracked() == NotificationPermission::Default {
+                                ask.dispatch(());
+                            }
+                        } />
+                    " Desktop notification"
+                </label>
+                <span class="muted" data-testid="notification-permission">{permission_text}</span>
+                <label class="choice">
+                    <input type="checkbox" data-testid="pref-sound"
+                        prop:checked=move || sound.get()
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            report(notify::set_sound(on).map_err(canvas_core::storage::StorageError::Other));
+                            sound.set(on);
+                        } />
+                    " A short sound"
+                </label>
+            </fieldset>
+            <fieldset class="pref-group">
+                <legend>"New conversations"</legend>
+                <label for="pref-default-dir">"Default working directory"</label>
+                <input id="pref-default-dir" type="text" data-testid="pref-default-dir"
+                    autocomplete="off" spellcheck="false"
+                    placeholder="A new folder under ~/workspace/project for each"
+                    prop:value=move || default_dir.get()
+                    on:input=move |ev| {
+                        let v = event_target_value(&ev);
+                        default_dir.set(v.clone());
+                        dir_error.set(preferences::set_default_dir(&store, &v).err());
+                    } />
+                <span class="muted">
+                    "On the agent's machine, for every backend; the launcher's options can choose \
+                     another per backend."
+                </span>
+                {move || dir_error.get().map(|e| view! {
+                    <span class="field-error" role="alert" data-testid="pref-default-dir-error">{e}</span>
+                })}
+            </fieldset>
+            <p class="field-error" role="alert" data-testid="pref-error" hidden=move || error.with(Option::is_none)>
+                {move || error.get().unwrap_or_default()}
+            </p>
+        </div>
+    }
+}

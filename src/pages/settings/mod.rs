@@ -1,0 +1,101 @@
+//! Settings (issue #13; a lazy chunk): `/settings/llm` — the active backend's LLM profiles
+//! (create or replace, test, activate, delete; keys write-only); `/settings/agent` — the agent's
+//! and new conversations' settings as forms the server's schemas generate (`settings_agent`);
+//! `/settings/mcp` — its MCP servers, listed, tested, added and removed (`settings_mcp`);
+//! `/settings/secrets` — its secrets
+//! (names listed, values write-only: typed once, sent, cleared, never shown or asked for
+//! again) — and `/settings/app` — this browser's preferences (theme, notifications, sound).
+//! A backend kind without secrets says so instead of failing.
+
+use crate::links::href;
+use crate::pages::settings_agent::AgentSection;
+use crate::pages::settings_mcp::McpSection;
+use leptos::prelude::*;
+
+mod app;
+mod llm;
+mod profiles;
+mod secrets;
+
+use app::AppSection;
+use llm::LlmSection;
+use secrets::SecretsSection;
+
+/// The sections: (path segment, label).
+const SECTIONS: &[(&str, &str)] = &[
+    ("llm", "LLM"),
+    ("agent", "Agent"),
+    ("mcp", "MCP"),
+    ("secrets", "Secrets"),
+    ("plugins", "Plugins"),
+    ("app", "App"),
+];
+
+#[component]
+pub fn SettingsPage(section: String) -> impl IntoView {
+    let section = if section.is_empty() {
+        SECTIONS[0].0.to_string()
+    } else {
+        section
+    };
+    // Upstream's sections that are parts of the agent form here.
+    let shown_as = match section.as_str() {
+        "condenser" | "verification" | "agent-context" => "agent",
+        s => s,
+    }
+    .to_string();
+    let nav = SECTIONS
+        .iter()
+        .map(|&(id, label)| {
+            let current = (id == shown_as).then_some("page");
+            view! {
+                <a href=href(&format!("/settings/{id}")) class="settings-tab"
+                    data-testid=format!("settings-nav-{id}") aria-current=current>{label}</a>
+            }
+        })
+        .collect_view();
+    let body = match section.as_str() {
+        "llm" => view! { <LlmSection /> }.into_any(),
+        "agent" | "condenser" | "verification" | "agent-context" => {
+            view! { <AgentSection /> }.into_any()
+        }
+        "agents" => view! {
+            <div class="settings-section" data-testid="settings-agent-profiles">
+                <p class="muted">
+                    "Agent profiles (stored agent configurations to launch) are not in this console \
+                     yet. The agent's own settings are under "
+                    <a href=href("/settings/agent")>"Agent"</a>
+                    ", its LLM profiles under "
+                    <a href=href("/settings/llm")>"LLM"</a>"."
+                </p>
+            </div>
+        }
+        .into_any(),
+        "mcp" => view! { <McpSection /> }.into_any(),
+        "secrets" => view! { <SecretsSection /> }.into_any(),
+        "plugins" => view! {
+            <div class="settings-section" data-testid="settings-plugins">
+                <p class="muted">
+                    "Plugins bundle skills, MCP servers and hooks. The agent server installs them \
+                     for every conversation it starts; disable one to leave it out."
+                </p>
+                <crate::components::installed::InstalledExtensions kind=canvas_core::settings::extensions::Extension::Plugin />
+            </div>
+        }
+        .into_any(),
+        "app" => view! { <AppSection /> }.into_any(),
+        other => view! {
+            <div class="error" role="alert" data-testid="settings-unknown">
+                <p>{format!("There is no settings page “{other}”. Pick one above.")}</p>
+            </div>
+        }
+        .into_any(),
+    };
+    view! {
+        <section class="page settings">
+            <header class="page-header"><h1>"Settings"</h1></header>
+            <nav class="settings-nav" aria-label="Settings">{nav}</nav>
+            {body}
+        </section>
+    }
+}

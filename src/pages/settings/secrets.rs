@@ -1,0 +1,216 @@
+//! `/settings/secrets`: the backend's secrets, names listed, values write-only.
+
+use crate::components::confirm::ConfirmDialog;
+use crate::services::settings as svc;
+use crate::services::skills::not_available;
+use crate::state::backends::{use_backends, BackendsCtx};
+use canvas_core::error::ApiError;
+use canvas_core::settings::secrets::{check_new_secret, SecretItem};
+use leptos::prelude::*;
+
+#[component]
+pub(super) fn SecretsSection() -> impl IntoView {
+    let backends = use_backends();
+    let reload = RwSignal::new(0u32);
+    let list = LocalResource::new(move || {
+        reload.track();
+        let active = backends.active.get();
+        async move { svc::secrets(backends, &active).await }
+    });
+    let names = move || {
+        list.get()
+            .and_then(Result::ok)
+            .map(|l| l.into_iter().map(|s| s.name).collect::<Vec<_>>())
+            .unwrap_or_default()
+    };
+    let name = RwSignal::new(String::new());
+    let value = RwSignal::new(String::new());
+    let description = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    let saved = RwSignal::new(None::<String>);
+    let busy = RwSignal::new(false);
+    let deleting = RwSignal::new(None::<String>);
+    let exists = move || {
+        let n = name.get();
+        let n = n.trim();
+        !n.is_empty() && names().iter().any(|x| x == n)
+    };
+    let save = save_action(
+        backends,
+        busy,
+        name,
+        value,
+        description,
+        saved,
+        error,
+        reload,
+    );
+    let submit = move |ev: web_sys::SubmitEvent| {
+        ev.prevent_default();
+        if busy.get_untracked() {
+            return;
+        }
+        saved.set(None);
+        match check_new_secret(&name.get_untracked(), &value.get_untracked()) {
+            Ok(n) => {
+                error.set(None);
+                busy.set(true);
+                save.dispatch((n, value.get_untracked(), description.get_untracked()));
+            }
+            Err(e) => error.set(Some(e.message())),
+        }
+    };
+    let rows = move || list.get().map(|r| secret_list(r, reload, deleting));
+    let unsupported = move || matches!(list.get(), Some(Err(ref e)) if not_available(e));
+    view! {
+        <div class="settings-section" data-testid="settings-secrets">
+            <p class="muted">
+                "Secrets are kept by the agent server and given to its conversations as \
+                 environment variables of the same name. A value is sent once and never shown again."
+            </p>
+            <Suspense fallback=|| view! { <p class="loading" data-testid="secrets-loading">"Loading secrets…"</p> }>
+                {rows}
+            </Suspense>
+            <form class="form secret-form" data-testid="secret-form" on:submit=submit hidden=unsupported>
+                <h2>"Add a secret"</h2>
+                <label class="field">
+                    <span>"Name"</span>
+                    <input type="text" data-testid="secret-name" autocomplete="off" spellcheck="false"
+                        placeholder="GITHUB_TOKEN" maxlength="64"
+                        prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))
+                        disabled=move || busy.get() />
+                </label>
+                <label class="field">
+                    <span>"Value"</span>
+                    <input type="password" data-testid="secret-value" autocomplete="new-password"
+                        prop:value=move || value.get() on:input=move |ev| value.set(event_target_value(&ev))
+                        disabled=move || busy.get() />
+                </label>
+                <label class="field">
+                    <span>"Description (optional)"</span>
+                    <input type="text" data-testid="secret-description" autocomplete="off"
+                        prop:value=move || description.get() on:input=move |ev| description.set(event_target_value(&ev))
+                        disabled=move || busy.get() />
+                </label>
+                <p class="muted" data-testid="secret-replaces" hidden=move || !exists()>
+                    "A secret with this name exists: saving replaces its value."
+                </p>
+                <p class="field-error" role="alert" data-testid="secret-error" hidden=move || error.with(Option::is_none)>
+                    {move || error.get().unwrap_or_default()}
+                </p>
+                <p class="ok-note" role="status" data-testid="secret-saved" hidden=move || saved.with(Option::is_none)>
+                    {move || saved.get().map(|n| format!("Saved {n}.")).unwrap_or_default()}
+                </p>
+                <div class="form-actions">
+                    <button type="submit" class="btn primary" data-testid="secret-save" disabled=move || busy.get()>
+                        {move || if busy.get() { "Saving…" } else if exists() { "Replace" } else { "Add secret" }}
+                    </button>
+                </div>
+            </form>
+            {move || deleting.get().map(|n| view! {
+                <DeleteSecretDialog name=n deleting=deleting on_deleted=Callback::new(move |_| reload.update(|r| *r += 1)) />
+            })}
+        </div>
+    }
+}
+
+/// The loaded secrets (or why there are none).
+fn secret_list(
+    r: Result<Vec<SecretItem>, ApiError>,
+    reload: RwSignal<u32>,
+    deleting: RwSignal<Option<String>>,
+) -> AnyView {
+    match r {
+        Err(e) if not_available(&e) => view! {
+            <p class="muted" data-testid="secrets-unavailable">
+                "Secrets are not available on this backend."
+            </p>
+        }
+        .into_any(),
+        Err(e) => view! {
+            <div class="error" role="alert" data-testid="secrets-error">
+                <p>{e.user_message()}</p>
+                <button class="btn" on:click=move |_| reload.update(|r| *r += 1)>"Try again"</button>
+            </div>
+        }
+        .into_any(),
+        Ok(items) if items.is_empty() => view! {
+            <p class="muted" data-testid="secrets-empty">"No secrets yet."</p>
+        }
+        .into_any(),
+        Ok(items) => view! {
+            <ul class="secret-list" data-testid="secret-list">
+                {items.into_iter().map(|s| view! { <SecretRow item=s deleting=deleting /> }).collect_view()}
+            </ul>
+        }
+        .into_any(),
+    }
+}
+
+/// Stores the secret; the form is emptied once it is saved.
+#[allow(clippy::too_many_arguments)]
+fn save_action(
+    backends: BackendsCtx,
+    busy: RwSignal<bool>,
+    name: RwSignal<String>,
+    value: RwSignal<String>,
+    description: RwSignal<String>,
+    saved: RwSignal<Option<String>>,
+    error: RwSignal<Option<String>>,
+    reload: RwSignal<u32>,
+) -> Action<(String, String, String), ()> {
+    Action::new_local(move |(n, v, d): &(String, String, String)| {
+        let (n, v, d) = (n.clone(), v.clone(), d.clone());
+        let active = backends.active.get_untracked();
+        async move {
+            let r = svc::put_secret(backends, &active, &n, &v, Some(&d)).await;
+            if busy.try_set(false).is_some() {
+                return;
+            }
+            match r {
+                Ok(item) => {
+                    value.set(String::new());
+                    name.set(String::new());
+                    description.set(String::new());
+                    saved.set(Some(item.name));
+                    reload.update(|r| *r += 1);
+                }
+                Err(e) => error.set(Some(e.user_message())),
+            }
+        }
+    })
+}
+
+#[component]
+fn SecretRow(item: SecretItem, deleting: RwSignal<Option<String>>) -> impl IntoView {
+    let name = item.name.clone();
+    let label = format!("Delete {}", item.name);
+    view! {
+        <li class="secret-row" data-testid="secret-row" data-name=item.name.clone()>
+            <code class="secret-name">{item.name.clone()}</code>
+            <span class="muted secret-description">{item.description.unwrap_or_default()}</span>
+            <span class="muted secret-value" aria-label="Value hidden">"••••••"</span>
+            <button type="button" class="btn small danger" data-testid="delete-secret" aria-label=label
+                on:click=move |_| deleting.set(Some(name.clone()))>"Delete"</button>
+        </li>
+    }
+}
+
+#[component]
+fn DeleteSecretDialog(
+    name: String,
+    deleting: RwSignal<Option<String>>,
+    on_deleted: Callback<()>,
+) -> impl IntoView {
+    let backends = use_backends();
+    let text = format!("Delete the secret {name}? Conversations that use it lose it.");
+    view! {
+        <ConfirmDialog title="Delete secret" testid="delete-secret-dialog"
+            confirm_testid="confirm-delete-secret" text=text verb="Delete" busy_verb="Deleting…"
+            gone_is_done=true on_close=Callback::new(move |_| deleting.set(None)) on_done=on_deleted
+            run=move || {
+                let (n, active) = (name.clone(), backends.active.get_untracked());
+                async move { svc::delete_secret(backends, &active, &n).await }
+            } />
+    }
+}
