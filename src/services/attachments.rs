@@ -3,7 +3,7 @@
 //! the cloud proxy; the client decides).
 
 use crate::services::workspace;
-use crate::state::api::{client, routing, transport};
+use crate::state::api::{routing, tools, transport};
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::factory::conversation_tools;
@@ -40,7 +40,7 @@ pub async fn upload_dir(
     if let Some(dir) = working_dir.filter(|d| !d.is_empty()) {
         return Ok(dir);
     }
-    let c = client(backends, active);
+    let c = tools(backends, active);
     c.api
         .file_home(Some(conv))
         .send(&c.transport)

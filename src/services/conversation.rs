@@ -3,7 +3,7 @@
 use crate::links::{conversation_path, start_task_path};
 use crate::platform::storage::WebStorage;
 use crate::services::{conversation_tools, launch, settings};
-use crate::state::api::client;
+use crate::state::api::{client, tools};
 use crate::state::backends::{new_uuid_v4, BackendsCtx};
 use canvas_core::backends::selection::{ActiveBackend, CacheScope};
 use canvas_core::client::unified::{ConversationSummary, Created};
@@ -117,10 +117,11 @@ pub async fn start(
     let id = new_uuid_v4();
     // Unreadable options are shown by the launcher; this start uses the defaults.
     let opts = launch::load(&active.backend.id).unwrap_or_default();
-    let home = c
+    let t = tools(backends, active);
+    let home = t
         .api
         .file_home(None)
-        .send(&c.transport)
+        .send(&t.transport)
         .await
         .map(|h| h.home)
         .unwrap_or_default();

@@ -4,7 +4,7 @@
 //! the launcher prefill of "Use skill".
 
 use crate::platform::storage::WebStorage;
-use crate::state::api::client;
+use crate::state::api::{client, tools};
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::SendPlanned;
@@ -31,7 +31,7 @@ pub async fn load_tier(
     tier: Tier,
     req: &SkillsRequest,
 ) -> Result<TierResult, ApiError> {
-    let c = client(backends, active);
+    let c = tools(backends, active);
     c.api
         .list_skills(None, req)
         .send(&c.transport)
@@ -212,7 +212,7 @@ pub async fn slash_triggers(
         load_org: false,
         project_dir,
     };
-    let c = client(backends, active);
+    let c = tools(backends, active);
     let Ok(found) = c.api.list_skills(None, &req).send(&c.transport).await else {
         return Vec::new();
     };

@@ -3,7 +3,7 @@
 //! cannot stream — wait for the final answer. Runs live in the per-conversation workspace store.
 
 use crate::platform::time::sleep_ms;
-use crate::state::api::client;
+use crate::state::api::{client, tools};
 use crate::state::backends::BackendsCtx;
 use crate::state::workspace::{ConvWorkspace, Run};
 use canvas_core::agent_server::dto::BashRequest;
@@ -59,7 +59,7 @@ pub fn start(
     ws.runs.update(|r| r.push(run));
     spawn_local(async move {
         let active = backends.active.get_untracked();
-        let c = client(backends, &active);
+        let c = tools(backends, &active);
         let req = BashRequest {
             command,
             cwd: root,
@@ -185,7 +185,7 @@ pub fn stop(backends: BackendsCtx, conv: ConversationRef, ws: ConvWorkspace, seq
     };
     spawn_local(async move {
         let active = backends.active.get_untracked();
-        let c = client(backends, &active);
+        let c = tools(backends, &active);
         let res = c.api.stop_bash(Some(&conv), &id).send(&c.transport).await;
         if let Err(e) = res {
             ws.abandoned.update_value(|a| {

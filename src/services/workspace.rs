@@ -3,7 +3,7 @@
 //! decides (`BackendApi::list_workspace` / `read_workspace_file`).
 
 use crate::services::attachments;
-use crate::state::api::client;
+use crate::state::api::{client, tools};
 use crate::state::backends::BackendsCtx;
 use canvas_core::agent_server::dto::{
     BashRequest, CommitsPage, GitChange, GitChangeStatus, GitDiff,
@@ -55,7 +55,7 @@ pub async fn download(
     conv: &ConversationRef,
     abs: &str,
 ) -> Result<Vec<u8>, ApiError> {
-    let c = client(backends, active);
+    let c = tools(backends, active);
     c.api
         .download_file(Some(conv), abs)
         .send(&c.transport)
@@ -84,7 +84,7 @@ pub async fn changes(
     conv: &ConversationRef,
     repo: &str,
 ) -> Result<Vec<GitChange>, ApiError> {
-    let c = client(backends, active);
+    let c = tools(backends, active);
     c.api
         .git_changes(Some(conv), repo, None)
         .send(&c.transport)
@@ -98,7 +98,7 @@ pub async fn commits(
     conv: &ConversationRef,
     repo: &str,
 ) -> Result<CommitsPage, ApiError> {
-    let c = client(backends, active);
+    let c = tools(backends, active);
     c.api
         .git_commits(Some(conv), repo, 20)
         .send(&c.transport)
@@ -112,7 +112,7 @@ pub async fn diff(
     conv: &ConversationRef,
     abs: &str,
 ) -> Result<GitDiff, ApiError> {
-    let c = client(backends, active);
+    let c = tools(backends, active);
     c.api
         .git_diff(Some(conv), abs, None)
         .send(&c.transport)
@@ -128,7 +128,7 @@ pub async fn commit_files(
     repo: &str,
     sha: &str,
 ) -> Result<Vec<(GitChangeStatus, String)>, ApiError> {
-    let c = client(backends, active);
+    let c = tools(backends, active);
     let mut req = BashRequest::new(show_command(repo, sha));
     req.timeout_seconds = Some(20);
     let res = c
@@ -153,7 +153,7 @@ pub async fn repo_place_of(
     conv: &ConversationRef,
     dir: &str,
 ) -> RepoPlace {
-    let c = client(backends, active);
+    let c = tools(backends, active);
     let mut req = BashRequest::new(repo_place_command(dir));
     req.timeout_seconds = Some(20);
     match c

@@ -6,8 +6,8 @@ use crate::platform::http::BrowserTransport;
 use crate::platform::location;
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
-use canvas_core::client::factory::backend_api;
-use canvas_core::client::service::BackendApi;
+use canvas_core::client::factory::{backend_api, workspace_tools};
+use canvas_core::client::service::{BackendApi, WorkspaceToolsApi};
 use canvas_core::transport::routing::RoutingContext;
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -43,6 +43,21 @@ pub fn transport(backends: BackendsCtx, active: &ActiveBackend) -> BrowserTransp
 pub fn client(backends: BackendsCtx, active: &ActiveBackend) -> Client {
     Client {
         api: backend_api(active, &routing(&backends)),
+        transport: transport(backends, active),
+    }
+}
+
+/// The active backend's workspace tools (terminal, files, git, skills) and its transport: built
+/// on demand, apart from [`Client`], so that only the lazy chunks that use them carry them.
+pub struct Tools {
+    pub api: Box<dyn WorkspaceToolsApi>,
+    pub transport: BrowserTransport,
+}
+
+/// The workspace tools of `active` (see [`Tools`]).
+pub fn tools(backends: BackendsCtx, active: &ActiveBackend) -> Tools {
+    Tools {
+        api: workspace_tools(active, &routing(&backends)),
         transport: transport(backends, active),
     }
 }

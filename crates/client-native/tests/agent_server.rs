@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use canvas_client_native::ReqwestTransport;
 use canvas_core::client::{
-    backend_api, conversation_tools, settings_pages, BackendApi, BashRequest, Call,
-    ConversationRef, Created, EventQuery, ExecutionStatus, GitChangeStatus, NewConversation,
+    backend_api, conversation_tools, settings_pages, workspace_tools, BackendApi, BashRequest,
+    Call, ConversationRef, Created, EventQuery, ExecutionStatus, GitChangeStatus, NewConversation,
     OutgoingMessage, RoutingContext, SendPlanned, SkillsRequest,
 };
 use canvas_core::conversations::events::{ItemKind, Timeline};
@@ -436,6 +436,7 @@ async fn typed_client_against_a_real_agent_server() {
 
     // --- conversation tools (issue #15): fork, trajectory, switch the LLM, ask ---
     let tools = conversation_tools(&active, &RoutingContext::native());
+    let work = workspace_tools(&active, &RoutingContext::native());
     let fork = run(
         "fork",
         tools.fork_conversation(&conv, Some("Renamed by test (fork)")),
@@ -529,7 +530,7 @@ async fn typed_client_against_a_real_agent_server() {
     // --- bash ---
     let hi = run(
         "bash echo",
-        api.execute_bash(None, &BashRequest::new("echo hi")),
+        work.execute_bash(None, &BashRequest::new("echo hi")),
         &http,
     )
     .await;
@@ -540,14 +541,14 @@ async fn typed_client_against_a_real_agent_server() {
     );
     let three = run(
         "bash exit 3",
-        api.execute_bash(None, &BashRequest::new("exit 3")),
+        work.execute_bash(None, &BashRequest::new("exit 3")),
         &http,
     )
     .await;
     assert_eq!(three.exit_code, Some(3), "[bash exit 3] {three:?}");
     let cwd = run(
         "bash cwd",
-        api.execute_bash(
+        work.execute_bash(
             None,
             &BashRequest {
                 command: "pwd".into(),
@@ -575,7 +576,7 @@ async fn typed_client_against_a_real_agent_server() {
         std::fs::read(&target).expect("[upload] file on disk"),
         bytes
     );
-    let down = run("download", api.download_file(None, &target), &http).await;
+    let down = run("download", work.download_file(None, &target), &http).await;
     assert_eq!(down, bytes, "[download] different bytes");
     match run_err(
         "upload relative",
@@ -587,7 +588,7 @@ async fn typed_client_against_a_real_agent_server() {
         ApiError::Server { status: 400, .. } => {}
         other => panic!("[upload relative] expected a typed 400, got {other:?}"),
     }
-    let home = run("file home", api.file_home(None), &http).await;
+    let home = run("file home", work.file_home(None), &http).await;
     assert!(home.home.starts_with('/'), "[file home] {home:?}");
 
     // --- git: a modified file is UPDATED, its diff has both sides ---
@@ -599,7 +600,12 @@ async fn typed_client_against_a_real_agent_server() {
     git(&repo, &["commit", "-q", "-m", "first"]);
     std::fs::write(repo.join("a.txt"), "two\nshared\n").expect("write");
     let repo_dir = repo.to_str().expect("utf-8").to_string();
-    let changes = run("git changes", api.git_changes(None, &repo_dir, None), &http).await;
+    let changes = run(
+        "git changes",
+        work.git_changes(None, &repo_dir, None),
+        &http,
+    )
+    .await;
     assert!(
         changes
             .iter()
@@ -609,7 +615,7 @@ async fn typed_client_against_a_real_agent_server() {
     let file = repo.join("a.txt");
     let diff = run(
         "git diff",
-        api.git_diff(None, file.to_str().expect("utf-8"), None),
+        work.git_diff(None, file.to_str().expect("utf-8"), None),
         &http,
     )
     .await;
@@ -626,7 +632,7 @@ async fn typed_client_against_a_real_agent_server() {
         ),
         "[git diff] {diff:?}"
     );
-    let commits = run("git commits", api.git_commits(None, &repo_dir, 10), &http).await;
+    let commits = run("git commits", work.git_commits(None, &repo_dir, 10), &http).await;
     assert_eq!(
         commits
             .commits
@@ -647,7 +653,7 @@ async fn typed_client_against_a_real_agent_server() {
     .expect("skill");
     let skills = run(
         "skills",
-        api.list_skills(None, &SkillsRequest::project(project_dir.clone())),
+        work.list_skills(None, &SkillsRequest::project(project_dir.clone())),
         &http,
     )
     .await;

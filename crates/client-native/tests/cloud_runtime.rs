@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use canvas_client_native::ReqwestTransport;
 use canvas_core::client::{
-    backend_api, conversation_tools, Call, Created, EventQuery, NewConversation, OutgoingMessage,
-    RoutingContext, StartTaskStatus,
+    backend_api, conversation_tools, workspace_tools, Call, Created, EventQuery, NewConversation,
+    OutgoingMessage, RoutingContext, StartTaskStatus,
 };
 use canvas_core::{ActiveBackend, ApiError, AuthMode, Backend, BackendKind};
 use canvas_fixtures::cloud::{CloudOptions, Pacing, StartBehavior};
@@ -106,6 +106,7 @@ async fn cloud_upload_and_image_message_through_the_proxy() {
     let api = backend_api(&active, &ctx);
     let api = api.as_ref();
     let tools = conversation_tools(&active, &ctx);
+    let work = workspace_tools(&active, &ctx);
     let account = api.account().expect("a cloud account");
 
     // --- a READY conversation with a RUNNING sandbox ---
@@ -162,7 +163,7 @@ async fn cloud_upload_and_image_message_through_the_proxy() {
         bytes,
         "[upload] different bytes on disk"
     );
-    let down = run("download", api.download_file(Some(&conv), &target), &http).await;
+    let down = run("download", work.download_file(Some(&conv), &target), &http).await;
     assert!(down == bytes, "[download] different bytes");
 
     // --- a message with an image through the proxy; history (cloud app API) returns it ---

@@ -6,7 +6,9 @@
 
 use std::path::Path;
 
-use canvas_core::client::{backend_api, settings_pages, RoutingContext, SkillsRequest};
+use canvas_core::client::{
+    backend_api, settings_pages, workspace_tools, RoutingContext, SkillsRequest,
+};
 use canvas_core::settings::extensions::{Extension, InstallForm};
 use canvas_core::ApiError;
 
@@ -30,6 +32,7 @@ async fn installed_skills_and_plugins_against_a_real_agent_server() {
     let ctx = RoutingContext::native();
     let api = backend_api(&active, &ctx);
     let pages = settings_pages(&active, &ctx);
+    let work = workspace_tools(&active, &ctx);
 
     // A skill in a folder on the agent's machine.
     let src = state.join("sources");
@@ -38,7 +41,7 @@ async fn installed_skills_and_plugins_against_a_real_agent_server() {
         &skill_dir.join("SKILL.md"),
         "---\nname: deploy-helper\ndescription: Helps with deploys.\ntriggers:\n  - ship it\n---\nDeploy carefully.\n",
     );
-    let user_skills = |api: &dyn canvas_core::client::BackendApi| {
+    let user_skills = |api: &dyn canvas_core::client::WorkspaceToolsApi| {
         api.list_skills(
             None,
             &SkillsRequest {
@@ -69,7 +72,7 @@ async fn installed_skills_and_plugins_against_a_real_agent_server() {
     let names = |r: canvas_core::client::SkillsResponse| -> Vec<String> {
         r.skills.into_iter().map(|s| s.name).collect()
     };
-    let user = names(run("user skills", user_skills(api.as_ref()), &http).await);
+    let user = names(run("user skills", user_skills(work.as_ref()), &http).await);
     assert!(
         user.contains(&"deploy-helper".to_string()),
         "[user tier] an enabled installed skill joins it: {user:?}"
@@ -87,7 +90,7 @@ async fn installed_skills_and_plugins_against_a_real_agent_server() {
     let user = names(
         run(
             "user skills after disable",
-            user_skills(api.as_ref()),
+            user_skills(work.as_ref()),
             &http,
         )
         .await,

@@ -276,6 +276,11 @@ async fn websocket_close_codes_are_propagated() {
         closed.as_ref().is_none_or(|(code, _)| *code == 1000),
         "{closed:?}"
     );
+    assert_eq!(
+        upstream_close("/sockets/events/c2").await,
+        Some((1000, "bye".to_string())),
+        "the upstream received the browser's close code and reason"
+    );
 }
 
 #[tokio::test]

@@ -6,7 +6,9 @@ use crate::backends::selection::ActiveBackend;
 use crate::client::cloud::CloudApi;
 use crate::client::local::LocalApi;
 use crate::client::omnigent::OmnigentApi;
-use crate::client::service::{BackendApi, ConversationToolsApi, SettingsPagesApi};
+use crate::client::service::{
+    BackendApi, ConversationToolsApi, SettingsPagesApi, WorkspaceToolsApi,
+};
 use crate::transport::routing::RoutingContext;
 
 /// The implementation for `active`'s kind, boxed as any trait every kind implements.
@@ -52,5 +54,11 @@ pub fn conversation_tools(
 /// The settings pages' calls for the active backend, built on demand like
 /// [`conversation_tools`].
 pub fn settings_pages(active: &ActiveBackend, ctx: &RoutingContext) -> Box<dyn SettingsPagesApi> {
+    by_kind!(active, ctx)
+}
+
+/// The workspace tools of the active backend (terminal, files, git, skills), built on demand
+/// like [`conversation_tools`].
+pub fn workspace_tools(active: &ActiveBackend, ctx: &RoutingContext) -> Box<dyn WorkspaceToolsApi> {
     by_kind!(active, ctx)
 }

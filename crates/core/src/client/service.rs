@@ -431,24 +431,21 @@ pub enum WorkspaceFile {
     Bytes(Vec<u8>),
 }
 
+/// The workspace panel's and the skills pages' calls (terminal, files, git, skills). Not part of
+/// [`BackendApi`]: every method of its vtable is linked into the first render, so these are
+/// built on demand by [`workspace_tools`](crate::client::factory::workspace_tools) and only the
+/// lazy chunks that use them carry them (issue #11).
+pub trait WorkspaceToolsApi: RuntimeApi + FilesApi + GitApi + SkillsApi {}
+
+impl<T: RuntimeApi + FilesApi + GitApi + SkillsApi + ?Sized> WorkspaceToolsApi for T {}
+
 /// Everything a page can ask a backend (BR-10). Chosen by [`backend_api`]. Implementations
 /// are plain data (`Send + Sync`), so a `Box<dyn BackendApi>` can live in app-wide state.
 ///
 /// Everything that differs by kind is a method here (or of a capability object it returns):
 /// health probing, the events socket, the workspace tree, account features. Nothing outside
 /// the client modules branches on [`BackendKind`] to pick a strategy.
-pub trait BackendApi:
-    ServerApi
-    + ConversationsApi
-    + EventsApi
-    + RuntimeApi
-    + FilesApi
-    + GitApi
-    + SettingsApi
-    + SkillsApi
-    + Send
-    + Sync
-{
+pub trait BackendApi: ServerApi + ConversationsApi + EventsApi + SettingsApi + Send + Sync {
     /// The kind this implementation speaks (for display and diagnostics, not for branching).
     fn kind(&self) -> BackendKind;
     /// Whether connecting requires the agent-server version gate (BR-9).

@@ -120,6 +120,7 @@ fn p(method: &'static str, path: &str) -> Seen {
 fn plan_all(
     api: &dyn BackendApi,
     tools: &dyn ConversationToolsApi,
+    work: &dyn WorkspaceToolsApi,
     conv: &ConversationRef,
 ) -> Vec<(&'static str, Result<Seen, ApiError>)> {
     let c = Some(conv);
@@ -170,34 +171,37 @@ fn plan_all(
             api.respond_to_confirmation(conv, true, None)
                 .map(|c| seen(&c)),
         ),
-        ("bash", api.execute_bash(c, &bash).map(|c| seen(&c))),
+        ("bash", work.execute_bash(c, &bash).map(|c| seen(&c))),
         (
             "bash_events",
-            api.search_bash_events(c, None, 10).map(|c| seen(&c)),
+            work.search_bash_events(c, None, 10).map(|c| seen(&c)),
         ),
-        ("home", api.file_home(c).map(|c| seen(&c))),
+        ("home", work.file_home(c).map(|c| seen(&c))),
         (
             "upload",
             tools
                 .upload_file(c, "/w/f", "f", b"x".to_vec())
                 .map(|c| seen(&c)),
         ),
-        ("download", api.download_file(c, "/w/f").map(|c| seen(&c))),
+        ("download", work.download_file(c, "/w/f").map(|c| seen(&c))),
         (
             "git_changes",
-            api.git_changes(c, "/w", None).map(|c| seen(&c)),
+            work.git_changes(c, "/w", None).map(|c| seen(&c)),
         ),
         (
             "git_diff",
-            api.git_diff(c, "/w/f", Some("HEAD")).map(|c| seen(&c)),
+            work.git_diff(c, "/w/f", Some("HEAD")).map(|c| seen(&c)),
         ),
-        ("git_commits", api.git_commits(c, "/w", 5).map(|c| seen(&c))),
+        (
+            "git_commits",
+            work.git_commits(c, "/w", 5).map(|c| seen(&c)),
+        ),
         ("settings", api.get_settings().map(|c| seen(&c))),
         (
             "settings_update",
             api.update_settings(&json!({})).map(|c| seen(&c)),
         ),
-        ("skills", api.list_skills(c, &skills).map(|c| seen(&c))),
+        ("skills", work.list_skills(c, &skills).map(|c| seen(&c))),
     ]
 }
 
@@ -241,6 +245,7 @@ fn br8_local_routing_table_every_call_direct() {
         plan_all(
             api.as_ref(),
             conversation_tools(&local_active(), &page_ctx()).as_ref(),
+            workspace_tools(&local_active(), &page_ctx()).as_ref(),
             &running_conv()
         ),
         want
@@ -314,6 +319,7 @@ fn br8_cloud_routing_table_app_direct_runtime_proxied() {
         plan_all(
             api.as_ref(),
             conversation_tools(&cloud_active(Some("org-1")), &page_ctx()).as_ref(),
+            workspace_tools(&cloud_active(Some("org-1")), &page_ctx()).as_ref(),
             &running_conv()
         ),
         want
@@ -403,11 +409,13 @@ fn cloud_runtime_calls_wait_for_the_sandbox() {
         for (label, r) in plan_all(
             api.as_ref(),
             conversation_tools(&cloud_active(None), &page_ctx()).as_ref(),
+            workspace_tools(&cloud_active(None), &page_ctx()).as_ref(),
             conv,
         ) {
             if let Ok(Seen::Proxy { .. }) = plan_all(
                 api.as_ref(),
                 conversation_tools(&cloud_active(None), &page_ctx()).as_ref(),
+                workspace_tools(&cloud_active(None), &page_ctx()).as_ref(),
                 &running_conv(),
             )
             .into_iter()
@@ -423,11 +431,13 @@ fn cloud_runtime_calls_wait_for_the_sandbox() {
     assert!(api.search_events(&starting, &EventQuery::default()).is_ok());
     // Server-wide runtime calls need a conversation on cloud.
     assert_eq!(
-        api.execute_bash(None, &BashRequest::new("ls")).unwrap_err(),
+        workspace_tools(&cloud_active(None), &page_ctx())
+            .execute_bash(None, &BashRequest::new("ls"))
+            .unwrap_err(),
         ApiError::NotFound
     );
     // Bash through the proxy is capped below the proxy's 60 s.
-    let bash = api
+    let bash = workspace_tools(&cloud_active(None), &page_ctx())
         .execute_bash(Some(&running_conv()), &BashRequest::new("sleep 1"))
         .unwrap()
         .into_plan();
@@ -486,13 +496,19 @@ fn br6_local_calls_never_borrow() {
     for (label, r) in plan_all(
         api.as_ref(),
         conversation_tools(&none, &page_ctx()).as_ref(),
+        workspace_tools(&none, &page_ctx()).as_ref(),
         &running_conv(),
     ) {
         assert_eq!(r, Err(ApiError::NoBackend), "{label}");
     }
     // A local client over a cloud active backend never falls back to another local.
     let local_over_cloud = LocalApi::new(&cloud_active(None));
-    for (label, r) in plan_all(&local_over_cloud, &local_over_cloud, &running_conv()) {
+    for (label, r) in plan_all(
+        &local_over_cloud,
+        &local_over_cloud,
+        &local_over_cloud,
+        &running_conv(),
+    ) {
         assert_eq!(r, Err(ApiError::NoBackend), "{label}");
     }
 }
@@ -592,7 +608,7 @@ fn request_bodies_match_the_api() {
             &json!({"title": "T", "selected_repository": "o/r", "agent_type": "default", "trigger": "gui"})
         )
     );
-    let bash = api
+    let bash = workspace_tools(&local_active(), &page_ctx())
         .execute_bash(
             None,
             &BashRequest {
@@ -629,7 +645,7 @@ fn request_bodies_match_the_api() {
         confirm.body.json(),
         Some(&json!({"accept": false, "reason": "no"}))
     );
-    let skills = api
+    let skills = workspace_tools(&local_active(), &page_ctx())
         .list_skills(None, &SkillsRequest::project("/p"))
         .unwrap()
         .into_plan();

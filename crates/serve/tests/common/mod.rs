@@ -168,6 +168,29 @@ pub async fn echo(req: Request) -> Response {
         .into_response()
 }
 
+/// The close frames the fake upstream's event sockets received from the other side: (path,
+/// code, reason); `1005` when the frame carried no code.
+static UPSTREAM_CLOSES: std::sync::Mutex<Vec<(String, u16, String)>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// The close frame the fake upstream's socket at `path` received, once it has arrived (waits up
+/// to 5 s for it; `None` if none came).
+pub async fn upstream_close(path: &str) -> Option<(u16, String)> {
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(5);
+    loop {
+        let found = UPSTREAM_CLOSES
+            .lock()
+            .expect("close log")
+            .iter()
+            .find(|(p, _, _)| p == path)
+            .map(|(_, c, r)| (*c, r.clone()));
+        if found.is_some() || tokio::time::Instant::now() >= deadline {
+            return found;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+}
+
 /// Agent-server-like websocket: first frame must be `{"type":"auth","session_api_key":"good"}`
 /// (else close 4001); conversation `missing` closes 4004; otherwise echo `echo:<text>` frames,
 /// starting with one frame that reports the query string.
@@ -211,7 +234,17 @@ async fn socket(ws: WebSocketUpgrade, req_path: String, query: Option<String>) -
             let reply = match msg {
                 Message::Text(t) => Message::Text(format!("echo:{}", t.as_str()).into()),
                 Message::Binary(b) => Message::Binary(b),
-                Message::Close(_) => break,
+                Message::Close(frame) => {
+                    let (code, reason) = frame
+                        .map(|f| (f.code, f.reason.to_string()))
+                        .unwrap_or((1005, String::new()));
+                    UPSTREAM_CLOSES.lock().expect("close log").push((
+                        req_path.clone(),
+                        code,
+                        reason,
+                    ));
+                    break;
+                }
                 _ => continue,
             };
             if socket.send(reply).await.is_err() {
