@@ -35,7 +35,7 @@ pub enum Connection {
 
 #[derive(Clone, Copy)]
 pub struct ConnectionCtx {
-    resource: LocalResource<Connection>,
+    pub resource: LocalResource<Connection>,
     /// When the next periodic probe of the active backend is due (epoch ms).
     pub next_check_at: RwSignal<f64>,
 }

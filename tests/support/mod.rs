@@ -64,3 +64,36 @@ pub fn attr(root: &web_sys::Element, selector: &str, name: &str) -> Option<Strin
         .flatten()?
         .get_attribute(name)
 }
+
+/// Stores `value` (JSON) under `key` in localStorage.
+pub fn store_local(key: &str, value: &serde_json::Value) {
+    raw_local().set_item(key, &value.to_string()).unwrap();
+}
+
+/// Makes `backend_id` (and `org_id`) this tab's and the last selection (BR-2).
+pub fn select_backend(backend_id: &str, org_id: Option<&str>) {
+    let sel = serde_json::json!({"backendId": backend_id, "orgId": org_id}).to_string();
+    raw_local()
+        .set_item("openhands-active-backend", &sel)
+        .unwrap();
+    raw_session()
+        .set_item("openhands-active-backend", &sel)
+        .unwrap();
+}
+
+/// The visible text of the first element matching `selector`.
+pub fn text_at(root: &web_sys::Element, selector: &str) -> Option<String> {
+    root.query_selector(selector)
+        .ok()
+        .flatten()
+        .map(|e| e.unchecked_into::<web_sys::HtmlElement>().inner_text())
+}
+
+/// The button under `root` whose text is `text` (what a person looks for).
+pub fn button_named(root: &web_sys::Element, text: &str) -> Option<web_sys::HtmlElement> {
+    let list = root.query_selector_all("button").ok()?;
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .map(|n| n.unchecked_into::<web_sys::HtmlElement>())
+        .find(|b| b.inner_text().trim() == text)
+}

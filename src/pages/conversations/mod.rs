@@ -21,7 +21,7 @@ use leptos_router::hooks::use_query_map;
 use leptos_router::params::ParamsMap;
 
 mod filters;
-mod row;
+pub mod row;
 
 pub use filters::ListFilters;
 use row::ConversationRow;

@@ -14,7 +14,7 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 
 #[component]
-pub(super) fn ConversationRow(id: String, list: ListCtx) -> impl IntoView {
+pub fn ConversationRow(id: String, list: ListCtx) -> impl IntoView {
     let backends = use_backends();
     let conv = {
         let id = id.clone();
