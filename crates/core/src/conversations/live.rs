@@ -356,13 +356,11 @@ mod tests {
         assert_eq!(asks_before_actions(None), None);
     }
 
-    /// `cargo xtask bench`: time to apply a 10,000-event conversation (printed, not asserted).
-    #[test]
-    #[ignore = "benchmark: run with `cargo xtask bench`"]
-    fn bench_timeline_10k() {
-        use crate::conversations::events::Timeline;
+    /// `n` events of a busy conversation: user messages, terminal actions and their
+    /// observations, status updates and agent answers, in timestamp order.
+    fn busy_events(n: u32) -> Vec<serde_json::Value> {
         use serde_json::json;
-        let events: Vec<serde_json::Value> = (0..10_000u32)
+        (0..n)
             .map(|i| {
                 let ts = format!("2026-01-01T{:02}:{:02}:{:02}.{:06}", i / 3600 % 24, i / 60 % 60, i % 60, i);
                 match i % 5 {
@@ -380,7 +378,34 @@ mod tests {
                         "llm_message": {"role": "assistant", "content": [{"type": "text", "text": format!("**answer** {i}")}]}}),
                 }
             })
-            .collect();
+            .collect()
+    }
+
+    /// The live view (frames one by one) and the paged view (history pages of 50, newest
+    /// first) of the same events are the same timeline (issue #10: this was only checked by
+    /// the ignored bench).
+    #[test]
+    fn live_frames_and_history_pages_give_the_same_timeline() {
+        use crate::conversations::events::Timeline;
+        let events = busy_events(2_000);
+        let mut live = Timeline::new();
+        for e in events.iter().cloned() {
+            live.apply(e);
+        }
+        let mut paged = Timeline::new();
+        for page in events.chunks(50).rev() {
+            paged.apply_page(page.iter().rev().cloned());
+        }
+        assert_eq!(live.len(), 2_000);
+        assert_eq!(live.items(), paged.items());
+    }
+
+    /// `cargo xtask bench`: time to apply a 10,000-event conversation (printed, not asserted).
+    #[test]
+    #[ignore = "benchmark: run with `cargo xtask bench`"]
+    fn bench_timeline_10k() {
+        use crate::conversations::events::Timeline;
+        let events = busy_events(10_000);
         let start = std::time::Instant::now();
         let mut t = Timeline::new();
         for e in events.iter().cloned() {
