@@ -647,6 +647,62 @@ mod cloud {
         b.js("return JSON.parse(sessionStorage.getItem('openhands-active-backend'))")
             .await
     }
+
+    /// A READY conversation started in `org` through the cloud app API (as another client
+    /// would, with `X-Org-Id`); its app conversation id.
+    pub async fn conversation_in_org(cloud_url: &str, key: &str, org: &str) -> String {
+        let http = reqwest::Client::new();
+        let task: Value = http
+            .post(format!("{cloud_url}/api/v1/app-conversations"))
+            .bearer_auth(key)
+            .header("X-Org-Id", org)
+            .json(&json!({}))
+            .send()
+            .await
+            .expect("start")
+            .json()
+            .await
+            .expect("task");
+        let id = task["id"].as_str().expect("task id").to_string();
+        // Each poll may advance the task (the stand-in's pacing); bounded, not timed.
+        for _ in 0..600 {
+            let tasks: Value = http
+                .get(format!(
+                    "{cloud_url}/api/v1/app-conversations/start-tasks?ids={id}"
+                ))
+                .bearer_auth(key)
+                .header("X-Org-Id", org)
+                .send()
+                .await
+                .expect("start-tasks")
+                .json()
+                .await
+                .expect("tasks json");
+            match tasks[0]["status"].as_str() {
+                Some("READY") => {
+                    return tasks[0]["app_conversation_id"]
+                        .as_str()
+                        .expect("conversation id")
+                        .to_string()
+                }
+                Some("ERROR") => panic!("the start task failed: {}", tasks[0]),
+                _ => tokio::time::sleep(Duration::from_millis(200)).await,
+            }
+        }
+        panic!("the start task in {org} never became READY");
+    }
+
+    /// Waits until the conversation list shows `shown` and not `hidden`.
+    pub async fn wait_list_shows(b: &Browser, what: &str, shown: &str, hidden: &str) {
+        b.wait_js(
+            what,
+            &format!(
+                "const row = id => document.querySelector(`[data-testid=conversation-row][data-conversation-id=\"${{id}}\"]`); \
+                 return !!row('{shown}') && !row('{hidden}');"
+            ),
+        )
+        .await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -708,10 +764,23 @@ async fn cloud_backends_expand_to_their_orgs_in_the_selector() {
         ]
     );
     wait_connected_to(&b, &legacy_id).await;
+    // One conversation in the personal org and one in org B, started by another client.
+    let in_personal =
+        cloud::conversation_in_org(&cloud.url(), &cloud.keys.legacy, &cloud.orgs.personal.id).await;
+    let in_b =
+        cloud::conversation_in_org(&cloud.url(), &cloud.keys.legacy, &cloud.orgs.org_b.id).await;
     click(&b, CONVERSATIONS_LINK).await;
     b.wait_js(
         "the cloud conversation list",
         "return !!document.querySelector('[data-testid=conversations-empty], [data-testid=conversation-list]')",
+    )
+    .await;
+    // The list is the chosen org's: the personal org's conversation, not org B's.
+    cloud::wait_list_shows(
+        &b,
+        "the personal org's conversation only",
+        &in_personal,
+        &in_b,
     )
     .await;
 
@@ -737,6 +806,8 @@ async fn cloud_backends_expand_to_their_orgs_in_the_selector() {
         json!({"backendId": legacy_id, "orgId": cloud.orgs.org_b.id})
     );
     wait_connected_to(&b, &legacy_id).await;
+    // Now the user sees org B's conversations, and no longer the personal org's.
+    cloud::wait_list_shows(&b, "org B's conversation only", &in_b, &in_personal).await;
 
     // A key bound to org A sees only org A (the stand-in lists all three).
     add_backend_of_kind(
