@@ -3,11 +3,11 @@
 use crate::links::{conversation_path, start_task_path};
 use crate::platform::storage::WebStorage;
 use crate::services::{conversation_tools, launch, settings};
-use crate::state::api::{client, tools};
+use crate::state::api::{client, routing, tools, transport};
 use crate::state::backends::{new_uuid_v4, BackendsCtx};
 use canvas_core::backends::selection::{ActiveBackend, CacheScope};
 use canvas_core::client::unified::{ConversationSummary, Created};
-use canvas_core::client::{ConversationRef, SendPlanned};
+use canvas_core::client::{cloud_sandboxes, ConversationRef, SendPlanned};
 use canvas_core::conversations::create::new_conversation;
 use canvas_core::conversations::events::recent::{Recent, RECENT_TIMELINES};
 use canvas_core::conversations::launch_options::working_dir_for;
@@ -53,15 +53,14 @@ pub async fn sandbox_action(
     summary: &ConversationSummary,
     pause: bool,
 ) -> Result<(), ApiError> {
-    let c = client(backends, active);
-    let account = c.api.account().ok_or(ApiError::NotFound)?;
+    let sandboxes = cloud_sandboxes(active, &routing(&backends));
     let sandbox = summary.sandbox_id.clone().unwrap_or_default();
     let call = if pause {
-        account.pause_sandbox(&sandbox)
+        sandboxes.pause_sandbox(&sandbox)
     } else {
-        account.resume_sandbox(&sandbox)
+        sandboxes.resume_sandbox(&sandbox)
     };
-    call.send(&c.transport).await
+    call.send(&transport(backends, active)).await
 }
 
 /// Whether the user paused this conversation's sandbox in this tab (then opening it does not

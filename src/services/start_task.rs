@@ -1,9 +1,9 @@
 //! Cloud start tasks (`/conversations/task-<id>`).
 
-use crate::state::api::client;
+use crate::state::api::{routing, transport};
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
-use canvas_core::client::{SendPlanned, StartTask};
+use canvas_core::client::{cloud_sandboxes, SendPlanned, StartTask};
 use canvas_core::error::ApiError;
 
 /// The start task `id` on `active` (`None`: the backend does not know it; `Unsupported`:
@@ -13,11 +13,9 @@ pub async fn poll(
     active: &ActiveBackend,
     id: &str,
 ) -> Result<Option<StartTask>, ApiError> {
-    let c = client(backends, active);
-    let account = c
-        .api
-        .account()
-        .ok_or(ApiError::Unsupported("Cloud start tasks"))?;
-    let tasks = account.start_tasks(&[id]).send(&c.transport).await?;
+    let tasks = cloud_sandboxes(active, &routing(&backends))
+        .start_tasks(&[id])
+        .send(&transport(backends, active))
+        .await?;
     Ok(tasks.into_iter().flatten().find(|t| t.id == id))
 }

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use canvas_client_native::ReqwestTransport;
 use canvas_core::client::{
-    backend_api, conversation_tools, workspace_tools, Call, Created, EventQuery, NewConversation,
-    OutgoingMessage, RoutingContext, StartTaskStatus,
+    backend_api, cloud_sandboxes, conversation_tools, workspace_tools, Call, Created, EventQuery,
+    NewConversation, OutgoingMessage, RoutingContext, StartTaskStatus,
 };
 use canvas_core::{ActiveBackend, ApiError, AuthMode, Backend, BackendKind};
 use canvas_fixtures::cloud::{CloudOptions, Pacing, StartBehavior};
@@ -107,7 +107,7 @@ async fn cloud_upload_and_image_message_through_the_proxy() {
     let api = api.as_ref();
     let tools = conversation_tools(&active, &ctx);
     let work = workspace_tools(&active, &ctx);
-    let account = api.account().expect("a cloud account");
+    assert!(api.account().is_some(), "a cloud account");
 
     // --- a READY conversation with a RUNNING sandbox ---
     let task = match run(
@@ -122,7 +122,12 @@ async fn cloud_upload_and_image_message_through_the_proxy() {
     };
     let deadline = Instant::now() + Duration::from_secs(60);
     let id = loop {
-        let tasks = run("start task", account.start_tasks(&[&task.id]), &http).await;
+        let tasks = run(
+            "start task",
+            cloud_sandboxes(&active, &ctx).start_tasks(&[&task.id]),
+            &http,
+        )
+        .await;
         let t = tasks[0].clone().expect("[start task] the task exists");
         if t.status == StartTaskStatus::Ready {
             break t

@@ -29,9 +29,9 @@ use crate::client::local::{
 };
 use crate::client::service::SocketTarget;
 use crate::client::service::{
-    BackendApi, CloudAccountApi, ConversationToolsApi, ConversationsApi, EventsApi, FilesApi,
-    GitApi, Planned, RuntimeApi, ServerApi, SettingsApi, SettingsPagesApi, SkillsApi,
-    WorkspaceFile,
+    BackendApi, CloudAccountApi, CloudSandboxApi, ConversationToolsApi, ConversationsApi,
+    EventsApi, FilesApi, GitApi, Planned, RuntimeApi, ServerApi, SettingsApi, SettingsPagesApi,
+    SkillsApi, WorkspaceFile,
 };
 use crate::client::unified::{
     ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,
@@ -687,37 +687,6 @@ impl CloudAccountApi for CloudApi {
         self.app_get("/api/keys/current", decode_key_check)
     }
 
-    fn start_tasks(&self, ids: &[&str]) -> Planned<Vec<Option<StartTask>>> {
-        let q = Query::new().push_all("ids", ids);
-        self.app_get(
-            &with_query("/api/v1/app-conversations/start-tasks", &q),
-            decode_start_tasks,
-        )
-    }
-
-    fn sandboxes(&self, ids: &[&str]) -> Planned<Vec<Option<Sandbox>>> {
-        let q = Query::new().push_all("id", ids);
-        self.app_get(&with_query("/api/v1/sandboxes", &q), decode_sandboxes)
-    }
-
-    fn pause_sandbox(&self, sandbox_id: &str) -> Planned<()> {
-        self.app(
-            Method::Post,
-            &format!("/api/v1/sandboxes/{}/pause", id_segment(sandbox_id)?),
-            Body::None,
-            decode_unit,
-        )
-    }
-
-    fn resume_sandbox(&self, sandbox_id: &str) -> Planned<()> {
-        self.app(
-            Method::Post,
-            &format!("/api/v1/sandboxes/{}/resume", id_segment(sandbox_id)?),
-            Body::None,
-            decode_unit,
-        )
-    }
-
     fn list_files(&self, conversation_id: &str, path: &str) -> Planned<Vec<String>> {
         let q = Query::new().push("path", path);
         let p = Self::app_conversation_path(conversation_id, "/files")?;
@@ -728,6 +697,36 @@ impl CloudAccountApi for CloudApi {
         let q = Query::new().push("file_path", file_path);
         let p = Self::app_conversation_path(conversation_id, "/file")?;
         self.app_get(&with_query(&p, &q), decode_text)
+    }
+}
+
+impl CloudSandboxApi for CloudApi {
+    fn start_tasks(&self, ids: &[&str]) -> Planned<Vec<Option<StartTask>>> {
+        let q = Query::new().push_all("ids", ids);
+        self.app_get(
+            &with_query("/api/v1/app-conversations/start-tasks", &q),
+            decode_start_tasks,
+        )
+    }
+    fn sandboxes(&self, ids: &[&str]) -> Planned<Vec<Option<Sandbox>>> {
+        let q = Query::new().push_all("id", ids);
+        self.app_get(&with_query("/api/v1/sandboxes", &q), decode_sandboxes)
+    }
+    fn pause_sandbox(&self, sandbox_id: &str) -> Planned<()> {
+        self.app(
+            Method::Post,
+            &format!("/api/v1/sandboxes/{}/pause", id_segment(sandbox_id)?),
+            Body::None,
+            decode_unit,
+        )
+    }
+    fn resume_sandbox(&self, sandbox_id: &str) -> Planned<()> {
+        self.app(
+            Method::Post,
+            &format!("/api/v1/sandboxes/{}/resume", id_segment(sandbox_id)?),
+            Body::None,
+            decode_unit,
+        )
     }
 }
 

@@ -7,7 +7,7 @@ use crate::client::cloud::CloudApi;
 use crate::client::local::LocalApi;
 use crate::client::omnigent::OmnigentApi;
 use crate::client::service::{
-    BackendApi, ConversationToolsApi, SettingsPagesApi, WorkspaceToolsApi,
+    BackendApi, CloudSandboxApi, ConversationToolsApi, SettingsPagesApi, WorkspaceToolsApi,
 };
 use crate::transport::routing::RoutingContext;
 
@@ -60,5 +60,11 @@ pub fn settings_pages(active: &ActiveBackend, ctx: &RoutingContext) -> Box<dyn S
 /// The workspace tools of the active backend (terminal, files, git, skills), built on demand
 /// like [`conversation_tools`].
 pub fn workspace_tools(active: &ActiveBackend, ctx: &RoutingContext) -> Box<dyn WorkspaceToolsApi> {
+    by_kind!(active, ctx)
+}
+
+/// The cloud start tasks and sandboxes of the active backend (typed errors on other kinds),
+/// built on demand like [`conversation_tools`].
+pub fn cloud_sandboxes(active: &ActiveBackend, ctx: &RoutingContext) -> Box<dyn CloudSandboxApi> {
     by_kind!(active, ctx)
 }

@@ -12,8 +12,8 @@ use crate::backends::selection::ActiveBackend;
 use crate::client::decode::{decode_json, decode_text};
 use crate::client::service::SocketTarget;
 use crate::client::service::{
-    BackendApi, CloudAccountApi, ConversationsApi, EventsApi, FilesApi, GitApi, Planned,
-    RuntimeApi, ServerApi, SettingsApi, SettingsPagesApi, SkillsApi, WorkspaceFile,
+    BackendApi, CloudAccountApi, CloudSandboxApi, ConversationsApi, EventsApi, FilesApi, GitApi,
+    Planned, RuntimeApi, ServerApi, SettingsApi, SettingsPagesApi, SkillsApi, WorkspaceFile,
 };
 use crate::error::ApiError;
 use crate::transport::auth::request_headers;
@@ -51,6 +51,8 @@ impl ServerApi for FakeApi {}
 impl ConversationsApi for FakeApi {}
 impl EventsApi for FakeApi {}
 impl RuntimeApi for FakeApi {}
+impl CloudSandboxApi for FakeApi {}
+
 impl FilesApi for FakeApi {}
 impl GitApi for FakeApi {}
 impl SettingsApi for FakeApi {}

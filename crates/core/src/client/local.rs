@@ -21,9 +21,9 @@ use crate::client::decode::{
 };
 use crate::client::service::SocketTarget;
 use crate::client::service::{
-    BackendApi, CloudAccountApi, ConversationToolsApi, ConversationsApi, EventsApi, FilesApi,
-    GitApi, Planned, RuntimeApi, ServerApi, SettingsApi, SettingsPagesApi, SkillsApi,
-    WorkspaceFile,
+    BackendApi, CloudAccountApi, CloudSandboxApi, ConversationToolsApi, ConversationsApi,
+    EventsApi, FilesApi, GitApi, Planned, RuntimeApi, ServerApi, SettingsApi, SettingsPagesApi,
+    SkillsApi, WorkspaceFile,
 };
 use crate::client::unified::{
     ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,
@@ -511,6 +511,8 @@ impl RuntimeApi for LocalApi {
         )
     }
 }
+
+impl CloudSandboxApi for LocalApi {}
 
 impl FilesApi for LocalApi {
     fn file_home(&self, _conv: Option<&ConversationRef>) -> Planned<FileHome> {

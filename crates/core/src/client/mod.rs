@@ -57,14 +57,16 @@ pub use crate::transport::routing::{
     runtime_base_url, runtime_target, ConversationRef, RoutingContext, RuntimeTarget,
 };
 pub use cloud::CloudApi;
-pub use factory::{backend_api, client_for, conversation_tools, settings_pages, workspace_tools};
+pub use factory::{
+    backend_api, client_for, cloud_sandboxes, conversation_tools, settings_pages, workspace_tools,
+};
 pub use local::LocalApi;
 pub use omnigent::OmnigentApi;
 pub use service::OmnigentApiExt;
 pub use service::{
-    BackendApi, CloudAccountApi, ConversationToolsApi, ConversationsApi, EventsApi, FilesApi,
-    GitApi, Planned, RuntimeApi, ServerApi, SettingsApi, SettingsPagesApi, SkillsApi,
-    WorkspaceFile, WorkspaceToolsApi,
+    BackendApi, CloudAccountApi, CloudSandboxApi, ConversationToolsApi, ConversationsApi,
+    EventsApi, FilesApi, GitApi, Planned, RuntimeApi, ServerApi, SettingsApi, SettingsPagesApi,
+    SkillsApi, WorkspaceFile, WorkspaceToolsApi,
 };
 pub use unified::{
     ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,

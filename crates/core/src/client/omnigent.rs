@@ -25,8 +25,8 @@ use crate::backends::probe_plan::{ProbePlan, ProbeRequest};
 use crate::backends::record::BackendKind;
 use crate::backends::selection::ActiveBackend;
 use crate::client::service::{
-    BackendApi, CloudAccountApi, ConversationsApi, EventsApi, FilesApi, GitApi, Planned,
-    RuntimeApi, ServerApi, SettingsApi, SettingsPagesApi, SkillsApi, WorkspaceFile,
+    BackendApi, CloudAccountApi, CloudSandboxApi, ConversationsApi, EventsApi, FilesApi, GitApi,
+    Planned, RuntimeApi, ServerApi, SettingsApi, SettingsPagesApi, SkillsApi, WorkspaceFile,
 };
 use crate::client::service::{OmnigentApiExt, SocketTarget};
 use crate::client::unified::{
@@ -228,6 +228,8 @@ impl EventsApi for OmnigentApi {
 }
 
 impl RuntimeApi for OmnigentApi {}
+impl CloudSandboxApi for OmnigentApi {}
+
 impl FilesApi for OmnigentApi {}
 impl GitApi for OmnigentApi {}
 impl SettingsApi for OmnigentApi {}

@@ -400,6 +400,30 @@ pub trait ConversationToolsApi {
     }
 }
 
+/// A cloud account's start tasks and sandboxes (`spec/cloud.md`). Only the start-task page and
+/// the conversation page use them, so they are built on demand by
+/// [`cloud_sandboxes`](crate::client::factory::cloud_sandboxes) instead of sitting in
+/// [`CloudAccountApi`]'s vtable, which the first render links (issue #11). Kinds without
+/// them answer typed errors.
+pub trait CloudSandboxApi {
+    /// `GET /api/v1/app-conversations/start-tasks?ids=…`.
+    fn start_tasks(&self, _ids: &[&str]) -> Planned<Vec<Option<StartTask>>> {
+        Err(ApiError::Unsupported("Cloud start tasks"))
+    }
+    /// `GET /api/v1/sandboxes?id=…`.
+    fn sandboxes(&self, _ids: &[&str]) -> Planned<Vec<Option<Sandbox>>> {
+        Err(ApiError::NotFound)
+    }
+    /// `POST /api/v1/sandboxes/{id}/pause` (the "stop" button).
+    fn pause_sandbox(&self, _sandbox_id: &str) -> Planned<()> {
+        Err(ApiError::NotFound)
+    }
+    /// `POST /api/v1/sandboxes/{id}/resume`.
+    fn resume_sandbox(&self, _sandbox_id: &str) -> Planned<()> {
+        Err(ApiError::NotFound)
+    }
+}
+
 /// Cloud account features (organizations, keys, start tasks, sandboxes).
 pub trait CloudAccountApi {
     /// `GET /api/organizations`.
@@ -408,14 +432,6 @@ pub trait CloudAccountApi {
     fn org_me(&self, org_id: &str) -> Planned<OrgMe>;
     /// `GET /api/keys/current` (400 ⇒ legacy key).
     fn keys_current(&self) -> Planned<KeyCheck>;
-    /// `GET /api/v1/app-conversations/start-tasks?ids=…`.
-    fn start_tasks(&self, ids: &[&str]) -> Planned<Vec<Option<StartTask>>>;
-    /// `GET /api/v1/sandboxes?id=…`.
-    fn sandboxes(&self, ids: &[&str]) -> Planned<Vec<Option<Sandbox>>>;
-    /// `POST /api/v1/sandboxes/{id}/pause` (the "stop" button).
-    fn pause_sandbox(&self, sandbox_id: &str) -> Planned<()>;
-    /// `POST /api/v1/sandboxes/{id}/resume`.
-    fn resume_sandbox(&self, sandbox_id: &str) -> Planned<()>;
     /// `GET /api/v1/app-conversations/{id}/files?path=` → paths.
     fn list_files(&self, conversation_id: &str, path: &str) -> Planned<Vec<String>>;
     /// `GET /api/v1/app-conversations/{id}/file?file_path=` → text.

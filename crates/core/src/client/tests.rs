@@ -661,6 +661,7 @@ fn request_bodies_match_the_api() {
 fn cloud_account_calls() {
     let api = backend_api(&cloud_active(Some("o1")), &page_ctx());
     let acct = api.account().unwrap();
+    let sbx = cloud_sandboxes(&cloud_active(Some("o1")), &page_ctx());
     let h = "https://app.all-hands.dev";
     let cases: Vec<(Result<Seen, ApiError>, Seen)> = vec![
         (
@@ -676,22 +677,22 @@ fn cloud_account_calls() {
             d("GET", &format!("{h}/api/keys/current")),
         ),
         (
-            acct.start_tasks(&["t1", "t2"]).map(|c| seen(&c)),
+            sbx.start_tasks(&["t1", "t2"]).map(|c| seen(&c)),
             d(
                 "GET",
                 &format!("{h}/api/v1/app-conversations/start-tasks?ids=t1&ids=t2"),
             ),
         ),
         (
-            acct.sandboxes(&["s1"]).map(|c| seen(&c)),
+            sbx.sandboxes(&["s1"]).map(|c| seen(&c)),
             d("GET", &format!("{h}/api/v1/sandboxes?id=s1")),
         ),
         (
-            acct.pause_sandbox("s1").map(|c| seen(&c)),
+            sbx.pause_sandbox("s1").map(|c| seen(&c)),
             d("POST", &format!("{h}/api/v1/sandboxes/s1/pause")),
         ),
         (
-            acct.resume_sandbox("s1").map(|c| seen(&c)),
+            sbx.resume_sandbox("s1").map(|c| seen(&c)),
             d("POST", &format!("{h}/api/v1/sandboxes/s1/resume")),
         ),
         (
