@@ -50,9 +50,15 @@ async fn open_tab(b: &Browser, url: &str) -> fantoccini::wd::WindowHandle {
 async fn two_tabs_keep_their_own_backend_and_a_deep_link_opens_on_its_backend() {
     let env = Env::get();
     let tag = canvas_harness::random_hex(3).expect("random");
-    let (shared_title, private_title) = (format!("Tab A {tag}"), format!("Tab B {tag}"));
-    AgentApi::new(&env.agent_url, &env.agent_key)
-        .create_conversation(&env.scratch("tab-a").display().to_string(), &shared_title)
+    let (first_title, private_title) = (format!("Tab A {tag}"), format!("Tab B {tag}"));
+    // The launcher's backend is a private agent server too: on the shared one, other tests
+    // create conversations meanwhile and can push this one off the list's first page.
+    let first = env.private_agent_server("tab-a").await;
+    AgentApi::new(&first.url, &first.session_api_key)
+        .create_conversation(
+            &env.scratch("tab-a-conv").display().to_string(),
+            &first_title,
+        )
         .await;
     let second = env.private_agent_server("tab-b").await;
     let private_conv = AgentApi::new(&second.url, &second.session_api_key)
@@ -61,9 +67,10 @@ async fn two_tabs_keep_their_own_backend_and_a_deep_link_opens_on_its_backend() 
             &private_title,
         )
         .await;
-    let server = canvas_serve::start(env.serve_config())
-        .await
-        .expect("serve");
+    let mut config = env.serve_config();
+    config.agent_server_url = Some(first.url.clone());
+    config.session_api_key = Some(first.session_api_key.clone());
+    let server = canvas_serve::start(config).await.expect("serve");
     let b = Browser::start(&env).await;
 
     // Tab 1 is opened on the launcher's backend by a pinned link (a tab that never chose
@@ -93,7 +100,7 @@ async fn two_tabs_keep_their_own_backend_and_a_deep_link_opens_on_its_backend() 
     wait_active(&b, "second").await;
     wait_listed(&b, &private_title).await;
     assert!(
-        !listed(&b, &shared_title).await,
+        !listed(&b, &first_title).await,
         "tab 2 shows only its backend"
     );
 
@@ -104,7 +111,7 @@ async fn two_tabs_keep_their_own_backend_and_a_deep_link_opens_on_its_backend() 
         .expect("tab 1");
     b.client.refresh().await.expect("reload tab 1");
     wait_active(&b, "default-local").await;
-    wait_listed(&b, &shared_title).await;
+    wait_listed(&b, &first_title).await;
     assert!(
         !listed(&b, &private_title).await,
         "tab 1 shows only its backend"
