@@ -642,9 +642,18 @@ pub async fn ready_cloud_conversation(cloud_url: &str, key: &str) -> String {
 
 /// Starts a conversation through the cloud app API (as another client would); the task id.
 pub async fn start_cloud_task(cloud_url: &str, key: &str) -> String {
-    let task: Value = reqwest::Client::new()
+    start_cloud_task_in(cloud_url, key, None).await
+}
+
+/// [`start_cloud_task`] acting in `org` (`X-Org-Id`) when given.
+pub async fn start_cloud_task_in(cloud_url: &str, key: &str, org: Option<&str>) -> String {
+    let mut req = reqwest::Client::new()
         .post(format!("{cloud_url}/api/v1/app-conversations"))
-        .bearer_auth(key)
+        .bearer_auth(key);
+    if let Some(org) = org {
+        req = req.header("X-Org-Id", org);
+    }
+    let task: Value = req
         .json(&json!({}))
         .send()
         .await
@@ -657,11 +666,25 @@ pub async fn start_cloud_task(cloud_url: &str, key: &str) -> String {
 
 /// Polls a start task once (each poll may advance it); the task as the cloud reports it.
 pub async fn poll_start_task(cloud_url: &str, key: &str, task_id: &str) -> Value {
-    let tasks: Value = reqwest::Client::new()
+    poll_start_task_in(cloud_url, key, task_id, None).await
+}
+
+/// [`poll_start_task`] acting in `org` (`X-Org-Id`) when given.
+pub async fn poll_start_task_in(
+    cloud_url: &str,
+    key: &str,
+    task_id: &str,
+    org: Option<&str>,
+) -> Value {
+    let mut req = reqwest::Client::new()
         .get(format!(
             "{cloud_url}/api/v1/app-conversations/start-tasks?ids={task_id}"
         ))
-        .bearer_auth(key)
+        .bearer_auth(key);
+    if let Some(org) = org {
+        req = req.header("X-Org-Id", org);
+    }
+    let tasks: Value = req
         .send()
         .await
         .expect("start-tasks")

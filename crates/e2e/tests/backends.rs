@@ -651,41 +651,18 @@ mod cloud {
     /// A READY conversation started in `org` through the cloud app API (as another client
     /// would, with `X-Org-Id`); its app conversation id.
     pub async fn conversation_in_org(cloud_url: &str, key: &str, org: &str) -> String {
-        let http = reqwest::Client::new();
-        let task: Value = http
-            .post(format!("{cloud_url}/api/v1/app-conversations"))
-            .bearer_auth(key)
-            .header("X-Org-Id", org)
-            .json(&json!({}))
-            .send()
-            .await
-            .expect("start")
-            .json()
-            .await
-            .expect("task");
-        let id = task["id"].as_str().expect("task id").to_string();
+        let id = canvas_e2e::start_cloud_task_in(cloud_url, key, Some(org)).await;
         // Each poll may advance the task (the stand-in's pacing); bounded, not timed.
         for _ in 0..600 {
-            let tasks: Value = http
-                .get(format!(
-                    "{cloud_url}/api/v1/app-conversations/start-tasks?ids={id}"
-                ))
-                .bearer_auth(key)
-                .header("X-Org-Id", org)
-                .send()
-                .await
-                .expect("start-tasks")
-                .json()
-                .await
-                .expect("tasks json");
-            match tasks[0]["status"].as_str() {
+            let task = canvas_e2e::poll_start_task_in(cloud_url, key, &id, Some(org)).await;
+            match task["status"].as_str() {
                 Some("READY") => {
-                    return tasks[0]["app_conversation_id"]
+                    return task["app_conversation_id"]
                         .as_str()
                         .expect("conversation id")
                         .to_string()
                 }
-                Some("ERROR") => panic!("the start task failed: {}", tasks[0]),
+                Some("ERROR") => panic!("the start task failed: {task}"),
                 _ => tokio::time::sleep(Duration::from_millis(200)).await,
             }
         }
