@@ -380,3 +380,68 @@ pub fn ensure_build_tools(ctx: &Ctx) -> Result<(), String> {
     ensure_wasm_bindgen_cli(ctx, &wbg)?;
     ensure_npm_tools(ctx)
 }
+
+/// The upstream console the benches compare against (npm `@openhands/agent-canvas`).
+pub const UPSTREAM_UI_PACKAGE: &str = "@openhands/agent-canvas";
+pub const UPSTREAM_UI_VERSION: &str = "1.20.0";
+
+/// Upstream's published package, unpacked once into
+/// `~/.cache/agent-canvas/upstream-agent-canvas-<version>/` (`npm pack` + `tar`; skipped when
+/// present). Returns the package folder (`build/` is its prebuilt single-page app, `bin/` and
+/// `scripts/` its own launcher).
+pub fn ensure_upstream_ui(ctx: &Ctx) -> Result<PathBuf, String> {
+    let dir = cache_dir().join(format!("upstream-agent-canvas-{UPSTREAM_UI_VERSION}"));
+    let package = dir.join("package");
+    let marker = dir.join(".complete");
+    if marker.exists() && package.join("build/index.html").exists() {
+        return Ok(package);
+    }
+    step(
+        ctx,
+        &format!(
+            "installing upstream {UPSTREAM_UI_PACKAGE}@{UPSTREAM_UI_VERSION} (npm pack, once)"
+        ),
+    );
+    let _ = fs::remove_dir_all(&dir);
+    let tmp = cache_dir().join(format!(
+        "upstream-agent-canvas-{UPSTREAM_UI_VERSION}.tmp-{}",
+        std::process::id()
+    ));
+    let _ = fs::remove_dir_all(&tmp);
+    fs::create_dir_all(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    let result = (|| {
+        let mut pack = cmd(ctx, "npm");
+        pack.args([
+            "pack",
+            &format!("{UPSTREAM_UI_PACKAGE}@{UPSTREAM_UI_VERSION}"),
+            "--silent",
+            "--no-audit",
+            "--no-fund",
+            "--loglevel=error",
+        ])
+        .current_dir(&tmp);
+        let out = util::capture(&mut pack).map_err(|e| format!("npm pack: {e}"))?;
+        let tgz = out
+            .lines()
+            .map(str::trim)
+            .rfind(|l| l.ends_with(".tgz"))
+            .ok_or_else(|| format!("npm pack named no tarball: {out:?}"))?
+            .to_string();
+        run_quiet(
+            ctx,
+            "untar upstream",
+            Command::new("tar").args(["xzf", &tgz]).current_dir(&tmp),
+        )?;
+        let _ = fs::remove_file(tmp.join(&tgz));
+        if !tmp.join("package/build/index.html").exists() {
+            return Err("the tarball has no package/build/index.html".to_string());
+        }
+        fs::write(tmp.join(".complete"), UPSTREAM_UI_VERSION).map_err(|e| e.to_string())?;
+        fs::rename(&tmp, &dir).map_err(|e| format!("{} -> {}: {e}", tmp.display(), dir.display()))
+    })();
+    if let Err(e) = result {
+        let _ = fs::remove_dir_all(&tmp);
+        return Err(e);
+    }
+    Ok(package)
+}
