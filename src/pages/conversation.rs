@@ -3,18 +3,16 @@
 
 use crate::components::chat::attention::Attention;
 use crate::components::chat::composer::Composer;
-use crate::components::chat::items::TimelineItem;
-use crate::components::chat::model_picker::SwitchMarkers;
 use crate::components::chat::status_bar::StatusBar;
+use crate::components::chat::timeline::Timeline;
 use crate::components::chat::tools::{ConversationTools, ToolsInit, ToolsMenu, ToolsNotice};
 use crate::components::workspace::WorkspacePanel;
 use crate::services::conversation::{kept, load, sandbox_action, user_paused, user_sandbox_action};
 use crate::state::backends::use_backends;
-use crate::state::events::{ConversationStore, History, Row};
+use crate::state::events::ConversationStore;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::unified::ConversationSummary;
-use canvas_core::conversations::live::{asks_before_actions, at_bottom, at_top};
-use leptos::html::Div;
+use canvas_core::conversations::live::asks_before_actions;
 use leptos::prelude::*;
 
 #[component]
@@ -127,14 +125,6 @@ fn SandboxControls(
     }
 }
 
-fn scroll_metrics(el: &web_sys::HtmlDivElement) -> (f64, f64, f64) {
-    (
-        f64::from(el.scroll_top()),
-        f64::from(el.scroll_height()),
-        f64::from(el.client_height()),
-    )
-}
-
 #[component]
 fn ConversationView(
     active: ActiveBackend,
@@ -171,37 +161,6 @@ fn ConversationView(
         view! { <span class="muted placement" data-testid="placement" data-host-online=p.host_online.to_string()>{p.words()}</span> }
     });
 
-    let scroller = NodeRef::<Div>::new();
-    let follow = RwSignal::new(true);
-    // Distance from the bottom to keep when older history is prepended.
-    let anchor = StoredValue::new(None::<f64>);
-    let rows = store.rows;
-    let scroll_to_bottom = move || {
-        if let Some(el) = scroller.get_untracked() {
-            el.set_scroll_top(el.scroll_height());
-        }
-    };
-    keep_scroll(rows, scroller, follow, anchor);
-    let older_store = store.clone();
-    let history = store.history;
-    let on_scroll = move |_| {
-        let Some(el) = scroller.get_untracked() else {
-            return;
-        };
-        let (top, h, client_h) = scroll_metrics(&el);
-        let bottom = at_bottom(top, h, client_h);
-        if follow.get_untracked() != bottom {
-            follow.set(bottom);
-        }
-        if at_top(top) && matches!(history.get_untracked(), History::Ready { has_older: true }) {
-            anchor.set_value(Some(h - top));
-            older_store.load_older();
-        }
-    };
-    let jump = move |_| {
-        follow.set(true);
-        scroll_to_bottom();
-    };
     let conv_sig = Signal::derive(move || Some(handle.clone()));
     let dir_sig = Signal::derive(move || working_dir.clone());
     let count = store.event_count;
@@ -220,23 +179,7 @@ fn ConversationView(
                     <ToolsMenu tools=tools />
                 </header>
                 <StatusBar store=store.clone() tools=tools />
-                <div class="timeline-scroll" node_ref=scroller on:scroll=on_scroll data-testid="timeline-scroll">
-                    {move || history_note(history.get())}
-                    <ol class="timeline" data-testid="timeline">
-                        <SwitchMarkers tools=tools after=None />
-                        <For
-                            each=move || rows.get()
-                            key=|r: &Row| (r.item.key.clone(), r.rev)
-                            children=move |r: Row| {
-                                let key = r.item.key.clone();
-                                view! { <TimelineItem item=r.item /> <SwitchMarkers tools=tools after=Some(key) /> }
-                            }
-                        />
-                    </ol>
-                </div>
-                <Show when=move || !follow.get()>
-                    <button class="btn jump-latest" data-testid="jump-latest" on:click=jump>"Jump to latest ↓"</button>
-                </Show>
+                <Timeline store=store.clone() tools=tools />
                 <ToolsNotice tools=tools />
                 <Composer store=store.clone() tools=tools working_dir=composer_dir />
             </section>
@@ -244,48 +187,5 @@ fn ConversationView(
                 <WorkspacePanel conversation=conv_sig working_dir=dir_sig />
             </aside>
         </div>
-    }
-}
-
-/// After the rows change: back to where the reader was when older history was prepended, else
-/// to the bottom while following.
-fn keep_scroll(
-    rows: RwSignal<Vec<Row>>,
-    scroller: NodeRef<Div>,
-    follow: RwSignal<bool>,
-    anchor: StoredValue<Option<f64>>,
-) {
-    Effect::new(move |_| {
-        rows.track();
-        let following = follow.get_untracked();
-        request_animation_frame(move || {
-            let Some(el) = scroller.get_untracked() else {
-                return;
-            };
-            if let Some(dist) = anchor.try_update_value(|a| a.take()).flatten() {
-                let (_, h, _) = scroll_metrics(&el);
-                el.set_scroll_top((h - dist).max(0.0) as i32);
-            } else if following {
-                el.set_scroll_top(el.scroll_height());
-            }
-        });
-    });
-}
-
-/// What the history is doing, above the timeline.
-fn history_note(history: History) -> Option<AnyView> {
-    match history {
-        History::Loading => Some(view! { <p class="loading">"Loading history…"</p> }.into_any()),
-        History::LoadingOlder => {
-            Some(view! { <p class="loading">"Loading older events…"</p> }.into_any())
-        }
-        History::Ready { has_older: true } => Some(
-            view! {
-                <p class="muted older-hint">"Scroll up for older events"</p>
-            }
-            .into_any(),
-        ),
-        History::Ready { has_older: false } => None,
-        History::Error(e) => Some(view! { <p class="error" role="alert">{e}</p> }.into_any()),
     }
 }

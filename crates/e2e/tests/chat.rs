@@ -559,3 +559,193 @@ async fn code_blocks_in_messages_are_highlighted_labelled_and_copied() {
     )
     .await;
 }
+
+/// Messages in the long conversation: more than the window holds
+/// (`canvas_core::conversations::window::WINDOW_ROWS` = 150) and more than five history pages.
+const LONG_MESSAGES: usize = 320;
+/// The most rows the page may hold at once (the window).
+const WINDOW_ROWS: u64 = 150;
+
+/// Scrolls the timeline to its top and returns the key of the first rendered row and its top
+/// relative to the scroller's visible top.
+async fn scroll_to_top(b: &Browser) -> (String, f64) {
+    let v = b
+        .js(
+            "const s = document.querySelector('[data-testid=timeline-scroll]'); s.scrollTop = 0; \
+             const li = s.querySelector('li[data-key]'); \
+             return [li.dataset.key, li.offsetTop - s.scrollTop];",
+        )
+        .await;
+    (
+        v[0].as_str().expect("key").to_string(),
+        v[1].as_f64().expect("top"),
+    )
+}
+
+/// Waits until the row `key` is back at `top` (±2 px) after older rows came in above it, and
+/// returns the rendered rows: (in the DOM, loaded, index of the first rendered).
+async fn wait_anchored(
+    b: &Browser,
+    what: &str,
+    key: &str,
+    top: f64,
+    first_before: u64,
+    rows_before: u64,
+) -> (u64, u64, u64) {
+    let v = b
+        .wait_js(
+            what,
+            &format!(
+                "const s = document.querySelector('[data-testid=timeline-scroll]'); \
+                 const ol = document.querySelector('[data-testid=timeline]'); \
+                 const first = +ol.dataset.first, rows = +ol.dataset.rows; \
+                 if (first === {first_before} && rows === {rows_before}) return null; \
+                 const li = [...s.querySelectorAll('li[data-key]')].find(l => l.dataset.key === {key:?}); \
+                 if (!li || Math.abs(li.offsetTop - s.scrollTop - {top}) > 2) return null; \
+                 return [document.querySelectorAll('[data-testid=timeline-item]').length, rows, first];"
+            ),
+        )
+        .await;
+    let n = |i: usize| v[i].as_u64().expect("number");
+    (n(0), n(1), n(2))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chat_a_long_conversation_keeps_a_window_of_rows_and_scrolls_back_to_its_first_message() {
+    let env = Env::get();
+    let api = std::sync::Arc::new(AgentApi::new(&env.agent_url, &env.agent_key));
+    let dir = env.scratch("long");
+    let id = api
+        .create_conversation(&dir.to_string_lossy(), "Long conversation")
+        .await;
+    // Messages without runs (the agent is never asked): the first alone, so it is the oldest.
+    let send = |api: std::sync::Arc<AgentApi>, id: String, i: usize| async move {
+        api.send(
+            reqwest::Method::POST,
+            &format!("/api/conversations/{id}/events"),
+            Some(json!({"role": "user", "content": [{"type": "text", "text": format!("long-{i:03}")}], "run": false})),
+        )
+        .await;
+    };
+    send(api.clone(), id.clone(), 0).await;
+    let mut workers = tokio::task::JoinSet::new();
+    for w in 0..8 {
+        let (api, id) = (api.clone(), id.clone());
+        workers.spawn(async move {
+            for i in (1..LONG_MESSAGES).filter(|i| i % 8 == w) {
+                send(api.clone(), id.clone(), i).await;
+            }
+        });
+    }
+    while let Some(r) = workers.join_next().await {
+        r.expect("sender");
+    }
+
+    let (_server, b) = Browser::open_conversation(&env, &id).await;
+    // The newest page is shown, following the newest message.
+    b.wait_js(
+        "the newest message at the bottom",
+        "const s = document.querySelector('[data-testid=timeline-scroll]'); \
+         const items = document.querySelectorAll('[data-testid=user-message]'); \
+         return items.length > 0 && s.scrollHeight - s.scrollTop - s.clientHeight < 30 \
+           && !document.querySelector('[data-testid=jump-latest]');",
+    )
+    .await;
+
+    // Scroll to the top until the first message is there: each step keeps the row that was at
+    // the top in place, and the page never holds more rows than the window.
+    let mut steps = 0;
+    let mut most_in_dom = 0;
+    loop {
+        let ol = b
+            .js("const ol = document.querySelector('[data-testid=timeline]'); return [+ol.dataset.first, +ol.dataset.rows];")
+            .await;
+        let (first, rows) = (ol[0].as_u64().unwrap(), ol[1].as_u64().unwrap());
+        let oldest_shown = b
+            .js("return [...document.querySelectorAll('[data-testid=user-message]')].some(m => m.innerText === 'long-000')")
+            .await;
+        if oldest_shown == json!(true) && first == 0 {
+            break;
+        }
+        steps += 1;
+        assert!(
+            steps <= 20,
+            "the first message never appeared after {steps} scrolls up"
+        );
+        let (key, top) = scroll_to_top(&b).await;
+        let (in_dom, _, _) = wait_anchored(
+            &b,
+            &format!("older rows above {key} (step {steps})"),
+            &key,
+            top,
+            first,
+            rows,
+        )
+        .await;
+        most_in_dom = most_in_dom.max(in_dom);
+        assert!(
+            in_dom <= WINDOW_ROWS,
+            "step {steps}: {in_dom} rows in the DOM"
+        );
+    }
+    assert!(
+        steps >= 6,
+        "{LONG_MESSAGES} messages in pages of 50 took only {steps} steps"
+    );
+    assert_eq!(most_in_dom, WINDOW_ROWS, "the window never filled");
+    b.wait_js(
+        "a way back to the latest",
+        "return !!document.querySelector('[data-testid=jump-latest]')",
+    )
+    .await;
+    let loaded = b
+        .js("return +document.querySelector('[data-testid=timeline]').dataset.rows")
+        .await;
+    assert!(
+        loaded.as_u64().unwrap() >= LONG_MESSAGES as u64,
+        "all history loaded: {loaded}"
+    );
+
+    // Scrolling down moves the window newer, keeping the last row in place.
+    let v = b
+        .js("const s = document.querySelector('[data-testid=timeline-scroll]'); s.scrollTop = s.scrollHeight; \
+             const lis = s.querySelectorAll('li[data-key]'); const li = lis[lis.length - 1]; \
+             return [li.dataset.key, li.offsetTop - s.scrollTop];")
+        .await;
+    let (key, top) = (v[0].as_str().unwrap().to_string(), v[1].as_f64().unwrap());
+    let (in_dom, _, first) = wait_anchored(
+        &b,
+        "newer rows below",
+        &key,
+        top,
+        0,
+        loaded.as_u64().unwrap(),
+    )
+    .await;
+    assert!(
+        first > 0 && in_dom <= WINDOW_ROWS,
+        "moved newer: first {first}, {in_dom} in the DOM"
+    );
+
+    // "Jump to latest": the newest message, the window at the end.
+    b.click("[data-testid=jump-latest]").await;
+    let newest = b
+        .wait_js(
+            "the newest rows after the jump",
+            "const s = document.querySelector('[data-testid=timeline-scroll]'); \
+             const ol = document.querySelector('[data-testid=timeline]'); \
+             const msgs = [...document.querySelectorAll('[data-testid=user-message]')]; \
+             if (+ol.dataset.first + document.querySelectorAll('[data-testid=timeline-item]').length !== +ol.dataset.rows) return null; \
+             if (s.scrollHeight - s.scrollTop - s.clientHeight >= 30) return null; \
+             return msgs.map(m => m.innerText);",
+        )
+        .await;
+    let newest: Vec<String> = serde_json::from_value(newest).unwrap();
+    assert!(newest.len() as u64 <= WINDOW_ROWS);
+    let has = |t: &str| newest.iter().any(|m| m == t);
+    assert!(
+        has(&format!("long-{:03}", LONG_MESSAGES - 1)),
+        "the newest message is shown: {newest:?}"
+    );
+    assert!(!has("long-000"), "the oldest message is out of the window");
+}

@@ -9,4 +9,5 @@ pub mod items;
 pub mod markdown;
 pub mod model_picker;
 pub mod status_bar;
+pub mod timeline;
 pub mod tools;

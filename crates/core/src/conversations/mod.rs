@@ -12,6 +12,7 @@
 //! | [`launch_options`] | new conversation options per backend: directory, LLM profile, secrets (issue #13) |
 //! | [`events`] | events: classification, the timeline reducer, the stream rules (issue #6) |
 //! | [`live`] | the live view's rules: socket target, status bar, controls, autoscroll, drafts |
+//! | [`window`] | which rows of a long timeline are in the DOM, and how scrolling moves them (issue #11) |
 //! | [`user_paused`] | cloud sandboxes the user paused in this tab (not auto-resumed) |
 //! | [`attention`] | tab title markers and notifications for a conversation (issue #16) |
 //! | [`slash`] | slash commands in the composer: parsing and the menu (issue #15) |
@@ -36,3 +37,4 @@ pub mod sidebar;
 pub mod slash;
 pub mod usage;
 pub mod user_paused;
+pub mod window;
