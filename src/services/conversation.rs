@@ -7,7 +7,7 @@ use crate::state::api::{client, routing, tools, transport};
 use crate::state::backends::{new_uuid_v4, BackendsCtx};
 use canvas_core::backends::selection::{ActiveBackend, CacheScope};
 use canvas_core::client::unified::{ConversationSummary, Created};
-use canvas_core::client::{cloud_sandboxes, ConversationRef, SendPlanned};
+use canvas_core::client::{cloud_sandboxes, conversation_start, ConversationRef, SendPlanned};
 use canvas_core::conversations::create::new_conversation;
 use canvas_core::conversations::events::recent::{Recent, RECENT_TIMELINES};
 use canvas_core::conversations::launch_options::working_dir_for;
@@ -135,8 +135,7 @@ pub async fn start(
         .map(|s| s.disabled_skills())
         .unwrap_or_default();
     opts.apply(&mut req);
-    let created = c
-        .api
+    let created = conversation_start(active, &routing(&backends))
         .create_conversation(&req)
         .send(&c.transport)
         .await

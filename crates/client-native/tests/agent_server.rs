@@ -12,9 +12,9 @@ use std::time::{Duration, Instant};
 
 use canvas_client_native::ReqwestTransport;
 use canvas_core::client::{
-    backend_api, conversation_tools, settings_pages, workspace_tools, BackendApi, BashRequest,
-    Call, ConversationRef, Created, EventQuery, ExecutionStatus, GitChangeStatus, NewConversation,
-    OutgoingMessage, RoutingContext, SendPlanned, SkillsRequest,
+    backend_api, conversation_start, conversation_tools, settings_pages, workspace_tools,
+    BackendApi, BashRequest, Call, ConversationRef, Created, EventQuery, ExecutionStatus,
+    GitChangeStatus, NewConversation, OutgoingMessage, RoutingContext, SendPlanned, SkillsRequest,
 };
 use canvas_core::conversations::events::{ItemKind, Timeline};
 use canvas_core::{ActiveBackend, ApiError, Backend, BackendKind, Version};
@@ -331,7 +331,13 @@ async fn typed_client_against_a_real_agent_server() {
         }})),
         ..NewConversation::default()
     };
-    let created = match run("create", api.create_conversation(&new), &http).await {
+    let created = match run(
+        "create",
+        conversation_start(&active, &RoutingContext::native()).create_conversation(&new),
+        &http,
+    )
+    .await
+    {
         Created::Ready(c) => c,
         other => panic!("[create] a local backend answers with the conversation: {other:?}"),
     };

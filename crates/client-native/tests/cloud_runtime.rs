@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use canvas_client_native::ReqwestTransport;
 use canvas_core::client::{
-    backend_api, cloud_sandboxes, conversation_tools, workspace_tools, Call, Created, EventQuery,
-    NewConversation, OutgoingMessage, RoutingContext, StartTaskStatus,
+    backend_api, cloud_sandboxes, conversation_start, conversation_tools, workspace_tools, Call,
+    Created, EventQuery, NewConversation, OutgoingMessage, RoutingContext, StartTaskStatus,
 };
 use canvas_core::{ActiveBackend, ApiError, AuthMode, Backend, BackendKind};
 use canvas_fixtures::cloud::{CloudOptions, Pacing, StartBehavior};
@@ -112,7 +112,7 @@ async fn cloud_upload_and_image_message_through_the_proxy() {
     // --- a READY conversation with a RUNNING sandbox ---
     let task = match run(
         "create",
-        api.create_conversation(&NewConversation::default()),
+        conversation_start(&active, &ctx).create_conversation(&NewConversation::default()),
         &http,
     )
     .await

@@ -5,8 +5,8 @@
 //! beside the long typed-client test). Needs `CANVAS_AGENT_PYTHON`.
 
 use canvas_core::client::{
-    backend_api, conversation_tools, settings_pages, Created, EventQuery, ExecutionStatus,
-    RoutingContext,
+    backend_api, conversation_start, conversation_tools, settings_pages, Created, EventQuery,
+    ExecutionStatus, RoutingContext,
 };
 use canvas_core::conversations::launch_options::{lookup_secrets, LaunchOptions};
 use serde_json::{json, Value};
@@ -131,7 +131,13 @@ async fn launcher_options_reach_a_real_agent_server() {
     new.disabled_skills = vec!["some-skill".into()];
     opts.apply(&mut new);
     assert!(new.hold);
-    let created = match run("create", api.create_conversation(&new), &http).await {
+    let created = match run(
+        "create",
+        conversation_start(&active, &ctx).create_conversation(&new),
+        &http,
+    )
+    .await
+    {
         Created::Ready(c) => c,
         other => panic!("[create] {other:?}"),
     };

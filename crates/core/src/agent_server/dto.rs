@@ -10,7 +10,8 @@ use serde_json::{json, Map, Value};
 
 use crate::backends::version::{gate, GateError, Version};
 use crate::transport::de::{
-    agent_model, id_string, lenient, lenient_items, opt_string, page_parts, string_enum,
+    id_at, id_string, lenient, lenient_items, opt_string, page_parts, page_parts_by, str_at,
+    string_enum, strings_at, value_at, FromJson,
 };
 
 string_enum! {
@@ -36,36 +37,42 @@ string_enum! {
 }
 
 /// `GET /server_info`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ServerInfo {
     /// Server title.
-    #[serde(deserialize_with = "opt_string")]
     pub title: Option<String>,
     /// Server version (BR-9 reads this first).
-    #[serde(deserialize_with = "opt_string")]
     pub version: Option<String>,
     /// SDK version (BR-9 fallback).
-    #[serde(deserialize_with = "opt_string")]
     pub sdk_version: Option<String>,
     /// Tools package version.
-    #[serde(deserialize_with = "opt_string")]
     pub tools_version: Option<String>,
     /// Seconds since start.
-    #[serde(deserialize_with = "lenient")]
     pub uptime: Option<f64>,
     /// Seconds since the last request.
-    #[serde(deserialize_with = "lenient")]
     pub idle_time: Option<f64>,
     /// Tools the agent can use.
-    #[serde(deserialize_with = "lenient")]
     pub usable_tools: Vec<String>,
     /// Feature flags (`conversation_runtime_routes_v1`, …).
-    #[serde(deserialize_with = "lenient")]
     pub capabilities: Vec<String>,
     /// `local` or `docker`.
-    #[serde(deserialize_with = "opt_string")]
     pub conversation_runtime: Option<String>,
+}
+
+impl FromJson for ServerInfo {
+    fn from_json(v: &Value) -> Option<Self> {
+        v.is_object().then(|| ServerInfo {
+            title: str_at(v, "title"),
+            version: str_at(v, "version"),
+            sdk_version: str_at(v, "sdk_version"),
+            tools_version: str_at(v, "tools_version"),
+            uptime: v.get("uptime").and_then(Value::as_f64),
+            idle_time: v.get("idle_time").and_then(Value::as_f64),
+            usable_tools: strings_at(v, "usable_tools"),
+            capabilities: strings_at(v, "capabilities"),
+            conversation_runtime: str_at(v, "conversation_runtime"),
+        })
+    }
 }
 
 impl ServerInfo {
@@ -81,59 +88,84 @@ impl ServerInfo {
 }
 
 /// `workspace` of a conversation.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Workspace {
     /// The agent's working directory.
-    #[serde(deserialize_with = "opt_string")]
     pub working_dir: Option<String>,
     /// `LocalWorkspace`, `RemoteWorkspace`, …
-    #[serde(deserialize_with = "opt_string")]
     pub kind: Option<String>,
 }
 
 /// `ConversationInfo` (agent server).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ConversationInfo {
     /// Conversation id (UUID).
-    #[serde(deserialize_with = "id_string")]
     pub id: String,
     /// Title (absent until titled).
-    #[serde(deserialize_with = "opt_string")]
     pub title: Option<String>,
     /// ISO time, ends in `Z`.
-    #[serde(deserialize_with = "opt_string")]
     pub created_at: Option<String>,
     /// ISO time, ends in `Z`.
-    #[serde(deserialize_with = "opt_string")]
     pub updated_at: Option<String>,
     /// Execution status.
-    #[serde(deserialize_with = "lenient")]
     pub execution_status: Option<ExecutionStatus>,
     /// Workspace.
-    #[serde(deserialize_with = "lenient")]
     pub workspace: Workspace,
     /// Key/value tags.
-    #[serde(deserialize_with = "lenient")]
     pub tags: BTreeMap<String, Value>,
     /// Id of the last user message.
-    #[serde(deserialize_with = "opt_string")]
     pub last_user_message_id: Option<String>,
     /// Parent conversation, for child conversations.
-    #[serde(deserialize_with = "opt_string")]
     pub parent_conversation_id: Option<String>,
     /// Child conversations.
-    #[serde(deserialize_with = "lenient")]
     pub sub_conversation_ids: Vec<String>,
     /// `{kind: NeverConfirm | AlwaysConfirm | ConfirmRisky, …}`.
     pub confirmation_policy: Option<Value>,
     /// Iteration cap.
-    #[serde(deserialize_with = "lenient")]
     pub max_iterations: Option<u64>,
     /// The agent's LLM model (`agent.llm.model`; nothing else of the agent is kept).
-    #[serde(rename = "agent", deserialize_with = "agent_model")]
     pub model: Option<String>,
+}
+
+impl FromJson for Workspace {
+    fn from_json(v: &Value) -> Option<Self> {
+        v.is_object().then(|| Workspace {
+            working_dir: str_at(v, "working_dir"),
+            kind: str_at(v, "kind"),
+        })
+    }
+}
+
+impl FromJson for ConversationInfo {
+    fn from_json(v: &Value) -> Option<Self> {
+        v.is_object().then(|| ConversationInfo {
+            id: id_at(v, "id"),
+            title: str_at(v, "title"),
+            created_at: str_at(v, "created_at"),
+            updated_at: str_at(v, "updated_at"),
+            execution_status: v
+                .get("execution_status")
+                .and_then(ExecutionStatus::from_json),
+            workspace: v
+                .get("workspace")
+                .and_then(Workspace::from_json)
+                .unwrap_or_default(),
+            tags: v
+                .get("tags")
+                .and_then(Value::as_object)
+                .map(|t| t.iter().map(|(k, x)| (k.clone(), x.clone())).collect())
+                .unwrap_or_default(),
+            last_user_message_id: str_at(v, "last_user_message_id"),
+            parent_conversation_id: str_at(v, "parent_conversation_id"),
+            sub_conversation_ids: strings_at(v, "sub_conversation_ids"),
+            confirmation_policy: value_at(v, "confirmation_policy").cloned(),
+            max_iterations: v.get("max_iterations").and_then(Value::as_u64),
+            model: v
+                .pointer("/agent/llm/model")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+        })
+    }
 }
 
 /// `GET /api/conversations/search` (a bare array is accepted too).
@@ -147,8 +179,10 @@ pub struct ConversationPage {
 
 impl<'de> Deserialize<'de> for ConversationPage {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let (items, next_page_id) =
-            page_parts(Value::deserialize(d)?, "items").map_err(serde::de::Error::custom)?;
+        let (items, next_page_id) = page_parts_by(Value::deserialize(d)?, "items", |v| {
+            ConversationInfo::from_json(&v)
+        })
+        .map_err(serde::de::Error::custom)?;
         Ok(Self {
             items,
             next_page_id,

@@ -29,9 +29,9 @@ use crate::client::local::{
 };
 use crate::client::service::SocketTarget;
 use crate::client::service::{
-    BackendApi, CloudAccountApi, CloudSandboxApi, ConversationToolsApi, ConversationsApi,
-    EventsApi, FilesApi, GitApi, Planned, RuntimeApi, ServerApi, SettingsApi, SettingsPagesApi,
-    SkillsApi, WorkspaceFile,
+    BackendApi, CloudAccountApi, CloudSandboxApi, ConversationStartApi, ConversationToolsApi,
+    ConversationsApi, EventsApi, FilesApi, GitApi, Planned, RuntimeApi, ServerApi, SettingsApi,
+    SettingsPagesApi, SkillsApi, WorkspaceFile,
 };
 use crate::client::unified::{
     ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,
@@ -242,15 +242,6 @@ impl ConversationsApi for CloudApi {
         )
     }
 
-    fn create_conversation(&self, new: &NewConversation) -> Planned<Created> {
-        self.app(
-            Method::Post,
-            "/api/v1/app-conversations",
-            Body::Json(new.cloud_body()),
-            decode_cloud_created,
-        )
-    }
-
     fn rename_conversation(&self, id: &str, title: &str) -> Planned<()> {
         self.app(
             Method::Patch,
@@ -316,6 +307,17 @@ impl ConversationsApi for CloudApi {
 
 /// Through the conversation's runtime (the cloud proxy). Forking is not offered: a fork made
 /// on the runtime would not be a conversation of the cloud account.
+impl ConversationStartApi for CloudApi {
+    fn create_conversation(&self, new: &NewConversation) -> Planned<Created> {
+        self.app(
+            Method::Post,
+            "/api/v1/app-conversations",
+            Body::Json(new.cloud_body()),
+            decode_cloud_created,
+        )
+    }
+}
+
 impl ConversationToolsApi for CloudApi {
     /// A multipart body built here, sent through the proxy as bytes (`body_base64`).
     fn upload_file(

@@ -19,7 +19,7 @@ use crate::cloud::dto::{
     StartTask,
 };
 use crate::error::ApiError;
-use crate::transport::de::type_name;
+use crate::transport::de::{type_name, FromJson};
 use crate::transport::decode::check;
 use crate::transport::decode::decode_error;
 pub use crate::transport::decode::{
@@ -40,14 +40,22 @@ pub fn decode_ask_answer(status: u16, body: &[u8]) -> Result<String, ApiError> {
         })
 }
 
+/// A 2xx JSON answer read by a hand-written [`FromJson`] reader; anything but an object is a
+/// decode error naming `what` was expected.
+fn decode_by<T: FromJson>(status: u16, body: &[u8], what: &str) -> Result<T, ApiError> {
+    let v: Value = decode_json(status, body)?;
+    T::from_json(&v)
+        .ok_or_else(|| ApiError::Decode(format!("expected {what}, got {}", type_name(&v))))
+}
+
 /// `GET /server_info`.
 pub fn decode_server_info(status: u16, body: &[u8]) -> Result<ServerInfo, ApiError> {
-    decode_json(status, body)
+    decode_by(status, body, "the server's info")
 }
 
 /// `GET /api/conversations/{id}` and `POST /api/conversations`.
 pub fn decode_conversation_info(status: u16, body: &[u8]) -> Result<ConversationInfo, ApiError> {
-    let info: ConversationInfo = decode_json(status, body)?;
+    let info: ConversationInfo = decode_by(status, body, "a conversation")?;
     if info.id.is_empty() {
         return Err(ApiError::Decode("conversation without an id".into()));
     }
@@ -61,13 +69,22 @@ pub fn decode_conversation_page(status: u16, body: &[u8]) -> Result<Conversation
 
 /// A batch answer (`[item | null]`): `null` and items that do not decode read as `None`.
 fn decode_batch<T: DeserializeOwned>(status: u16, body: &[u8]) -> Result<Vec<Option<T>>, ApiError> {
+    decode_batch_by(status, body, |item| serde_json::from_value(item).ok())
+}
+
+/// [`decode_batch`] with items read by `read` (a hand-written [`FromJson`] reader).
+fn decode_batch_by<T>(
+    status: u16,
+    body: &[u8],
+    read: impl Fn(Value) -> Option<T>,
+) -> Result<Vec<Option<T>>, ApiError> {
     let v: Value = decode_json(status, body)?;
     match v {
         Value::Array(items) => Ok(items
             .into_iter()
             .map(|item| match item {
                 Value::Null => None,
-                other => serde_json::from_value(other).ok(),
+                other => read(other),
             })
             .collect()),
         other => Err(ApiError::Decode(format!(
@@ -82,7 +99,7 @@ pub fn decode_conversations_batch(
     status: u16,
     body: &[u8],
 ) -> Result<Vec<Option<ConversationInfo>>, ApiError> {
-    decode_batch(status, body)
+    decode_batch_by(status, body, |v| ConversationInfo::from_json(&v))
 }
 
 /// `GET …/events/search` (`{items, next_page_id}` or a bare array).
@@ -206,7 +223,7 @@ pub fn decode_app_conversations_batch(
     status: u16,
     body: &[u8],
 ) -> Result<Vec<Option<AppConversation>>, ApiError> {
-    decode_batch(status, body)
+    decode_batch_by(status, body, |v| AppConversation::from_json(&v))
 }
 
 /// `POST /api/v1/app-conversations` → a start task.

@@ -7,7 +7,8 @@ use crate::client::cloud::CloudApi;
 use crate::client::local::LocalApi;
 use crate::client::omnigent::OmnigentApi;
 use crate::client::service::{
-    BackendApi, CloudSandboxApi, ConversationToolsApi, SettingsPagesApi, WorkspaceToolsApi,
+    BackendApi, CloudSandboxApi, ConversationStartApi, ConversationToolsApi, SettingsPagesApi,
+    WorkspaceToolsApi,
 };
 use crate::transport::routing::RoutingContext;
 
@@ -66,5 +67,14 @@ pub fn workspace_tools(active: &ActiveBackend, ctx: &RoutingContext) -> Box<dyn 
 /// The cloud start tasks and sandboxes of the active backend (typed errors on other kinds),
 /// built on demand like [`conversation_tools`].
 pub fn cloud_sandboxes(active: &ActiveBackend, ctx: &RoutingContext) -> Box<dyn CloudSandboxApi> {
+    by_kind!(active, ctx)
+}
+
+/// Starting a conversation on the active backend (the launcher), built on demand like
+/// [`conversation_tools`].
+pub fn conversation_start(
+    active: &ActiveBackend,
+    ctx: &RoutingContext,
+) -> Box<dyn ConversationStartApi> {
     by_kind!(active, ctx)
 }

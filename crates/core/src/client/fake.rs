@@ -49,6 +49,7 @@ impl FakeApi {
 
 impl ServerApi for FakeApi {}
 impl ConversationsApi for FakeApi {}
+impl crate::client::service::ConversationStartApi for FakeApi {}
 impl EventsApi for FakeApi {}
 impl RuntimeApi for FakeApi {}
 impl CloudSandboxApi for FakeApi {}

@@ -21,9 +21,9 @@ use crate::client::decode::{
 };
 use crate::client::service::SocketTarget;
 use crate::client::service::{
-    BackendApi, CloudAccountApi, CloudSandboxApi, ConversationToolsApi, ConversationsApi,
-    EventsApi, FilesApi, GitApi, Planned, RuntimeApi, ServerApi, SettingsApi, SettingsPagesApi,
-    SkillsApi, WorkspaceFile,
+    BackendApi, CloudAccountApi, CloudSandboxApi, ConversationStartApi, ConversationToolsApi,
+    ConversationsApi, EventsApi, FilesApi, GitApi, Planned, RuntimeApi, ServerApi, SettingsApi,
+    SettingsPagesApi, SkillsApi, WorkspaceFile,
 };
 use crate::client::unified::{
     ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,
@@ -237,19 +237,6 @@ impl ConversationsApi for LocalApi {
         self.get(&conversation_path(id, "")?, decode_local_summary)
     }
 
-    fn create_conversation(&self, new: &NewConversation) -> Planned<Created> {
-        let mut body = new.local_body();
-        if !new.secrets.is_empty() {
-            let b = self.backend()?;
-            body["secrets"] = crate::conversations::launch_options::lookup_secrets(
-                &b.host,
-                &b.api_key,
-                &new.secrets,
-            );
-        }
-        self.post_json("/api/conversations", body, decode_local_created)
-    }
-
     fn rename_conversation(&self, id: &str, title: &str) -> Planned<()> {
         self.call(
             Method::Patch,
@@ -321,6 +308,21 @@ pub(crate) fn policy_body(ask: bool) -> Value {
         crate::agent_server::dto::NEVER_CONFIRM
     };
     json!({ "policy": { "kind": kind } })
+}
+
+impl ConversationStartApi for LocalApi {
+    fn create_conversation(&self, new: &NewConversation) -> Planned<Created> {
+        let mut body = new.local_body();
+        if !new.secrets.is_empty() {
+            let b = self.backend()?;
+            body["secrets"] = crate::conversations::launch_options::lookup_secrets(
+                &b.host,
+                &b.api_key,
+                &new.secrets,
+            );
+        }
+        self.post_json("/api/conversations", body, decode_local_created)
+    }
 }
 
 impl ConversationToolsApi for LocalApi {

@@ -58,15 +58,16 @@ pub use crate::transport::routing::{
 };
 pub use cloud::CloudApi;
 pub use factory::{
-    backend_api, client_for, cloud_sandboxes, conversation_tools, settings_pages, workspace_tools,
+    backend_api, client_for, cloud_sandboxes, conversation_start, conversation_tools,
+    settings_pages, workspace_tools,
 };
 pub use local::LocalApi;
 pub use omnigent::OmnigentApi;
 pub use service::OmnigentApiExt;
 pub use service::{
-    BackendApi, CloudAccountApi, CloudSandboxApi, ConversationToolsApi, ConversationsApi,
-    EventsApi, FilesApi, GitApi, Planned, RuntimeApi, ServerApi, SettingsApi, SettingsPagesApi,
-    SkillsApi, WorkspaceFile, WorkspaceToolsApi,
+    BackendApi, CloudAccountApi, CloudSandboxApi, ConversationStartApi, ConversationToolsApi,
+    ConversationsApi, EventsApi, FilesApi, GitApi, Planned, RuntimeApi, ServerApi, SettingsApi,
+    SettingsPagesApi, SkillsApi, WorkspaceFile, WorkspaceToolsApi,
 };
 pub use unified::{
     ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,

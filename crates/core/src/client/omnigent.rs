@@ -174,12 +174,6 @@ impl ConversationsApi for OmnigentApi {
         ))
     }
 
-    fn create_conversation(&self, _new: &NewConversation) -> Planned<Created> {
-        Err(ApiError::Unsupported(
-            "Starting a session without picking an agent and a host",
-        ))
-    }
-
     fn rename_conversation(&self, id: &str, title: &str) -> Planned<()> {
         let plan = self.plan(
             Method::Patch,
@@ -224,6 +218,14 @@ impl EventsApi for OmnigentApi {
             ));
         }
         self.post_event(&conv.id, user_message_event(&msg.text))
+    }
+}
+
+impl crate::client::service::ConversationStartApi for OmnigentApi {
+    fn create_conversation(&self, _new: &NewConversation) -> Planned<Created> {
+        Err(ApiError::Unsupported(
+            "Starting a session without picking an agent and a host",
+        ))
     }
 }
 

@@ -61,10 +61,6 @@ pub trait ConversationsApi {
     fn get_conversation(&self, _id: &str) -> Planned<ConversationSummary> {
         Err(ApiError::NotFound)
     }
-    /// Create: local ⇒ `Created::Ready`; cloud ⇒ `Created::Starting` (poll the start task).
-    fn create_conversation(&self, _new: &NewConversation) -> Planned<Created> {
-        Err(ApiError::NotFound)
-    }
     /// Set the title.
     fn rename_conversation(&self, _id: &str, _title: &str) -> Planned<()> {
         Err(ApiError::NotFound)
@@ -87,6 +83,16 @@ pub trait ConversationsApi {
     }
     /// Condense the history.
     fn condense_conversation(&self, _conv: &ConversationRef) -> Planned<()> {
+        Err(ApiError::NotFound)
+    }
+}
+
+/// Starting a conversation: only the launcher (a lazy chunk) does it, so it is not part of
+/// [`BackendApi`]'s vtable, which the first render links; built on demand by
+/// [`conversation_start`](crate::client::factory::conversation_start) (issue #11).
+pub trait ConversationStartApi {
+    /// Create: local ⇒ `Created::Ready`; cloud ⇒ `Created::Starting` (poll the start task).
+    fn create_conversation(&self, _new: &NewConversation) -> Planned<Created> {
         Err(ApiError::NotFound)
     }
 }

@@ -121,6 +121,7 @@ fn plan_all(
     api: &dyn BackendApi,
     tools: &dyn ConversationToolsApi,
     work: &dyn WorkspaceToolsApi,
+    start: &dyn ConversationStartApi,
     conv: &ConversationRef,
 ) -> Vec<(&'static str, Result<Seen, ApiError>)> {
     let c = Some(conv);
@@ -142,7 +143,7 @@ fn plan_all(
             api.get_conversations(&["a", "b"]).map(|c| seen(&c)),
         ),
         ("get", api.get_conversation("a").map(|c| seen(&c))),
-        ("create", api.create_conversation(&new).map(|c| seen(&c))),
+        ("create", start.create_conversation(&new).map(|c| seen(&c))),
         (
             "rename",
             api.rename_conversation("a", "T").map(|c| seen(&c)),
@@ -246,6 +247,7 @@ fn br8_local_routing_table_every_call_direct() {
             api.as_ref(),
             conversation_tools(&local_active(), &page_ctx()).as_ref(),
             workspace_tools(&local_active(), &page_ctx()).as_ref(),
+            conversation_start(&local_active(), &page_ctx()).as_ref(),
             &running_conv()
         ),
         want
@@ -320,6 +322,7 @@ fn br8_cloud_routing_table_app_direct_runtime_proxied() {
             api.as_ref(),
             conversation_tools(&cloud_active(Some("org-1")), &page_ctx()).as_ref(),
             workspace_tools(&cloud_active(Some("org-1")), &page_ctx()).as_ref(),
+            conversation_start(&cloud_active(Some("org-1")), &page_ctx()).as_ref(),
             &running_conv()
         ),
         want
@@ -410,12 +413,14 @@ fn cloud_runtime_calls_wait_for_the_sandbox() {
             api.as_ref(),
             conversation_tools(&cloud_active(None), &page_ctx()).as_ref(),
             workspace_tools(&cloud_active(None), &page_ctx()).as_ref(),
+            conversation_start(&cloud_active(None), &page_ctx()).as_ref(),
             conv,
         ) {
             if let Ok(Seen::Proxy { .. }) = plan_all(
                 api.as_ref(),
                 conversation_tools(&cloud_active(None), &page_ctx()).as_ref(),
                 workspace_tools(&cloud_active(None), &page_ctx()).as_ref(),
+                conversation_start(&cloud_active(None), &page_ctx()).as_ref(),
                 &running_conv(),
             )
             .into_iter()
@@ -497,6 +502,7 @@ fn br6_local_calls_never_borrow() {
         api.as_ref(),
         conversation_tools(&none, &page_ctx()).as_ref(),
         workspace_tools(&none, &page_ctx()).as_ref(),
+        conversation_start(&none, &page_ctx()).as_ref(),
         &running_conv(),
     ) {
         assert_eq!(r, Err(ApiError::NoBackend), "{label}");
@@ -504,6 +510,7 @@ fn br6_local_calls_never_borrow() {
     // A local client over a cloud active backend never falls back to another local.
     let local_over_cloud = LocalApi::new(&cloud_active(None));
     for (label, r) in plan_all(
+        &local_over_cloud,
         &local_over_cloud,
         &local_over_cloud,
         &local_over_cloud,
@@ -584,7 +591,10 @@ fn request_bodies_match_the_api() {
         disabled_skills: vec!["s1".into()],
         ..NewConversation::default()
     };
-    let plan = api.create_conversation(&new).unwrap().into_plan();
+    let plan = conversation_start(&local_active(), &page_ctx())
+        .create_conversation(&new)
+        .unwrap()
+        .into_plan();
     assert_eq!(
         plan.body.json(),
         Some(&json!({
@@ -593,8 +603,7 @@ fn request_bodies_match_the_api() {
             "initial_message": {"role": "user", "content": [{"type": "text", "text": "go"}], "run": true}
         }))
     );
-    let cloud = backend_api(&cloud_active(None), &page_ctx());
-    let plan = cloud
+    let plan = conversation_start(&cloud_active(None), &page_ctx())
         .create_conversation(&NewConversation {
             title: Some("T".into()),
             selected_repository: Some("o/r".into()),

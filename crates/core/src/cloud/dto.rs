@@ -8,7 +8,9 @@ use serde_json::Value;
 
 use crate::agent_server::dto::ExecutionStatus;
 use crate::error::REDACTED;
-use crate::transport::de::{id_string, lenient, opt_string, page_parts, string_enum};
+use crate::transport::de::{
+    id_at, id_string, lenient, opt_string, page_parts, page_parts_by, str_at, string_enum, FromJson,
+};
 
 string_enum! {
     /// `sandbox_status` (shown as the cloud returns it).
@@ -27,50 +29,59 @@ string_enum! {
 }
 
 /// An app conversation (`/api/v1/app-conversations…`).
-#[derive(Clone, Default, PartialEq, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Default, PartialEq)]
 pub struct AppConversation {
     /// Conversation id.
-    #[serde(deserialize_with = "id_string")]
     pub id: String,
     /// Title.
-    #[serde(deserialize_with = "opt_string")]
     pub title: Option<String>,
     /// ISO time.
-    #[serde(deserialize_with = "opt_string")]
     pub created_at: Option<String>,
     /// ISO time.
-    #[serde(deserialize_with = "opt_string")]
     pub updated_at: Option<String>,
     /// The agent's status.
-    #[serde(deserialize_with = "lenient")]
     pub execution_status: Option<ExecutionStatus>,
     /// The sandbox's status.
-    #[serde(deserialize_with = "lenient")]
     pub sandbox_status: Option<SandboxStatus>,
     /// The sandbox.
-    #[serde(deserialize_with = "opt_string")]
     pub sandbox_id: Option<String>,
     /// Runtime URL: `https://<runtime host>[/prefix]/api/conversations/<id>`.
-    #[serde(deserialize_with = "opt_string")]
     pub conversation_url: Option<String>,
     /// Runtime key (never printed).
-    #[serde(deserialize_with = "opt_string")]
     pub session_api_key: Option<String>,
     /// `owner/repo`.
-    #[serde(deserialize_with = "opt_string")]
     pub selected_repository: Option<String>,
     /// Branch.
-    #[serde(deserialize_with = "opt_string")]
     pub selected_branch: Option<String>,
     /// Model.
-    #[serde(deserialize_with = "opt_string")]
     pub llm_model: Option<String>,
     /// Usage metrics, as sent.
     pub metrics: Value,
     /// Shared publicly.
-    #[serde(deserialize_with = "lenient")]
     pub public: Option<bool>,
+}
+
+impl FromJson for AppConversation {
+    fn from_json(v: &Value) -> Option<Self> {
+        v.is_object().then(|| AppConversation {
+            id: id_at(v, "id"),
+            title: str_at(v, "title"),
+            created_at: str_at(v, "created_at"),
+            updated_at: str_at(v, "updated_at"),
+            execution_status: v
+                .get("execution_status")
+                .and_then(ExecutionStatus::from_json),
+            sandbox_status: v.get("sandbox_status").and_then(SandboxStatus::from_json),
+            sandbox_id: str_at(v, "sandbox_id"),
+            conversation_url: str_at(v, "conversation_url"),
+            session_api_key: str_at(v, "session_api_key"),
+            selected_repository: str_at(v, "selected_repository"),
+            selected_branch: str_at(v, "selected_branch"),
+            llm_model: str_at(v, "llm_model"),
+            metrics: v.get("metrics").cloned().unwrap_or_default(),
+            public: v.get("public").and_then(Value::as_bool),
+        })
+    }
 }
 
 impl fmt::Debug for AppConversation {
@@ -107,8 +118,10 @@ pub struct AppConversationPage {
 
 impl<'de> Deserialize<'de> for AppConversationPage {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let (items, next_page_id) =
-            page_parts(Value::deserialize(d)?, "items").map_err(serde::de::Error::custom)?;
+        let (items, next_page_id) = page_parts_by(Value::deserialize(d)?, "items", |v| {
+            AppConversation::from_json(&v)
+        })
+        .map_err(serde::de::Error::custom)?;
         Ok(Self {
             items,
             next_page_id,

@@ -23,16 +23,6 @@ pub(crate) fn opt_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Strin
     })
 }
 
-/// `agent.llm.model` of an `agent` object (by hand: a derived visitor for the agent's shape
-/// would cost first-render bytes).
-pub(crate) fn agent_model<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    let agent = Value::deserialize(d)?;
-    Ok(agent
-        .pointer("/llm/model")
-        .and_then(Value::as_str)
-        .map(str::to_owned))
-}
-
 /// A string id: strings as-is, numbers as their text, anything else empty.
 pub(crate) fn id_string<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     Ok(match Value::deserialize(d)? {
@@ -62,12 +52,19 @@ pub(crate) fn page_parts<T: DeserializeOwned>(
     value: Value,
     items_key: &str,
 ) -> Result<(Vec<T>, Option<String>), String> {
+    page_parts_by(value, items_key, |v| serde_json::from_value(v).ok())
+}
+
+/// [`page_parts`] with items read by `read` (a hand-written [`FromJson`] reader); items it
+/// cannot read are dropped.
+pub(crate) fn page_parts_by<T>(
+    value: Value,
+    items_key: &str,
+    read: impl Fn(Value) -> Option<T>,
+) -> Result<(Vec<T>, Option<String>), String> {
     let to_items = |v: Value| -> Result<Vec<T>, String> {
         match v {
-            Value::Array(items) => Ok(items
-                .into_iter()
-                .filter_map(|v| serde_json::from_value(v).ok())
-                .collect()),
+            Value::Array(items) => Ok(items.into_iter().filter_map(&read).collect()),
             Value::Null => Ok(Vec::new()),
             other => Err(format!(
                 "expected a list of items, got {}",
@@ -87,6 +84,48 @@ pub(crate) fn page_parts<T: DeserializeOwned>(
         }
         other => Err(format!("expected a page, got {}", type_name(&other))),
     }
+}
+
+/// A DTO read by hand from a JSON value, leniently like the `#[serde(default)]` + [`lenient`]
+/// derives it replaces: a field that is absent or of another type reads as absent or empty.
+/// One small function per type instead of serde's derived visitors (one per input type: bytes
+/// and `Value`), on the first render's paths, where every byte is loaded before the first
+/// paint (issue #11).
+pub(crate) trait FromJson: Sized {
+    /// `None` when `v` is not an object.
+    fn from_json(v: &Value) -> Option<Self>;
+}
+
+/// The string at `key`.
+pub(crate) fn str_at(v: &Value, key: &str) -> Option<String> {
+    v.get(key).and_then(Value::as_str).map(str::to_owned)
+}
+
+/// The id at `key`: a string as-is, a number as its text, anything else empty ([`id_string`]).
+pub(crate) fn id_at(v: &Value, key: &str) -> String {
+    match v.get(key) {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        _ => String::new(),
+    }
+}
+
+/// The list of strings at `key` (empty unless every item is a string, as [`lenient`] read it).
+pub(crate) fn strings_at(v: &Value, key: &str) -> Vec<String> {
+    v.get(key)
+        .and_then(Value::as_array)
+        .and_then(|items| {
+            items
+                .iter()
+                .map(|i| i.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The value at `key`, `None` for absent or `null`.
+pub(crate) fn value_at<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
+    v.get(key).filter(|x| !x.is_null())
 }
 
 pub(crate) fn type_name(v: &Value) -> &'static str {
@@ -124,6 +163,18 @@ macro_rules! string_enum {
                 match self {
                     $(Self::$variant => $text,)*
                     Self::Unknown(s) => s,
+                }
+            }
+        }
+
+        impl $name {
+            /// Read by hand from a JSON value: a string is parsed, `null` is absent, anything
+            /// else is kept as `Unknown` (what the serde impl below does).
+            pub fn from_json(v: &::serde_json::Value) -> Option<Self> {
+                match v {
+                    ::serde_json::Value::Null => None,
+                    ::serde_json::Value::String(s) => Some(Self::parse(s)),
+                    other => Some(Self::Unknown(other.to_string())),
                 }
             }
         }
