@@ -1,9 +1,10 @@
 //! A conversation's workspace: the file tree, reading, uploading and downloading files, and git
 //! (changes, diffs, commits). How a tree is listed or a file read differs by kind; the client
-//! decides (`BackendApi::list_workspace` / `read_workspace_file`).
+//! decides (`FilesApi::list_workspace` / `read_workspace_file`, built on demand by
+//! `workspace_tools` like the rest of the workspace's calls).
 
 use crate::services::attachments;
-use crate::state::api::{client, tools};
+use crate::state::api::tools;
 use crate::state::backends::BackendsCtx;
 use canvas_core::agent_server::dto::{
     BashRequest, CommitsPage, GitChange, GitChangeStatus, GitDiff,
@@ -26,10 +27,10 @@ pub async fn list(
     root: Option<&str>,
     dir: &str,
 ) -> Result<Listing, ApiError> {
-    let c = client(backends, active);
-    c.api
+    let t = tools(backends, active);
+    t.api
         .list_workspace(conv, root, dir)
-        .send(&c.transport)
+        .send(&t.transport)
         .await
 }
 
@@ -41,10 +42,10 @@ pub async fn read(
     root: Option<&str>,
     rel: &str,
 ) -> Result<WorkspaceFile, ApiError> {
-    let c = client(backends, active);
-    c.api
+    let t = tools(backends, active);
+    t.api
         .read_workspace_file(conv, root, rel)
-        .send(&c.transport)
+        .send(&t.transport)
         .await
 }
 

@@ -10,8 +10,8 @@ use canvas_core::client::omnigent::{
     decode_server_info, decode_summary, decode_summary_page, STREAM_TIMEOUT_MS,
 };
 use canvas_core::client::{
-    backend_api, conversation_start, conversation_tools, BackendApi, NewConversation,
-    OutgoingMessage,
+    backend_api, conversation_start, conversation_tools, workspace_tools, BackendApi,
+    NewConversation, OutgoingMessage,
 };
 use canvas_core::error::ApiError;
 use canvas_core::omnigent::dto::{AgentScope, NewSession};
@@ -353,7 +353,11 @@ fn what_omnigent_does_not_offer_is_a_typed_error() {
         Err(ApiError::Unsupported(_))
     ));
     assert!(matches!(
-        a.list_workspace(&conv, None, ""),
+        workspace_tools(
+            &active(PREFIXED, "key-0123456789"),
+            &RoutingContext::default()
+        )
+        .list_workspace(&conv, None, ""),
         Err(ApiError::Unsupported(_))
     ));
     assert!(a.automations().is_err());

@@ -587,6 +587,40 @@ impl FilesApi for CloudApi {
             decode_bytes,
         )
     }
+
+    /// The app's file listing of the conversation, one directory at a time.
+    fn list_workspace(
+        &self,
+        conv: &ConversationRef,
+        _root: Option<&str>,
+        dir: &str,
+    ) -> Planned<Listing> {
+        let dir = dir.to_string();
+        Ok(self.list_files(&conv.id, &dir)?.map(move |names| {
+            Ok(Listing::Dir {
+                dir: dir.clone(),
+                names,
+            })
+        }))
+    }
+
+    /// Text through the app's file endpoint; images (bytes) from the runtime.
+    fn read_workspace_file(
+        &self,
+        conv: &ConversationRef,
+        root: Option<&str>,
+        rel: &str,
+    ) -> Planned<WorkspaceFile> {
+        if image_mime(rel).is_none() {
+            return Ok(self
+                .read_file(&conv.id, rel)?
+                .map(|t| Ok(WorkspaceFile::Text(t))));
+        }
+        let root = root.ok_or(ApiError::NotFound)?;
+        Ok(self
+            .download_file(Some(conv), &join(root, rel))?
+            .map(|b| Ok(WorkspaceFile::Bytes(b))))
+    }
 }
 
 impl GitApi for CloudApi {
@@ -688,14 +722,20 @@ impl CloudAccountApi for CloudApi {
     fn keys_current(&self) -> Planned<KeyCheck> {
         self.app_get("/api/keys/current", decode_key_check)
     }
+}
 
-    fn list_files(&self, conversation_id: &str, path: &str) -> Planned<Vec<String>> {
+/// The app's file endpoints, used by the workspace tree ([`FilesApi::list_workspace`]); not
+/// in [`CloudAccountApi`]'s vtable, which the first render links (issue #11).
+impl CloudApi {
+    /// `GET /api/v1/app-conversations/{id}/files?path=` → paths.
+    pub fn list_files(&self, conversation_id: &str, path: &str) -> Planned<Vec<String>> {
         let q = Query::new().push("path", path);
         let p = Self::app_conversation_path(conversation_id, "/files")?;
         self.app_get(&with_query(&p, &q), decode_json::<Vec<String>>)
     }
 
-    fn read_file(&self, conversation_id: &str, file_path: &str) -> Planned<String> {
+    /// `GET /api/v1/app-conversations/{id}/file?file_path=` → text.
+    pub fn read_file(&self, conversation_id: &str, file_path: &str) -> Planned<String> {
         let q = Query::new().push("file_path", file_path);
         let p = Self::app_conversation_path(conversation_id, "/file")?;
         self.app_get(&with_query(&p, &q), decode_text)
@@ -804,39 +844,5 @@ impl BackendApi for CloudApi {
                 .map_err(|e| ApiError::Decode(e.to_string()))?,
             key: t.session_api_key,
         })
-    }
-
-    /// The app's file listing of the conversation, one directory at a time.
-    fn list_workspace(
-        &self,
-        conv: &ConversationRef,
-        _root: Option<&str>,
-        dir: &str,
-    ) -> Planned<Listing> {
-        let dir = dir.to_string();
-        Ok(self.list_files(&conv.id, &dir)?.map(move |names| {
-            Ok(Listing::Dir {
-                dir: dir.clone(),
-                names,
-            })
-        }))
-    }
-
-    /// Text through the app's file endpoint; images (bytes) from the runtime.
-    fn read_workspace_file(
-        &self,
-        conv: &ConversationRef,
-        root: Option<&str>,
-        rel: &str,
-    ) -> Planned<WorkspaceFile> {
-        if image_mime(rel).is_none() {
-            return Ok(self
-                .read_file(&conv.id, rel)?
-                .map(|t| Ok(WorkspaceFile::Text(t))));
-        }
-        let root = root.ok_or(ApiError::NotFound)?;
-        Ok(self
-            .download_file(Some(conv), &join(root, rel))?
-            .map(|b| Ok(WorkspaceFile::Bytes(b))))
     }
 }

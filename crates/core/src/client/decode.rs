@@ -238,12 +238,12 @@ pub fn decode_start_tasks(status: u16, body: &[u8]) -> Result<Vec<Option<StartTa
 
 /// `GET /api/organizations`.
 pub fn decode_organizations(status: u16, body: &[u8]) -> Result<Organizations, ApiError> {
-    decode_json(status, body)
+    decode_by(status, body, "a list of organizations")
 }
 
 /// `GET /api/organizations/{orgId}/me`.
 pub fn decode_org_me(status: u16, body: &[u8]) -> Result<OrgMe, ApiError> {
-    decode_json(status, body)
+    decode_by(status, body, "the user's membership")
 }
 
 /// `GET /api/keys/current`: 400 means a legacy key (healthy, no org binding).
@@ -251,7 +251,7 @@ pub fn decode_key_check(status: u16, body: &[u8]) -> Result<KeyCheck, ApiError> 
     if status == 400 {
         return Ok(KeyCheck::Legacy);
     }
-    decode_json::<KeysCurrent>(status, body).map(KeyCheck::Current)
+    decode_by::<KeysCurrent>(status, body, "the key's details").map(KeyCheck::Current)
 }
 
 /// `GET /api/v1/sandboxes?id=…`.

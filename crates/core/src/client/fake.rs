@@ -54,7 +54,40 @@ impl EventsApi for FakeApi {}
 impl RuntimeApi for FakeApi {}
 impl CloudSandboxApi for FakeApi {}
 
-impl FilesApi for FakeApi {}
+impl FilesApi for FakeApi {
+    fn list_workspace(
+        &self,
+        _conv: &ConversationRef,
+        _root: Option<&str>,
+        dir: &str,
+    ) -> Planned<Listing> {
+        let q = Query::new().push("dir", dir);
+        let dir = dir.to_string();
+        Ok(Call::new(
+            self.get(&with_query("/fake/tree", &q)),
+            decode_json::<Vec<String>>,
+        )
+        .map(move |names| {
+            Ok(Listing::Dir {
+                dir: dir.clone(),
+                names,
+            })
+        }))
+    }
+
+    fn read_workspace_file(
+        &self,
+        _conv: &ConversationRef,
+        _root: Option<&str>,
+        rel: &str,
+    ) -> Planned<WorkspaceFile> {
+        let q = Query::new().push("path", rel);
+        Ok(
+            Call::new(self.get(&with_query("/fake/file", &q)), decode_text)
+                .map(|t| Ok(WorkspaceFile::Text(t))),
+        )
+    }
+}
 impl GitApi for FakeApi {}
 impl SettingsApi for FakeApi {}
 impl SettingsPagesApi for FakeApi {}
@@ -97,39 +130,6 @@ impl BackendApi for FakeApi {
             url: join_url(&host, &format!("/fake/events/{}", id_segment(&conv.id)?)),
             key: self.active.backend.api_key.clone(),
         })
-    }
-
-    fn list_workspace(
-        &self,
-        _conv: &ConversationRef,
-        _root: Option<&str>,
-        dir: &str,
-    ) -> Planned<Listing> {
-        let q = Query::new().push("dir", dir);
-        let dir = dir.to_string();
-        Ok(Call::new(
-            self.get(&with_query("/fake/tree", &q)),
-            decode_json::<Vec<String>>,
-        )
-        .map(move |names| {
-            Ok(Listing::Dir {
-                dir: dir.clone(),
-                names,
-            })
-        }))
-    }
-
-    fn read_workspace_file(
-        &self,
-        _conv: &ConversationRef,
-        _root: Option<&str>,
-        rel: &str,
-    ) -> Planned<WorkspaceFile> {
-        let q = Query::new().push("path", rel);
-        Ok(
-            Call::new(self.get(&with_query("/fake/file", &q)), decode_text)
-                .map(|t| Ok(WorkspaceFile::Text(t))),
-        )
     }
 }
 
@@ -218,7 +218,7 @@ mod tests {
 
     #[test]
     fn the_workspace_tree_accepts_the_fake_kind() {
-        let api = backend_api(&active(), &RoutingContext::default());
+        let api = crate::client::factory::workspace_tools(&active(), &RoutingContext::default());
         let t = Echo {
             answer: (200, r#"["src/", "README.md"]"#),
             urls: RefCell::new(Vec::new()),

@@ -531,6 +531,46 @@ impl FilesApi for LocalApi {
             decode_bytes,
         )
     }
+
+    /// One pruned, capped `find` of the whole working directory (every directory loaded).
+    fn list_workspace(
+        &self,
+        conv: &ConversationRef,
+        root: Option<&str>,
+        _dir: &str,
+    ) -> Planned<Listing> {
+        let root = root.ok_or_else(|| ApiError::Server {
+            status: 400,
+            detail: "this conversation has no working directory".into(),
+        })?;
+        let mut req = BashRequest::new(find_command(root));
+        req.timeout_seconds = Some(30);
+        Ok(self.execute_bash(Some(conv), &req)?.map(|res| {
+            if res.exit_code != Some(0) && res.stdout.is_empty() {
+                return Err(ApiError::Server {
+                    status: 400,
+                    detail: format!(
+                        "could not list the working directory: {}",
+                        res.stderr.trim()
+                    ),
+                });
+            }
+            Ok(Listing::Full(FileTree::parse_find(&res.stdout)))
+        }))
+    }
+
+    /// Downloads `root/rel` (bytes; the viewer decodes text itself).
+    fn read_workspace_file(
+        &self,
+        conv: &ConversationRef,
+        root: Option<&str>,
+        rel: &str,
+    ) -> Planned<WorkspaceFile> {
+        let root = root.ok_or(ApiError::NotFound)?;
+        Ok(self
+            .download_file(Some(conv), &join(root, rel))?
+            .map(|b| Ok(WorkspaceFile::Bytes(b))))
+    }
 }
 
 impl GitApi for LocalApi {
@@ -862,45 +902,5 @@ impl BackendApi for LocalApi {
                 .map_err(|e| ApiError::Decode(e.to_string()))?,
             key: b.api_key.clone(),
         })
-    }
-
-    /// One pruned, capped `find` of the whole working directory (every directory loaded).
-    fn list_workspace(
-        &self,
-        conv: &ConversationRef,
-        root: Option<&str>,
-        _dir: &str,
-    ) -> Planned<Listing> {
-        let root = root.ok_or_else(|| ApiError::Server {
-            status: 400,
-            detail: "this conversation has no working directory".into(),
-        })?;
-        let mut req = BashRequest::new(find_command(root));
-        req.timeout_seconds = Some(30);
-        Ok(self.execute_bash(Some(conv), &req)?.map(|res| {
-            if res.exit_code != Some(0) && res.stdout.is_empty() {
-                return Err(ApiError::Server {
-                    status: 400,
-                    detail: format!(
-                        "could not list the working directory: {}",
-                        res.stderr.trim()
-                    ),
-                });
-            }
-            Ok(Listing::Full(FileTree::parse_find(&res.stdout)))
-        }))
-    }
-
-    /// Downloads `root/rel` (bytes; the viewer decodes text itself).
-    fn read_workspace_file(
-        &self,
-        conv: &ConversationRef,
-        root: Option<&str>,
-        rel: &str,
-    ) -> Planned<WorkspaceFile> {
-        let root = root.ok_or(ApiError::NotFound)?;
-        Ok(self
-            .download_file(Some(conv), &join(root, rel))?
-            .map(|b| Ok(WorkspaceFile::Bytes(b))))
     }
 }

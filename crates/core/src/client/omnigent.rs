@@ -232,7 +232,25 @@ impl crate::client::service::ConversationStartApi for OmnigentApi {
 impl RuntimeApi for OmnigentApi {}
 impl CloudSandboxApi for OmnigentApi {}
 
-impl FilesApi for OmnigentApi {}
+impl FilesApi for OmnigentApi {
+    fn list_workspace(
+        &self,
+        _conv: &ConversationRef,
+        _root: Option<&str>,
+        _dir: &str,
+    ) -> Planned<Listing> {
+        Err(ApiError::Unsupported("Workspace files"))
+    }
+
+    fn read_workspace_file(
+        &self,
+        _conv: &ConversationRef,
+        _root: Option<&str>,
+        _rel: &str,
+    ) -> Planned<WorkspaceFile> {
+        Err(ApiError::Unsupported("Workspace files"))
+    }
+}
 impl GitApi for OmnigentApi {}
 impl SettingsApi for OmnigentApi {}
 impl SettingsPagesApi for OmnigentApi {}
@@ -336,23 +354,5 @@ impl BackendApi for OmnigentApi {
         Err(ApiError::Unsupported(
             "The events websocket (Omnigent streams server-sent events)",
         ))
-    }
-
-    fn list_workspace(
-        &self,
-        _conv: &ConversationRef,
-        _root: Option<&str>,
-        _dir: &str,
-    ) -> Planned<Listing> {
-        Err(ApiError::Unsupported("Workspace files"))
-    }
-
-    fn read_workspace_file(
-        &self,
-        _conv: &ConversationRef,
-        _root: Option<&str>,
-        _rel: &str,
-    ) -> Planned<WorkspaceFile> {
-        Err(ApiError::Unsupported("Workspace files"))
     }
 }

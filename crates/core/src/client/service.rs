@@ -175,8 +175,25 @@ pub trait RuntimeApi {
     }
 }
 
-/// Files in the runtime (same `conv` rule as [`RuntimeApi`]).
+/// Files in the runtime (same `conv` rule as [`RuntimeApi`]), and the workspace tree of a
+/// conversation, which every kind lists and reads its own way.
 pub trait FilesApi {
+    /// Lists directory `dir` (relative to the working directory `root`; `""` = root) of
+    /// `conv`'s workspace. Apply the answer to a [`FileTree`](crate::workspace::tree::FileTree)
+    /// with `apply`: a kind may answer with the whole tree at once or one directory.
+    fn list_workspace(
+        &self,
+        conv: &ConversationRef,
+        root: Option<&str>,
+        dir: &str,
+    ) -> Planned<Listing>;
+    /// Reads file `rel` (relative to `root`) of `conv`'s workspace for the viewer.
+    fn read_workspace_file(
+        &self,
+        conv: &ConversationRef,
+        root: Option<&str>,
+        rel: &str,
+    ) -> Planned<WorkspaceFile>;
     /// The home directory and favorite locations.
     fn file_home(&self, _conv: Option<&ConversationRef>) -> Planned<FileHome> {
         Err(ApiError::NotFound)
@@ -430,7 +447,7 @@ pub trait CloudSandboxApi {
     }
 }
 
-/// Cloud account features (organizations, keys, start tasks, sandboxes).
+/// Cloud account features (organizations, keys).
 pub trait CloudAccountApi {
     /// `GET /api/organizations`.
     fn organizations(&self) -> Planned<Organizations>;
@@ -438,10 +455,6 @@ pub trait CloudAccountApi {
     fn org_me(&self, org_id: &str) -> Planned<OrgMe>;
     /// `GET /api/keys/current` (400 ⇒ legacy key).
     fn keys_current(&self) -> Planned<KeyCheck>;
-    /// `GET /api/v1/app-conversations/{id}/files?path=` → paths.
-    fn list_files(&self, conversation_id: &str, path: &str) -> Planned<Vec<String>>;
-    /// `GET /api/v1/app-conversations/{id}/file?file_path=` → text.
-    fn read_file(&self, conversation_id: &str, file_path: &str) -> Planned<String>;
 }
 
 /// A file of a conversation's workspace, as read for the viewer.
@@ -464,8 +477,10 @@ impl<T: RuntimeApi + FilesApi + GitApi + SkillsApi + ?Sized> WorkspaceToolsApi f
 /// Everything a page can ask a backend (BR-10). Chosen by [`backend_api`]. Implementations
 /// are plain data (`Send + Sync`), so a `Box<dyn BackendApi>` can live in app-wide state.
 ///
-/// Everything that differs by kind is a method here (or of a capability object it returns):
-/// health probing, the events socket, the workspace tree, account features. Nothing outside
+/// Everything that differs by kind is a method here (or of a capability object it returns, or
+/// of one the factory builds on demand): health probing, the events socket, account features;
+/// the workspace tree is [`FilesApi`]'s (built by
+/// [`workspace_tools`](crate::client::factory::workspace_tools)). Nothing outside
 /// the client modules branches on [`BackendKind`] to pick a strategy.
 pub trait BackendApi: ServerApi + ConversationsApi + EventsApi + SettingsApi + Send + Sync {
     /// The kind this implementation speaks (for display and diagnostics, not for branching).
@@ -494,22 +509,6 @@ pub trait BackendApi: ServerApi + ConversationsApi + EventsApi + SettingsApi + S
         conv: &ConversationRef,
         newest_timestamp: Option<&str>,
     ) -> Result<SocketTarget, ApiError>;
-    /// Lists directory `dir` (relative to the working directory `root`; `""` = root) of
-    /// `conv`'s workspace. Apply the answer to a [`FileTree`](crate::workspace::tree::FileTree)
-    /// with `apply`: a kind may answer with the whole tree at once or one directory.
-    fn list_workspace(
-        &self,
-        conv: &ConversationRef,
-        root: Option<&str>,
-        dir: &str,
-    ) -> Planned<Listing>;
-    /// Reads file `rel` (relative to `root`) of `conv`'s workspace for the viewer.
-    fn read_workspace_file(
-        &self,
-        conv: &ConversationRef,
-        root: Option<&str>,
-        rel: &str,
-    ) -> Planned<WorkspaceFile>;
 }
 
 /// Where the events websocket of a conversation connects, and the key for its auth frame.

@@ -671,6 +671,7 @@ fn cloud_account_calls() {
     let api = backend_api(&cloud_active(Some("o1")), &page_ctx());
     let acct = api.account().unwrap();
     let sbx = cloud_sandboxes(&cloud_active(Some("o1")), &page_ctx());
+    let files = CloudApi::new(&cloud_active(Some("o1")), &page_ctx());
     let h = "https://app.all-hands.dev";
     let cases: Vec<(Result<Seen, ApiError>, Seen)> = vec![
         (
@@ -705,14 +706,14 @@ fn cloud_account_calls() {
             d("POST", &format!("{h}/api/v1/sandboxes/s1/resume")),
         ),
         (
-            acct.list_files("c1", "/w").map(|c| seen(&c)),
+            files.list_files("c1", "/w").map(|c| seen(&c)),
             d(
                 "GET",
                 &format!("{h}/api/v1/app-conversations/c1/files?path=%2Fw"),
             ),
         ),
         (
-            acct.read_file("c1", "/w/a").map(|c| seen(&c)),
+            files.read_file("c1", "/w/a").map(|c| seen(&c)),
             d(
                 "GET",
                 &format!("{h}/api/v1/app-conversations/c1/file?file_path=%2Fw%2Fa"),

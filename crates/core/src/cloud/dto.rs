@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::agent_server::dto::ExecutionStatus;
 use crate::error::REDACTED;
 use crate::transport::de::{
-    id_at, id_string, lenient, opt_string, page_parts, page_parts_by, str_at, string_enum, FromJson,
+    id_at, id_string, lenient, opt_string, page_parts_by, str_at, string_enum, FromJson,
 };
 
 string_enum! {
@@ -237,17 +237,13 @@ impl Default for StartTask {
 }
 
 /// One organization.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Organization {
     /// Org id.
-    #[serde(deserialize_with = "id_string")]
     pub id: String,
     /// Name.
-    #[serde(deserialize_with = "lenient")]
     pub name: String,
     /// The user's personal workspace.
-    #[serde(deserialize_with = "lenient")]
     pub is_personal: Option<bool>,
 }
 
@@ -260,16 +256,22 @@ pub struct Organizations {
     pub current_org_id: Option<String>,
 }
 
-impl<'de> Deserialize<'de> for Organizations {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let v = Value::deserialize(d)?;
-        let current_org_id = v
-            .get("current_org_id")
-            .and_then(Value::as_str)
-            .filter(|s| !s.is_empty())
-            .map(str::to_string);
-        let (items, _) = page_parts(v, "items").map_err(serde::de::Error::custom)?;
-        Ok(Self {
+impl FromJson for Organization {
+    fn from_json(v: &Value) -> Option<Self> {
+        v.is_object().then(|| Organization {
+            id: id_at(v, "id"),
+            name: str_at(v, "name").unwrap_or_default(),
+            is_personal: v.get("is_personal").and_then(Value::as_bool),
+        })
+    }
+}
+
+impl FromJson for Organizations {
+    /// `{items, current_org_id}` or a bare array; `None` for anything else.
+    fn from_json(v: &Value) -> Option<Self> {
+        let current_org_id = str_at(v, "current_org_id").filter(|s| !s.is_empty());
+        let (items, _) = page_parts_by(v.clone(), "items", |i| Organization::from_json(&i)).ok()?;
+        Some(Self {
             items,
             current_org_id,
         })
@@ -277,41 +279,54 @@ impl<'de> Deserialize<'de> for Organizations {
 }
 
 /// `GET /api/organizations/{orgId}/me`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct OrgMe {
     /// Org id.
-    #[serde(deserialize_with = "id_string")]
     pub org_id: String,
     /// User id ("Personal workspace" = the org whose id equals it).
-    #[serde(deserialize_with = "id_string")]
     pub user_id: String,
     /// Role.
-    #[serde(deserialize_with = "opt_string")]
     pub role: Option<String>,
     /// Permissions, as sent.
     pub permissions: Value,
 }
 
 /// `GET /api/keys/current`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct KeysCurrent {
     /// Key id (not the key).
-    #[serde(deserialize_with = "id_string")]
     pub id: String,
     /// Key name.
-    #[serde(deserialize_with = "lenient")]
     pub name: String,
     /// The org the key is bound to.
-    #[serde(deserialize_with = "opt_string")]
     pub org_id: Option<String>,
     /// Owner.
-    #[serde(deserialize_with = "opt_string")]
     pub user_id: Option<String>,
     /// Auth type.
-    #[serde(deserialize_with = "opt_string")]
     pub auth_type: Option<String>,
+}
+
+impl FromJson for OrgMe {
+    fn from_json(v: &Value) -> Option<Self> {
+        v.is_object().then(|| OrgMe {
+            org_id: id_at(v, "org_id"),
+            user_id: id_at(v, "user_id"),
+            role: str_at(v, "role"),
+            permissions: v.get("permissions").cloned().unwrap_or_default(),
+        })
+    }
+}
+
+impl FromJson for KeysCurrent {
+    fn from_json(v: &Value) -> Option<Self> {
+        v.is_object().then(|| KeysCurrent {
+            id: id_at(v, "id"),
+            name: str_at(v, "name").unwrap_or_default(),
+            org_id: str_at(v, "org_id"),
+            user_id: str_at(v, "user_id"),
+            auth_type: str_at(v, "auth_type"),
+        })
+    }
 }
 
 /// What `GET /api/keys/current` says about the key.

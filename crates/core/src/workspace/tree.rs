@@ -45,7 +45,7 @@ pub struct Entry {
 }
 
 /// A kind's answer to "list this directory" (see
-/// [`BackendApi::list_workspace`](crate::client::service::BackendApi::list_workspace)).
+/// [`FilesApi::list_workspace`](crate::client::service::FilesApi::list_workspace)).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Listing {
     /// The whole tree at once (every directory loaded).
