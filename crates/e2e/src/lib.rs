@@ -467,6 +467,49 @@ impl Browser {
         (server, b)
     }
 
+    /// The keys of every row of the open conversation's timeline, oldest first, once it holds
+    /// at least `at_least` rows. The page keeps only a window of rows in the DOM
+    /// (`canvas_core::conversations::window`), so this scrolls the timeline up window by
+    /// window, reading each, until the oldest loaded row; it loads no older history.
+    pub async fn timeline_keys(&self, at_least: usize) -> Vec<String> {
+        let read = "const ol = document.querySelector('[data-testid=timeline]');                     if (!ol) return null;                     return [+ol.dataset.first, +ol.dataset.rows,                       [...ol.querySelectorAll('[data-testid=timeline-item]')].map(e => e.dataset.key)];";
+        let mut keys: Vec<Option<String>> = Vec::new();
+        let mut last_first = None;
+        loop {
+            let v = self
+                .wait_js(
+                    "the timeline's window",
+                    &format!(
+                        "const ol = document.querySelector('[data-testid=timeline]');                          if (!ol || +ol.dataset.rows < {at_least}) return null;                          const first = +ol.dataset.first;                          if ({last} !== null && first === {last}) return null;                          const n = ol.querySelectorAll('[data-testid=timeline-item]').length;                          return first + n === Math.min(+ol.dataset.rows, first + {WINDOW_ROWS});",
+                        last = last_first.map_or("null".to_string(), |f: u64| f.to_string()),
+                        WINDOW_ROWS = canvas_core::conversations::window::WINDOW_ROWS,
+                    ),
+                )
+                .await;
+            assert!(v.as_bool().unwrap_or(false));
+            let v = self.js(read).await;
+            let first = v[0].as_u64().expect("first row");
+            let rows = v[1].as_u64().expect("rows") as usize;
+            let window: Vec<String> = serde_json::from_value(v[2].clone()).expect("keys");
+            keys.resize(rows, None);
+            for (i, k) in window.into_iter().enumerate() {
+                if let Some(slot) = keys.get_mut(first as usize + i) {
+                    *slot = Some(k);
+                }
+            }
+            if first == 0 {
+                break;
+            }
+            last_first = Some(first);
+            self.js("document.querySelector('[data-testid=timeline-scroll]').scrollTop = 0; return true;")
+                .await;
+        }
+        keys.into_iter()
+            .enumerate()
+            .map(|(i, k)| k.unwrap_or_else(|| panic!("row {i} was never in the window")))
+            .collect()
+    }
+
     /// Waits until the conversation page's live link is open.
     pub async fn wait_live_link(&self) {
         self.wait_js(

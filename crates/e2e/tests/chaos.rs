@@ -181,18 +181,13 @@ async fn a_long_run_survives_three_agent_server_crashes_with_an_exact_timeline()
     expected.apply_page(events.iter().cloned());
     let want: Vec<String> = expected.items().iter().map(|i| i.key.clone()).collect();
 
-    let keys = "return [...document.querySelectorAll('[data-testid=timeline-item]')].map(e => e.dataset.key)";
     b.wait_js_for(
-        "every item on the page",
-        &format!(
-            "return document.querySelectorAll('[data-testid=timeline-item]').length >= {} \
-             && document.querySelector('[data-testid=exec-status]')?.dataset.status === 'finished'",
-            want.len()
-        ),
+        "the run finished on the page",
+        "return document.querySelector('[data-testid=exec-status]')?.dataset.status === 'finished'",
         Duration::from_secs(60),
     )
     .await;
-    let got: Vec<String> = serde_json::from_value(b.js(keys).await).expect("keys");
+    let got = b.timeline_keys(want.len()).await;
     if got != want {
         let first = got.iter().zip(&want).position(|(g, w)| g != w);
         panic!(
