@@ -545,8 +545,7 @@ pub struct SkillsResponse {
 }
 
 /// Settings (`GET /api/settings`; the cloud's `GET /api/v1/settings` fills `extra`).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Settings {
     /// Agent settings (LLM, MCP, …), as the server sends them (secrets masked by the server).
     pub agent_settings: Value,
@@ -555,14 +554,35 @@ pub struct Settings {
     /// Frontend-owned settings (`app_preferences.disabled_skills`, …).
     pub misc_settings: Value,
     /// Whether an LLM key is stored.
-    #[serde(deserialize_with = "lenient")]
     pub llm_api_key_is_set: bool,
     /// Active LLM profile.
-    #[serde(deserialize_with = "opt_string")]
     pub active_profile: Option<String>,
     /// Every other field.
-    #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+impl FromJson for Settings {
+    /// The known fields out of an object; everything else stays in `extra`.
+    fn from_json(v: &Value) -> Option<Self> {
+        let mut extra = v.as_object()?.clone();
+        let mut take = |k: &str| extra.remove(k).unwrap_or_default();
+        let agent_settings = take("agent_settings");
+        let conversation_settings = take("conversation_settings");
+        let misc_settings = take("misc_settings");
+        let llm_api_key_is_set = take("llm_api_key_is_set").as_bool().unwrap_or(false);
+        let active_profile = match take("active_profile") {
+            Value::String(s) => Some(s),
+            _ => None,
+        };
+        Some(Settings {
+            agent_settings,
+            conversation_settings,
+            misc_settings,
+            llm_api_key_is_set,
+            active_profile,
+            extra,
+        })
+    }
 }
 
 impl Settings {

@@ -198,14 +198,7 @@ pub fn decode_settings(status: u16, body: &[u8]) -> Result<Settings, ApiError> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(Settings::default());
     }
-    let v: Value = serde_json::from_slice(body).map_err(decode_error)?;
-    if !v.is_object() {
-        return Err(ApiError::Decode(format!(
-            "expected settings, got {}",
-            type_name(&v)
-        )));
-    }
-    serde_json::from_value(v).map_err(decode_error)
+    decode_by(status, body, "settings")
 }
 
 // ---- cloud ----
@@ -520,6 +513,65 @@ mod tests {
         }
         assert!(matches!(
             decode_count(200, b"\"x\""),
+            Err(ApiError::Decode(_))
+        ));
+    }
+
+    /// The hand-written readers (`FromJson`) read odd fields as leniently as the derives they
+    /// replaced: a field of another type is absent, a number id is its text, an unknown or
+    /// non-string status is kept, extra fields are ignored (settings keep them).
+    #[test]
+    fn hand_readers_read_odd_fields_as_absent() {
+        let info = decode_conversation_info(
+            200,
+            br#"{"id": 42, "title": 7, "execution_status": 3, "workspace": "x", "tags": [1],
+                 "sub_conversation_ids": ["a", 2], "confirmation_policy": null,
+                 "max_iterations": -1, "agent": {"llm": {"model": 5}}, "new_field": {}}"#,
+        )
+        .unwrap();
+        assert_eq!(info.id, "42");
+        assert_eq!(info.title, None);
+        assert_eq!(
+            info.execution_status,
+            Some(ExecutionStatus::Unknown("3".into()))
+        );
+        assert_eq!(info.workspace, Default::default());
+        assert!(info.tags.is_empty() && info.sub_conversation_ids.is_empty());
+        assert_eq!(
+            (info.confirmation_policy, info.max_iterations, info.model),
+            (None, None, None)
+        );
+        assert!(matches!(
+            decode_conversation_info(200, b"[]"),
+            Err(ApiError::Decode(m)) if m.contains("expected a conversation")
+        ));
+        let server = decode_server_info(
+            200,
+            br#"{"version": 1.2, "uptime": 5, "capabilities": "all", "usable_tools": ["a"]}"#,
+        )
+        .unwrap();
+        assert_eq!(server.version, None);
+        assert_eq!(server.uptime, Some(5.0));
+        assert!(server.capabilities.is_empty());
+        assert_eq!(server.usable_tools, ["a"]);
+        let settings = decode_settings(
+            200,
+            br#"{"llm_api_key_is_set": "yes", "active_profile": 3, "theme": "dark"}"#,
+        )
+        .unwrap();
+        assert!(!settings.llm_api_key_is_set);
+        assert_eq!(settings.active_profile, None);
+        assert_eq!(settings.agent_settings, Value::Null);
+        assert_eq!(settings.extra.len(), 1);
+        let orgs =
+            decode_organizations(200, br#"{"items": [{"id": 1, "name": null}, 5]}"#).unwrap();
+        assert_eq!(orgs.items.len(), 1);
+        assert_eq!(
+            (orgs.items[0].id.as_str(), orgs.items[0].name.as_str()),
+            ("1", "")
+        );
+        assert!(matches!(
+            decode_organizations(200, br#""x""#),
             Err(ApiError::Decode(_))
         ));
     }

@@ -207,7 +207,7 @@ mod tests {
 
     #[test]
     fn server_llm_reads_model_and_key_flag_only() {
-        let s: Settings = serde_json::from_value(json!({
+        let s: Settings = crate::transport::de::FromJson::from_json(&json!({
             "agent_settings": {"llm": {"model": "openai/m", "base_url": "http://b", "api_key": "**********"}},
             "llm_api_key_is_set": true
         }))
@@ -222,7 +222,7 @@ mod tests {
                 encrypted_key: None,
             }
         );
-        let enc: Settings = serde_json::from_value(json!({
+        let enc: Settings = crate::transport::de::FromJson::from_json(&json!({
             "agent_settings": {"llm": {"model": "openai/m", "api_key": "gAAAAcipher"}},
         }))
         .unwrap();

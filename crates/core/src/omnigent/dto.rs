@@ -16,7 +16,9 @@ use crate::agent_server::dto::ExecutionStatus as SummaryStatus;
 use crate::client::unified::{ConversationSummary, Placement};
 use crate::conversations::events::ExecutionStatus;
 use crate::error::ApiError;
-use crate::transport::de::{id_string, lenient, opt_string, string_enum, type_name};
+use crate::transport::de::{
+    id_string, lenient, opt_string, str_at, string_enum, type_name, FromJson,
+};
 use crate::transport::decode::{error_detail, is_success};
 
 string_enum! {
@@ -113,42 +115,55 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 }
 
 /// `GET /v1/info` (unauthenticated capabilities probe).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Info {
     /// Loopback single-user mode: requests without identity act as user `local`.
-    #[serde(deserialize_with = "lenient")]
     pub single_user: bool,
     /// The server can provision managed sandbox hosts itself.
-    #[serde(deserialize_with = "lenient")]
     pub managed_sandboxes_enabled: bool,
     /// The installed Omnigent version, e.g. `0.19.1`.
-    #[serde(deserialize_with = "opt_string")]
     pub server_version: Option<String>,
     /// Built-in accounts (login pages) are on.
-    #[serde(deserialize_with = "lenient")]
     pub accounts_enabled: bool,
     /// First-run admin setup is still pending.
-    #[serde(deserialize_with = "lenient")]
     pub needs_setup: bool,
     /// Where to log in, when the server has a login flow.
-    #[serde(deserialize_with = "opt_string")]
     pub login_url: Option<String>,
     /// Short name of the managed sandbox provider (e.g. `modal`).
-    #[serde(deserialize_with = "opt_string")]
     pub sandbox_provider: Option<String>,
 }
 
 /// `GET /v1/me`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Me {
     /// The caller's identity (`local` in single-user mode; `None` when unauthenticated).
-    #[serde(deserialize_with = "opt_string")]
     pub user_id: Option<String>,
     /// Admin chrome is allowed.
-    #[serde(deserialize_with = "lenient")]
     pub is_admin: bool,
+}
+
+impl FromJson for Info {
+    fn from_json(v: &Value) -> Option<Self> {
+        let flag = |k: &str| v.get(k).and_then(Value::as_bool).unwrap_or(false);
+        v.is_object().then(|| Info {
+            single_user: flag("single_user"),
+            managed_sandboxes_enabled: flag("managed_sandboxes_enabled"),
+            server_version: str_at(v, "server_version"),
+            accounts_enabled: flag("accounts_enabled"),
+            needs_setup: flag("needs_setup"),
+            login_url: str_at(v, "login_url"),
+            sandbox_provider: str_at(v, "sandbox_provider"),
+        })
+    }
+}
+
+impl FromJson for Me {
+    fn from_json(v: &Value) -> Option<Self> {
+        v.is_object().then(|| Me {
+            user_id: str_at(v, "user_id"),
+            is_admin: v.get("is_admin").and_then(Value::as_bool).unwrap_or(false),
+        })
+    }
 }
 
 /// One entry of `GET /v1/hosts`: a machine sessions run on.
@@ -526,6 +541,16 @@ fn object<T: serde::de::DeserializeOwned>(v: Value, what: &str) -> Result<T, Api
     serde_json::from_value(v).map_err(|e| ApiError::Decode(e.to_string()))
 }
 
+/// [`object`] for the first render's answers, read by a hand-written [`FromJson`] reader.
+fn by_hand<T: FromJson>(v: Value, what: &str) -> Result<T, ApiError> {
+    T::from_json(&v).ok_or_else(|| {
+        ApiError::Decode(format!(
+            "expected {what} (an object), got {}",
+            type_name(&v)
+        ))
+    })
+}
+
 /// `{object: "list", data: [...], first_id, last_id, has_more}` (a bare array is read as one
 /// last page): the items that decode, and the next `after` cursor — `last_id`, else the
 /// last entry's `id` — when `has_more`.
@@ -587,12 +612,12 @@ pub fn decode_accepted(status: u16, body: &[u8]) -> Result<(), ApiError> {
 
 /// `GET /v1/info`.
 pub fn decode_info(status: u16, body: &[u8]) -> Result<Info, ApiError> {
-    object(json_of(status, body)?, "server info")
+    by_hand(json_of(status, body)?, "server info")
 }
 
 /// `GET /v1/me`.
 pub fn decode_me(status: u16, body: &[u8]) -> Result<Me, ApiError> {
-    object(json_of(status, body)?, "an identity")
+    by_hand(json_of(status, body)?, "an identity")
 }
 
 /// `GET /v1/hosts` → `{hosts: [...]}` (a bare array is accepted); hosts without an id and

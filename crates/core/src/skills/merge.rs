@@ -1083,7 +1083,7 @@ mod tests {
         use crate::agent_server::dto::Settings;
         let body = disabled_skills_patch(&["ssh".to_string()], "docker", true);
         // What GET /api/settings returns after the server deep-merges the diff.
-        let settings: Settings = serde_json::from_value(json!({
+        let settings: Settings = crate::transport::de::FromJson::from_json(&json!({
             "agent_settings": {},
             "conversation_settings": {},
             "llm_api_key_is_set": false,
