@@ -75,6 +75,27 @@ lazy_call! {
 }
 
 lazy_view! {
+    /// "Where should it run?" under the launcher, on backends that run sessions on hosts.
+    pub fn run_where(
+        choice: RwSignal<Option<crate::services::hosts::Choice>>,
+    ) in launch, preload preload_run_where {
+        view! { <crate::components::run_where::RunWhere choice=choice /> }
+    }
+}
+
+lazy_call! {
+    /// Starts a session on the host the user picked (backends that run sessions on hosts).
+    pub fn start_session(
+        backends: crate::state::backends::BackendsCtx,
+        active: canvas_core::backends::selection::ActiveBackend,
+        choice: crate::services::hosts::Choice,
+        message: String,
+    ) -> Result<String, String>, in launch, preload preload_start_session {
+        crate::services::hosts::start_session(backends, &active, &choice, &message).await
+    }
+}
+
+lazy_view! {
     /// What to do when the active backend cannot be used.
     pub fn recovery_screen() in recovery, preload preload_recovery {
         view! { <crate::components::recovery::RecoveryScreen /> }

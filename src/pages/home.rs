@@ -26,23 +26,19 @@ pub fn HomePage() -> impl IntoView {
         let message = message.clone();
         let choice = run_where.get_untracked();
         async move {
-            let path = match choice {
+            let work = match choice {
                 Some(choice) => {
-                    crate::services::hosts::start_session(backends, &active, &choice, &message)
-                        .await?
+                    crate::chunks::start_session(backends, active.clone(), choice, message).await
                 }
-                None => {
-                    let work = crate::chunks::start_conversation(backends, active.clone(), message)
-                        .await
-                        .map_err(|e| {
-                            format!(
-                                "Could not load what starts a conversation ({e}). Check that \
-                                 this page's server is reachable and try again."
-                            )
-                        })?;
-                    work.await?
-                }
-            };
+                None => crate::chunks::start_conversation(backends, active.clone(), message).await,
+            }
+            .map_err(|e| {
+                format!(
+                    "Could not load what starts a conversation ({e}). Check that this page's \
+                     server is reachable and try again."
+                )
+            })?;
+            let path = work.await?;
             Ok::<_, String>(pinned(&path, &active))
         }
     });
@@ -67,7 +63,7 @@ pub fn HomePage() -> impl IntoView {
                 <MessageBox draft=draft on_send=Callback::new(move |_| submit())
                     class="composer-input launcher-input" testid="launcher-input" label="Task for the agent"
                     placeholder="Describe a task (Enter to start, Shift+Enter for a new line)" rows="4" />
-                <crate::components::run_where::RunWhere choice=run_where />
+                {crate::lazy::lazy("where it runs", crate::chunks::preload_run_where, move || crate::chunks::run_where(run_where))}
                 {crate::lazy::lazy("launcher options", crate::chunks::preload_launch_options, crate::chunks::launch_options)}
                 <div class="launcher-actions">
                     <button class="btn primary" type="submit" data-testid="launcher-start" disabled=move || create.pending().get()>

@@ -7,7 +7,7 @@ use crate::platform::location;
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::factory::{backend_api, workspace_tools};
-use canvas_core::client::service::{BackendApi, WorkspaceToolsApi};
+use canvas_core::client::service::{BackendApi, HostsApi, WorkspaceToolsApi};
 use canvas_core::transport::routing::RoutingContext;
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -60,4 +60,10 @@ pub fn tools(backends: BackendsCtx, active: &ActiveBackend) -> Tools {
         api: workspace_tools(active, &routing(&backends)),
         transport: transport(backends, active),
     }
+}
+
+/// The hosts capability of `active` (Omnigent's hosts, agents, sessions and stream; `omnigent()`
+/// is `None` on other kinds), built on demand like [`tools`].
+pub fn hosts(backends: BackendsCtx, active: &ActiveBackend) -> Box<dyn HostsApi> {
+    canvas_core::client::factory::hosts(active, &routing(&backends))
 }

@@ -365,7 +365,13 @@ pub async fn test_connection(backends: BackendsCtx, backend: Backend) -> TestOut
         ProbeOutcome::Healthy { version } => {
             let mut version = version.map(|v| v.to_string());
             // Backends that describe themselves (Omnigent's `/v1/info`): version and mode.
-            let api = canvas_core::client::client_for(&backend);
+            let api = canvas_core::client::hosts(
+                &ActiveBackend {
+                    backend: backend.clone(),
+                    org_id: None,
+                },
+                &canvas_core::client::RoutingContext::default(),
+            );
             if let Some(ext) = api.omnigent() {
                 use canvas_core::client::SendPlanned;
                 match ext.info().send(&transport).await {

@@ -232,7 +232,10 @@ impl ConversationStore {
     /// Load the newest history page, then open the socket (or, where the backend streams
     /// server-sent events, open that stream: `session_stream`).
     pub fn start(&self) {
-        if client(self.backends, &self.active).api.omnigent().is_some() {
+        if crate::state::api::hosts(self.backends, &self.active)
+            .omnigent()
+            .is_some()
+        {
             self.start_session_stream();
             return;
         }

@@ -5,7 +5,7 @@
 //! heartbeats is reopened with backoff. Views read the same signals as for the events socket.
 
 use crate::platform::sse::{self, SseStream};
-use crate::state::api::client;
+use crate::state::api::{hosts, transport};
 use crate::state::events::{mirror_rows, ConversationStore, History, Link};
 use canvas_core::client::SendPlanned;
 use canvas_core::conversations::events::stream::Backoff;
@@ -77,8 +77,8 @@ impl ConversationStore {
     }
 
     fn open_session_stream(&self) {
-        let c = client(self.backends, &self.active);
-        let plan = match c.api.omnigent().map(|x| x.stream_plan(&self.conv.id)) {
+        let h = hosts(self.backends, &self.active);
+        let plan = match h.omnigent().map(|x| x.stream_plan(&self.conv.id)) {
             Some(Ok(plan)) => plan,
             Some(Err(e)) => return self.link.set(Link::Failed(e.user_message())),
             None => return,
@@ -151,9 +151,12 @@ impl ConversationStore {
     fn fetch_session_snapshot(&self, generation: u64) {
         let this = self.clone();
         leptos::task::spawn_local(async move {
-            let c = client(this.backends, &this.active);
-            let Some(ext) = c.api.omnigent() else { return };
-            let snapshot = ext.get_session(&this.conv.id).send(&c.transport).await;
+            let h = hosts(this.backends, &this.active);
+            let Some(ext) = h.omnigent() else { return };
+            let snapshot = ext
+                .get_session(&this.conv.id)
+                .send(&transport(this.backends, &this.active))
+                .await;
             if !this.is_current_session(generation) {
                 return;
             }

@@ -355,7 +355,8 @@ async fn the_omnigent_client_speaks_the_real_server() {
         org_id: None,
     };
     let api = backend_api(&active, &RoutingContext::default());
-    let omni = api
+    let ext = canvas_core::client::hosts(&active, &RoutingContext::default());
+    let omni = ext
         .omnigent()
         .expect("an Omnigent backend has the capability");
     let http = ReqwestTransport::new().unwrap();

@@ -1554,7 +1554,7 @@ proptest! {
 
     #[test]
     fn omnigent_plans_never_leave_their_session(id in arb_id()) {
-        let api = backend_api(
+        let api = canvas_core::client::hosts(
             &active(BackendKind::Omnigent, "http://127.0.0.1:8080/omnigent/local"),
             &RoutingContext::browser("http://127.0.0.1:8080"),
         );

@@ -1,6 +1,6 @@
 //! The Omnigent client (`api::omnigent`): every request plan (method, URL under a backend
 //! host with a path prefix, headers, body) and every decoder on the captures
-//! (tests/fixtures/omnigent/), through the factory and the `omnigent()` capability.
+//! (tests/fixtures/omnigent/), through the factory and the `hosts(..).omnigent()` capability.
 
 use canvas_core::agent_server::dto::ExecutionStatus;
 use canvas_core::backends::probe_plan::ProbePlan;
@@ -10,7 +10,7 @@ use canvas_core::client::omnigent::{
     decode_server_info, decode_summary, decode_summary_page, STREAM_TIMEOUT_MS,
 };
 use canvas_core::client::{
-    backend_api, conversation_start, conversation_tools, workspace_tools, BackendApi,
+    backend_api, conversation_start, conversation_tools, hosts, workspace_tools, BackendApi,
     NewConversation, OutgoingMessage,
 };
 use canvas_core::error::ApiError;
@@ -63,13 +63,17 @@ fn bearer(key: &str) -> Vec<(String, String)> {
 #[test]
 fn the_factory_builds_the_omnigent_client_with_its_capability() {
     let a = api(PREFIXED, "key-0123456789");
+    let h = hosts(
+        &active(PREFIXED, "key-0123456789"),
+        &RoutingContext::default(),
+    );
     assert_eq!(a.kind(), BackendKind::Omnigent);
     assert!(!a.version_gated());
     assert!(a.account().is_none());
-    assert!(a.omnigent().is_some());
+    assert!(h.omnigent().is_some());
     // Other kinds have no Omnigent capability.
     for kind in [BackendKind::Local, BackendKind::Cloud] {
-        let other = backend_api(
+        let other = hosts(
             &ActiveBackend {
                 backend: Backend::new("x", "X", "http://x", "key-0123456789", kind),
                 org_id: None,
@@ -193,8 +197,8 @@ fn every_conversation_plan_under_a_prefixed_host() {
 
 #[test]
 fn every_capability_plan_under_a_prefixed_host() {
-    let a = api(PREFIXED, "sekret");
-    let o = a.omnigent().unwrap();
+    let h = hosts(&active(PREFIXED, "sekret"), &RoutingContext::default());
+    let o = h.omnigent().unwrap();
     let h = bearer("sekret");
     let new = NewSession {
         agent_id: "ag1".into(),
@@ -286,8 +290,8 @@ fn every_capability_plan_under_a_prefixed_host() {
 
 #[test]
 fn the_stream_plan_accepts_event_streams_and_never_times_out_early() {
-    let a = api(PREFIXED, "sekret");
-    let plan = a.omnigent().unwrap().stream_plan("4ba0").unwrap();
+    let h = hosts(&active(PREFIXED, "sekret"), &RoutingContext::default());
+    let plan = h.omnigent().unwrap().stream_plan("4ba0").unwrap();
     assert_eq!(plan.method, Method::Get);
     assert_eq!(plan.url, format!("{PREFIXED}/v1/sessions/4ba0/stream"));
     assert_eq!(plan.body, Body::None);
@@ -304,7 +308,8 @@ fn the_stream_plan_accepts_event_streams_and_never_times_out_early() {
 fn bearer_only_when_a_key_is_set() {
     for key in ["", "   "] {
         let a = api(PREFIXED, key);
-        let o = a.omnigent().unwrap();
+        let h = hosts(&active(PREFIXED, key), &RoutingContext::default());
+        let o = h.omnigent().unwrap();
         for plan in [
             a.list_conversations(None, 10).unwrap().into_plan(),
             o.hosts().unwrap().into_plan(),
@@ -322,7 +327,11 @@ fn bearer_only_when_a_key_is_set() {
 #[test]
 fn ids_that_cannot_name_a_session_fail_before_any_request() {
     let a = api(PREFIXED, "key-0123456789");
-    let o = a.omnigent().unwrap();
+    let h = hosts(
+        &active(PREFIXED, "key-0123456789"),
+        &RoutingContext::default(),
+    );
+    let o = h.omnigent().unwrap();
     for id in ["", ".", ".."] {
         assert_eq!(a.get_conversation(id).unwrap_err(), ApiError::NotFound);
         assert_eq!(a.delete_conversation(id).unwrap_err(), ApiError::NotFound);
@@ -485,7 +494,11 @@ fn the_conversation_decoders_on_the_captures() {
 #[test]
 fn the_capability_decoders_on_the_captures() {
     let a = api(PREFIXED, "key-0123456789");
-    let o = a.omnigent().unwrap();
+    let h = hosts(
+        &active(PREFIXED, "key-0123456789"),
+        &RoutingContext::default(),
+    );
+    let o = h.omnigent().unwrap();
     let hosts = o.hosts().unwrap().decode(200, HOSTS.as_bytes()).unwrap();
     assert_eq!(hosts.len(), 1);
     assert_eq!(hosts[0].name.as_deref(), Some("vm"));
@@ -548,8 +561,11 @@ fn the_capability_decoders_on_the_captures() {
 
 #[test]
 fn create_errors_say_what_to_do() {
-    let a = api(PREFIXED, "key-0123456789");
-    let call = a
+    let h = hosts(
+        &active(PREFIXED, "key-0123456789"),
+        &RoutingContext::default(),
+    );
+    let call = h
         .omnigent()
         .unwrap()
         .create_session(&NewSession::default())

@@ -742,6 +742,8 @@ impl CloudApi {
     }
 }
 
+impl crate::client::service::HostsApi for CloudApi {}
+
 impl CloudSandboxApi for CloudApi {
     fn start_tasks(&self, ids: &[&str]) -> Planned<Vec<Option<StartTask>>> {
         let q = Query::new().push_all("ids", ids);

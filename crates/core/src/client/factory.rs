@@ -7,8 +7,8 @@ use crate::client::cloud::CloudApi;
 use crate::client::local::LocalApi;
 use crate::client::omnigent::OmnigentApi;
 use crate::client::service::{
-    BackendApi, CloudSandboxApi, ConversationStartApi, ConversationToolsApi, SettingsPagesApi,
-    WorkspaceToolsApi,
+    BackendApi, CloudSandboxApi, ConversationStartApi, ConversationToolsApi, HostsApi,
+    SettingsPagesApi, WorkspaceToolsApi,
 };
 use crate::transport::routing::RoutingContext;
 
@@ -76,5 +76,11 @@ pub fn conversation_start(
     active: &ActiveBackend,
     ctx: &RoutingContext,
 ) -> Box<dyn ConversationStartApi> {
+    by_kind!(active, ctx)
+}
+
+/// What a backend that runs sessions on hosts offers (Omnigent's hosts, agents, sessions),
+/// built on demand like [`conversation_tools`]; `omnigent()` is `None` on other kinds.
+pub fn hosts(active: &ActiveBackend, ctx: &RoutingContext) -> Box<dyn HostsApi> {
     by_kind!(active, ctx)
 }

@@ -53,6 +53,7 @@ impl crate::client::service::ConversationStartApi for FakeApi {}
 impl EventsApi for FakeApi {}
 impl RuntimeApi for FakeApi {}
 impl CloudSandboxApi for FakeApi {}
+impl crate::client::service::HostsApi for FakeApi {}
 
 impl FilesApi for FakeApi {
     fn list_workspace(

@@ -515,6 +515,7 @@ impl RuntimeApi for LocalApi {
 }
 
 impl CloudSandboxApi for LocalApi {}
+impl crate::client::service::HostsApi for LocalApi {}
 
 impl FilesApi for LocalApi {
     fn file_home(&self, _conv: Option<&ConversationRef>) -> Planned<FileHome> {

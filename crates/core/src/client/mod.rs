@@ -58,7 +58,7 @@ pub use crate::transport::routing::{
 };
 pub use cloud::CloudApi;
 pub use factory::{
-    backend_api, client_for, cloud_sandboxes, conversation_start, conversation_tools,
+    backend_api, client_for, cloud_sandboxes, conversation_start, conversation_tools, hosts,
     settings_pages, workspace_tools,
 };
 pub use local::LocalApi;
@@ -66,8 +66,8 @@ pub use omnigent::OmnigentApi;
 pub use service::OmnigentApiExt;
 pub use service::{
     BackendApi, CloudAccountApi, CloudSandboxApi, ConversationStartApi, ConversationToolsApi,
-    ConversationsApi, EventsApi, FilesApi, GitApi, Planned, RuntimeApi, ServerApi, SettingsApi,
-    SettingsPagesApi, SkillsApi, WorkspaceFile, WorkspaceToolsApi,
+    ConversationsApi, EventsApi, FilesApi, GitApi, HostsApi, Planned, RuntimeApi, ServerApi,
+    SettingsApi, SettingsPagesApi, SkillsApi, WorkspaceFile, WorkspaceToolsApi,
 };
 pub use unified::{
     ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,

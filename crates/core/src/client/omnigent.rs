@@ -1,6 +1,6 @@
 //! The Omnigent client (`spec/omnigent.md`, issue #12). Everything the console does with an
 //! Omnigent server is decided here (BR-10): the rest of the app sees a [`BackendApi`], plus
-//! the [`OmnigentApiExt`] capability (`api.omnigent()`) for what only Omnigent has — hosts,
+//! the [`OmnigentApiExt`] capability (`factory::hosts(..).omnigent()`) for what only Omnigent has — hosts,
 //! agents, session snapshots and creation, and the session's event stream.
 //!
 //! | page call | Omnigent request |
@@ -229,6 +229,12 @@ impl crate::client::service::ConversationStartApi for OmnigentApi {
     }
 }
 
+impl crate::client::service::HostsApi for OmnigentApi {
+    fn omnigent(&self) -> Option<&dyn OmnigentApiExt> {
+        Some(self)
+    }
+}
+
 impl RuntimeApi for OmnigentApi {}
 impl CloudSandboxApi for OmnigentApi {}
 
@@ -319,10 +325,6 @@ impl BackendApi for OmnigentApi {
 
     fn account(&self) -> Option<&dyn CloudAccountApi> {
         None
-    }
-
-    fn omnigent(&self) -> Option<&dyn OmnigentApiExt> {
-        Some(self)
     }
 
     fn probe_plan(&self) -> ProbePlan {

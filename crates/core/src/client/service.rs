@@ -447,6 +447,17 @@ pub trait CloudSandboxApi {
     }
 }
 
+/// What a backend that runs sessions on hosts offers (issue #12). Not part of [`BackendApi`]:
+/// built on demand by [`hosts`](crate::client::factory::hosts), so the Omnigent calls (hosts,
+/// agents, sessions, the stream) live in the lazy chunks that use them (issue #11).
+pub trait HostsApi {
+    /// Omnigent features (hosts, agents, session snapshots and creation, the session stream),
+    /// when this backend is an Omnigent server.
+    fn omnigent(&self) -> Option<&dyn OmnigentApiExt> {
+        None
+    }
+}
+
 /// Cloud account features (organizations, keys).
 pub trait CloudAccountApi {
     /// `GET /api/organizations`.
@@ -489,11 +500,6 @@ pub trait BackendApi: ServerApi + ConversationsApi + EventsApi + SettingsApi + S
     fn version_gated(&self) -> bool;
     /// Cloud account features, when this backend has them.
     fn account(&self) -> Option<&dyn CloudAccountApi>;
-    /// Omnigent features (hosts, agents, session snapshots and creation, the session stream),
-    /// when this backend is an Omnigent server (issue #12).
-    fn omnigent(&self) -> Option<&dyn OmnigentApiExt> {
-        None
-    }
     /// The automation service next to this backend (issue #14), or why there is none.
     fn automations(&self) -> Result<AutomationClient, ApiError> {
         Err(ApiError::Unsupported("Automations"))
