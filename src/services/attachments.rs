@@ -2,8 +2,9 @@
 //! conversation's workspace, what is already there, and uploading them (cloud runtimes through
 //! the cloud proxy; the client decides).
 
+use crate::services::conversation_tools::with_tools;
 use crate::services::workspace;
-use crate::state::api::{routing, tools, transport};
+use crate::state::api::{routing, tools};
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::factory::conversation_tools;
@@ -81,11 +82,11 @@ pub async fn upload(
     bytes: Vec<u8>,
 ) -> Result<String, String> {
     let target = upload_target(dir, name).map_err(|e| format!("{name}: {e}"))?;
-    conversation_tools(active, &routing(&backends))
-        .upload_file(Some(conv), &target, name, bytes)
-        .send(&transport(backends, active))
-        .await
-        .map_err(|e| format!("{name}: {}", e.user_message()))?;
+    with_tools(backends, active, |t| {
+        t.upload_file(Some(conv), &target, name, bytes)
+    })
+    .await
+    .map_err(|e| format!("{name}: {}", e.user_message()))?;
     Ok(target)
 }
 

@@ -24,7 +24,7 @@ const MAX_EXPORT_PAGES: usize = 2_000;
 
 /// Plans one call on the active backend's conversation tools, sends it, and puts an error in
 /// words.
-async fn with_tools<T: 'static>(
+pub(crate) async fn with_tools<T: 'static>(
     backends: BackendsCtx,
     active: &ActiveBackend,
     plan: impl FnOnce(&dyn ConversationToolsApi) -> Planned<T>,

@@ -17,7 +17,6 @@ use wasm_bindgen::JsCast;
 #[component]
 pub fn StatusBar(store: ConversationStore, tools: ConversationTools) -> impl IntoView {
     let status = store.status;
-    let link = store.link;
     let usage = store.usage;
     let usage_detail = store.usage_detail;
     let usage_open = RwSignal::new(false);
@@ -60,46 +59,17 @@ pub fn StatusBar(store: ConversationStore, tools: ConversationTools) -> impl Int
     let error = move || act.value().get().and_then(|r| r.err());
     let c = Memo::new(move |_| controls(&status.get()));
     let busy = act.pending();
-    let link_state = move || match link.get() {
-        Link::Idle | Link::Connecting => "connecting",
-        Link::Open => "open",
-        Link::Reconnecting { .. } => "reconnecting",
-        Link::Failed(_) => "failed",
-    };
-    let link_text = move || match link.get() {
-        Link::Idle | Link::Connecting => "Connecting…".to_string(),
-        Link::Open => "Live".to_string(),
-        Link::Reconnecting { .. } => "Reconnecting…".to_string(),
-        Link::Failed(m) => m,
-    };
-    // The countdown ticks outside the live region (a screen reader hears the state once).
-    let next_try = move || match link.get() {
-        Link::Reconnecting { until_ms } => Some(view! {
-            <span class="muted" data-testid="reconnect-countdown">
-                "next try in " <Countdown until_ms=until_ms />
-            </span>
-        }),
-        _ => None,
-    };
     // ⌘/Ctrl+Enter approves, ⌘/Ctrl+Shift+Backspace rejects, from anywhere on the page.
     confirm_shortcuts(c, act);
     let confirm_mode = tools.confirm_mode;
     let tools_busy = tools.busy();
-    let retry_store = store.clone();
     let pending = store.pending;
     view! {
         <div class="status-bar" data-testid="status-bar">
             <span class="exec-status" data-testid="exec-status" data-status=move || status.get().as_str().to_string()>
                 {move || status_label(&status.get())}
             </span>
-            <span class="link-status" data-testid="link-status" data-state=link_state role="status" aria-live="polite">
-                {link_text}
-            </span>
-            {next_try}
-            {move || matches!(link.get(), Link::Failed(_) | Link::Reconnecting { .. }).then(|| {
-                let st = retry_store.clone();
-                view! { <button class="btn small" data-testid="retry-now" on:click=move |_| st.reconnect_now()>"Retry now"</button> }
-            })}
+            <LinkStatus store=store.clone() />
             {move || usage.get().map(|u| if usage_detail.with(Option::is_some) {
                 view! {
                     <button type="button" class="usage usage-btn" data-testid="usage" aria-haspopup="dialog"
@@ -137,6 +107,44 @@ pub fn StatusBar(store: ConversationStore, tools: ConversationTools) -> impl Int
         {move || (usage_open.get() && usage_detail.with(Option::is_some)).then(|| untrack(|| view! {
             <UsageDialog usage=usage_detail on_close=Callback::new(move |_| usage_open.set(false)) />
         }))}
+    }
+}
+
+/// The events link: its state in words (a live region), the countdown to the next attempt and
+/// "Retry now" while it is down.
+#[component]
+fn LinkStatus(store: ConversationStore) -> impl IntoView {
+    let link = store.link;
+    let link_state = move || match link.get() {
+        Link::Idle | Link::Connecting => "connecting",
+        Link::Open => "open",
+        Link::Reconnecting { .. } => "reconnecting",
+        Link::Failed(_) => "failed",
+    };
+    let link_text = move || match link.get() {
+        Link::Idle | Link::Connecting => "Connecting…".to_string(),
+        Link::Open => "Live".to_string(),
+        Link::Reconnecting { .. } => "Reconnecting…".to_string(),
+        Link::Failed(m) => m,
+    };
+    // The countdown ticks outside the live region (a screen reader hears the state once).
+    let next_try = move || match link.get() {
+        Link::Reconnecting { until_ms } => Some(view! {
+            <span class="muted" data-testid="reconnect-countdown">
+                "next try in " <Countdown until_ms=until_ms />
+            </span>
+        }),
+        _ => None,
+    };
+    view! {
+        <span class="link-status" data-testid="link-status" data-state=link_state role="status" aria-live="polite">
+            {link_text}
+        </span>
+        {next_try}
+        {move || matches!(link.get(), Link::Failed(_) | Link::Reconnecting { .. }).then(|| {
+            let st = store.clone();
+            view! { <button class="btn small" data-testid="retry-now" on:click=move |_| st.reconnect_now()>"Retry now"</button> }
+        })}
     }
 }
 

@@ -17,18 +17,7 @@ pub(super) fn AutomationForm(
     close: Callback<Option<Automation>>,
 ) -> impl IntoView {
     let backends = use_backends();
-    let (initial, edit_id) = match &editing {
-        Editing::New => (
-            AutomationDraft {
-                schedule: "0 9 * * 1-5".into(),
-                timezone: local_zone_name(),
-                active: true,
-                ..Default::default()
-            },
-            None,
-        ),
-        Editing::Edit(a) => (AutomationDraft::from_automation(a), Some(a.id.clone())),
-    };
+    let (initial, edit_id) = initial_draft(&editing);
     let was = StoredValue::new(initial.clone());
     let name = RwSignal::new(initial.name.clone());
     let prompt = RwSignal::new(initial.prompt.clone());
@@ -131,6 +120,23 @@ pub(super) fn AutomationForm(
                 </div>
             </form>
         </Dialog>
+    }
+}
+
+/// The form's first values and the id being edited: a new automation runs weekdays at 9 in
+/// this browser's time zone.
+fn initial_draft(editing: &Editing) -> (AutomationDraft, Option<String>) {
+    match editing {
+        Editing::New => (
+            AutomationDraft {
+                schedule: "0 9 * * 1-5".into(),
+                timezone: local_zone_name(),
+                active: true,
+                ..Default::default()
+            },
+            None,
+        ),
+        Editing::Edit(a) => (AutomationDraft::from_automation(a), Some(a.id.clone())),
     }
 }
 

@@ -58,13 +58,7 @@ pub fn BackendForm(
     let testing = RwSignal::new(false);
     let fixed = StoredValue::new(fixed);
     let mode = StoredValue::new(mode);
-    let uid = crate::state::backends::new_uuid_v4();
-    let ids = StoredValue::new((
-        format!("bf-name-{uid}"),
-        format!("bf-host-{uid}"),
-        format!("bf-key-{uid}"),
-        format!("bf-kind-{uid}"),
-    ));
+    let ids = StoredValue::new(field_ids());
 
     let input = move || FormInput {
         name: name.get_untracked(),
@@ -154,6 +148,18 @@ pub fn BackendForm(
             </div>
         </form>
     }
+}
+
+/// Ids for the fields' labels (name, host, key, kind), unique to this form: an add and an
+/// edit form can be open at once.
+fn field_ids() -> (String, String, String, String) {
+    let uid = crate::state::backends::new_uuid_v4();
+    (
+        format!("bf-name-{uid}"),
+        format!("bf-host-{uid}"),
+        format!("bf-key-{uid}"),
+        format!("bf-kind-{uid}"),
+    )
 }
 
 /// The form's first values: the caller's fixed fields, else the edited record's, else empty

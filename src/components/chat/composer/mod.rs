@@ -105,28 +105,20 @@ pub fn Composer(
             return;
         };
         slash_error.set(None);
-        let op = match slash::parse(&text) {
-            Parsed::Text(t) => {
+        match submit_of(&text) {
+            Submit::Send(t) => {
                 send.dispatch((t, OnConflict::Ask));
-                return;
             }
-            Parsed::Invalid { message, .. } => {
-                slash_error.set(Some(message));
-                return;
-            }
-            Parsed::New => {
+            Submit::Invalid(message) => slash_error.set(Some(message)),
+            Submit::New => {
                 draft.set(String::new());
                 go(&home, false);
-                return;
             }
-            Parsed::Model(name) => ToolOp::SwitchProfile(name),
-            Parsed::Condense => ToolOp::Condense,
-            Parsed::Fork => ToolOp::Fork,
-            Parsed::Export(f) => ToolOp::Export(f),
-            Parsed::Ask(q) => ToolOp::Ask(q),
-        };
-        draft.set(String::new());
-        tools.run(op);
+            Submit::Tool(op) => {
+                draft.set(String::new());
+                tools.run(op);
+            }
+        }
     });
     let error = move || {
         slash_error
@@ -190,6 +182,31 @@ pub fn Composer(
             {move || taken.get().map(|(dir, names)| view! { <ConflictPrompt names=names dir=dir on_choice=on_choice /> })}
             {move || error().map(|e| view! { <p class="composer-error" role="alert" data-testid="composer-error">{e}</p> })}
         </form>
+    }
+}
+
+/// What submitting the message box does.
+enum Submit {
+    /// Send it (text, not a command).
+    Send(String),
+    /// A slash command that cannot run: say why.
+    Invalid(String),
+    /// `/new`: back to the launcher.
+    New,
+    /// A slash command for the conversation's tools.
+    Tool(ToolOp),
+}
+
+fn submit_of(text: &str) -> Submit {
+    match slash::parse(text) {
+        Parsed::Text(t) => Submit::Send(t),
+        Parsed::Invalid { message, .. } => Submit::Invalid(message),
+        Parsed::New => Submit::New,
+        Parsed::Model(name) => Submit::Tool(ToolOp::SwitchProfile(name)),
+        Parsed::Condense => Submit::Tool(ToolOp::Condense),
+        Parsed::Fork => Submit::Tool(ToolOp::Fork),
+        Parsed::Export(f) => Submit::Tool(ToolOp::Export(f)),
+        Parsed::Ask(q) => Submit::Tool(ToolOp::Ask(q)),
     }
 }
 
