@@ -305,8 +305,7 @@ impl ConversationsApi for CloudApi {
     }
 }
 
-/// Through the conversation's runtime (the cloud proxy). Forking is not offered: a fork made
-/// on the runtime would not be a conversation of the cloud account.
+/// Through the app server: the answer is a start task to poll.
 impl ConversationStartApi for CloudApi {
     fn create_conversation(&self, new: &NewConversation) -> Planned<Created> {
         self.app(
@@ -318,6 +317,8 @@ impl ConversationStartApi for CloudApi {
     }
 }
 
+/// Through the conversation's runtime (the cloud proxy). Forking is not offered: a fork made
+/// on the runtime would not be a conversation of the cloud account.
 impl ConversationToolsApi for CloudApi {
     /// A multipart body built here, sent through the proxy as bytes (`body_base64`).
     fn upload_file(
