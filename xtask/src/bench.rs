@@ -2,7 +2,11 @@
 //! (raw, gzip, brotli) against the upstream console — and runs the ignored `bench_*` tests:
 //! core's (e.g. applying 10,000 events, release) and the browser benches of the end-to-end
 //! crate (e.g. the all-backends list with 3 real agent servers × 50 conversations, in real
-//! Chromium), printing their numbers. Nothing here asserts a time.
+//! Chromium), printing their numbers. Upstream (`@openhands/agent-canvas`, pinned in
+//! `tools::UPSTREAM_UI_VERSION`) is installed into the cache and measured in the same run: its
+//! bytes before first render here, its times in the `bench_vs_upstream_*` browser benches; one
+//! table of ours, upstream's and the ratios ends the output. Arguments are test-name filters
+//! (`cargo xtask bench bench_vs_upstream` runs only those). Nothing here asserts a time.
 
 use crate::build;
 use crate::split;
@@ -150,14 +154,24 @@ pub fn bench(ctx: &Ctx, args: &[String]) -> Result<bool, String> {
     let core_ok = c.status().map(|s| s.success()).unwrap_or(false);
 
     let upstream_build = upstream.ok().map(|p| p.join("build"));
-    let browser_ok = browser_benches(ctx, &filters, upstream_build.as_deref())?;
+    // The side-by-side benches append their rows here; printed with the size row at the end.
+    let results = ctx.root.join("target/bench-vs-upstream.tsv");
+    let _ = fs::remove_file(&results);
+    let browser_ok = browser_benches(ctx, &filters, upstream_build.as_deref(), &results)?;
+    print_side_by_side(ctx, gz, up_gz, &up_source, &results);
     Ok(core_ok && browser_ok)
 }
 
-/// The end-to-end crate's `bench_*` tests (those matching `filters`): the same environment as the end-to-end layer (the
-/// split release build, `canvas-serve`, a fresh shared agent server, Chromium). Skipped, with
-/// the reason, when Chromium or the agent server's venv is missing and cannot be set up.
-fn browser_benches(ctx: &Ctx, filters: &[String], upstream: Option<&Path>) -> Result<bool, String> {
+/// The end-to-end crate's `bench_*` tests (those matching `filters`): the same environment as
+/// the end-to-end layer (the split release build, `canvas-serve`, a fresh shared agent server,
+/// Chromium). Skipped, with the reason, when Chromium or the agent server's venv is missing and
+/// cannot be set up.
+fn browser_benches(
+    ctx: &Ctx,
+    filters: &[String],
+    upstream: Option<&Path>,
+    results: &Path,
+) -> Result<bool, String> {
     step(
         ctx,
         "browser benches (ignored end-to-end tests named bench_*: real agent servers, Chromium)",
@@ -212,7 +226,48 @@ fn browser_benches(ctx: &Ctx, filters: &[String], upstream: Option<&Path>) -> Re
     if let Some(build) = upstream {
         c.env("CANVAS_BENCH_UPSTREAM_BUILD", build);
     }
+    c.env("CANVAS_BENCH_RESULTS", results);
     Ok(c.status().map(|s| s.success()).unwrap_or(false))
+}
+
+/// The table of ours vs upstream: the size row measured here, then the rows the browser benches
+/// appended to `results` (`what\tours\tupstream\tunit`, upstream `-` when not measured).
+fn print_side_by_side(ctx: &Ctx, gz: u64, up_gz: u64, up_source: &str, results: &Path) {
+    step(ctx, "ours vs upstream (this run)");
+    let line = |what: &str, o: &str, u: &str, r: &str| {
+        println!("    {what:<52} {o:>12} {u:>12} {r:>8}");
+    };
+    line("", "ours", "upstream", "ratio");
+    line(
+        "gzip bytes before the first render",
+        &gz.to_string(),
+        &up_gz.to_string(),
+        &format!("{:.2}×", gz as f64 / up_gz as f64),
+    );
+    let text = fs::read_to_string(results).unwrap_or_default();
+    for row in text.lines() {
+        let f: Vec<&str> = row.split('\t').collect();
+        let [what, ours, theirs, unit] = f[..] else {
+            continue;
+        };
+        let (o, u) = (ours.parse::<f64>().ok(), theirs.parse::<f64>().ok());
+        let show = |v: Option<f64>| {
+            v.map_or("-".to_string(), |v| match unit {
+                "" => format!("{v:.0}"),
+                "ms" => format!("{v:.0} ms"),
+                _ => format!("{v:.1} {unit}"),
+            })
+        };
+        let ratio = match (o, u) {
+            (Some(o), Some(u)) if u > 0.0 => format!("{:.2}×", o / u),
+            _ => "-".to_string(),
+        };
+        line(what, &show(o), &show(u), &ratio);
+    }
+    if text.is_empty() {
+        println!("    (no browser bench rows: the side-by-side benches did not run)");
+    }
+    println!("    upstream's size: {up_source}");
 }
 
 /// The value of attribute `name` in one tag's text (`<link rel="x" href="y"/>`), quoted with
