@@ -1328,14 +1328,17 @@ fn quiet_script() -> String {
     )
 }
 
-/// The page's JS heap in bytes after a full garbage collection (DevTools protocol).
+/// The page's memory in bytes after a full garbage collection (DevTools protocol
+/// `Runtime.getHeapUsage`): the JS heap plus the array buffers' backing stores, which hold a
+/// wasm app's linear memory (outside the JS heap proper).
 async fn heap_after_gc(b: &Browser) -> u64 {
     cdp(b, "HeapProfiler.enable", json!({})).await;
     cdp(b, "HeapProfiler.collectGarbage", json!({})).await;
     let h = cdp(b, "Runtime.getHeapUsage", json!({})).await;
-    h["usedSize"]
+    let used = h["usedSize"]
         .as_f64()
-        .unwrap_or_else(|| panic!("Runtime.getHeapUsage: {h}")) as u64
+        .unwrap_or_else(|| panic!("Runtime.getHeapUsage: {h}"));
+    (used + h["backingStorageSize"].as_f64().unwrap_or(0.0)) as u64
 }
 
 /// Appends a user message to conversation `id` without running the agent (one event).
@@ -1549,8 +1552,8 @@ async fn bench_vs_upstream_open_10k_events() {
     let (oh, uh) = (med(&ours, mb).unwrap_or(0.0), med(&theirs, mb));
     println!(
         "  opening a conversation of {events} events (median of {LONG_LOADS}, fresh profile \
-         each; settled = live link open (ours) and no DOM change for {QUIET_FOR_MS} ms; heap \
-         after a forced GC):"
+         each; settled = live link open (ours) and no DOM change for {QUIET_FOR_MS} ms; memory \
+         after a forced GC: JS heap + array buffer backing stores, where our wasm memory is):"
     );
     println!(
         "    {:<34} {:>10} {:>10} {:>8}",
@@ -1565,7 +1568,7 @@ async fn bench_vs_upstream_open_10k_events() {
     );
     println!(
         "    {:<34} {:>10} {:>10} {:>8}",
-        "JS heap after settle",
+        "JS heap + buffers (wasm) settled",
         format!("{oh:.1} MB"),
         uh.map_or("-".into(), |u| format!("{u:.1} MB")),
         ratio(oh, uh)
@@ -1584,7 +1587,7 @@ async fn bench_vs_upstream_open_10k_events() {
         "ms",
     );
     record(
-        &format!("{events} events: JS heap after settle"),
+        &format!("{events} events: JS heap + buffers after settle"),
         oh,
         uh,
         "MB",
