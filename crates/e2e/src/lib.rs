@@ -468,46 +468,106 @@ impl Browser {
     }
 
     /// The keys of every row of the open conversation's timeline, oldest first, once it holds
-    /// at least `at_least` rows. The page keeps only a window of rows in the DOM
-    /// (`canvas_core::conversations::window`), so this scrolls the timeline up window by
-    /// window, reading each, until the oldest loaded row; it loads no older history.
-    pub async fn timeline_keys(&self, at_least: usize) -> Vec<String> {
-        let read = "const ol = document.querySelector('[data-testid=timeline]');                     if (!ol) return null;                     return [+ol.dataset.first, +ol.dataset.rows,                       [...ol.querySelectorAll('[data-testid=timeline-item]')].map(e => e.dataset.key)];";
-        let mut keys: Vec<Option<String>> = Vec::new();
-        let mut last_first = None;
-        loop {
-            let v = self
-                .wait_js(
-                    "the timeline's window",
-                    &format!(
-                        "const ol = document.querySelector('[data-testid=timeline]');                          if (!ol || +ol.dataset.rows < {at_least}) return null;                          const first = +ol.dataset.first;                          if ({last} !== null && first === {last}) return null;                          const n = ol.querySelectorAll('[data-testid=timeline-item]').length;                          return first + n === Math.min(+ol.dataset.rows, first + {WINDOW_ROWS});",
-                        last = last_first.map_or("null".to_string(), |f: u64| f.to_string()),
-                        WINDOW_ROWS = canvas_core::conversations::window::WINDOW_ROWS,
-                    ),
-                )
-                .await;
-            assert!(v.as_bool().unwrap_or(false));
-            let v = self.js(read).await;
-            let first = v[0].as_u64().expect("first row");
-            let rows = v[1].as_u64().expect("rows") as usize;
-            let window: Vec<String> = serde_json::from_value(v[2].clone()).expect("keys");
-            keys.resize(rows, None);
-            for (i, k) in window.into_iter().enumerate() {
-                if let Some(slot) = keys.get_mut(first as usize + i) {
-                    *slot = Some(k);
-                }
+    /// at least `at_least` rows (waiting up to `timeout` for them). The page keeps only a window of rows in the DOM
+    /// (`canvas_core::conversations::window`), so this jumps to the newest rows and scrolls up
+    /// window by window, joining each window to the next by the rows they share, until the
+    /// oldest loaded row; it loads no older history. A row that arrives while it walks (e.g.
+    /// one the server resends in the middle) makes it walk again.
+    pub async fn timeline_keys(&self, at_least: usize, timeout: Duration) -> Vec<String> {
+        for _ in 0..3 {
+            if let Some(keys) = self.walk_timeline(at_least, timeout).await {
+                return keys;
             }
-            if first == 0 {
-                break;
-            }
-            last_first = Some(first);
+        }
+        panic!("the timeline kept changing while it was read window by window");
+    }
+
+    /// One walk of [`Browser::timeline_keys`]; `None` when the rows changed meanwhile.
+    async fn walk_timeline(&self, at_least: usize, timeout: Duration) -> Option<Vec<String>> {
+        const WINDOW: &str = "const ol = document.querySelector('[data-testid=timeline]'); \
+             if (!ol) return null; \
+             const keys = [...ol.querySelectorAll('[data-testid=timeline-item]')].map(e => e.dataset.key); \
+             const first = +ol.dataset.first, rows = +ol.dataset.rows; \
+             if (first + keys.length !== Math.min(rows, first + WINDOW_ROWS)) return null; \
+             return [first, rows, keys];";
+        let window_js = WINDOW.replace(
+            "WINDOW_ROWS",
+            &canvas_core::conversations::window::WINDOW_ROWS.to_string(),
+        );
+        let read = |v: Value| -> (u64, u64, Vec<String>) {
+            (
+                v[0].as_u64().expect("first row"),
+                v[1].as_u64().expect("rows"),
+                serde_json::from_value(v[2].clone()).expect("keys"),
+            )
+        };
+        // The newest rows first: "Jump to latest" when the reader is elsewhere.
+        self.js("document.querySelector('[data-testid=jump-latest]')?.click(); return true;")
+            .await;
+        let (mut first, rows, mut keys) = read(
+            self.wait_window(
+                &format!("the newest rows of the timeline (at least {at_least})"),
+                &format!(
+                    "const o = document.querySelector('[data-testid=timeline]'); \
+                     if (!o || +o.dataset.rows < {at_least} \
+                       || document.querySelector('[data-testid=jump-latest]')) return null; {window_js}"
+                ),
+                timeout,
+            )
+            .await,
+        );
+        while first > 0 {
             self.js("document.querySelector('[data-testid=timeline-scroll]').scrollTop = 0; return true;")
                 .await;
+            let (older_first, older_rows, older) = read(
+                self.wait_window(
+                    "an older window of the timeline",
+                    &format!(
+                        "const o = document.querySelector('[data-testid=timeline]'); \
+                         if (!o || +o.dataset.first === {first}) return null; {window_js}"
+                    ),
+                    UI_TIMEOUT,
+                )
+                .await,
+            );
+            if older_rows != rows {
+                return None;
+            }
+            // The rows this window adds are those before the oldest row read so far.
+            let shared = older.iter().position(|k| *k == keys[0])?;
+            keys.splice(0..0, older[..shared].iter().cloned());
+            first = older_first;
         }
-        keys.into_iter()
-            .enumerate()
-            .map(|(i, k)| k.unwrap_or_else(|| panic!("row {i} was never in the window")))
-            .collect()
+        (keys.len() as u64 == rows).then_some(keys)
+    }
+
+    /// [`Browser::wait_js`] for a window of the timeline; on timeout, says what the window
+    /// looked like (first row, rows, rows in the DOM, distinct keys, "Jump to latest").
+    async fn wait_window(&self, what: &str, script: &str, timeout: Duration) -> Value {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let v = self
+                .client
+                .execute(script, vec![])
+                .await
+                .unwrap_or(Value::Null);
+            if v.is_array() {
+                return v;
+            }
+            if Instant::now() >= deadline {
+                let state = self
+                    .js("const ol = document.querySelector('[data-testid=timeline]'); \
+                         if (!ol) return 'no timeline'; \
+                         const keys = [...ol.querySelectorAll('[data-testid=timeline-item]')].map(e => e.dataset.key); \
+                         return {first: +ol.dataset.first, rows: +ol.dataset.rows, in_dom: keys.length, \
+                           distinct: new Set(keys).size, \
+                           jump: !!document.querySelector('[data-testid=jump-latest]'), \
+                           scroll_top: document.querySelector('[data-testid=timeline-scroll]').scrollTop};")
+                    .await;
+                panic!("timed out waiting for {what}; the timeline: {state}");
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
     }
 
     /// Waits until the conversation page's live link is open.

@@ -187,7 +187,15 @@ async fn a_long_run_survives_three_agent_server_crashes_with_an_exact_timeline()
         Duration::from_secs(60),
     )
     .await;
-    let got = b.timeline_keys(want.len()).await;
+    eprintln!(
+        "chaos: the server has {} events, {} timeline items; the page says: {}",
+        events.len(),
+        want.len(),
+        b.js("return document.querySelector('[data-testid=event-count]')?.innerText")
+            .await
+    );
+    // The page may still be catching up after the last reconnect.
+    let got = b.timeline_keys(want.len(), Duration::from_secs(60)).await;
     if got != want {
         let first = got.iter().zip(&want).position(|(g, w)| g != w);
         panic!(
