@@ -309,6 +309,18 @@ impl Browser {
     /// [`Browser::wait_js`] with its own deadline (for conditions that wait on real work, e.g.
     /// an automation run).
     pub async fn wait_js_for(&self, what: &str, script: &str, timeout: Duration) -> Value {
+        match self.poll_js(script, timeout).await {
+            Some(v) => v,
+            None => {
+                let text = self.body_text().await;
+                panic!("timed out waiting for {what}; page text:\n{text}");
+            }
+        }
+    }
+
+    /// Polls `script` every 100 ms until it returns something truthy (that value), or `None`
+    /// at `timeout`.
+    async fn poll_js(&self, script: &str, timeout: Duration) -> Option<Value> {
         let deadline = Instant::now() + timeout;
         loop {
             let v = self
@@ -324,11 +336,10 @@ impl Browser {
                 _ => true,
             };
             if truthy {
-                return v;
+                return Some(v);
             }
             if Instant::now() >= deadline {
-                let text = self.body_text().await;
-                panic!("timed out waiting for {what}; page text:\n{text}");
+                return None;
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
@@ -544,18 +555,10 @@ impl Browser {
     /// [`Browser::wait_js`] for a window of the timeline; on timeout, says what the window
     /// looked like (first row, rows, rows in the DOM, distinct keys, "Jump to latest").
     async fn wait_window(&self, what: &str, script: &str, timeout: Duration) -> Value {
-        let deadline = Instant::now() + timeout;
-        loop {
-            let v = self
-                .client
-                .execute(script, vec![])
-                .await
-                .unwrap_or(Value::Null);
-            if v.is_array() {
-                return v;
-            }
-            if Instant::now() >= deadline {
-                let state = self
+        if let Some(v) = self.poll_js(script, timeout).await {
+            return v;
+        }
+        let state = self
                     .js("const ol = document.querySelector('[data-testid=timeline]'); \
                          if (!ol) return 'no timeline'; \
                          const keys = [...ol.querySelectorAll('[data-testid=timeline-item]')].map(e => e.dataset.key); \
@@ -564,10 +567,7 @@ impl Browser {
                            jump: !!document.querySelector('[data-testid=jump-latest]'), \
                            scroll_top: document.querySelector('[data-testid=timeline-scroll]').scrollTop};")
                     .await;
-                panic!("timed out waiting for {what}; the timeline: {state}");
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        panic!("timed out waiting for {what}; the timeline: {state}");
     }
 
     /// Waits until the conversation page's live link is open.

@@ -1031,6 +1031,23 @@ const TITLE_PROBE: &str = r#"(() => {
 const UPSTREAM_ONBOARDED: &str =
     "try { localStorage.setItem('openhands-onboarded', '1'); } catch (_) {}";
 
+/// A fresh headless Chromium (new profile) that runs `sources` in every page before the page's
+/// own scripts. For upstream (`!ours`), a returning user: its onboarding wizard (shown instead
+/// of the home page while `openhands-onboarded` is absent from its storage) was finished before.
+async fn bench_browser(env: &Env, ours: bool, sources: &[String]) -> Browser {
+    let b = Browser::start(env).await;
+    let onboarded = (!ours).then(|| UPSTREAM_ONBOARDED.to_string());
+    for source in sources.iter().cloned().chain(onboarded) {
+        cdp(
+            &b,
+            "Page.addScriptToEvaluateOnNewDocument",
+            json!({ "source": source }),
+        )
+        .await;
+    }
+    b
+}
+
 /// What a first-title load saw, with the page's wasm chunk fetches (name, start ms).
 const TITLE_RESULT: &str = r#"
   const fcp = performance.getEntriesByName('first-contentful-paint')[0];
@@ -1084,23 +1101,12 @@ fn chunks_of(r: &Value) -> Vec<(String, f64)> {
 /// is connected (the list's work is over) and asserts that no lazy route chunk was fetched after
 /// the title's frame.
 async fn first_title_load(env: &Env, url: &str, ours: bool) -> TitleLoad {
-    let b = Browser::start(env).await;
-    cdp(
-        &b,
-        "Page.addScriptToEvaluateOnNewDocument",
-        json!({"source": TITLE_PROBE.replace("__MARKER__", &json!(TITLE_MARKER).to_string())}),
+    let b = bench_browser(
+        env,
+        ours,
+        &[TITLE_PROBE.replace("__MARKER__", &json!(TITLE_MARKER).to_string())],
     )
     .await;
-    if !ours {
-        // A returning user: upstream's onboarding wizard (shown instead of the home page while
-        // `openhands-onboarded` is absent from its storage) was finished before.
-        cdp(
-            &b,
-            "Page.addScriptToEvaluateOnNewDocument",
-            json!({"source": UPSTREAM_ONBOARDED}),
-        )
-        .await;
-    }
     b.goto(url).await;
     b.wait_js_for(
         &format!("a conversation title on screen at {url}"),
@@ -1413,26 +1419,15 @@ struct LongOpen {
 /// screen, then until the page settles (ours: its live link open; both: no DOM change for a
 /// second), and measures the JS heap after a garbage collection.
 async fn open_long(env: &Env, url: &str, ours: bool) -> Option<LongOpen> {
-    let b = Browser::start(env).await;
-    for source in [
-        TITLE_PROBE.replace("__MARKER__", &json!(NEWEST_10K).to_string()),
-        QUIET_PROBE.to_string(),
-    ] {
-        cdp(
-            &b,
-            "Page.addScriptToEvaluateOnNewDocument",
-            json!({ "source": source }),
-        )
-        .await;
-    }
-    if !ours {
-        cdp(
-            &b,
-            "Page.addScriptToEvaluateOnNewDocument",
-            json!({"source": UPSTREAM_ONBOARDED}),
-        )
-        .await;
-    }
+    let b = bench_browser(
+        env,
+        ours,
+        &[
+            TITLE_PROBE.replace("__MARKER__", &json!(NEWEST_10K).to_string()),
+            QUIET_PROBE.to_string(),
+        ],
+    )
+    .await;
     b.goto(url).await;
     let shown = "return !!(window.__benchTitle && window.__benchTitle.done)";
     if ours {
@@ -1689,21 +1684,7 @@ struct Burst {
 /// (ours: and the page's event count grew by exactly the events the server added, none lost or
 /// doubled, and no timeline item is shown twice). The frame-gap recorder runs from just before the first post.
 async fn burst(env: &Env, url: &str, api: Arc<AgentApi>, id: &str, per: u64, ours: bool) -> Burst {
-    let b = Browser::start(env).await;
-    cdp(
-        &b,
-        "Page.addScriptToEvaluateOnNewDocument",
-        json!({ "source": QUIET_PROBE }),
-    )
-    .await;
-    if !ours {
-        cdp(
-            &b,
-            "Page.addScriptToEvaluateOnNewDocument",
-            json!({"source": UPSTREAM_ONBOARDED}),
-        )
-        .await;
-    }
+    let b = bench_browser(env, ours, &[QUIET_PROBE.to_string()]).await;
     b.goto(url).await;
     b.js(BURST_PROBE).await;
     b.wait_js_for(
