@@ -22,6 +22,10 @@ use std::time::{Duration, Instant};
 pub struct Group {
     child: Child,
     name: String,
+    /// The group was stopped or killed already. Its id is never signalled again: once every
+    /// member is gone the kernel may give that number to an unrelated new process group (pids
+    /// wrap at `pid_max`), and a late `kill(-pgid)` from Drop would kill it.
+    stopped: bool,
 }
 
 impl Group {
@@ -34,6 +38,7 @@ impl Group {
         Ok(Group {
             child,
             name: name.to_string(),
+            stopped: false,
         })
     }
 
@@ -56,6 +61,9 @@ impl Group {
 
     /// Stops the whole group: SIGTERM, wait up to `grace`, then SIGKILL. Idempotent.
     pub fn stop(&mut self, grace: Duration) {
+        if std::mem::replace(&mut self.stopped, true) {
+            return;
+        }
         let pgid = self.child.id() as libc::pid_t;
         if let Ok(Some(_)) = self.child.try_wait() {
             // The leader is gone; members may still live.
@@ -76,6 +84,9 @@ impl Group {
 
     /// Kills the whole group at once (SIGKILL: a crash, no clean shutdown). Idempotent.
     pub fn kill(&mut self) {
+        if std::mem::replace(&mut self.stopped, true) {
+            return;
+        }
         signal_group(self.child.id() as libc::pid_t, libc::SIGKILL);
         let _ = self.child.wait();
     }
@@ -187,9 +198,42 @@ pub fn http_get(
 }
 
 /// A free TCP port on 127.0.0.1 (bound and released; good enough for tests and the launcher).
+///
+/// It is picked BELOW the kernel's ephemeral range (`ip_local_port_range`): a port handed out
+/// here is free for the seconds a server needs to import and bind it, because `bind(0)` and
+/// outgoing connections (Chromium's, canvas-serve's, every other test's) only ever take ports
+/// inside that range. A port from `bind(0)` itself could be taken by any of them meanwhile,
+/// and the server would then fail to bind, or its readiness check would be answered by someone
+/// else. One process never hands out the same port twice.
 pub fn free_port() -> io::Result<u16> {
+    use std::collections::HashSet;
+    use std::sync::Mutex;
+    static GIVEN: Mutex<Option<HashSet<u16>>> = Mutex::new(None);
+    let (low, high) = private_port_range();
+    if high > low {
+        let mut given = GIVEN.lock().unwrap_or_else(|p| p.into_inner());
+        let given = given.get_or_insert_with(HashSet::new);
+        let mut seed = [0u8; 2];
+        for _ in 0..256 {
+            fs::File::open("/dev/urandom")?.read_exact(&mut seed)?;
+            let port = low + u16::from_le_bytes(seed) % (high - low);
+            if !given.contains(&port) && !port_in_use(port) {
+                given.insert(port);
+                return Ok(port);
+            }
+        }
+    }
     let l = TcpListener::bind("127.0.0.1:0")?;
     Ok(l.local_addr()?.port())
+}
+
+/// `[low, high)`: the ports [`free_port`] picks from, 10000 up to the first ephemeral port.
+fn private_port_range() -> (u16, u16) {
+    let first_ephemeral = fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<u16>().ok())
+        .unwrap_or(32768);
+    (10_000, first_ephemeral)
 }
 
 /// Whether something already listens on 127.0.0.1:`port`.
@@ -319,7 +363,9 @@ impl AgentServer {
                 ));
             }
             match http_get(addr, "/health", &[]) {
-                Ok((200, _)) => Ok(Some(())),
+                // Still alive after answering: a server that failed to bind its port exits,
+                // and then whoever holds the port answered.
+                Ok((200, _)) if matches!(group.try_wait(), Ok(None)) => Ok(Some(())),
                 Ok(_) => Ok(None),
                 Err(_) => Ok(None),
             }
@@ -616,8 +662,39 @@ impl AutomationService {
 
 #[cfg(test)]
 mod tests {
-    use super::BootTurn;
+    use super::{free_port, private_port_range, BootTurn, Group};
+    use std::collections::HashSet;
+    use std::process::Command;
     use std::time::Duration;
+
+    #[test]
+    fn free_ports_are_below_the_ephemeral_range_bindable_and_never_repeated() {
+        let (low, first_ephemeral) = private_port_range();
+        let mut seen = HashSet::new();
+        for _ in 0..50 {
+            let port = free_port().expect("a port");
+            assert!((low..first_ephemeral).contains(&port), "{port}");
+            assert!(seen.insert(port), "{port} handed out twice");
+            std::net::TcpListener::bind(("127.0.0.1", port)).expect("bindable");
+        }
+    }
+
+    #[test]
+    fn a_stopped_group_is_never_signalled_again() {
+        let mut g = Group::spawn("sleep", {
+            let mut c = Command::new("sleep");
+            c.arg("30");
+            c
+        })
+        .expect("spawn");
+        g.kill();
+        assert!(g.try_wait().expect("status").is_some(), "killed and reaped");
+        // Idempotent: a second kill and the stop in Drop return at once without signalling the
+        // (possibly reused) group id; `stopped` says so.
+        g.kill();
+        g.stop(Duration::from_secs(5));
+        assert!(g.stopped);
+    }
 
     #[test]
     fn one_boot_turn_at_a_time_and_it_ends_with_its_holder() {
