@@ -97,21 +97,29 @@ fn plan_for(backend: &Backend, path: &str, authenticated: bool, timeout_ms: u32)
     }
 }
 
-/// One attempt: every request of the plan in order.
+/// One attempt: every request of the plan at once (a probe costs one round trip, not one per
+/// request: the page waits for it before anything else), judged in the plan's order: the first
+/// request that failed decides the error.
 async fn attempt<X: Transport + ?Sized>(
     backend: &Backend,
     requests: &[ProbeRequest],
     transport: &X,
     timeout_ms: u32,
 ) -> Result<Option<Version>, ProbeError> {
-    let mut version = None;
-    for r in requests {
+    let sends = requests.iter().map(|r| {
         let plan = plan_for(backend, r.path, r.authenticated, timeout_ms);
         let secrets = plan.secrets();
-        let raw = transport.send(plan).await.map_err(|e| {
-            let refs: Vec<&str> = secrets.iter().map(String::as_str).collect();
-            ProbeError::Api(e.redacted(&refs))
-        })?;
+        async move {
+            transport.send(plan).await.map_err(|e| {
+                let refs: Vec<&str> = secrets.iter().map(String::as_str).collect();
+                ProbeError::Api(e.redacted(&refs))
+            })
+        }
+    });
+    let answers = all(sends.collect()).await;
+    let mut version = None;
+    for (r, answer) in requests.iter().zip(answers) {
+        let raw = answer?;
         let ok = (200..300).contains(&raw.status) || Some(raw.status) == r.also_ok_status;
         if !ok {
             return Err(ProbeError::Api(crate::transport::decode::status_error(
@@ -124,6 +132,32 @@ async fn attempt<X: Transport + ?Sized>(
         }
     }
     Ok(version)
+}
+
+/// Runs `futures` together and returns their outputs in order (a probe's two or three
+/// requests; `futures_util::future::join_all` would add its general machinery to the first
+/// render's module for this).
+async fn all<F: Future>(futures: Vec<F>) -> Vec<F::Output> {
+    let mut futures: Vec<std::pin::Pin<Box<F>>> = futures.into_iter().map(Box::pin).collect();
+    let mut out: Vec<Option<F::Output>> = futures.iter().map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        let mut pending = false;
+        for (f, o) in futures.iter_mut().zip(out.iter_mut()) {
+            if o.is_none() {
+                match f.as_mut().poll(cx) {
+                    std::task::Poll::Ready(v) => *o = Some(v),
+                    std::task::Poll::Pending => pending = true,
+                }
+            }
+        }
+        if pending {
+            std::task::Poll::Pending
+        } else {
+            std::task::Poll::Ready(())
+        }
+    })
+    .await;
+    out.into_iter().flatten().collect()
 }
 
 /// Probes `backend` once: up to `policy.quick_retries` quick retries `policy.retry_delay_ms`
@@ -290,10 +324,14 @@ mod tests {
 
     #[test]
     fn br7_transient_errors_get_two_quick_retries_then_one_failure() {
+        // Each attempt sends both requests; the settings answer fails every time.
         let t = Scripted::new(vec![
             Err(ApiError::Network("refused".into())),
+            info("1.58.2"),
             Err(ApiError::Timeout),
+            info("1.58.2"),
             Err(ApiError::Network("refused".into())),
+            info("1.58.2"),
             settings(),
         ]);
         let slept = RefCell::new(Vec::new());
@@ -308,25 +346,34 @@ mod tests {
                 ..
             }
         ));
-        assert_eq!(t.sent.borrow().len(), 3, "1 attempt + 2 quick retries");
+        assert_eq!(
+            t.sent.borrow().len(),
+            6,
+            "1 attempt + 2 quick retries, two requests each"
+        );
         assert_eq!(*slept.borrow(), vec![300, 300]);
     }
 
     #[test]
     fn br7_retry_can_recover() {
-        let t = Scripted::new(vec![Err(ApiError::Timeout), settings(), info("1.28.0")]);
+        let t = Scripted::new(vec![
+            Err(ApiError::Timeout),
+            info("1.58.2"),
+            settings(),
+            info("1.28.0"),
+        ]);
         let out = run(probe(&local(), &t, ProbePolicy::DEFAULT, |_| async {}));
         assert!(out.is_healthy());
     }
 
     #[test]
     fn br7_auth_errors_are_not_retried_and_say_invalid_key() {
-        let t = Scripted::new(vec![Ok(RawResponse::new(
-            401,
-            r#"{"detail":"Unauthorized"}"#,
-        ))]);
+        let t = Scripted::new(vec![
+            Ok(RawResponse::new(401, r#"{"detail":"Unauthorized"}"#)),
+            info("1.58.2"),
+        ]);
         let out = run(probe(&local(), &t, ProbePolicy::DEFAULT, |_| async {}));
-        assert_eq!(t.sent.borrow().len(), 1);
+        assert_eq!(t.sent.borrow().len(), 2, "one attempt, no retry");
         match out {
             ProbeOutcome::Failed { message, error } => {
                 assert_eq!(message, "Invalid API key");
@@ -334,6 +381,48 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_probe_sends_its_requests_at_once_and_the_plans_first_failure_decides() {
+        /// Answers nothing until both requests are out (a probe that sent them one after the
+        /// other would get a network error here instead).
+        struct BothOut(RefCell<Vec<String>>);
+        impl Transport for BothOut {
+            async fn send(&self, plan: RequestPlan) -> Result<RawResponse, ApiError> {
+                let path = plan.url.rsplit_once(':').map(|(_, p)| p.to_string());
+                self.0.borrow_mut().push(path.unwrap_or_default());
+                let mut polls = 0;
+                std::future::poll_fn(|_| {
+                    polls += 1;
+                    if self.0.borrow().len() >= 2 || polls > 100 {
+                        std::task::Poll::Ready(())
+                    } else {
+                        std::task::Poll::Pending
+                    }
+                })
+                .await;
+                if self.0.borrow().len() < 2 {
+                    return Err(ApiError::Network("sent one at a time".into()));
+                }
+                match plan.url.ends_with("/api/settings") {
+                    // The key is refused and the server's info is unreachable: the plan's first
+                    // request (settings) decides: an auth error, not retried.
+                    true => Ok(RawResponse::new(401, "{}")),
+                    false => Err(ApiError::Network("refused".into())),
+                }
+            }
+        }
+        let t = BothOut(RefCell::new(Vec::new()));
+        let out = run(probe(&local(), &t, ProbePolicy::DEFAULT, |_| async {}));
+        assert_eq!(*t.0.borrow(), ["1/api/settings", "1/server_info"]);
+        assert_eq!(
+            out,
+            ProbeOutcome::Failed {
+                message: "Invalid API key".into(),
+                error: ProbeError::Api(ApiError::Unauthorized),
+            }
+        );
     }
 
     #[test]
