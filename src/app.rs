@@ -19,6 +19,7 @@ use leptos_router::path;
 pub fn App() -> impl IntoView {
     let backends = state::backends::provide_backends();
     state::connection::provide_connection(backends);
+    state::first_paint::provide_first_paint();
     crate::components::backends::provide_backends_ui();
     state::workspace::provide_workspace();
     let base = backends

@@ -125,15 +125,51 @@ where
     F: Fn() -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<AnyView, ChunkError>> + 'static,
 {
+    let (preload, build) = erase(preload, build);
+    lazy_erased(what, preload, build, None)
+}
+
+/// [`lazy`] for a secondary part of a first-render page (the launcher's options): it shows its
+/// skeleton until the conversation list has painted its first page
+/// ([`crate::state::first_paint`]), then fetches its chunk.
+pub fn lazy_after_list<P, PFut, E, F, Fut>(what: &'static str, preload: P, build: F) -> AnyView
+where
+    P: Fn() -> PFut + Send + Sync + 'static,
+    PFut: Future<Output = Result<(), E>> + 'static,
+    E: std::fmt::Display + 'static,
+    F: Fn() -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<AnyView, ChunkError>> + 'static,
+{
+    let (preload, build) = erase(preload, build);
+    lazy_erased(
+        what,
+        preload,
+        build,
+        crate::state::first_paint::use_first_paint(),
+    )
+}
+
+fn erase<P, PFut, E, F, Fut>(preload: P, build: F) -> (PreloadFn, BuildFn)
+where
+    P: Fn() -> PFut + Send + Sync + 'static,
+    PFut: Future<Output = Result<(), E>> + 'static,
+    E: std::fmt::Display + 'static,
+    F: Fn() -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<AnyView, ChunkError>> + 'static,
+{
     let preload: PreloadFn = Arc::new(move || {
         let f = preload();
         Box::pin(async move { f.await.map_err(|e| e.to_string()) })
     });
-    let build: BuildFn = Arc::new(move || Box::pin(build()));
-    lazy_erased(what, preload, build)
+    (preload, Arc::new(move || Box::pin(build())))
 }
 
-fn lazy_erased(what: &'static str, preload: PreloadFn, build: BuildFn) -> AnyView {
+fn lazy_erased(
+    what: &'static str,
+    preload: PreloadFn,
+    build: BuildFn,
+    after: Option<crate::state::first_paint::FirstPaint>,
+) -> AnyView {
     let attempt = RwSignal::new(0u32);
     let fallback = move || {
         view! {
@@ -148,6 +184,9 @@ fn lazy_erased(what: &'static str, preload: PreloadFn, build: BuildFn) -> AnyVie
         <Suspense fallback=fallback>
             {move || {
                 attempt.track();
+                if after.is_some_and(|f| !f.is_done()) {
+                    return fallback().into_any();
+                }
                 let (preload, build) = (preload.clone(), build.clone());
                 Suspend::new(send_wrapper::SendWrapper::new(async move {
                     if let Err(e) = preload().await {
@@ -161,6 +200,7 @@ fn lazy_erased(what: &'static str, preload: PreloadFn, build: BuildFn) -> AnyVie
                         Err(e) => chunk_error(what, e, attempt).into_any(),
                     }
                 }))
+                .into_any()
             }}
         </Suspense>
     }

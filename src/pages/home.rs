@@ -63,8 +63,8 @@ pub fn HomePage() -> impl IntoView {
                 <MessageBox draft=draft on_send=Callback::new(move |_| submit())
                     class="composer-input launcher-input" testid="launcher-input" label="Task for the agent"
                     placeholder="Describe a task (Enter to start, Shift+Enter for a new line)" rows="4" />
-                {crate::lazy::lazy("where it runs", crate::chunks::preload_run_where, move || crate::chunks::run_where(run_where))}
-                {crate::lazy::lazy("launcher options", crate::chunks::preload_launch_options, crate::chunks::launch_options)}
+                {crate::lazy::lazy_after_list("where it runs", crate::chunks::preload_run_where, move || crate::chunks::run_where(run_where))}
+                {crate::lazy::lazy_after_list("launcher options", crate::chunks::preload_launch_options, crate::chunks::launch_options)}
                 <div class="launcher-actions">
                     <button class="btn primary" type="submit" data-testid="launcher-start" disabled=move || create.pending().get()>
                         {move || if create.pending().get() { "Starting…" } else { "Start" }}
@@ -72,7 +72,7 @@ pub fn HomePage() -> impl IntoView {
                 </div>
                 {move || error().map(|e| view! { <p class="error" role="alert" data-testid="launcher-error">{e}</p> })}
             </form>
-            {crate::lazy::lazy("LLM settings", crate::chunks::preload_llm_settings, crate::chunks::llm_settings)}
+            {crate::lazy::lazy_after_list("LLM settings", crate::chunks::preload_llm_settings, crate::chunks::llm_settings)}
         </section>
     }
 }

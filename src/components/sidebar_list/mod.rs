@@ -33,6 +33,14 @@ pub fn SidebarList() -> impl IntoView {
         sidebar::set_collapsed(now);
         collapsed.set(now);
     };
+    // Collapsed, there is no first page to wait for.
+    if let Some(fp) = crate::state::first_paint::use_first_paint() {
+        Effect::new(move |_| {
+            if collapsed.get() {
+                fp.done();
+            }
+        });
+    }
     view! {
         <section class="side-list" data-testid="sidebar-conversations" aria-label="Conversations of this backend">
             <div class="side-list-head">
@@ -61,6 +69,15 @@ fn SidebarBody() -> impl IntoView {
     let ctx = SidebarCtx::new(backends, size);
     let list = ctx.list;
     let connected = Memo::new(move |_| matches!(conn.state(), Connection::Connected(_)));
+    // The first page is in (or will not come): the page's secondary parts may load now.
+    if let Some(fp) = crate::state::first_paint::use_first_paint() {
+        Effect::new(move |_| {
+            let failed = matches!(conn.state(), Connection::Failed { .. });
+            if failed || list.state.with(|s| *s != ListState::Loading) {
+                fp.done();
+            }
+        });
+    }
     let scope_now = Memo::new(move |_| backends.active.with(scope));
     // Keyed by the active backend (id, org, revision): a switch starts over, so the list never
     // shows another backend's conversations. Asked only while connected.
