@@ -8,6 +8,7 @@
 
 mod bench;
 mod build;
+mod merge;
 mod pool;
 mod run;
 mod split;

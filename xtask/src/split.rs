@@ -6,7 +6,8 @@
 //!    `-C link-arg=--emit-relocs` (the splitter needs the relocations);
 //! 2. split the RAW rustc output with `wasm_split_cli_support::transform` (wasm-bindgen would
 //!    drop the relocations): a main module, one wasm per split point (+ shared chunks) and the
-//!    loader `__wasm_split.js`;
+//!    loader `__wasm_split.js`; then the chunks the sidebar uses (it is on every page with the
+//!    shell) are merged into one `chunk_shell` (`crate::merge`);
 //! 3. `wasm-bindgen --target web --keep-lld-exports --no-demangle` on the main module (the
 //!    chunks import its memory, table and exports);
 //! 4. `wasm-opt -Oz` on every module, except chunks under 4 KB, which only lose their custom
@@ -33,6 +34,10 @@ pub struct Layout {
     /// The lazily loaded wasm chunks.
     pub chunks: Vec<String>,
 }
+
+/// The lazy part on every page with the shell: its chunks are merged into one (see
+/// `crate::merge`).
+const SHELL_PART: &str = "sidebar";
 
 /// This build's files, one per line: `initial\t<name>` (loaded before the first render) or
 /// `chunk\t<name>` (loaded on demand).
@@ -183,6 +188,12 @@ pub fn build(ctx: &Ctx, dist: &Path) -> Result<Layout, String> {
         opts.main_module = "./agent_canvas.js";
         wasm_split_cli_support::transform(opts).map_err(|e| format!("wasm split: {e:?}"))?;
     }
+    // Every page with the shell loads the sidebar's chunks: one file instead of dozens.
+    let merged = crate::merge::bundle(&split_dir, SHELL_PART, "shell")?;
+    step(
+        ctx,
+        &format!("merged the {merged} chunks the sidebar uses into chunk_shell"),
+    );
 
     step(ctx, "wasm-bindgen on the main module");
     let mut c = cmd(ctx, ctx.cargo_bin("wasm-bindgen"));
