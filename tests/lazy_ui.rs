@@ -124,3 +124,64 @@ async fn a_part_shows_a_skeleton_until_its_chunk_arrives() {
         .unwrap()
         .is_none());
 }
+
+/// Resolves after the next animation frame.
+async fn next_frame() {
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = web_sys::window().unwrap().request_animation_frame(&resolve);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_part_after_the_list_waits_for_its_first_page_and_is_built_once() {
+    use agent_canvas::lazy::lazy_after_list;
+    use agent_canvas::state::first_paint::{provide_first_paint, FirstPaint};
+    let root = container();
+    let fetches = Arc::new(AtomicU32::new(0));
+    let built = Arc::new(AtomicU32::new(0));
+    let gate = Arc::new(std::sync::Mutex::new(None::<FirstPaint>));
+    let (f, b, g) = (fetches.clone(), built.clone(), gate.clone());
+    let _handle = leptos::mount::mount_to(root.clone(), move || {
+        *g.lock().unwrap() = Some(provide_first_paint());
+        let (f, b) = (f.clone(), b.clone());
+        lazy_after_list(
+            "launcher options",
+            move || {
+                f.fetch_add(1, Ordering::SeqCst);
+                async { Ok::<(), ChunkError>(()) }
+            },
+            move || {
+                b.fetch_add(1, Ordering::SeqCst);
+                async { Ok(view! { <p data-testid="after-list">"Options"</p> }.into_any()) }
+            },
+        )
+    });
+    let el: web_sys::Element = root.clone().unchecked_into();
+    wait_for("the skeleton", Duration::from_secs(5), || {
+        attr(&el, "[data-testid=chunk-loading]", "aria-busy")
+    })
+    .await;
+    for _ in 0..3 {
+        next_frame().await;
+    }
+    assert_eq!(
+        fetches.load(Ordering::SeqCst),
+        0,
+        "no fetch before the list's page"
+    );
+    let gate = gate.lock().unwrap().expect("provided");
+    // The list says so twice (a refresh, a second list): the part comes once.
+    gate.done();
+    gate.done();
+    wait_for("the part", Duration::from_secs(5), || {
+        text_of(&el, "[data-testid=after-list]")
+    })
+    .await;
+    gate.done();
+    for _ in 0..3 {
+        next_frame().await;
+    }
+    assert_eq!(built.load(Ordering::SeqCst), 1, "built once");
+    assert_eq!(fetches.load(Ordering::SeqCst), 1);
+}

@@ -21,11 +21,15 @@ impl FirstPaint {
         if self.0.get_untracked() {
             return;
         }
-        request_animation_frame(move || {
-            request_animation_frame(move || {
-                self.0.try_set(true);
-            })
-        });
+        request_animation_frame(move || request_animation_frame(move || self.open()));
+    }
+
+    /// Opens the gate once: a second `set(true)` would notify again and rebuild every part
+    /// that waited (losing what the user typed or picked in it meanwhile).
+    fn open(self) {
+        if self.0.try_get_untracked() == Some(false) {
+            self.0.try_set(true);
+        }
     }
 
     /// Whether secondary parts may load (reactive).
@@ -36,13 +40,8 @@ impl FirstPaint {
 
 pub fn provide_first_paint() -> FirstPaint {
     let ctx = FirstPaint(RwSignal::new(false));
-    // `try_set`: the app may be gone by then (a test unmounts it).
-    set_timeout(
-        move || {
-            ctx.0.try_set(true);
-        },
-        Duration::from_millis(MAX_WAIT_MS),
-    );
+    // `open` uses `try_`: the app may be gone by then (a test unmounts it).
+    set_timeout(move || ctx.open(), Duration::from_millis(MAX_WAIT_MS));
     provide_context(ctx);
     ctx
 }
