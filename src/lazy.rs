@@ -30,10 +30,12 @@ impl From<leptos::wasm_split::SplitLoaderError> for ChunkError {
     }
 }
 
-/// Declares `async fn $name(args) -> Result<AnyView, ChunkError>` whose body is split into
-/// chunk `$chunk` in the split build, and `async fn $preload()` that only fetches the chunk.
-macro_rules! lazy_view {
-    ($(#[$meta:meta])* pub fn $name:ident($($arg:ident : $ty:ty),* $(,)?) in $chunk:ident, preload $preload:ident $body:block) => {
+/// Declares `$name(args) -> Result<$ret, ChunkError>` (returning `Ok($body)`) whose code is
+/// split into chunk `$chunk` in the split build (a plain `async fn` otherwise), and
+/// `async fn $preload()` that only fetches the chunk. [`lazy_view!`] and [`lazy_call!`] are
+/// written with it.
+macro_rules! split_fn {
+    ($(#[$meta:meta])* pub fn $name:ident($($arg:ident : $ty:ty),*) -> $ret:ty, in $chunk:ident, preload $preload:ident $body:block) => {
         #[cfg(agent_canvas_split)]
         $(#[$meta])*
         #[::leptos::wasm_split::wasm_split(
@@ -42,28 +44,36 @@ macro_rules! lazy_view {
             fallible,
             preload(#[doc(hidden)] $preload)
         )]
-        pub fn $name($($arg: $ty),*) -> ::std::result::Result<::leptos::prelude::AnyView, $crate::lazy::ChunkError> {
-            // Built untracked, like any component: a signal read while building must not
-            // make the surrounding `Suspend` run again.
-            ::std::result::Result::Ok(::leptos::prelude::untrack(|| {
-                ::leptos::prelude::IntoAny::into_any($body)
-            }))
+        pub fn $name($($arg: $ty),*) -> ::std::result::Result<$ret, $crate::lazy::ChunkError> {
+            ::std::result::Result::Ok($body)
         }
 
         #[cfg(not(agent_canvas_split))]
         $(#[$meta])*
-        pub async fn $name($($arg: $ty),*) -> ::std::result::Result<::leptos::prelude::AnyView, $crate::lazy::ChunkError> {
-            // Built untracked, like any component: a signal read while building must not
-            // make the surrounding `Suspend` run again.
-            ::std::result::Result::Ok(::leptos::prelude::untrack(|| {
-                ::leptos::prelude::IntoAny::into_any($body)
-            }))
+        pub async fn $name($($arg: $ty),*) -> ::std::result::Result<$ret, $crate::lazy::ChunkError> {
+            ::std::result::Result::Ok($body)
         }
 
         #[cfg(not(agent_canvas_split))]
         #[doc(hidden)]
         pub async fn $preload() -> ::std::result::Result<(), $crate::lazy::ChunkError> {
             ::std::result::Result::Ok(())
+        }
+    };
+}
+pub(crate) use split_fn;
+
+/// Declares `async fn $name(args) -> Result<AnyView, ChunkError>` whose body is split into
+/// chunk `$chunk` in the split build, and `async fn $preload()` that only fetches the chunk.
+macro_rules! lazy_view {
+    ($(#[$meta:meta])* pub fn $name:ident($($arg:ident : $ty:ty),* $(,)?) in $chunk:ident, preload $preload:ident $body:block) => {
+        $crate::lazy::split_fn! {
+            $(#[$meta])*
+            pub fn $name($($arg: $ty),*) -> ::leptos::prelude::AnyView, in $chunk, preload $preload {
+                // Built untracked, like any component: a signal read while building must not
+                // make the surrounding `Suspend` run again.
+                ::leptos::prelude::untrack(|| ::leptos::prelude::IntoAny::into_any($body))
+            }
         }
     };
 }
@@ -77,38 +87,56 @@ pub type ChunkFuture<T> = Pin<Box<dyn Future<Output = T>>>;
 /// chunk (an error if it cannot be fetched); awaiting the future it gives does the work.
 macro_rules! lazy_call {
     ($(#[$meta:meta])* pub fn $name:ident($($arg:ident : $ty:ty),* $(,)?) -> $out:ty, in $chunk:ident, preload $preload:ident $body:block) => {
-        #[cfg(agent_canvas_split)]
-        $(#[$meta])*
-        #[::leptos::wasm_split::wasm_split(
-            $chunk,
-            wasm_split_path = ::leptos::wasm_split,
-            fallible,
-            preload(#[doc(hidden)] $preload)
-        )]
-        pub fn $name($($arg: $ty),*) -> ::std::result::Result<$crate::lazy::ChunkFuture<$out>, $crate::lazy::ChunkError> {
-            ::std::result::Result::Ok(::std::boxed::Box::pin(async move { $body }))
-        }
-
-        #[cfg(not(agent_canvas_split))]
-        $(#[$meta])*
-        pub async fn $name($($arg: $ty),*) -> ::std::result::Result<$crate::lazy::ChunkFuture<$out>, $crate::lazy::ChunkError> {
-            ::std::result::Result::Ok(::std::boxed::Box::pin(async move { $body }))
-        }
-
-        #[cfg(not(agent_canvas_split))]
-        #[doc(hidden)]
-        pub async fn $preload() -> ::std::result::Result<(), $crate::lazy::ChunkError> {
-            ::std::result::Result::Ok(())
+        $crate::lazy::split_fn! {
+            $(#[$meta])*
+            pub fn $name($($arg: $ty),*) -> $crate::lazy::ChunkFuture<$out>, in $chunk, preload $preload {
+                ::std::boxed::Box::pin(async move { $body })
+            }
         }
     };
 }
 pub(crate) use lazy_call;
 
 /// A chunk's loader, type-erased: one copy of [`lazy`]'s body serves every lazy part.
-type PreloadFn = Arc<dyn Fn() -> Pin<Box<dyn Future<Output = Result<(), String>>>> + Send + Sync>;
+pub type PreloadFn =
+    Arc<dyn Fn() -> Pin<Box<dyn Future<Output = Result<(), String>>>> + Send + Sync>;
 /// A lazy part's builder, type-erased.
-type BuildFn =
+pub type BuildFn =
     Arc<dyn Fn() -> Pin<Box<dyn Future<Output = Result<AnyView, ChunkError>>>> + Send + Sync>;
+
+/// A lazy part's loader: `preload` of [`lazy_view!`] / [`lazy_call!`].
+pub trait Preload: Send + Sync + 'static {
+    fn erase(self) -> PreloadFn;
+}
+
+impl<P, PFut, E> Preload for P
+where
+    P: Fn() -> PFut + Send + Sync + 'static,
+    PFut: Future<Output = Result<(), E>> + 'static,
+    E: std::fmt::Display + 'static,
+{
+    fn erase(self) -> PreloadFn {
+        Arc::new(move || {
+            let f = self();
+            Box::pin(async move { f.await.map_err(|e| e.to_string()) })
+        })
+    }
+}
+
+/// A lazy part's builder: the function [`lazy_view!`] declares.
+pub trait Build: Send + Sync + 'static {
+    fn erase(self) -> BuildFn;
+}
+
+impl<F, Fut> Build for F
+where
+    F: Fn() -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<AnyView, ChunkError>> + 'static,
+{
+    fn erase(self) -> BuildFn {
+        Arc::new(move || Box::pin(self()))
+    }
+}
 
 /// Shows the view `build` produces once its chunk (fetched by `preload`) is there: a skeleton
 /// while it loads, and an error with "Retry" / "Reload" if it cannot be fetched (never a blank
@@ -117,51 +145,16 @@ type BuildFn =
 ///
 /// Only this thin wrapper is generic; the view itself is built by one non-generic function, so a
 /// new lazy part adds a few hundred bytes to the main module, not a copy of the whole thing.
-pub fn lazy<P, PFut, E, F, Fut>(what: &'static str, preload: P, build: F) -> AnyView
-where
-    P: Fn() -> PFut + Send + Sync + 'static,
-    PFut: Future<Output = Result<(), E>> + 'static,
-    E: std::fmt::Display + 'static,
-    F: Fn() -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Result<AnyView, ChunkError>> + 'static,
-{
-    let (preload, build) = erase(preload, build);
-    lazy_erased(what, preload, build, None)
+pub fn lazy(what: &'static str, preload: impl Preload, build: impl Build) -> AnyView {
+    lazy_erased(what, preload.erase(), build.erase(), None)
 }
 
 /// [`lazy`] for a secondary part of a first-render page (the launcher's options): it shows its
 /// skeleton until the conversation list has painted its first page
 /// ([`crate::state::first_paint`]), then fetches its chunk.
-pub fn lazy_after_list<P, PFut, E, F, Fut>(what: &'static str, preload: P, build: F) -> AnyView
-where
-    P: Fn() -> PFut + Send + Sync + 'static,
-    PFut: Future<Output = Result<(), E>> + 'static,
-    E: std::fmt::Display + 'static,
-    F: Fn() -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Result<AnyView, ChunkError>> + 'static,
-{
-    let (preload, build) = erase(preload, build);
-    lazy_erased(
-        what,
-        preload,
-        build,
-        crate::state::first_paint::use_first_paint(),
-    )
-}
-
-fn erase<P, PFut, E, F, Fut>(preload: P, build: F) -> (PreloadFn, BuildFn)
-where
-    P: Fn() -> PFut + Send + Sync + 'static,
-    PFut: Future<Output = Result<(), E>> + 'static,
-    E: std::fmt::Display + 'static,
-    F: Fn() -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Result<AnyView, ChunkError>> + 'static,
-{
-    let preload: PreloadFn = Arc::new(move || {
-        let f = preload();
-        Box::pin(async move { f.await.map_err(|e| e.to_string()) })
-    });
-    (preload, Arc::new(move || Box::pin(build())))
+pub fn lazy_after_list(what: &'static str, preload: impl Preload, build: impl Build) -> AnyView {
+    let after = crate::state::first_paint::use_first_paint();
+    lazy_erased(what, preload.erase(), build.erase(), after)
 }
 
 fn lazy_erased(
