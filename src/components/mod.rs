@@ -16,4 +16,5 @@ pub mod shell;
 pub mod shortcuts;
 pub mod sidebar_list;
 pub mod status_dot;
+pub mod text_field;
 pub mod workspace;

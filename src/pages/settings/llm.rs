@@ -1,6 +1,7 @@
 //! `/settings/llm`: the active backend's LLM profiles (create or replace, test; keys write-only).
 
 use super::profiles::{profile_list, ProfileDialog};
+use crate::components::text_field::TextField;
 use crate::services::settings as svc;
 use crate::services::skills::not_available;
 use crate::state::backends::{use_backends, BackendsCtx};
@@ -186,33 +187,15 @@ fn profile_fields(
             .collect_view()
     };
     view! {
-        <label class="field">
-            <span>"Name"</span>
-            <input type="text" data-testid="profile-name" autocomplete="off" spellcheck="false"
-                maxlength="64" placeholder="fast-model"
-                prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))
-                disabled=move || busy.get() />
-        </label>
-        <label class="field">
-            <span>"Model"</span>
-            <input type="text" data-testid="profile-model" autocomplete="off" spellcheck="false"
-                list="llm-models" placeholder="openai/gpt-4o"
-                prop:value=move || model.get() on:input=move |ev| model.set(event_target_value(&ev))
-                disabled=move || busy.get() />
+        <TextField label="Name" testid="profile-name" value=name disabled=busy plain=true
+            maxlength="64" placeholder="fast-model" />
+        <TextField label="Model" testid="profile-model" value=model disabled=busy plain=true
+            list="llm-models" placeholder="openai/gpt-4o">
             <datalist id="llm-models">{model_options}</datalist>
-        </label>
-        <label class="field">
-            <span>"Base URL (optional)"</span>
-            <input type="url" data-testid="profile-base-url" autocomplete="off"
-                placeholder="https://api.example.com/v1"
-                prop:value=move || base_url.get() on:input=move |ev| base_url.set(event_target_value(&ev))
-                disabled=move || busy.get() />
-        </label>
-        <label class="field">
-            <span>"API key"</span>
-            <input type="password" data-testid="profile-api-key" autocomplete="new-password"
-                prop:value=move || api_key.get() on:input=move |ev| api_key.set(event_target_value(&ev))
-                disabled=move || busy.get() />
-        </label>
+        </TextField>
+        <TextField label="Base URL (optional)" testid="profile-base-url" value=base_url
+            disabled=busy kind="url" placeholder="https://api.example.com/v1" />
+        <TextField label="API key" testid="profile-api-key" value=api_key disabled=busy
+            kind="password" />
     }
 }

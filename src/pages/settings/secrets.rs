@@ -1,6 +1,7 @@
 //! `/settings/secrets`: the backend's secrets, names listed, values write-only.
 
 use crate::components::confirm::ConfirmDialog;
+use crate::components::text_field::TextField;
 use crate::services::settings as svc;
 use crate::services::skills::not_available;
 use crate::state::backends::{use_backends, BackendsCtx};
@@ -73,25 +74,12 @@ pub(super) fn SecretsSection() -> impl IntoView {
             </Suspense>
             <form class="form secret-form" data-testid="secret-form" on:submit=submit hidden=unsupported>
                 <h2>"Add a secret"</h2>
-                <label class="field">
-                    <span>"Name"</span>
-                    <input type="text" data-testid="secret-name" autocomplete="off" spellcheck="false"
-                        placeholder="GITHUB_TOKEN" maxlength="64"
-                        prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))
-                        disabled=move || busy.get() />
-                </label>
-                <label class="field">
-                    <span>"Value"</span>
-                    <input type="password" data-testid="secret-value" autocomplete="new-password"
-                        prop:value=move || value.get() on:input=move |ev| value.set(event_target_value(&ev))
-                        disabled=move || busy.get() />
-                </label>
-                <label class="field">
-                    <span>"Description (optional)"</span>
-                    <input type="text" data-testid="secret-description" autocomplete="off"
-                        prop:value=move || description.get() on:input=move |ev| description.set(event_target_value(&ev))
-                        disabled=move || busy.get() />
-                </label>
+                <TextField label="Name" testid="secret-name" value=name disabled=busy plain=true
+                    placeholder="GITHUB_TOKEN" maxlength="64" />
+                <TextField label="Value" testid="secret-value" value=value disabled=busy
+                    kind="password" />
+                <TextField label="Description (optional)" testid="secret-description"
+                    value=description disabled=busy />
                 <p class="muted" data-testid="secret-replaces" hidden=move || !exists()>
                     "A secret with this name exists: saving replaces its value."
                 </p>
