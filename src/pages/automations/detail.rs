@@ -3,7 +3,7 @@
 use super::form::AutomationForm;
 use super::list::DeleteAutomation;
 use super::runs::{follow_runs, runs_section};
-use super::{load_error, next_run_text, Editing};
+use super::{actions, load_error, next_run_text, Controls, Editing};
 use crate::links::pinned;
 use crate::services::automations as svc;
 use crate::state::backends::use_backends;
@@ -132,27 +132,24 @@ fn loaded_header(
     editing: RwSignal<Option<Editing>>,
     deleting: RwSignal<Option<Automation>>,
 ) -> AnyView {
-    let is_active = a.is_active();
     let state_label = a.state.label().to_string();
-    let for_edit = a.clone();
-    let for_delete = a.clone();
+    let is_active = a.is_active();
+    let controls = Controls {
+        busy,
+        error,
+        run: Callback::new(move |_| {
+            busy.set(true);
+            run_now.dispatch(());
+        }),
+        toggle: Callback::new(move |_| {
+            busy.set(true);
+            toggle.dispatch(!is_active);
+        }),
+    };
     view! {
         <header class="page-header">
             <h1 data-testid="automation-title">{a.name.clone()}</h1>
-            <div class="automation-actions">
-                <button type="button" class="btn primary" data-testid="run-automation"
-                    disabled=move || busy.get()
-                    on:click=move |_| { busy.set(true); error.set(None); run_now.dispatch(()); }>"Run now"</button>
-                <button type="button" class="btn" data-testid="toggle-automation"
-                    disabled=move || busy.get()
-                    on:click=move |_| { busy.set(true); error.set(None); toggle.dispatch(!is_active); }>
-                    {if is_active { "Pause" } else { "Resume" }}
-                </button>
-                <button type="button" class="btn" data-testid="edit-automation"
-                    on:click=move |_| editing.set(Some(Editing::Edit(for_edit.clone())))>"Edit"</button>
-                <button type="button" class="btn danger" data-testid="delete-automation"
-                    on:click=move |_| deleting.set(Some(for_delete.clone()))>"Delete"</button>
-            </div>
+            {actions(&a, false, controls, editing, deleting)}
         </header>
         <dl class="automation-facts">
             <dt>"State"</dt>

@@ -1,7 +1,7 @@
 //! `/automations`: the list, its rows and the delete confirmation.
 
 use super::form::AutomationForm;
-use super::{load_error, next_run_text, pager, run_badge, Editing};
+use super::{actions, load_error, next_run_text, pager, run_badge, Controls, Editing};
 use crate::components::backends::dialog::Dialog;
 use crate::components::page_header::page_header;
 use crate::links::pinned;
@@ -161,13 +161,20 @@ fn AutomationRow(
     };
     let state = a.state.clone();
     let state_label = state.label().to_string();
-    let is_active = a.is_active();
     let trigger = a.trigger.describe();
     let next = next_run_text(&a);
     let name = a.name.clone();
     let disabled_reason = a.disabled_reason.clone();
-    let for_edit = a.clone();
-    let for_delete = a.clone();
+    let controls = Controls {
+        busy,
+        error,
+        run: Callback::new(move |_| {
+            run_now.dispatch(());
+        }),
+        toggle: Callback::new(move |_| {
+            toggle.dispatch(());
+        }),
+    };
     view! {
         <li class="automation-row" data-testid="automation-row" data-automation-id=id.clone()
             data-state=state_label.clone()>
@@ -190,20 +197,7 @@ fn AutomationRow(
                 </span>
                 {disabled_reason.map(|d| view! { <span class="field-error">{format!("Disabled by the service: {d}")}</span> })}
             </div>
-            <div class="automation-actions">
-                <button type="button" class="btn small" data-testid="run-automation"
-                    aria-label=format!("Run {name} now") disabled=move || busy.get()
-                    on:click=move |_| { error.set(None); run_now.dispatch(()); }>"Run now"</button>
-                <button type="button" class="btn small" data-testid="toggle-automation"
-                    disabled=move || busy.get()
-                    on:click=move |_| { error.set(None); toggle.dispatch(()); }>
-                    {if is_active { "Pause" } else { "Resume" }}
-                </button>
-                <button type="button" class="btn small" data-testid="edit-automation"
-                    on:click=move |_| editing.set(Some(Editing::Edit(for_edit.clone())))>"Edit"</button>
-                <button type="button" class="btn small danger" data-testid="delete-automation"
-                    on:click=move |_| deleting.set(Some(for_delete.clone()))>"Delete"</button>
-            </div>
+            {actions(&a, true, controls, editing, deleting)}
             <p class="field-error" role="alert" data-testid="automation-row-error" hidden=move || error.get().is_none()>
                 {move || error.get().unwrap_or_default()}
             </p>

@@ -114,3 +114,47 @@ fn pager(offset: RwSignal<u64>, start: u64, shown: u64, total: u64, page: u64) -
         </div>
     }
 }
+
+/// What an automation's buttons do: "Run now" and "Pause"/"Resume" (each clears `error`
+/// first), both disabled while `busy`.
+#[derive(Clone, Copy)]
+struct Controls {
+    busy: RwSignal<bool>,
+    error: RwSignal<Option<String>>,
+    run: Callback<()>,
+    toggle: Callback<()>,
+}
+
+/// An automation's buttons: Run now, Pause / Resume, Edit, Delete. The detail page's header
+/// shows them full size, each row of the list `small`.
+fn actions(
+    a: &Automation,
+    small: bool,
+    c: Controls,
+    editing: RwSignal<Option<Editing>>,
+    deleting: RwSignal<Option<Automation>>,
+) -> impl IntoView {
+    let is_active = a.is_active();
+    let (for_edit, for_delete) = (a.clone(), a.clone());
+    let (run_class, class, danger) = if small {
+        ("btn small", "btn small", "btn small danger")
+    } else {
+        ("btn primary", "btn", "btn danger")
+    };
+    view! {
+        <div class="automation-actions">
+            <button type="button" class=run_class data-testid="run-automation"
+                aria-label=format!("Run {} now", a.name) disabled=move || c.busy.get()
+                on:click=move |_| { c.error.set(None); c.run.run(()); }>"Run now"</button>
+            <button type="button" class=class data-testid="toggle-automation"
+                disabled=move || c.busy.get()
+                on:click=move |_| { c.error.set(None); c.toggle.run(()); }>
+                {if is_active { "Pause" } else { "Resume" }}
+            </button>
+            <button type="button" class=class data-testid="edit-automation"
+                on:click=move |_| editing.set(Some(Editing::Edit(for_edit.clone())))>"Edit"</button>
+            <button type="button" class=danger data-testid="delete-automation"
+                on:click=move |_| deleting.set(Some(for_delete.clone()))>"Delete"</button>
+        </div>
+    }
+}
