@@ -20,6 +20,10 @@ pub fn App() -> impl IntoView {
     let backends = state::backends::provide_backends();
     state::connection::provide_connection(backends);
     state::first_paint::provide_first_paint();
+    crate::services::first_page::provide_first_page(
+        backends,
+        canvas_core::conversations::sidebar::SIDEBAR_PAGE_SIZE,
+    );
     crate::components::backends::provide_backends_ui();
     state::workspace::provide_workspace();
     let base = backends

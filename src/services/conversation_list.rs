@@ -42,6 +42,8 @@ pub struct ListCtx {
     pub size: Memo<u32>,
     /// The conversation whose deletion awaits confirmation: (id, title).
     pub deleting: RwSignal<Option<(String, String)>>,
+    /// The first page asked for at start ([`crate::services::first_page`]).
+    first: Option<crate::services::first_page::FirstPage>,
 }
 
 impl ListCtx {
@@ -70,13 +72,25 @@ impl ListCtx {
         let backends = self.backends;
         let active = backends.active.get_untracked();
         let generation = self.generation.get_value();
+        let asked = self
+            .first
+            .filter(|_| initial)
+            .and_then(|f| f.take(&active, limit));
         spawn_local(async move {
             let c = client(backends, &active);
-            let r = c
-                .api
-                .list_conversations(None, limit)
-                .send(&c.transport)
-                .await;
+            let early = match asked {
+                Some(answer) => answer.await.ok().and_then(Result::ok),
+                None => None,
+            };
+            let r = match early {
+                Some(page) => Ok(page),
+                None => {
+                    c.api
+                        .list_conversations(None, limit)
+                        .send(&c.transport)
+                        .await
+                }
+            };
             if self.generation.try_get_value() != Some(generation) {
                 return;
             }
@@ -177,6 +191,7 @@ impl ListCtx {
             refresh_error: RwSignal::new(None),
             size,
             deleting: RwSignal::new(None),
+            first: crate::services::first_page::use_first_page(),
         }
     }
 

@@ -10,6 +10,7 @@ pub mod conversation;
 pub mod conversation_list;
 pub mod conversation_tools;
 pub mod extensions;
+pub mod first_page;
 pub mod hosts;
 pub mod launch;
 pub mod settings;

@@ -70,6 +70,50 @@ async fn conversation_created_through_the_api_appears_in_the_list() {
     assert_eq!(shown, json!(title));
 }
 
+/// The sidebar's first page is asked for beside the probe, not after it (issue #11), and only
+/// once: the list takes that answer when the probe says the backend is connected.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lists_first_page_is_asked_for_with_the_probe_and_only_once() {
+    let env = Env::get();
+    let api = AgentApi::new(&env.agent_url, &env.agent_key);
+    // At least one conversation, so the list has rows to paint.
+    api.create_conversation(
+        &env.scratch("first-page").display().to_string(),
+        "E2E first page",
+    )
+    .await;
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let browser = Browser::start(&env).await;
+    browser.goto(&format!("{}/", server.url())).await;
+    browser.wait_backend_status("connected").await;
+    browser
+        .wait_js(
+            "the sidebar's rows",
+            "return !!document.querySelector('[data-testid=sidebar-conversation]')",
+        )
+        .await;
+    let timings = browser
+        .js(
+            "const at = (p) => performance.getEntriesByType('resource') \
+               .filter(e => new URL(e.name).pathname === p) \
+               .map(e => ({ start: e.startTime, end: e.responseEnd })); \
+             return { search: at('/api/conversations/search'), settings: at('/api/settings') };",
+        )
+        .await;
+    let search = timings["search"].as_array().expect("search timings");
+    assert_eq!(search.len(), 1, "one request for the first page: {timings}");
+    let probe_end = timings["settings"][0]["end"]
+        .as_f64()
+        .expect("the probe's request");
+    let search_start = search[0]["start"].as_f64().expect("start");
+    assert!(
+        search_start < probe_end,
+        "the first page was asked for after the probe answered: {timings}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stopped_agent_server_shows_a_clear_disconnected_state() {
     let env = Env::get();
