@@ -8,11 +8,9 @@
 //! transport, unreachable backends here).
 
 use crate::platform::storage::WebStorage;
-use crate::state::api::client;
 use crate::state::backends::{load_orgs, BackendsCtx};
 use canvas_core::backends::record::Backend;
 use canvas_core::backends::selection::{parse_selection, ActiveBackend, Selection};
-use canvas_core::client::SendPlanned;
 use canvas_core::conversations::all_backends::{
     merge, org_sources, plan_sources, source_label, MergedList, SourceKey, SourceOutcome,
     SourcePlan, SOURCE_TIMEOUT_MS,
@@ -55,11 +53,7 @@ async fn list_one(
     per_source: u32,
     ms: u32,
 ) -> SourceOutcome {
-    let c = client(backends, &target);
-    let list = c
-        .api
-        .list_conversations(None, per_source)
-        .send(&c.transport);
+    let list = crate::services::conversation_list::page(backends, &target, None, per_source);
     match within(ms, list).await {
         Some(Ok(page)) => SourceOutcome::Page(page),
         Some(Err(e)) => failed(backends, &target.backend.id, e),

@@ -5,7 +5,7 @@
 use crate::state::api::client;
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
-use canvas_core::client::unified::ConversationSummary;
+use canvas_core::client::unified::{ConversationSummary, ConversationSummaryPage};
 use canvas_core::client::SendPlanned;
 use canvas_core::conversations::list::{append_page, refresh_limit, REFRESH_INTERVAL_MS};
 use canvas_core::error::ApiError;
@@ -77,19 +77,13 @@ impl ListCtx {
             .filter(|_| initial)
             .and_then(|f| f.take(&active, limit));
         spawn_local(async move {
-            let c = client(backends, &active);
             let early = match asked {
                 Some(answer) => answer.await.ok().and_then(Result::ok),
                 None => None,
             };
             let r = match early {
                 Some(page) => Ok(page),
-                None => {
-                    c.api
-                        .list_conversations(None, limit)
-                        .send(&c.transport)
-                        .await
-                }
+                None => page(backends, &active, None, limit).await,
             };
             if self.generation.try_get_value() != Some(generation) {
                 return;
@@ -121,12 +115,7 @@ impl ListCtx {
         let generation = self.generation.get_value();
         let size = self.size.get_untracked();
         spawn_local(async move {
-            let c = client(backends, &active);
-            let r = c
-                .api
-                .list_conversations(Some(&cursor), size)
-                .send(&c.transport)
-                .await;
+            let r = page(backends, &active, Some(&cursor), size).await;
             if self.generation.try_get_value() != Some(generation) {
                 return;
             }
@@ -255,16 +244,26 @@ pub fn remembered_order(base_path: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// One page of `limit` conversations of `active`, after `cursor` (the first page without one):
+/// what every list asks.
+pub async fn page(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    cursor: Option<&str>,
+    limit: u32,
+) -> Result<ConversationSummaryPage, ApiError> {
+    let c = client(backends, active);
+    c.api
+        .list_conversations(cursor, limit)
+        .send(&c.transport)
+        .await
+}
+
 /// The newest `limit` conversations of `active` (the command palette's jump list).
 pub async fn recent(
     backends: BackendsCtx,
     active: &ActiveBackend,
     limit: u32,
 ) -> Result<Vec<ConversationSummary>, ApiError> {
-    let c = client(backends, active);
-    c.api
-        .list_conversations(None, limit)
-        .send(&c.transport)
-        .await
-        .map(|p| p.items)
+    page(backends, active, None, limit).await.map(|p| p.items)
 }

@@ -3,11 +3,10 @@
 //! trip; this answer is usually in by then. Only the first list that starts may take it, and
 //! only for the same backend, org and page size; a failed answer is asked for again.
 
-use crate::state::api::client;
+use crate::services::conversation_list::page;
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::unified::ConversationSummaryPage;
-use canvas_core::client::SendPlanned;
 use canvas_core::error::ApiError;
 use futures::channel::oneshot;
 use leptos::prelude::*;
@@ -46,13 +45,7 @@ pub fn provide_first_page(backends: BackendsCtx, limit: u32) {
         let (tx, answer) = oneshot::channel();
         let for_call = active.clone();
         leptos::task::spawn_local(async move {
-            let c = client(backends, &for_call);
-            let page = c
-                .api
-                .list_conversations(None, limit)
-                .send(&c.transport)
-                .await;
-            let _ = tx.send(page);
+            let _ = tx.send(page(backends, &for_call, None, limit).await);
         });
         Pending {
             active,

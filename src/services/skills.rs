@@ -116,12 +116,9 @@ pub fn save_project_dir(active: &ActiveBackend, dir: &str) -> Result<(), String>
 /// The working directories of the backend's most recent conversations, newest first, without
 /// repeats (empty when the backend has none or does not say).
 pub async fn recent_working_dirs(backends: BackendsCtx, active: &ActiveBackend) -> Vec<String> {
-    let c = client(backends, active);
-    let Ok(page) = c
-        .api
-        .list_conversations(None, RECENT_CONVERSATIONS)
-        .send(&c.transport)
-        .await
+    let Ok(page) =
+        crate::services::conversation_list::page(backends, active, None, RECENT_CONVERSATIONS)
+            .await
     else {
         return Vec::new();
     };

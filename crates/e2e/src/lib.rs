@@ -465,6 +465,18 @@ impl Browser {
             .unwrap_or_default()
     }
 
+    /// Serves the app on the shared agent server, opens `path` (e.g. `/`) in a new browser and
+    /// waits until the header says the backend is connected.
+    pub async fn open_connected(env: &Env, path: &str) -> (canvas_serve::Running, Browser) {
+        let server = canvas_serve::start(env.serve_config())
+            .await
+            .expect("serve");
+        let b = Browser::start(env).await;
+        b.goto(&format!("{}{path}", server.url())).await;
+        b.wait_backend_status("connected").await;
+        (server, b)
+    }
+
     /// Serves the app on the shared agent server, opens conversation `id` in a new browser and
     /// waits until its live link is open.
     pub async fn open_conversation(env: &Env, id: &str) -> (canvas_serve::Running, Browser) {

@@ -833,6 +833,27 @@ impl Drop for UpstreamHost {
 }
 
 /// `CANVAS_BENCH_UPSTREAM_BUILD`: upstream's `build/`, when `cargo xtask bench` installed it.
+/// Ours served in front of `agent`, and upstream's `build` (when installed) beside it, both on
+/// the same agent server with its key.
+async fn serve_both(
+    env: &Env,
+    agent: &canvas_harness::AgentServer,
+    build: Option<&Path>,
+) -> (canvas_serve::Running, Option<UpstreamHost>) {
+    let mut config = canvas_serve::Config::new(&env.dist);
+    config.agent_server_url = Some(agent.url.clone());
+    config.session_api_key = Some(agent.session_api_key.clone());
+    let ours = canvas_serve::start(config).await.expect("serve ours");
+    let host = match build {
+        Some(build) => Some(UpstreamHost::start(build, &agent.url, &agent.session_api_key).await),
+        None => {
+            println!("  upstream: CANVAS_BENCH_UPSTREAM_BUILD not set (`cargo xtask bench` installs it): ours only");
+            None
+        }
+    };
+    (ours, host)
+}
+
 fn upstream_build() -> Option<PathBuf> {
     let dir = PathBuf::from(std::env::var_os("CANVAS_BENCH_UPSTREAM_BUILD")?);
     dir.join("index.html").is_file().then_some(dir)
@@ -1318,18 +1339,8 @@ async fn bench_vs_upstream_first_title_30() {
         "  {TITLE_CONVERSATIONS} conversations created on a private agent server in {:.1} s",
         t0.elapsed().as_secs_f64()
     );
-    let mut config = canvas_serve::Config::new(&env.dist);
-    config.agent_server_url = Some(agent.url.clone());
-    config.session_api_key = Some(agent.session_api_key.clone());
-    let ours_server = canvas_serve::start(config).await.expect("serve ours");
+    let (ours_server, host) = serve_both(&env, &agent, upstream.as_deref()).await;
     let ours_url = format!("{}/", ours_server.url());
-    let host = match &upstream {
-        Some(build) => Some(UpstreamHost::start(build, &agent.url, &agent.session_api_key).await),
-        None => {
-            println!("  upstream: CANVAS_BENCH_UPSTREAM_BUILD not set (`cargo xtask bench` installs it): ours only");
-            None
-        }
-    };
     let up_url = host.as_ref().map(|h| format!("{}/", h.url));
 
     // One untimed load each (the server's first searches), then alternate.
@@ -1627,17 +1638,7 @@ async fn bench_vs_upstream_open_10k_events() {
          the server counts {events} events",
         t0.elapsed().as_secs_f64()
     );
-    let mut config = canvas_serve::Config::new(&env.dist);
-    config.agent_server_url = Some(agent.url.clone());
-    config.session_api_key = Some(agent.session_api_key.clone());
-    let ours_server = canvas_serve::start(config).await.expect("serve ours");
-    let host = match &upstream {
-        Some(build) => Some(UpstreamHost::start(build, &agent.url, &agent.session_api_key).await),
-        None => {
-            println!("  upstream: CANVAS_BENCH_UPSTREAM_BUILD not set: ours only");
-            None
-        }
-    };
+    let (ours_server, host) = serve_both(&env, &agent, upstream.as_deref()).await;
     let ours_url = format!("{}/conversations/{id}", ours_server.url());
     let up_url = host
         .as_ref()
@@ -1918,17 +1919,7 @@ async fn bench_vs_upstream_live_burst_5k() {
     let agent = env.private_agent_server("bench-burst").await;
     let api = Arc::new(AgentApi::new(&agent.url, &agent.session_api_key));
     let dir = env.scratch("bench-burst").display().to_string();
-    let mut config = canvas_serve::Config::new(&env.dist);
-    config.agent_server_url = Some(agent.url.clone());
-    config.session_api_key = Some(agent.session_api_key.clone());
-    let ours_server = canvas_serve::start(config).await.expect("serve ours");
-    let host = match &upstream {
-        Some(build) => Some(UpstreamHost::start(build, &agent.url, &agent.session_api_key).await),
-        None => {
-            println!("  upstream: CANVAS_BENCH_UPSTREAM_BUILD not set: ours only");
-            None
-        }
-    };
+    let (ours_server, host) = serve_both(&env, &agent, upstream.as_deref()).await;
     let new_conv = |title: &'static str| {
         let (api, dir) = (api.clone(), dir.clone());
         async move {

@@ -349,12 +349,7 @@ async fn chat_agent_html_and_javascript_links_render_inert() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chat_a_422_from_create_shows_the_server_detail() {
     let env = Env::get();
-    let server = canvas_serve::start(env.serve_config())
-        .await
-        .expect("serve");
-    let browser = Browser::start(&env).await;
-    browser.goto(&format!("{}/", server.url())).await;
-    browser.wait_backend_status("connected").await;
+    let (_server, browser) = Browser::open_connected(&env, "/").await;
     browser
         .wait_js(
             "the LLM settings",

@@ -82,12 +82,7 @@ async fn the_lists_first_page_is_asked_for_with_the_probe_and_only_once() {
         "E2E first page",
     )
     .await;
-    let server = canvas_serve::start(env.serve_config())
-        .await
-        .expect("serve");
-    let browser = Browser::start(&env).await;
-    browser.goto(&format!("{}/", server.url())).await;
-    browser.wait_backend_status("connected").await;
+    let (_server, browser) = Browser::open_connected(&env, "/").await;
     browser
         .wait_js(
             "the sidebar's rows",
