@@ -11,6 +11,7 @@ use agent_canvas::components::backends::selector::BackendSelector;
 use agent_canvas::components::backends::{provide_backends_ui, BackendDialogs};
 use agent_canvas::components::recovery::RecoveryScreen;
 use agent_canvas::pages::conversations::row::ConversationRow;
+use agent_canvas::platform::time::ManualClock;
 use agent_canvas::services::conversation_list::ListCtx;
 use agent_canvas::state::backends::provide_backends;
 use agent_canvas::state::connection::{provide_connection, Connection, ConnectionCtx};
@@ -581,5 +582,69 @@ async fn selector_shows_stored_health_of_each_backend() {
     assert_eq!(health()["lab"], lab_health);
     assert_eq!(health()["old"], old_health);
     drop(handle);
+    done(root);
+}
+
+/// The periodic probe (BR-7) on a manual clock: nothing runs before 30 s have passed; then the
+/// active backend is probed again and every other enabled backend is probed, each recording one
+/// failure per tick; a disabled backend is never probed; the schedule ends with its owner.
+#[wasm_bindgen_test]
+async fn the_periodic_probe_runs_every_30_s_on_the_clock_and_skips_disabled_backends() {
+    clear_storage();
+    store_backends(json!([
+        local_backend("stage", "Stage", "sk"),
+        local_backend("dev", "Dev", "dk"),
+        local_backend("lab", "Lab", "lk"),
+    ]));
+    let lab_health = json!({"consecutiveFailures": 5, "lastError": "connection refused",
+                            "lastFailureAt": 1, "disabled": true});
+    store_local("openhands-backend-health", &json!({"lab": lab_health}));
+    select_backend("stage", None);
+    let clock = ManualClock::new(1_000_000.0);
+    let slot = std::rc::Rc::new(std::cell::Cell::new(None::<ConnectionCtx>));
+    let root = container();
+    let handle = leptos::mount::mount_to(root.clone(), {
+        let slot = slot.clone();
+        move || {
+            provide_context(clock);
+            let backends = provide_backends();
+            slot.set(Some(provide_connection(backends)));
+            view! { <p>"probing"</p> }
+        }
+    });
+    let conn = slot.get().expect("the connection");
+    let failures = |id: &str| health()[id]["consecutiveFailures"].as_u64();
+    // The active backend is probed once when it becomes active, and nothing else is.
+    wait_for("the active backend's first probe", WAIT, || {
+        (failures("stage") == Some(1)).then_some(())
+    })
+    .await;
+    assert_eq!(clock.schedules(), 1, "one schedule on the clock");
+    assert_eq!(conn.next_check_at.get_untracked(), 1_030_000.0);
+    assert_eq!(health()["dev"], Value::Null, "Dev is not probed before 30 s");
+
+    // 1 ms short of 30 s: the schedule has not run.
+    clock.advance(29_999.0);
+    assert_eq!(conn.next_check_at.get_untracked(), 1_030_000.0);
+    // At 30 s it runs: the next check is 30 s later, and the probes record their failures.
+    clock.advance(1.0);
+    assert_eq!(conn.next_check_at.get_untracked(), 1_060_000.0);
+    wait_for("the first periodic probes", WAIT, || {
+        (failures("stage") == Some(2) && failures("dev") == Some(1)).then_some(())
+    })
+    .await;
+    assert_eq!(health()["lab"], lab_health, "the disabled backend is not probed");
+
+    // The next tick probes the same two once more.
+    clock.advance(30_000.0);
+    assert_eq!(conn.next_check_at.get_untracked(), 1_090_000.0);
+    wait_for("the second periodic probes", WAIT, || {
+        (failures("stage") == Some(3) && failures("dev") == Some(2)).then_some(())
+    })
+    .await;
+    assert_eq!(health()["lab"], lab_health, "the disabled backend is not probed");
+
+    drop(handle);
+    assert_eq!(clock.schedules(), 0, "the schedule ends with the view");
     done(root);
 }

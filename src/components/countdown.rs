@@ -1,6 +1,7 @@
 //! "N s" until a moment (epoch ms), ticking once a second while shown: the visible next step of
 //! a connection that is away ("next try in 4 s", "checking again in 21 s").
 
+use crate::platform::time::every;
 use canvas_core::conversations::events::stream::seconds_left;
 use leptos::prelude::*;
 use std::time::Duration;
@@ -8,13 +9,8 @@ use std::time::Duration;
 #[component]
 pub fn Countdown(#[prop(into)] until_ms: Signal<f64>) -> impl IntoView {
     let now = RwSignal::new(js_sys::Date::now());
-    if let Ok(handle) = set_interval_with_handle(
-        move || {
-            now.try_set(js_sys::Date::now());
-        },
-        Duration::from_millis(1000),
-    ) {
-        on_cleanup(move || handle.clear());
-    }
+    every(Duration::from_millis(1000), move || {
+        now.try_set(js_sys::Date::now());
+    });
     move || format!("{} s", seconds_left(until_ms.get(), now.get()))
 }

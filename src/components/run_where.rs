@@ -3,6 +3,7 @@
 //! workspace on that host. Renders nothing on backends without hosts. Hosts are re-read every
 //! 10 s while it is shown, so a host that goes offline is shown offline.
 
+use crate::platform::time::every;
 use crate::services::hosts::{has_hosts, host_rows, last_workspace, load_targets, Choice};
 use crate::state::backends::use_backends;
 use canvas_core::omnigent::hosts::HostRow;
@@ -18,14 +19,9 @@ pub fn RunWhere(
 ) -> impl IntoView {
     let backends = use_backends();
     let tick = RwSignal::new(0u32);
-    if let Ok(h) = set_interval_with_handle(
-        move || {
-            tick.try_update(|t| *t += 1);
-        },
-        Duration::from_millis(REFRESH_MS),
-    ) {
-        on_cleanup(move || h.clear());
-    }
+    every(Duration::from_millis(REFRESH_MS), move || {
+        tick.try_update(|t| *t += 1);
+    });
     let targets = LocalResource::new(move || {
         let active = backends.active.get();
         tick.track();

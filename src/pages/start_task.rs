@@ -2,6 +2,7 @@
 //! READY (then replaced by the conversation page) or ERROR (then its detail, and a way back).
 
 use crate::links::{conversation_path, pinned, use_go};
+use crate::platform::time::every;
 use crate::services::start_task::poll;
 use crate::state::backends::use_backends;
 use canvas_core::backends::selection::ActiveBackend;
@@ -41,16 +42,11 @@ pub fn StartTaskPage(task_id: String) -> impl IntoView {
             last.set(Some(p));
         }
     });
-    if let Ok(h) = set_interval_with_handle(
-        move || {
-            if !done.get_untracked() {
-                tick.update(|t| *t = t.wrapping_add(1));
-            }
-        },
-        POLL,
-    ) {
-        on_cleanup(move || h.clear());
-    }
+    every(POLL, move || {
+        if !done.get_untracked() {
+            tick.update(|t| *t = t.wrapping_add(1));
+        }
+    });
     Effect::new(move |_| {
         let Some(Ok((active, Some(t)))) = last.get() else {
             return;

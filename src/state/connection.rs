@@ -1,7 +1,8 @@
 //! Probing (BR-7) and the connection to the active backend (version gate, BR-9).
 //!
 //! The active backend is probed when it becomes active and every 30 s; the other enabled
-//! backends every 30 s too (disabled ones are skipped). Each probe records exactly one health
+//! backends every 30 s too (disabled ones are skipped). The 30 s run on [`Clock::current`]: the
+//! browser's timer, or the manual clock a test provides. Each probe records exactly one health
 //! success or failure. Everything is cleaned up with the owner.
 //!
 //! A failure of a backend this tab was connected to, that may pass by itself (no answer, a
@@ -10,13 +11,13 @@
 //! recheck_if_failed`]) or the next periodic probe ends it.
 
 use crate::platform::http::BrowserTransport;
+use crate::platform::time::Clock;
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::health::{periodic_probe_targets, Live, ProbePolicy};
 use canvas_core::backends::probe::{failure_view, probe, FailureView, ProbeError, ProbeOutcome};
 use canvas_core::backends::record::Backend;
 use canvas_core::backends::version::{GateError, Version};
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use std::time::Duration;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -139,13 +140,16 @@ pub fn provide_connection(backends: BackendsCtx) -> ConnectionCtx {
     });
     let policy = ProbePolicy::DEFAULT;
     let interval = f64::from(policy.interval_ms);
+    // The schedule runs on the clock in context: the browser's, or a test's manual clock.
+    let clock = Clock::current();
     let ctx = ConnectionCtx {
         resource,
-        next_check_at: RwSignal::new(js_sys::Date::now() + interval),
+        next_check_at: RwSignal::new(clock.now_ms() + interval),
     };
-    if let Ok(handle) = set_interval_with_handle(
+    clock.every(
+        Duration::from_millis(u64::from(policy.interval_ms)),
         move || {
-            ctx.next_check_at.set(js_sys::Date::now() + interval);
+            ctx.next_check_at.set(clock.now_ms() + interval);
             let active_id = backends.active.with_untracked(|a| a.backend.id.clone());
             let active_disabled = backends
                 .health
@@ -162,16 +166,9 @@ pub fn provide_connection(backends: BackendsCtx) -> ConnectionCtx {
                         .collect()
                 })
             });
-            for b in others {
-                spawn_local(async move {
-                    probe_and_record(backends, b).await;
-                });
-            }
+            probe_each_once(backends, others);
         },
-        Duration::from_millis(u64::from(policy.interval_ms)),
-    ) {
-        on_cleanup(move || handle.clear());
-    }
+    );
     provide_context(ctx);
     ctx
 }

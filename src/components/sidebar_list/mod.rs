@@ -201,14 +201,9 @@ fn load_missing_pins(backends: BackendsCtx, ctx: SidebarCtx) {
 /// The time now, moved on every 30 s (relative times follow it).
 fn ticking_now() -> RwSignal<f64> {
     let now = RwSignal::new(js_sys::Date::now());
-    if let Ok(h) = set_interval_with_handle(
-        move || {
-            now.try_set(js_sys::Date::now());
-        },
-        std::time::Duration::from_secs(30),
-    ) {
-        on_cleanup(move || h.clear());
-    }
+    crate::platform::time::every(std::time::Duration::from_secs(30), move || {
+        now.try_set(js_sys::Date::now());
+    });
     now
 }
 

@@ -3,6 +3,7 @@
 //! side), and recent commits with each commit's changed files.
 
 use super::{InlineError, PanelProps};
+use crate::platform::time::every;
 use crate::services::workspace;
 use crate::state::backends::use_backends;
 use crate::state::workspace::ConvWorkspace;
@@ -29,9 +30,7 @@ pub(crate) fn ChangesTab(props: PanelProps) -> impl IntoView {
         async move { workspace::changes(backends, &active, &conv, &repo).await }
     });
     // Refetch on a timer while this tab is mounted (i.e. visible); opening the tab fetches.
-    if let Ok(h) = set_interval_with_handle(move || changes.refetch(), REFRESH) {
-        on_cleanup(move || h.clear());
-    }
+    every(REFRESH, move || changes.refetch());
     // Said once per opening: a folder inside another checkout shows that checkout's history.
     let (conv_p, repo_p) = (conv.clone(), repo.clone());
     let place = LocalResource::new(move || {

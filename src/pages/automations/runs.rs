@@ -2,6 +2,7 @@
 
 use super::{iso_secs, local_time, now_secs, pager, run_badge, ACTIVE_RUN_POLL};
 use crate::links::{conversation_path, pinned};
+use crate::platform::time::every;
 use crate::services::automations as svc;
 use crate::state::backends::{use_backends, BackendsCtx};
 use canvas_core::automation::model::{cancel_error_message, format_span, service_missing};
@@ -22,16 +23,11 @@ pub(super) fn follow_runs(
             shown_runs.set(Some(r));
         }
     });
-    if let Ok(h) = set_interval_with_handle(
-        move || {
-            if shown_runs.with_untracked(|r| matches!(r, Some(Ok(p)) if p.has_active())) {
-                runs_tick.update(|t| *t = t.wrapping_add(1));
-            }
-        },
-        ACTIVE_RUN_POLL,
-    ) {
-        on_cleanup(move || h.clear());
-    }
+    every(ACTIVE_RUN_POLL, move || {
+        if shown_runs.with_untracked(|r| matches!(r, Some(Ok(p)) if p.has_active())) {
+            runs_tick.update(|t| *t = t.wrapping_add(1));
+        }
+    });
     shown_runs
 }
 
