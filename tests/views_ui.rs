@@ -7,7 +7,7 @@
 
 mod support;
 
-use agent_canvas::components::backends::selector::BackendSelector;
+use agent_canvas::components::backends::selector::{BackendSelector, Listings, SelectorView};
 use agent_canvas::components::backends::{provide_backends_ui, BackendDialogs};
 use agent_canvas::components::recovery::RecoveryScreen;
 use agent_canvas::pages::conversations::row::ConversationRow;
@@ -16,9 +16,11 @@ use agent_canvas::services::conversation_list::ListCtx;
 use agent_canvas::state::backends::provide_backends;
 use agent_canvas::state::connection::{provide_connection, Connection, ConnectionCtx};
 use canvas_core::agent_server::dto::ExecutionStatus;
+use canvas_core::backends::orgs::{KeyScope, OrgListing};
 use canvas_core::backends::probe::ProbeError;
 use canvas_core::client::factory::client_for;
 use canvas_core::client::unified::ConversationSummary;
+use canvas_core::cloud::dto::Organization;
 use canvas_core::{gate, ApiError, MINIMUM_AGENT_SERVER_VERSION};
 use leptos::prelude::*;
 use leptos_router::components::Router;
@@ -501,18 +503,7 @@ async fn selector_shows_stored_health_of_each_backend() {
     });
     let el: web_sys::Element = root.clone().unchecked_into();
     wait_for("the entries", WAIT, || entry(&el, "dev")).await;
-    let labels: Vec<String> = {
-        let list = el.query_selector_all(".backend-entry-label").unwrap();
-        (0..list.length())
-            .map(|i| {
-                list.item(i)
-                    .unwrap()
-                    .unchecked_into::<web_sys::HtmlElement>()
-                    .inner_text()
-            })
-            .collect()
-    };
-    assert_eq!(labels, ["Stage", "Lab", "Old", "Dev"]);
+    assert_eq!(labels(&el), ["Stage", "Lab", "Old", "Dev"]);
 
     // The disabled backend: grey dot, and why on hover and for screen readers.
     let lab = entry(&el, "lab").unwrap();
@@ -621,7 +612,11 @@ async fn the_periodic_probe_runs_every_30_s_on_the_clock_and_skips_disabled_back
     .await;
     assert_eq!(clock.schedules(), 1, "one schedule on the clock");
     assert_eq!(conn.next_check_at.get_untracked(), 1_030_000.0);
-    assert_eq!(health()["dev"], Value::Null, "Dev is not probed before 30 s");
+    assert_eq!(
+        health()["dev"],
+        Value::Null,
+        "Dev is not probed before 30 s"
+    );
 
     // 1 ms short of 30 s: the schedule has not run.
     clock.advance(29_999.0);
@@ -633,7 +628,11 @@ async fn the_periodic_probe_runs_every_30_s_on_the_clock_and_skips_disabled_back
         (failures("stage") == Some(2) && failures("dev") == Some(1)).then_some(())
     })
     .await;
-    assert_eq!(health()["lab"], lab_health, "the disabled backend is not probed");
+    assert_eq!(
+        health()["lab"],
+        lab_health,
+        "the disabled backend is not probed"
+    );
 
     // The next tick probes the same two once more.
     clock.advance(30_000.0);
@@ -642,9 +641,163 @@ async fn the_periodic_probe_runs_every_30_s_on_the_clock_and_skips_disabled_back
         (failures("stage") == Some(3) && failures("dev") == Some(2)).then_some(())
     })
     .await;
-    assert_eq!(health()["lab"], lab_health, "the disabled backend is not probed");
+    assert_eq!(
+        health()["lab"],
+        lab_health,
+        "the disabled backend is not probed"
+    );
 
     drop(handle);
     assert_eq!(clock.schedules(), 0, "the schedule ends with the view");
+    done(root);
+}
+
+fn labels(el: &web_sys::Element) -> Vec<String> {
+    let list = el.query_selector_all(".backend-entry-label").unwrap();
+    (0..list.length())
+        .map(|i| {
+            list.item(i)
+                .unwrap()
+                .unchecked_into::<web_sys::HtmlElement>()
+                .inner_text()
+        })
+        .collect()
+}
+
+fn org_entry(root: &web_sys::Element, backend: &str, org: &str) -> web_sys::HtmlElement {
+    root.query_selector(&format!(
+        "[data-testid=backend-entry][data-backend-id='{backend}'][data-org-id='{org}']"
+    ))
+    .unwrap()
+    .unwrap_or_else(|| panic!("no entry {backend}/{org}"))
+    .unchecked_into()
+}
+
+/// The selector with cloud backends' org lists as loaded (spec/cloud.md): one entry per org
+/// ("<backend> – <org | Personal workspace>") in the server's order, a failed listing as one
+/// failing entry that says why, an empty one as "No organization available", a disabled cloud
+/// backend's orgs all grey; choosing an org makes that backend and org active.
+#[wasm_bindgen_test]
+async fn selector_lists_cloud_orgs_with_their_health_and_selects_an_org() {
+    clear_storage();
+    let cloud = |id: &str, name: &str| {
+        json!({"id": id, "name": name, "host": "https://app.all-hands.dev", "apiKey": "ck",
+               "kind": "cloud"})
+    };
+    store_backends(json!([
+        local_backend("lab", "Lab", "lk"),
+        cloud("acme", "Cloud"),
+        cloud("refused", "Cloud 2"),
+        cloud("empty", "Cloud 3"),
+        cloud("off", "Cloud 4"),
+    ]));
+    store_local(
+        "openhands-backend-health",
+        &json!({"off": {"consecutiveFailures": 5, "lastError": "Request timed out",
+                        "lastFailureAt": 1, "disabled": true}}),
+    );
+    select_backend("lab", None);
+    let org = |id: &str, name: &str| Organization {
+        id: id.into(),
+        name: name.into(),
+        is_personal: None,
+    };
+    let listing = |orgs: Vec<Organization>| OrgListing {
+        orgs,
+        current_org_id: Some("o-team".into()),
+        user_id: Some("u-1".into()),
+        scope: KeyScope::Legacy,
+    };
+    let listings: Listings = [
+        (
+            "acme".to_string(),
+            Ok(listing(vec![org("u-1", "me"), org("o-team", "Team")])),
+        ),
+        ("refused".to_string(), Err("Invalid API key".to_string())),
+        ("empty".to_string(), Ok(listing(Vec::new()))),
+        (
+            "off".to_string(),
+            Ok(listing(vec![org("o-x", "X"), org("o-y", "")])),
+        ),
+    ]
+    .into_iter()
+    .collect();
+    let root = container();
+    let handle = leptos::mount::mount_to(root.clone(), move || {
+        let backends = provide_backends();
+        provide_connection(backends);
+        provide_backends_ui();
+        view! { <SelectorView listings=Signal::stored(Some(listings.clone())) /> }
+    });
+    let el: web_sys::Element = root.clone().unchecked_into();
+    wait_for("the entries", WAIT, || entry(&el, "off")).await;
+    assert_eq!(
+        labels(&el),
+        [
+            "Lab",
+            "Cloud – Personal workspace",
+            "Cloud – Team",
+            "Cloud 2",
+            "Cloud 3",
+            "Cloud 4 – X",
+            "Cloud 4 – o-y",
+        ]
+    );
+    // A listing that failed: one entry, failing, saying why.
+    let refused = entry(&el, "refused").unwrap();
+    assert_eq!(refused.get_attribute("data-org-id").as_deref(), Some(""));
+    assert_eq!(
+        refused.get_attribute("data-status").as_deref(),
+        Some("failing")
+    );
+    assert_eq!(
+        refused.get_attribute("title").as_deref(),
+        Some("Invalid API key")
+    );
+    assert_eq!(
+        refused.get_attribute("aria-label").as_deref(),
+        Some("Cloud 2 (failing: Invalid API key)")
+    );
+    let empty = entry(&el, "empty").unwrap();
+    assert_eq!(
+        empty.get_attribute("title").as_deref(),
+        Some("No organization available")
+    );
+    // A disabled cloud backend: each of its orgs is grey and says why.
+    for o in ["o-x", "o-y"] {
+        let e = org_entry(&el, "off", o);
+        assert_eq!(e.get_attribute("data-status").as_deref(), Some("disabled"));
+        assert_eq!(
+            e.get_attribute("title").as_deref(),
+            Some("Disabled after 5 failed checks: Request timed out")
+        );
+    }
+    // Choosing an org makes that backend and org active, in this tab and for new ones.
+    let team = org_entry(&el, "acme", "o-team");
+    assert_eq!(team.get_attribute("aria-current"), None);
+    team.click();
+    wait_for("the team org active", WAIT, || {
+        let e = org_entry(&el, "acme", "o-team");
+        (e.get_attribute("aria-current").as_deref() == Some("true")).then_some(())
+    })
+    .await;
+    assert_eq!(
+        org_entry(&el, "acme", "u-1").get_attribute("aria-current"),
+        None,
+        "only the chosen org of the backend is active"
+    );
+    assert_eq!(
+        entry(&el, "lab").unwrap().get_attribute("aria-current"),
+        None
+    );
+    let chosen: Value = serde_json::from_str(
+        &raw_session()
+            .get_item("openhands-active-backend")
+            .unwrap()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(chosen, json!({"backendId": "acme", "orgId": "o-team"}));
+    drop(handle);
     done(root);
 }

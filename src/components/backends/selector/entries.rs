@@ -30,7 +30,8 @@ impl Entry {
     }
 }
 
-pub(super) type Listings = HashMap<String, Result<OrgListing, String>>;
+/// The org listing of each cloud backend by id, or why it could not be loaded.
+pub type Listings = HashMap<String, Result<OrgListing, String>>;
 
 fn display_name(b: &Backend) -> String {
     if b.name.trim().is_empty() {

@@ -19,7 +19,8 @@ use wasm_bindgen::JsCast;
 
 mod entries;
 
-use entries::{entries_of, entry_view, Entry, Listings};
+pub use entries::Listings;
+use entries::{entries_of, entry_view, Entry};
 
 /// How long the "Switching…" overlay stays up.
 const SWITCHING_MS: u64 = 600;
@@ -27,8 +28,6 @@ const SWITCHING_MS: u64 = 600;
 #[component]
 pub fn BackendSelector() -> impl IntoView {
     let backends = use_backends();
-    let conn = use_connection();
-    let ui = use_backends_ui();
 
     // The org lists of the cloud backends, refetched when one of them changes or when its
     // health flips (a backend that failed and recovered lists its orgs again).
@@ -41,6 +40,16 @@ pub fn BackendSelector() -> impl IntoView {
     // probe would take 30 s). Disabled ones are not probed (BR-7).
     probe_each_once(backends, not_heard_from(backends));
 
+    view! { <SelectorView listings=Signal::derive(move || listings.get()) /> }
+}
+
+/// The selector showing `listings` (the org lists of the cloud backends as loaded; `None` while
+/// they load): its entries with their health, and its actions.
+#[component]
+pub fn SelectorView(#[prop(into)] listings: Signal<Option<Listings>>) -> impl IntoView {
+    let backends = use_backends();
+    let conn = use_connection();
+    let ui = use_backends_ui();
     let entries = Memo::new(move |_| {
         let map = listings.get();
         backends.backends.with(|l| entries_of(l, map.as_ref()))
