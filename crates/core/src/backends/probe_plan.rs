@@ -13,6 +13,18 @@ pub struct ProbeRequest {
     pub version_gate: bool,
 }
 
+impl ProbeRequest {
+    /// An authenticated request whose 2xx answer is all that counts.
+    pub const fn authenticated(path: &'static str) -> Self {
+        Self {
+            path,
+            authenticated: true,
+            also_ok_status: None,
+            version_gate: false,
+        }
+    }
+}
+
 /// What a probe does for a backend (BR-7); each kind's client says it
 /// ([`BackendApi::probe_plan`](crate::client::service::BackendApi::probe_plan)).
 #[derive(Debug, Clone, PartialEq, Eq)]

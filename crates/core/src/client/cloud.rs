@@ -7,25 +7,23 @@
 use serde_json::{json, Value};
 
 use crate::agent_server::dto::{
-    user_message_with, BashCommand, BashEventPage, BashRequest, BashResult, CommitsPage, EventPage,
-    FileHome, FileUploadResult, GitChange, GitDiff, OutgoingMessage, ServerInfo, Settings,
-    SkillsRequest, SkillsResponse,
+    BashCommand, BashEventPage, BashRequest, BashResult, CommitsPage, EventPage, FileHome,
+    FileUploadResult, GitChange, GitDiff, OutgoingMessage, ServerInfo, Settings, SkillsRequest,
+    SkillsResponse,
 };
 use crate::automation::AutomationClient;
 use crate::backends::probe_plan::{ProbePlan, ProbeRequest};
 use crate::backends::record::{Backend, BackendKind};
 use crate::backends::selection::ActiveBackend;
 use crate::client::decode::{
-    decode_ask_answer, decode_bash_command, decode_bash_event_page, decode_bash_result,
-    decode_bytes, decode_cloud_created, decode_cloud_summaries, decode_cloud_summary,
-    decode_cloud_summary_page, decode_commits_page, decode_count, decode_event_page,
-    decode_file_home, decode_git_changes, decode_git_diff, decode_json, decode_key_check,
-    decode_org_me, decode_organizations, decode_sandboxes, decode_settings, decode_skills,
-    decode_start_tasks, decode_success, decode_text, decode_unit, decode_upload_result,
+    decode_cloud_created, decode_cloud_summaries, decode_cloud_summary, decode_cloud_summary_page,
+    decode_event_page, decode_git_changes, decode_git_diff, decode_json, decode_key_check,
+    decode_org_me, decode_organizations, decode_sandboxes, decode_settings, decode_start_tasks,
+    decode_text, decode_unit, decode_upload_result,
 };
-use crate::client::local::{
-    bash_outputs_path, bash_timeout_ms, clamp_limit, conversation_path, event_query,
-    ASK_TIMEOUT_MS, CONVERSATION_SORT, DEFAULT_TIMEOUT_MS, SKILLS_TIMEOUT_MS, TRANSFER_TIMEOUT_MS,
+use crate::client::endpoints::{
+    self, bash_timeout_ms, event_query, git_query, list_query, Endpoint, Spec, DEFAULT_TIMEOUT_MS,
+    TRANSFER_TIMEOUT_MS,
 };
 use crate::client::service::SocketTarget;
 use crate::client::service::{
@@ -152,47 +150,37 @@ impl CloudApi {
         })
     }
 
-    /// A runtime call for `conv`; `path` gets the runtime's conversation id.
-    fn runtime<T: 'static>(
-        &self,
-        conv: &ConversationRef,
-        method: Method,
-        path: impl FnOnce(&RuntimeTarget) -> Result<String, ApiError>,
-        body: ProxyBody,
-        timeout_ms: u32,
-        decoder: Decoder<T>,
-    ) -> Planned<T> {
+    /// Where `conv`'s runtime is (its sandbox, reached through the proxy).
+    fn runtime(&self, conv: &ConversationRef) -> Result<RuntimeTarget, ApiError> {
         if self.active.is_none() {
             return Err(ApiError::NoBackend);
         }
-        let target = runtime_target(conv, &self.backend().host, &self.ctx)?;
-        let path = path(&target)?;
-        Ok(Call::new(
-            self.proxy_plan(&target, method, path, body, timeout_ms)?,
-            decoder,
-        ))
+        runtime_target(conv, &self.backend().host, &self.ctx)
     }
 
-    /// A server-wide runtime call (bash, files, git, skills): needs the conversation whose
-    /// sandbox serves it; the cloud has no runtime without one (`NotFound`).
-    fn sandbox<T: 'static>(
+    /// An agent-server endpoint of `conv`, in its sandbox; `endpoint` gets the runtime's own
+    /// conversation id.
+    fn in_runtime<T: 'static>(
+        &self,
+        conv: &ConversationRef,
+        endpoint: impl FnOnce(&str) -> Spec<T>,
+    ) -> Planned<T> {
+        let target = self.runtime(conv)?;
+        let mut e = endpoint(&target.conversation_id)?;
+        let body = e.proxy_body();
+        let plan = self.proxy_plan(&target, e.method, e.path, body, e.timeout_ms)?;
+        Ok(Call::new(plan, e.decoder))
+    }
+
+    /// A server-wide endpoint (bash, files, git, skills): the cloud has no runtime without a
+    /// conversation whose sandbox serves it (`NotFound`).
+    fn in_sandbox<T: 'static>(
         &self,
         conv: Option<&ConversationRef>,
-        method: Method,
-        path_and_query: String,
-        body: ProxyBody,
-        timeout_ms: u32,
-        decoder: Decoder<T>,
+        endpoint: Spec<T>,
     ) -> Planned<T> {
         let conv = conv.ok_or(ApiError::NotFound)?;
-        self.runtime(
-            conv,
-            method,
-            |_| Ok(path_and_query),
-            body,
-            timeout_ms,
-            decoder,
-        )
+        self.in_runtime(conv, |_| endpoint)
     }
 
     fn app_conversation_path(id: &str, rest: &str) -> Result<String, ApiError> {
@@ -215,12 +203,11 @@ impl ConversationsApi for CloudApi {
         page_id: Option<&str>,
         limit: u32,
     ) -> Planned<ConversationSummaryPage> {
-        let q = Query::new()
-            .push("limit", clamp_limit(limit))
-            .push_non_empty("page_id", page_id)
-            .push("sort_order", CONVERSATION_SORT);
         self.app_get(
-            &with_query("/api/v1/app-conversations/search", &q),
+            &with_query(
+                "/api/v1/app-conversations/search",
+                &list_query(page_id, limit),
+            ),
             decode_cloud_summary_page,
         )
     }
@@ -261,47 +248,19 @@ impl ConversationsApi for CloudApi {
     }
 
     fn run_conversation(&self, conv: &ConversationRef) -> Planned<()> {
-        self.runtime(
-            conv,
-            Method::Post,
-            |t| conversation_path(&t.conversation_id, "/run"),
-            ProxyBody::Json(json!({})),
-            DEFAULT_TIMEOUT_MS,
-            decode_success,
-        )
+        self.in_runtime(conv, endpoints::run)
     }
 
     fn pause_conversation(&self, conv: &ConversationRef) -> Planned<()> {
-        self.runtime(
-            conv,
-            Method::Post,
-            |t| conversation_path(&t.conversation_id, "/pause"),
-            ProxyBody::Json(json!({})),
-            DEFAULT_TIMEOUT_MS,
-            decode_success,
-        )
+        self.in_runtime(conv, endpoints::pause)
     }
 
     fn interrupt_conversation(&self, conv: &ConversationRef) -> Planned<()> {
-        self.runtime(
-            conv,
-            Method::Post,
-            |t| conversation_path(&t.conversation_id, "/interrupt"),
-            ProxyBody::Json(json!({})),
-            DEFAULT_TIMEOUT_MS,
-            decode_success,
-        )
+        self.in_runtime(conv, endpoints::interrupt)
     }
 
     fn condense_conversation(&self, conv: &ConversationRef) -> Planned<()> {
-        self.runtime(
-            conv,
-            Method::Post,
-            |t| conversation_path(&t.conversation_id, "/condense"),
-            ProxyBody::Json(json!({})),
-            DEFAULT_TIMEOUT_MS,
-            decode_success,
-        )
+        self.in_runtime(conv, endpoints::condense)
     }
 }
 
@@ -331,94 +290,45 @@ impl ConversationToolsApi for CloudApi {
         let (content_type, body) =
             multipart_body("file", file_name, "application/octet-stream", &bytes);
         let q = Query::new().push("path", path);
-        self.sandbox(
-            conv,
-            Method::Post,
-            with_query("/api/file/upload", &q),
-            ProxyBody::Bytes {
-                content_type,
-                bytes: body,
-            },
-            TRANSFER_TIMEOUT_MS,
-            decode_upload_result,
-        )
+        let target = self.runtime(conv.ok_or(ApiError::NotFound)?)?;
+        let body = ProxyBody::Bytes {
+            content_type,
+            bytes: body,
+        };
+        let path = with_query("/api/file/upload", &q);
+        let plan = self.proxy_plan(&target, Method::Post, path, body, TRANSFER_TIMEOUT_MS)?;
+        Ok(Call::new(plan, decode_upload_result))
     }
     /// [`MAX_UPLOAD_BYTES`]: what fits the proxy's binary body with its multipart framing.
     fn max_upload_bytes(&self) -> Option<u64> {
         Some(MAX_UPLOAD_BYTES)
     }
     fn download_trajectory(&self, conv: &ConversationRef) -> Planned<Vec<u8>> {
-        self.runtime(
-            conv,
-            Method::Get,
-            |t| {
-                Ok(format!(
-                    "/api/file/download-trajectory/{}",
-                    id_segment(&t.conversation_id)?
-                ))
-            },
-            ProxyBody::None,
-            TRANSFER_TIMEOUT_MS,
-            decode_bytes,
-        )
+        self.in_runtime(conv, endpoints::download_trajectory)
     }
 
     fn switch_profile(&self, conv: &ConversationRef, name: &str) -> Planned<()> {
-        self.runtime(
-            conv,
-            Method::Post,
-            |t| conversation_path(&t.conversation_id, "/switch_profile"),
-            ProxyBody::Json(json!({ "profile_name": name })),
-            DEFAULT_TIMEOUT_MS,
-            decode_success,
-        )
+        self.in_runtime(conv, |id| endpoints::switch_profile(id, name))
     }
 
     fn switch_llm(&self, conv: &ConversationRef, llm: &Value) -> Planned<()> {
-        self.runtime(
-            conv,
-            Method::Post,
-            |t| conversation_path(&t.conversation_id, "/switch_llm"),
-            ProxyBody::Json(json!({ "llm": llm })),
-            DEFAULT_TIMEOUT_MS,
-            decode_success,
-        )
+        self.in_runtime(conv, |id| endpoints::switch_llm(id, llm))
     }
 
     fn set_confirmation_policy(&self, conv: &ConversationRef, ask: bool) -> Planned<()> {
-        self.runtime(
-            conv,
-            Method::Post,
-            |t| conversation_path(&t.conversation_id, "/confirmation_policy"),
-            ProxyBody::Json(crate::client::local::policy_body(ask)),
-            DEFAULT_TIMEOUT_MS,
-            decode_success,
-        )
+        self.in_runtime(conv, |id| endpoints::set_confirmation_policy(id, ask))
     }
 
     fn ask_agent(&self, conv: &ConversationRef, question: &str) -> Planned<String> {
-        self.runtime(
-            conv,
-            Method::Post,
-            |t| conversation_path(&t.conversation_id, "/ask_agent"),
-            ProxyBody::Json(json!({ "question": question })),
-            ASK_TIMEOUT_MS,
-            decode_ask_answer,
-        )
+        self.in_runtime(conv, |id| endpoints::ask_agent(id, question))
     }
 
     fn usage(&self, conv: &ConversationRef) -> Planned<crate::conversations::usage::Usage> {
-        self.runtime(
-            conv,
-            Method::Get,
-            |t| conversation_path(&t.conversation_id, ""),
-            ProxyBody::None,
-            DEFAULT_TIMEOUT_MS,
-            crate::conversations::usage::decode_usage,
-        )
+        self.in_runtime(conv, endpoints::usage)
     }
 }
 
+/// The event search is the app's; the rest is the conversation's runtime.
 impl EventsApi for CloudApi {
     fn search_events(&self, conv: &ConversationRef, query: &EventQuery) -> Planned<EventPage> {
         let path = format!(
@@ -429,14 +339,7 @@ impl EventsApi for CloudApi {
     }
 
     fn count_events(&self, conv: &ConversationRef) -> Planned<u64> {
-        self.runtime(
-            conv,
-            Method::Get,
-            |t| conversation_path(&t.conversation_id, "/events/count"),
-            ProxyBody::None,
-            DEFAULT_TIMEOUT_MS,
-            decode_count,
-        )
+        self.in_runtime(conv, endpoints::count_events)
     }
 
     fn send_user_message(
@@ -445,14 +348,7 @@ impl EventsApi for CloudApi {
         msg: &OutgoingMessage,
         run: bool,
     ) -> Planned<()> {
-        self.runtime(
-            conv,
-            Method::Post,
-            |t| conversation_path(&t.conversation_id, "/events"),
-            ProxyBody::Json(user_message_with(msg, run)),
-            DEFAULT_TIMEOUT_MS,
-            decode_success,
-        )
+        self.in_runtime(conv, |id| endpoints::send_user_message(id, msg, run))
     }
 
     fn respond_to_confirmation(
@@ -461,22 +357,15 @@ impl EventsApi for CloudApi {
         accept: bool,
         reason: Option<&str>,
     ) -> Planned<()> {
-        let mut body = json!({ "accept": accept });
-        if let Some(r) = reason {
-            body["reason"] = json!(r);
-        }
-        self.runtime(
-            conv,
-            Method::Post,
-            |t| conversation_path(&t.conversation_id, "/events/respond_to_confirmation"),
-            ProxyBody::Json(body),
-            DEFAULT_TIMEOUT_MS,
-            decode_success,
-        )
+        self.in_runtime(conv, |id| {
+            endpoints::respond_to_confirmation(id, accept, reason)
+        })
     }
 }
 
+/// In the sandbox of the conversation given.
 impl RuntimeApi for CloudApi {
+    /// Capped to [`MAX_PROXIED_BASH_SECONDS`] so that the server's own timeout fires first.
     fn execute_bash(
         &self,
         conv: Option<&ConversationRef>,
@@ -490,15 +379,11 @@ impl RuntimeApi for CloudApi {
             ),
             ..req.clone()
         };
-        let body = serde_json::to_value(&capped).map_err(|e| ApiError::Decode(e.to_string()))?;
-        self.sandbox(
-            conv,
-            Method::Post,
-            "/api/bash/execute_bash_command".into(),
-            ProxyBody::Json(body),
-            bash_timeout_ms(&capped).min(*PROXY_TIMEOUT_RANGE.end() * 1000),
-            decode_bash_result,
-        )
+        let endpoint = endpoints::execute_bash(&capped).map(|e| Endpoint {
+            timeout_ms: bash_timeout_ms(&capped).min(*PROXY_TIMEOUT_RANGE.end() * 1000),
+            ..e
+        });
+        self.in_sandbox(conv, endpoint)
     }
 
     fn search_bash_events(
@@ -507,18 +392,7 @@ impl RuntimeApi for CloudApi {
         page_id: Option<&str>,
         limit: u32,
     ) -> Planned<BashEventPage> {
-        let q = Query::new()
-            .push("limit", clamp_limit(limit))
-            .push_non_empty("page_id", page_id)
-            .push("sort_order", "TIMESTAMP_DESC");
-        self.sandbox(
-            conv,
-            Method::Get,
-            with_query("/api/bash/bash_events/search", &q),
-            ProxyBody::None,
-            DEFAULT_TIMEOUT_MS,
-            decode_bash_event_page,
-        )
+        self.in_sandbox(conv, endpoints::search_bash_events(page_id, limit))
     }
 
     fn start_bash(
@@ -526,15 +400,7 @@ impl RuntimeApi for CloudApi {
         conv: Option<&ConversationRef>,
         req: &BashRequest,
     ) -> Planned<BashCommand> {
-        let body = serde_json::to_value(req).map_err(|e| ApiError::Decode(e.to_string()))?;
-        self.sandbox(
-            conv,
-            Method::Post,
-            "/api/bash/start_bash_command".into(),
-            ProxyBody::Json(body),
-            DEFAULT_TIMEOUT_MS,
-            decode_bash_command,
-        )
+        self.in_sandbox(conv, endpoints::start_bash(req))
     }
 
     fn bash_outputs(
@@ -543,52 +409,22 @@ impl RuntimeApi for CloudApi {
         command_id: &str,
         after_order: Option<i64>,
     ) -> Planned<BashEventPage> {
-        self.sandbox(
-            conv,
-            Method::Get,
-            bash_outputs_path(command_id, after_order),
-            ProxyBody::None,
-            DEFAULT_TIMEOUT_MS,
-            decode_bash_event_page,
-        )
+        self.in_sandbox(conv, endpoints::bash_outputs(command_id, after_order))
     }
 
     fn stop_bash(&self, conv: Option<&ConversationRef>, command_id: &str) -> Planned<()> {
-        self.sandbox(
-            conv,
-            Method::Post,
-            format!("/api/bash/bash_commands/{}/stop", id_segment(command_id)?),
-            ProxyBody::Json(json!({})),
-            DEFAULT_TIMEOUT_MS,
-            decode_success,
-        )
+        self.in_sandbox(conv, endpoints::stop_bash(command_id))
     }
 }
 
 impl FilesApi for CloudApi {
     fn file_home(&self, conv: Option<&ConversationRef>) -> Planned<FileHome> {
-        self.sandbox(
-            conv,
-            Method::Get,
-            "/api/file/home".into(),
-            ProxyBody::None,
-            DEFAULT_TIMEOUT_MS,
-            decode_file_home,
-        )
+        self.in_sandbox(conv, endpoints::file_home())
     }
 
     fn download_file(&self, conv: Option<&ConversationRef>, path: &str) -> Planned<Vec<u8>> {
-        let q = Query::new().push("path", path);
-        self.sandbox(
-            conv,
-            Method::Get,
-            with_query("/api/file/download", &q),
-            ProxyBody::None,
-            TRANSFER_TIMEOUT_MS,
-            decode_bytes,
-        )
+        self.in_sandbox(conv, endpoints::download_file(path))
     }
-
     /// The app's file listing of the conversation, one directory at a time.
     fn list_workspace(
         &self,
@@ -632,11 +468,11 @@ impl GitApi for CloudApi {
         git_ref: Option<&str>,
     ) -> Planned<Vec<GitChange>> {
         let conv = conv.ok_or(ApiError::NotFound)?;
-        let q = Query::new()
-            .push("path", path)
-            .push_non_empty("ref", git_ref);
         let p = Self::app_conversation_path(&conv.id, "/git/changes")?;
-        self.app_get(&with_query(&p, &q), decode_git_changes)
+        self.app_get(
+            &with_query(&p, &git_query(path, git_ref)),
+            decode_git_changes,
+        )
     }
 
     fn git_diff(
@@ -646,11 +482,8 @@ impl GitApi for CloudApi {
         git_ref: Option<&str>,
     ) -> Planned<GitDiff> {
         let conv = conv.ok_or(ApiError::NotFound)?;
-        let q = Query::new()
-            .push("path", path)
-            .push_non_empty("ref", git_ref);
         let p = Self::app_conversation_path(&conv.id, "/git/diff")?;
-        self.app_get(&with_query(&p, &q), decode_git_diff)
+        self.app_get(&with_query(&p, &git_query(path, git_ref)), decode_git_diff)
     }
 
     fn git_commits(
@@ -659,17 +492,7 @@ impl GitApi for CloudApi {
         path: &str,
         limit: u32,
     ) -> Planned<CommitsPage> {
-        let q = Query::new()
-            .push("path", path)
-            .push("limit", limit.clamp(1, 200));
-        self.sandbox(
-            conv,
-            Method::Get,
-            with_query("/api/git/commits", &q),
-            ProxyBody::None,
-            DEFAULT_TIMEOUT_MS,
-            decode_commits_page,
-        )
+        self.in_sandbox(conv, endpoints::git_commits(path, limit))
     }
 }
 
@@ -696,15 +519,7 @@ impl SkillsApi for CloudApi {
         conv: Option<&ConversationRef>,
         req: &SkillsRequest,
     ) -> Planned<SkillsResponse> {
-        let body = serde_json::to_value(req).map_err(|e| ApiError::Decode(e.to_string()))?;
-        self.sandbox(
-            conv,
-            Method::Post,
-            "/api/skills".into(),
-            ProxyBody::Json(body),
-            SKILLS_TIMEOUT_MS,
-            decode_skills,
-        )
+        self.in_sandbox(conv, endpoints::list_skills(req))
     }
 }
 
@@ -780,10 +595,6 @@ impl BackendApi for CloudApi {
         BackendKind::Cloud
     }
 
-    fn version_gated(&self) -> bool {
-        false
-    }
-
     fn automations(&self) -> Result<AutomationClient, ApiError> {
         if self.active.is_none() {
             return Err(ApiError::NoBackend);
@@ -804,12 +615,7 @@ impl BackendApi for CloudApi {
     fn probe_plan(&self) -> ProbePlan {
         let backend = self.backend();
         if backend.uses_cookie_auth() {
-            ProbePlan::Requests(vec![ProbeRequest {
-                path: "/api/organizations",
-                authenticated: true,
-                also_ok_status: None,
-                version_gate: false,
-            }])
+            ProbePlan::Requests(vec![ProbeRequest::authenticated("/api/organizations")])
         } else if backend.api_key.trim().is_empty() {
             ProbePlan::Skip {
                 message: "API key required".to_string(),

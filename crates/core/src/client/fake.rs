@@ -12,8 +12,8 @@ use crate::backends::selection::ActiveBackend;
 use crate::client::decode::{decode_json, decode_text};
 use crate::client::service::SocketTarget;
 use crate::client::service::{
-    BackendApi, CloudAccountApi, CloudSandboxApi, ConversationsApi, EventsApi, FilesApi, GitApi,
-    Planned, RuntimeApi, ServerApi, SettingsApi, SettingsPagesApi, SkillsApi, WorkspaceFile,
+    BackendApi, CloudSandboxApi, ConversationsApi, EventsApi, FilesApi, GitApi, Planned,
+    RuntimeApi, ServerApi, SettingsApi, SettingsPagesApi, SkillsApi, WorkspaceFile,
 };
 use crate::error::ApiError;
 use crate::transport::auth::request_headers;
@@ -100,21 +100,8 @@ impl BackendApi for FakeApi {
         BackendKind::Fake
     }
 
-    fn version_gated(&self) -> bool {
-        false
-    }
-
-    fn account(&self) -> Option<&dyn CloudAccountApi> {
-        None
-    }
-
     fn probe_plan(&self) -> ProbePlan {
-        ProbePlan::Requests(vec![ProbeRequest {
-            path: "/fake/health",
-            authenticated: true,
-            also_ok_status: None,
-            version_gate: false,
-        }])
+        ProbePlan::Requests(vec![ProbeRequest::authenticated("/fake/health")])
     }
 
     fn probe_failure_message(&self, error: &ApiError) -> String {

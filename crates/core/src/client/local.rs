@@ -4,26 +4,25 @@
 use serde_json::{json, Value};
 
 use crate::agent_server::dto::{
-    user_message_with, BashCommand, BashEventPage, BashRequest, BashResult, CommitsPage, EventPage,
-    FileHome, FileUploadResult, GitChange, GitDiff, OutgoingMessage, ServerInfo, Settings,
-    SkillsRequest, SkillsResponse,
+    BashCommand, BashEventPage, BashRequest, BashResult, CommitsPage, EventPage, FileHome,
+    FileUploadResult, GitChange, GitDiff, OutgoingMessage, ServerInfo, Settings, SkillsRequest,
+    SkillsResponse,
 };
 use crate::automation::AutomationClient;
 use crate::backends::probe_plan::{ProbePlan, ProbeRequest};
 use crate::backends::record::{Backend, BackendKind};
 use crate::backends::selection::{effective_local, ActiveBackend};
 use crate::client::decode::{
-    decode_ask_answer, decode_bash_command, decode_bash_event_page, decode_bash_result,
-    decode_bytes, decode_commits_page, decode_count, decode_event_page, decode_file_home,
-    decode_git_changes, decode_git_diff, decode_json, decode_local_created, decode_local_summaries,
-    decode_local_summary, decode_local_summary_page, decode_server_info, decode_settings,
-    decode_skills, decode_success, decode_unit, decode_upload_result,
+    decode_json, decode_local_created, decode_local_summaries, decode_local_summary,
+    decode_local_summary_page, decode_server_info, decode_settings, decode_success, decode_unit,
+    decode_upload_result,
 };
+use crate::client::endpoints::{self, conversation_path, list_query, Spec};
 use crate::client::service::SocketTarget;
 use crate::client::service::{
-    BackendApi, CloudAccountApi, CloudSandboxApi, ConversationStartApi, ConversationToolsApi,
-    ConversationsApi, EventsApi, FilesApi, GitApi, Planned, RuntimeApi, ServerApi, SettingsApi,
-    SettingsPagesApi, SkillsApi, WorkspaceFile,
+    BackendApi, CloudSandboxApi, ConversationStartApi, ConversationToolsApi, ConversationsApi,
+    EventsApi, FilesApi, GitApi, Planned, RuntimeApi, ServerApi, SettingsApi, SettingsPagesApi,
+    SkillsApi, WorkspaceFile,
 };
 use crate::client::unified::{
     ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,
@@ -48,22 +47,12 @@ use crate::transport::routing::ConversationRef;
 use crate::workspace::paths::join;
 use crate::workspace::tree::{find_command, FileTree, Listing};
 
-/// Ordinary requests.
-pub const DEFAULT_TIMEOUT_MS: u32 = 15_000;
-/// `ask_agent` waits for an LLM completion.
-pub const ASK_TIMEOUT_MS: u32 = 120_000;
-/// `GET /server_info` (BR-9).
-pub const SERVER_INFO_TIMEOUT_MS: u32 = 5_000;
-/// Uploads and downloads.
-pub const TRANSFER_TIMEOUT_MS: u32 = 120_000;
-/// The agent server's default command timeout (seconds).
-pub const DEFAULT_BASH_TIMEOUT_SECONDS: u32 = 300;
-/// Extra time the client waits beyond a command's own timeout.
-pub const BASH_MARGIN_MS: u32 = 15_000;
+pub use crate::client::endpoints::{
+    ASK_TIMEOUT_MS, BASH_MARGIN_MS, CONVERSATION_SORT, DEFAULT_BASH_TIMEOUT_SECONDS,
+    DEFAULT_TIMEOUT_MS, SERVER_INFO_TIMEOUT_MS, SKILLS_TIMEOUT_MS, TRANSFER_TIMEOUT_MS,
+};
 /// Most ids one batch get accepts.
 pub const MAX_BATCH_IDS: usize = 99;
-/// Skills loading may walk repositories.
-pub const SKILLS_TIMEOUT_MS: u32 = 60_000;
 /// An LLM pre-flight check makes a real completion request (the server gives it its own
 /// timeouts and retries).
 pub const VALIDATE_TIMEOUT_MS: u32 = 60_000;
@@ -72,56 +61,6 @@ pub const INSTALL_TIMEOUT_MS: u32 = 120_000;
 /// The marketplace may be fetched from the network; offline it must still answer in bounded
 /// time.
 pub const MARKETPLACE_TIMEOUT_MS: u32 = 30_000;
-
-/// Sort order of conversation lists.
-pub const CONVERSATION_SORT: &str = "UPDATED_AT_DESC";
-
-pub(crate) fn clamp_limit(limit: u32) -> u32 {
-    limit.clamp(1, MAX_PAGE_LIMIT)
-}
-
-/// The query of an event search (shared by local and cloud).
-pub(crate) fn event_query(q: &EventQuery) -> Query {
-    Query::new()
-        .push("limit", clamp_limit(q.limit))
-        .push_non_empty("page_id", q.page_id.as_deref())
-        .push(
-            "sort_order",
-            if q.newest_first {
-                "TIMESTAMP_DESC"
-            } else {
-                "TIMESTAMP"
-            },
-        )
-        .push_non_empty("timestamp__lt", q.timestamp_lt.as_deref())
-        .push_non_empty("timestamp__gte", q.timestamp_gte.as_deref())
-        .push_non_empty("kind", q.kind.as_deref())
-        .push_non_empty("source", q.source.as_deref())
-}
-
-/// `/api/conversations/{id}` + `rest`.
-pub(crate) fn conversation_path(id: &str, rest: &str) -> Result<String, ApiError> {
-    Ok(format!("/api/conversations/{}{rest}", id_segment(id)?))
-}
-
-/// `bash_events/search` for the outputs of one command after `after_order`, oldest first.
-pub(crate) fn bash_outputs_path(command_id: &str, after_order: Option<i64>) -> String {
-    let q = Query::new()
-        .push("command_id__eq", command_id)
-        .push("kind__eq", "BashOutput")
-        .push_opt("order__gt", after_order)
-        .push("sort_order", "TIMESTAMP")
-        .push("limit", MAX_PAGE_LIMIT);
-    with_query("/api/bash/bash_events/search", &q)
-}
-
-/// The bash client timeout for a request.
-pub(crate) fn bash_timeout_ms(req: &BashRequest) -> u32 {
-    req.timeout_seconds
-        .unwrap_or(DEFAULT_BASH_TIMEOUT_SECONDS)
-        .saturating_mul(1000)
-        .saturating_add(BASH_MARGIN_MS)
-}
 
 /// The agent-server client for the active local backend.
 #[derive(Debug, Clone)]
@@ -193,6 +132,13 @@ impl LocalApi {
             decoder,
         )
     }
+
+    /// An agent-server endpoint, sent to this backend's host.
+    fn send<T: 'static>(&self, endpoint: Spec<T>) -> Planned<T> {
+        let mut e = endpoint?;
+        let body = e.body();
+        self.call(e.method, &e.path, body, e.timeout_ms, e.decoder)
+    }
 }
 
 impl ServerApi for LocalApi {
@@ -215,12 +161,8 @@ impl ConversationsApi for LocalApi {
         page_id: Option<&str>,
         limit: u32,
     ) -> Planned<ConversationSummaryPage> {
-        let q = Query::new()
-            .push("limit", clamp_limit(limit))
-            .push_non_empty("page_id", page_id)
-            .push("sort_order", CONVERSATION_SORT);
         self.get(
-            &with_query("/api/conversations/search", &q),
+            &with_query("/api/conversations/search", &list_query(page_id, limit)),
             decode_local_summary_page,
         )
     }
@@ -258,56 +200,20 @@ impl ConversationsApi for LocalApi {
     }
 
     fn run_conversation(&self, conv: &ConversationRef) -> Planned<()> {
-        self.post_json(
-            &conversation_path(&conv.id, "/run")?,
-            json!({}),
-            decode_success,
-        )
+        self.send(endpoints::run(&conv.id))
     }
 
     fn pause_conversation(&self, conv: &ConversationRef) -> Planned<()> {
-        self.post_json(
-            &conversation_path(&conv.id, "/pause")?,
-            json!({}),
-            decode_success,
-        )
+        self.send(endpoints::pause(&conv.id))
     }
 
     fn interrupt_conversation(&self, conv: &ConversationRef) -> Planned<()> {
-        self.post_json(
-            &conversation_path(&conv.id, "/interrupt")?,
-            json!({}),
-            decode_success,
-        )
+        self.send(endpoints::interrupt(&conv.id))
     }
 
     fn condense_conversation(&self, conv: &ConversationRef) -> Planned<()> {
-        self.post_json(
-            &conversation_path(&conv.id, "/condense")?,
-            json!({}),
-            decode_success,
-        )
+        self.send(endpoints::condense(&conv.id))
     }
-}
-
-/// The body of `POST …/fork`: the fork's title (at most 200 characters, the server's limit),
-/// metrics started afresh.
-pub(crate) fn fork_body(title: Option<&str>) -> Value {
-    let mut body = json!({ "reset_metrics": true });
-    if let Some(t) = title.map(str::trim).filter(|t| !t.is_empty()) {
-        body["title"] = json!(t.chars().take(200).collect::<String>());
-    }
-    body
-}
-
-/// The body of `POST …/confirmation_policy`.
-pub(crate) fn policy_body(ask: bool) -> Value {
-    let kind = if ask {
-        crate::agent_server::dto::ALWAYS_CONFIRM
-    } else {
-        crate::agent_server::dto::NEVER_CONFIRM
-    };
-    json!({ "policy": { "kind": kind } })
 }
 
 impl ConversationStartApi for LocalApi {
@@ -354,71 +260,43 @@ impl ConversationToolsApi for LocalApi {
     ) -> Planned<ConversationSummary> {
         self.post_json(
             &conversation_path(&conv.id, "/fork")?,
-            fork_body(title),
+            endpoints::fork_body(title),
             decode_local_summary,
         )
     }
 
     fn download_trajectory(&self, conv: &ConversationRef) -> Planned<Vec<u8>> {
-        self.call(
-            Method::Get,
-            &format!("/api/file/download-trajectory/{}", id_segment(&conv.id)?),
-            Body::None,
-            TRANSFER_TIMEOUT_MS,
-            decode_bytes,
-        )
+        self.send(endpoints::download_trajectory(&conv.id))
     }
 
     fn switch_profile(&self, conv: &ConversationRef, name: &str) -> Planned<()> {
-        self.post_json(
-            &conversation_path(&conv.id, "/switch_profile")?,
-            json!({ "profile_name": name }),
-            decode_success,
-        )
+        self.send(endpoints::switch_profile(&conv.id, name))
     }
 
     fn switch_llm(&self, conv: &ConversationRef, llm: &Value) -> Planned<()> {
-        self.post_json(
-            &conversation_path(&conv.id, "/switch_llm")?,
-            json!({ "llm": llm }),
-            decode_success,
-        )
+        self.send(endpoints::switch_llm(&conv.id, llm))
     }
 
     fn set_confirmation_policy(&self, conv: &ConversationRef, ask: bool) -> Planned<()> {
-        self.post_json(
-            &conversation_path(&conv.id, "/confirmation_policy")?,
-            policy_body(ask),
-            decode_success,
-        )
+        self.send(endpoints::set_confirmation_policy(&conv.id, ask))
     }
 
     fn ask_agent(&self, conv: &ConversationRef, question: &str) -> Planned<String> {
-        self.call(
-            Method::Post,
-            &conversation_path(&conv.id, "/ask_agent")?,
-            Body::Json(json!({ "question": question })),
-            ASK_TIMEOUT_MS,
-            decode_ask_answer,
-        )
+        self.send(endpoints::ask_agent(&conv.id, question))
     }
 
     fn usage(&self, conv: &ConversationRef) -> Planned<crate::conversations::usage::Usage> {
-        self.get(
-            &conversation_path(&conv.id, "")?,
-            crate::conversations::usage::decode_usage,
-        )
+        self.send(endpoints::usage(&conv.id))
     }
 }
 
 impl EventsApi for LocalApi {
     fn search_events(&self, conv: &ConversationRef, query: &EventQuery) -> Planned<EventPage> {
-        let path = conversation_path(&conv.id, "/events/search")?;
-        self.get(&with_query(&path, &event_query(query)), decode_event_page)
+        self.send(endpoints::search_events(&conv.id, query))
     }
 
     fn count_events(&self, conv: &ConversationRef) -> Planned<u64> {
-        self.get(&conversation_path(&conv.id, "/events/count")?, decode_count)
+        self.send(endpoints::count_events(&conv.id))
     }
 
     fn send_user_message(
@@ -427,11 +305,7 @@ impl EventsApi for LocalApi {
         msg: &OutgoingMessage,
         run: bool,
     ) -> Planned<()> {
-        self.post_json(
-            &conversation_path(&conv.id, "/events")?,
-            user_message_with(msg, run),
-            decode_success,
-        )
+        self.send(endpoints::send_user_message(&conv.id, msg, run))
     }
 
     fn respond_to_confirmation(
@@ -440,32 +314,18 @@ impl EventsApi for LocalApi {
         accept: bool,
         reason: Option<&str>,
     ) -> Planned<()> {
-        let mut body = json!({ "accept": accept });
-        if let Some(r) = reason {
-            body["reason"] = json!(r);
-        }
-        self.post_json(
-            &conversation_path(&conv.id, "/events/respond_to_confirmation")?,
-            body,
-            decode_success,
-        )
+        self.send(endpoints::respond_to_confirmation(&conv.id, accept, reason))
     }
 }
 
+/// Server-wide: this backend's own host, whatever the conversation.
 impl RuntimeApi for LocalApi {
     fn execute_bash(
         &self,
         _conv: Option<&ConversationRef>,
         req: &BashRequest,
     ) -> Planned<BashResult> {
-        let body = serde_json::to_value(req).map_err(|e| ApiError::Decode(e.to_string()))?;
-        self.call(
-            Method::Post,
-            "/api/bash/execute_bash_command",
-            Body::Json(body),
-            bash_timeout_ms(req),
-            decode_bash_result,
-        )
+        self.send(endpoints::execute_bash(req))
     }
 
     fn search_bash_events(
@@ -474,14 +334,7 @@ impl RuntimeApi for LocalApi {
         page_id: Option<&str>,
         limit: u32,
     ) -> Planned<BashEventPage> {
-        let q = Query::new()
-            .push("limit", clamp_limit(limit))
-            .push_non_empty("page_id", page_id)
-            .push("sort_order", "TIMESTAMP_DESC");
-        self.get(
-            &with_query("/api/bash/bash_events/search", &q),
-            decode_bash_event_page,
-        )
+        self.send(endpoints::search_bash_events(page_id, limit))
     }
 
     fn start_bash(
@@ -489,8 +342,7 @@ impl RuntimeApi for LocalApi {
         _conv: Option<&ConversationRef>,
         req: &BashRequest,
     ) -> Planned<BashCommand> {
-        let body = serde_json::to_value(req).map_err(|e| ApiError::Decode(e.to_string()))?;
-        self.post_json("/api/bash/start_bash_command", body, decode_bash_command)
+        self.send(endpoints::start_bash(req))
     }
 
     fn bash_outputs(
@@ -499,18 +351,11 @@ impl RuntimeApi for LocalApi {
         command_id: &str,
         after_order: Option<i64>,
     ) -> Planned<BashEventPage> {
-        self.get(
-            &bash_outputs_path(command_id, after_order),
-            decode_bash_event_page,
-        )
+        self.send(endpoints::bash_outputs(command_id, after_order))
     }
 
     fn stop_bash(&self, _conv: Option<&ConversationRef>, command_id: &str) -> Planned<()> {
-        self.post_json(
-            &format!("/api/bash/bash_commands/{}/stop", id_segment(command_id)?),
-            json!({}),
-            decode_success,
-        )
+        self.send(endpoints::stop_bash(command_id))
     }
 }
 
@@ -519,18 +364,11 @@ impl crate::client::service::HostsApi for LocalApi {}
 
 impl FilesApi for LocalApi {
     fn file_home(&self, _conv: Option<&ConversationRef>) -> Planned<FileHome> {
-        self.get("/api/file/home", decode_file_home)
+        self.send(endpoints::file_home())
     }
 
     fn download_file(&self, _conv: Option<&ConversationRef>, path: &str) -> Planned<Vec<u8>> {
-        let q = Query::new().push("path", path);
-        self.call(
-            Method::Get,
-            &with_query("/api/file/download", &q),
-            Body::None,
-            TRANSFER_TIMEOUT_MS,
-            decode_bytes,
-        )
+        self.send(endpoints::download_file(path))
     }
 
     /// One pruned, capped `find` of the whole working directory (every directory loaded).
@@ -581,10 +419,7 @@ impl GitApi for LocalApi {
         path: &str,
         git_ref: Option<&str>,
     ) -> Planned<Vec<GitChange>> {
-        let q = Query::new()
-            .push("path", path)
-            .push_non_empty("ref", git_ref);
-        self.get(&with_query("/api/git/changes", &q), decode_git_changes)
+        self.send(endpoints::git_changes(path, git_ref))
     }
 
     fn git_diff(
@@ -593,10 +428,7 @@ impl GitApi for LocalApi {
         path: &str,
         git_ref: Option<&str>,
     ) -> Planned<GitDiff> {
-        let q = Query::new()
-            .push("path", path)
-            .push_non_empty("ref", git_ref);
-        self.get(&with_query("/api/git/diff", &q), decode_git_diff)
+        self.send(endpoints::git_diff(path, git_ref))
     }
 
     fn git_commits(
@@ -605,10 +437,7 @@ impl GitApi for LocalApi {
         path: &str,
         limit: u32,
     ) -> Planned<CommitsPage> {
-        let q = Query::new()
-            .push("path", path)
-            .push("limit", limit.clamp(1, 200));
-        self.get(&with_query("/api/git/commits", &q), decode_commits_page)
+        self.send(endpoints::git_commits(path, limit))
     }
 }
 
@@ -833,14 +662,7 @@ impl SkillsApi for LocalApi {
         _conv: Option<&ConversationRef>,
         req: &SkillsRequest,
     ) -> Planned<SkillsResponse> {
-        let body = serde_json::to_value(req).map_err(|e| ApiError::Decode(e.to_string()))?;
-        self.call(
-            Method::Post,
-            "/api/skills",
-            Body::Json(body),
-            SKILLS_TIMEOUT_MS,
-            decode_skills,
-        )
+        self.send(endpoints::list_skills(req))
     }
 }
 
@@ -861,19 +683,10 @@ impl BackendApi for LocalApi {
         ))
     }
 
-    fn account(&self) -> Option<&dyn CloudAccountApi> {
-        None
-    }
-
     /// `GET /api/settings` (authenticated) then `GET /server_info` + the version gate.
     fn probe_plan(&self) -> ProbePlan {
         ProbePlan::Requests(vec![
-            ProbeRequest {
-                path: "/api/settings",
-                authenticated: true,
-                also_ok_status: None,
-                version_gate: false,
-            },
+            ProbeRequest::authenticated("/api/settings"),
             ProbeRequest {
                 path: "/server_info",
                 authenticated: false,

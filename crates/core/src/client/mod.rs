@@ -19,6 +19,7 @@
 //! | [`factory`] | [`backend_api`] and its siblings: the only match on the kind |
 //! | [`unified`] | what pages see whatever the kind: `ConversationSummary`, `NewConversation`, … |
 //! | [`decode`] | `decode_<x>(status, body)` for each answer of each kind |
+//! | [`endpoints`] | the agent server's endpoints once, before routing (local: direct; cloud: the proxy) |
 //! | [`local`], [`cloud`], [`omnigent`] | the three implementations (plus a test-only fake kind) |
 //!
 //! The plans, the routing and the DTOs live in [`crate::transport`], [`crate::agent_server`]
@@ -26,6 +27,7 @@
 
 pub mod cloud;
 pub mod decode;
+pub(crate) mod endpoints;
 pub mod factory;
 #[cfg(test)]
 pub(crate) mod fake;

@@ -25,8 +25,8 @@ use crate::backends::probe_plan::{ProbePlan, ProbeRequest};
 use crate::backends::record::BackendKind;
 use crate::backends::selection::ActiveBackend;
 use crate::client::service::{
-    BackendApi, CloudAccountApi, CloudSandboxApi, ConversationsApi, EventsApi, FilesApi, GitApi,
-    Planned, RuntimeApi, ServerApi, SettingsApi, SettingsPagesApi, SkillsApi, WorkspaceFile,
+    BackendApi, CloudSandboxApi, ConversationsApi, EventsApi, FilesApi, GitApi, Planned,
+    RuntimeApi, ServerApi, SettingsApi, SettingsPagesApi, SkillsApi, WorkspaceFile,
 };
 use crate::client::service::{OmnigentApiExt, SocketTarget};
 use crate::client::unified::{
@@ -319,21 +319,8 @@ impl BackendApi for OmnigentApi {
         BackendKind::Omnigent
     }
 
-    fn version_gated(&self) -> bool {
-        false
-    }
-
-    fn account(&self) -> Option<&dyn CloudAccountApi> {
-        None
-    }
-
     fn probe_plan(&self) -> ProbePlan {
-        ProbePlan::Requests(vec![ProbeRequest {
-            path: "/v1/info",
-            authenticated: true,
-            also_ok_status: None,
-            version_gate: false,
-        }])
+        ProbePlan::Requests(vec![ProbeRequest::authenticated("/v1/info")])
     }
 
     fn probe_failure_message(&self, error: &ApiError) -> String {

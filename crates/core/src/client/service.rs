@@ -496,10 +496,15 @@ impl<T: RuntimeApi + FilesApi + GitApi + SkillsApi + ?Sized> WorkspaceToolsApi f
 pub trait BackendApi: ServerApi + ConversationsApi + EventsApi + SettingsApi + Send + Sync {
     /// The kind this implementation speaks (for display and diagnostics, not for branching).
     fn kind(&self) -> BackendKind;
-    /// Whether connecting requires the agent-server version gate (BR-9).
-    fn version_gated(&self) -> bool;
-    /// Cloud account features, when this backend has them.
-    fn account(&self) -> Option<&dyn CloudAccountApi>;
+    /// Whether connecting requires the agent-server version gate (BR-9); only the agent
+    /// server's kind says yes.
+    fn version_gated(&self) -> bool {
+        false
+    }
+    /// Cloud account features, when this backend has them (none unless the kind says so).
+    fn account(&self) -> Option<&dyn CloudAccountApi> {
+        None
+    }
     /// The automation service next to this backend (issue #14), or why there is none.
     fn automations(&self) -> Result<AutomationClient, ApiError> {
         Err(ApiError::Unsupported("Automations"))
