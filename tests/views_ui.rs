@@ -7,7 +7,7 @@
 
 mod support;
 
-use agent_canvas::components::backends::selector::{BackendSelector, Listings, SelectorView};
+use agent_canvas::components::backends::selector::{selector_view, BackendSelector, Listings};
 use agent_canvas::components::backends::{provide_backends_ui, BackendDialogs};
 use agent_canvas::components::recovery::RecoveryScreen;
 use agent_canvas::pages::conversations::row::ConversationRow;
@@ -727,10 +727,20 @@ async fn selector_lists_cloud_orgs_with_their_health_and_selects_an_org() {
         let backends = provide_backends();
         provide_connection(backends);
         provide_backends_ui();
-        view! { <SelectorView listings=Signal::stored(Some(listings.clone())) /> }
+        let listings = listings.clone();
+        selector_view(LocalResource::new(move || {
+            let l = listings.clone();
+            async move { l }
+        }))
     });
     let el: web_sys::Element = root.clone().unchecked_into();
-    wait_for("the entries", WAIT, || entry(&el, "off")).await;
+    // The listings arrive as a resource does: the org entries replace the backends' own.
+    wait_for("the org entries", WAIT, || {
+        el.query_selector("[data-backend-id=off][data-org-id=o-y]")
+            .ok()
+            .flatten()
+    })
+    .await;
     assert_eq!(
         labels(&el),
         [

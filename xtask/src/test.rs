@@ -129,6 +129,38 @@ pub fn test(ctx: &Ctx, args: &[String]) -> Result<bool, String> {
         Vec::new()
     };
 
+    // The release build of the app (the end-to-end layer's input) starts now, beside the other
+    // layers: its own profile directories (target/release, target/wasm32-unknown-unknown/release)
+    // do not share cargo's locks with theirs, and its long single-threaded link (LTO) fills the
+    // CPU while the host and wasm tests wait on servers and browsers.
+    std::thread::scope(|s| {
+        let release = want("e2e").then(|| s.spawn(|| build::build_release(ctx, false)));
+        let dist = move || match release {
+            Some(h) => h
+                .join()
+                .unwrap_or_else(|_| Err("the release build panicked".to_string())),
+            None => Err("the release build was not started".to_string()),
+        };
+        run_layers(
+            ctx,
+            &want,
+            &filter,
+            python.as_deref(),
+            &automation_vars,
+            dist,
+        )
+    })
+}
+
+/// The layers in order; `dist` waits for the release app.
+fn run_layers(
+    ctx: &Ctx,
+    want: &dyn Fn(&str) -> bool,
+    filter: &[String],
+    python: Option<&std::path::Path>,
+    automation_vars: &[(String, String)],
+    dist: impl FnOnce() -> Result<std::path::PathBuf, String>,
+) -> Result<bool, String> {
     let mut tally = Tally::default();
     let cargo = |args: &[&str]| {
         let mut c = cmd(ctx, &ctx.cargo);
@@ -192,8 +224,6 @@ pub fn test(ctx: &Ctx, args: &[String]) -> Result<bool, String> {
     if want("host") {
         // Four at a time: most host binaries wait on real servers (agent server, automation
         // service, Omnigent), not on the CPU.
-        let python = python.clone();
-        let vars = automation_vars.clone();
         run_layer(
             ctx,
             &mut tally,
@@ -207,13 +237,13 @@ pub fn test(ctx: &Ctx, args: &[String]) -> Result<bool, String> {
                 "canvas-e2e",
             ],
             pool::jobs(4),
-            &filter,
+            filter,
             &|b| {
                 let mut c = cmd(ctx, &b.exe);
-                if let Some(p) = &python {
+                if let Some(p) = python {
                     c.env("CANVAS_AGENT_PYTHON", p);
                 }
-                c.envs(vars.iter().cloned());
+                c.envs(automation_vars.iter().cloned());
                 c
             },
         );
@@ -239,7 +269,7 @@ pub fn test(ctx: &Ctx, args: &[String]) -> Result<bool, String> {
                 "wasm32-unknown-unknown",
             ],
             pool::jobs(2),
-            &filter,
+            filter,
             &|b| {
                 // What cargo's `runner` for wasm32 (.cargo/config.toml) would run.
                 let mut c = cmd(ctx, &runner);
@@ -254,7 +284,7 @@ pub fn test(ctx: &Ctx, args: &[String]) -> Result<bool, String> {
     }
 
     if want("e2e") {
-        match e2e_env(ctx, python.as_deref()) {
+        match dist().and_then(|dist| e2e_env_for(ctx, python, dist)) {
             Ok((env, _agent)) => {
                 step(ctx, "size budget (gzip bytes before the first render)");
                 match split::check_budget(ctx, &build::dist_dir(ctx)) {
@@ -311,8 +341,18 @@ pub(crate) fn e2e_env(
     ctx: &Ctx,
     python: Option<&std::path::Path>,
 ) -> Result<(Vec<(String, String)>, AgentServer), String> {
-    let python = python.ok_or("no agent-server python")?;
     let dist = build::build_release(ctx, false)?;
+    e2e_env_for(ctx, python, dist)
+}
+
+/// Builds canvas-serve and starts the shared agent server for the end-to-end layer over the
+/// release app in `dist`.
+fn e2e_env_for(
+    ctx: &Ctx,
+    python: Option<&std::path::Path>,
+    dist: std::path::PathBuf,
+) -> Result<(Vec<(String, String)>, AgentServer), String> {
+    let python = python.ok_or("no agent-server python")?;
     build::build_serve(ctx)?;
     // Outside the checkout: the agent server treats a working directory inside another git
     // repository as part of it (the Changes tab would show this repository's history).

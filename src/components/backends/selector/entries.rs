@@ -20,12 +20,15 @@ pub(super) struct Entry {
 }
 
 impl Entry {
+    /// Everything the row shows: a listing that fails after it loaded (same backend, no org,
+    /// same label) must replace the row, not keep the one without the error.
     pub(super) fn key(&self) -> String {
         format!(
-            "{}::{}::{}",
+            "{}::{}::{}::{}",
             self.backend_id,
             self.org_id.as_deref().unwrap_or(""),
-            self.label
+            self.label,
+            self.error.as_deref().unwrap_or("")
         )
     }
 }

@@ -40,13 +40,12 @@ pub fn BackendSelector() -> impl IntoView {
     // probe would take 30 s). Disabled ones are not probed (BR-7).
     probe_each_once(backends, not_heard_from(backends));
 
-    view! { <SelectorView listings=Signal::derive(move || listings.get()) /> }
+    selector_view(listings)
 }
 
-/// The selector showing `listings` (the org lists of the cloud backends as loaded; `None` while
-/// they load): its entries with their health, and its actions.
-#[component]
-pub fn SelectorView(#[prop(into)] listings: Signal<Option<Listings>>) -> impl IntoView {
+/// The selector showing `listings` (the org lists of the cloud backends as loaded): its entries
+/// with their health, and its actions.
+pub fn selector_view(listings: LocalResource<Listings>) -> impl IntoView {
     let backends = use_backends();
     let conn = use_connection();
     let ui = use_backends_ui();
