@@ -151,7 +151,8 @@ pub async fn start(
         conversation_tools::switch_profile(backends, active, &conv, profile)
             .await
             .map_err(waiting)?;
-        c.api
+        let ev = crate::state::api::events(backends, active);
+        ev.api
             .send_message(&conv, message, true)
             .send(&c.transport)
             .await

@@ -39,7 +39,7 @@ async fn all_events(
     active: &ActiveBackend,
     conv: &ConversationRef,
 ) -> Result<Vec<Value>, String> {
-    let c = client(backends, active);
+    let c = crate::state::api::events(backends, active);
     let mut events = Vec::new();
     let mut page_id = None;
     for _ in 0..MAX_EXPORT_PAGES {

@@ -3,7 +3,7 @@
 //! cannot stream — wait for the final answer. Runs live in the per-conversation workspace store.
 
 use crate::platform::time::sleep_ms;
-use crate::state::api::{client, tools};
+use crate::state::api::{events, tools};
 use crate::state::backends::BackendsCtx;
 use crate::state::workspace::{ConvWorkspace, Run};
 use canvas_core::agent_server::dto::BashRequest;
@@ -204,7 +204,7 @@ pub async fn agent_terminal(
     active: &ActiveBackend,
     conv: &ConversationRef,
 ) -> Result<Vec<AgentCommand>, ApiError> {
-    let c = client(backends, active);
+    let c = events(backends, active);
     let page = c
         .api
         .search_events(conv, &EventQuery::newest(100))

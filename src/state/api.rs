@@ -7,7 +7,7 @@ use crate::platform::location;
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::factory::{backend_api, workspace_tools};
-use canvas_core::client::service::{BackendApi, HostsApi, WorkspaceToolsApi};
+use canvas_core::client::service::{BackendApi, EventsApi, HostsApi, WorkspaceToolsApi};
 use canvas_core::transport::routing::RoutingContext;
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -43,6 +43,22 @@ pub fn transport(backends: BackendsCtx, active: &ActiveBackend) -> BrowserTransp
 pub fn client(backends: BackendsCtx, active: &ActiveBackend) -> Client {
     Client {
         api: backend_api(active, &routing(&backends)),
+        transport: transport(backends, active),
+    }
+}
+
+/// A conversation's events on the active backend (history, messages, confirmations) and its
+/// transport: built on demand, apart from [`Client`], so that only the conversation page's
+/// chunks carry them.
+pub struct Events {
+    pub api: Box<dyn EventsApi>,
+    pub transport: BrowserTransport,
+}
+
+/// The events calls of `active` (see [`Events`]).
+pub fn events(backends: BackendsCtx, active: &ActiveBackend) -> Events {
+    Events {
+        api: canvas_core::client::factory::events(active, &routing(&backends)),
         transport: transport(backends, active),
     }
 }

@@ -7,7 +7,7 @@
 //! conversation again shows it at once and catches up from the server.
 
 use crate::platform::socket::{EventSocket, SocketHandlers};
-use crate::state::api::{client, routing};
+use crate::state::api::{client, events, routing};
 use crate::state::backends::BackendsCtx;
 use canvas_core::agent_server::dto::{EventPage, OutgoingMessage};
 use canvas_core::backends::selection::ActiveBackend;
@@ -241,7 +241,7 @@ impl ConversationStore {
         }
         let this = self.clone();
         leptos::task::spawn_local(async move {
-            let c = client(this.backends, &this.active);
+            let c = events(this.backends, &this.active);
             let page = c
                 .api
                 .search_events(&this.conv, &history_query(None))
@@ -274,7 +274,7 @@ impl ConversationStore {
                 .timeline
                 .oldest_timestamp()
                 .map(str::to_string);
-            let c = client(this.backends, &this.active);
+            let c = events(this.backends, &this.active);
             let page = c
                 .api
                 .search_events(&this.conv, &history_query(oldest.as_deref()))
@@ -511,7 +511,7 @@ impl ConversationStore {
         // A session stream: post only once the server acknowledged the subscription (its
         // first heartbeat), so the reply is not missed.
         self.session_subscribed().await?;
-        let c = client(self.backends, &self.active);
+        let c = events(self.backends, &self.active);
         c.api
             .send_message(&self.conv, &text, true)
             .send(&c.transport)
@@ -535,7 +535,7 @@ impl ConversationStore {
         if msg.image_urls.is_empty() {
             return self.send(msg.text).await;
         }
-        let c = client(self.backends, &self.active);
+        let c = events(self.backends, &self.active);
         c.api
             .send_user_message(&self.conv, &msg, true)
             .send(&c.transport)
@@ -589,13 +589,14 @@ impl ConversationStore {
     /// `reason` (else "Rejected by the user").
     pub async fn control(&self, op: Control, reason: Option<&str>) -> Result<(), String> {
         let c = client(self.backends, &self.active);
+        let ev = || events(self.backends, &self.active).api;
         let conv = &self.conv;
         let call = match op {
             Control::Run => c.api.run_conversation(conv),
             Control::Pause => c.api.pause_conversation(conv),
             Control::Interrupt => c.api.interrupt_conversation(conv),
-            Control::Approve => c.api.respond_to_confirmation(conv, true, None),
-            Control::Reject => c.api.respond_to_confirmation(
+            Control::Approve => ev().respond_to_confirmation(conv, true, None),
+            Control::Reject => ev().respond_to_confirmation(
                 conv,
                 false,
                 Some(reason.unwrap_or("Rejected by the user")),

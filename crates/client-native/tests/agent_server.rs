@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use canvas_client_native::ReqwestTransport;
 use canvas_core::client::{
-    backend_api, conversation_start, conversation_tools, settings_pages, workspace_tools,
-    BackendApi, BashRequest, Call, ConversationRef, Created, EventQuery, ExecutionStatus,
+    backend_api, conversation_start, conversation_tools, events, settings_pages, workspace_tools,
+    BashRequest, Call, ConversationRef, Created, EventQuery, EventsApi, ExecutionStatus,
     GitChangeStatus, NewConversation, OutgoingMessage, RoutingContext, SendPlanned, SkillsRequest,
 };
 use canvas_core::conversations::events::{ItemKind, Timeline};
@@ -109,7 +109,7 @@ fn git(dir: &Path, args: &[&str]) {
 
 /// Wait (with a deadline) until the conversation's history holds a user message `text`.
 async fn wait_for_user_message(
-    api: &dyn BackendApi,
+    api: &dyn EventsApi,
     http: &ReqwestTransport,
     conv: &ConversationRef,
     text: &str,
@@ -166,6 +166,8 @@ async fn typed_client_against_a_real_agent_server() {
     let active = active_for(&server.url, &key);
     let api = backend_api(&active, &RoutingContext::native());
     let api = api.as_ref();
+    let ev = events(&active, &RoutingContext::native());
+    let ev = ev.as_ref();
     let pages = settings_pages(&active, &RoutingContext::native());
     let pages = pages.as_ref();
 
@@ -391,12 +393,12 @@ async fn typed_client_against_a_real_agent_server() {
     // --- send a message without running the agent; history returns it ---
     run(
         "send message",
-        api.send_message(&conv, "hello from the typed client", false),
+        ev.send_message(&conv, "hello from the typed client", false),
         &http,
     )
     .await;
-    wait_for_user_message(api, &http, &conv, "hello from the typed client").await;
-    let count = run("events count", api.count_events(&conv), &http).await;
+    wait_for_user_message(ev, &http, &conv, "hello from the typed client").await;
+    let count = run("events count", ev.count_events(&conv), &http).await;
     assert!(count >= 1, "[events count] {count}");
 
     // --- a message with an image (issue #15): stored as sent, shown with its image ---
@@ -407,11 +409,11 @@ async fn typed_client_against_a_real_agent_server() {
     };
     run(
         "send message with an image",
-        api.send_user_message(&conv, &with_image, false),
+        ev.send_user_message(&conv, &with_image, false),
         &http,
     )
     .await;
-    let event = wait_for_user_message(api, &http, &conv, "what is in this image?").await;
+    let event = wait_for_user_message(ev, &http, &conv, "what is in this image?").await;
     assert_eq!(
         event.pointer("/llm_message/content/1/type"),
         Some(&json!("image")),
@@ -424,7 +426,7 @@ async fn typed_client_against_a_real_agent_server() {
     );
     let page = run(
         "events with the image",
-        api.search_events(&conv, &EventQuery::newest(100)),
+        ev.search_events(&conv, &EventQuery::newest(100)),
         &http,
     )
     .await;
@@ -451,7 +453,7 @@ async fn typed_client_against_a_real_agent_server() {
     .await;
     assert_ne!(fork.id, created.id, "[fork] {fork:?}");
     assert_eq!(fork.title.as_deref(), Some("Renamed by test (fork)"));
-    wait_for_user_message(api, &http, &fork.handle(), "hello from the typed client").await;
+    wait_for_user_message(ev, &http, &fork.handle(), "hello from the typed client").await;
     let zip = run("trajectory", tools.download_trajectory(&conv), &http).await;
     assert!(
         zip.starts_with(b"PK"),

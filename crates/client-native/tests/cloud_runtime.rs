@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use canvas_client_native::ReqwestTransport;
 use canvas_core::client::{
-    backend_api, cloud_sandboxes, conversation_start, conversation_tools, workspace_tools, Call,
-    Created, EventQuery, NewConversation, OutgoingMessage, RoutingContext, StartTaskStatus,
+    backend_api, cloud_sandboxes, conversation_start, conversation_tools, events, workspace_tools,
+    Call, Created, EventQuery, NewConversation, OutgoingMessage, RoutingContext, StartTaskStatus,
 };
 use canvas_core::{ActiveBackend, ApiError, AuthMode, Backend, BackendKind};
 use canvas_fixtures::cloud::{CloudOptions, Pacing, StartBehavior};
@@ -107,6 +107,7 @@ async fn cloud_upload_and_image_message_through_the_proxy() {
     let api = api.as_ref();
     let tools = conversation_tools(&active, &ctx);
     let work = workspace_tools(&active, &ctx);
+    let ev = events(&active, &ctx);
     assert!(api.account().is_some(), "a cloud account");
 
     // --- a READY conversation with a RUNNING sandbox ---
@@ -179,7 +180,7 @@ async fn cloud_upload_and_image_message_through_the_proxy() {
     };
     run(
         "send with an image",
-        api.send_user_message(&conv, &msg, false),
+        ev.send_user_message(&conv, &msg, false),
         &http,
     )
     .await;
@@ -187,7 +188,7 @@ async fn cloud_upload_and_image_message_through_the_proxy() {
     loop {
         let page = run(
             "events",
-            api.search_events(&conv, &EventQuery::newest(100)),
+            ev.search_events(&conv, &EventQuery::newest(100)),
             &http,
         )
         .await;

@@ -40,6 +40,7 @@ async fn launcher_options_reach_a_real_agent_server() {
     } = private_server("launch-options");
     let ctx = RoutingContext::native();
     let api = backend_api(&active, &ctx);
+    let ev = canvas_core::client::events(&active, &ctx);
     let pages = settings_pages(&active, &ctx);
     let tools = conversation_tools(&active, &ctx);
 
@@ -157,7 +158,7 @@ async fn launcher_options_reach_a_real_agent_server() {
     };
     let sent = run(
         "user messages",
-        api.search_events(&created.handle(), &query),
+        ev.search_events(&created.handle(), &query),
         &http,
     )
     .await;
@@ -180,7 +181,7 @@ async fn launcher_options_reach_a_real_agent_server() {
     );
     run(
         "send the first message",
-        api.send_message(&created.handle(), "hello from the launcher", true),
+        ev.send_message(&created.handle(), "hello from the launcher", true),
         &http,
     )
     .await;

@@ -355,6 +355,7 @@ async fn the_omnigent_client_speaks_the_real_server() {
         org_id: None,
     };
     let api = backend_api(&active, &RoutingContext::default());
+    let ev = canvas_core::client::events(&active, &RoutingContext::default());
     let ext = canvas_core::client::hosts(&active, &RoutingContext::default());
     let omni = ext
         .omnigent()
@@ -635,7 +636,7 @@ async fn the_omnigent_client_speaks_the_real_server() {
     );
     conn.seen.clear();
     let t_send = Instant::now();
-    run("send_message", api.send_message(&conv, SECOND, true), &http).await;
+    run("send_message", ev.send_message(&conv, SECOND, true), &http).await;
     conn.pump("second message", &mut view, Duration::from_secs(30), |v| {
         users(v).len() == 2
     })

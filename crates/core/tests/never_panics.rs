@@ -1495,6 +1495,7 @@ proptest! {
     fn local_plans_never_leave_their_conversation(id in arb_id(), prefix in prop::sample::select(vec!["", "/pre", "/a/b"])) {
         let host = format!("http://127.0.0.1:8000{prefix}");
         let api = backend_api(&active(BackendKind::Local, &host), &RoutingContext::browser("http://127.0.0.1:8080"));
+        let ev = canvas_core::client::events(&active(BackendKind::Local, &host), &RoutingContext::browser("http://127.0.0.1:8080"));
         let conv = ConversationRef::new(id.clone());
         let under = format!("{prefix}/api/conversations/");
         let planned = [
@@ -1513,8 +1514,8 @@ proptest! {
         }
         for url in [
             api.run_conversation(&conv).map(|c| c.into_plan().url),
-            api.send_message(&conv, "x", false).map(|c| c.into_plan().url),
-            api.search_events(&conv, &Default::default()).map(|c| c.into_plan().url),
+            ev.send_message(&conv, "x", false).map(|c| c.into_plan().url),
+            ev.search_events(&conv, &Default::default()).map(|c| c.into_plan().url),
         ] {
             match url {
                 Ok(url) => {

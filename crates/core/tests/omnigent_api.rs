@@ -10,8 +10,8 @@ use canvas_core::client::omnigent::{
     decode_server_info, decode_summary, decode_summary_page, STREAM_TIMEOUT_MS,
 };
 use canvas_core::client::{
-    backend_api, conversation_start, conversation_tools, hosts, workspace_tools, BackendApi,
-    NewConversation, OutgoingMessage,
+    backend_api, conversation_start, conversation_tools, events, hosts, workspace_tools,
+    BackendApi, EventsApi, NewConversation, OutgoingMessage,
 };
 use canvas_core::error::ApiError;
 use canvas_core::omnigent::dto::{AgentScope, NewSession};
@@ -34,6 +34,10 @@ fn active(host: &str, key: &str) -> ActiveBackend {
 
 fn api(host: &str, key: &str) -> Box<dyn BackendApi> {
     backend_api(&active(host, key), &RoutingContext::default())
+}
+
+fn events_api(host: &str, key: &str) -> Box<dyn EventsApi> {
+    events(&active(host, key), &RoutingContext::default())
 }
 
 /// `(method, url, headers, json body)` of a plan.
@@ -87,6 +91,7 @@ fn the_factory_builds_the_omnigent_client_with_its_capability() {
 #[test]
 fn every_conversation_plan_under_a_prefixed_host() {
     let a = api(&format!("{PREFIXED}/"), "sekret");
+    let e = events_api(&format!("{PREFIXED}/"), "sekret");
     let conv = ConversationRef::new("s 1/x");
     let h = bearer("sekret");
     let cases: Vec<Case> = vec![
@@ -153,7 +158,7 @@ fn every_conversation_plan_under_a_prefixed_host() {
         ),
         (
             "send",
-            a.send_message(&conv, "hi \"you\"\nthere", true)
+            e.send_message(&conv, "hi \"you\"\nthere", true)
                 .unwrap()
                 .into_plan(),
             (
@@ -327,6 +332,7 @@ fn bearer_only_when_a_key_is_set() {
 #[test]
 fn ids_that_cannot_name_a_session_fail_before_any_request() {
     let a = api(PREFIXED, "key-0123456789");
+    let e = events_api(PREFIXED, "key-0123456789");
     let h = hosts(
         &active(PREFIXED, "key-0123456789"),
         &RoutingContext::default(),
@@ -336,7 +342,7 @@ fn ids_that_cannot_name_a_session_fail_before_any_request() {
         assert_eq!(a.get_conversation(id).unwrap_err(), ApiError::NotFound);
         assert_eq!(a.delete_conversation(id).unwrap_err(), ApiError::NotFound);
         assert_eq!(
-            a.send_message(&ConversationRef::new(id), "x", true)
+            e.send_message(&ConversationRef::new(id), "x", true)
                 .unwrap_err(),
             ApiError::NotFound
         );
@@ -348,6 +354,7 @@ fn ids_that_cannot_name_a_session_fail_before_any_request() {
 #[test]
 fn what_omnigent_does_not_offer_is_a_typed_error() {
     let a = api(PREFIXED, "key-0123456789");
+    let e = events_api(PREFIXED, "key-0123456789");
     let conv = ConversationRef::new("c");
     assert!(matches!(
         a.socket_target(&conv, None),
@@ -375,20 +382,20 @@ fn what_omnigent_does_not_offer_is_a_typed_error() {
         text: "look".into(),
         image_urls: vec!["data:image/png;base64,iVBORw0KGgo=".into()],
     };
-    let refused = a.send_user_message(&conv, &with_image, true).unwrap_err();
+    let refused = e.send_user_message(&conv, &with_image, true).unwrap_err();
     assert!(
         refused
             .user_message()
             .contains("Omnigent sessions take text only"),
         "{refused:?}"
     );
-    let text_only = a
+    let text_only = e
         .send_user_message(&conv, &OutgoingMessage::text("look"), true)
         .unwrap()
         .into_plan();
     assert_eq!(
         text_only.body.json(),
-        a.send_message(&conv, "look", true)
+        e.send_message(&conv, "look", true)
             .unwrap()
             .plan()
             .body
@@ -426,6 +433,7 @@ fn the_probe_asks_for_info_and_explains_failures() {
 #[test]
 fn the_conversation_decoders_on_the_captures() {
     let a = api(PREFIXED, "key-0123456789");
+    let e = events_api(PREFIXED, "key-0123456789");
     // get_conversation on the created session.
     let s = a
         .get_conversation("4ba0099d9dc6441babedd17386fc4895")
@@ -473,7 +481,7 @@ fn the_conversation_decoders_on_the_captures() {
     assert!(last.items.is_empty() && last.next_page_id.is_none());
 
     // Writes: any 2xx, body ignored; errors typed.
-    let send = a
+    let send = e
         .send_message(&ConversationRef::new("c"), "x", true)
         .unwrap();
     assert_eq!(send.decode(202, b""), Ok(()));

@@ -7,7 +7,7 @@ use crate::client::cloud::CloudApi;
 use crate::client::local::LocalApi;
 use crate::client::omnigent::OmnigentApi;
 use crate::client::service::{
-    BackendApi, CloudSandboxApi, ConversationStartApi, ConversationToolsApi, HostsApi,
+    BackendApi, CloudSandboxApi, ConversationStartApi, ConversationToolsApi, EventsApi, HostsApi,
     SettingsPagesApi, WorkspaceToolsApi,
 };
 use crate::transport::routing::RoutingContext;
@@ -55,6 +55,12 @@ pub fn conversation_tools(
 /// The settings pages' calls for the active backend, built on demand like
 /// [`conversation_tools`].
 pub fn settings_pages(active: &ActiveBackend, ctx: &RoutingContext) -> Box<dyn SettingsPagesApi> {
+    by_kind!(active, ctx)
+}
+
+/// A conversation's events (its history, sending a message, answering a confirmation), built
+/// on demand like [`conversation_tools`]: only the conversation page's chunks carry them.
+pub fn events(active: &ActiveBackend, ctx: &RoutingContext) -> Box<dyn EventsApi> {
     by_kind!(active, ctx)
 }
 

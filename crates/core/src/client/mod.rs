@@ -60,8 +60,8 @@ pub use crate::transport::routing::{
 };
 pub use cloud::CloudApi;
 pub use factory::{
-    backend_api, client_for, cloud_sandboxes, conversation_start, conversation_tools, hosts,
-    settings_pages, workspace_tools,
+    backend_api, client_for, cloud_sandboxes, conversation_start, conversation_tools, events,
+    hosts, settings_pages, workspace_tools,
 };
 pub use local::LocalApi;
 pub use omnigent::OmnigentApi;

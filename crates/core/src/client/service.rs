@@ -493,7 +493,7 @@ impl<T: RuntimeApi + FilesApi + GitApi + SkillsApi + ?Sized> WorkspaceToolsApi f
 /// the workspace tree is [`FilesApi`]'s (built by
 /// [`workspace_tools`](crate::client::factory::workspace_tools)). Nothing outside
 /// the client modules branches on [`BackendKind`] to pick a strategy.
-pub trait BackendApi: ServerApi + ConversationsApi + EventsApi + SettingsApi + Send + Sync {
+pub trait BackendApi: ServerApi + ConversationsApi + SettingsApi + Send + Sync {
     /// The kind this implementation speaks (for display and diagnostics, not for branching).
     fn kind(&self) -> BackendKind;
     /// Whether connecting requires the agent-server version gate (BR-9); only the agent

@@ -119,6 +119,7 @@ fn p(method: &'static str, path: &str) -> Seen {
 /// Every call a page can make, planned on `api`, with its label.
 fn plan_all(
     api: &dyn BackendApi,
+    ev: &dyn EventsApi,
     tools: &dyn ConversationToolsApi,
     work: &dyn WorkspaceToolsApi,
     start: &dyn ConversationStartApi,
@@ -159,17 +160,17 @@ fn plan_all(
             "condense",
             api.condense_conversation(conv).map(|c| seen(&c)),
         ),
-        ("events", api.search_events(conv, &q).map(|c| seen(&c))),
-        ("count", api.count_events(conv).map(|c| seen(&c))),
-        ("send", api.send_message(conv, "hi", true).map(|c| seen(&c))),
+        ("events", ev.search_events(conv, &q).map(|c| seen(&c))),
+        ("count", ev.count_events(conv).map(|c| seen(&c))),
+        ("send", ev.send_message(conv, "hi", true).map(|c| seen(&c))),
         (
             "send_images",
-            api.send_user_message(conv, &image_message(), true)
+            ev.send_user_message(conv, &image_message(), true)
                 .map(|c| seen(&c)),
         ),
         (
             "confirm",
-            api.respond_to_confirmation(conv, true, None)
+            ev.respond_to_confirmation(conv, true, None)
                 .map(|c| seen(&c)),
         ),
         ("bash", work.execute_bash(c, &bash).map(|c| seen(&c))),
@@ -209,6 +210,7 @@ fn plan_all(
 #[test]
 fn br8_local_routing_table_every_call_direct() {
     let api = backend_api(&local_active(), &page_ctx());
+    let ev = events(&local_active(), &page_ctx());
     assert_eq!(api.kind(), BackendKind::Local);
     assert!(api.version_gated());
     assert!(api.account().is_none());
@@ -245,6 +247,7 @@ fn br8_local_routing_table_every_call_direct() {
     assert_eq!(
         plan_all(
             api.as_ref(),
+            ev.as_ref(),
             conversation_tools(&local_active(), &page_ctx()).as_ref(),
             workspace_tools(&local_active(), &page_ctx()).as_ref(),
             conversation_start(&local_active(), &page_ctx()).as_ref(),
@@ -257,8 +260,9 @@ fn br8_local_routing_table_every_call_direct() {
 #[test]
 fn br8_local_calls_carry_the_session_key_and_server_info_none() {
     let api = backend_api(&local_active(), &page_ctx());
+    let ev = events(&local_active(), &page_ctx());
     let conv = ConversationRef::new("c");
-    let plan = api.send_message(&conv, "hi", false).unwrap().into_plan();
+    let plan = ev.send_message(&conv, "hi", false).unwrap().into_plan();
     assert_eq!(
         plan.headers,
         vec![("X-Session-API-Key".to_string(), "lkey".to_string())]
@@ -284,6 +288,7 @@ fn br8_local_calls_carry_the_session_key_and_server_info_none() {
 #[test]
 fn br8_cloud_routing_table_app_direct_runtime_proxied() {
     let api = backend_api(&cloud_active(Some("org-1")), &page_ctx());
+    let ev = events(&cloud_active(Some("org-1")), &page_ctx());
     assert_eq!(api.kind(), BackendKind::Cloud);
     assert!(!api.version_gated());
     assert!(api.account().is_some());
@@ -320,6 +325,7 @@ fn br8_cloud_routing_table_app_direct_runtime_proxied() {
     assert_eq!(
         plan_all(
             api.as_ref(),
+            ev.as_ref(),
             conversation_tools(&cloud_active(Some("org-1")), &page_ctx()).as_ref(),
             workspace_tools(&cloud_active(Some("org-1")), &page_ctx()).as_ref(),
             conversation_start(&cloud_active(Some("org-1")), &page_ctx()).as_ref(),
@@ -332,6 +338,7 @@ fn br8_cloud_routing_table_app_direct_runtime_proxied() {
 #[test]
 fn br8_cloud_headers_direct_vs_proxy() {
     let api = backend_api(&cloud_active(Some("org-1")), &page_ctx());
+    let ev = events(&cloud_active(Some("org-1")), &page_ctx());
     let direct = api.list_conversations(None, 20).unwrap().into_plan();
     assert_eq!(
         direct.headers,
@@ -340,7 +347,7 @@ fn br8_cloud_headers_direct_vs_proxy() {
             ("X-Org-Id".to_string(), "org-1".to_string())
         ]
     );
-    let proxied = api
+    let proxied = ev
         .send_message(&running_conv(), "hello", true)
         .unwrap()
         .into_plan();
@@ -367,8 +374,8 @@ fn br8_cloud_headers_direct_vs_proxy() {
     assert!(proxied.secrets().contains(&"rt-key".to_string()));
 
     // GET through the proxy: body null; no org selected ⇒ no X-Org-Id anywhere.
-    let api = backend_api(&cloud_active(None), &page_ctx());
-    let count = api.count_events(&running_conv()).unwrap().into_plan();
+    let ev = events(&cloud_active(None), &page_ctx());
+    let count = ev.count_events(&running_conv()).unwrap().into_plan();
     assert_eq!(
         count.body.json(),
         Some(&json!({
@@ -399,6 +406,7 @@ fn br8_cloud_headers_direct_vs_proxy() {
 #[test]
 fn cloud_runtime_calls_wait_for_the_sandbox() {
     let api = backend_api(&cloud_active(None), &page_ctx());
+    let ev = events(&cloud_active(None), &page_ctx());
     let starting = ConversationRef {
         id: "app-conv".into(),
         conversation_url: None,
@@ -411,6 +419,7 @@ fn cloud_runtime_calls_wait_for_the_sandbox() {
     for conv in [&starting, &no_key] {
         for (label, r) in plan_all(
             api.as_ref(),
+            ev.as_ref(),
             conversation_tools(&cloud_active(None), &page_ctx()).as_ref(),
             workspace_tools(&cloud_active(None), &page_ctx()).as_ref(),
             conversation_start(&cloud_active(None), &page_ctx()).as_ref(),
@@ -418,6 +427,7 @@ fn cloud_runtime_calls_wait_for_the_sandbox() {
         ) {
             if let Ok(Seen::Proxy { .. }) = plan_all(
                 api.as_ref(),
+                ev.as_ref(),
                 conversation_tools(&cloud_active(None), &page_ctx()).as_ref(),
                 workspace_tools(&cloud_active(None), &page_ctx()).as_ref(),
                 conversation_start(&cloud_active(None), &page_ctx()).as_ref(),
@@ -433,7 +443,7 @@ fn cloud_runtime_calls_wait_for_the_sandbox() {
         }
     }
     // App-level calls do not need the runtime.
-    assert!(api.search_events(&starting, &EventQuery::default()).is_ok());
+    assert!(ev.search_events(&starting, &EventQuery::default()).is_ok());
     // Server-wide runtime calls need a conversation on cloud.
     assert_eq!(
         workspace_tools(&cloud_active(None), &page_ctx())
@@ -452,12 +462,12 @@ fn cloud_runtime_calls_wait_for_the_sandbox() {
     assert_eq!(env.body.json().unwrap()["timeout"], json!(55));
     assert_eq!(env.timeout_seconds, Some(60));
     // No proxy base outside a browser unless configured.
-    let native = backend_api(&cloud_active(None), &RoutingContext::native());
+    let native = events(&cloud_active(None), &RoutingContext::native());
     assert!(matches!(
         native.count_events(&running_conv()).unwrap_err(),
         ApiError::Network(_)
     ));
-    let configured = backend_api(
+    let configured = events(
         &cloud_active(None),
         &RoutingContext::native().with_proxy_base("http://127.0.0.1:7000"),
     );
@@ -474,7 +484,7 @@ fn cloud_runtime_scheme_follows_the_page() {
         ..running_conv()
     };
     let host_of = |ctx: RoutingContext| {
-        let plan = backend_api(&cloud_active(None), &ctx)
+        let plan = events(&cloud_active(None), &ctx)
             .count_events(&conv)
             .unwrap()
             .into_plan();
@@ -498,8 +508,10 @@ fn br6_local_calls_never_borrow() {
         org_id: None,
     };
     let api = backend_api(&none, &page_ctx());
+    let ev = events(&none, &page_ctx());
     for (label, r) in plan_all(
         api.as_ref(),
+        ev.as_ref(),
         conversation_tools(&none, &page_ctx()).as_ref(),
         workspace_tools(&none, &page_ctx()).as_ref(),
         conversation_start(&none, &page_ctx()).as_ref(),
@@ -510,6 +522,7 @@ fn br6_local_calls_never_borrow() {
     // A local client over a cloud active backend never falls back to another local.
     let local_over_cloud = LocalApi::new(&cloud_active(None));
     for (label, r) in plan_all(
+        &local_over_cloud,
         &local_over_cloud,
         &local_over_cloud,
         &local_over_cloud,
@@ -548,6 +561,7 @@ fn br10_factory_selects_by_kind_only() {
 #[test]
 fn ids_are_encoded_as_path_segments_and_queries() {
     let api = backend_api(&local_active(), &page_ctx());
+    let ev = events(&local_active(), &page_ctx());
     let plan = api.get_conversation("a/../b c").unwrap().into_plan();
     assert_eq!(
         plan.url,
@@ -569,7 +583,7 @@ fn ids_are_encoded_as_path_segments_and_queries() {
         kind: Some("MessageEvent".into()),
         source: Some("user".into()),
     };
-    let plan = api
+    let plan = ev
         .search_events(&ConversationRef::new("c"), &q)
         .unwrap()
         .into_plan();
@@ -583,7 +597,7 @@ fn ids_are_encoded_as_path_segments_and_queries() {
 
 #[test]
 fn request_bodies_match_the_api() {
-    let api = backend_api(&local_active(), &page_ctx());
+    let ev = events(&local_active(), &page_ctx());
     let new = NewConversation {
         working_dir: Some("/w".into()),
         agent_settings: Some(json!({"llm": {"model": "m"}})),
@@ -646,7 +660,7 @@ fn request_bodies_match_the_api() {
             content_type: "application/octet-stream".into()
         }
     );
-    let confirm = api
+    let confirm = ev
         .respond_to_confirmation(&ConversationRef::new("c"), false, Some("no"))
         .unwrap()
         .into_plan();
@@ -813,13 +827,13 @@ fn messages_with_images_have_text_then_one_image_part() {
     );
 
     // Local: the body as is; cloud: the same body inside the envelope.
-    let local = backend_api(&local_active(), &page_ctx())
+    let local = events(&local_active(), &page_ctx())
         .send_user_message(&ConversationRef::new("c"), &image_message(), false)
         .unwrap()
         .into_plan();
     let want = dto::user_message_with(&image_message(), false);
     assert_eq!(local.body.json(), Some(&want));
-    let cloud = backend_api(&cloud_active(None), &page_ctx())
+    let cloud = events(&cloud_active(None), &page_ctx())
         .send_user_message(&running_conv(), &image_message(), false)
         .unwrap()
         .into_plan();
