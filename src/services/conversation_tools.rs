@@ -4,7 +4,7 @@
 
 use crate::links::{conversation_path, pinned};
 use crate::platform::download;
-use crate::state::api::{client, routing, transport};
+use crate::state::api::{client, events, routing, transport};
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::factory::conversation_tools;
@@ -39,7 +39,7 @@ async fn all_events(
     active: &ActiveBackend,
     conv: &ConversationRef,
 ) -> Result<Vec<Value>, String> {
-    let c = crate::state::api::events(backends, active);
+    let c = events(backends, active);
     let mut events = Vec::new();
     let mut page_id = None;
     for _ in 0..MAX_EXPORT_PAGES {
@@ -133,7 +133,7 @@ pub async fn condense(
     active: &ActiveBackend,
     conv: &ConversationRef,
 ) -> Result<(), String> {
-    let c = client(backends, active);
+    let c = events(backends, active);
     c.api
         .condense_conversation(conv)
         .send(&c.transport)

@@ -7,7 +7,7 @@
 //! conversation again shows it at once and catches up from the server.
 
 use crate::platform::socket::{EventSocket, SocketHandlers};
-use crate::state::api::{client, events, routing};
+use crate::state::api::{events, routing};
 use crate::state::backends::BackendsCtx;
 use canvas_core::agent_server::dto::{EventPage, OutgoingMessage};
 use canvas_core::backends::selection::ActiveBackend;
@@ -588,15 +588,14 @@ impl ConversationStore {
     /// Run, pause, interrupt, or answer the pending confirmation (REST); a rejection carries
     /// `reason` (else "Rejected by the user").
     pub async fn control(&self, op: Control, reason: Option<&str>) -> Result<(), String> {
-        let c = client(self.backends, &self.active);
-        let ev = || events(self.backends, &self.active).api;
+        let c = events(self.backends, &self.active);
         let conv = &self.conv;
         let call = match op {
             Control::Run => c.api.run_conversation(conv),
             Control::Pause => c.api.pause_conversation(conv),
             Control::Interrupt => c.api.interrupt_conversation(conv),
-            Control::Approve => ev().respond_to_confirmation(conv, true, None),
-            Control::Reject => ev().respond_to_confirmation(
+            Control::Approve => c.api.respond_to_confirmation(conv, true, None),
+            Control::Reject => c.api.respond_to_confirmation(
                 conv,
                 false,
                 Some(reason.unwrap_or("Rejected by the user")),

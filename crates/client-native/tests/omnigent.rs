@@ -741,7 +741,7 @@ async fn the_omnigent_client_speaks_the_real_server() {
     // Interrupting an idle session is accepted (202 {"queued":false}) and still announced on
     // the stream as `session.interrupted`.
     conn.seen.clear();
-    run("interrupt", api.interrupt_conversation(&conv), &http).await;
+    run("interrupt", ev.interrupt_conversation(&conv), &http).await;
     conn.pump_until_event("interrupt", &mut view, "session.interrupted")
         .await;
     assert!(

@@ -1513,7 +1513,7 @@ proptest! {
             }
         }
         for url in [
-            api.run_conversation(&conv).map(|c| c.into_plan().url),
+            ev.run_conversation(&conv).map(|c| c.into_plan().url),
             ev.send_message(&conv, "x", false).map(|c| c.into_plan().url),
             ev.search_events(&conv, &Default::default()).map(|c| c.into_plan().url),
         ] {

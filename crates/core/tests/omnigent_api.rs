@@ -171,7 +171,7 @@ fn every_conversation_plan_under_a_prefixed_host() {
         ),
         (
             "interrupt",
-            a.interrupt_conversation(&conv).unwrap().into_plan(),
+            e.interrupt_conversation(&conv).unwrap().into_plan(),
             (
                 Method::Post,
                 format!("{PREFIXED}/v1/sessions/s%201%2Fx/events"),
@@ -181,7 +181,7 @@ fn every_conversation_plan_under_a_prefixed_host() {
         ),
         (
             "pause is an interrupt",
-            a.pause_conversation(&conv).unwrap().into_plan(),
+            e.pause_conversation(&conv).unwrap().into_plan(),
             (
                 Method::Post,
                 format!("{PREFIXED}/v1/sessions/s%201%2Fx/events"),

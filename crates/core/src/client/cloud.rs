@@ -246,22 +246,6 @@ impl ConversationsApi for CloudApi {
             decode_unit,
         )
     }
-
-    fn run_conversation(&self, conv: &ConversationRef) -> Planned<()> {
-        self.in_runtime(conv, endpoints::run)
-    }
-
-    fn pause_conversation(&self, conv: &ConversationRef) -> Planned<()> {
-        self.in_runtime(conv, endpoints::pause)
-    }
-
-    fn interrupt_conversation(&self, conv: &ConversationRef) -> Planned<()> {
-        self.in_runtime(conv, endpoints::interrupt)
-    }
-
-    fn condense_conversation(&self, conv: &ConversationRef) -> Planned<()> {
-        self.in_runtime(conv, endpoints::condense)
-    }
 }
 
 /// Through the app server: the answer is a start task to poll.
@@ -330,6 +314,19 @@ impl ConversationToolsApi for CloudApi {
 
 /// The event search is the app's; the rest is the conversation's runtime.
 impl EventsApi for CloudApi {
+    fn run_conversation(&self, conv: &ConversationRef) -> Planned<()> {
+        self.in_runtime(conv, endpoints::run)
+    }
+    fn pause_conversation(&self, conv: &ConversationRef) -> Planned<()> {
+        self.in_runtime(conv, endpoints::pause)
+    }
+    fn interrupt_conversation(&self, conv: &ConversationRef) -> Planned<()> {
+        self.in_runtime(conv, endpoints::interrupt)
+    }
+    fn condense_conversation(&self, conv: &ConversationRef) -> Planned<()> {
+        self.in_runtime(conv, endpoints::condense)
+    }
+
     fn search_events(&self, conv: &ConversationRef, query: &EventQuery) -> Planned<EventPage> {
         let path = format!(
             "/api/v1/conversation/{}/events/search",

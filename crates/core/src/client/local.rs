@@ -198,22 +198,6 @@ impl ConversationsApi for LocalApi {
             decode_success,
         )
     }
-
-    fn run_conversation(&self, conv: &ConversationRef) -> Planned<()> {
-        self.send(endpoints::run(&conv.id))
-    }
-
-    fn pause_conversation(&self, conv: &ConversationRef) -> Planned<()> {
-        self.send(endpoints::pause(&conv.id))
-    }
-
-    fn interrupt_conversation(&self, conv: &ConversationRef) -> Planned<()> {
-        self.send(endpoints::interrupt(&conv.id))
-    }
-
-    fn condense_conversation(&self, conv: &ConversationRef) -> Planned<()> {
-        self.send(endpoints::condense(&conv.id))
-    }
 }
 
 impl ConversationStartApi for LocalApi {
@@ -291,6 +275,19 @@ impl ConversationToolsApi for LocalApi {
 }
 
 impl EventsApi for LocalApi {
+    fn run_conversation(&self, conv: &ConversationRef) -> Planned<()> {
+        self.send(endpoints::run(&conv.id))
+    }
+    fn pause_conversation(&self, conv: &ConversationRef) -> Planned<()> {
+        self.send(endpoints::pause(&conv.id))
+    }
+    fn interrupt_conversation(&self, conv: &ConversationRef) -> Planned<()> {
+        self.send(endpoints::interrupt(&conv.id))
+    }
+    fn condense_conversation(&self, conv: &ConversationRef) -> Planned<()> {
+        self.send(endpoints::condense(&conv.id))
+    }
+
     fn search_events(&self, conv: &ConversationRef, query: &EventQuery) -> Planned<EventPage> {
         self.send(endpoints::search_events(&conv.id, query))
     }

@@ -193,17 +193,16 @@ impl ConversationsApi for OmnigentApi {
         );
         Ok(Call::new(plan, decode_accepted))
     }
-
-    fn pause_conversation(&self, conv: &ConversationRef) -> Planned<()> {
-        self.post_event(&conv.id, interrupt_event())
-    }
-
-    fn interrupt_conversation(&self, conv: &ConversationRef) -> Planned<()> {
-        self.post_event(&conv.id, interrupt_event())
-    }
 }
 
 impl EventsApi for OmnigentApi {
+    fn pause_conversation(&self, conv: &ConversationRef) -> Planned<()> {
+        self.post_event(&conv.id, interrupt_event())
+    }
+    fn interrupt_conversation(&self, conv: &ConversationRef) -> Planned<()> {
+        self.post_event(&conv.id, interrupt_event())
+    }
+
     /// A message always starts (or steers) a turn: `run` is implied. Text only: a message
     /// with images is `Unsupported`.
     fn send_user_message(

@@ -43,7 +43,7 @@ pub trait ServerApi {
     }
 }
 
-/// Conversations: list, get, create, rename, delete, run control.
+/// Conversations: list, get, rename, delete.
 pub trait ConversationsApi {
     /// One page, most recently updated first; `limit` is clamped to 1..=100.
     fn list_conversations(
@@ -69,6 +69,23 @@ pub trait ConversationsApi {
     fn delete_conversation(&self, _id: &str) -> Planned<()> {
         Err(ApiError::NotFound)
     }
+}
+
+/// Starting a conversation: only the launcher (a lazy chunk) does it, so it is not part of
+/// [`BackendApi`]'s vtable, which the first render links; built on demand by
+/// [`conversation_start`](crate::client::factory::conversation_start) (issue #11).
+pub trait ConversationStartApi {
+    /// Create: local ⇒ `Created::Ready`; cloud ⇒ `Created::Starting` (poll the start task).
+    fn create_conversation(&self, _new: &NewConversation) -> Planned<Created> {
+        Err(ApiError::NotFound)
+    }
+}
+
+/// A conversation's page: its run control, its events (history, messages, confirmations).
+/// Not part of [`BackendApi`]: built on demand by
+/// [`events`](crate::client::factory::events), so only the conversation page's chunks carry it
+/// (issue #11).
+pub trait EventsApi {
     /// Start the agent loop.
     fn run_conversation(&self, _conv: &ConversationRef) -> Planned<()> {
         Err(ApiError::NotFound)
@@ -85,20 +102,6 @@ pub trait ConversationsApi {
     fn condense_conversation(&self, _conv: &ConversationRef) -> Planned<()> {
         Err(ApiError::NotFound)
     }
-}
-
-/// Starting a conversation: only the launcher (a lazy chunk) does it, so it is not part of
-/// [`BackendApi`]'s vtable, which the first render links; built on demand by
-/// [`conversation_start`](crate::client::factory::conversation_start) (issue #11).
-pub trait ConversationStartApi {
-    /// Create: local ⇒ `Created::Ready`; cloud ⇒ `Created::Starting` (poll the start task).
-    fn create_conversation(&self, _new: &NewConversation) -> Planned<Created> {
-        Err(ApiError::NotFound)
-    }
-}
-
-/// Conversation events.
-pub trait EventsApi {
     /// A page of history.
     fn search_events(&self, _conv: &ConversationRef, _query: &EventQuery) -> Planned<EventPage> {
         Err(ApiError::NotFound)
