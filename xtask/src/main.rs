@@ -1,7 +1,7 @@
 //! `cargo xtask <command>`: the project's entry points.
 //!
 //! - `run`   build, start a real local agent server and `canvas-serve`, print the URL
-//! - `test`  every test layer; ends with `N passed, M failed`
+//! - `test`  every test layer; ends with `N passed, M failed; checks: K ok, L failed`
 //! - `build` the release app in `dist/`
 //! - `bench` sizes and timings against DESIGN.md's budgets
 //! - `setup` install whatever is missing (idempotent)
@@ -24,7 +24,7 @@ usage: cargo xtask <command> [flags]
 
 commands:
   run     build, start a real agent server and canvas-serve, print the URL (see `run --help`)
-  test    fmt, clippy, host, wasm (Chromium) and end-to-end tests; `N passed, M failed`
+  test    fmt, clippy, host, wasm (Chromium) and end-to-end tests; `N passed, M failed; checks: K ok, L failed`
   build   the release app in dist/ (`--force` to rebuild)
   bench   transfer size vs. the budget, and the timed benches (bench_* tests)
   setup   install whatever is missing (wasm target, wasm-bindgen-cli, npm tools, the

@@ -1,6 +1,6 @@
 //! `cargo xtask test`: installs what is missing, then every layer — rustfmt, clippy (host and
 //! wasm32), host tests, wasm-bindgen tests in headless Chromium, end-to-end tests (release build,
-//! real agent server, real Chromium) — and ends with one line `N passed, M failed`.
+//! real agent server, real Chromium) — and ends with one line `N passed, M failed; checks: K ok, L failed`.
 
 use crate::build;
 use crate::pool::{self, TestBin};
@@ -14,14 +14,18 @@ use std::time::Instant;
 
 pub const USAGE: &str = "\
 cargo xtask test [--layer checks|host|wasm|e2e]... [-- <filter for the test layers>]
-  Runs every layer by default and prints `N passed, M failed` at the end.";
+  Runs every layer by default and prints `N passed, M failed; checks: K ok, L failed` at the end.";
 
 const LAYERS: &[&str] = &["checks", "host", "wasm", "e2e"];
 
+/// What a run counted: tests (passed, failed) and checks (fmt, clippy, the size budget), which
+/// are reported apart from the tests.
 #[derive(Default)]
 struct Tally {
     passed: u64,
     failed: u64,
+    checks_ok: u64,
+    checks_failed: u64,
     lines: Vec<String>,
 }
 
@@ -32,6 +36,29 @@ impl Tally {
         self.lines.push(format!(
             "  {layer:<28} {passed:>4} passed, {failed:>3} failed  ({secs:.1}s)"
         ));
+    }
+
+    fn check(&mut self, name: &str, ok: bool, secs: f64) {
+        if ok {
+            self.checks_ok += 1;
+        } else {
+            self.checks_failed += 1;
+        }
+        let word = if ok { "ok" } else { "FAILED" };
+        self.lines
+            .push(format!("  {name:<28} check {word:<17}  ({secs:.1}s)"));
+    }
+
+    /// The last line: the tests, then the checks.
+    fn summary(&self) -> String {
+        format!(
+            "{} passed, {} failed; checks: {} ok, {} failed",
+            self.passed, self.failed, self.checks_ok, self.checks_failed
+        )
+    }
+
+    fn ok(&self) -> bool {
+        self.failed == 0 && self.checks_failed == 0
     }
 }
 
@@ -60,17 +87,12 @@ fn run_layer(
     }
 }
 
-/// A check (fmt, clippy): one pass or one failure.
+/// A check (fmt, clippy): ok or failed, counted apart from the tests.
 fn run_check(ctx: &Ctx, tally: &mut Tally, layer: &str, c: &mut Command) {
     step(ctx, layer);
     let t0 = Instant::now();
     let ok = c.status().map(|s| s.success()).unwrap_or(false);
-    let secs = t0.elapsed().as_secs_f64();
-    if ok {
-        tally.record(layer, 1, 0, secs);
-    } else {
-        tally.record(layer, 0, 1, secs);
-    }
+    tally.check(layer, ok, t0.elapsed().as_secs_f64());
 }
 
 pub fn test(ctx: &Ctx, args: &[String]) -> Result<bool, String> {
@@ -290,11 +312,11 @@ fn run_layers(
                 match split::check_budget(ctx, &build::dist_dir(ctx)) {
                     Ok(line) => {
                         println!("    {line}");
-                        tally.record("size budget", 1, 0, 0.0);
+                        tally.check("size budget", true, 0.0);
                     }
                     Err(e) => {
                         println!("    {e}");
-                        tally.record("size budget", 0, 1, 0.0);
+                        tally.check("size budget", false, 0.0);
                     }
                 }
                 // Binaries side by side, two tests at a time inside each: the tests wait on
@@ -332,8 +354,8 @@ fn run_layers(
         println!("{l}");
     }
     println!("  total time {:.1}s", ctx.started.elapsed().as_secs_f64());
-    println!("{} passed, {} failed", tally.passed, tally.failed);
-    Ok(tally.failed == 0)
+    println!("{}", tally.summary());
+    Ok(tally.ok())
 }
 
 /// Builds the release app and starts the shared agent server for the end-to-end layer.
