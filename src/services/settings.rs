@@ -4,7 +4,7 @@
 //! server's named secrets (`/api/settings/secrets`, issue #13).
 
 use crate::platform::storage::WebStorage;
-use crate::state::api::{client, routing, transport};
+use crate::state::api::{routing, settings as settings_client, transport};
 use crate::state::backends::BackendsCtx;
 use canvas_core::agent_server::dto::Settings;
 use canvas_core::backends::selection::ActiveBackend;
@@ -53,7 +53,7 @@ pub fn save_local(backend_id: &str, s: &LlmSettings) -> Result<(), String> {
 /// The server's settings, its LLM key encrypted (`None` when it offers none or the call
 /// failed).
 pub async fn server_settings(backends: BackendsCtx, active: &ActiveBackend) -> Option<Settings> {
-    let c = client(backends, active);
+    let c = settings_client(backends, active);
     let call = settings_with_encrypted_secrets(c.api.as_ref()).ok()?;
     call.send(&c.transport).await.ok()
 }
@@ -88,7 +88,7 @@ pub async fn save_server(
     active: &ActiveBackend,
     s: &LlmSettings,
 ) -> Result<(), String> {
-    let c = client(backends, active);
+    let c = settings_client(backends, active);
     c.api
         .update_settings(&s.server_patch())
         .send(&c.transport)
@@ -203,7 +203,7 @@ pub async fn agent_forms(
     backends: BackendsCtx,
     active: &ActiveBackend,
 ) -> Result<AgentForms, ApiError> {
-    let c = client(backends, active);
+    let c = settings_client(backends, active);
     let (agent, conversation, settings) = futures::join!(
         with_pages(backends, active, |p| p.settings_schema(SchemaKind::Agent)),
         with_pages(backends, active, |p| p
@@ -223,7 +223,7 @@ pub async fn save_agent_forms(
     active: &ActiveBackend,
     patch: &serde_json::Value,
 ) -> Result<(), ApiError> {
-    let c = client(backends, active);
+    let c = settings_client(backends, active);
     c.api
         .update_settings(patch)
         .send(&c.transport)
@@ -238,7 +238,7 @@ pub async fn mcp_servers(
 ) -> Result<Vec<McpServer>, ApiError> {
     // Planning a test sends nothing: a kind without MCP servers says so before any request.
     settings_pages(active, &routing(&backends)).test_mcp_server(&serde_json::Value::Null)?;
-    let c = client(backends, active);
+    let c = settings_client(backends, active);
     let settings = c.api.get_settings().send(&c.transport).await?;
     Ok(decode_mcp_config(&settings.agent_settings))
 }

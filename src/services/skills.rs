@@ -4,7 +4,7 @@
 //! the launcher prefill of "Use skill".
 
 use crate::platform::storage::WebStorage;
-use crate::state::api::{client, tools};
+use crate::state::api::{settings, tools};
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::SendPlanned;
@@ -44,7 +44,7 @@ pub async fn disabled_skills(
     backends: BackendsCtx,
     active: &ActiveBackend,
 ) -> Result<Vec<String>, ApiError> {
-    let c = client(backends, active);
+    let c = settings(backends, active);
     c.api
         .get_settings()
         .send(&c.transport)
@@ -63,7 +63,7 @@ pub async fn set_disabled(
     name: &str,
     disable: bool,
 ) -> Result<Vec<String>, ApiError> {
-    let c = client(backends, active);
+    let c = settings(backends, active);
     let current = c
         .api
         .get_settings()

@@ -7,7 +7,9 @@ use crate::platform::location;
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::factory::{backend_api, workspace_tools};
-use canvas_core::client::service::{BackendApi, EventsApi, HostsApi, WorkspaceToolsApi};
+use canvas_core::client::service::{
+    BackendApi, EventsApi, HostsApi, SettingsApi, WorkspaceToolsApi,
+};
 use canvas_core::transport::routing::RoutingContext;
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -59,6 +61,21 @@ pub struct Events {
 pub fn events(backends: BackendsCtx, active: &ActiveBackend) -> Events {
     Events {
         api: canvas_core::client::factory::events(active, &routing(&backends)),
+        transport: transport(backends, active),
+    }
+}
+
+/// The active backend's settings (read and patch) and its transport: built on demand, apart
+/// from [`Client`] (the launcher's LLM settings, the settings and skills pages).
+pub struct SettingsClient {
+    pub api: Box<dyn SettingsApi>,
+    pub transport: BrowserTransport,
+}
+
+/// The settings calls of `active` (see [`SettingsClient`]).
+pub fn settings(backends: BackendsCtx, active: &ActiveBackend) -> SettingsClient {
+    SettingsClient {
+        api: canvas_core::client::factory::settings(active, &routing(&backends)),
         transport: transport(backends, active),
     }
 }

@@ -168,11 +168,13 @@ async fn typed_client_against_a_real_agent_server() {
     let api = api.as_ref();
     let ev = events(&active, &RoutingContext::native());
     let ev = ev.as_ref();
+    let settings_api = canvas_core::client::settings(&active, &RoutingContext::native());
+    let server_api = canvas_core::client::server(&active, &RoutingContext::native());
     let pages = settings_pages(&active, &RoutingContext::native());
     let pages = pages.as_ref();
 
     // --- server info + version gate (BR-9) ---
-    let info = run("server info", api.server_info(), &http).await;
+    let info = run("server info", server_api.server_info(), &http).await;
     let version = info
         .gate()
         .unwrap_or_else(|e| panic!("[server info] version gate failed: {e}"));
@@ -180,7 +182,7 @@ async fn typed_client_against_a_real_agent_server() {
     assert!(!info.usable_tools.is_empty(), "[server info] {info:?}");
 
     // --- settings (authenticated) ---
-    let settings = run("settings", api.get_settings(), &http).await;
+    let settings = run("settings", settings_api.get_settings(), &http).await;
     assert!(
         settings.agent_settings.is_object(),
         "[settings] {settings:?}"
@@ -286,7 +288,12 @@ async fn typed_client_against_a_real_agent_server() {
     .await;
     let profiles = run("profiles after activate", pages.list_profiles(), &http).await;
     assert_eq!(profiles.active.as_deref(), Some("canvas-test"));
-    let settings = run("settings after activate", api.get_settings(), &http).await;
+    let settings = run(
+        "settings after activate",
+        settings_api.get_settings(),
+        &http,
+    )
+    .await;
     assert_eq!(
         settings.agent_settings["llm"]["model"],
         json!("openai/stub-model"),
@@ -313,7 +320,8 @@ async fn typed_client_against_a_real_agent_server() {
         run_err("wrong key", wrong.list_conversations(None, 5), &http).await,
         ApiError::Unauthorized
     );
-    let no_key = backend_api(&active_for(&server.url, ""), &RoutingContext::native());
+    let no_key =
+        canvas_core::client::settings(&active_for(&server.url, ""), &RoutingContext::native());
     assert_eq!(
         run_err("no key", no_key.get_settings(), &http).await,
         ApiError::Unauthorized

@@ -6,9 +6,7 @@
 
 use std::path::Path;
 
-use canvas_core::client::{
-    backend_api, settings_pages, workspace_tools, RoutingContext, SkillsRequest,
-};
+use canvas_core::client::{settings_pages, workspace_tools, RoutingContext, SkillsRequest};
 use canvas_core::settings::extensions::{Extension, InstallForm};
 use canvas_core::ApiError;
 
@@ -30,7 +28,7 @@ async fn installed_skills_and_plugins_against_a_real_agent_server() {
         ..
     } = private_server("extensions");
     let ctx = RoutingContext::native();
-    let api = backend_api(&active, &ctx);
+    let settings_api = canvas_core::client::settings(&active, &ctx);
     let pages = settings_pages(&active, &ctx);
     let work = workspace_tools(&active, &ctx);
 
@@ -234,7 +232,7 @@ async fn installed_skills_and_plugins_against_a_real_agent_server() {
     )
     .await;
     let stored = || async {
-        let s = run("settings", api.get_settings(), &http).await;
+        let s = run("settings", settings_api.get_settings(), &http).await;
         canvas_core::settings::mcp::decode_mcp_config(&s.agent_settings)
             .into_iter()
             .find(|m| m.name == "files")

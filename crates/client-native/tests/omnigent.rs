@@ -377,7 +377,12 @@ async fn the_omnigent_client_speaks_the_real_server() {
     let me = run("me", omni.me(), &http).await;
     assert_eq!(me.user_id.as_deref(), Some("local"), "{me:?}");
     assert!(me.is_admin, "{me:?}");
-    let shown = run("server_info", api.server_info(), &http).await;
+    let shown = run(
+        "server_info",
+        canvas_core::client::server(&active, &RoutingContext::default()).server_info(),
+        &http,
+    )
+    .await;
     assert_eq!(shown.title.as_deref(), Some("Omnigent"), "{shown:?}");
     assert_eq!(shown.version.as_deref(), Some("0.19.1"), "{shown:?}");
     let outcome = probe(&backend, &http, ProbePolicy::DEFAULT, |ms| {

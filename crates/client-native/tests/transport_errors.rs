@@ -5,15 +5,17 @@ use std::net::TcpListener;
 use std::time::{Duration, Instant};
 
 use canvas_client_native::ReqwestTransport;
-use canvas_core::client::{backend_api, RoutingContext};
+use canvas_core::client::{ServerApi, SettingsApi};
 use canvas_core::{ActiveBackend, ApiError, Backend, BackendKind};
 
-fn api_for(url: &str) -> Box<dyn canvas_core::client::BackendApi> {
+/// The local client (settings and server info are built on demand in the app; the concrete
+/// client has them all).
+fn api_for(url: &str) -> canvas_core::client::LocalApi {
     let active = ActiveBackend {
         backend: Backend::new("t", "T", url, "k", BackendKind::Local),
         org_id: None,
     };
-    backend_api(&active, &RoutingContext::native())
+    canvas_core::client::LocalApi::new(&active)
 }
 
 #[tokio::test]

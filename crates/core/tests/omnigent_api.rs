@@ -40,6 +40,10 @@ fn events_api(host: &str, key: &str) -> Box<dyn EventsApi> {
     events(&active(host, key), &RoutingContext::default())
 }
 
+fn server_api(host: &str, key: &str) -> Box<dyn canvas_core::client::ServerApi> {
+    canvas_core::client::server(&active(host, key), &RoutingContext::default())
+}
+
 /// `(method, url, headers, json body)` of a plan.
 type Shape = (Method, String, Vec<(String, String)>, Option<Value>);
 
@@ -97,7 +101,10 @@ fn every_conversation_plan_under_a_prefixed_host() {
     let cases: Vec<Case> = vec![
         (
             "server_info",
-            a.server_info().unwrap().into_plan(),
+            server_api(PREFIXED, "sekret")
+                .server_info()
+                .unwrap()
+                .into_plan(),
             (Method::Get, format!("{PREFIXED}/v1/info"), h.clone(), None),
         ),
         (
@@ -357,7 +364,7 @@ fn what_omnigent_does_not_offer_is_a_typed_error() {
     let e = events_api(PREFIXED, "key-0123456789");
     let conv = ConversationRef::new("c");
     assert!(matches!(
-        a.socket_target(&conv, None),
+        e.socket_target(&conv, None),
         Err(ApiError::Unsupported(_))
     ));
     assert!(matches!(
@@ -501,7 +508,6 @@ fn the_conversation_decoders_on_the_captures() {
 
 #[test]
 fn the_capability_decoders_on_the_captures() {
-    let a = api(PREFIXED, "key-0123456789");
     let h = hosts(
         &active(PREFIXED, "key-0123456789"),
         &RoutingContext::default(),
@@ -527,7 +533,11 @@ fn the_capability_decoders_on_the_captures() {
     let i = o.info().unwrap().decode(200, info).unwrap();
     assert!(i.single_user && !i.managed_sandboxes_enabled);
     assert_eq!(i.server_version.as_deref(), Some("0.19.1"));
-    let si = a.server_info().unwrap().decode(200, info).unwrap();
+    let si = server_api(PREFIXED, "key-0123456789")
+        .server_info()
+        .unwrap()
+        .decode(200, info)
+        .unwrap();
     assert_eq!(
         (si.title.as_deref(), si.version.as_deref()),
         (Some("Omnigent"), Some("0.19.1"))

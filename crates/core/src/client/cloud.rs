@@ -314,6 +314,21 @@ impl ConversationToolsApi for CloudApi {
 
 /// The event search is the app's; the rest is the conversation's runtime.
 impl EventsApi for CloudApi {
+    /// The conversation's runtime (its URL and session key; [`ApiError::SandboxStarting`]
+    /// until it has them).
+    fn socket_target(
+        &self,
+        conv: &ConversationRef,
+        newest_timestamp: Option<&str>,
+    ) -> Result<SocketTarget, ApiError> {
+        let t = runtime_target(conv, &self.backend().host, &self.ctx)?;
+        Ok(SocketTarget {
+            url: events_socket_url(&t.base_url, &t.conversation_id, newest_timestamp)
+                .map_err(|e| ApiError::Decode(e.to_string()))?,
+            key: t.session_api_key,
+        })
+    }
+
     fn run_conversation(&self, conv: &ConversationRef) -> Planned<()> {
         self.in_runtime(conv, endpoints::run)
     }
@@ -635,20 +650,5 @@ impl BackendApi for CloudApi {
             ApiError::Network(_) => "Cloud API key or network issue".to_string(),
             _ => error.user_message(),
         }
-    }
-
-    /// The conversation's runtime (its URL and session key; [`ApiError::SandboxStarting`]
-    /// until it has them).
-    fn socket_target(
-        &self,
-        conv: &ConversationRef,
-        newest_timestamp: Option<&str>,
-    ) -> Result<SocketTarget, ApiError> {
-        let t = runtime_target(conv, &self.backend().host, &self.ctx)?;
-        Ok(SocketTarget {
-            url: events_socket_url(&t.base_url, &t.conversation_id, newest_timestamp)
-                .map_err(|e| ApiError::Decode(e.to_string()))?,
-            key: t.session_api_key,
-        })
     }
 }

@@ -8,7 +8,7 @@ use crate::client::local::LocalApi;
 use crate::client::omnigent::OmnigentApi;
 use crate::client::service::{
     BackendApi, CloudSandboxApi, ConversationStartApi, ConversationToolsApi, EventsApi, HostsApi,
-    SettingsPagesApi, WorkspaceToolsApi,
+    ServerApi, SettingsApi, SettingsPagesApi, WorkspaceToolsApi,
 };
 use crate::transport::routing::RoutingContext;
 
@@ -55,6 +55,18 @@ pub fn conversation_tools(
 /// The settings pages' calls for the active backend, built on demand like
 /// [`conversation_tools`].
 pub fn settings_pages(active: &ActiveBackend, ctx: &RoutingContext) -> Box<dyn SettingsPagesApi> {
+    by_kind!(active, ctx)
+}
+
+/// The server's identity (`server_info`), built on demand like [`conversation_tools`] (the
+/// probe reads `/server_info` itself).
+pub fn server(active: &ActiveBackend, ctx: &RoutingContext) -> Box<dyn ServerApi> {
+    by_kind!(active, ctx)
+}
+
+/// The backend's settings (read and patch), built on demand like [`conversation_tools`]: the
+/// launcher's LLM settings and the skills pages use them, not the first render.
+pub fn settings(active: &ActiveBackend, ctx: &RoutingContext) -> Box<dyn SettingsApi> {
     by_kind!(active, ctx)
 }
 

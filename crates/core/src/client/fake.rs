@@ -50,7 +50,19 @@ impl FakeApi {
 impl ServerApi for FakeApi {}
 impl ConversationsApi for FakeApi {}
 impl crate::client::service::ConversationStartApi for FakeApi {}
-impl EventsApi for FakeApi {}
+impl EventsApi for FakeApi {
+    fn socket_target(
+        &self,
+        conv: &ConversationRef,
+        _newest_timestamp: Option<&str>,
+    ) -> Result<SocketTarget, ApiError> {
+        let host = self.active.backend.host.replacen("http", "ws", 1);
+        Ok(SocketTarget {
+            url: join_url(&host, &format!("/fake/events/{}", id_segment(&conv.id)?)),
+            key: self.active.backend.api_key.clone(),
+        })
+    }
+}
 impl RuntimeApi for FakeApi {}
 impl CloudSandboxApi for FakeApi {}
 impl crate::client::service::HostsApi for FakeApi {}
@@ -106,18 +118,6 @@ impl BackendApi for FakeApi {
 
     fn probe_failure_message(&self, error: &ApiError) -> String {
         format!("fake: {}", error.user_message())
-    }
-
-    fn socket_target(
-        &self,
-        conv: &ConversationRef,
-        _newest_timestamp: Option<&str>,
-    ) -> Result<SocketTarget, ApiError> {
-        let host = self.active.backend.host.replacen("http", "ws", 1);
-        Ok(SocketTarget {
-            url: join_url(&host, &format!("/fake/events/{}", id_segment(&conv.id)?)),
-            key: self.active.backend.api_key.clone(),
-        })
     }
 }
 

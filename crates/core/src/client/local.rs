@@ -275,6 +275,20 @@ impl ConversationToolsApi for LocalApi {
 }
 
 impl EventsApi for LocalApi {
+    /// The backend's own host and key.
+    fn socket_target(
+        &self,
+        conv: &ConversationRef,
+        newest_timestamp: Option<&str>,
+    ) -> Result<SocketTarget, ApiError> {
+        let b = self.backend().map_err(|_| ApiError::NoBackend)?;
+        Ok(SocketTarget {
+            url: events_socket_url(&b.host, &conv.id, newest_timestamp)
+                .map_err(|e| ApiError::Decode(e.to_string()))?,
+            key: b.api_key.clone(),
+        })
+    }
+
     fn run_conversation(&self, conv: &ConversationRef) -> Planned<()> {
         self.send(endpoints::run(&conv.id))
     }
@@ -699,19 +713,5 @@ impl BackendApi for LocalApi {
             ApiError::Unauthorized => "Invalid API key".to_string(),
             _ => error.user_message(),
         }
-    }
-
-    /// The backend's own host and key.
-    fn socket_target(
-        &self,
-        conv: &ConversationRef,
-        newest_timestamp: Option<&str>,
-    ) -> Result<SocketTarget, ApiError> {
-        let b = self.backend().map_err(|_| ApiError::NoBackend)?;
-        Ok(SocketTarget {
-            url: events_socket_url(&b.host, &conv.id, newest_timestamp)
-                .map_err(|e| ApiError::Decode(e.to_string()))?,
-            key: b.api_key.clone(),
-        })
     }
 }

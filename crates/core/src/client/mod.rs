@@ -61,7 +61,7 @@ pub use crate::transport::routing::{
 pub use cloud::CloudApi;
 pub use factory::{
     backend_api, client_for, cloud_sandboxes, conversation_start, conversation_tools, events,
-    hosts, settings_pages, workspace_tools,
+    hosts, server, settings, settings_pages, workspace_tools,
 };
 pub use local::LocalApi;
 pub use omnigent::OmnigentApi;

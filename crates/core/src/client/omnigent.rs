@@ -196,6 +196,16 @@ impl ConversationsApi for OmnigentApi {
 }
 
 impl EventsApi for OmnigentApi {
+    fn socket_target(
+        &self,
+        _conv: &ConversationRef,
+        _newest_timestamp: Option<&str>,
+    ) -> Result<SocketTarget, ApiError> {
+        Err(ApiError::Unsupported(
+            "The events websocket (Omnigent streams server-sent events)",
+        ))
+    }
+
     fn pause_conversation(&self, conv: &ConversationRef) -> Planned<()> {
         self.post_event(&conv.id, interrupt_event())
     }
@@ -332,15 +342,5 @@ impl BackendApi for OmnigentApi {
             ApiError::Unauthorized => "Invalid API key".to_string(),
             _ => format!("Omnigent server: {}", error.user_message()),
         }
-    }
-
-    fn socket_target(
-        &self,
-        _conv: &ConversationRef,
-        _newest_timestamp: Option<&str>,
-    ) -> Result<SocketTarget, ApiError> {
-        Err(ApiError::Unsupported(
-            "The events websocket (Omnigent streams server-sent events)",
-        ))
     }
 }

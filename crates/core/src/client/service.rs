@@ -86,6 +86,13 @@ pub trait ConversationStartApi {
 /// [`events`](crate::client::factory::events), so only the conversation page's chunks carry it
 /// (issue #11).
 pub trait EventsApi {
+    /// Where the events socket of `conv` connects, resending since `newest_timestamp`
+    /// (everything when `None`), and the key of its auth frame.
+    fn socket_target(
+        &self,
+        conv: &ConversationRef,
+        newest_timestamp: Option<&str>,
+    ) -> Result<SocketTarget, ApiError>;
     /// Start the agent loop.
     fn run_conversation(&self, _conv: &ConversationRef) -> Planned<()> {
         Err(ApiError::NotFound)
@@ -496,7 +503,7 @@ impl<T: RuntimeApi + FilesApi + GitApi + SkillsApi + ?Sized> WorkspaceToolsApi f
 /// the workspace tree is [`FilesApi`]'s (built by
 /// [`workspace_tools`](crate::client::factory::workspace_tools)). Nothing outside
 /// the client modules branches on [`BackendKind`] to pick a strategy.
-pub trait BackendApi: ServerApi + ConversationsApi + SettingsApi + Send + Sync {
+pub trait BackendApi: ConversationsApi + Send + Sync {
     /// The kind this implementation speaks (for display and diagnostics, not for branching).
     fn kind(&self) -> BackendKind;
     /// Whether connecting requires the agent-server version gate (BR-9); only the agent
@@ -516,13 +523,6 @@ pub trait BackendApi: ServerApi + ConversationsApi + SettingsApi + Send + Sync {
     fn probe_plan(&self) -> ProbePlan;
     /// The text recorded (and shown) when a probe request failed with `error` (BR-7).
     fn probe_failure_message(&self, error: &ApiError) -> String;
-    /// Where the events socket of `conv` connects, resending since `newest_timestamp`
-    /// (everything when `None`), and the key of its auth frame.
-    fn socket_target(
-        &self,
-        conv: &ConversationRef,
-        newest_timestamp: Option<&str>,
-    ) -> Result<SocketTarget, ApiError>;
 }
 
 /// Where the events websocket of a conversation connects, and the key for its auth frame.

@@ -13,6 +13,20 @@ use crate::backends::selection::ActiveBackend;
 use crate::error::ApiError;
 use crate::transport::{multipart, plan};
 
+/// Every trait of a kind's client, for tests that plan any call; the app builds each group on
+/// demand (`backend_api`, `events`, `settings`, `server`), by the same match.
+trait AnyApi: BackendApi + ServerApi + SettingsApi + EventsApi {}
+impl<T: BackendApi + ServerApi + SettingsApi + EventsApi + ?Sized> AnyApi for T {}
+
+fn any_api(active: &ActiveBackend, ctx: &RoutingContext) -> Box<dyn AnyApi> {
+    match active.backend.kind {
+        BackendKind::Local => Box::new(LocalApi::new(active)),
+        BackendKind::Cloud => Box::new(CloudApi::new(active, ctx)),
+        BackendKind::Omnigent => Box::new(OmnigentApi::new(active)),
+        BackendKind::Fake => Box::new(fake::FakeApi::new(active)),
+    }
+}
+
 const RT_URL: &str = "https://rt-1.prod-runtime.all-hands.dev/pre/api/conversations/rt-conv";
 
 fn local_active() -> ActiveBackend {
@@ -118,7 +132,7 @@ fn p(method: &'static str, path: &str) -> Seen {
 
 /// Every call a page can make, planned on `api`, with its label.
 fn plan_all(
-    api: &dyn BackendApi,
+    api: &dyn AnyApi,
     ev: &dyn EventsApi,
     tools: &dyn ConversationToolsApi,
     work: &dyn WorkspaceToolsApi,
@@ -206,7 +220,7 @@ fn plan_all(
 
 #[test]
 fn br8_local_routing_table_every_call_direct() {
-    let api = backend_api(&local_active(), &page_ctx());
+    let api = any_api(&local_active(), &page_ctx());
     let ev = events(&local_active(), &page_ctx());
     assert_eq!(api.kind(), BackendKind::Local);
     assert!(api.version_gated());
@@ -256,7 +270,7 @@ fn br8_local_routing_table_every_call_direct() {
 
 #[test]
 fn br8_local_calls_carry_the_session_key_and_server_info_none() {
-    let api = backend_api(&local_active(), &page_ctx());
+    let api = any_api(&local_active(), &page_ctx());
     let ev = events(&local_active(), &page_ctx());
     let conv = ConversationRef::new("c");
     let plan = ev.send_message(&conv, "hi", false).unwrap().into_plan();
@@ -275,7 +289,7 @@ fn br8_local_calls_carry_the_session_key_and_server_info_none() {
     // A local backend with an org in the selection still gets X-Org-Id (it is the active one).
     let mut with_org = local_active();
     with_org.org_id = Some("o".into());
-    let plan = backend_api(&with_org, &page_ctx())
+    let plan = any_api(&with_org, &page_ctx())
         .get_settings()
         .unwrap()
         .into_plan();
@@ -284,7 +298,7 @@ fn br8_local_calls_carry_the_session_key_and_server_info_none() {
 
 #[test]
 fn br8_cloud_routing_table_app_direct_runtime_proxied() {
-    let api = backend_api(&cloud_active(Some("org-1")), &page_ctx());
+    let api = any_api(&cloud_active(Some("org-1")), &page_ctx());
     let ev = events(&cloud_active(Some("org-1")), &page_ctx());
     assert_eq!(api.kind(), BackendKind::Cloud);
     assert!(!api.version_gated());
@@ -334,7 +348,7 @@ fn br8_cloud_routing_table_app_direct_runtime_proxied() {
 
 #[test]
 fn br8_cloud_headers_direct_vs_proxy() {
-    let api = backend_api(&cloud_active(Some("org-1")), &page_ctx());
+    let api = any_api(&cloud_active(Some("org-1")), &page_ctx());
     let ev = events(&cloud_active(Some("org-1")), &page_ctx());
     let direct = api.list_conversations(None, 20).unwrap().into_plan();
     assert_eq!(
@@ -390,7 +404,7 @@ fn br8_cloud_headers_direct_vs_proxy() {
         backend: Backend::locked_cloud("https://app.all-hands.dev"),
         org_id: Some("o2".into()),
     };
-    let plan = backend_api(&cookie, &page_ctx())
+    let plan = any_api(&cookie, &page_ctx())
         .get_settings()
         .unwrap()
         .into_plan();
@@ -402,7 +416,7 @@ fn br8_cloud_headers_direct_vs_proxy() {
 
 #[test]
 fn cloud_runtime_calls_wait_for_the_sandbox() {
-    let api = backend_api(&cloud_active(None), &page_ctx());
+    let api = any_api(&cloud_active(None), &page_ctx());
     let ev = events(&cloud_active(None), &page_ctx());
     let starting = ConversationRef {
         id: "app-conv".into(),
@@ -504,7 +518,7 @@ fn br6_local_calls_never_borrow() {
         backend: Backend::no_backend(),
         org_id: None,
     };
-    let api = backend_api(&none, &page_ctx());
+    let api = any_api(&none, &page_ctx());
     let ev = events(&none, &page_ctx());
     for (label, r) in plan_all(
         api.as_ref(),
@@ -557,7 +571,7 @@ fn br10_factory_selects_by_kind_only() {
 
 #[test]
 fn ids_are_encoded_as_path_segments_and_queries() {
-    let api = backend_api(&local_active(), &page_ctx());
+    let api = any_api(&local_active(), &page_ctx());
     let ev = events(&local_active(), &page_ctx());
     let plan = api.get_conversation("a/../b c").unwrap().into_plan();
     assert_eq!(
@@ -679,7 +693,7 @@ fn request_bodies_match_the_api() {
 
 #[test]
 fn cloud_account_calls() {
-    let api = backend_api(&cloud_active(Some("o1")), &page_ctx());
+    let api = any_api(&cloud_active(Some("o1")), &page_ctx());
     let acct = api.account().unwrap();
     let sbx = cloud_sandboxes(&cloud_active(Some("o1")), &page_ctx());
     let files = CloudApi::new(&cloud_active(Some("o1")), &page_ctx());
@@ -755,7 +769,7 @@ impl Transport for FakeTransport {
 
 #[test]
 fn call_send_runs_the_plan_through_the_one_transport_and_decodes() {
-    let api = backend_api(&local_active(), &page_ctx());
+    let api = any_api(&local_active(), &page_ctx());
     let t = FakeTransport {
         answer: Ok(RawResponse::new(
             200,

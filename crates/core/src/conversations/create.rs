@@ -262,7 +262,7 @@ mod tests {
             backend: Backend::new("b", "B", "http://127.0.0.1:1", "k", BackendKind::Local),
             org_id: None,
         };
-        let api = crate::client::factory::backend_api(
+        let api = crate::client::factory::settings(
             &active,
             &crate::transport::routing::RoutingContext::native(),
         );

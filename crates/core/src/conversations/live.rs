@@ -2,7 +2,6 @@
 //! what the status bar and the controls offer, autoscroll, the composer's keys, history paging.
 
 use crate::backends::selection::ActiveBackend;
-use crate::client::factory::backend_api;
 use crate::client::unified::EventQuery;
 use crate::conversations::events::ExecutionStatus;
 use crate::error::ApiError;
@@ -15,14 +14,14 @@ pub use crate::client::service::SocketTarget;
 
 /// The events socket of `conv` on the active backend, resending since `newest_timestamp`
 /// (everything when `None`), as the backend's kind says
-/// ([`BackendApi::socket_target`](crate::client::service::BackendApi::socket_target)).
+/// ([`EventsApi::socket_target`](crate::client::service::EventsApi::socket_target)).
 pub fn socket_target(
     active: &ActiveBackend,
     conv: &ConversationRef,
     ctx: &RoutingContext,
     newest_timestamp: Option<&str>,
 ) -> Result<SocketTarget, ApiError> {
-    backend_api(active, ctx).socket_target(conv, newest_timestamp)
+    crate::client::factory::events(active, ctx).socket_target(conv, newest_timestamp)
 }
 
 /// The history page older than `oldest_timestamp` (the first page when `None`).
