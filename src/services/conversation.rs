@@ -151,10 +151,8 @@ pub async fn start(
         conversation_tools::switch_profile(backends, active, &conv, profile)
             .await
             .map_err(waiting)?;
-        let ev = crate::state::api::events(backends, active);
-        ev.api
-            .send_message(&conv, message, true)
-            .send(&c.transport)
+        crate::state::api::events(backends, active)
+            .call(|e| e.send_message(&conv, message, true))
             .await
             .map_err(|e| waiting(e.user_message()))?;
     }

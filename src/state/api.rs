@@ -6,10 +6,13 @@ use crate::platform::http::BrowserTransport;
 use crate::platform::location;
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
-use canvas_core::client::factory::{backend_api, workspace_tools};
+use canvas_core::client::factory::{self, backend_api, workspace_tools};
+use canvas_core::client::service::Planned;
 use canvas_core::client::service::{
     BackendApi, EventsApi, HostsApi, SettingsApi, WorkspaceToolsApi,
 };
+use canvas_core::client::SendPlanned;
+use canvas_core::error::ApiError;
 use canvas_core::transport::routing::RoutingContext;
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -26,10 +29,33 @@ pub fn routing(backends: &BackendsCtx) -> RoutingContext {
     }
 }
 
-pub struct Client {
-    pub api: Box<dyn BackendApi>,
+/// One group of `active`'s calls (built by core's factory, by the backend's kind) and the
+/// transport that sends them. The groups other than [`Client`] are built on demand, so that
+/// only the lazy chunks that call them carry them (issue #11).
+pub struct With<A: ?Sized> {
+    pub api: Box<A>,
     pub transport: BrowserTransport,
 }
+
+impl<A: ?Sized> With<A> {
+    /// Plans one call on this group and sends it.
+    pub async fn call<T: 'static>(
+        &self,
+        plan: impl FnOnce(&A) -> Planned<T>,
+    ) -> Result<T, ApiError> {
+        plan(&self.api).send(&self.transport).await
+    }
+}
+
+/// What every page may ask (the list, the probe, the account).
+pub type Client = With<dyn BackendApi>;
+/// A conversation page's calls: run control, history, messages, confirmations, the socket.
+pub type Events = With<dyn EventsApi>;
+/// The backend's settings, read and patched (the launcher's LLM settings, the settings and
+/// skills pages).
+pub type SettingsClient = With<dyn SettingsApi>;
+/// The workspace tools (terminal, files, git, skills).
+pub type Tools = With<dyn WorkspaceToolsApi>;
 
 /// The transport for `active`'s calls: every 2xx answer is a health success for it (BR-7).
 pub fn transport(backends: BackendsCtx, active: &ActiveBackend) -> BrowserTransport {
@@ -41,58 +67,36 @@ pub fn transport(backends: BackendsCtx, active: &ActiveBackend) -> BrowserTransp
     }))
 }
 
+/// `active`'s calls of the group `build` makes (one of core's factories).
+fn with<A: ?Sized>(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    build: fn(&ActiveBackend, &RoutingContext) -> Box<A>,
+) -> With<A> {
+    With {
+        api: build(active, &routing(&backends)),
+        transport: transport(backends, active),
+    }
+}
+
 /// The client of `active` (build it inside the reactive closure that read `active`).
 pub fn client(backends: BackendsCtx, active: &ActiveBackend) -> Client {
-    Client {
-        api: backend_api(active, &routing(&backends)),
-        transport: transport(backends, active),
-    }
+    with(backends, active, backend_api)
 }
 
-/// A conversation's events on the active backend (history, messages, confirmations) and its
-/// transport: built on demand, apart from [`Client`], so that only the conversation page's
-/// chunks carry them.
-pub struct Events {
-    pub api: Box<dyn EventsApi>,
-    pub transport: BrowserTransport,
-}
-
-/// The events calls of `active` (see [`Events`]).
+/// The conversation page's calls of `active` (see [`Events`]).
 pub fn events(backends: BackendsCtx, active: &ActiveBackend) -> Events {
-    Events {
-        api: canvas_core::client::factory::events(active, &routing(&backends)),
-        transport: transport(backends, active),
-    }
-}
-
-/// The active backend's settings (read and patch) and its transport: built on demand, apart
-/// from [`Client`] (the launcher's LLM settings, the settings and skills pages).
-pub struct SettingsClient {
-    pub api: Box<dyn SettingsApi>,
-    pub transport: BrowserTransport,
+    with(backends, active, factory::events)
 }
 
 /// The settings calls of `active` (see [`SettingsClient`]).
 pub fn settings(backends: BackendsCtx, active: &ActiveBackend) -> SettingsClient {
-    SettingsClient {
-        api: canvas_core::client::factory::settings(active, &routing(&backends)),
-        transport: transport(backends, active),
-    }
-}
-
-/// The active backend's workspace tools (terminal, files, git, skills) and its transport: built
-/// on demand, apart from [`Client`], so that only the lazy chunks that use them carry them.
-pub struct Tools {
-    pub api: Box<dyn WorkspaceToolsApi>,
-    pub transport: BrowserTransport,
+    with(backends, active, factory::settings)
 }
 
 /// The workspace tools of `active` (see [`Tools`]).
 pub fn tools(backends: BackendsCtx, active: &ActiveBackend) -> Tools {
-    Tools {
-        api: workspace_tools(active, &routing(&backends)),
-        transport: transport(backends, active),
-    }
+    with(backends, active, workspace_tools)
 }
 
 /// The hosts capability of `active` (Omnigent's hosts, agents, sessions and stream; `omnigent()`
