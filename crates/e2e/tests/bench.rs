@@ -1125,7 +1125,7 @@ struct TitleLoad {
     marks: Vec<(String, f64)>,
 }
 
-/// The landmarks [`waterfall_summary`] reports, when present.
+/// The landmarks [`waterfall_summary`] reports for a first title, when present.
 const LANDMARKS: &[&str] = &[
     "home",
     "active-backend",
@@ -1137,7 +1137,7 @@ const LANDMARKS: &[&str] = &[
 
 /// Where a load's time went, from its resource timings: when the main wasm and the lazy
 /// chunks had arrived, and each backend call (what the title waits for besides code).
-fn waterfall_summary(load: &TitleLoad) -> String {
+fn waterfall_summary(load: &TitleLoad, landmarks: &[&str]) -> String {
     let ends = |pred: &dyn Fn(&str) -> bool| {
         load.waterfall
             .iter()
@@ -1150,12 +1150,19 @@ fn waterfall_summary(load: &TitleLoad) -> String {
         let f = p.rsplit('/').next().unwrap_or_default();
         (f.starts_with("chunk_") || f.starts_with("split_")) && f.ends_with(".wasm")
     });
+    let first_chunk = load
+        .chunks
+        .iter()
+        .map(|(_, start)| *start)
+        .fold(None, |m: Option<f64>, s| Some(m.map_or(s, |m| m.min(s))));
     let mut out = format!(
-        "main wasm in at {}, lazy chunks in at {}",
+        "main wasm in at {}, {} lazy files asked from {} and in at {}",
         main.map_or("-".into(), |t| format!("{t:.0} ms")),
+        load.chunks.len(),
+        first_chunk.map_or("-".into(), |t| format!("{t:.0} ms")),
         chunks.map_or("-".into(), |t| format!("{t:.0} ms"))
     );
-    for id in LANDMARKS {
+    for id in landmarks {
         if let Some((_, t)) = load.marks.iter().find(|(m, _)| m == id) {
             out.push_str(&format!("; [{id}] at {t:.0} ms"));
         }
@@ -1185,6 +1192,39 @@ fn chunks_of(r: &Value) -> Vec<(String, f64)> {
         .unwrap_or_default()
 }
 
+/// A [`TitleLoad`] from what [`TITLE_RESULT`] returned.
+fn title_load(r: &Value) -> TitleLoad {
+    TitleLoad {
+        fcp: r["fcp"].as_f64(),
+        seen: ms(&r["seen"], "title"),
+        frame: ms(&r["frame"], "frame after the title"),
+        transferred: r["transferred"].as_u64().unwrap_or(0),
+        chunks: chunks_of(r),
+        waterfall: r["waterfall"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|e| {
+                        (
+                            e["path"].as_str().unwrap_or_default().to_string(),
+                            e["start"].as_f64().unwrap_or(0.0),
+                            e["end"].as_f64().unwrap_or(0.0),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        marks: r["marks"]
+            .as_object()
+            .map(|o| {
+                o.iter()
+                    .filter_map(|(k, v)| Some((k.clone(), v.as_f64()?)))
+                    .collect()
+            })
+            .unwrap_or_default(),
+    }
+}
+
 /// A fresh headless Chromium (new profile) opens `url` and waits, with a deadline, until a
 /// conversation title is on screen. For ours (`ours`), waits further until the active backend
 /// is connected (the list's work is over) and asserts that no lazy route chunk was fetched after
@@ -1212,35 +1252,7 @@ async fn first_title_load(env: &Env, url: &str, ours: bool) -> TitleLoad {
         text.contains(TITLE_MARKER),
         "the probe stopped on {text:?}, not a conversation title"
     );
-    let load = TitleLoad {
-        fcp: r["fcp"].as_f64(),
-        seen: ms(&r["seen"], "title"),
-        frame: ms(&r["frame"], "frame after the title"),
-        transferred: r["transferred"].as_u64().unwrap_or(0),
-        chunks: chunks_of(&r),
-        waterfall: r["waterfall"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .map(|e| {
-                        (
-                            e["path"].as_str().unwrap_or_default().to_string(),
-                            e["start"].as_f64().unwrap_or(0.0),
-                            e["end"].as_f64().unwrap_or(0.0),
-                        )
-                    })
-                    .collect()
-            })
-            .unwrap_or_default(),
-        marks: r["marks"]
-            .as_object()
-            .map(|o| {
-                o.iter()
-                    .filter_map(|(k, v)| Some((k.clone(), v.as_f64()?)))
-                    .collect()
-            })
-            .unwrap_or_default(),
-    };
+    let load = title_load(&r);
     if ours {
         // The list's code (the sidebar's part) comes before its first paint; after it, only
         // the secondary parts that wait for the list on purpose (the launcher's options,
@@ -1431,9 +1443,15 @@ async fn bench_vs_upstream_first_title_30() {
         first.chunks.len() - before.len(),
         before.len()
     );
-    println!("  ours, first timed load: {}", waterfall_summary(first));
+    println!(
+        "  ours, first timed load: {}",
+        waterfall_summary(first, LANDMARKS)
+    );
     if let Some(t) = theirs.first() {
-        println!("  upstream, first timed load: {}", waterfall_summary(t));
+        println!(
+            "  upstream, first timed load: {}",
+            waterfall_summary(t, LANDMARKS)
+        );
     }
 }
 
@@ -1544,7 +1562,19 @@ struct LongOpen {
     heap: u64,
     /// Ours: (all elements, timeline `li`s, the page's `event-count`).
     dom: Option<(u64, u64, u64)>,
+    /// Where the time before the newest message went ([`waterfall_summary`]).
+    waterfall: String,
 }
+
+/// The landmarks [`waterfall_summary`] reports for a conversation's opening, when present.
+const CONVERSATION_LANDMARKS: &[&str] = &[
+    "active-backend",
+    "loading",
+    "conversation-page",
+    "conversation-heading",
+    "timeline",
+    "link-status",
+];
 
 /// Opens `url` (the long conversation) in a fresh profile; waits until the newest message is on
 /// screen, then until the page settles (ours: its live link open; both: no DOM change for a
@@ -1573,7 +1603,8 @@ async fn open_long(env: &Env, url: &str, ours: bool) -> Option<LongOpen> {
         println!("    upstream: the newest event was not on screen within {LOAD_DEADLINE:?}");
         return None;
     }
-    let r = b.js("return window.__benchTitle").await;
+    let r = b.js(TITLE_RESULT).await;
+    let waterfall = waterfall_summary(&title_load(&r), CONVERSATION_LANDMARKS);
     if ours {
         b.wait_live_link().await;
         wait_quiet(&b, url).await;
@@ -1599,6 +1630,7 @@ async fn open_long(env: &Env, url: &str, ours: bool) -> Option<LongOpen> {
         frame: ms(&r["frame"], "frame after the newest message"),
         heap,
         dom,
+        waterfall,
     })
 }
 
@@ -1696,6 +1728,12 @@ async fn bench_vs_upstream_open_10k_events() {
             .join(", ")
     };
     println!("    each: ours {}; upstream {}", each(&ours), each(&theirs));
+    if let Some(o) = ours.first() {
+        println!("    ours, first opening: {}", o.waterfall);
+    }
+    if let Some(t) = theirs.first() {
+        println!("    upstream, first opening: {}", t.waterfall);
+    }
     record(
         &format!("{events} events: newest on screen (median of {LONG_LOADS})"),
         ot,
