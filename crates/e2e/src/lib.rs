@@ -18,6 +18,8 @@ use std::time::{Duration, Instant};
 
 pub use canvas_serve;
 
+pub mod pages;
+
 /// Default deadline for UI conditions.
 pub const UI_TIMEOUT: Duration = Duration::from_secs(20);
 

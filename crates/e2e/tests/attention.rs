@@ -159,7 +159,7 @@ async fn the_tab_follows_the_agent_and_a_background_tab_is_told_what_needs_the_p
     )
     .await;
     // Leaving the conversation gives the tab back to the app.
-    b.click("[data-testid=nav-conversations]").await;
+    b.shell().nav("conversations").await;
     b.wait_js(
         "the app title on the list",
         "return document.title === 'Agent Canvas'",

@@ -3,90 +3,10 @@
 //! public mode, cloud orgs against the cloud stand-in, the locked-cloud build, the base path and
 //! keyboard use of the dialogs.
 
-use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
+use canvas_e2e::{canvas_serve, keys, AgentApi, Browser, Env};
 use canvas_harness::random_hex;
-use fantoccini::Locator;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
-
-/// Clicks the first element matching `css` (waiting for it).
-async fn click(b: &Browser, css: &str) {
-    let el = b
-        .client
-        .wait()
-        .at_most(Duration::from_secs(20))
-        .for_element(Locator::Css(css))
-        .await;
-    let el = match el {
-        Ok(el) => el,
-        Err(e) => panic!("no {css}: {e}\n{}", b.body_text().await),
-    };
-    el.click()
-        .await
-        .unwrap_or_else(|e| panic!("click {css}: {e}"));
-}
-
-/// Replaces the text of the input matching `css` by typing (real key events).
-async fn type_into(b: &Browser, css: &str, text: &str) {
-    let el = b
-        .client
-        .wait()
-        .at_most(Duration::from_secs(20))
-        .for_element(Locator::Css(css))
-        .await;
-    let el = match el {
-        Ok(el) => el,
-        Err(e) => panic!("no {css}: {e}\n{}", b.body_text().await),
-    };
-    el.clear().await.expect("clear");
-    el.send_keys(text).await.expect("type");
-}
-
-/// The `data-*` attributes of the active-backend hook: (backend id, status).
-async fn hook(b: &Browser) -> (String, String) {
-    let v = b
-        .js(
-            "const e = document.querySelector('[data-testid=active-backend]'); \
-             return e ? [e.dataset.backendId, e.dataset.status] : ['', ''];",
-        )
-        .await;
-    (
-        v[0].as_str().unwrap_or_default().to_string(),
-        v[1].as_str().unwrap_or_default().to_string(),
-    )
-}
-
-/// Waits until the hook names `id` with status `connected`.
-async fn wait_connected_to(b: &Browser, id: &str) {
-    let script = format!(
-        "const e = document.querySelector('[data-testid=active-backend]'); \
-         return !!e && e.dataset.backendId === '{id}' && e.dataset.status === 'connected';"
-    );
-    b.wait_js(&format!("connected to {id}"), &script).await;
-}
-
-/// The titles in the conversation list right now.
-async fn titles(b: &Browser) -> Vec<String> {
-    let v = b
-        .js("return [...document.querySelectorAll('[data-testid=conversation-title]')].map(e => e.innerText)")
-        .await;
-    v.as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|x| x.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-async fn wait_title(b: &Browser, title: &str) {
-    let script = format!(
-        "return [...document.querySelectorAll('[data-testid=conversation-title]')].some(e => e.innerText === {})",
-        json!(title)
-    );
-    b.wait_js(&format!("conversation {title:?} listed"), &script)
-        .await;
-}
 
 /// Installs a per-frame check (requestAnimationFrame: every state that can be painted) that
 /// records each frame in which the list shows a title that belongs to another backend than the
@@ -136,92 +56,18 @@ async fn leaks(b: &Browser) -> Vec<String> {
 async fn poll_no_foreign(b: &Browser, d: Duration, forbidden: &str) {
     let end = Instant::now() + d;
     while Instant::now() < end {
-        let t = titles(b).await;
+        let t = b.list().titles().await;
         assert!(
             !t.iter().any(|x| x == forbidden),
             "{forbidden:?} shown while {:?} is active: {t:?}",
-            hook(b).await
+            b.shell().hook().await
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
 
-async fn stored_backends(b: &Browser) -> Value {
-    b.js("return JSON.parse(localStorage.getItem('openhands-backends'))")
-        .await
-}
-
 fn tag() -> String {
     random_hex(3).expect("random")
-}
-
-/// Opens the add form from the sidebar, fills it, tests the connection (expecting `expect` in
-/// the result) and saves.
-async fn add_backend_in_ui(b: &Browser, name: &str, host: &str, key: &str, expect: &str) {
-    add_backend_of_kind(b, name, host, key, None, expect).await
-}
-
-/// [`add_backend_in_ui`] with the kind chosen explicitly (`None` = inferred).
-async fn add_backend_of_kind(
-    b: &Browser,
-    name: &str,
-    host: &str,
-    key: &str,
-    kind: Option<&str>,
-    expect: &str,
-) {
-    click(b, "[data-testid=add-backend]").await;
-    type_into(
-        b,
-        "[data-testid=add-backend-dialog] [data-testid=backend-name]",
-        name,
-    )
-    .await;
-    type_into(
-        b,
-        "[data-testid=add-backend-dialog] [data-testid=backend-host]",
-        host,
-    )
-    .await;
-    type_into(
-        b,
-        "[data-testid=add-backend-dialog] [data-testid=backend-api-key]",
-        key,
-    )
-    .await;
-    if let Some(kind) = kind {
-        let select = b
-            .client
-            .find(Locator::Css(
-                "[data-testid=add-backend-dialog] [data-testid=backend-kind]",
-            ))
-            .await
-            .expect("kind select");
-        select.select_by_value(kind).await.expect("choose kind");
-    }
-    click(
-        b,
-        "[data-testid=add-backend-dialog] [data-testid=test-connection]",
-    )
-    .await;
-    let script = "const r = document.querySelector('[data-testid=test-result]'); \
-                  return r && r.dataset.outcome ? r.dataset.outcome + '|' + r.innerText : null;";
-    let result = b.wait_js("the connection test", script).await;
-    let result = result.as_str().unwrap_or_default().to_string();
-    assert!(
-        result.starts_with("ok|") && result.contains(expect),
-        "test connection: {result}"
-    );
-    click(
-        b,
-        "[data-testid=add-backend-dialog] [data-testid=save-backend]",
-    )
-    .await;
-    b.wait_js(
-        "the add dialog to close",
-        "return !document.querySelector('[data-testid=add-backend-dialog]')",
-    )
-    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -248,16 +94,14 @@ async fn two_local_backends_add_switch_edit_remove_without_leaking_conversations
         .await
         .expect("serve");
     let b = Browser::start(&env).await;
+    let (shell, list, backends) = (b.shell(), b.list(), b.backends());
     b.goto(&format!("{}/conversations", server.url())).await;
-    wait_connected_to(&b, "default-local").await;
-    wait_title(&b, &shared_title).await;
+    shell.wait_connected_to("default-local").await;
+    list.wait_listed(&shared_title).await;
     // The selector lists the one backend, marked active and connected.
-    b.wait_js(
-        "the Local entry",
-        "const e = document.querySelector('[data-testid=backend-entry][data-backend-id=default-local]'); \
-         return !!e && e.getAttribute('aria-current') === 'true' && e.dataset.status === 'connected';",
-    )
-    .await;
+    backends
+        .wait_active_entry("the Local entry", "default-local")
+        .await;
     watch_for_leaks(
         &b,
         &[(&shared_title, "default-local"), (&private_title, "*")],
@@ -265,40 +109,31 @@ async fn two_local_backends_add_switch_edit_remove_without_leaking_conversations
     .await;
 
     // Add the second server in the UI: it becomes active and shows ITS conversations.
-    add_backend_in_ui(
-        &b,
-        "Second",
-        &second.url,
-        &second.session_api_key,
-        &Env::pinned_server_version(),
-    )
-    .await;
-    let second_id = b
-        .wait_js(
-            "the new backend to become active",
-            "const e = document.querySelector('[data-testid=active-backend]'); \
-             return e && e.dataset.backendId !== 'default-local' ? e.dataset.backendId : null;",
+    backends
+        .add(
+            "Second",
+            &second.url,
+            &second.session_api_key,
+            None,
+            &Env::pinned_server_version(),
         )
-        .await
-        .as_str()
-        .unwrap()
-        .to_string();
+        .await;
+    let second_id = shell
+        .wait_active_other_than("the new backend to become active", "default-local")
+        .await;
     poll_no_foreign(&b, Duration::from_millis(300), &shared_title).await;
-    wait_connected_to(&b, &second_id).await;
-    wait_title(&b, &private_title).await;
-    assert!(!titles(&b).await.contains(&shared_title));
-    let stored = stored_backends(&b).await;
+    shell.wait_connected_to(&second_id).await;
+    list.wait_listed(&private_title).await;
+    assert!(!list.titles().await.contains(&shared_title));
+    let stored = backends.stored().await;
     assert_eq!(stored.as_array().map(Vec::len), Some(2), "{stored}");
     assert_eq!(stored[1]["host"], json!(second.url));
     assert_eq!(stored[1]["kind"], json!("local"));
     assert_eq!(stored[1]["name"], json!("Second"));
     // Both entries are listed, each with its own status.
-    b.wait_js(
-        "two entries, both connected",
-        "const es = [...document.querySelectorAll('[data-testid=backend-entry]')]; \
-         return es.length === 2 && es.every(e => e.dataset.status === 'connected');",
-    )
-    .await;
+    backends
+        .wait_entries_connected("two entries, both connected", 2)
+        .await;
 
     // Switch back from one of the second's conversation pages (BR-5: a conversation page is
     // left for the list): the shared server's list, never the second's. (The page load resets
@@ -310,22 +145,14 @@ async fn two_local_backends_add_switch_edit_remove_without_leaking_conversations
     );
     b.goto(&format!("{}/conversations/{private_conv}", server.url()))
         .await;
-    wait_connected_to(&b, &second_id).await;
+    shell.wait_connected_to(&second_id).await;
     watch_for_leaks(
         &b,
         &[(&shared_title, "default-local"), (&private_title, "*")],
     )
     .await;
-    click(
-        &b,
-        "[data-testid=backend-entry][data-backend-id=default-local]",
-    )
-    .await;
-    b.wait_js(
-        "the list route",
-        "return location.pathname === '/conversations'",
-    )
-    .await;
+    backends.select("default-local").await;
+    shell.wait_path("the list route", "/conversations").await;
     b.wait_js(
         "the switching overlay",
         "return !!document.querySelector('[data-testid=switching-overlay]') || \
@@ -333,73 +160,41 @@ async fn two_local_backends_add_switch_edit_remove_without_leaking_conversations
     )
     .await;
     poll_no_foreign(&b, Duration::from_millis(300), &private_title).await;
-    wait_connected_to(&b, "default-local").await;
-    wait_title(&b, &shared_title).await;
-    assert!(!titles(&b).await.contains(&private_title));
+    shell.wait_connected_to("default-local").await;
+    list.wait_listed(&shared_title).await;
+    assert!(!list.titles().await.contains(&private_title));
 
     // And forth again.
-    click(
-        &b,
-        &format!("[data-testid=backend-entry][data-backend-id='{second_id}']"),
-    )
-    .await;
+    backends.select(&second_id).await;
     poll_no_foreign(&b, Duration::from_millis(300), &shared_title).await;
-    wait_title(&b, &private_title).await;
+    list.wait_listed(&private_title).await;
 
     // Edit its host (same server, another spelling): the connection revision is bumped.
-    click(&b, "[data-testid=manage-backends]").await;
-    click(
-        &b,
-        &format!(
-            "[data-testid=manage-row][data-backend-id='{second_id}'] [data-testid=edit-backend]"
-        ),
-    )
-    .await;
+    backends.open_manage().await;
+    backends.edit(&second_id).await;
     let localhost_url = second.url.replace("127.0.0.1", "localhost");
-    type_into(
-        &b,
-        "[data-testid=edit-backend-dialog] [data-testid=backend-host]",
-        &localhost_url,
-    )
-    .await;
-    click(
-        &b,
-        "[data-testid=edit-backend-dialog] [data-testid=save-backend]",
-    )
-    .await;
-    b.wait_js(
-        "the manage dialog again",
-        "return !!document.querySelector('[data-testid=manage-dialog]')",
-    )
-    .await;
-    let stored = stored_backends(&b).await;
+    backends.edit_field("host", &localhost_url).await;
+    backends.save_edit().await;
+    backends.wait_manage("the manage dialog again").await;
+    let stored = backends.stored().await;
     assert_eq!(stored[1]["host"], json!(localhost_url));
     assert_eq!(stored[1]["connectionRevision"], json!(1), "{stored}");
     assert_eq!(stored[1]["apiKey"], json!(second.session_api_key));
-    wait_title(&b, &private_title).await;
+    list.wait_listed(&private_title).await;
 
     // Remove the active one (with confirmation): back to default-local and its list.
-    click(
-        &b,
-        &format!(
-            "[data-testid=manage-row][data-backend-id='{second_id}'] [data-testid=delete-backend]"
-        ),
-    )
-    .await;
+    backends.ask_delete(&second_id).await;
     // Nothing is deleted before the confirmation.
-    assert_eq!(stored_backends(&b).await.as_array().map(Vec::len), Some(2));
-    click(&b, "[data-testid=confirm-delete]").await;
-    wait_connected_to(&b, "default-local").await;
-    wait_title(&b, &shared_title).await;
-    assert!(!titles(&b).await.contains(&private_title));
-    let stored = stored_backends(&b).await;
+    assert_eq!(backends.stored().await.as_array().map(Vec::len), Some(2));
+    backends.confirm_delete().await;
+    shell.wait_connected_to("default-local").await;
+    list.wait_listed(&shared_title).await;
+    assert!(!list.titles().await.contains(&private_title));
+    let stored = backends.stored().await;
     assert_eq!(stored.as_array().map(Vec::len), Some(1), "{stored}");
     assert_eq!(stored[0]["id"], json!("default-local"));
-    let sel = b
-        .js("return localStorage.getItem('openhands-active-backend')")
-        .await;
     assert_eq!(
-        sel,
+        backends.last_selection_raw().await,
         Value::Null,
         "removing the active backend clears the selection"
     );
@@ -423,53 +218,30 @@ async fn onboarding_without_any_backend_adds_the_first_one() {
     config.agent_server_url = Some(env.agent_url.clone());
     let server = canvas_serve::start(config).await.expect("serve");
     let b = Browser::start(&env).await;
+    let backends = b.backends();
     b.goto(&format!("{}/", server.url())).await;
-    b.wait_js(
-        "the onboarding screen",
-        "return !!document.querySelector('[data-testid=onboarding] [data-testid=backend-form]')",
-    )
-    .await;
+    backends.wait_onboarding().await;
     assert_eq!(
-        b.js("return localStorage.getItem('openhands-backends')")
-            .await,
+        backends.stored_raw().await,
         Value::Null,
         "nothing is written before the user adds a backend"
     );
     // Validation is inline: an empty name and a bad host stay on the screen.
-    type_into(&b, "[data-testid=backend-host]", "ftp://nope").await;
-    click(&b, "[data-testid=save-backend]").await;
-    let errors = b
-        .wait_js(
-            "inline errors",
-            "const es = [...document.querySelectorAll('[data-testid=field-error]')].filter(e => !e.hidden); \
-             return es.length >= 2 ? es.map(e => e.innerText).join('|') : null;",
-        )
-        .await;
-    assert!(
-        errors.as_str().unwrap_or_default().contains("http"),
-        "{errors}"
-    );
-    assert!(
-        b.js("return !!document.querySelector('[data-testid=onboarding]')")
-            .await
-            == json!(true)
-    );
+    backends.fill("host", "ftp://nope").await;
+    backends.save().await;
+    let errors = backends.wait_field_errors().await;
+    assert!(errors.contains("http"), "{errors}");
+    assert!(backends.onboarding_shown().await);
 
-    type_into(&b, "[data-testid=backend-name]", "My server").await;
-    type_into(&b, "[data-testid=backend-host]", &server.url()).await;
-    type_into(&b, "[data-testid=backend-api-key]", &env.agent_key).await;
-    click(&b, "[data-testid=save-backend]").await;
-    let id = b
-        .wait_js(
-            "connected to the new backend",
-            "const e = document.querySelector('[data-testid=active-backend]'); \
-             return e && e.dataset.status === 'connected' ? e.dataset.backendId : null;",
-        )
-        .await;
-    assert_ne!(id, json!("no-backend"));
-    click(&b, CONVERSATIONS_LINK).await;
-    wait_title(&b, &title).await;
-    let stored = stored_backends(&b).await;
+    backends.fill("name", "My server").await;
+    backends.fill("host", &server.url()).await;
+    backends.fill("api-key", &env.agent_key).await;
+    backends.save().await;
+    let id = b.wait_backend_status("connected").await;
+    assert_ne!(id, "no-backend");
+    b.shell().nav_to_conversations().await;
+    b.list().wait_listed(&title).await;
+    let stored = backends.stored().await;
     assert_eq!(stored[0]["name"], json!("My server"));
     assert_eq!(stored[0]["host"], json!(server.url()));
     assert_eq!(stored[0]["kind"], json!("local"));
@@ -482,56 +254,34 @@ async fn public_server(env: &Env) -> canvas_serve::Running {
     canvas_serve::start(config).await.expect("serve")
 }
 
-async fn enter_public_key(b: &Browser, key: &str) {
-    type_into(b, "[data-testid=public-key-input]", key).await;
-    click(b, "[data-testid=public-key-submit]").await;
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn public_mode_asks_for_the_key_rejects_a_wrong_one_and_remembers_the_right_one() {
     let env = Env::get();
     let server = public_server(&env).await;
     let b = Browser::start(&env).await;
+    let backends = b.backends();
     b.goto(&format!("{}/conversations", server.url())).await;
-    b.wait_js(
-        "the key screen",
-        "return !!document.querySelector('[data-testid=public-key]')",
-    )
-    .await;
+    backends.wait_key_screen().await;
     // The host is fixed to the page origin.
-    let host = b
-        .js("const e = document.querySelector('[data-testid=public-host]'); return [e.value, e.readOnly]")
-        .await;
-    assert_eq!(host, json!([server.url(), true]));
+    assert_eq!(
+        backends.key_screen_host().await,
+        json!([server.url(), true])
+    );
     assert!(!b.body_text().await.contains(&env.agent_key));
 
-    enter_public_key(&b, "definitely-not-the-key").await;
-    let err = b
-        .wait_js(
-            "the inline error",
-            "const e = document.querySelector('[data-testid=public-key-error]'); \
-             return e && !e.hidden ? e.innerText : null;",
-        )
-        .await;
-    assert!(
-        err.as_str().unwrap_or_default().contains("refused"),
-        "{err}"
-    );
-    assert!(
-        b.js("return !!document.querySelector('[data-testid=public-key]')")
-            .await
-            == json!(true)
-    );
+    backends.enter_key("definitely-not-the-key").await;
+    let err = backends.wait_key_error().await;
+    assert!(err.contains("refused"), "{err}");
+    assert!(backends.key_screen_shown().await);
     assert_eq!(
-        b.js("return localStorage.getItem('openhands-backends')")
-            .await,
+        backends.stored_raw().await,
         Value::Null,
         "a refused key is not saved"
     );
 
-    enter_public_key(&b, &env.agent_key).await;
-    wait_connected_to(&b, "default-local").await;
-    let stored = stored_backends(&b).await;
+    backends.enter_key(&env.agent_key).await;
+    b.shell().wait_connected_to("default-local").await;
+    let stored = backends.stored().await;
     assert_eq!(
         stored,
         json!([{"id": "default-local", "name": "Local", "host": server.url(), "apiKey": env.agent_key, "kind": "local"}])
@@ -539,12 +289,8 @@ async fn public_mode_asks_for_the_key_rejects_a_wrong_one_and_remembers_the_righ
 
     // A returning user skips the screen.
     b.client.refresh().await.expect("reload");
-    wait_connected_to(&b, "default-local").await;
-    assert!(
-        b.js("return !document.querySelector('[data-testid=public-key]')")
-            .await
-            == json!(true)
-    );
+    b.shell().wait_connected_to("default-local").await;
+    assert!(!backends.key_screen_shown().await);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -554,31 +300,21 @@ async fn public_mode_asks_again_with_an_explanation_after_the_key_changed() {
     let b = Browser::start(&env).await;
     // The conversation list: unlike the home page (whose launcher reads the server's settings
     // with the same request), nothing on it but the probe asks for `/api/settings`.
+    let backends = b.backends();
     b.goto(&format!("{}/conversations", server.url())).await;
-    b.wait_js(
-        "the key screen",
-        "return !!document.querySelector('[data-testid=public-key]')",
-    )
-    .await;
+    backends.wait_key_screen().await;
     // The browser remembers a key the server no longer accepts (it was rotated).
-    b.js(&format!(
-        "localStorage.setItem('openhands-backends', JSON.stringify([{{id:'default-local', name:'Local', host:{}, apiKey:'the-old-key', kind:'local'}}])); return true;",
-        json!(server.url())
-    ))
-    .await;
+    backends
+        .store(
+            json!([{"id": "default-local", "name": "Local", "host": server.url(),
+                       "apiKey": "the-old-key", "kind": "local"}]),
+        )
+        .await;
     // Every request of the reloaded page is logged when it is made.
     b.record_requests().await;
     b.client.refresh().await.expect("reload");
-    let why = b
-        .wait_js(
-            "the explanation",
-            "const e = document.querySelector('[data-testid=key-rotated]'); return e ? e.innerText : null;",
-        )
-        .await;
-    assert!(
-        why.as_str().unwrap_or_default().contains("changed"),
-        "{why}"
-    );
+    let why = backends.wait_key_rotated().await;
+    assert!(why.contains("changed"), "{why}");
     // One probe, one recorded failure: no silent 401 loop. The explanation shows once the
     // probe's failure is recorded (the record comes first), and a probe set off by that record
     // (a loop) would have made its request in the same turn, before the page showed anything.
@@ -596,9 +332,7 @@ async fn public_mode_asks_again_with_an_explanation_after_the_key_changed() {
         vec![json!(401)],
         "one probe with the old key, answered: {old:?}"
     );
-    let health = b
-        .js("return JSON.parse(localStorage.getItem('openhands-backend-health'))")
-        .await;
+    let health = backends.health().await;
     assert_eq!(
         health["default-local"]["consecutiveFailures"],
         json!(1),
@@ -609,9 +343,9 @@ async fn public_mode_asks_again_with_an_explanation_after_the_key_changed() {
         json!("Invalid API key")
     );
 
-    enter_public_key(&b, &env.agent_key).await;
-    wait_connected_to(&b, "default-local").await;
-    let stored = stored_backends(&b).await;
+    backends.enter_key(&env.agent_key).await;
+    b.shell().wait_connected_to("default-local").await;
+    let stored = backends.stored().await;
     assert_eq!(stored[0]["apiKey"], json!(env.agent_key));
     assert_eq!(stored[0]["connectionRevision"], json!(1));
     // Until the person gave the new key, the old one was not tried again.
@@ -635,19 +369,6 @@ mod cloud {
             .expect("cloud stand-in")
     }
 
-    pub async fn entries(b: &Browser) -> Vec<(String, String, String)> {
-        let v = b
-            .js("return [...document.querySelectorAll('[data-testid=backend-entry]')].map(e => \
-                 [e.dataset.backendId, e.dataset.orgId, e.querySelector('.backend-entry-label').innerText])")
-            .await;
-        serde_json::from_value(v).unwrap_or_default()
-    }
-
-    pub async fn selection(b: &Browser) -> Value {
-        b.js("return JSON.parse(sessionStorage.getItem('openhands-active-backend'))")
-            .await
-    }
-
     /// A READY conversation started in `org` through the cloud app API (as another client
     /// would, with `X-Org-Id`); its app conversation id.
     pub async fn conversation_in_org(cloud_url: &str, key: &str, org: &str) -> String {
@@ -668,18 +389,6 @@ mod cloud {
         }
         panic!("the start task in {org} never became READY");
     }
-
-    /// Waits until the conversation list shows `shown` and not `hidden`.
-    pub async fn wait_list_shows(b: &Browser, what: &str, shown: &str, hidden: &str) {
-        b.wait_js(
-            what,
-            &format!(
-                "const row = id => document.querySelector(`[data-testid=conversation-row][data-conversation-id=\"${{id}}\"]`); \
-                 return !!row('{shown}') && !row('{hidden}');"
-            ),
-        )
-        .await;
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -692,40 +401,37 @@ async fn cloud_backends_expand_to_their_orgs_in_the_selector() {
     config.port = port;
     let server = canvas_serve::start(config).await.expect("serve");
     let b = Browser::start(&env).await;
+    let (shell, list, backends) = (b.shell(), b.list(), b.backends());
     b.goto(&format!("{}/", server.url())).await;
-    wait_connected_to(&b, "default-local").await;
+    shell.wait_connected_to("default-local").await;
 
     // A legacy key sees every org; its host is not a cloud domain, so the kind is chosen.
-    add_backend_of_kind(
-        &b,
-        "Cloud",
-        &cloud.url(),
-        &cloud.keys.legacy,
-        Some("cloud"),
-        "Cloud – Personal workspace",
-    )
-    .await;
-    let legacy_id = b
-        .wait_js(
-            "the cloud backend active with an org",
-            "const s = JSON.parse(sessionStorage.getItem('openhands-active-backend') || 'null'); \
-             return s && s.backendId !== 'default-local' && s.orgId ? s.backendId : null;",
+    backends
+        .add(
+            "Cloud",
+            &cloud.url(),
+            &cloud.keys.legacy,
+            Some("cloud"),
+            "Cloud – Personal workspace",
         )
-        .await
-        .as_str()
-        .unwrap()
-        .to_string();
+        .await;
+    let legacy_id = backends
+        .wait_selected_other_than(
+            "the cloud backend active with an org",
+            &["default-local"],
+            None,
+        )
+        .await;
     // No org chosen: the current org (the personal one for this key) is picked.
     assert_eq!(
-        cloud::selection(&b).await,
+        backends.selection().await,
         json!({"backendId": legacy_id, "orgId": cloud.orgs.personal.id})
     );
-    b.wait_js(
-        "three org entries",
-        &format!("return document.querySelectorAll('[data-testid=backend-entry][data-backend-id=\"{legacy_id}\"]').length === 3"),
-    )
-    .await;
-    let mut labels: Vec<String> = cloud::entries(&b)
+    backends
+        .wait_entry_count("three org entries", &legacy_id, 3)
+        .await;
+    let mut labels: Vec<String> = backends
+        .entries()
         .await
         .into_iter()
         .filter(|(id, _, _)| *id == legacy_id)
@@ -740,81 +446,54 @@ async fn cloud_backends_expand_to_their_orgs_in_the_selector() {
             "Cloud – Personal workspace".to_string(),
         ]
     );
-    wait_connected_to(&b, &legacy_id).await;
+    shell.wait_connected_to(&legacy_id).await;
     // One conversation in the personal org and one in org B, started by another client.
     let in_personal =
         cloud::conversation_in_org(&cloud.url(), &cloud.keys.legacy, &cloud.orgs.personal.id).await;
     let in_b =
         cloud::conversation_in_org(&cloud.url(), &cloud.keys.legacy, &cloud.orgs.org_b.id).await;
-    click(&b, CONVERSATIONS_LINK).await;
-    b.wait_js(
-        "the cloud conversation list",
-        "return !!document.querySelector('[data-testid=conversations-empty], [data-testid=conversation-list]')",
-    )
-    .await;
+    shell.nav_to_conversations().await;
+    list.wait_painted("the cloud conversation list").await;
     // The list is the chosen org's: the personal org's conversation, not org B's.
-    cloud::wait_list_shows(
-        &b,
-        "the personal org's conversation only",
-        &in_personal,
-        &in_b,
-    )
-    .await;
+    list.wait_shows_not("the personal org's conversation only", &in_personal, &in_b)
+        .await;
 
     // Choosing an org puts it in the selection (both storages).
-    click(
-        &b,
-        &format!(
-            "[data-testid=backend-entry][data-backend-id='{legacy_id}'][data-org-id='{}']",
-            cloud.orgs.org_b.id
-        ),
-    )
-    .await;
-    b.wait_js(
-        "org B selected",
-        &format!(
-            "const s = JSON.parse(localStorage.getItem('openhands-active-backend')); return s && s.orgId === '{}';",
-            cloud.orgs.org_b.id
-        ),
-    )
-    .await;
+    backends.select_org(&legacy_id, &cloud.orgs.org_b.id).await;
+    backends
+        .wait_last_selection_org("org B selected", &cloud.orgs.org_b.id)
+        .await;
     assert_eq!(
-        cloud::selection(&b).await,
+        backends.selection().await,
         json!({"backendId": legacy_id, "orgId": cloud.orgs.org_b.id})
     );
-    wait_connected_to(&b, &legacy_id).await;
+    shell.wait_connected_to(&legacy_id).await;
     // Now the user sees org B's conversations, and no longer the personal org's.
-    cloud::wait_list_shows(&b, "org B's conversation only", &in_b, &in_personal).await;
+    list.wait_shows_not("org B's conversation only", &in_b, &in_personal)
+        .await;
 
     // A key bound to org A sees only org A (the stand-in lists all three).
-    add_backend_of_kind(
-        &b,
-        "Bound",
-        &cloud.url(),
-        &cloud.keys.org_a,
-        Some("cloud"),
-        "Bound – Org A (fixture)",
-    )
-    .await;
-    let bound_id = b
-        .wait_js(
-            "the bound backend active with org A",
-            &format!(
-                "const s = JSON.parse(sessionStorage.getItem('openhands-active-backend') || 'null'); \
-                 return s && s.backendId !== '{legacy_id}' && s.backendId !== 'default-local' && s.orgId === '{}' ? s.backendId : null;",
-                cloud.orgs.org_a.id
-            ),
+    backends
+        .add(
+            "Bound",
+            &cloud.url(),
+            &cloud.keys.org_a,
+            Some("cloud"),
+            "Bound – Org A (fixture)",
         )
-        .await
-        .as_str()
-        .unwrap()
-        .to_string();
-    b.wait_js(
-        "one entry for the bound key",
-        &format!("return document.querySelectorAll('[data-testid=backend-entry][data-backend-id=\"{bound_id}\"]').length === 1"),
-    )
-    .await;
-    let bound: Vec<_> = cloud::entries(&b)
+        .await;
+    let bound_id = backends
+        .wait_selected_other_than(
+            "the bound backend active with org A",
+            &[&legacy_id, "default-local"],
+            Some(&cloud.orgs.org_a.id),
+        )
+        .await;
+    backends
+        .wait_entry_count("one entry for the bound key", &bound_id, 1)
+        .await;
+    let bound: Vec<_> = backends
+        .entries()
         .await
         .into_iter()
         .filter(|(id, _, _)| *id == bound_id)
@@ -827,7 +506,7 @@ async fn cloud_backends_expand_to_their_orgs_in_the_selector() {
             "Bound – Org A (fixture)".to_string()
         )]
     );
-    wait_connected_to(&b, &bound_id).await;
+    shell.wait_connected_to(&bound_id).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -856,49 +535,36 @@ async fn locked_cloud_cross_origin_asks_for_a_cloud_key_and_offers_no_add_backen
         .await;
     assert_eq!(fields, json!(["backend-api-key"]));
     // A revoked key is refused by the test.
-    type_into(&b, "[data-testid=backend-api-key]", &cloud.keys.revoked).await;
-    click(&b, "[data-testid=test-connection]").await;
-    let err = b
-        .wait_js(
-            "the refused key",
-            "const e = document.querySelector('[data-testid=test-error]'); return e ? e.innerText : null;",
+    let backends = b.backends();
+    backends.fill("api-key", &cloud.keys.revoked).await;
+    backends.test_connection().await;
+    let err = backends.wait_test_error("the refused key").await;
+    assert!(err.contains("Logged out"), "{err}");
+
+    backends.fill("api-key", &cloud.keys.org_b).await;
+    backends.save().await;
+    b.shell().wait_connected_to("locked-cloud").await;
+    backends
+        .wait_org_entry(
+            "the org B entry",
+            &cloud.orgs.org_b.id,
+            "OpenHands Cloud – Org B (fixture)",
         )
         .await;
-    assert!(
-        err.as_str().unwrap_or_default().contains("Logged out"),
-        "{err}"
-    );
-
-    type_into(&b, "[data-testid=backend-api-key]", &cloud.keys.org_b).await;
-    click(&b, "[data-testid=save-backend]").await;
-    wait_connected_to(&b, "locked-cloud").await;
-    b.wait_js(
-        "the org B entry",
-        &format!(
-            "const e = document.querySelector('[data-testid=backend-entry][data-org-id=\"{}\"]'); \
-             return !!e && e.innerText.includes('OpenHands Cloud – Org B (fixture)');",
-            cloud.orgs.org_b.id
-        ),
-    )
-    .await;
     assert_eq!(
-        b.js("return document.querySelectorAll('[data-testid=add-backend], [data-testid=manage-add-backend]').length").await,
+        backends.add_buttons().await,
         json!(0),
         "no Add backend in a locked build"
     );
-    let stored = stored_backends(&b).await;
+    let stored = backends.stored().await;
     assert_eq!(
         stored,
         json!([{"id": "locked-cloud", "name": "OpenHands Cloud", "host": cloud.url(),
                 "apiKey": cloud.keys.org_b, "kind": "cloud", "authMode": "api-key"}])
     );
     // Editing it later changes the key only: host and kind stay the locked ones.
-    click(&b, "[data-testid=manage-backends]").await;
-    click(
-        &b,
-        "[data-testid=manage-row][data-backend-id=locked-cloud] [data-testid=edit-backend]",
-    )
-    .await;
+    backends.open_manage().await;
+    backends.edit("locked-cloud").await;
     let fixed = b
         .wait_js(
             "the edit form",
@@ -922,36 +588,28 @@ async fn base_path_serves_the_app_links_and_deep_reloads_under_the_prefix() {
     let server = canvas_serve::start(config).await.expect("serve");
     assert!(server.url().ends_with("/canvas"));
     let b = Browser::start(&env).await;
+    let (shell, list) = (b.shell(), b.list());
     b.goto(&format!("{}/", server.url())).await;
-    wait_connected_to(&b, "default-local").await;
+    shell.wait_connected_to("default-local").await;
     // The seeded backend talks to the agent server through the prefixed ingress.
-    assert_eq!(stored_backends(&b).await[0]["host"], json!(server.url()));
+    assert_eq!(b.backends().stored().await[0]["host"], json!(server.url()));
     // Links keep the prefix, and following one stays under it.
-    let hrefs: Vec<String> = serde_json::from_value(
-        b.js("return [...document.querySelectorAll('nav.sidebar a')].map(a => a.getAttribute('href'))")
-            .await,
-    )
-    .unwrap_or_default();
+    let hrefs = shell.nav_hrefs().await;
     assert!(
         hrefs.contains(&"/canvas/conversations".to_string()),
         "{hrefs:?}"
     );
     assert!(hrefs.iter().all(|h| h.starts_with("/canvas/")), "{hrefs:?}");
-    click(&b, "nav.sidebar a[href='/canvas/conversations']").await;
-    b.wait_js(
-        "the prefixed route",
-        "return location.pathname === '/canvas/conversations'",
-    )
-    .await;
-    wait_title(&b, &title).await;
+    b.click("nav.sidebar a[href='/canvas/conversations']").await;
+    shell
+        .wait_path("the prefixed route", "/canvas/conversations")
+        .await;
+    list.wait_listed(&title).await;
     // A reload on a deep link works.
     b.client.refresh().await.expect("reload");
-    wait_connected_to(&b, "default-local").await;
-    wait_title(&b, &title).await;
-    assert_eq!(
-        b.js("return location.pathname").await,
-        json!("/canvas/conversations")
-    );
+    shell.wait_connected_to("default-local").await;
+    list.wait_listed(&title).await;
+    assert_eq!(shell.path().await, "/canvas/conversations");
     assert!(
         b.js("return !document.querySelector('[data-testid=not-found]')")
             .await
@@ -959,26 +617,15 @@ async fn base_path_serves_the_app_links_and_deep_reloads_under_the_prefix() {
     );
 
     // Every in-app link keeps the prefix (issue #10): a list row (pinned to its backend)…
-    let row_link = format!("[data-conversation-id=\"{id}\"] a.conversation-link");
-    let href = b
-        .js(&format!(
-            "return document.querySelector('{row_link}').getAttribute('href')"
-        ))
-        .await;
     assert_eq!(
-        href,
+        list.row_href(&id).await,
         json!(format!("/canvas/conversations/{id}?backend=default-local"))
     );
-    click(&b, &row_link).await;
+    list.open_row(&id).await;
     let conversation_path = format!("/canvas/conversations/{id}");
-    b.wait_js(
-        "the conversation page under the prefix",
-        &format!(
-            "return location.pathname === {} && !!document.querySelector('[data-testid=conversation-page]')",
-            json!(conversation_path)
-        ),
-    )
-    .await;
+    shell
+        .wait_conversation_at("the conversation page under the prefix", &conversation_path)
+        .await;
     // …the workspace panel page's way back…
     b.goto(&format!("{}/conversations/{id}/panel", server.url()))
         .await;
@@ -987,15 +634,13 @@ async fn base_path_serves_the_app_links_and_deep_reloads_under_the_prefix() {
         "return !!document.querySelector('[data-testid=panel-back]')",
     )
     .await;
-    click(&b, "[data-testid=panel-back]").await;
-    b.wait_js(
-        "back on the conversation under the prefix",
-        &format!(
-            "return location.pathname === {} && !!document.querySelector('[data-testid=conversation-page]')",
-            json!(conversation_path)
-        ),
-    )
-    .await;
+    b.click("[data-testid=panel-back]").await;
+    shell
+        .wait_conversation_at(
+            "back on the conversation under the prefix",
+            &conversation_path,
+        )
+        .await;
     // …and a start task's way back (a local backend has no start tasks: the page says so).
     b.goto(&format!("{}/conversations/task-none", server.url()))
         .await;
@@ -1011,39 +656,13 @@ async fn base_path_serves_the_app_links_and_deep_reloads_under_the_prefix() {
             .is_some_and(|t| t.contains("not available on this backend")),
         "{said}"
     );
-    click(&b, "[data-testid=start-task-back]").await;
+    b.click("[data-testid=start-task-back]").await;
     b.wait_js(
         "the list under the prefix",
         "return location.pathname === '/canvas/conversations' && location.search === '?backend=default-local'",
     )
     .await;
-    wait_title(&b, &title).await;
-}
-
-/// The sidebar's link to the conversation list (any base path).
-const CONVERSATIONS_LINK: &str = "nav.sidebar a[href$='/conversations']";
-
-/// WebDriver key codes.
-const TAB: &str = "\u{E004}";
-const ESCAPE: &str = "\u{E00C}";
-const ENTER: &str = "\u{E007}";
-
-async fn press(b: &Browser, key: &str) {
-    let el = b.client.active_element().await.expect("active element");
-    el.send_keys(key).await.expect("key");
-}
-
-/// Waits until the element with `data-testid=testid` has focus.
-async fn wait_focused(b: &Browser, testid: &str) {
-    let script = format!(
-        "return !!document.activeElement && document.activeElement.dataset.testid === '{testid}'"
-    );
-    b.wait_js(&format!("focus on {testid}"), &script).await;
-}
-
-async fn focused_testid(b: &Browser) -> Value {
-    b.js("const a = document.activeElement; return a ? (a.dataset.testid || a.tagName) : null")
-        .await
+    list.wait_listed(&title).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1053,33 +672,25 @@ async fn dialogs_trap_focus_close_on_escape_and_return_focus() {
         .await
         .expect("serve");
     let b = Browser::start(&env).await;
+    let (shell, backends) = (b.shell(), b.backends());
     b.goto(&format!("{}/", server.url())).await;
-    wait_connected_to(&b, "default-local").await;
+    shell.wait_connected_to("default-local").await;
 
     // Open "Manage backends" from the keyboard.
-    b.js("document.querySelector('[data-testid=manage-backends]').focus(); return true")
+    shell.focus("[data-testid=manage-backends]").await;
+    b.press(keys::ENTER).await;
+    shell
+        .wait_modal_with_focus("the manage dialog with focus inside", "manage-dialog")
         .await;
-    press(&b, ENTER).await;
-    b.wait_js(
-        "the manage dialog with focus inside",
-        "const d = document.querySelector('[data-testid=manage-dialog]'); \
-         return !!d && d.getAttribute('role') === 'dialog' && d.getAttribute('aria-modal') === 'true' \
-           && d.contains(document.activeElement);",
-    )
-    .await;
     // Tab cycles inside the dialog, forwards and backwards.
     for _ in 0..12 {
-        press(&b, TAB).await;
-        let inside = b
-            .js("return document.querySelector('[data-testid=manage-dialog]').contains(document.activeElement)")
-            .await;
+        b.press(keys::TAB).await;
+        let inside = shell.focus_inside("manage-dialog").await;
         assert_eq!(inside, json!(true), "focus left the dialog");
     }
     for _ in 0..12 {
-        press(&b, "\u{E008}\u{E004}").await; // Shift+Tab
-        let inside = b
-            .js("return document.querySelector('[data-testid=manage-dialog]').contains(document.activeElement)")
-            .await;
+        b.press(&format!("{}{}", keys::SHIFT, keys::TAB)).await;
+        let inside = shell.focus_inside("manage-dialog").await;
         assert_eq!(inside, json!(true), "focus left the dialog (Shift+Tab)");
     }
     // Every button in it has an accessible name.
@@ -1091,39 +702,29 @@ async fn dialogs_trap_focus_close_on_escape_and_return_focus() {
         .await;
     assert_eq!(unnamed, json!(0));
     // Asking to delete moves focus to "Cancel"; cancelling brings it back to "Delete".
-    b.js("document.querySelector('[data-testid=delete-backend]').focus(); return true")
-        .await;
-    press(&b, ENTER).await;
-    wait_focused(&b, "cancel-delete").await;
-    press(&b, ENTER).await;
-    wait_focused(&b, "delete-backend").await;
-    assert_eq!(stored_backends(&b).await.as_array().map(Vec::len), Some(1));
+    shell.focus("[data-testid=delete-backend]").await;
+    b.press(keys::ENTER).await;
+    shell.wait_focused("cancel-delete").await;
+    b.press(keys::ENTER).await;
+    shell.wait_focused("delete-backend").await;
+    assert_eq!(backends.stored().await.as_array().map(Vec::len), Some(1));
     // Esc closes it and focus returns to the button that opened it.
-    press(&b, ESCAPE).await;
-    b.wait_js(
-        "the dialog to close",
-        "return !document.querySelector('[data-testid=manage-dialog]')",
-    )
-    .await;
-    assert_eq!(focused_testid(&b).await, json!("manage-backends"));
+    b.press(keys::ESCAPE).await;
+    backends.wait_manage_closed().await;
+    assert_eq!(shell.focused_testid().await, json!("manage-backends"));
 
     // The add form: Esc closes it too, focus goes back to "Add backend".
-    b.js("document.querySelector('[data-testid=add-backend]').focus(); return true")
-        .await;
-    press(&b, ENTER).await;
-    wait_focused(&b, "backend-name").await;
-    press(&b, ESCAPE).await;
-    b.wait_js(
-        "the add dialog to close",
-        "return !document.querySelector('[data-testid=add-backend-dialog]')",
-    )
-    .await;
-    assert_eq!(focused_testid(&b).await, json!("add-backend"));
+    shell.focus("[data-testid=add-backend]").await;
+    b.press(keys::ENTER).await;
+    shell.wait_focused("backend-name").await;
+    b.press(keys::ESCAPE).await;
+    backends.wait_add_closed().await;
+    assert_eq!(shell.focused_testid().await, json!("add-backend"));
     // The selector entries are buttons with names that say their state.
-    let label = b
-        .js("return document.querySelector('[data-testid=backend-entry]').getAttribute('aria-label')")
-        .await;
-    assert_eq!(label, json!("Local (connected), active"));
+    assert_eq!(
+        backends.first_entry_label().await,
+        json!("Local (connected), active")
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1133,50 +734,38 @@ async fn manage_dialog_reprobes_a_disabled_backend_once() {
         .await
         .expect("serve");
     let b = Browser::start(&env).await;
+    let (shell, backends) = (b.shell(), b.backends());
     b.goto(&format!("{}/", server.url())).await;
-    wait_connected_to(&b, "default-local").await;
+    shell.wait_connected_to("default-local").await;
     // A second record for the same (healthy) agent server whose circuit is open after 5
     // failures; it reaches the server directly (its own origin, so its requests can be told
     // apart from the others'). After it, an enabled record the page has not heard from yet.
-    b.js(&format!(
-        "localStorage.setItem('openhands-backends', JSON.stringify([
-           {{id:'default-local', name:'Local', host:{host}, apiKey:{key}, kind:'local'}},
-           {{id:'spare', name:'Spare', host:{spare}, apiKey:{key}, kind:'local'}},
-           {{id:'other', name:'Other', host:{host}, apiKey:{key}, kind:'local'}}]));
-         localStorage.setItem('openhands-backend-health', JSON.stringify({{spare:
-           {{consecutiveFailures:5, lastError:'Disconnected (check URL or network)', lastFailureAt:1, disabled:true}}}}));
-         return true;",
-        host = json!(server.url()),
-        spare = json!(env.agent_url),
-        key = json!(env.agent_key),
-    ))
-    .await;
+    backends
+        .store(json!([
+            {"id": "default-local", "name": "Local", "host": server.url(), "apiKey": env.agent_key, "kind": "local"},
+            {"id": "spare", "name": "Spare", "host": env.agent_url, "apiKey": env.agent_key, "kind": "local"},
+            {"id": "other", "name": "Other", "host": server.url(), "apiKey": env.agent_key, "kind": "local"}]))
+        .await;
+    backends
+        .store_health(json!({"spare": {"consecutiveFailures": 5,
+            "lastError": "Disconnected (check URL or network)", "lastFailureAt": 1, "disabled": true}}))
+        .await;
     b.record_requests().await;
     b.client.refresh().await.expect("reload");
-    wait_connected_to(&b, "default-local").await;
-    let entry = "[data-testid=backend-entry][data-backend-id=spare]";
-    let title = b
-        .wait_js(
-            "the disabled entry",
-            &format!(
-                "const e = document.querySelector('{entry}'); \
-                 return e && e.dataset.status === 'disabled' ? e.title : null;"
-            ),
-        )
+    shell.wait_connected_to("default-local").await;
+    let title = backends
+        .wait_entry_hint("the disabled entry", "spare", "disabled")
         .await;
     assert!(
-        title.as_str().unwrap_or_default().contains("Disconnected"),
+        title.contains("Disconnected"),
         "the last error is on hover: {title}"
     );
     // Disabled backends are not probed on their own. The backends the page has not heard from
     // are probed together when the sidebar comes up, each asking the server first thing; once
     // Other's probe is over (its dot connected), a probe of Spare would have made its request.
-    b.wait_js(
-        "Other's first probe",
-        "return document.querySelector('[data-testid=backend-entry][data-backend-id=other]')\
-           ?.dataset.status === 'connected'",
-    )
-    .await;
+    backends
+        .wait_entry_status("Other's first probe", "other", "connected")
+        .await;
     let spare_probe = format!("{}/api/settings", env.agent_url.trim_end_matches('/'));
     let to_spare = |log: Vec<Value>| {
         log.into_iter()
@@ -1184,26 +773,15 @@ async fn manage_dialog_reprobes_a_disabled_backend_once() {
             .count()
     };
     assert_eq!(to_spare(b.requests().await), 0, "Spare was not probed");
-    assert_eq!(
-        b.js(&format!(
-            "return document.querySelector('{entry}').dataset.status"
-        ))
-        .await,
-        json!("disabled")
-    );
+    assert_eq!(backends.entry_status("spare").await, json!("disabled"));
     // Opening "Manage backends" re-probes it once: the server answers, the circuit closes.
-    click(&b, "[data-testid=manage-backends]").await;
-    b.wait_js(
-        "the spare backend healthy again",
-        "const h = JSON.parse(localStorage.getItem('openhands-backend-health') || '{}'); \
-         return !h.spare;",
-    )
-    .await;
-    b.wait_js(
-        "its dot connected",
-        &format!("return document.querySelector('{entry}').dataset.status === 'connected'"),
-    )
-    .await;
+    backends.open_manage().await;
+    backends
+        .wait_healthy("the spare backend healthy again", "spare")
+        .await;
+    backends
+        .wait_entry_status("its dot connected", "spare", "connected")
+        .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1213,38 +791,23 @@ async fn a_refused_key_for_the_launcher_host_gets_a_one_click_fix() {
         .await
         .expect("serve");
     let b = Browser::start(&env).await;
+    let (shell, backends) = (b.shell(), b.backends());
     b.goto(&format!("{}/", server.url())).await;
-    wait_connected_to(&b, "default-local").await;
+    shell.wait_connected_to("default-local").await;
     // A backend the user added for this very server, with a key the launcher has since rotated.
-    b.js(&format!(
-        "localStorage.setItem('openhands-backends', JSON.stringify([
-           {{id:'default-local', name:'Local', host:{host}, apiKey:{key}, kind:'local'}},
-           {{id:'mine', name:'Mine', host:{host}, apiKey:'rotated-away', kind:'local'}}]));
-         const sel = JSON.stringify({{backendId:'mine', orgId:null}});
-         localStorage.setItem('openhands-active-backend', sel);
-         sessionStorage.setItem('openhands-active-backend', sel);
-         return true;",
-        host = json!(server.url()),
-        key = json!(env.agent_key),
-    ))
-    .await;
-    b.client.refresh().await.expect("reload");
-    let message = b
-        .wait_js(
-            "the recovery screen",
-            "const e = document.querySelector('[data-testid=recovery-message]'); return e ? e.innerText : null;",
-        )
+    backends
+        .store(json!([
+            {"id": "default-local", "name": "Local", "host": server.url(), "apiKey": env.agent_key, "kind": "local"},
+            {"id": "mine", "name": "Mine", "host": server.url(), "apiKey": "rotated-away", "kind": "local"}]))
         .await;
-    assert_eq!(message, json!("Invalid API key"));
-    click(&b, "[data-testid=use-launcher-key]").await;
-    wait_connected_to(&b, "mine").await;
-    let stored = stored_backends(&b).await;
+    backends.store_selection("mine", None).await;
+    b.client.refresh().await.expect("reload");
+    assert_eq!(shell.wait_recovery_message().await, "Invalid API key");
+    backends.use_launcher_key().await;
+    shell.wait_connected_to("mine").await;
+    let stored = backends.stored().await;
     assert_eq!(stored[1]["apiKey"], json!(env.agent_key));
     assert_eq!(stored[1]["connectionRevision"], json!(1));
     // The button is only offered when the launcher has a different key for that host.
-    assert!(
-        b.js("return !document.querySelector('[data-testid=use-launcher-key]')")
-            .await
-            == json!(true)
-    );
+    assert!(!backends.launcher_key_offered().await);
 }

@@ -5,76 +5,12 @@
 //! The merged list also covers a cloud backend: its picked org (else its personal workspace),
 //! each row labelled `Backend · Org`.
 
-use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
+use canvas_e2e::{canvas_serve, keys, AgentApi, Browser, Env};
 use canvas_fixtures::llm_stub::{self, StubScript};
 use canvas_harness::random_hex;
-use fantoccini::actions::{InputSource, KeyAction, KeyActions};
 use fantoccini::key::Key;
-use fantoccini::Locator;
 use serde_json::json;
 use std::time::{Duration, Instant};
-
-/// Adds a local backend to the registry this page's app uses (as the Add form would).
-async fn add_local_backend(b: &Browser, id: &str, name: &str, host: &str, key: &str) {
-    b.js(&format!(
-        "const list = JSON.parse(localStorage.getItem('openhands-backends') || '[]');
-         list.push({{id:{id}, name:{name}, host:{host}, apiKey:{key}, kind:'local'}});
-         localStorage.setItem('openhands-backends', JSON.stringify(list));
-         return list.length;",
-        id = json!(id),
-        name = json!(name),
-        host = json!(host),
-        key = json!(key),
-    ))
-    .await;
-}
-
-/// Ctrl+K as a person presses it (WebDriver key actions: no element needs focus).
-async fn ctrl_k(b: &Browser) {
-    chord(b, &[char::from(Key::Control), 'k']).await;
-}
-
-/// Presses `keys` together (held in order, released in reverse) wherever the focus is.
-async fn chord(b: &Browser, keys: &[char]) {
-    let mut actions = KeyActions::new("keyboard".into());
-    for k in keys {
-        actions = actions.then(KeyAction::Down { value: *k });
-    }
-    for k in keys.iter().rev() {
-        actions = actions.then(KeyAction::Up { value: *k });
-    }
-    b.client.perform_actions(actions).await.expect("keys");
-}
-
-/// Ctrl+K, then typing goes to the palette's input.
-async fn open_palette(b: &Browser) {
-    ctrl_k(b).await;
-    b.wait_js(
-        "the palette, its input focused",
-        "const i = document.querySelector('[data-testid=palette-input]'); \
-         return i && document.activeElement === i;",
-    )
-    .await;
-}
-
-async fn press_keys(b: &Browser, keys: &str) {
-    b.client
-        .active_element()
-        .await
-        .expect("active element")
-        .send_keys(keys)
-        .await
-        .expect("keys");
-}
-
-fn row_script(backend: &str, title: &str) -> String {
-    format!(
-        "return [...document.querySelectorAll('[data-testid=all-row]')].some(r => \
-           r.dataset.backendId === {b} && r.innerText.includes({t}));",
-        b = json!(backend),
-        t = json!(title)
-    )
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn all_backends_list_rows_of_each_backend_and_notes_a_stopped_one() {
@@ -93,88 +29,44 @@ async fn all_backends_list_rows_of_each_backend_and_notes_a_stopped_one() {
         .await
         .expect("serve");
     let b = Browser::start(&env).await;
+    let (shell, list) = (b.shell(), b.list());
     b.goto(&format!("{}/conversations", server.url())).await;
     let first = b.wait_backend_status("connected").await;
-    add_local_backend(&b, "second", "Second", &second.url, &second.session_api_key).await;
+    b.backends()
+        .store_local("second", "Second", &second.url, &second.session_api_key)
+        .await;
     b.goto(&format!("{}/conversations?scope=all", server.url()))
         .await;
 
-    b.wait_js(
-        "the shared backend's row",
-        &row_script(&first, &shared_title),
-    )
-    .await;
-    b.wait_js(
-        "the second backend's row",
-        &row_script("second", &second_title),
-    )
-    .await;
-    // Each row names its backend and links with its own pin (BR-5).
-    let row = b
-        .js(&format!(
-            "const r = [...document.querySelectorAll('[data-testid=all-row]')]
-               .find(r => r.dataset.conversationId === {id});
-             return {{label: r.querySelector('[data-testid=row-backend]').innerText,
-                      href: r.querySelector('a').getAttribute('href')}};",
-            id = json!(second_id)
-        ))
+    list.wait_all_row("the shared backend's row", &first, &shared_title)
         .await;
+    list.wait_all_row("the second backend's row", "second", &second_title)
+        .await;
+    // Each row names its backend and links with its own pin (BR-5).
+    let row = list.all_row(&second_id).await;
     assert_eq!(row["label"], "Second");
     assert_eq!(
         row["href"],
         json!(format!("/conversations/{second_id}?backend=second"))
     );
-    assert_eq!(
-        b.js("return document.querySelector('[data-testid=all-backends-toggle]').getAttribute('aria-pressed')")
-            .await,
-        json!("true")
-    );
+    assert_eq!(list.all_backends_pressed().await, "true");
 
     // Search narrows the merged list; the filter is in the URL and survives a reload.
-    b.client
-        .find(Locator::Css("[data-testid=conversation-search]"))
-        .await
-        .unwrap()
-        .send_keys(&second_title)
-        .await
-        .unwrap();
-    b.wait_js(
-        "only the matching row",
-        "return document.querySelectorAll('[data-testid=all-row]').length === 1",
-    )
-    .await;
-    assert!(b
-        .js("return location.search")
-        .await
-        .as_str()
-        .unwrap()
-        .contains("q=Second"));
+    list.search(&second_title).await;
+    list.wait_all_row_count("only the matching row", 1).await;
+    assert!(shell.query().await.contains("q=Second"));
     b.client.refresh().await.unwrap();
-    b.wait_js(
+    list.wait_all_row(
         "the second backend's row after reload",
-        &row_script("second", &second_title),
+        "second",
+        &second_title,
     )
     .await;
-    assert_eq!(
-        b.js("return document.querySelectorAll('[data-testid=all-row]').length")
-            .await,
-        json!(1)
-    );
+    assert_eq!(list.all_row_count().await, json!(1));
 
     // The row opens on its own backend.
-    b.client
-        .find(Locator::Css("[data-testid=all-row-link]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    b.wait_js(
-        "the second backend active on its conversation",
-        "const e = document.querySelector('[data-testid=active-backend]'); \
-         return e && e.dataset.backendId === 'second' && !!document.querySelector('[data-testid=conversation-page]');",
-    )
-    .await;
+    list.open_first_all_row().await;
+    shell.wait_conversation_on("second").await;
 
     // Stop the second backend: the list still shows the first one's rows, plus one note.
     second.stop();
@@ -183,19 +75,12 @@ async fn all_backends_list_rows_of_each_backend_and_notes_a_stopped_one() {
         server.url()
     ))
     .await;
-    b.wait_js(
-        "the shared backend's row again",
-        &row_script(&first, &shared_title),
-    )
-    .await;
-    let notes = b
-        .wait_js(
-            "one note for the stopped backend",
-            "const n = [...document.querySelectorAll('[data-testid=source-note]')]; \
-             return n.length === 1 && n[0].dataset.backendId === 'second' ? n[0].innerText : null;",
-        )
+    list.wait_all_row("the shared backend's row again", &first, &shared_title)
         .await;
-    assert!(notes.as_str().unwrap().starts_with("Second: "), "{notes}");
+    let notes = list
+        .wait_one_note_for("one note for the stopped backend", "second")
+        .await;
+    assert!(notes.starts_with("Second: "), "{notes}");
 }
 
 /// A READY cloud conversation started in `org` (the stand-in paced `Immediate`), titled
@@ -247,13 +132,6 @@ async fn cloud_conversation_in(cloud_url: &str, key: &str, org: &str, title: &st
     id
 }
 
-/// Each row of the merged list: backend, org, conversation, label, link.
-const ALL_ROWS: &str = "return [...document.querySelectorAll('[data-testid=all-row]')].map(r => ({
-       backend: r.dataset.backendId, org: r.dataset.orgId || null, id: r.dataset.conversationId,
-       label: r.querySelector('[data-testid=row-backend]').innerText,
-       title: r.querySelector('[data-testid=conversation-title]').innerText,
-       href: r.querySelector('a').getAttribute('href')}));";
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn all_backends_list_two_local_servers_and_the_picked_cloud_orgs() {
     let env = Env::get();
@@ -283,40 +161,26 @@ async fn all_backends_list_two_local_servers_and_the_picked_cloud_orgs() {
     // Two local backends and a cloud one; this tab (and the last selection) on the first local
     // one, so no org is remembered for the cloud backend.
     let b = Browser::start(&env).await;
+    let (shell, list, backends) = (b.shell(), b.list(), b.backends());
     b.goto(&format!("{}/", server.url())).await;
-    b.js(&format!(
-        "localStorage.setItem('openhands-backends', JSON.stringify([
-           {{id:'first', name:'First', host:{h1}, apiKey:{k1}, kind:'local'}},
-           {{id:'second', name:'Second', host:{h2}, apiKey:{k2}, kind:'local'}},
-           {{id:'cloud', name:'Cloud', host:{hc}, apiKey:{kc}, kind:'cloud'}}]));
-         const sel = JSON.stringify({{backendId:'first', orgId:null}});
-         localStorage.setItem('openhands-active-backend', sel);
-         sessionStorage.setItem('openhands-active-backend', sel);
-         return true;",
-        h1 = json!(env.agent_url),
-        k1 = json!(env.agent_key),
-        h2 = json!(second.url),
-        k2 = json!(second.session_api_key),
-        hc = json!(cloud.url()),
-        kc = json!(key),
-    ))
-    .await;
+    backends
+        .store(json!([
+            {"id": "first", "name": "First", "host": env.agent_url, "apiKey": env.agent_key, "kind": "local"},
+            {"id": "second", "name": "Second", "host": second.url, "apiKey": second.session_api_key, "kind": "local"},
+            {"id": "cloud", "name": "Cloud", "host": cloud.url(), "apiKey": key, "kind": "cloud"}]))
+        .await;
+    backends.store_selection("first", None).await;
     let started = Instant::now();
     b.goto(&format!("{}/conversations?scope=all", server.url()))
         .await;
-    b.wait_js(
-        "the first backend's row",
-        &row_script("first", &first_title),
-    )
-    .await;
-    b.wait_js(
-        "the second backend's row",
-        &row_script("second", &second_title),
-    )
-    .await;
-    b.wait_js(
+    list.wait_all_row("the first backend's row", "first", &first_title)
+        .await;
+    list.wait_all_row("the second backend's row", "second", &second_title)
+        .await;
+    list.wait_all_row(
         "the cloud's personal workspace row",
-        &row_script("cloud", &personal_title),
+        "cloud",
+        &personal_title,
     )
     .await;
     eprintln!(
@@ -331,7 +195,7 @@ async fn all_backends_list_two_local_servers_and_the_picked_cloud_orgs() {
             .cloned()
             .unwrap_or_else(|| panic!("no {backend} row {id}: {rows:#}"))
     };
-    let rows = b.js(ALL_ROWS).await;
+    let rows = list.all_rows().await;
     // Each row is labelled with its backend (and org) and linked with its own pin (BR-5).
     for (backend, id, label, href) in [
         (
@@ -383,26 +247,17 @@ async fn all_backends_list_two_local_servers_and_the_picked_cloud_orgs() {
 
     // Org A picked last (in another tab: the last-used selection), this tab still on the first
     // backend: the cloud lists org A instead, labelled with it.
-    b.js(&format!(
-        "localStorage.setItem('openhands-active-backend',
-           JSON.stringify({{backendId:'cloud', orgId:{org}}})); return true;",
-        org = json!(org_a.id)
-    ))
-    .await;
-    b.client.refresh().await.unwrap();
-    b.wait_js("the cloud's org A row", &row_script("cloud", &org_a_title))
+    backends
+        .store_last_selection("cloud", Some(&org_a.id))
         .await;
-    b.wait_js(
-        "the first backend's row again",
-        &row_script("first", &first_title),
-    )
-    .await;
-    b.wait_js(
-        "the second backend's row again",
-        &row_script("second", &second_title),
-    )
-    .await;
-    let rows = b.js(ALL_ROWS).await;
+    b.client.refresh().await.unwrap();
+    list.wait_all_row("the cloud's org A row", "cloud", &org_a_title)
+        .await;
+    list.wait_all_row("the first backend's row again", "first", &first_title)
+        .await;
+    list.wait_all_row("the second backend's row again", "second", &second_title)
+        .await;
+    let rows = list.all_rows().await;
     let row = row_of(&rows, &org_a_id, "cloud");
     assert_eq!(
         row["label"],
@@ -418,38 +273,16 @@ async fn all_backends_list_two_local_servers_and_the_picked_cloud_orgs() {
             .any(|r| r["id"] == json!(personal_id) && r["backend"] == json!("cloud")),
         "the personal workspace is not listed once an org is picked: {rows:#}"
     );
-    assert_eq!(
-        b.js("return document.querySelector('[data-testid=active-backend]').dataset.backendId")
-            .await,
-        json!("first")
-    );
+    assert_eq!(shell.hook().await.0, "first");
 
     // The cloud row opens on the cloud backend, in its org.
-    b.client
-        .find(Locator::Css(&format!(
-            "[data-testid=all-row][data-backend-id=cloud][data-conversation-id=\"{org_a_id}\"] \
-             [data-testid=all-row-link]"
-        )))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    b.wait_js(
-        "the cloud backend active on its conversation",
-        "const e = document.querySelector('[data-testid=active-backend]'); \
-         return e && e.dataset.backendId === 'cloud' && !!document.querySelector('[data-testid=conversation-page]');",
-    )
-    .await;
-    let selection = b
-        .js("return JSON.parse(sessionStorage.getItem('openhands-active-backend'))")
-        .await;
+    list.open_all_row("cloud", &org_a_id).await;
+    shell.wait_conversation_on("cloud").await;
+    let selection = backends.selection().await;
     assert_eq!(selection["orgId"], json!(org_a.id), "{selection}");
-    assert!(b
-        .js("return location.pathname")
+    assert!(shell
+        .path()
         .await
-        .as_str()
-        .unwrap()
         .ends_with(&format!("/conversations/{org_a_id}")));
 }
 
@@ -463,19 +296,20 @@ async fn the_palette_switches_backend_and_opens_pages_by_keyboard_only() {
     let b = Browser::start(&env).await;
     b.goto(&format!("{}/conversations", server.url())).await;
     let first = b.wait_backend_status("connected").await;
-    add_local_backend(
-        &b,
-        "palette-other",
-        "Palette target",
-        &other.url,
-        &other.session_api_key,
-    )
-    .await;
+    let shell = b.shell();
+    b.backends()
+        .store_local(
+            "palette-other",
+            "Palette target",
+            &other.url,
+            &other.session_api_key,
+        )
+        .await;
     b.client.refresh().await.unwrap();
     b.wait_backend_status("connected").await;
 
-    open_palette(&b).await;
-    press_keys(&b, "pal targ").await;
+    shell.open_palette().await;
+    b.press("pal targ").await;
     let top = b
         .wait_js(
             "the backend as the first match",
@@ -484,35 +318,22 @@ async fn the_palette_switches_backend_and_opens_pages_by_keyboard_only() {
         )
         .await;
     assert_eq!(top, json!("Switch backend"));
-    press_keys(&b, &char::from(Key::Enter).to_string()).await;
-    b.wait_js(
-        "the other backend active",
-        "const e = document.querySelector('[data-testid=active-backend]'); \
-         return e && e.dataset.backendId === 'palette-other' && e.dataset.status === 'connected';",
-    )
-    .await;
-    assert!(b
-        .js("return !document.querySelector('[data-testid=command-palette]')")
-        .await
-        .as_bool()
-        .unwrap());
+    b.press(keys::ENTER).await;
+    shell.wait_connected_to("palette-other").await;
+    assert!(!shell.palette_open().await);
 
     // A page by keyboard: ↓ moves, Enter runs, Esc closes.
-    open_palette(&b).await;
-    press_keys(&b, "automations").await;
-    press_keys(&b, &char::from(Key::Enter).to_string()).await;
+    shell.open_palette().await;
+    b.press("automations").await;
+    b.press(keys::ENTER).await;
     b.wait_js(
         "the automations page",
         "return !!document.querySelector('[data-testid=automations-page]')",
     )
     .await;
-    open_palette(&b).await;
-    press_keys(&b, &char::from(Key::Escape).to_string()).await;
-    b.wait_js(
-        "the palette closed",
-        "return !document.querySelector('[data-testid=command-palette]')",
-    )
-    .await;
+    shell.open_palette().await;
+    b.press(keys::ESCAPE).await;
+    shell.wait_palette_closed().await;
     assert_ne!(first, "palette-other");
 }
 
@@ -545,48 +366,6 @@ async fn finished_conversation(api: &AgentApi, dir: &str, llm_url: &str, title: 
         assert!(Instant::now() < deadline, "title: {c}");
     }
     id
-}
-
-/// The titles of the visible rows matching `css`, in order.
-fn titles_script(css: &str) -> String {
-    format!(
-        "return [...document.querySelectorAll({css})].filter(r => r.getClientRects().length) \
-           .map(r => r.querySelector('[data-testid=conversation-title]').innerText);",
-        css = json!(css)
-    )
-}
-
-async fn titles(b: &Browser, css: &str) -> Vec<String> {
-    serde_json::from_value(b.js(&titles_script(css)).await).unwrap_or_default()
-}
-
-/// Waits until the visible rows matching `css` are exactly `want` (in any order).
-async fn wait_titles(b: &Browser, what: &str, css: &str, want: &[&str]) {
-    let mut want: Vec<String> = want.iter().map(|t| t.to_string()).collect();
-    want.sort();
-    b.wait_js(
-        what,
-        &format!(
-            "const t = (() => {{ {} }})().sort(); return JSON.stringify(t) === {};",
-            titles_script(css),
-            json!(serde_json::to_string(&want).unwrap())
-        ),
-    )
-    .await;
-}
-
-async fn pressed(b: &Browser, css: &str) -> String {
-    b.wait_js(
-        &format!("{css} to be there"),
-        &format!(
-            "const e = document.querySelector({}); return e ? e.getAttribute('aria-pressed') : null;",
-            json!(css)
-        ),
-    )
-    .await
-    .as_str()
-    .unwrap_or_default()
-    .to_string()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -622,8 +401,7 @@ async fn status_and_backend_filters_live_in_the_url_and_survive_a_reload() {
         .await
         .expect("serve");
     let b = Browser::start(&env).await;
-    let rows = "[data-testid=conversation-row]";
-    let all_rows = "[data-testid=all-row]";
+    let (shell, list) = (b.shell(), b.list());
 
     // One backend: by status.
     b.goto(&format!(
@@ -632,139 +410,83 @@ async fn status_and_backend_filters_live_in_the_url_and_survive_a_reload() {
     ))
     .await;
     let first = b.wait_backend_status("connected").await;
-    wait_titles(
-        &b,
+    list.wait_row_titles(
         "both rows of the shared backend",
-        rows,
         &[&idle_title, &done_title],
     )
     .await;
     // The plain list loads no filter bar (no chunk for its first paint); "Filters" opens it.
-    assert!(b
-        .js("return !document.querySelector('[data-testid=list-filters]')")
-        .await
-        .as_bool()
-        .unwrap());
-    b.click("[data-testid=filters-toggle]").await;
-    let finished = "[data-testid=status-filter][data-status=finished]";
-    assert_eq!(pressed(&b, finished).await, "false");
-    b.click(finished).await;
-    wait_titles(&b, "only the finished row", rows, &[&done_title]).await;
+    assert!(!list.has_filter_bar().await);
+    list.open_filters().await;
+    assert_eq!(list.status_filter_pressed("finished").await, "false");
+    list.toggle_status_filter("finished").await;
+    list.wait_row_titles("only the finished row", &[&done_title])
+        .await;
     // The bar stays in place: the button keeps the focus.
     assert_eq!(
         b.js("return document.activeElement?.dataset.status ?? null")
             .await,
         json!("finished")
     );
-    let search = b.js("return location.search").await;
-    assert!(
-        search.as_str().unwrap().contains("status=finished"),
-        "{search}"
-    );
-    assert_eq!(pressed(&b, finished).await, "true");
+    let search = shell.query().await;
+    assert!(search.contains("status=finished"), "{search}");
+    assert_eq!(list.status_filter_pressed("finished").await, "true");
     b.client.refresh().await.unwrap();
-    wait_titles(
-        &b,
-        "only the finished row after reload",
-        rows,
-        &[&done_title],
-    )
-    .await;
-    assert_eq!(pressed(&b, finished).await, "true");
-    // Idle too: both again; then none of them is an error.
-    b.click("[data-testid=status-filter][data-status=idle]")
+    list.wait_row_titles("only the finished row after reload", &[&done_title])
         .await;
-    wait_titles(
-        &b,
-        "idle and finished rows",
-        rows,
-        &[&idle_title, &done_title],
-    )
-    .await;
-    assert!(b
-        .js("return location.search")
-        .await
-        .as_str()
-        .unwrap()
-        .contains("status=idle%2Cfinished"));
+    assert_eq!(list.status_filter_pressed("finished").await, "true");
+    // Idle too: both again; then none of them is an error.
+    list.toggle_status_filter("idle").await;
+    list.wait_row_titles("idle and finished rows", &[&idle_title, &done_title])
+        .await;
+    assert!(shell.query().await.contains("status=idle%2Cfinished"));
     b.goto(&format!(
         "{}/conversations?q={tag}&page_size=100&status=error",
         server.url()
     ))
     .await;
-    b.wait_js(
-        "the no-match note",
-        "const n = document.querySelector('[data-testid=conversations-no-match]'); \
-         return n && n.getClientRects().length > 0 \
-           && document.querySelectorAll('[data-testid=conversation-row]').length === 0;",
-    )
-    .await;
+    list.wait_no_match().await;
 
     // All backends: by backend, then by backend and status.
-    add_local_backend(&b, "second", "Second", &second.url, &second.session_api_key).await;
+    b.backends()
+        .store_local("second", "Second", &second.url, &second.session_api_key)
+        .await;
     b.goto(&format!("{}/conversations?scope=all&q={tag}", server.url()))
         .await;
-    wait_titles(
-        &b,
+    list.wait_all_row_titles(
         "the rows of both backends",
-        all_rows,
         &[&idle_title, &done_title, &second_title],
     )
     .await;
-    let second_chip = "[data-testid=backend-filter][data-backend-id=second]";
-    assert_eq!(pressed(&b, second_chip).await, "false");
-    b.click(second_chip).await;
-    wait_titles(
-        &b,
-        "only the second backend's row",
-        all_rows,
-        &[&second_title],
-    )
-    .await;
-    assert!(b
-        .js("return location.search")
-        .await
-        .as_str()
-        .unwrap()
-        .contains("from=second"));
+    assert_eq!(list.backend_filter_pressed("second").await, "false");
+    list.toggle_backend_filter("second").await;
+    list.wait_all_row_titles("only the second backend's row", &[&second_title])
+        .await;
+    assert!(shell.query().await.contains("from=second"));
     b.client.refresh().await.unwrap();
-    wait_titles(
-        &b,
+    list.wait_all_row_titles(
         "only the second backend's row after reload",
-        all_rows,
         &[&second_title],
     )
     .await;
-    assert_eq!(pressed(&b, second_chip).await, "true");
-    b.wait_js(
-        "the row on its own backend",
-        &row_script("second", &second_title),
-    )
-    .await;
+    assert_eq!(list.backend_filter_pressed("second").await, "true");
+    list.wait_all_row("the row on its own backend", "second", &second_title)
+        .await;
     // The first backend as well, finished only: the shared backend's finished row.
-    b.click(&format!(
-        "[data-testid=backend-filter][data-backend-id={}]",
-        json!(first)
-    ))
-    .await;
-    b.click(finished).await;
-    wait_titles(
-        &b,
-        "the finished row of the two backends",
-        all_rows,
-        &[&done_title],
-    )
-    .await;
+    list.toggle_backend_filter(&first).await;
+    list.toggle_status_filter("finished").await;
+    list.wait_all_row_titles("the finished row of the two backends", &[&done_title])
+        .await;
     b.client.refresh().await.unwrap();
-    wait_titles(&b, "the same after reload", all_rows, &[&done_title]).await;
-    let search = b.js("return location.search").await;
-    let search = search.as_str().unwrap();
+    list.wait_all_row_titles("the same after reload", &[&done_title])
+        .await;
+    let search = shell.query().await;
     assert!(
         search.contains("from=second") && search.contains("status=finished"),
         "{search}"
     );
     assert_eq!(
-        titles(&b, rows).await.len(),
+        list.row_titles().await.len(),
         0,
         "the one-backend list stays hidden"
     );
@@ -779,32 +501,24 @@ async fn the_shortcuts_dialog_lists_them_and_esc_closes_it() {
     let b = Browser::start(&env).await;
     b.goto(&format!("{}/conversations", server.url())).await;
     b.wait_backend_status("connected").await;
+    let shell = b.shell();
 
     // `?` typed in a text field is text.
-    b.type_into("[data-testid=conversation-search]", "a?").await;
+    b.list().search("a?").await;
     b.wait_js(
         "the question mark in the URL",
         "return location.search.includes('q=a%3F')",
     )
     .await;
     tokio::time::sleep(Duration::from_millis(500)).await;
-    assert!(b
-        .js("return !document.querySelector('[data-testid=shortcuts-dialog]')")
-        .await
-        .as_bool()
-        .unwrap());
+    assert!(!shell.shortcuts_open().await);
 
     // Outside a text field it opens the dialog.
-    b.js("document.querySelector('[data-testid=refresh-conversations]').focus(); return true")
+    shell.focus("[data-testid=refresh-conversations]").await;
+    shell.shortcut(&['?']).await;
+    shell
+        .wait_modal_with_focus("the dialog, focused", "shortcuts-dialog")
         .await;
-    chord(&b, &['?']).await;
-    b.wait_js(
-        "the dialog, focused",
-        "const d = document.querySelector('[data-testid=shortcuts-dialog]'); \
-         return d && d.getAttribute('role') === 'dialog' && d.getAttribute('aria-modal') === 'true' \
-           && d.contains(document.activeElement);",
-    )
-    .await;
     let listed = b.text_of("[data-testid=shortcuts-list]").await;
     for text in [
         "Ctrl+K",
@@ -830,15 +544,11 @@ async fn the_shortcuts_dialog_lists_them_and_esc_closes_it() {
     );
     // The focus stays in the dialog.
     for _ in 0..3 {
-        press_keys(&b, &char::from(Key::Tab).to_string()).await;
-        assert!(b
-            .js("return document.querySelector('[data-testid=shortcuts-dialog]').contains(document.activeElement)")
-            .await
-            .as_bool()
-            .unwrap());
+        b.press(keys::TAB).await;
+        assert_eq!(shell.focus_inside("shortcuts-dialog").await, json!(true));
     }
     // Esc closes it and the focus goes back where it was.
-    press_keys(&b, &char::from(Key::Escape).to_string()).await;
+    b.press(keys::ESCAPE).await;
     b.wait_js(
         "the dialog closed, the focus back on Refresh",
         "return !document.querySelector('[data-testid=shortcuts-dialog]') && \
@@ -847,7 +557,7 @@ async fn the_shortcuts_dialog_lists_them_and_esc_closes_it() {
     .await;
 
     // `c` starts a new conversation; `/` goes to the message box.
-    chord(&b, &['c']).await;
+    shell.shortcut(&['c']).await;
     b.wait_js(
         "the launcher",
         "return !!document.querySelector('[data-testid=launcher-input]')",
@@ -855,7 +565,7 @@ async fn the_shortcuts_dialog_lists_them_and_esc_closes_it() {
     .await;
     b.js("document.activeElement && document.activeElement.blur(); return true")
         .await;
-    chord(&b, &['/']).await;
+    shell.shortcut(&['/']).await;
     b.wait_js(
         "the launcher's message box focused",
         "return document.activeElement?.dataset.testid === 'launcher-input'",
@@ -886,43 +596,25 @@ async fn next_and_previous_conversation_by_keyboard_only() {
     b.goto(&format!("{}/conversations?q={tag}", server.url()))
         .await;
     b.wait_backend_status("connected").await;
-    wait_titles(
-        &b,
-        "the two rows",
-        "[data-testid=conversation-row]",
-        &[&older, &newer],
-    )
-    .await;
-    let order = titles(&b, "[data-testid=conversation-row]").await;
-    let focused_row = "const a = document.activeElement; const r = a && a.closest('[data-testid=conversation-row]'); \
-                       return r && a.matches('.conversation-link') ? r.querySelector('[data-testid=conversation-title]').innerText : null;";
+    let (shell, list) = (b.shell(), b.list());
+    list.wait_row_titles("the two rows", &[&older, &newer])
+        .await;
+    let order = list.row_titles().await;
 
     // On the list: j / k move between the rows.
-    chord(&b, &['j']).await;
+    shell.shortcut(&['j']).await;
     assert_eq!(
-        b.wait_js("the first row focused", focused_row).await,
+        list.wait_focused_row("the first row focused").await,
         json!(order[0])
     );
-    chord(&b, &['j']).await;
-    b.wait_js(
-        "the second row focused",
-        &format!(
-            "return (() => {{ {focused_row} }})() === {}",
-            json!(order[1])
-        ),
-    )
-    .await;
-    chord(&b, &['k']).await;
-    b.wait_js(
-        "the first row again",
-        &format!(
-            "return (() => {{ {focused_row} }})() === {}",
-            json!(order[0])
-        ),
-    )
-    .await;
+    shell.shortcut(&['j']).await;
+    list.wait_focused_row_titled("the second row focused", &order[1])
+        .await;
+    shell.shortcut(&['k']).await;
+    list.wait_focused_row_titled("the first row again", &order[0])
+        .await;
     // Enter opens it.
-    press_keys(&b, &char::from(Key::Enter).to_string()).await;
+    b.press(keys::ENTER).await;
     let heading = |title: &str| {
         format!(
             "const h = document.querySelector('[data-testid=conversation-heading]'); \
@@ -936,19 +628,20 @@ async fn next_and_previous_conversation_by_keyboard_only() {
     // On a conversation (even typing in its message box): Alt+↓ / Alt+↑.
     b.js("const c = document.querySelector('[data-testid=composer-input]'); if (c) c.focus(); return true")
         .await;
-    chord(&b, &[char::from(Key::Alt), char::from(Key::Down)]).await;
+    shell
+        .shortcut(&[char::from(Key::Alt), char::from(Key::Down)])
+        .await;
     b.wait_js("the second conversation", &heading(&order[1]))
         .await;
-    assert!(b
-        .js("return location.pathname")
-        .await
-        .as_str()
-        .unwrap()
-        .starts_with("/conversations/"));
-    chord(&b, &[char::from(Key::Alt), char::from(Key::Down)]).await;
+    assert!(shell.path().await.starts_with("/conversations/"));
+    shell
+        .shortcut(&[char::from(Key::Alt), char::from(Key::Down)])
+        .await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     b.wait_js("still the last one", &heading(&order[1])).await;
-    chord(&b, &[char::from(Key::Alt), char::from(Key::Up)]).await;
+    shell
+        .shortcut(&[char::from(Key::Alt), char::from(Key::Up)])
+        .await;
     b.wait_js("back to the first conversation", &heading(&order[0]))
         .await;
 }

@@ -5,18 +5,13 @@
 
 use canvas_e2e::{canvas_serve, Browser, Env};
 use canvas_harness::{free_port, random_hex, AgentServer, AgentServerOptions};
-use serde_json::{json, Value};
+use serde_json::json;
 
 async fn start(opts: AgentServerOptions) -> AgentServer {
     tokio::task::spawn_blocking(move || AgentServer::start(&opts))
         .await
         .expect("join")
         .unwrap_or_else(|e| panic!("agent server: {e}"))
-}
-
-async fn health(b: &Browser) -> Value {
-    b.js("return JSON.parse(localStorage.getItem('openhands-backend-health') || '{}')")
-        .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -39,18 +34,11 @@ async fn a_rotated_key_is_marked_rejected_at_once_and_fixed_by_entering_the_new_
     let b = Browser::start(&env).await;
     b.goto(&format!("{}/", server.url())).await;
     assert_eq!(b.wait_backend_status("connected").await, "default-local");
-    b.js(&format!(
-        "const list = JSON.parse(localStorage.getItem('openhands-backends'));
-         list.push({{id:'rot', name:'Rotating', host:{host}, apiKey:{key}, kind:'local'}});
-         localStorage.setItem('openhands-backends', JSON.stringify(list));
-         const sel = JSON.stringify({{backendId:'rot', orgId:null}});
-         localStorage.setItem('openhands-active-backend', sel);
-         sessionStorage.setItem('openhands-active-backend', sel);
-         return true;",
-        host = json!(agent.url),
-        key = json!(old_key),
-    ))
-    .await;
+    let (shell, backends) = (b.shell(), b.backends());
+    backends
+        .store_local("rot", "Rotating", &agent.url, &old_key)
+        .await;
+    backends.store_selection("rot", None).await;
     b.client.refresh().await.expect("reload");
     assert_eq!(b.wait_backend_status("connected").await, "rot");
 
@@ -67,50 +55,29 @@ async fn a_rotated_key_is_marked_rejected_at_once_and_fixed_by_entering_the_new_
     ))
     .await;
     b.goto(&format!("{}/", server.url())).await;
-    let title = b
-        .wait_js(
-            "the recovery screen",
-            "const r = document.querySelector('[data-testid=recovery]'); return r ? r.querySelector('h1').innerText : null;",
-        )
-        .await;
-    assert_eq!(title, json!("The backend refused its API key"));
+    let title = shell.wait_recovery_title().await;
+    assert_eq!(title, "The backend refused its API key");
     // One refused probe: rejected at once (no five-failure wait), and no longer probed.
-    let h = health(&b).await;
+    let h = backends.health().await;
     assert_eq!(h["rot"]["consecutiveFailures"], json!(1), "{h}");
     assert_eq!(h["rot"]["disabled"], json!(true), "{h}");
     assert_eq!(h["rot"]["keyRejected"], json!(true), "{h}");
 
     // Manage says so in words, and re-probing on open skips it (the same key cannot work).
-    b.click("[data-testid=recovery-manage]").await;
-    let row = "[data-testid=manage-row][data-backend-id=rot]";
-    let error = b
-        .wait_js(
-            "the rejected row",
-            &format!(
-                "const e = document.querySelector('{row} [data-testid=manage-error]'); return e ? e.innerText : null;"
-            ),
-        )
-        .await;
-    assert!(
-        error
-            .as_str()
-            .unwrap_or_default()
-            .starts_with("Key rejected"),
-        "{error}"
+    shell.manage_from_recovery().await;
+    let error = backends.wait_row_error("the rejected row", "rot").await;
+    assert!(error.starts_with("Key rejected"), "{error}");
+    assert_eq!(
+        backends.health().await["rot"]["consecutiveFailures"],
+        json!(1)
     );
-    assert_eq!(health(&b).await["rot"]["consecutiveFailures"], json!(1));
 
     // The fix: enter the new key.
-    b.click(&format!("{row} [data-testid=edit-backend]")).await;
-    b.type_into(
-        "[data-testid=edit-backend-dialog] [data-testid=backend-api-key]",
-        &new_key,
-    )
-    .await;
-    b.click("[data-testid=edit-backend-dialog] [data-testid=save-backend]")
-        .await;
+    backends.edit("rot").await;
+    backends.edit_field("api-key", &new_key).await;
+    backends.save_edit().await;
     assert_eq!(b.wait_backend_status("connected").await, "rot");
-    let h = health(&b).await;
+    let h = backends.health().await;
     assert!(h.get("rot").is_none(), "the entry is gone: {h}");
     drop(agent);
 }

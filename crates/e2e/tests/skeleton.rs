@@ -14,25 +14,13 @@ async fn fresh_profile_sees_local_connected_with_pinned_version() {
 
     let id = browser.wait_backend_status("connected").await;
     assert_eq!(id, "default-local");
-    let name = browser
-        .wait_js(
-            "backend name",
-            "return document.querySelector('[data-testid=active-backend-name]')?.innerText",
-        )
-        .await;
+    let name = browser.shell().wait_backend_name().await;
     assert_eq!(name, json!("Local"));
-    let version = browser
-        .wait_js(
-            "server version badge",
-            "return document.querySelector('[data-testid=server-version]')?.innerText",
-        )
-        .await;
+    let version = browser.shell().wait_server_version().await;
     assert_eq!(version, json!(Env::pinned_server_version()));
 
     // The default backend was seeded exactly as spec/backends.md §3 says.
-    let stored = browser
-        .js("return JSON.parse(localStorage.getItem('openhands-backends'))")
-        .await;
+    let stored = browser.backends().stored().await;
     assert_eq!(
         stored,
         json!([{
@@ -62,11 +50,7 @@ async fn conversation_created_through_the_api_appears_in_the_list() {
     browser
         .goto(&format!("{}/conversations", server.url()))
         .await;
-    let script = format!(
-        "const r = document.querySelector('[data-conversation-id=\"{id}\"] [data-testid=conversation-title]'); \
-         return r ? r.innerText : null;"
-    );
-    let shown = browser.wait_js("the new conversation's row", &script).await;
+    let shown = browser.list().wait_row(&id).await;
     assert_eq!(shown, json!(title));
 }
 
@@ -83,12 +67,7 @@ async fn the_lists_first_page_is_asked_for_with_the_probe_and_only_once() {
     )
     .await;
     let (_server, browser) = Browser::open_connected(&env, "/").await;
-    browser
-        .wait_js(
-            "the sidebar's rows",
-            "return !!document.querySelector('[data-testid=sidebar-conversation]')",
-        )
-        .await;
+    browser.shell().wait_side_rows("the sidebar's rows").await;
     let timings = browser
         .js(
             "const at = (p) => performance.getEntriesByType('resource') \
@@ -132,13 +111,7 @@ async fn stopped_agent_server_shows_a_clear_disconnected_state() {
     browser.client.refresh().await.expect("reload");
     let id = browser.wait_backend_status("failing").await;
     assert_eq!(id, "default-local");
-    let message = browser
-        .wait_js(
-            "recovery message",
-            "return document.querySelector('[data-testid=recovery-message]')?.innerText",
-        )
-        .await;
-    let message = message.as_str().unwrap_or_default().to_lowercase();
+    let message = browser.shell().wait_recovery_message().await.to_lowercase();
     // In words (issue #17), not the raw transport error behind canvas-serve's 502.
     assert!(
         message.contains("the agent server behind this page is not running"),

@@ -54,16 +54,11 @@ async fn run_turn(api: &AgentApi, id: &str, text: &str) {
 /// Goes to the list, then opens the row of `id`; what the page shows from that click on is
 /// marked in the recorder's log.
 async fn open_row(b: &Browser, id: &str) {
-    b.click("[data-testid=nav-conversations]").await;
-    let row = format!("[data-conversation-id=\"{id}\"] a");
-    b.wait_js(
-        "the row",
-        &format!("return !!document.querySelector({})", json!(row)),
-    )
-    .await;
+    b.shell().nav("conversations").await;
+    b.list().wait_row_link(id).await;
     b.js("window.__seen?.push({mark: 'row clicked'}); return true;")
         .await;
-    b.click(&row).await;
+    b.list().open_row(id).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -4,38 +4,6 @@
 use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
 use serde_json::json;
 
-async fn wait_active(b: &Browser, id: &str) {
-    b.wait_js(
-        &format!("connected to {id}"),
-        &format!(
-            "const e = document.querySelector('[data-testid=active-backend]'); \
-             return !!e && e.dataset.backendId === {} && e.dataset.status === 'connected';",
-            json!(id)
-        ),
-    )
-    .await;
-}
-
-async fn wait_listed(b: &Browser, title: &str) {
-    b.wait_js(
-        &format!("{title:?} listed"),
-        &format!(
-            "return [...document.querySelectorAll('[data-testid=conversation-title]')].some(e => e.innerText === {})",
-            json!(title)
-        ),
-    )
-    .await;
-}
-
-async fn listed(b: &Browser, title: &str) -> bool {
-    b.js(&format!(
-        "return [...document.querySelectorAll('[data-testid=conversation-title]')].some(e => e.innerText === {})",
-        json!(title)
-    ))
-    .await
-        == json!(true)
-}
-
 async fn open_tab(b: &Browser, url: &str) -> fantoccini::wd::WindowHandle {
     let w = b.client.new_window(true).await.expect("new tab");
     b.client
@@ -80,15 +48,11 @@ async fn two_tabs_keep_their_own_backend_and_a_deep_link_opens_on_its_backend() 
         server.url()
     ))
     .await;
-    wait_active(&b, "default-local").await;
-    b.js(&format!(
-        "const l = JSON.parse(localStorage.getItem('openhands-backends')); \
-         l.push({{id: 'second', name: 'Second', host: {}, apiKey: {}, kind: 'local'}}); \
-         localStorage.setItem('openhands-backends', JSON.stringify(l)); return true;",
-        json!(second.url),
-        json!(second.session_api_key)
-    ))
-    .await;
+    let (shell, list) = (b.shell(), b.list());
+    shell.wait_connected_to("default-local").await;
+    b.backends()
+        .store_local("second", "Second", &second.url, &second.session_api_key)
+        .await;
     let tab1 = b.client.window().await.expect("tab 1");
 
     // Tab 2 is pinned to the second backend by its link and shows that backend's list.
@@ -97,10 +61,10 @@ async fn two_tabs_keep_their_own_backend_and_a_deep_link_opens_on_its_backend() 
         &format!("{}/conversations?backend=second", server.url()),
     )
     .await;
-    wait_active(&b, "second").await;
-    wait_listed(&b, &private_title).await;
+    shell.wait_connected_to("second").await;
+    list.wait_listed(&private_title).await;
     assert!(
-        !listed(&b, &first_title).await,
+        !list.listed(&first_title).await,
         "tab 2 shows only its backend"
     );
 
@@ -110,18 +74,18 @@ async fn two_tabs_keep_their_own_backend_and_a_deep_link_opens_on_its_backend() 
         .await
         .expect("tab 1");
     b.client.refresh().await.expect("reload tab 1");
-    wait_active(&b, "default-local").await;
-    wait_listed(&b, &first_title).await;
+    shell.wait_connected_to("default-local").await;
+    list.wait_listed(&first_title).await;
     assert!(
-        !listed(&b, &private_title).await,
+        !list.listed(&private_title).await,
         "tab 1 shows only its backend"
     );
 
     // Tab 2 reloaded without the query keeps the second backend (per-tab selection).
     b.client.switch_to_window(tab2).await.expect("tab 2");
     b.goto(&format!("{}/conversations", server.url())).await;
-    wait_active(&b, "second").await;
-    wait_listed(&b, &private_title).await;
+    shell.wait_connected_to("second").await;
+    list.wait_listed(&private_title).await;
 
     // A deep link to the second backend's conversation, opened in a new tab, opens it there.
     open_tab(
@@ -132,7 +96,7 @@ async fn two_tabs_keep_their_own_backend_and_a_deep_link_opens_on_its_backend() 
         ),
     )
     .await;
-    wait_active(&b, "second").await;
+    shell.wait_connected_to("second").await;
     let heading = b
         .wait_js(
             "the linked conversation",
@@ -144,5 +108,5 @@ async fn two_tabs_keep_their_own_backend_and_a_deep_link_opens_on_its_backend() 
     // And tab 1 is still on its own backend.
     b.client.switch_to_window(tab1).await.expect("tab 1");
     b.client.refresh().await.expect("reload tab 1");
-    wait_active(&b, "default-local").await;
+    shell.wait_connected_to("default-local").await;
 }

@@ -56,28 +56,10 @@ async fn recovery_for(server_info: Value) -> (String, String, bool) {
     let server = canvas_serve::start(config).await.expect("serve");
     let b = Browser::start(&env).await;
     b.goto(&format!("{}/", server.url())).await;
-    let shown = b
-        .wait_js(
-            "the recovery screen",
-            "const r = document.querySelector('[data-testid=recovery]'); \
-             const m = document.querySelector('[data-testid=recovery-message]'); \
-             return r && m && m.innerText ? [r.querySelector('h1').innerText, m.innerText, \
-               !!document.querySelector('[data-testid=recovery-manage]')] : null;",
-        )
-        .await;
-    let status = b
-        .js("return document.querySelector('[data-testid=active-backend]').dataset.status")
-        .await;
-    assert_eq!(
-        status,
-        json!("failing"),
-        "the header says the backend fails"
-    );
-    (
-        shown[0].as_str().unwrap_or_default().to_string(),
-        shown[1].as_str().unwrap_or_default().to_string(),
-        shown[2].as_bool().unwrap_or(false),
-    )
+    let shown = b.shell().wait_recovery().await;
+    let (_, status) = b.shell().hook().await;
+    assert_eq!(status, "failing", "the header says the backend fails");
+    shown
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,0 +1,1 @@
+//! Page object: conversation (see the module docs of `pages`).

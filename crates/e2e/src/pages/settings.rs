@@ -1,0 +1,1 @@
+//! Page object: settings (see the module docs of `pages`).

@@ -1,0 +1,1 @@
+//! Page object: workspace (see the module docs of `pages`).
