@@ -591,6 +591,23 @@ async fn the_periodic_probe_runs_every_30_s_on_the_clock_and_skips_disabled_back
                             "lastFailureAt": 1, "disabled": true});
     store_local("openhands-backend-health", &json!({"lab": lab_health}));
     select_backend("stage", None);
+    // Every request the page starts, counted by the backend key it carries: each probe's
+    // requests are counted when they start, so a second probe in the same tick would show.
+    js("if (!window.__realFetch) window.__realFetch = window.fetch;
+        window.__fetchesByKey = {};
+        window.fetch = function (req, init) {
+          const k = (req && req.headers && req.headers.get('X-Session-API-Key')) || '';
+          window.__fetchesByKey[k] = (window.__fetchesByKey[k] || 0) + 1;
+          return window.__realFetch.call(this, req, init);
+        };");
+    let fetches = |key: &str| {
+        js(&format!(
+            "return window.__fetchesByKey[{}] || 0",
+            json!(key)
+        ))
+        .as_f64()
+        .unwrap_or_default() as u64
+    };
     let clock = ManualClock::new(1_000_000.0);
     let slot = std::rc::Rc::new(std::cell::Cell::new(None::<ConnectionCtx>));
     let root = container();
@@ -611,6 +628,10 @@ async fn the_periodic_probe_runs_every_30_s_on_the_clock_and_skips_disabled_back
     })
     .await;
     assert_eq!(clock.schedules(), 1, "one schedule on the clock");
+    // The requests one probe of a local backend sends.
+    let per_probe = fetches("sk");
+    assert!(per_probe >= 1, "the first probe sent no request");
+    assert_eq!((fetches("dk"), fetches("lk")), (0, 0), "only Stage probed");
     assert_eq!(conn.next_check_at.get_untracked(), 1_030_000.0);
     assert_eq!(
         health()["dev"],
@@ -633,6 +654,11 @@ async fn the_periodic_probe_runs_every_30_s_on_the_clock_and_skips_disabled_back
         lab_health,
         "the disabled backend is not probed"
     );
+    assert_eq!(
+        (fetches("sk"), fetches("dk"), fetches("lk")),
+        (2 * per_probe, per_probe, 0),
+        "the tick probed Stage and Dev once each"
+    );
 
     // The next tick probes the same two once more.
     clock.advance(30_000.0);
@@ -646,8 +672,14 @@ async fn the_periodic_probe_runs_every_30_s_on_the_clock_and_skips_disabled_back
         lab_health,
         "the disabled backend is not probed"
     );
+    assert_eq!(
+        (fetches("sk"), fetches("dk"), fetches("lk")),
+        (3 * per_probe, 2 * per_probe, 0),
+        "the second tick probed Stage and Dev once each"
+    );
 
     drop(handle);
+    js("window.fetch = window.__realFetch;");
     assert_eq!(clock.schedules(), 0, "the schedule ends with the view");
     done(root);
 }
