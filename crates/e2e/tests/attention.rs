@@ -132,10 +132,7 @@ async fn the_tab_follows_the_agent_and_a_background_tab_is_told_what_needs_the_p
         )
         .await;
     assert_eq!(title, json!("✓ Watch me · Agent Canvas"));
-    assert_eq!(
-        b.text_of("[data-testid=conversation-heading]").await,
-        "Watch me"
-    );
+    assert_eq!(b.conversation().heading().await, "Watch me");
     assert_eq!(icon(&b).await, plain_icon, "the dot is gone");
     assert_eq!(
         bodies(&b).await,

@@ -181,12 +181,13 @@ async fn a_long_run_survives_three_agent_server_crashes_with_an_exact_timeline()
     expected.apply_page(events.iter().cloned());
     let want: Vec<String> = expected.items().iter().map(|i| i.key.clone()).collect();
 
-    b.wait_js_for(
-        "the run finished on the page",
-        "return document.querySelector('[data-testid=exec-status]')?.dataset.status === 'finished'",
-        Duration::from_secs(60),
-    )
-    .await;
+    b.conversation()
+        .wait_status_for(
+            "the run finished on the page",
+            "finished",
+            Duration::from_secs(60),
+        )
+        .await;
     eprintln!(
         "chaos: the server has {} events, {} timeline items; the page says: {}",
         events.len(),

@@ -194,10 +194,8 @@ async fn chat_create_from_the_launcher_streams_live_in_order_and_a_reload_restor
         .await;
     assert_eq!(strong, json!("done"));
     browser
-        .wait_js(
-            "status finished",
-            "return document.querySelector('[data-testid=exec-status]')?.dataset.status === 'finished'",
-        )
+        .conversation()
+        .wait_status("status finished", "finished")
         .await;
     assert_unique_keys(&items);
 
@@ -212,9 +210,7 @@ async fn chat_create_from_the_launcher_streams_live_in_order_and_a_reload_restor
     })
     .await;
     assert_unique_keys(&live);
-    let composer = browser
-        .js("return document.querySelector('[data-testid=composer-input]').value")
-        .await;
+    let composer = browser.conversation().composer_text().await;
     assert_eq!(composer, json!(""), "the composer is cleared after sending");
 
     // Reload: the history comes back, nothing duplicated, nothing lost.

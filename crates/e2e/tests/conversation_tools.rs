@@ -30,18 +30,6 @@ async fn wait_selected(b: &Browser, insert: &str) {
     .await;
 }
 
-/// Waits until the composer holds `text`.
-async fn wait_draft(b: &Browser, text: &str) {
-    b.wait_js(
-        &format!("the composer holding {text:?}"),
-        &format!(
-            "return document.querySelector('[data-testid=composer-input]').value === {}",
-            json!(text)
-        ),
-    )
-    .await;
-}
-
 /// Saves LLM profile `name` on the agent server: `model` on the stub at `stub_url`.
 async fn save_stub_profile(api: &AgentApi, name: &str, model: &str, stub_url: &str) {
     api.send(
@@ -87,12 +75,9 @@ async fn conversation_tools_export_fork_switch_ask_and_condense() {
     .await;
     api.send_message(&id, USER_TEXT).await;
     let (_server, b) = Browser::open_conversation(&env, &id).await;
-    b.wait_js_for(
-        "the finished run",
-        "return !!document.querySelector('[data-testid=finish-message]')",
-        Duration::from_secs(90),
-    )
-    .await;
+    b.conversation()
+        .wait_finished_turns("the finished run", 1, Duration::from_secs(90))
+        .await;
 
     // --- Export as Markdown from the ⋯ menu (keyboard: the menu opens on its first item) ---
     b.click("[data-testid=conversation-menu]").await;
@@ -140,7 +125,7 @@ async fn conversation_tools_export_fork_switch_ask_and_condense() {
     );
 
     // --- The `/` menu by keyboard ---
-    b.click("[data-testid=composer-input]").await;
+    b.conversation().focus_composer().await;
     b.press("/").await;
     let labels = b
         .wait_js(
@@ -168,12 +153,12 @@ async fn conversation_tools_export_fork_switch_ask_and_condense() {
         "return !document.querySelector('[data-testid=slash-menu]')",
     )
     .await;
-    wait_draft(&b, "/").await;
+    b.conversation().wait_composer_text("/").await;
     // Typing narrows it; Enter completes, a second Enter runs the command.
     b.press("fo").await;
     wait_selected(&b, "/fork").await;
     b.press(ENTER).await;
-    wait_draft(&b, "/fork").await;
+    b.conversation().wait_composer_text("/fork").await;
 
     // --- /fork: lands in the fork, pinned to this backend, with the same history ---
     b.press(ENTER).await;
@@ -208,10 +193,10 @@ async fn conversation_tools_export_fork_switch_ask_and_condense() {
     )
     .await;
     // The command left the box.
-    wait_draft(&b, "").await;
+    b.conversation().wait_composer_text("").await;
 
     // --- An invalid command stays in the box with its reason ---
-    b.click("[data-testid=composer-input]").await;
+    b.conversation().focus_composer().await;
     b.press("/ask").await;
     b.press(ESCAPE).await;
     b.press(ENTER).await;
@@ -222,15 +207,13 @@ async fn conversation_tools_export_fork_switch_ask_and_condense() {
         )
         .await;
     assert!(err.as_str().unwrap_or_default().contains("/ask"), "{err}");
-    wait_draft(&b, "/ask").await;
+    b.conversation().wait_composer_text("/ask").await;
 
     // --- /model <profile>: the fork runs on the profile's model (the server does not copy an
     // inline LLM key into a fork: without a switch the fork's LLM has no credentials) ---
     let profile = format!("canvas-switch-{}", &fork_id[..6]);
     save_stub_profile(&api, &profile, "openai/stub-switched", &stub.url()).await;
-    b.type_into("[data-testid=composer-input]", &format!("/model {profile}"))
-        .await;
-    b.press(ENTER).await;
+    b.conversation().send(&format!("/model {profile}")).await;
     let (state, text) = tools_outcome(&b, "the switch").await;
     assert_eq!(state, "done", "{text}");
     assert!(text.contains(&profile), "{text}");
@@ -239,9 +222,7 @@ async fn conversation_tools_export_fork_switch_ask_and_condense() {
         .get(&format!("/api/conversations/{fork_id}/events/count"))
         .await
         .1;
-    b.type_into("[data-testid=composer-input]", "/ask what are you doing?")
-        .await;
-    b.press(ENTER).await;
+    b.conversation().send("/ask what are you doing?").await;
     let answer = b
         .wait_js_for(
             "the agent's answer",
@@ -272,15 +253,10 @@ async fn conversation_tools_export_fork_switch_ask_and_condense() {
         .js("const u = document.querySelector('[data-testid=usage]'); return u ? u.innerText : ''")
         .await;
     let before = stub.requests().len();
-    b.type_into("[data-testid=composer-input]", "Once more, switched")
+    b.conversation().send("Once more, switched").await;
+    b.conversation()
+        .wait_finished_turns("the second run's answer", 2, Duration::from_secs(90))
         .await;
-    b.press(ENTER).await;
-    b.wait_js_for(
-        "the second run's answer",
-        "return document.querySelectorAll('[data-testid=finish-message]').length >= 2",
-        Duration::from_secs(90),
-    )
-    .await;
     let models: Vec<String> = stub.requests()[before..]
         .iter()
         .filter(|r| r.get("tools").is_some())
@@ -394,7 +370,7 @@ async fn confirmations_by_keyboard_with_a_reason_and_the_mode_per_conversation()
     // The command waits; ⌘/Ctrl+Enter from the composer approves it (and sends nothing).
     api.send_message(&id, "Run something").await;
     let first = wait_confirm_or_finish(&b, "", false).await;
-    b.click("[data-testid=composer-input]").await;
+    b.conversation().focus_composer().await;
     b.press(&format!("{CONTROL}{ENTER}")).await;
     b.wait_js_for(
         "the approved command's output",
@@ -428,12 +404,9 @@ async fn confirmations_by_keyboard_with_a_reason_and_the_mode_per_conversation()
     );
 
     // Off: the server's policy for this conversation says so, and the next run asks nothing.
-    b.wait_js(
-        "the conversation idle again",
-        "const s = document.querySelector('[data-testid=exec-status]').dataset.status; \
-         return s !== 'running' && s !== 'waiting_for_confirmation'",
-    )
-    .await;
+    b.conversation()
+        .wait_idle("the conversation idle again")
+        .await;
     b.click("[data-testid=confirm-mode]").await;
     let (state, text) = tools_outcome(&b, "the mode switched off").await;
     assert_eq!(state, "done", "{text}");
@@ -443,24 +416,19 @@ async fn confirmations_by_keyboard_with_a_reason_and_the_mode_per_conversation()
         json!("NeverConfirm"),
         "{info}"
     );
-    let finished_before = b
-        .js("return document.querySelectorAll('[data-testid=finish-message]').length")
-        .await;
+    let finished_before = b.conversation().finished_turns().await;
     api.send_message(&id, "Now without asking").await;
-    b.wait_js_for(
-        "a run that finished without asking",
-        &format!(
-            "return document.querySelectorAll('[data-testid=finish-message]').length > {finished_before}"
-        ),
-        Duration::from_secs(90),
-    )
-    .await;
+    b.conversation()
+        .wait_finished_turns(
+            "a run that finished without asking",
+            finished_before + 1,
+            Duration::from_secs(90),
+        )
+        .await;
     // (Had it asked, the run would wait and no answer would come.)
-    b.wait_js(
-        "the run finished",
-        "return document.querySelector('[data-testid=exec-status]').dataset.status === 'finished'",
-    )
-    .await;
+    b.conversation()
+        .wait_status("the run finished", "finished")
+        .await;
 }
 
 /// A 1×1 PNG, base64.
@@ -527,7 +495,7 @@ async fn attachments_go_with_the_message_and_the_model_picker_switches_the_llm()
     .await;
 
     // --- Images by paste: a thumbnail, removable; one too big is refused in words ---
-    b.click("[data-testid=composer-input]").await;
+    b.conversation().focus_composer().await;
     let png = format!("Uint8Array.from(atob('{PNG_1X1}'), c => c.charCodeAt(0))");
     paste_file(&b, "shot.png", "image/png", &png).await;
     paste_file(&b, "second.png", "image/png", &png).await;
@@ -577,9 +545,7 @@ async fn attachments_go_with_the_message_and_the_model_picker_switches_the_llm()
         &format!("return ({CHIPS}) === 'image:shot.png,file:notes.txt'"),
     )
     .await;
-    b.type_into("[data-testid=composer-input]", "Look at these")
-        .await;
-    b.press(ENTER).await;
+    b.conversation().send("Look at these").await;
     b.wait_js(
         "the question, focus on Keep both",
         "return !!document.querySelector('[data-testid=attach-conflict]') \
@@ -651,15 +617,10 @@ async fn attachments_go_with_the_message_and_the_model_picker_switches_the_llm()
         "{answer}"
     );
     // A text message runs on the picked model.
-    b.type_into("[data-testid=composer-input]", "Now without images")
+    b.conversation().send("Now without images").await;
+    b.conversation()
+        .wait_finished_turns("the run finished", 1, Duration::from_secs(90))
         .await;
-    b.press(ENTER).await;
-    b.wait_js_for(
-        "the run finished",
-        "return !!document.querySelector('[data-testid=finish-message]')",
-        Duration::from_secs(90),
-    )
-    .await;
     let models: Vec<String> = stub
         .requests()
         .iter()

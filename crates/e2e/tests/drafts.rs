@@ -8,23 +8,7 @@ use serde_json::json;
 
 async fn open(b: &Browser, url: &str) {
     b.goto(url).await;
-    b.wait_js(
-        "the composer",
-        "return !!document.querySelector('[data-testid=composer-input]')",
-    )
-    .await;
-}
-
-/// Whether leaving the page now would ask first (the page cancels `beforeunload`).
-async fn leaving_asks(b: &Browser) -> serde_json::Value {
-    b.js("const e = new Event('beforeunload', {cancelable: true}); \
-          window.dispatchEvent(e); return e.defaultPrevented;")
-        .await
-}
-
-async fn composer_text(b: &Browser) -> serde_json::Value {
-    b.js("return document.querySelector('[data-testid=composer-input]').value")
-        .await
+    b.conversation().wait_composer().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -52,29 +36,26 @@ async fn an_unsent_message_survives_a_reload_and_stays_with_its_conversation() {
         .send_keys("half a thought")
         .await
         .expect("type");
-    assert_eq!(composer_text(&b).await, json!("half a thought"));
+    let page = b.conversation();
+    assert_eq!(page.composer_text().await, json!("half a thought"));
     assert_eq!(
-        leaving_asks(&b).await,
+        page.leaving_asks().await,
         json!(true),
         "an unsent draft asks first"
     );
 
     b.client.refresh().await.expect("reload");
     open(&b, &first_url).await;
-    let restored = b
-        .wait_js(
-            "the draft after the reload",
-            "const e = document.querySelector('[data-testid=composer-input]'); \
-             return e && e.value ? e.value : null;",
-        )
+    let restored = page
+        .wait_composer_filled("the draft after the reload")
         .await;
     assert_eq!(restored, json!("half a thought"));
 
     // Another conversation starts with an empty box.
     open(&b, &format!("{}/conversations/{second}", server.url())).await;
-    assert_eq!(composer_text(&b).await, json!(""));
+    assert_eq!(page.composer_text().await, json!(""));
     assert_eq!(
-        leaving_asks(&b).await,
+        page.leaving_asks().await,
         json!(false),
         "an empty box lets the tab go"
     );

@@ -95,11 +95,9 @@ async fn a_conversation_opened_again_shows_at_once_then_catches_up() {
         .await;
 
     open_row(&b, &b_id).await;
-    b.wait_js(
-        "conversation B",
-        "return document.querySelector('[data-testid=conversation-heading]')?.innerText === 'Switch B'",
-    )
-    .await;
+    b.conversation()
+        .wait_heading("conversation B", "Switch B")
+        .await;
     // A moves on while it is not shown.
     run_turn(&api, &a, "second turn").await;
     open_row(&b, &a).await;
