@@ -2,21 +2,16 @@
 //! agent server — terminal (exit codes, output), files (upload ⇒ tree and `cat`), changes (a
 //! file changed from the terminal shows up with a correct diff).
 
-use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
+use canvas_e2e::{canvas_serve, keys, AgentApi, Browser, Env};
 use fantoccini::Locator;
-use serde_json::{json, Value};
+use serde_json::json;
 
 /// Opens the panel page of a fresh conversation whose working dir is a new scratch dir.
 async fn open_panel(env: &Env, name: &str) -> (canvas_serve::Running, Browser, std::path::PathBuf) {
     let dir = env.scratch(name);
     let id = conversation_in(env, &dir, &format!("Workspace {name}")).await;
     let (server, browser) = open_panel_of(env, &id).await;
-    browser
-        .wait_js(
-            "the terminal tab",
-            "return !!document.querySelector('[data-testid=terminal-input]')",
-        )
-        .await;
+    browser.workspace().wait_terminal().await;
     (server, browser, dir)
 }
 
@@ -32,102 +27,35 @@ async fn open_panel_of(env: &Env, id: &str) -> (canvas_serve::Running, Browser) 
     (server, browser)
 }
 
-/// Types `command` into the terminal, runs it, and waits for its exit code; returns
-/// (exit code, stdout) of the newest run.
-async fn run_in_terminal(browser: &Browser, command: &str) -> (Value, String) {
-    let before = browser
-        .js("return document.querySelectorAll('[data-testid=terminal-run]').length")
-        .await;
-    let input = browser
-        .client
-        .find(Locator::Css("[data-testid=terminal-input]"))
-        .await
-        .expect("terminal input");
-    input.send_keys(command).await.expect("type");
-    browser
-        .client
-        .find(Locator::Css("[data-testid=terminal-run-button]"))
-        .await
-        .expect("run button")
-        .click()
-        .await
-        .expect("click run");
-    let script = format!(
-        "const runs = document.querySelectorAll('[data-testid=terminal-run]'); \
-         if (runs.length <= {before}) return null; \
-         const r = runs[0]; \
-         const e = r.querySelector('[data-testid=terminal-exit]'); \
-         if (!e || !e.dataset.exitCode || r.dataset.running === 'true') return null; \
-         return [Number(e.dataset.exitCode), r.querySelector('[data-testid=terminal-output]').textContent, e.innerText];"
-    );
-    let v = browser
-        .wait_js(&format!("the exit code of `{command}`"), &script)
-        .await;
-    (v[0].clone(), v[1].as_str().unwrap_or_default().to_string())
-}
-
-async fn click(browser: &Browser, css: &str) {
-    browser
-        .client
-        .find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("{css}: {e}"))
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("click {css}: {e}"));
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn terminal_shows_output_and_exit_code() {
     let env = Env::get();
     let (_server, browser, dir) = open_panel(&env, "ws-term").await;
 
-    let (code, out) = run_in_terminal(&browser, "echo hi && exit 3").await;
+    let (code, out) = browser.workspace().run_command("echo hi && exit 3").await;
     assert_eq!(code, json!(3));
     assert_eq!(out.trim(), "hi");
-    let label = browser
-        .js("return document.querySelector('[data-testid=terminal-exit]').innerText")
-        .await;
+    let label = browser.workspace().exit_label().await;
     assert_eq!(label, json!("exit code 3"));
 
     // Commands run in the conversation's working directory.
-    let (code, out) = run_in_terminal(&browser, "pwd").await;
+    let (code, out) = browser.workspace().run_command("pwd").await;
     assert_eq!(code, json!(0));
     assert_eq!(out.trim(), dir.display().to_string());
 
     // History: ↑ brings back the previous command.
-    let input = browser
-        .client
-        .find(Locator::Css("[data-testid=terminal-input]"))
-        .await
-        .expect("input");
-    input.send_keys("\u{E013}").await.expect("arrow up");
-    let v = browser
-        .wait_js(
-            "history recall",
-            "const v = document.querySelector('[data-testid=terminal-input]').value; return v === 'pwd' ? v : null;",
-        )
+    let terminal = browser.workspace();
+    terminal.terminal_keys(keys::ARROW_UP).await;
+    terminal.wait_terminal_text("history recall", "pwd").await;
+    terminal.terminal_keys(keys::ARROW_UP).await;
+    terminal
+        .wait_terminal_text("older history", "echo hi && exit 3")
         .await;
-    assert_eq!(v, json!("pwd"));
-    input.send_keys("\u{E013}").await.expect("arrow up");
-    browser
-        .wait_js(
-            "older history",
-            "return document.querySelector('[data-testid=terminal-input]').value === 'echo hi && exit 3';",
-        )
-        .await;
-    input.clear().await.expect("clear");
+    terminal.clear_terminal().await;
 
     // A running command can be stopped.
-    input.send_keys("sleep 30").await.expect("type");
-    click(&browser, "[data-testid=terminal-run-button]").await;
-    browser
-        .wait_js(
-            "the stop button",
-            "return !!document.querySelector('[data-testid=terminal-run] [data-testid=terminal-stop]')",
-        )
-        .await;
-    click(&browser, "[data-testid=terminal-stop]").await;
+    terminal.start_command("sleep 30").await;
+    terminal.stop().await;
     let label = browser
         .wait_js(
             "the stopped command's exit label",
@@ -141,14 +69,14 @@ async fn terminal_shows_output_and_exit_code() {
     );
 
     // State survives switching tabs.
-    click(&browser, "[data-testid=ws-tab-files]").await;
+    browser.workspace().open_tab("files").await;
     browser
         .wait_js(
             "files tab",
             "return !!document.querySelector('[data-testid=files-tab]')",
         )
         .await;
-    click(&browser, "[data-testid=ws-tab-terminal]").await;
+    browser.workspace().open_tab("terminal").await;
     let n = browser
         .wait_js(
             "the runs after switching back",
@@ -171,7 +99,7 @@ async fn uploaded_file_appears_in_tree_and_cat() {
     )
     .expect("write");
 
-    click(&browser, "[data-testid=ws-tab-files]").await;
+    browser.workspace().open_tab("files").await;
     browser
         .wait_js(
             "the tree",
@@ -207,11 +135,9 @@ async fn uploaded_file_appears_in_tree_and_cat() {
     );
 
     // The viewer shows it; source files are highlighted as text (never HTML).
-    click(
-        &browser,
-        "[data-testid=tree-entry][data-path=\"hello-upload.txt\"] button",
-    )
-    .await;
+    browser
+        .click("[data-testid=tree-entry][data-path=\"hello-upload.txt\"] button")
+        .await;
     let text = browser
         .wait_js(
             "the viewer",
@@ -222,16 +148,12 @@ async fn uploaded_file_appears_in_tree_and_cat() {
         text.as_str().unwrap_or_default().trim(),
         "uploaded through the canvas"
     );
-    click(
-        &browser,
-        "[data-testid=tree-entry][data-path=\"src\"] button",
-    )
-    .await;
-    click(
-        &browser,
-        "[data-testid=tree-entry][data-path=\"src/main.rs\"] button",
-    )
-    .await;
+    browser
+        .click("[data-testid=tree-entry][data-path=\"src\"] button")
+        .await;
+    browser
+        .click("[data-testid=tree-entry][data-path=\"src/main.rs\"] button")
+        .await;
     let kw = browser
         .wait_js(
             "highlighted Rust",
@@ -245,8 +167,11 @@ async fn uploaded_file_appears_in_tree_and_cat() {
     assert_eq!(injected, json!(false), "file content is text, not HTML");
 
     // And `cat` in the terminal sees it.
-    click(&browser, "[data-testid=ws-tab-terminal]").await;
-    let (code, out) = run_in_terminal(&browser, "cat hello-upload.txt").await;
+    browser.workspace().open_tab("terminal").await;
+    let (code, out) = browser
+        .workspace()
+        .run_command("cat hello-upload.txt")
+        .await;
     assert_eq!(code, json!(0));
     assert_eq!(out.trim(), "uploaded through the canvas");
 }
@@ -258,12 +183,15 @@ async fn terminal_change_shows_under_changes_with_diff() {
     let setup = "export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 && git init -q -b main . && \
          printf 'one\\nshared\\n' > a.txt && git add a.txt && \
          git -c user.name=T -c user.email=t@t.invalid -c commit.gpgsign=false commit -q -m first && echo ok";
-    let (code, out) = run_in_terminal(&browser, setup).await;
+    let (code, out) = browser.workspace().run_command(setup).await;
     assert_eq!((code, out.trim()), (json!(0), "ok"));
-    let (code, _) = run_in_terminal(&browser, "printf 'two\\nshared\\n' > a.txt").await;
+    let (code, _) = browser
+        .workspace()
+        .run_command("printf 'two\\nshared\\n' > a.txt")
+        .await;
     assert_eq!(code, json!(0));
 
-    click(&browser, "[data-testid=ws-tab-changes]").await;
+    browser.workspace().open_tab("changes").await;
     let status = browser
         .wait_js(
             "a.txt under Changes",
@@ -271,11 +199,9 @@ async fn terminal_change_shows_under_changes_with_diff() {
         )
         .await;
     assert_eq!(status, json!("modified"));
-    click(
-        &browser,
-        "[data-testid=change-row][data-path=\"a.txt\"] button",
-    )
-    .await;
+    browser
+        .click("[data-testid=change-row][data-path=\"a.txt\"] button")
+        .await;
     let lines = browser
         .wait_js(
             "the unified diff",
@@ -284,7 +210,7 @@ async fn terminal_change_shows_under_changes_with_diff() {
         )
         .await;
     assert_eq!(lines, json!(["removed:one", "added:two", "same:shared"]));
-    click(&browser, "[data-testid=diff-split]").await;
+    browser.click("[data-testid=diff-split]").await;
     let rows = browser
         .wait_js(
             "the side-by-side diff",
@@ -315,7 +241,7 @@ async fn terminal_change_shows_under_changes_with_diff() {
         commits.as_str().unwrap_or_default().contains("first"),
         "{commits}"
     );
-    click(&browser, "[data-testid=commit-row] button").await;
+    browser.click("[data-testid=commit-row] button").await;
     let files = browser
         .wait_js(
             "the commit's files",
@@ -375,13 +301,8 @@ async fn cloud_terminal_runs_through_the_proxy() {
     browser
         .goto(&format!("{}/conversations/{id}/panel", server.url()))
         .await;
-    browser
-        .wait_js(
-            "the cloud conversation's terminal",
-            "return !!document.querySelector('[data-testid=terminal-input]')",
-        )
-        .await;
-    let (code, out) = run_in_terminal(&browser, "echo hi && exit 3").await;
+    browser.workspace().wait_terminal().await;
+    let (code, out) = browser.workspace().run_command("echo hi && exit 3").await;
     assert_eq!(code, json!(3));
     assert_eq!(out.trim(), "hi");
 }

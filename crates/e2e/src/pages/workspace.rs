@@ -1,1 +1,127 @@
-//! Page object: workspace (see the module docs of `pages`).
+//! Page object: the workspace panel — its tabs and the terminal (run, history, stop).
+
+use crate::Browser;
+use fantoccini::Locator;
+use serde_json::{json, Value};
+
+/// The terminal's command field.
+const TERMINAL_INPUT: &str = "[data-testid=terminal-input]";
+
+/// The workspace panel (see the module docs).
+pub struct WorkspacePanel<'a> {
+    b: &'a Browser,
+}
+
+impl Browser {
+    /// The workspace panel (its own page, or beside a conversation).
+    pub fn workspace(&self) -> WorkspacePanel<'_> {
+        WorkspacePanel { b: self }
+    }
+}
+
+impl WorkspacePanel<'_> {
+    /// Opens tab `name` (`terminal`, `files`, `changes`, …).
+    pub async fn open_tab(&self, name: &str) {
+        self.b.click(&format!("[data-testid=ws-tab-{name}]")).await;
+    }
+
+    /// Waits until the terminal's command field is there.
+    pub async fn wait_terminal(&self) {
+        self.b
+            .wait_js(
+                "the terminal tab",
+                &format!("return !!document.querySelector({})", json!(TERMINAL_INPUT)),
+            )
+            .await;
+    }
+
+    /// Sends `keys` to the terminal's command field as key presses (text, or arrows for its
+    /// history).
+    pub async fn terminal_keys(&self, keys: &str) {
+        self.b
+            .client
+            .find(Locator::Css(TERMINAL_INPUT))
+            .await
+            .expect("terminal input")
+            .send_keys(keys)
+            .await
+            .expect("type");
+    }
+
+    /// Clears the terminal's command field.
+    pub async fn clear_terminal(&self) {
+        self.b
+            .client
+            .find(Locator::Css(TERMINAL_INPUT))
+            .await
+            .expect("terminal input")
+            .clear()
+            .await
+            .expect("clear");
+    }
+
+    /// Waits until the terminal's command field holds `text`.
+    pub async fn wait_terminal_text(&self, what: &str, text: &str) {
+        self.b
+            .wait_js(
+                what,
+                &format!(
+                    "return document.querySelector({}).value === {}",
+                    json!(TERMINAL_INPUT),
+                    json!(text)
+                ),
+            )
+            .await;
+    }
+
+    /// Types `command` and clicks Run, without waiting for it.
+    pub async fn start_command(&self, command: &str) {
+        self.terminal_keys(command).await;
+        self.b.click("[data-testid=terminal-run-button]").await;
+    }
+
+    /// How many runs the terminal lists.
+    pub async fn runs(&self) -> Value {
+        self.b
+            .js("return document.querySelectorAll('[data-testid=terminal-run]').length")
+            .await
+    }
+
+    /// Runs `command` and waits for its exit code; returns (exit code, output) of the newest
+    /// run.
+    pub async fn run_command(&self, command: &str) -> (Value, String) {
+        let before = self.runs().await;
+        self.start_command(command).await;
+        let script = format!(
+            "const runs = document.querySelectorAll('[data-testid=terminal-run]'); \
+             if (runs.length <= {before}) return null; \
+             const r = runs[0]; \
+             const e = r.querySelector('[data-testid=terminal-exit]'); \
+             if (!e || !e.dataset.exitCode || r.dataset.running === 'true') return null; \
+             return [Number(e.dataset.exitCode), r.querySelector('[data-testid=terminal-output]').textContent, e.innerText];"
+        );
+        let v = self
+            .b
+            .wait_js(&format!("the exit code of `{command}`"), &script)
+            .await;
+        (v[0].clone(), v[1].as_str().unwrap_or_default().to_string())
+    }
+
+    /// The newest run's exit label ("exit code 3", "stopped …").
+    pub async fn exit_label(&self) -> Value {
+        self.b
+            .js("return document.querySelector('[data-testid=terminal-exit]').innerText")
+            .await
+    }
+
+    /// Stops the running command (its Stop button, once it shows).
+    pub async fn stop(&self) {
+        self.b
+            .wait_js(
+                "the stop button",
+                "return !!document.querySelector('[data-testid=terminal-run] [data-testid=terminal-stop]')",
+            )
+            .await;
+        self.b.click("[data-testid=terminal-stop]").await;
+    }
+}
