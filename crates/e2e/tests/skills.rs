@@ -10,6 +10,7 @@
 
 use std::path::Path;
 
+use canvas_e2e::pages::settings::SkillsPage;
 use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
 use canvas_fixtures::cloud::{Pacing, StartBehavior};
 use serde_json::{json, Value};
@@ -47,49 +48,6 @@ fn write_project(env: &Env, name: &str) -> (String, String) {
     (project.display().to_string(), skill)
 }
 
-fn row(name: &str) -> String {
-    format!("[data-testid=skill-row][data-skill={}]", json!(name))
-}
-
-async fn wait_for(b: &Browser, css: &str) {
-    b.wait_js(
-        &format!("{css} to be there"),
-        &format!("return !!document.querySelector({})", json!(css)),
-    )
-    .await;
-}
-
-/// The names the list shows, in order, once every tier has answered.
-async fn listed(b: &Browser) -> Vec<String> {
-    let v = b
-        .wait_js(
-            "the skills list with every tier loaded",
-            "const l = document.querySelector('[data-testid=skills-list]'); \
-             return l && l.dataset.loading === 'false' \
-               ? [...l.querySelectorAll('[data-testid=skill-row]')].map(r => r.dataset.skill) : null;",
-        )
-        .await;
-    serde_json::from_value(v).expect("names")
-}
-
-/// Types `project` into the page's project-directory field and loads it; waits for the project
-/// tier to answer.
-async fn load_project(b: &Browser, project: &str) {
-    b.type_into("[data-testid=skills-project-dir]", project)
-        .await;
-    b.click("[data-testid=skills-project-load]").await;
-    b.wait_js(
-        "the project tier of the typed directory to load",
-        &format!(
-            "const l = document.querySelector('[data-testid=skills-tiers]'); \
-             const t = document.querySelector('[data-testid=skills-tier][data-tier=Project]'); \
-             return !!l && l.dataset.projectDir === {} && !!t && t.dataset.state === 'loaded';",
-            json!(project)
-        ),
-    )
-    .await;
-}
-
 /// `disabled_skills` as the agent server stores them.
 async fn server_disabled(api: &AgentApi) -> Vec<String> {
     let (status, settings) = api.get("/api/settings").await;
@@ -103,18 +61,6 @@ async fn server_disabled(api: &AgentApi) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
-}
-
-async fn wait_disabled(b: &Browser, name: &str, disabled: bool) {
-    b.wait_js(
-        &format!("{name} to be shown disabled={disabled}"),
-        &format!(
-            "const r = document.querySelector({}); return !!r && r.dataset.disabled === {};",
-            json!(row(name)),
-            json!(disabled.to_string())
-        ),
-    )
-    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -133,13 +79,13 @@ async fn skills_project_skill_is_listed_overrides_the_user_one_and_is_disabled_t
     let server = canvas_serve::start(config).await.expect("serve");
     let b = Browser::start(&env).await;
     b.goto(&format!("{}/skills", server.url())).await;
-    load_project(&b, &project).await;
+    b.skills().load_project(&project).await;
 
     // Listed once, from the project, overriding the user's skill; the AGENTS.md skill too.
-    let names = listed(&b).await;
+    let names = b.skills().listed().await;
     assert!(names.contains(&SKILL.to_string()), "{names:?}");
     assert!(names.contains(&"agents".to_string()), "{names:?}");
-    let r = row(SKILL);
+    let r = SkillsPage::row(SKILL);
     assert_eq!(
         b.text_of(&format!("{r} [data-testid=skill-tier]")).await,
         "Project"
@@ -172,7 +118,7 @@ async fn skills_project_skill_is_listed_overrides_the_user_one_and_is_disabled_t
         ))
         .await;
     assert_eq!(overrides, json!([["User", format!("User {user_skill}")]]));
-    let agents = row("agents");
+    let agents = SkillsPage::row("agents");
     assert_eq!(
         b.text_of(&format!("{agents} [data-testid=skill-tier]"))
             .await,
@@ -191,7 +137,7 @@ async fn skills_project_skill_is_listed_overrides_the_user_one_and_is_disabled_t
     // The content, on request, as safe Markdown: a heading and bold text, raw HTML as text.
     b.click(&format!("{r} [data-testid=skill-expand]")).await;
     let content = format!("{r} [data-testid=skill-content]");
-    wait_for(&b, &content).await;
+    b.skills().wait_shown(&content).await;
     let rendered = b
         .js(&format!(
             "const c = document.querySelector({}); return {{ \
@@ -216,8 +162,10 @@ async fn skills_project_skill_is_listed_overrides_the_user_one_and_is_disabled_t
     // Disable: marked in the list, and the server's settings say so.
     assert!(server_disabled(&api).await.is_empty());
     b.click(&format!("{r} [data-testid=skill-toggle]")).await;
-    wait_disabled(&b, SKILL, true).await;
-    wait_for(&b, &format!("{r} [data-testid=skill-disabled]")).await;
+    b.skills().wait_disabled(SKILL, true).await;
+    b.skills()
+        .wait_shown(&format!("{r} [data-testid=skill-disabled]"))
+        .await;
     assert_eq!(server_disabled(&api).await, [SKILL]);
     // Still the project's skill (disabling does not bring the user's back).
     assert_eq!(
@@ -227,27 +175,36 @@ async fn skills_project_skill_is_listed_overrides_the_user_one_and_is_disabled_t
 
     // A reload keeps the project directory (this tab) and reads the state from the server.
     b.client.refresh().await.expect("reload");
-    wait_disabled(&b, SKILL, true).await;
+    b.skills().wait_disabled(SKILL, true).await;
     assert_eq!(
         b.js("return document.querySelector('[data-testid=skills-project-dir]').value")
             .await,
         json!(project)
     );
     assert_eq!(
-        b.text_of(&format!("{} [data-testid=skill-toggle]", row(SKILL)))
-            .await,
+        b.text_of(&format!(
+            "{} [data-testid=skill-toggle]",
+            SkillsPage::row(SKILL)
+        ))
+        .await,
         "Enable"
     );
 
     // Enable again.
-    b.click(&format!("{} [data-testid=skill-toggle]", row(SKILL)))
-        .await;
-    wait_disabled(&b, SKILL, false).await;
+    b.click(&format!(
+        "{} [data-testid=skill-toggle]",
+        SkillsPage::row(SKILL)
+    ))
+    .await;
+    b.skills().wait_disabled(SKILL, false).await;
     assert!(server_disabled(&api).await.is_empty());
     assert_eq!(
         b.js(&format!(
             "return document.querySelectorAll({}).length",
-            json!(format!("{} [data-testid=skill-disabled]", row(SKILL)))
+            json!(format!(
+                "{} [data-testid=skill-disabled]",
+                SkillsPage::row(SKILL)
+            ))
         ))
         .await,
         json!(0)
@@ -263,8 +220,8 @@ async fn skills_filters_live_in_the_url_and_use_skill_prefills_the_launcher() {
         .expect("serve");
     let b = Browser::start(&env).await;
     b.goto(&format!("{}/skills", server.url())).await;
-    load_project(&b, &project).await;
-    let all = listed(&b).await;
+    b.skills().load_project(&project).await;
+    let all = b.skills().listed().await;
     assert!(all.contains(&SKILL.to_string()), "{all:?}");
     assert!(all.contains(&"agents".to_string()), "{all:?}");
 
@@ -291,7 +248,7 @@ async fn skills_filters_live_in_the_url_and_use_skill_prefills_the_launcher() {
         "return new URLSearchParams(location.search).get('q') === 'release';",
     )
     .await;
-    assert_eq!(listed(&b).await, [SKILL]);
+    assert_eq!(b.skills().listed().await, [SKILL]);
 
     // A reload keeps both filters.
     b.client.refresh().await.expect("reload");
@@ -301,7 +258,7 @@ async fn skills_filters_live_in_the_url_and_use_skill_prefills_the_launcher() {
          return t && t.dataset.state === 'loaded';",
     )
     .await;
-    assert_eq!(listed(&b).await, [SKILL]);
+    assert_eq!(b.skills().listed().await, [SKILL]);
     assert_eq!(
         b.js("return document.querySelector('[data-testid=skills-search]').value")
             .await,
@@ -323,8 +280,11 @@ async fn skills_filters_live_in_the_url_and_use_skill_prefills_the_launcher() {
 
     // "Use skill": the launcher opens with the skill's first trigger typed in, and the hand-over
     // is read once (not left behind in the tab).
-    b.click(&format!("{} [data-testid=skill-use]", row(SKILL)))
-        .await;
+    b.click(&format!(
+        "{} [data-testid=skill-use]",
+        SkillsPage::row(SKILL)
+    ))
+    .await;
     b.wait_js(
         "the launcher pre-filled with the trigger",
         "const i = document.querySelector('[data-testid=launcher-input]'); \
@@ -351,7 +311,9 @@ async fn skills_are_not_available_on_a_cloud_backend() {
     b.seed_cloud_backend("skills-cloud", &cloud.url(), &key, &cloud.orgs.personal.id)
         .await;
     b.goto(&format!("{}/skills", server.url())).await;
-    wait_for(&b, "[data-testid=skills-unavailable]").await;
+    b.skills()
+        .wait_shown("[data-testid=skills-unavailable]")
+        .await;
     assert_eq!(
         b.text_of("[data-testid=skills-unavailable]").await,
         "Skills are not available on this backend."
