@@ -5,12 +5,36 @@
 
 use std::time::Duration;
 
-use canvas_e2e::{canvas_serve, Browser, Env};
+use canvas_e2e::{canvas_serve, Browser, Env, UI_TIMEOUT};
 use canvas_fixtures::llm_stub::{self, StubScript};
 use serde_json::{json, Value};
 
 /// A run installs the SDK from the uv cache and runs one stub turn: ~30 s here.
 const RUN_TIMEOUT: Duration = Duration::from_secs(240);
+
+/// An automation's row in the list.
+const ROW: &str = "[data-testid=automation-row]";
+
+/// The newest run's row on an automation's page.
+const RUN: &str = "[data-testid=run-row]";
+
+/// Waits until the newest run shows one of `statuses`; the status it shows.
+async fn wait_run_status(b: &Browser, statuses: &[&str], timeout: Duration) -> String {
+    b.wait_js_for(
+        &format!("a run shown as one of {statuses:?}"),
+        &format!(
+            "const r = document.querySelector({}); \
+             return r && {}.includes(r.dataset.status) ? r.dataset.status : null;",
+            json!(RUN),
+            json!(statuses)
+        ),
+        timeout,
+    )
+    .await
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
+}
 
 /// The service's own view of automation `id` (status, body).
 async fn service_get(svc_url: &str, key: &str, path: &str) -> (u16, Value) {
@@ -44,11 +68,7 @@ async fn automation_created_in_the_ui_runs_pauses_cancels_and_is_deleted() {
     let key = agent.session_api_key.clone();
     let b = Browser::start(&env).await;
     b.goto(&format!("{}/automations", server.url())).await;
-    b.wait_js(
-        "the empty automations list",
-        "return !!document.querySelector('[data-testid=automations-empty]')",
-    )
-    .await;
+    b.wait_for("[data-testid=automations-empty]").await;
 
     // Create: the schedule is read back in words as it is typed; a bad one is refused.
     b.click("[data-testid=new-automation]").await;
@@ -59,31 +79,20 @@ async fn automation_created_in_the_ui_runs_pauses_cancels_and_is_deleted() {
     b.type_into("[data-testid=automation-schedule]", "61 * * * *")
         .await;
     let err = b
-        .wait_js(
-            "the schedule error",
-            "const e = document.querySelector('[data-testid=automation-schedule-error]'); \
-             return e && !e.hidden ? e.innerText : null;",
-        )
+        .wait_shown_text("[data-testid=automation-schedule-error]")
         .await;
-    assert!(err.as_str().unwrap().contains("minute"), "{err}");
+    assert!(err.contains("minute"), "{err}");
     b.type_into("[data-testid=automation-schedule]", "30 8 * * 1-5")
         .await;
     let words = b
-        .wait_js(
-            "the schedule in words",
-            "const e = document.querySelector('[data-testid=automation-schedule-words]'); \
-             return e && !e.hidden && e.innerText.includes('08:30') ? e.innerText : null;",
-        )
+        .wait_text_containing("[data-testid=automation-schedule-words]", "08:30")
         .await;
-    assert_eq!(words, json!("Runs weekdays at 08:30"));
+    assert_eq!(words, "Runs weekdays at 08:30");
     b.type_into("[data-testid=automation-timezone]", "Europe/Berlin")
         .await;
     b.click("[data-testid=save-automation]").await;
-    b.wait_js(
-        "the new automation's row",
-        "return document.querySelectorAll('[data-testid=automation-row]').length === 1",
-    )
-    .await;
+    b.wait_for(ROW).await;
+    assert_eq!(b.count(ROW).await, 1);
     assert_eq!(
         b.text_of("[data-testid=automation-trigger]").await,
         "weekdays at 08:30 (Europe/Berlin)"
@@ -93,12 +102,7 @@ async fn automation_created_in_the_ui_runs_pauses_cancels_and_is_deleted() {
         next.starts_with("Next run: ") && next.contains(", 08:30 (in "),
         "{next}"
     );
-    let id = b
-        .js("return document.querySelector('[data-testid=automation-row]').dataset.automationId")
-        .await
-        .as_str()
-        .unwrap()
-        .to_string();
+    let id = b.data_of(ROW, "automationId").await;
     let (status, stored) = service_get(&svc.url, &key, &format!("/v1/{id}")).await;
     assert_eq!(status, 200);
     assert_eq!(
@@ -109,40 +113,19 @@ async fn automation_created_in_the_ui_runs_pauses_cancels_and_is_deleted() {
 
     // Run now on its page and follow the run to its end.
     b.click("[data-testid=automation-link]").await;
-    b.wait_js(
-        "the automation page",
-        "const t = document.querySelector('[data-testid=automation-title]'); \
-         return t && t.innerText === 'Morning hello';",
-    )
-    .await;
-    b.click("[data-testid=run-automation]").await;
-    let first = b
-        .wait_js(
-            "a pending or running run",
-            "const r = document.querySelector('[data-testid=run-row]'); \
-             return r && ['pending','running'].includes(r.dataset.status) ? r.dataset.status : null;",
-        )
+    b.wait_text("[data-testid=automation-title]", "Morning hello")
         .await;
+    b.click("[data-testid=run-automation]").await;
+    let first = wait_run_status(&b, &["pending", "running"], UI_TIMEOUT).await;
     eprintln!("run shown as {first}");
     let started = std::time::Instant::now();
-    b.wait_js_for(
-        "the run to complete",
-        "const r = document.querySelector('[data-testid=run-row]'); \
-         return r && ['completed','failed'].includes(r.dataset.status) ? r.dataset.status : null;",
-        RUN_TIMEOUT,
-    )
-    .await;
+    let status = wait_run_status(&b, &["completed", "failed"], RUN_TIMEOUT).await;
     eprintln!(
         "run finished {:.1} s after it was first shown",
         started.elapsed().as_secs_f64()
     );
-    let row_text = b.text_of("[data-testid=run-row]").await;
-    assert_eq!(
-        b.js("return document.querySelector('[data-testid=run-row]').dataset.status")
-            .await,
-        json!("completed"),
-        "{row_text}"
-    );
+    let row_text = b.text_of(RUN).await;
+    assert_eq!(status, "completed", "{row_text}");
     assert!(
         b.text_of("[data-testid=run-answer]")
             .await
@@ -170,27 +153,14 @@ async fn automation_created_in_the_ui_runs_pauses_cancels_and_is_deleted() {
         "{href}"
     );
     b.click("[data-testid=run-conversation]").await;
-    b.wait_js(
-        "the run's conversation with its answer",
-        "const t = document.querySelector('[data-testid=timeline]'); \
-         return t && t.innerText.includes('Automation says hi');",
-    )
-    .await;
+    b.wait_text_containing("[data-testid=timeline]", "Automation says hi")
+        .await;
     b.client.back().await.expect("back");
 
     // Pause: the page and the service agree.
-    b.wait_js(
-        "the automation page again",
-        "return !!document.querySelector('[data-testid=toggle-automation]')",
-    )
-    .await;
     b.click("[data-testid=toggle-automation]").await;
-    b.wait_js(
-        "the paused state",
-        "const s = document.querySelector('[data-testid=automation-state]'); \
-         return s && s.dataset.state === 'paused';",
-    )
-    .await;
+    b.wait_data("[data-testid=automation-state]", "state", "paused")
+        .await;
     assert_eq!(
         service_get(&svc.url, &key, &format!("/v1/{id}")).await.1["state"],
         "INACTIVE"
@@ -202,21 +172,10 @@ async fn automation_created_in_the_ui_runs_pauses_cancels_and_is_deleted() {
 
     // Cancel a run that has not finished.
     b.click("[data-testid=run-automation]").await;
-    b.wait_js(
-        "a cancellable run",
-        "return !!document.querySelector('[data-testid=cancel-run]')",
-    )
-    .await;
     b.click("[data-testid=cancel-run]").await;
     // The service ends a cancelled run once its current step (installing dependencies takes up
     // to a minute) stops; the page keeps refreshing until then.
-    b.wait_js_for(
-        "the cancelled run",
-        "const r = document.querySelector('[data-testid=run-row]'); \
-         return r && r.dataset.status === 'cancelled';",
-        Duration::from_secs(120),
-    )
-    .await;
+    wait_run_status(&b, &["cancelled"], Duration::from_secs(120)).await;
     let (_, runs) = service_get(&svc.url, &key, &format!("/v1/{id}/runs")).await;
     assert_eq!(runs["runs"][0]["status"], "CANCELLED");
     // Two runs fit one page: no pager (its attributes once leaked into the page as text).
@@ -231,11 +190,7 @@ async fn automation_created_in_the_ui_runs_pauses_cancels_and_is_deleted() {
     // Delete, confirmed: back on the empty list, and gone from the service.
     b.click("[data-testid=delete-automation]").await;
     b.click("[data-testid=confirm-delete-automation]").await;
-    b.wait_js(
-        "the empty list after deleting",
-        "return !!document.querySelector('[data-testid=automations-empty]')",
-    )
-    .await;
+    b.wait_for("[data-testid=automations-empty]").await;
     assert_eq!(
         service_get(&svc.url, &key, &format!("/v1/{id}")).await.0,
         404
@@ -251,16 +206,7 @@ async fn automations_without_a_service_say_how_to_start_one() {
     let b = Browser::start(&env).await;
     b.goto(&format!("{}/automations", server.url())).await;
     let text = b
-        .wait_js(
-            "the not-running notice",
-            "const e = document.querySelector('[data-testid=automations-not-running]'); \
-             return e ? e.innerText : null;",
-        )
+        .wait_shown_text("[data-testid=automations-not-running]")
         .await;
-    assert!(
-        text.as_str()
-            .unwrap()
-            .contains("cargo xtask run --automations"),
-        "{text}"
-    );
+    assert!(text.contains("cargo xtask run --automations"), "{text}");
 }

@@ -40,17 +40,6 @@ async fn configure_stub_llm(browser: &Browser, stub: &StubHandle) {
     assert!(hint.contains("••••"), "key hint: {hint}");
 }
 
-/// Type a task in the launcher and start it.
-async fn start_from_launcher(browser: &Browser, message: &str) {
-    let script = format!(
-        "const e = document.querySelector('[data-testid=launcher-input]'); e.value = {}; \
-         e.dispatchEvent(new Event('input', {{bubbles: true}})); \
-         document.querySelector('[data-testid=launcher-start]').click(); return true;",
-        json!(message)
-    );
-    browser.js(&script).await;
-}
-
 /// Waits for the conversation page and returns the conversation id from the URL.
 async fn wait_conversation_page(browser: &Browser, backend_id: &str) -> String {
     let url = browser
@@ -142,7 +131,7 @@ async fn chat_create_from_the_launcher_streams_live_in_order_and_a_reload_restor
     browser.goto(&format!("{}/", server.url())).await;
     let backend = browser.wait_backend_status("connected").await;
     configure_stub_llm(&browser, &stub).await;
-    start_from_launcher(&browser, "Please say hello").await;
+    browser.launcher().start("Please say hello").await;
     let id = wait_conversation_page(&browser, &backend).await;
     assert!(!id.is_empty());
 
@@ -309,7 +298,10 @@ async fn chat_agent_html_and_javascript_links_render_inert() {
     browser.goto(&format!("{}/", server.url())).await;
     let backend = browser.wait_backend_status("connected").await;
     configure_stub_llm(&browser, &stub).await;
-    start_from_launcher(&browser, "Show me something dangerous").await;
+    browser
+        .launcher()
+        .start("Show me something dangerous")
+        .await;
     wait_conversation_page(&browser, &backend).await;
     wait_timeline(
         &browser,
@@ -354,7 +346,7 @@ async fn chat_a_422_from_create_shows_the_server_detail() {
         .await;
     // No LLM configured in this fresh profile (nor with a key on the server): the agent server
     // refuses the request with 422, and its detail is shown.
-    start_from_launcher(&browser, "This cannot start").await;
+    browser.launcher().start("This cannot start").await;
     let err = browser
         .wait_js(
             "the create error",
@@ -384,7 +376,7 @@ async fn chat_restarting_the_agent_server_reconnects_and_catches_up() {
     browser.goto(&format!("{}/", server.url())).await;
     let backend = browser.wait_backend_status("connected").await;
     configure_stub_llm(&browser, &stub).await;
-    start_from_launcher(&browser, "First task").await;
+    browser.launcher().start("First task").await;
     let id = wait_conversation_page(&browser, &backend).await;
     let first = wait_timeline(&browser, "the first turn", Duration::from_secs(60), |i| {
         finished_turns(i) == 1

@@ -33,20 +33,11 @@ async fn a_cloud_conversation_chats_from_the_composer() {
         .await;
     b.goto(&format!("{}/conversations/{id}", server.url()))
         .await;
-    b.wait_js(
-        "the cloud conversation's composer",
-        "return !!document.querySelector('[data-testid=composer-input]')",
-    )
-    .await;
+    let conversation = b.conversation();
+    conversation.wait_composer().await;
 
     let text = format!("Hello from the cloud composer {id}");
-    b.js(&format!(
-        "const e = document.querySelector('[data-testid=composer-input]'); e.value = {}; \
-         e.dispatchEvent(new Event('input', {{bubbles: true}})); \
-         e.dispatchEvent(new KeyboardEvent('keydown', {{key: 'Enter', bubbles: true}})); return true;",
-        json!(text)
-    ))
-    .await;
+    conversation.send(&text).await;
 
     // The message is in the timeline once, and the agent (the stand-in's LLM stub) answers
     // it: an agent message or a finish comes AFTER it (not an earlier turn's answer).
@@ -73,11 +64,8 @@ async fn a_cloud_conversation_chats_from_the_composer() {
         );
         tokio::time::sleep(Duration::from_millis(200)).await;
     };
-    let composer = b
-        .js("return document.querySelector('[data-testid=composer-input]').value")
-        .await;
     assert_eq!(
-        composer,
+        conversation.composer_text().await,
         json!(""),
         "the composer is empty once the server took it"
     );

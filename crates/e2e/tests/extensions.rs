@@ -17,6 +17,9 @@ fn write(path: &Path, text: &str) {
     std::fs::write(path, text).expect("write");
 }
 
+/// The installed skills section with nothing installed.
+const NO_SKILLS: &str = "[data-testid=installed-skills] [data-testid=installed-empty]";
+
 fn row(name: &str) -> String {
     format!("[data-testid=installed-row][data-name={}]", json!(name))
 }
@@ -67,19 +70,14 @@ async fn skills_and_plugins_are_installed_disabled_and_uninstalled_from_the_ui()
     let server = canvas_serve::start(config).await.expect("serve");
     let b = Browser::start(&env).await;
     b.goto(&format!("{}/skills", server.url())).await;
-    b.wait_js(
-        "no installed skills yet",
-        "return !!document.querySelector('[data-testid=installed-skills] [data-testid=installed-empty]')",
-    )
-    .await;
+    b.wait_for(NO_SKILLS).await;
 
     // An empty source is refused in words; nothing is sent.
     b.click("[data-testid=installed-skills] [data-testid=install-submit]")
         .await;
-    b.wait_js(
-        "the empty source error",
-        "const e = document.querySelector('[data-testid=installed-skills] [data-testid=install-error]'); \
-         return !!e && e.innerText.includes('github:owner/repo');",
+    b.wait_text_containing(
+        "[data-testid=installed-skills] [data-testid=install-error]",
+        "github:owner/repo",
     )
     .await;
 
@@ -91,15 +89,9 @@ async fn skills_and_plugins_are_installed_disabled_and_uninstalled_from_the_ui()
     .await;
     b.click("[data-testid=installed-skills] [data-testid=install-submit]")
         .await;
-    b.wait_js(
-        "the installed skill listed",
-        &format!(
-            "const r = document.querySelector({}); return !!r && r.dataset.enabled === 'true' \
-               && r.innerText.includes('Helps with deploys.');",
-            json!(row("deploy-helper"))
-        ),
-    )
-    .await;
+    b.wait_data(&row("deploy-helper"), "enabled", "true").await;
+    b.wait_text_containing(&row("deploy-helper"), "Helps with deploys.")
+        .await;
     assert_eq!(
         installed_on_server(&api, "/api/skills").await,
         [("deploy-helper".to_string(), true)]
@@ -120,14 +112,7 @@ async fn skills_and_plugins_are_installed_disabled_and_uninstalled_from_the_ui()
         row("deploy-helper")
     ))
     .await;
-    b.wait_js(
-        "the skill shown disabled",
-        &format!(
-            "const r = document.querySelector({}); return !!r && r.dataset.enabled === 'false';",
-            json!(row("deploy-helper"))
-        ),
-    )
-    .await;
+    b.wait_data(&row("deploy-helper"), "enabled", "false").await;
     assert_eq!(
         installed_on_server(&api, "/api/skills").await,
         [("deploy-helper".to_string(), false)]
@@ -145,11 +130,7 @@ async fn skills_and_plugins_are_installed_disabled_and_uninstalled_from_the_ui()
     ))
     .await;
     b.click("[data-testid=confirm-uninstall]").await;
-    b.wait_js(
-        "the skill gone",
-        "return !!document.querySelector('[data-testid=installed-skills] [data-testid=installed-empty]')",
-    )
-    .await;
+    b.wait_for(NO_SKILLS).await;
     assert!(installed_on_server(&api, "/api/skills").await.is_empty());
 
     // The marketplace answers: a list, "none" or an error — not a spinner forever.
@@ -180,27 +161,13 @@ async fn skills_and_plugins_are_installed_disabled_and_uninstalled_from_the_ui()
     .await;
     b.click("[data-testid=installed-plugins] [data-testid=install-submit]")
         .await;
-    b.wait_js(
-        "the installed plugin",
-        &format!(
-            "const r = document.querySelector({}); return !!r && r.innerText.includes('v0.1.0');",
-            json!(row("city-tools"))
-        ),
-    )
-    .await;
+    b.wait_text_containing(&row("city-tools"), "v0.1.0").await;
     b.click(&format!(
         "{} [data-testid=installed-toggle]",
         row("city-tools")
     ))
     .await;
-    b.wait_js(
-        "the plugin shown disabled",
-        &format!(
-            "const r = document.querySelector({}); return !!r && r.dataset.enabled === 'false';",
-            json!(row("city-tools"))
-        ),
-    )
-    .await;
+    b.wait_data(&row("city-tools"), "enabled", "false").await;
     assert_eq!(
         installed_on_server(&api, "/api/plugins").await,
         [("city-tools".to_string(), false)]

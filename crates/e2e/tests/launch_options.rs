@@ -8,6 +8,7 @@
 //!
 //! Profiles, secrets and disabled skills are server-wide: a private agent server.
 
+use canvas_e2e::pages::launcher::LauncherPage;
 use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
 use canvas_fixtures::llm_stub::{self, StubScript};
 use reqwest::Method;
@@ -69,25 +70,16 @@ async fn launcher_options_are_remembered_and_reach_the_new_conversation() {
     let server = canvas_serve::start(config).await.expect("serve");
     let b = Browser::start(&env).await;
     b.goto(&format!("{}/", server.url())).await;
-    b.click("[data-testid=launch-options] summary").await;
-    b.wait_js(
-        "the options with the defaults",
-        "const s = document.querySelector('[data-testid=launch-options-summary]'); \
-         return !!s && s.innerText === 'defaults';",
-    )
-    .await;
+    let launcher = b.launcher();
+    launcher.open_options().await;
+    launcher.wait_summary("defaults").await;
 
     // A relative directory is refused where it is typed.
-    b.type_into("[data-testid=launch-dir]", "shop").await;
-    b.wait_js(
-        "the directory error",
-        "const e = document.querySelector('[data-testid=launch-dir-error]'); \
-         return !!e && e.innerText.includes('absolute');",
-    )
-    .await;
-    // Typing a folder's path offers its subfolders (listed by the server).
-    b.type_into("[data-testid=launch-dir]", &format!("{root}/"))
+    launcher.type_dir("shop").await;
+    b.wait_text_containing("[data-testid=launch-dir-error]", "absolute")
         .await;
+    // Typing a folder's path offers its subfolders (listed by the server).
+    launcher.type_dir(&format!("{root}/")).await;
     b.wait_js(
         "the subfolders offered",
         &format!(
@@ -99,64 +91,32 @@ async fn launcher_options_are_remembered_and_reach_the_new_conversation() {
     )
     .await;
     assert_eq!(
-        b.js("return document.querySelectorAll('[data-testid=launch-dir-error]').length")
-            .await,
-        json!(0),
+        b.count("[data-testid=launch-dir-error]").await,
+        0,
         "an absolute path clears the error"
     );
-    b.type_into("[data-testid=launch-dir]", &project).await;
-    b.js(&format!(
-        "const s = document.querySelector('[data-testid=launch-profile]'); s.value = {}; \
-         s.dispatchEvent(new Event('change', {{bubbles: true}})); return true;",
-        json!(profile)
-    ))
-    .await;
-    b.click(&format!(
-        "[data-testid=launch-secret][data-secret={SECRET}] input"
-    ))
-    .await;
+    launcher.type_dir(&project).await;
+    launcher.choose_profile(profile).await;
+    let secret = LauncherPage::secret(SECRET);
+    b.click(&secret).await;
     let summary = format!("in {project} · profile {profile} · 1 secret");
-    b.wait_js(
-        "the summary of the choices",
-        &format!(
-            "return document.querySelector('[data-testid=launch-options-summary]').innerText === {};",
-            json!(summary)
-        ),
-    )
-    .await;
+    launcher.wait_summary(&summary).await;
 
     // Remembered for this backend: a reload shows the same choices.
     b.client.refresh().await.expect("reload");
-    b.wait_js(
-        "the remembered choices",
-        &format!(
-            "const s = document.querySelector('[data-testid=launch-options-summary]'); \
-             const d = document.querySelector('[data-testid=launch-dir]'); \
-             const p = document.querySelector('[data-testid=launch-profile]'); \
-             const c = document.querySelector('[data-testid=launch-secret][data-secret={SECRET}] input'); \
-             return !!s && s.innerText === {} && d.value === {} && p.value === {} && c.checked;",
-            json!(summary),
-            json!(project),
-            json!(profile)
-        ),
-    )
-    .await;
+    launcher.wait_summary(&summary).await;
+    launcher.wait_dir(&project).await;
+    launcher.wait_profile(profile).await;
+    b.wait_checked(&secret, true).await;
 
     // Start: the conversation runs on the profile (the stub answers).
-    b.js(&format!(
-        "const e = document.querySelector('[data-testid=launcher-input]'); e.value = {}; \
-         e.dispatchEvent(new Event('input', {{bubbles: true}})); \
-         document.querySelector('[data-testid=launcher-start]').click(); return true;",
-        json!("Ship the release")
-    ))
-    .await;
-    b.wait_js_for(
-        "the stub's answer in the conversation",
-        "const f = document.querySelector('[data-testid=finish-message]'); \
-         return !!f && f.innerText.includes('Answered on the chosen profile.');",
-        std::time::Duration::from_secs(90),
-    )
-    .await;
+    launcher.start("Ship the release").await;
+    b.conversation()
+        .wait_answer(
+            "Answered on the chosen profile.",
+            std::time::Duration::from_secs(90),
+        )
+        .await;
     let id = b
         .js("return location.pathname.split('/conversations/')[1].split('/')[0]")
         .await;
@@ -180,27 +140,16 @@ async fn launcher_options_are_remembered_and_reach_the_new_conversation() {
         !info.to_string().contains(SECRET_VALUE),
         "the value is looked up, not stored"
     );
-    let leaks = b
-        .js(&format!(
-            "return document.documentElement.outerHTML.includes({})",
-            json!(SECRET_VALUE)
-        ))
-        .await;
-    assert_eq!(
-        leaks,
-        json!(false),
+    assert!(
+        !b.page_holds(SECRET_VALUE).await,
         "the secret's value is never in the page"
     );
 
     // The app-wide default directory refuses a relative path and keeps an absolute one.
     b.goto(&format!("{}/settings/app", server.url())).await;
     b.type_into("[data-testid=pref-default-dir]", "work").await;
-    b.wait_js(
-        "the default directory error",
-        "const e = document.querySelector('[data-testid=pref-default-dir-error]'); \
-         return !!e && e.innerText.includes('absolute');",
-    )
-    .await;
+    b.wait_text_containing("[data-testid=pref-default-dir-error]", "absolute")
+        .await;
     b.type_into("[data-testid=pref-default-dir]", &root).await;
     b.wait_js(
         "the default directory stored",

@@ -17,6 +17,9 @@ use serde_json::json;
 const REPLY: &str = "Omnigent stub says hello";
 const SLOW_REPLY: &str = "Omnigent stub, after thinking";
 
+/// The launcher's agent picker.
+const AGENT: &str = "[data-testid=session-agent]";
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_omnigent_session_is_started_streamed_reloaded_listed_and_deleted() {
     let env = Env::get();
@@ -74,14 +77,10 @@ async fn an_omnigent_session_is_started_streamed_reloaded_listed_and_deleted() {
     // "Test connection" shows the server's version and mode.
     b.click("[data-testid=add-backend]").await;
     let offered = b
-        .wait_js(
-            "the add dialog",
-            "const d = document.querySelector('[data-testid=add-backend-dialog] [data-testid=offered-hosts]'); \
-             return d ? [...d.querySelectorAll('option')].map(o => o.value) : null;",
-        )
+        .wait_options("[data-testid=add-backend-dialog] [data-testid=offered-hosts]")
         .await;
     let mount = format!("{}/omnigent/local", server.url());
-    assert_eq!(offered, json!([mount]));
+    assert_eq!(offered, [mount.as_str()]);
     b.type_into(
         "[data-testid=add-backend-dialog] [data-testid=backend-name]",
         "Lab",
@@ -98,16 +97,11 @@ async fn an_omnigent_session_is_started_streamed_reloaded_listed_and_deleted() {
     assert_eq!(kind, json!("Automatic (Omnigent)"));
     b.click("[data-testid=add-backend-dialog] [data-testid=test-connection]")
         .await;
-    let tested = b
-        .wait_js(
-            "the connection test",
-            "const r = document.querySelector('[data-testid=test-result]'); \
-             return r && r.dataset.outcome ? r.dataset.outcome + '|' + r.innerText : null;",
-        )
+    b.wait_data("[data-testid=test-result]", "outcome", "ok")
         .await;
     assert_eq!(
-        tested,
-        json!("ok|Connected. Server version 0.19.1 · single-user")
+        b.text_of("[data-testid=test-result]").await,
+        "Connected. Server version 0.19.1 · single-user"
     );
     b.click("[data-testid=add-backend-dialog] [data-testid=save-backend]")
         .await;
@@ -131,46 +125,22 @@ async fn an_omnigent_session_is_started_streamed_reloaded_listed_and_deleted() {
     // Where it runs: the host is online and the stub agent's harness is ready there.
     let host_id = stack.host.host_id().to_string();
     let host_row = format!("[data-testid=session-host][data-host-id='{host_id}']");
-    let state_text = b
-        .wait_js(
-            "the host online in the picker",
-            &format!(
-                "const r = document.querySelector(\"{host_row}\"); \
-                 return r && r.dataset.online === 'true' ? r.querySelector('[data-testid=host-state]').innerText : null;"
-            ),
-        )
-        .await;
-    assert_eq!(state_text, json!("online · ready"));
+    let host_state = format!("{host_row} [data-testid=host-state]");
+    b.wait_data(&host_row, "online", "true").await;
+    assert_eq!(b.text_of(&host_state).await, "online · ready");
 
     // An agent whose harness is not set up on that host: the host cannot be picked for it,
     // and the picker says why in words (the server would refuse with 412).
     let stub_agent = stack.agent_id.clone();
-    let options = b
-        .js("return [...document.querySelector('[data-testid=session-agent]').options].map(o => o.value);")
-        .await;
     let mut refused = None;
-    for agent in options
-        .as_array()
-        .expect("agents")
-        .iter()
-        .filter_map(|v| v.as_str())
-    {
+    for agent in b.wait_options(AGENT).await {
         if agent == stub_agent {
             continue;
         }
-        let seen = b
-            .wait_js(
-                "the host row for another agent",
-                &format!(
-                    "const s = document.querySelector('[data-testid=session-agent]'); \
-                     if (s.value !== '{agent}') {{ s.value = '{agent}'; s.dispatchEvent(new Event('change')); return null; }} \
-                     const r = document.querySelector(\"{host_row}\"); \
-                     return r ? [r.dataset.selectable, r.querySelector('[data-testid=host-state]').innerText] : null;"
-                ),
-            )
-            .await;
-        if seen[0] == "false" {
-            refused = Some(seen[1].as_str().unwrap_or_default().to_string());
+        b.choose(AGENT, &agent).await;
+        b.wait_for(&host_row).await;
+        if b.data_of(&host_row, "selectable").await == "false" {
+            refused = Some(b.text_of(&host_state).await);
             break;
         }
     }
@@ -187,18 +157,8 @@ async fn an_omnigent_session_is_started_streamed_reloaded_listed_and_deleted() {
         .any(|w| refused.contains(w)),
         "{refused}"
     );
-    b.js(&format!(
-        "const s = document.querySelector('[data-testid=session-agent]'); s.value = '{stub_agent}'; \
-         s.dispatchEvent(new Event('change')); return null;"
-    ))
-    .await;
-    b.wait_js(
-        "the host selectable again for the stub agent",
-        &format!(
-            "const r = document.querySelector(\"{host_row}\"); return r && r.dataset.selectable === 'true' ? true : null;"
-        ),
-    )
-    .await;
+    b.choose(AGENT, &stub_agent).await;
+    b.wait_data(&host_row, "selectable", "true").await;
     b.click(&format!("{host_row} input")).await;
     b.type_into(
         "[data-testid=session-workspace]",
@@ -253,6 +213,7 @@ async fn an_omnigent_session_is_started_streamed_reloaded_listed_and_deleted() {
     // Where it runs, in the header.
     let placement = b.text_of("[data-testid=placement]").await;
     assert!(placement.starts_with("host online"), "{placement}");
+    let conversation = b.conversation();
 
     // A reload while the agent is still answering: the reply arrives once, nothing doubles.
     stub.set_script(
@@ -260,14 +221,11 @@ async fn an_omnigent_session_is_started_streamed_reloaded_listed_and_deleted() {
             .with_title(SLOW_REPLY)
             .with_delay(Duration::from_secs(4)),
     );
-    b.type_into("[data-testid=composer-input]", "Take your time")
-        .await;
+    conversation.type_message("Take your time").await;
     b.click("[data-testid=composer-send]").await;
-    b.wait_js(
-        "the session running",
-        "return document.querySelector('[data-testid=exec-status]').dataset.status === 'running' ? true : null;",
-    )
-    .await;
+    conversation
+        .wait_status("the session running", "running")
+        .await;
     b.goto(&format!(
         "{}{}?backend=omnigent-local",
         server.url(),
@@ -293,13 +251,11 @@ async fn an_omnigent_session_is_started_streamed_reloaded_listed_and_deleted() {
     assert_eq!(agents, json!([2, 1, 1]), "each reply once");
 
     // Interrupt while it runs: the session says so and stops running.
-    b.type_into("[data-testid=composer-input]", "Stop me").await;
+    conversation.type_message("Stop me").await;
     b.click("[data-testid=composer-send]").await;
-    b.wait_js(
-        "the session running again",
-        "return document.querySelector('[data-testid=exec-status]').dataset.status === 'running' ? true : null;",
-    )
-    .await;
+    conversation
+        .wait_status("the session running again", "running")
+        .await;
     b.click("[data-testid=interrupt]").await;
     b.wait_js_for(
         "the interruption in the timeline",
@@ -315,20 +271,12 @@ async fn an_omnigent_session_is_started_streamed_reloaded_listed_and_deleted() {
         server.url()
     ))
     .await;
-    let row = format!("[data-testid=conversation-row][data-conversation-id='{session_id}']");
-    b.wait_js(
-        "the session in the list",
-        &format!("return document.querySelector(\"{row}\") ? true : null;"),
-    )
-    .await;
-    b.click(&format!("{row} [data-testid=delete-conversation]"))
+    let list = b.list();
+    list.wait_has_row("the session in the list", &session_id)
         .await;
-    b.click("[data-testid=confirm-delete-conversation]").await;
-    b.wait_js(
-        "the row gone",
-        &format!("return document.querySelector(\"{row}\") ? null : true;"),
-    )
-    .await;
+    list.ask_delete(&session_id).await;
+    list.confirm_delete().await;
+    list.wait_row_deleted(&session_id).await;
     let gone = reqwest::get(format!("{}/v1/sessions/{session_id}", stack.url()))
         .await
         .expect("omnigent")
@@ -356,12 +304,6 @@ async fn an_omnigent_session_is_started_streamed_reloaded_listed_and_deleted() {
     .expect("host offline");
     b.goto(&format!("{}/?backend=omnigent-local", server.url()))
         .await;
-    b.wait_js(
-        "the host offline in the picker",
-        &format!(
-            "const r = document.querySelector(\"{host_row}\"); \
-             return r && r.dataset.online === 'false' && r.dataset.selectable === 'false' ? true : null;"
-        ),
-    )
-    .await;
+    b.wait_data(&host_row, "online", "false").await;
+    assert_eq!(b.data_of(&host_row, "selectable").await, "false");
 }

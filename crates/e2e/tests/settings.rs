@@ -7,7 +7,8 @@
 
 use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
 use canvas_fixtures::llm_stub::{self, StubScript};
-use serde_json::{json, Value};
+use serde_json::json;
+use std::time::Duration;
 
 /// The names of the server's secrets.
 async fn server_secrets(api: &AgentApi) -> Vec<String> {
@@ -26,6 +27,9 @@ fn row(name: &str) -> String {
     format!("[data-testid=secret-row][data-name=\"{name}\"]")
 }
 
+/// The secrets page once it has loaded: the list, or the note that there are none.
+const SECRETS: &str = "[data-testid=secret-list], [data-testid=secrets-empty]";
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn secrets_are_added_replaced_and_deleted_and_the_value_never_shows() {
     let env = Env::get();
@@ -42,30 +46,14 @@ async fn secrets_are_added_replaced_and_deleted_and_the_value_never_shows() {
     b.goto(&format!("{}/conversations", server.url())).await;
     b.click("[data-testid=nav-settings]").await;
     b.click("[data-testid=settings-nav-secrets]").await;
-    b.wait_js(
-        "the secrets page",
-        "return !!document.querySelector('[data-testid=secret-list], [data-testid=secrets-empty]')",
-    )
-    .await;
+    b.wait_for(SECRETS).await;
 
     // A name the server would refuse: said before anything is sent.
     b.type_into("[data-testid=secret-name]", "1bad").await;
     b.type_into("[data-testid=secret-value]", &value).await;
     b.click("[data-testid=secret-save]").await;
-    let error = b
-        .wait_js(
-            "the name error",
-            "const e = document.querySelector('[data-testid=secret-error]'); \
-             return e && !e.hidden ? e.innerText : null;",
-        )
-        .await;
-    assert!(
-        error
-            .as_str()
-            .unwrap_or_default()
-            .contains("Start the name with a letter"),
-        "{error}"
-    );
+    let error = b.wait_shown_text("[data-testid=secret-error]").await;
+    assert!(error.contains("Start the name with a letter"), "{error}");
     assert!(!server_secrets(&api).await.contains(&"1bad".to_string()));
 
     // Added: listed here and on the server, the value gone from the page.
@@ -73,48 +61,25 @@ async fn secrets_are_added_replaced_and_deleted_and_the_value_never_shows() {
     b.type_into("[data-testid=secret-description]", "for the e2e test")
         .await;
     b.click("[data-testid=secret-save]").await;
-    b.wait_js(
-        "the saved note and the row",
-        &format!(
-            "const s = document.querySelector('[data-testid=secret-saved]'); \
-             return !!s && !s.hidden && s.innerText === {} && !!document.querySelector({});",
-            json!(format!("Saved {name}.")),
-            json!(row(&name))
-        ),
-    )
-    .await;
-    assert!(server_secrets(&api).await.contains(&name));
-    let leaks = b
-        .js(&format!(
-            "const v = {}; \
-             return document.documentElement.outerHTML.includes(v) \
-               || [...document.querySelectorAll('input')].some(i => i.value.includes(v));",
-            json!(value)
-        ))
+    b.wait_text("[data-testid=secret-saved]", &format!("Saved {name}."))
         .await;
-    assert_eq!(leaks, json!(false), "the value must not stay in the page");
+    b.wait_for(&row(&name)).await;
+    assert!(server_secrets(&api).await.contains(&name));
+    assert!(
+        !b.page_holds(&value).await,
+        "the value must not stay in the page"
+    );
     assert!(b.text_of(&row(&name)).await.contains("for the e2e test"));
 
     // The same name again: the form says it replaces the value.
     b.type_into("[data-testid=secret-name]", &name).await;
-    b.wait_js(
-        "the replace note",
-        "const n = document.querySelector('[data-testid=secret-replaces]'); \
-         return !!n && !n.hidden && document.querySelector('[data-testid=secret-save]').innerText === 'Replace';",
-    )
-    .await;
+    b.wait_shown_text("[data-testid=secret-replaces]").await;
+    b.wait_text("[data-testid=secret-save]", "Replace").await;
     b.type_into("[data-testid=secret-value]", "second-value")
         .await;
     b.click("[data-testid=secret-save]").await;
-    b.wait_js(
-        "saved again",
-        &format!(
-            "const s = document.querySelector('[data-testid=secret-saved]'); \
-             return !!s && !s.hidden && s.innerText === {};",
-            json!(format!("Saved {name}."))
-        ),
-    )
-    .await;
+    b.wait_text("[data-testid=secret-saved]", &format!("Saved {name}."))
+        .await;
     assert_eq!(
         server_secrets(&api)
             .await
@@ -128,26 +93,11 @@ async fn secrets_are_added_replaced_and_deleted_and_the_value_never_shows() {
     b.click(&format!("{} [data-testid=delete-secret]", row(&name)))
         .await;
     b.click("[data-testid=confirm-delete-secret]").await;
-    b.wait_js(
-        "the row gone",
-        &format!("return !document.querySelector({})", json!(row(&name))),
-    )
-    .await;
+    b.wait_gone(&row(&name)).await;
     assert!(!server_secrets(&api).await.contains(&name));
     b.client.refresh().await.expect("reload");
-    b.wait_js(
-        "the list after a reload",
-        "return !!document.querySelector('[data-testid=secret-list], [data-testid=secrets-empty]')",
-    )
-    .await;
-    assert_eq!(
-        b.js(&format!(
-            "return !!document.querySelector({})",
-            json!(row(&name))
-        ))
-        .await,
-        json!(false)
-    );
+    b.wait_for(SECRETS).await;
+    assert!(!b.is_there(&row(&name)).await);
 }
 
 /// The CSS variable `--bg` the page resolves.
@@ -157,6 +107,20 @@ async fn background(b: &Browser) -> String {
         .as_str()
         .unwrap_or_default()
         .to_string()
+}
+
+/// Waits until the page shows theme `theme` (`None`: the system's, no attribute) and this
+/// browser stores that choice.
+async fn wait_theme(b: &Browser, theme: Option<&str>) {
+    b.wait_js(
+        &format!("the theme {theme:?}"),
+        &format!(
+            "return (document.documentElement.dataset.theme ?? null) === {t} \
+               && localStorage.getItem('agent-canvas-theme') === {t}",
+            t = json!(theme)
+        ),
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -188,25 +152,13 @@ async fn app_preferences_stay_in_the_browser_and_the_theme_applies_before_the_fi
 
     let b = Browser::start(&env).await;
     b.goto(&format!("{}/settings/app", server.url())).await;
-    b.wait_js(
-        "the app preferences",
-        "return !!document.querySelector('[data-testid=settings-app]')",
-    )
-    .await;
+    b.wait_for("[data-testid=settings-app]").await;
     let system = background(&b).await;
     b.click("[data-testid=theme-dark]").await;
-    b.wait_js(
-        "the dark theme",
-        "return document.documentElement.dataset.theme === 'dark'",
-    )
-    .await;
+    wait_theme(&b, Some("dark")).await;
     assert_eq!(background(&b).await, "#0f1115");
     b.click("[data-testid=theme-light]").await;
-    b.wait_js(
-        "the light theme",
-        "return document.documentElement.dataset.theme === 'light'",
-    )
-    .await;
+    wait_theme(&b, Some("light")).await;
     assert_eq!(background(&b).await, "#f6f7f9");
     // After a reload the theme is there at once: the app sets the attribute only when the
     // choice changes, so the inline script set it, allowed by the CSP.
@@ -219,12 +171,7 @@ async fn app_preferences_stay_in_the_browser_and_the_theme_applies_before_the_fi
     assert_eq!(background(&b).await, "#f6f7f9");
     // "System" removes the choice.
     b.click("[data-testid=theme-system]").await;
-    b.wait_js(
-        "the system theme",
-        "return !('theme' in document.documentElement.dataset) \
-           && localStorage.getItem('agent-canvas-theme') === null",
-    )
-    .await;
+    wait_theme(&b, None).await;
     assert_eq!(background(&b).await, system);
 
     // Notifications off and the sound on are remembered here.
@@ -237,15 +184,9 @@ async fn app_preferences_stay_in_the_browser_and_the_theme_applies_before_the_fi
     )
     .await;
     b.client.refresh().await.expect("reload");
-    let checked: Value = b
-        .wait_js(
-            "the preferences after a reload",
-            "const n = document.querySelector('[data-testid=pref-notifications]'); \
-             const s = document.querySelector('[data-testid=pref-sound]'); \
-             return n && s ? [n.checked, s.checked] : null;",
-        )
+    b.wait_checked("[data-testid=pref-notifications]", false)
         .await;
-    assert_eq!(checked, json!([false, true]));
+    b.wait_checked("[data-testid=pref-sound]", true).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -265,11 +206,7 @@ async fn an_llm_profile_on_the_stub_is_tested_activated_and_runs_a_new_conversat
     let b = Browser::start(&env).await;
     // `/settings` opens on the LLM profiles.
     b.goto(&format!("{}/settings", server.url())).await;
-    b.wait_js(
-        "no profiles yet",
-        "return !!document.querySelector('[data-testid=profiles-empty]')",
-    )
-    .await;
+    b.wait_for("[data-testid=profiles-empty]").await;
 
     let name = format!("stub-{}", canvas_harness::random_hex(3).unwrap());
     b.type_into("[data-testid=profile-name]", &name).await;
@@ -281,10 +218,9 @@ async fn an_llm_profile_on_the_stub_is_tested_activated_and_runs_a_new_conversat
         .await;
     // "Test" runs a real completion through the server against the stub.
     b.click("[data-testid=profile-test]").await;
-    b.wait_js(
-        "the test result",
-        "const n = document.querySelector('[data-testid=profile-note]'); \
-         return !!n && !n.hidden && n.innerText === 'The server reached the model.';",
+    b.wait_text(
+        "[data-testid=profile-note]",
+        "The server reached the model.",
     )
     .await;
     b.click("[data-testid=profile-save]").await;
@@ -298,24 +234,16 @@ async fn an_llm_profile_on_the_stub_is_tested_activated_and_runs_a_new_conversat
         ),
     )
     .await;
-    let leaks = b
-        .js("return document.documentElement.outerHTML.includes('stub-profile-key') \
-               || [...document.querySelectorAll('input')].some(i => i.value.includes('stub-profile-key'))")
-        .await;
-    assert_eq!(leaks, json!(false), "the key must not stay in the page");
+    assert!(
+        !b.page_holds("stub-profile-key").await,
+        "the key must not stay in the page"
+    );
 
     // Activated after a confirmation: the server's active profile and LLM.
     b.click(&format!("{row} [data-testid=activate-profile]"))
         .await;
     b.click("[data-testid=confirm-profile-action]").await;
-    b.wait_js(
-        "the active profile",
-        &format!(
-            "const r = document.querySelector({}); return !!r && r.dataset.active === 'true';",
-            json!(row)
-        ),
-    )
-    .await;
+    b.wait_data(&row, "active", "true").await;
     let (_, profiles) = api.get("/api/profiles").await;
     assert_eq!(profiles["active_profile"], json!(name));
     let (_, settings) = api.get("/api/settings").await;
@@ -326,30 +254,33 @@ async fn an_llm_profile_on_the_stub_is_tested_activated_and_runs_a_new_conversat
 
     // A new conversation from the start page runs on it: the stub answers.
     b.goto(&format!("{}/", server.url())).await;
-    b.wait_js(
-        "the launcher",
-        "return !!document.querySelector('[data-testid=launcher-input]')",
-    )
-    .await;
-    b.js(&format!(
-        "const e = document.querySelector('[data-testid=launcher-input]'); e.value = {}; \
-         e.dispatchEvent(new Event('input', {{bubbles: true}})); \
-         document.querySelector('[data-testid=launcher-start]').click(); return true;",
-        json!("Hello through the profile")
-    ))
-    .await;
-    b.wait_js_for(
-        "the stub's answer in the conversation",
-        "const f = document.querySelector('[data-testid=finish-message]'); \
-         return !!f && f.innerText.includes('Answered through the profile.');",
-        std::time::Duration::from_secs(90),
-    )
-    .await;
+    b.launcher().start("Hello through the profile").await;
+    b.conversation()
+        .wait_answer("Answered through the profile.", Duration::from_secs(90))
+        .await;
 }
 
 /// The selector of a schema field's row (`data-key` is the field's dotted key).
 fn setting(key: &str) -> String {
     format!("[data-testid=\"setting-{key}\"]")
+}
+
+/// The input of a schema field.
+fn field(key: &str) -> String {
+    format!("{} [data-testid=setting-input]", setting(key))
+}
+
+/// Waits until a field's row is shown (`true`) or hidden (`false`).
+async fn wait_shown(b: &Browser, key: &str, shown: bool) {
+    b.wait_js(
+        &format!("{key} shown={shown}"),
+        &format!(
+            "const r = document.querySelector({}); return !!r && r.hidden === {};",
+            json!(setting(key)),
+            !shown
+        ),
+    )
+    .await;
 }
 
 /// Whether a field's row is shown.
@@ -382,15 +313,10 @@ async fn the_agent_form_follows_the_servers_schemas_and_sends_only_what_changed(
     let b = Browser::start(&env).await;
     b.goto(&format!("{}/settings", server.url())).await;
     b.click("[data-testid=settings-nav-agent]").await;
-    b.wait_js(
-        "the form from the schemas",
-        "return !!document.querySelector('[data-testid=agent-settings-form]')",
-    )
-    .await;
+    b.wait_for("[data-testid=agent-settings-form]").await;
     assert_eq!(
-        b.js("return document.querySelector('[data-testid=agent-kind]').dataset.kind")
-            .await,
-        json!("openhands")
+        b.data_of("[data-testid=agent-kind]", "kind").await,
+        "openhands"
     );
     // Sections as the schema names them; ACP's only for ACP agents.
     let legends = b
@@ -415,69 +341,26 @@ async fn the_agent_form_follows_the_servers_schemas_and_sends_only_what_changed(
         .text_of(&setting("llm.api_key"))
         .await
         .contains("Set. Type a new value"));
-    let leaks = b
-        .js("return document.documentElement.outerHTML.includes('sk-agent-form-secret') \
-               || [...document.querySelectorAll('input, textarea')].some(i => i.value.includes('sk-agent-form-secret'))")
-        .await;
-    assert_eq!(
-        leaks,
-        json!(false),
+    assert!(
+        !b.page_holds("sk-agent-form-secret").await,
         "the stored key must not be in the page"
     );
 
     // Minor fields wait under "Show advanced".
     assert!(!shown(&b, "condenser.max_size").await);
     b.click("[data-testid=settings-advanced]").await;
-    b.wait_js(
-        "the advanced fields",
-        &format!(
-            "const r = document.querySelector({}); return !!r && !r.hidden;",
-            json!(setting("condenser.max_size"))
-        ),
-    )
-    .await;
-    let input = format!(
-        "{} [data-testid=setting-input]",
-        setting("condenser.max_size")
-    );
-    assert_eq!(
-        b.js(&format!(
-            "return document.querySelector({}).value",
-            json!(input)
-        ))
-        .await,
-        json!("240")
-    );
+    wait_shown(&b, "condenser.max_size", true).await;
+    let input = field("condenser.max_size");
+    assert_eq!(b.value_of(&input).await, "240");
     // A field follows its condition: the condenser's size hides while it is off.
-    let enabled = format!(
-        "{} [data-testid=setting-input]",
-        setting("condenser.enabled")
-    );
+    let enabled = field("condenser.enabled");
     b.click(&enabled).await;
-    b.wait_js(
-        "the size hidden with the condenser off",
-        &format!(
-            "return document.querySelector({}).hidden",
-            json!(setting("condenser.max_size"))
-        ),
-    )
-    .await;
+    wait_shown(&b, "condenser.max_size", false).await;
     b.click(&enabled).await;
     // So does a conversation setting: the analyzer shows with confirmation mode on.
     assert!(!shown(&b, "security_analyzer").await);
-    b.click(&format!(
-        "{} [data-testid=setting-input]",
-        setting("confirmation_mode")
-    ))
-    .await;
-    b.wait_js(
-        "the analyzer with confirmation on",
-        &format!(
-            "return !document.querySelector({}).hidden",
-            json!(setting("security_analyzer"))
-        ),
-    )
-    .await;
+    b.click(&field("confirmation_mode")).await;
+    wait_shown(&b, "security_analyzer", true).await;
 
     // A wrong number is named at its field, focused, and nothing is sent.
     b.type_into(&input, "lots").await;
@@ -486,13 +369,16 @@ async fn the_agent_form_follows_the_servers_schemas_and_sends_only_what_changed(
         "2 unsaved changes"
     );
     b.click("[data-testid=agent-settings-save]").await;
+    b.wait_text_containing(
+        &format!("{} .field-error", setting("condenser.max_size")),
+        "is not a whole number",
+    )
+    .await;
     b.wait_js(
-        "the field's error",
+        "the focus on the wrong field",
         &format!(
-            "const r = document.querySelector({}); const e = r && r.querySelector('.field-error'); \
-             return !!e && !e.hidden && e.innerText.includes('is not a whole number') \
-               && document.activeElement === r.querySelector('[data-testid=setting-input]');",
-            json!(setting("condenser.max_size"))
+            "return document.activeElement === document.querySelector({})",
+            json!(input)
         ),
     )
     .await;
@@ -508,6 +394,7 @@ async fn the_agent_form_follows_the_servers_schemas_and_sends_only_what_changed(
 
     // Fixed and saved with Enter: only the two changes reach the server.
     b.type_into(&input, "120\n").await;
+    // Read back from the server: nothing unsaved, no message.
     b.wait_js(
         "the form read back from the server",
         "const u = document.querySelector('[data-testid=settings-unsaved]'); \
@@ -537,10 +424,7 @@ async fn the_agent_form_follows_the_servers_schemas_and_sends_only_what_changed(
              const c = document.querySelector({}); \
              return !!i && i.value === '120' && !!c && c.checked;",
             json!(input),
-            json!(format!(
-                "{} [data-testid=setting-input]",
-                setting("confirmation_mode")
-            ))
+            json!(field("confirmation_mode"))
         ),
     )
     .await;
@@ -548,21 +432,8 @@ async fn the_agent_form_follows_the_servers_schemas_and_sends_only_what_changed(
     // Switching the agent to ACP and back: the server's agent_kind follows, and the form
     // shows that agent's sections.
     for kind in ["acp", "openhands"] {
-        b.js(&format!(
-            "const s = document.querySelector('[data-testid=agent-kind-select]'); s.value = {}; \
-             s.dispatchEvent(new Event('change', {{bubbles: true}})); return true;",
-            json!(kind)
-        ))
-        .await;
-        b.wait_js(
-            &format!("the form for the {kind} agent"),
-            &format!(
-                "const k = document.querySelector('[data-testid=agent-kind]'); \
-                 return !!k && k.dataset.kind === {};",
-                json!(kind)
-            ),
-        )
-        .await;
+        b.choose("[data-testid=agent-kind-select]", kind).await;
+        b.wait_data("[data-testid=agent-kind]", "kind", kind).await;
         let (_, now) = api.get("/api/settings").await;
         assert_eq!(
             now["agent_settings"]["agent_kind"],
@@ -622,18 +493,10 @@ async fn an_mcp_server_is_tested_added_listed_without_its_secret_and_removed() {
     let server = canvas_serve::start(config).await.expect("serve");
     let b = Browser::start(&env).await;
     b.goto(&format!("{}/settings/mcp", server.url())).await;
-    b.wait_js(
-        "no MCP servers yet",
-        "return !!document.querySelector('[data-testid=mcp-empty]')",
-    )
-    .await;
+    b.wait_for("[data-testid=mcp-empty]").await;
 
     // A URL nothing listens on: the test says it could not connect.
-    b.js(
-        "const s = document.querySelector('[data-testid=mcp-transport]'); s.value = 'http'; \
-          s.dispatchEvent(new Event('change', {bubbles: true})); return true;",
-    )
-    .await;
+    b.choose("[data-testid=mcp-transport]", "http").await;
     b.type_into("[data-testid=mcp-url]", "http://127.0.0.1:9/mcp")
         .await;
     b.click("[data-testid=mcp-test]").await;
@@ -642,17 +505,13 @@ async fn an_mcp_server_is_tested_added_listed_without_its_secret_and_removed() {
             "the failed test",
             "const n = document.querySelector('[data-testid=mcp-note]'); \
              return !!n && !n.hidden && n.dataset.ok === 'false' ? n.innerText : null;",
-            std::time::Duration::from_secs(60),
+            Duration::from_secs(60),
         )
         .await;
     assert!(failed.as_str().is_some_and(|t| !t.is_empty()), "{failed}");
 
     // The command over stdio: a bad environment line is named, nothing is sent.
-    b.js(
-        "const s = document.querySelector('[data-testid=mcp-transport]'); s.value = 'stdio'; \
-          s.dispatchEvent(new Event('change', {bubbles: true})); return true;",
-    )
-    .await;
+    b.choose("[data-testid=mcp-transport]", "stdio").await;
     b.type_into("[data-testid=mcp-name]", "demo").await;
     b.type_into(
         "[data-testid=mcp-command]",
@@ -663,12 +522,8 @@ async fn an_mcp_server_is_tested_added_listed_without_its_secret_and_removed() {
         .await;
     b.type_into("[data-testid=mcp-env]", "not a pair").await;
     b.click("[data-testid=mcp-add]").await;
-    b.wait_js(
-        "the environment line's error",
-        "const e = document.querySelector('[data-testid=mcp-error]'); \
-         return !!e && !e.hidden && e.innerText.includes('Environment line 1');",
-    )
-    .await;
+    b.wait_text_containing("[data-testid=mcp-error]", "Environment line 1")
+        .await;
     b.type_into("[data-testid=mcp-env]", "DEMO_TOKEN=mcp-secret-value")
         .await;
 
@@ -679,7 +534,7 @@ async fn an_mcp_server_is_tested_added_listed_without_its_secret_and_removed() {
             "the tools",
             "const n = document.querySelector('[data-testid=mcp-note]'); \
              return !!n && !n.hidden && n.dataset.ok === 'true' ? n.innerText : null;",
-            std::time::Duration::from_secs(90),
+            Duration::from_secs(90),
         )
         .await;
     let tools = tools.as_str().unwrap_or_default().to_string();
@@ -699,11 +554,7 @@ async fn an_mcp_server_is_tested_added_listed_without_its_secret_and_removed() {
     // Added: listed with what it runs and the name of its variable, never the value.
     b.click("[data-testid=mcp-add]").await;
     let row = "[data-testid=mcp-row][data-name=demo]";
-    b.wait_js(
-        "the stored server",
-        &format!("return !!document.querySelector({})", json!(row)),
-    )
-    .await;
+    b.wait_for(row).await;
     assert!(b
         .text_of(&format!("{row} [data-testid=mcp-target]"))
         .await
@@ -712,11 +563,10 @@ async fn an_mcp_server_is_tested_added_listed_without_its_secret_and_removed() {
         b.text_of(&format!("{row} [data-testid=mcp-secrets]")).await,
         "env DEMO_TOKEN"
     );
-    let leaks = b
-        .js("return document.documentElement.outerHTML.includes('mcp-secret-value') \
-               || [...document.querySelectorAll('input, textarea')].some(i => i.value.includes('mcp-secret-value'))")
-        .await;
-    assert_eq!(leaks, json!(false), "the value must not stay in the page");
+    assert!(
+        !b.page_holds("mcp-secret-value").await,
+        "the value must not stay in the page"
+    );
     let (_, settings) = api.get("/api/settings").await;
     let stored = &settings["agent_settings"]["mcp_config"]["demo"];
     assert_eq!(stored["command"], json!(env.python.display().to_string()));
@@ -726,12 +576,8 @@ async fn an_mcp_server_is_tested_added_listed_without_its_secret_and_removed() {
     b.type_into("[data-testid=mcp-name]", "demo").await;
     b.type_into("[data-testid=mcp-command]", "python3").await;
     b.click("[data-testid=mcp-add]").await;
-    b.wait_js(
-        "the taken name",
-        "const e = document.querySelector('[data-testid=mcp-error]'); \
-         return !!e && !e.hidden && e.innerText.includes('exists');",
-    )
-    .await;
+    b.wait_text_containing("[data-testid=mcp-error]", "exists")
+        .await;
 
     // Edited in place: a description added; its variable's value stays stored.
     b.click(&format!("{row} [data-testid=edit-mcp]")).await;
@@ -741,12 +587,9 @@ async fn an_mcp_server_is_tested_added_listed_without_its_secret_and_removed() {
     )
     .await;
     b.click(&format!("{row} [data-testid=mcp-edit-save]")).await;
-    b.wait_js(
-        "the edited server",
-        &format!(
-            "const d = document.querySelector({}); return !!d && d.innerText.includes('Adds numbers');",
-            json!(format!("{row} [data-testid=mcp-description]"))
-        ),
+    b.wait_text_containing(
+        &format!("{row} [data-testid=mcp-description]"),
+        "Adds numbers",
     )
     .await;
     let (_, settings) = api.get("/api/settings").await;
@@ -755,23 +598,12 @@ async fn an_mcp_server_is_tested_added_listed_without_its_secret_and_removed() {
     assert!(stored["env"]["DEMO_TOKEN"].is_string(), "{stored}");
     // Turned off and shown so.
     b.click(&format!("{row} [data-testid=toggle-mcp]")).await;
-    b.wait_js(
-        "the server turned off",
-        &format!(
-            "const r = document.querySelector({}); return !!r && r.dataset.enabled === 'false';",
-            json!(row)
-        ),
-    )
-    .await;
+    b.wait_data(row, "enabled", "false").await;
 
     // Removed after asking: gone from the page and from the server.
     b.click(&format!("{row} [data-testid=remove-mcp]")).await;
     b.click("[data-testid=confirm-remove-mcp]").await;
-    b.wait_js(
-        "the list without it",
-        "return !!document.querySelector('[data-testid=mcp-empty]')",
-    )
-    .await;
+    b.wait_for("[data-testid=mcp-empty]").await;
     let (_, settings) = api.get("/api/settings").await;
     assert!(settings["agent_settings"]["mcp_config"]
         .get("demo")

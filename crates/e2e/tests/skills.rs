@@ -137,7 +137,7 @@ async fn skills_project_skill_is_listed_overrides_the_user_one_and_is_disabled_t
     // The content, on request, as safe Markdown: a heading and bold text, raw HTML as text.
     b.click(&format!("{r} [data-testid=skill-expand]")).await;
     let content = format!("{r} [data-testid=skill-content]");
-    b.skills().wait_shown(&content).await;
+    b.wait_for(&content).await;
     let rendered = b
         .js(&format!(
             "const c = document.querySelector({}); return {{ \
@@ -163,8 +163,7 @@ async fn skills_project_skill_is_listed_overrides_the_user_one_and_is_disabled_t
     assert!(server_disabled(&api).await.is_empty());
     b.click(&format!("{r} [data-testid=skill-toggle]")).await;
     b.skills().wait_disabled(SKILL, true).await;
-    b.skills()
-        .wait_shown(&format!("{r} [data-testid=skill-disabled]"))
+    b.wait_for(&format!("{r} [data-testid=skill-disabled]"))
         .await;
     assert_eq!(server_disabled(&api).await, [SKILL]);
     // Still the project's skill (disabling does not bring the user's back).
@@ -311,9 +310,7 @@ async fn skills_are_not_available_on_a_cloud_backend() {
     b.seed_cloud_backend("skills-cloud", &cloud.url(), &key, &cloud.orgs.personal.id)
         .await;
     b.goto(&format!("{}/skills", server.url())).await;
-    b.skills()
-        .wait_shown("[data-testid=skills-unavailable]")
-        .await;
+    b.wait_for("[data-testid=skills-unavailable]").await;
     assert_eq!(
         b.text_of("[data-testid=skills-unavailable]").await,
         "Skills are not available on this backend."

@@ -122,31 +122,26 @@ async fn cloud_task_error_shows_the_detail_and_a_way_back() {
         .goto(&format!("{}/conversations/task-{task_id}", server.url()))
         .await;
     let shown = browser
-        .wait_js(
-            "the task's error detail",
-            "const d = document.querySelector('[data-testid=start-task-detail]');
-             return d && d.textContent",
-        )
+        .wait_shown_text("[data-testid=start-task-detail]")
         .await;
-    assert_eq!(shown, json!(detail));
-    let href = browser
-        .js("return document.querySelector('[data-testid=start-task-back]').getAttribute('href')")
-        .await;
-    let href = href.as_str().expect("back link");
+    assert_eq!(shown, detail);
+    let href = browser.href_of("[data-testid=start-task-back]").await;
     assert!(
         href.starts_with("/conversations?") && href.contains("backend=tk-cloud"),
         "back link: {href}"
     );
     assert!(
         browser
-            .js("return location.pathname")
+            .shell()
+            .path()
             .await
-            .as_str()
-            .unwrap_or_default()
             .starts_with("/conversations/task-"),
         "stays on the task page"
     );
 }
+
+/// The conversation's sandbox controls (`data-status`: the sandbox's status as shown).
+const SANDBOX: &str = "[data-testid=sandbox-controls]";
 
 /// The sandbox status the stand-in reports for `sandbox` (through its app API).
 async fn sandbox_status(cloud: &CloudStandin, sandbox: &str) -> String {
@@ -193,29 +188,16 @@ async fn cloud_paused_sandbox_is_resumed_once_when_opened_and_can_be_paused() {
     browser
         .goto(&format!("{}/conversations/{conv}", server.url()))
         .await;
-    browser
-        .wait_js(
-            "the sandbox to be shown running after the automatic resume",
-            "const e = document.querySelector('[data-testid=sandbox-controls]'); \
-             return e && e.dataset.status === 'RUNNING';",
-        )
-        .await;
+    browser.wait_data(SANDBOX, "status", "RUNNING").await;
     assert_eq!(sandbox_status(&cloud, &sandbox).await, "RUNNING");
     assert_eq!(cloud.resume_count(&sandbox), 1, "resumed exactly once");
 
     // The user pauses it; the page does not resume it again.
+    browser.click("[data-testid=sandbox-action]").await;
+    browser.wait_data(SANDBOX, "status", "PAUSED").await;
     browser
-        .js("document.querySelector('[data-testid=sandbox-action]').click(); return true")
+        .wait_text("[data-testid=sandbox-action]", "Resume sandbox")
         .await;
-    let label = browser
-        .wait_js(
-            "the sandbox to be shown paused",
-            "const e = document.querySelector('[data-testid=sandbox-controls]'); \
-             return e && e.dataset.status === 'PAUSED' \
-               && document.querySelector('[data-testid=sandbox-action]')?.innerText;",
-        )
-        .await;
-    assert_eq!(label, json!("Resume sandbox"));
     assert_eq!(sandbox_status(&cloud, &sandbox).await, "PAUSED");
 
     // A reload does not undo the user's pause: the page opens with the sandbox paused and the

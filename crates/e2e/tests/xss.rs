@@ -170,11 +170,7 @@ async fn xss_corpus_renders_inert_everywhere_in_the_timeline() {
     let b = Browser::start(&env).await;
     b.goto(&format!("{}/conversations/{id}", server.url()))
         .await;
-    b.wait_js(
-        "the conversation page",
-        "return !!document.querySelector('[data-testid=timeline]')",
-    )
-    .await;
+    b.wait_for("[data-testid=timeline]").await;
 
     // The corpus as user messages (ten payloads each, one per line), sent like another client
     // would while the page is open: they arrive as websocket frames.

@@ -95,6 +95,22 @@ impl ConversationPage<'_> {
             .unwrap_or_default()
     }
 
+    /// Waits (up to `timeout`) until a finished turn's message contains `text`: the agent's
+    /// answer.
+    pub async fn wait_answer(&self, text: &str, timeout: Duration) {
+        self.b
+            .wait_js_for(
+                &format!("the answer {text:?}"),
+                &format!(
+                    "const f = document.querySelector('[data-testid=finish-message]'); \
+                     return !!f && f.innerText.includes({});",
+                    json!(text)
+                ),
+                timeout,
+            )
+            .await;
+    }
+
     /// Waits (up to `timeout`) until the timeline shows at least `n` finished turns.
     pub async fn wait_finished_turns(&self, what: &str, n: u64, timeout: Duration) {
         self.b

@@ -5,6 +5,8 @@
 
 pub mod backends;
 pub mod conversation;
+pub mod dom;
+pub mod launcher;
 pub mod list;
 pub mod settings;
 pub mod shell;

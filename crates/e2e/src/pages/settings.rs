@@ -22,16 +22,6 @@ impl SkillsPage<'_> {
         format!("[data-testid=skill-row][data-skill={}]", json!(name))
     }
 
-    /// Waits until `css` matches something on the page.
-    pub async fn wait_shown(&self, css: &str) {
-        self.b
-            .wait_js(
-                &format!("{css} to be there"),
-                &format!("return !!document.querySelector({})", json!(css)),
-            )
-            .await;
-    }
-
     /// The names the list shows, in order, once every tier has answered.
     pub async fn listed(&self) -> Vec<String> {
         let v = self

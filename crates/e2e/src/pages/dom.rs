@@ -1,0 +1,209 @@
+//! What a person sees of any element, for the steps page objects and tests share: "it is
+//! there", "it is gone", "it says …", "it is marked …", "pick … in the list", "the page does
+//! not hold the secret". Each waits the way [`Browser::wait_js`] does and fails with the
+//! selector and the page's visible text.
+
+use crate::Browser;
+use serde_json::json;
+
+/// The script expression for the first match of `css`.
+fn first(css: &str) -> String {
+    format!("document.querySelector({})", json!(css))
+}
+
+impl Browser {
+    /// Waits until `css` matches something on the page.
+    pub async fn wait_for(&self, css: &str) {
+        self.wait_js(
+            &format!("{css} to be there"),
+            &format!("return !!{}", first(css)),
+        )
+        .await;
+    }
+
+    /// Waits until nothing on the page matches `css`.
+    pub async fn wait_gone(&self, css: &str) {
+        self.wait_js(
+            &format!("{css} to be gone"),
+            &format!("return !{}", first(css)),
+        )
+        .await;
+    }
+
+    /// Whether `css` matches something right now.
+    pub async fn is_there(&self, css: &str) -> bool {
+        self.js(&format!("return !!{}", first(css))).await == json!(true)
+    }
+
+    /// Waits until the first match of `css` is shown (not `hidden`) with some text; that text.
+    pub async fn wait_shown_text(&self, css: &str) -> String {
+        self.wait_js(
+            &format!("{css} shown with text"),
+            &format!(
+                "const e = {}; return e && !e.hidden ? e.innerText : null;",
+                first(css)
+            ),
+        )
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+    }
+
+    /// Waits until the first match of `css` is shown and its text contains `needle`; that text.
+    pub async fn wait_text_containing(&self, css: &str, needle: &str) -> String {
+        self.wait_js(
+            &format!("{css} to say {needle:?}"),
+            &format!(
+                "const e = {}; return e && !e.hidden && e.innerText.includes({}) ? e.innerText : null;",
+                first(css),
+                json!(needle)
+            ),
+        )
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+    }
+
+    /// Waits until the first match of `css` is shown and its text is exactly `text`.
+    pub async fn wait_text(&self, css: &str, text: &str) {
+        self.wait_js(
+            &format!("{css} to say exactly {text:?}"),
+            &format!(
+                "const e = {}; return !!e && !e.hidden && e.innerText === {};",
+                first(css),
+                json!(text)
+            ),
+        )
+        .await;
+    }
+
+    /// Waits until the first match of `css` carries `data-<key>` = `value` (`key` in the
+    /// dataset's camelCase, e.g. `"backendId"`).
+    pub async fn wait_data(&self, css: &str, key: &str, value: &str) {
+        self.wait_js(
+            &format!("{css} marked {key}={value}"),
+            &format!(
+                "const e = {}; return !!e && e.dataset[{}] === {};",
+                first(css),
+                json!(key),
+                json!(value)
+            ),
+        )
+        .await;
+    }
+
+    /// The first match's `data-<key>` right now (`""` without a match or the attribute).
+    pub async fn data_of(&self, css: &str, key: &str) -> String {
+        self.js(&format!(
+            "const e = {}; return e && e.dataset[{}] || '';",
+            first(css),
+            json!(key)
+        ))
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+    }
+
+    /// The first match's `href` as written in the page (`""` without a match or a link).
+    pub async fn href_of(&self, css: &str) -> String {
+        self.js(&format!(
+            "const e = {}; return e && e.getAttribute('href') || '';",
+            first(css)
+        ))
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+    }
+
+    /// The value of the field `css` right now (`""` without a match).
+    pub async fn value_of(&self, css: &str) -> String {
+        self.js(&format!(
+            "const e = {}; return e ? String(e.value) : '';",
+            first(css)
+        ))
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+    }
+
+    /// Waits until the field `css` holds `value`.
+    pub async fn wait_value(&self, css: &str, value: &str) {
+        self.wait_js(
+            &format!("{css} holding {value:?}"),
+            &format!(
+                "const e = {}; return !!e && String(e.value) === {};",
+                first(css),
+                json!(value)
+            ),
+        )
+        .await;
+    }
+
+    /// Waits until the checkbox `css` is ticked (`true`) or not (`false`).
+    pub async fn wait_checked(&self, css: &str, checked: bool) {
+        self.wait_js(
+            &format!("{css} checked={checked}"),
+            &format!(
+                "const e = {}; return !!e && e.checked === {checked};",
+                first(css)
+            ),
+        )
+        .await;
+    }
+
+    /// Waits until `css` (a drop-down, or a list of suggestions) is there; the values of its
+    /// options, in order.
+    pub async fn wait_options(&self, css: &str) -> Vec<String> {
+        let v = self
+            .wait_js(
+                &format!("{css} with its options"),
+                &format!(
+                    "const e = {}; return e ? [...e.querySelectorAll('option')].map(o => o.value) : null;",
+                    first(css)
+                ),
+            )
+            .await;
+        serde_json::from_value(v).expect("option values")
+    }
+
+    /// Picks `value` in the drop-down `css` (waits for it), as choosing an option does: the
+    /// value changes and the page hears `change`.
+    pub async fn choose(&self, css: &str, value: &str) {
+        self.wait_for(css).await;
+        self.js(&format!(
+            "const s = {}; s.value = {}; s.dispatchEvent(new Event('change', {{bubbles: true}})); \
+             return true;",
+            first(css),
+            json!(value)
+        ))
+        .await;
+    }
+
+    /// Whether `secret` is anywhere in the page: its markup or the value of a field.
+    pub async fn page_holds(&self, secret: &str) -> bool {
+        self.js(&format!(
+            "const v = {}; \
+             return document.documentElement.outerHTML.includes(v) \
+               || [...document.querySelectorAll('input, textarea')].some(i => i.value.includes(v));",
+            json!(secret)
+        ))
+        .await
+            == json!(true)
+    }
+
+    /// The number of matches of `css` right now.
+    pub async fn count(&self, css: &str) -> usize {
+        self.js(&format!(
+            "return document.querySelectorAll({}).length",
+            json!(css)
+        ))
+        .await
+        .as_u64()
+        .unwrap_or_default() as usize
+    }
+}
