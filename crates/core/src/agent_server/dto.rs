@@ -10,9 +10,10 @@ use serde_json::{json, Map, Value};
 
 use crate::backends::version::{gate, GateError, Version};
 use crate::transport::de::{
-    id_at, id_string, lenient, lenient_items, opt_string, page_parts, page_parts_by, str_at,
-    string_enum, strings_at, value_at, FromJson,
+    id_at, id_string, lenient, lenient_items, opt_string, page_parts, str_at, string_enum,
+    strings_at, value_at, FromJson,
 };
+use crate::transport::page::{Page, PageItem};
 
 string_enum! {
     /// `execution_status` of a conversation.
@@ -169,24 +170,11 @@ impl FromJson for ConversationInfo {
 }
 
 /// `GET /api/conversations/search` (a bare array is accepted too).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ConversationPage {
-    /// The conversations.
-    pub items: Vec<ConversationInfo>,
-    /// Cursor of the next page.
-    pub next_page_id: Option<String>,
-}
+pub type ConversationPage = Page<ConversationInfo>;
 
-impl<'de> Deserialize<'de> for ConversationPage {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let (items, next_page_id) = page_parts_by(Value::deserialize(d)?, "items", |v| {
-            ConversationInfo::from_json(&v)
-        })
-        .map_err(serde::de::Error::custom)?;
-        Ok(Self {
-            items,
-            next_page_id,
-        })
+impl PageItem for ConversationInfo {
+    fn read(v: Value) -> Option<Self> {
+        Self::from_json(&v)
     }
 }
 
@@ -226,23 +214,12 @@ impl Event {
     }
 }
 
-/// A page of events (a bare array is accepted too).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct EventPage {
-    /// Events in the requested order.
-    pub items: Vec<Event>,
-    /// Cursor of the next page.
-    pub next_page_id: Option<String>,
-}
+/// A page of events in the requested order (a bare array is accepted too).
+pub type EventPage = Page<Event>;
 
-impl<'de> Deserialize<'de> for EventPage {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let (items, next_page_id) =
-            page_parts(Value::deserialize(d)?, "items").map_err(serde::de::Error::custom)?;
-        Ok(Self {
-            items,
-            next_page_id,
-        })
+impl PageItem for Event {
+    fn read(v: Value) -> Option<Self> {
+        Some(Self(v))
     }
 }
 
@@ -316,24 +293,7 @@ pub struct BashCommand {
 }
 
 /// A page of bash events (commands and outputs), kept as JSON.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct BashEventPage {
-    /// Events.
-    pub items: Vec<Event>,
-    /// Cursor of the next page.
-    pub next_page_id: Option<String>,
-}
-
-impl<'de> Deserialize<'de> for BashEventPage {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let (items, next_page_id) =
-            page_parts(Value::deserialize(d)?, "items").map_err(serde::de::Error::custom)?;
-        Ok(Self {
-            items,
-            next_page_id,
-        })
-    }
-}
+pub type BashEventPage = Page<Event>;
 
 /// `GET /api/file/home`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]

@@ -12,7 +12,7 @@ use crate::automation::model::{
 };
 use crate::client::service::Planned;
 use crate::transport::encode::{id_segment, join_url, with_query, Query};
-use crate::transport::plan::{Body, Call, Decoder, Method, RequestPlan, Route};
+use crate::transport::plan::{Body, Call, Decoder, Method, RequestPlan};
 
 /// Ordinary automation requests.
 pub const TIMEOUT_MS: u32 = 15_000;
@@ -52,14 +52,14 @@ impl AutomationClient {
         decoder: Decoder<T>,
     ) -> Call<T> {
         Call::new(
-            RequestPlan {
+            RequestPlan::direct(
                 method,
-                url: join_url(&self.base, path_and_query),
-                headers: self.headers.clone(),
+                &self.base,
+                path_and_query,
+                self.headers.clone(),
                 body,
                 timeout_ms,
-                route: Route::Direct,
-            },
+            ),
             decoder,
         )
     }

@@ -226,9 +226,7 @@ mod tests {
     use crate::backends::record::BackendKind;
     use crate::cloud::dto::KeysCurrent;
     use crate::test_util::block_on as run;
-    use crate::transport::plan::{RawResponse, RequestPlan};
-    use std::cell::RefCell;
-    use std::collections::VecDeque;
+    use crate::test_util::Scripted;
 
     const USER: &str = "u-1";
 
@@ -388,31 +386,8 @@ mod tests {
 
     // ---- load_org_listing over a scripted transport ----
 
-    struct Scripted {
-        answers: RefCell<VecDeque<RawResponse>>,
-        sent: RefCell<Vec<RequestPlan>>,
-    }
-
-    impl Transport for Scripted {
-        async fn send(&self, plan: RequestPlan) -> Result<RawResponse, ApiError> {
-            self.sent.borrow_mut().push(plan);
-            self.answers
-                .borrow_mut()
-                .pop_front()
-                .ok_or_else(|| ApiError::Network("no more answers".into()))
-        }
-    }
-
     fn scripted(answers: Vec<(u16, &str)>) -> Scripted {
-        Scripted {
-            answers: RefCell::new(
-                answers
-                    .into_iter()
-                    .map(|(s, b)| RawResponse::new(s, b.to_string()))
-                    .collect(),
-            ),
-            sent: RefCell::new(Vec::new()),
-        }
+        Scripted::answering(answers)
     }
 
     const ORGS_JSON: &str = r#"{"items":[{"id":"u-1","name":"me","is_personal":true},

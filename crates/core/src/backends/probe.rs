@@ -261,33 +261,8 @@ mod tests {
     fn probe_failure_message(backend: &Backend, error: &ApiError) -> String {
         client_for(backend).probe_failure_message(error)
     }
+    use crate::test_util::Scripted;
     use std::cell::RefCell;
-    use std::collections::VecDeque;
-
-    /// Answers from a script and records what was sent.
-    struct Scripted {
-        answers: RefCell<VecDeque<Result<RawResponse, ApiError>>>,
-        sent: RefCell<Vec<RequestPlan>>,
-    }
-
-    impl Scripted {
-        fn new(answers: Vec<Result<RawResponse, ApiError>>) -> Self {
-            Scripted {
-                answers: RefCell::new(answers.into()),
-                sent: RefCell::new(Vec::new()),
-            }
-        }
-    }
-
-    impl Transport for Scripted {
-        async fn send(&self, plan: RequestPlan) -> Result<RawResponse, ApiError> {
-            self.sent.borrow_mut().push(plan);
-            self.answers
-                .borrow_mut()
-                .pop_front()
-                .unwrap_or(Err(ApiError::Network("no more answers".into())))
-        }
-    }
 
     fn local() -> Backend {
         Backend::new("l", "Local", "http://h:1/", "k", BackendKind::Local)

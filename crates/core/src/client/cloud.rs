@@ -38,7 +38,7 @@ use crate::cloud::dto::{KeyCheck, OrgMe, Organizations, Sandbox, StartTask};
 use crate::conversations::events::stream::events_socket_url;
 use crate::error::ApiError;
 use crate::transport::auth::{org_header, request_headers};
-use crate::transport::encode::{id_segment, join_url, with_query, Query};
+use crate::transport::encode::{id_segment, with_query, Query};
 use crate::transport::multipart::multipart_body;
 use crate::transport::plan::{
     Body, Call, Decoder, Method, ProxyBody, ProxyEnvelope, RequestPlan, Route,
@@ -93,14 +93,14 @@ impl CloudApi {
         }
         let backend = self.backend();
         Ok(Call::new(
-            RequestPlan {
+            RequestPlan::direct(
                 method,
-                url: join_url(&backend.host, path_and_query),
-                headers: request_headers(backend, &self.active),
+                &backend.host,
+                path_and_query,
+                request_headers(backend, &self.active),
                 body,
-                timeout_ms: DEFAULT_TIMEOUT_MS,
-                route: Route::Direct,
-            },
+                DEFAULT_TIMEOUT_MS,
+            ),
             decoder,
         ))
     }

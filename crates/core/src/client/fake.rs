@@ -18,7 +18,7 @@ use crate::client::service::{
 use crate::error::ApiError;
 use crate::transport::auth::request_headers;
 use crate::transport::encode::{id_segment, join_url, with_query, Query};
-use crate::transport::plan::{Body, Call, Method, RequestPlan, Route};
+use crate::transport::plan::{Body, Call, Method, RequestPlan};
 use crate::transport::routing::ConversationRef;
 use crate::workspace::tree::Listing;
 
@@ -36,14 +36,14 @@ impl FakeApi {
     }
 
     fn get(&self, path_and_query: &str) -> RequestPlan {
-        RequestPlan {
-            method: Method::Get,
-            url: join_url(&self.active.backend.host, path_and_query),
-            headers: request_headers(&self.active.backend, &self.active),
-            body: Body::None,
-            timeout_ms: 1_000,
-            route: Route::Direct,
-        }
+        RequestPlan::direct(
+            Method::Get,
+            &self.active.backend.host,
+            path_and_query,
+            request_headers(&self.active.backend, &self.active),
+            Body::None,
+            1_000,
+        )
     }
 }
 

@@ -41,8 +41,8 @@ use crate::settings::secrets::{
     decode_deleted, decode_secret_item, decode_secrets, put_body, SecretItem,
 };
 use crate::transport::auth::request_headers;
-use crate::transport::encode::{id_segment, join_url, with_query, Query};
-use crate::transport::plan::{Body, Call, Decoder, Method, RequestPlan, Route};
+use crate::transport::encode::{id_segment, with_query, Query};
+use crate::transport::plan::{Body, Call, Decoder, Method, RequestPlan};
 use crate::transport::routing::ConversationRef;
 use crate::workspace::paths::join;
 use crate::workspace::tree::{find_command, FileTree, Listing};
@@ -89,14 +89,14 @@ impl LocalApi {
         timeout_ms: u32,
     ) -> Result<RequestPlan, ApiError> {
         let backend = self.backend()?;
-        Ok(RequestPlan {
+        Ok(RequestPlan::direct(
             method,
-            url: join_url(&backend.host, path_and_query),
-            headers: request_headers(backend, &self.active),
+            &backend.host,
+            path_and_query,
+            request_headers(backend, &self.active),
             body,
             timeout_ms,
-            route: Route::Direct,
-        })
+        ))
     }
 
     fn call<T: 'static>(

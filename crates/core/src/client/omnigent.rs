@@ -39,8 +39,8 @@ use crate::omnigent::dto::{
     Me, NewSession, Session,
 };
 use crate::transport::auth::auth_headers;
-use crate::transport::encode::{id_segment, join_url, with_query, Query};
-use crate::transport::plan::{Body, Call, Method, RequestPlan, Route};
+use crate::transport::encode::{id_segment, with_query, Query};
+use crate::transport::plan::{Body, Call, Method, RequestPlan};
 use crate::transport::routing::ConversationRef;
 use crate::workspace::tree::Listing;
 
@@ -84,14 +84,14 @@ impl OmnigentApi {
         timeout_ms: u32,
     ) -> RequestPlan {
         let backend = &self.active.backend;
-        RequestPlan {
+        RequestPlan::direct(
             method,
-            url: join_url(&backend.host, path_and_query),
-            headers: auth_headers(backend),
+            &backend.host,
+            path_and_query,
+            auth_headers(backend),
             body,
             timeout_ms,
-            route: Route::Direct,
-        }
+        )
     }
 
     fn get(&self, path_and_query: &str) -> RequestPlan {

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Deserializer};
+use serde::Deserialize;
 use serde_json::Value;
 
 use crate::agent_server::dto::ExecutionStatus;
@@ -11,6 +11,7 @@ use crate::error::REDACTED;
 use crate::transport::de::{
     id_at, id_string, lenient, opt_string, page_parts_by, str_at, string_enum, FromJson,
 };
+use crate::transport::page::{Page, PageItem};
 
 string_enum! {
     /// `sandbox_status` (shown as the cloud returns it).
@@ -108,24 +109,11 @@ impl fmt::Debug for AppConversation {
 }
 
 /// `GET /api/v1/app-conversations/search` (a bare array is accepted too).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct AppConversationPage {
-    /// Conversations.
-    pub items: Vec<AppConversation>,
-    /// Cursor of the next page.
-    pub next_page_id: Option<String>,
-}
+pub type AppConversationPage = Page<AppConversation>;
 
-impl<'de> Deserialize<'de> for AppConversationPage {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let (items, next_page_id) = page_parts_by(Value::deserialize(d)?, "items", |v| {
-            AppConversation::from_json(&v)
-        })
-        .map_err(serde::de::Error::custom)?;
-        Ok(Self {
-            items,
-            next_page_id,
-        })
+impl PageItem for AppConversation {
+    fn read(v: Value) -> Option<Self> {
+        Self::from_json(&v)
     }
 }
 

@@ -44,6 +44,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
+use crate::conversations::events::dirty::{Dirty, Touched};
 use crate::conversations::events::{ExecutionStatus, ItemKind, ViewItem};
 use crate::omnigent::dto::{epoch_secs_of, iso_from_epoch_secs, Session, SessionStatus};
 use crate::omnigent::sse::{SseEvent, SseParser};
@@ -202,9 +203,8 @@ pub struct SessionStream {
     title: Option<String>,
     last_error: Option<String>,
     parser: SseParser,
-    /// Lowest item index changed since the last `begin`, and whether items moved.
-    dirty: Option<usize>,
-    structural: bool,
+    /// The items changed since the last `begin`.
+    dirty: Dirty,
 }
 
 impl SessionStream {
@@ -719,32 +719,23 @@ impl SessionStream {
     // ----- view -----------------------------------------------------------------------------
 
     fn begin(&mut self) {
-        self.dirty = None;
-        self.structural = false;
+        self.dirty = Dirty::default();
     }
 
     fn finish(&self) -> Changed {
-        match (self.dirty, self.structural) {
-            (None, _) => Changed::Nothing,
-            (Some(index), false) => Changed::Updated { index },
-            (Some(from), true) => Changed::From { from },
+        match self.dirty.touched() {
+            Touched::Nothing => Changed::Nothing,
+            Touched::One(index) => Changed::Updated { index },
+            Touched::From(from) => Changed::From { from },
         }
     }
 
     fn touch(&mut self, i: usize) {
-        match self.dirty {
-            None => self.dirty = Some(i),
-            Some(d) if d == i => {}
-            Some(d) => {
-                self.structural = true;
-                self.dirty = Some(d.min(i));
-            }
-        }
+        self.dirty.touch(i);
     }
 
     fn touch_from(&mut self, i: usize) {
-        self.touch(i);
-        self.structural = true;
+        self.dirty.touch_from(i);
     }
 
     fn reindex(&mut self) {
@@ -764,7 +755,7 @@ impl SessionStream {
         self.calls.clear();
         let live_drafts: HashSet<String> = self.drafts.values().cloned().collect();
         self.drafts.clear();
-        let (dirty, structural) = (self.dirty, self.structural);
+        let dirty = self.dirty;
         for ri in 0..self.records.len() {
             if let Body::Draft { scope, .. } = &self.records[ri].body {
                 if live_drafts.contains(&self.records[ri].id) {
@@ -775,7 +766,6 @@ impl SessionStream {
             self.fold(ri);
         }
         self.dirty = dirty;
-        self.structural = structural;
         let same = old
             .iter()
             .zip(self.items.iter())
@@ -809,14 +799,8 @@ impl SessionStream {
                         return;
                     }
                 }
-                ItemKind::ToolCall {
-                    tool: "Tool result".into(),
-                    summary: call_id.clone(),
-                    output: Some(output.clone()),
-                    images: Vec::new(),
-                    is_error: false,
-                    running: false,
-                }
+                // An output whose call is unknown: shown on its own.
+                kind_of(&record.body)
             }
             other => kind_of(other),
         };

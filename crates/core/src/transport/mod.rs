@@ -7,6 +7,7 @@
 //! | [`plan`] | `RequestPlan`, `Body`, `Route`, `ProxyEnvelope`, `RawResponse`, `Transport`, `Call` |
 //! | [`auth`] | BR-8 auth headers and `X-Org-Id` |
 //! | [`encode`] | path segments and queries |
+//! | [`page`] | `Page<T>`: a page of items and the next page's cursor, read tolerantly |
 //! | [`multipart`] | one file as a `multipart/form-data` body (uploads through the cloud proxy) |
 //! | [`routing`] | `RoutingContext`, runtime base URL, "sandbox still starting" |
 //! | [`decode`] | status errors, `decode_json`/`decode_unit`/`decode_bytes`/`decode_text` |
@@ -17,5 +18,6 @@ pub(crate) mod de;
 pub mod decode;
 pub mod encode;
 pub mod multipart;
+pub mod page;
 pub mod plan;
 pub mod routing;

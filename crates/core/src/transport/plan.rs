@@ -279,6 +279,25 @@ pub struct RequestPlan {
 }
 
 impl RequestPlan {
+    /// A request straight to `base` + `path_and_query` (the direct route of BR-8).
+    pub fn direct(
+        method: Method,
+        base: &str,
+        path_and_query: &str,
+        headers: Vec<(String, String)>,
+        body: Body,
+        timeout_ms: u32,
+    ) -> Self {
+        RequestPlan {
+            method,
+            url: crate::transport::encode::join_url(base, path_and_query),
+            headers,
+            body,
+            timeout_ms,
+            route: Route::Direct,
+        }
+    }
+
     /// The value of a header of the HTTP request (case-insensitive name).
     pub fn header(&self, name: &str) -> Option<&str> {
         find_header(&self.headers, name)

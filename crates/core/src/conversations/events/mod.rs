@@ -23,6 +23,7 @@
 //! | anything else | `Generic` |
 
 mod classify;
+pub(crate) mod dirty;
 mod item;
 pub mod recent;
 pub mod stream;

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use super::classify::{ActionCard, ActionData, Entry, Ev, ObservationData};
+use super::dirty::{Dirty, Touched};
 use super::item::{ItemKind, PendingAction, ViewItem};
 use super::timestamp::Timestamp;
 
@@ -21,9 +22,8 @@ pub(crate) struct View {
     open: HashMap<String, (Key, PendingAction)>,
     /// The streaming agent message not yet superseded.
     stream: Option<usize>,
-    /// Lowest item index touched since [`View::begin`], and whether items moved.
-    dirty: Option<usize>,
-    structural: bool,
+    /// The items touched since [`View::begin`].
+    dirty: Dirty,
 }
 
 /// How one derivation step changed the items.
@@ -47,15 +47,14 @@ fn item_key(id: &str) -> String {
 
 impl View {
     pub fn begin(&mut self) {
-        self.dirty = None;
-        self.structural = false;
+        self.dirty = Dirty::default();
     }
 
     pub fn finish(&self) -> Change {
-        match (self.dirty, self.structural) {
-            (None, _) => Change::None,
-            (Some(i), false) => Change::InPlace(i),
-            (Some(i), true) => Change::From(i),
+        match self.dirty.touched() {
+            Touched::Nothing => Change::None,
+            Touched::One(i) => Change::InPlace(i),
+            Touched::From(i) => Change::From(i),
         }
     }
 
@@ -66,21 +65,12 @@ impl View {
     }
 
     fn touch(&mut self, i: usize) {
-        match self.dirty {
-            None => self.dirty = Some(i),
-            Some(d) if d == i => {}
-            Some(d) => {
-                // Several items changed: report a range, not one in-place update.
-                self.structural = true;
-                self.dirty = Some(d.min(i));
-            }
-        }
+        self.dirty.touch(i);
     }
 
     fn push(&mut self, e: &Entry, kind: ItemKind, thought_part: bool) -> usize {
         let i = self.items.len();
-        self.touch(i);
-        self.structural = true;
+        self.dirty.touch_from(i);
         let key = if thought_part {
             format!("{}#thought", item_key(&e.id))
         } else {
@@ -100,8 +90,7 @@ impl View {
             return;
         }
         self.items.remove(i);
-        self.touch(i);
-        self.structural = true;
+        self.dirty.touch_from(i);
         if i < self.items.len() {
             for v in self.action_items.values_mut() {
                 if *v > i {
