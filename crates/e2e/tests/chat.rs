@@ -9,12 +9,7 @@ use std::time::{Duration, Instant};
 
 /// Fill the launcher's LLM settings (this browser only) with the stub.
 async fn configure_stub_llm(browser: &Browser, stub: &StubHandle) {
-    browser
-        .wait_js(
-            "the LLM settings form",
-            "return !!document.querySelector('[data-testid=llm-model]')",
-        )
-        .await;
+    browser.wait_for("[data-testid=llm-model]").await;
     let script = format!(
         "const set = (id, v) => {{ const e = document.querySelector(`[data-testid=${{id}}]`); \
            e.value = v; e.dispatchEvent(new Event('input', {{bubbles: true}})); }}; \
@@ -25,17 +20,9 @@ async fn configure_stub_llm(browser: &Browser, stub: &StubHandle) {
         stub.url()
     );
     browser.js(&script).await;
-    browser
-        .wait_js(
-            "LLM settings saved",
-            "return !!document.querySelector('[data-testid=llm-saved]')",
-        )
-        .await;
+    browser.wait_for("[data-testid=llm-saved]").await;
     // The saved key is never shown again in full.
-    let hint = browser
-        .js("return document.querySelector('[data-testid=llm-key-hint]').innerText")
-        .await;
-    let hint = hint.as_str().unwrap_or_default();
+    let hint = browser.text_of("[data-testid=llm-key-hint]").await;
     assert!(!hint.contains("stub-key-for-tests"), "key hint: {hint}");
     assert!(hint.contains("••••"), "key hint: {hint}");
 }
@@ -157,31 +144,19 @@ async fn chat_create_from_the_launcher_streams_live_in_order_and_a_reload_restor
     );
     // The observation's output and exit code completed the same card.
     let output = browser
-        .wait_js(
-            "terminal output",
-            "return document.querySelector('[data-testid=terminal-output]')?.innerText",
-        )
+        .wait_shown_text("[data-testid=terminal-output]")
         .await;
-    assert!(
-        output
-            .as_str()
-            .unwrap_or_default()
-            .contains("live-from-the-stub"),
-        "output: {output}"
-    );
-    let exit = browser
-        .js("return document.querySelector('[data-testid=exit-code]')?.innerText")
-        .await;
-    assert_eq!(exit, json!("exit 0"));
+    assert!(output.contains("live-from-the-stub"), "output: {output}");
+    assert_eq!(browser.text_of("[data-testid=exit-code]").await, "exit 0");
     assert!(items[fin]["text"]
         .as_str()
         .unwrap_or_default()
         .contains("All done here."));
     // Markdown rendered as real elements.
-    let strong = browser
-        .js("return document.querySelector('[data-testid=finish-message] strong')?.innerText")
-        .await;
-    assert_eq!(strong, json!("done"));
+    assert_eq!(
+        browser.text_of("[data-testid=finish-message] strong").await,
+        "done"
+    );
     browser
         .conversation()
         .wait_status("status finished", "finished")
@@ -189,11 +164,7 @@ async fn chat_create_from_the_launcher_streams_live_in_order_and_a_reload_restor
     assert_unique_keys(&items);
 
     // A second turn from the composer (over the socket).
-    browser
-        .js("const e = document.querySelector('[data-testid=composer-input]'); e.value = 'Once more'; \
-             e.dispatchEvent(new Event('input', {bubbles: true})); \
-             e.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true})); return true;")
-        .await;
+    browser.conversation().send("Once more").await;
     let live = wait_timeline(&browser, "the second turn", Duration::from_secs(60), |i| {
         finished_turns(i) == 2
     })
@@ -219,12 +190,7 @@ async fn chat_create_from_the_launcher_streams_live_in_order_and_a_reload_restor
     };
     assert_eq!(keys(&restored), keys(&live));
     // Still live after the reload (socket reopened with resend since the newest event).
-    browser
-        .wait_js(
-            "the socket is live",
-            "return document.querySelector('[data-testid=link-status]')?.dataset.state === 'open'",
-        )
-        .await;
+    browser.wait_live_link().await;
     // No replays: another client adds a message (without running the agent) after the socket
     // reopened. It reaches the page over the same socket, after whatever the server sent on
     // connecting (its catch-up since the newest event), so once it shows, a replay would have too.
@@ -259,21 +225,13 @@ async fn chat_create_from_the_launcher_streams_live_in_order_and_a_reload_restor
     browser
         .goto(&format!("{}/conversations", server.url()))
         .await;
-    let href = browser
-        .wait_js(
-            "the conversation's row link",
-            &format!("return document.querySelector('[data-conversation-id=\"{id}\"] a')?.getAttribute('href')"),
-        )
-        .await;
+    let list = browser.list();
+    list.wait_row_link(&id).await;
     assert_eq!(
-        href,
+        list.row_href(&id).await,
         json!(format!("/conversations/{id}?backend={backend}"))
     );
-    browser
-        .js(&format!(
-            "document.querySelector('[data-conversation-id=\"{id}\"] a').click(); return true;"
-        ))
-        .await;
+    list.open_row(&id).await;
     wait_timeline(
         &browser,
         "the conversation opened from the list",
@@ -338,26 +296,16 @@ async fn chat_agent_html_and_javascript_links_render_inert() {
 async fn chat_a_422_from_create_shows_the_server_detail() {
     let env = Env::get();
     let (_server, browser) = Browser::open_connected(&env, "/").await;
-    browser
-        .wait_js(
-            "the LLM settings",
-            "return document.querySelector('[data-testid=llm-effective]')?.innerText",
-        )
-        .await;
+    browser.wait_shown_text("[data-testid=llm-effective]").await;
     // No LLM configured in this fresh profile (nor with a key on the server): the agent server
     // refuses the request with 422, and its detail is shown.
     browser.launcher().start("This cannot start").await;
     let err = browser
-        .wait_js(
-            "the create error",
-            "return document.querySelector('[data-testid=launcher-error]')?.innerText",
-        )
+        .wait_shown_text("[data-testid=launcher-error]")
         .await;
-    let err = err.as_str().unwrap_or_default();
     assert!(err.contains("422"), "{err}");
     assert!(err.contains("agent_settings"), "the server's detail: {err}");
-    let path = browser.js("return location.pathname").await;
-    assert_eq!(path, json!("/"), "stays on the launcher");
+    assert_eq!(browser.shell().path().await, "/", "stays on the launcher");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -392,10 +340,7 @@ async fn chat_restarting_the_agent_server_reconnects_and_catches_up() {
     .expect("stop");
     drop(agent_stopped);
     browser
-        .wait_js(
-            "the reconnecting indicator",
-            "return document.querySelector('[data-testid=link-status]')?.dataset.state === 'reconnecting'",
-        )
+        .wait_data("[data-testid=link-status]", "state", "reconnecting")
         .await;
 
     // Start a new one on the same port, with the same state and key.
@@ -426,12 +371,7 @@ async fn chat_restarting_the_agent_server_reconnects_and_catches_up() {
         |i| finished_turns(i) == 2,
     )
     .await;
-    browser
-        .wait_js(
-            "the socket is live again",
-            "return document.querySelector('[data-testid=link-status]')?.dataset.state === 'open'",
-        )
-        .await;
+    browser.wait_live_link().await;
     assert_unique_keys(&caught_up);
     let caught_up = timeline(&browser).await;
     assert_unique_keys(&caught_up);
@@ -523,25 +463,19 @@ async fn code_blocks_in_messages_are_highlighted_labelled_and_copied() {
     assert_eq!(seen["meta"], json!(3), "{seen}");
 
     // "Copy" hands the code to the clipboard and says so, then offers to copy again.
-    b.click("[data-testid=finish-message] [data-testid=code-copy]")
-        .await;
-    b.wait_js(
-        "Copied",
-        "return document.querySelector('[data-testid=finish-message] [data-testid=code-copy]').innerText === 'Copied'",
-    )
-    .await;
+    b.click(COPY).await;
+    b.wait_text(COPY, "Copied").await;
     let copied = b.js("return window.__copied").await;
     assert_eq!(
         copied[0].as_str().unwrap_or_default().trim_end(),
         "fn main() { let x = 1; }",
         "{copied}"
     );
-    b.wait_js(
-        "Copy again",
-        "return document.querySelector('[data-testid=finish-message] [data-testid=code-copy]').innerText === 'Copy'",
-    )
-    .await;
+    b.wait_text(COPY, "Copy").await;
 }
+
+/// The answer's first code block's Copy button.
+const COPY: &str = "[data-testid=finish-message] [data-testid=code-copy]";
 
 /// Messages in the long conversation: more than the window holds
 /// (`canvas_core::conversations::window::WINDOW_ROWS` = 150) and more than five history pages.
@@ -676,18 +610,13 @@ async fn chat_a_long_conversation_keeps_a_window_of_rows_and_scrolls_back_to_its
         "{LONG_MESSAGES} messages in pages of 50 took only {steps} steps"
     );
     assert_eq!(most_in_dom, WINDOW_ROWS, "the window never filled");
-    b.wait_js(
-        "a way back to the latest",
-        "return !!document.querySelector('[data-testid=jump-latest]')",
-    )
-    .await;
-    let loaded = b
-        .js("return +document.querySelector('[data-testid=timeline]').dataset.rows")
-        .await;
-    assert!(
-        loaded.as_u64().unwrap() >= LONG_MESSAGES as u64,
-        "all history loaded: {loaded}"
-    );
+    b.wait_for("[data-testid=jump-latest]").await;
+    let loaded: usize = b
+        .data_of("[data-testid=timeline]", "rows")
+        .await
+        .parse()
+        .expect("rows");
+    assert!(loaded >= LONG_MESSAGES, "all history loaded: {loaded}");
 
     // Scrolling down moves the window newer, keeping the last row in place.
     let v = b
@@ -696,15 +625,8 @@ async fn chat_a_long_conversation_keeps_a_window_of_rows_and_scrolls_back_to_its
              return [li.dataset.key, li.offsetTop - s.scrollTop];")
         .await;
     let (key, top) = (v[0].as_str().unwrap().to_string(), v[1].as_f64().unwrap());
-    let (in_dom, _, first) = wait_anchored(
-        &b,
-        "newer rows below",
-        &key,
-        top,
-        0,
-        loaded.as_u64().unwrap(),
-    )
-    .await;
+    let (in_dom, _, first) =
+        wait_anchored(&b, "newer rows below", &key, top, 0, loaded as u64).await;
     assert!(
         first > 0 && in_dom <= WINDOW_ROWS,
         "moved newer: first {first}, {in_dom} in the DOM"

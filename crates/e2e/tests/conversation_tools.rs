@@ -148,11 +148,7 @@ async fn conversation_tools_export_fork_switch_ask_and_condense() {
     wait_selected(&b, "/model ").await;
     // Esc closes the menu and keeps the text.
     b.press(ESCAPE).await;
-    b.wait_js(
-        "the menu closed",
-        "return !document.querySelector('[data-testid=slash-menu]')",
-    )
-    .await;
+    b.wait_gone("[data-testid=slash-menu]").await;
     b.conversation().wait_composer_text("/").await;
     // Typing narrows it; Enter completes, a second Enter runs the command.
     b.press("fo").await;
@@ -200,13 +196,8 @@ async fn conversation_tools_export_fork_switch_ask_and_condense() {
     b.press("/ask").await;
     b.press(ESCAPE).await;
     b.press(ENTER).await;
-    let err = b
-        .wait_js(
-            "the reason",
-            "const e = document.querySelector('[data-testid=composer-error]'); return e ? e.innerText : null",
-        )
-        .await;
-    assert!(err.as_str().unwrap_or_default().contains("/ask"), "{err}");
+    let err = b.wait_shown_text("[data-testid=composer-error]").await;
+    assert!(err.contains("/ask"), "{err}");
     b.conversation().wait_composer_text("/ask").await;
 
     // --- /model <profile>: the fork runs on the profile's model (the server does not copy an
@@ -249,9 +240,7 @@ async fn conversation_tools_export_fork_switch_ask_and_condense() {
     // The usage in the status bar (the stub reports 10 in / 5 out per call), if any yet: the
     // fork has not run, and whether the side question's stats are streamed is the server's
     // business.
-    let usage_before = b
-        .js("const u = document.querySelector('[data-testid=usage]'); return u ? u.innerText : ''")
-        .await;
+    let usage_before = b.text_of("[data-testid=usage]").await;
     let before = stub.requests().len();
     b.conversation().send("Once more, switched").await;
     b.conversation()
@@ -275,7 +264,7 @@ async fn conversation_tools_export_fork_switch_ask_and_condense() {
         "the usage updated by the second run",
         &format!(
             "const u = document.querySelector('[data-testid=usage]'); return !!u && u.innerText !== {}",
-            usage_before
+            json!(usage_before)
         ),
     )
     .await;
@@ -309,11 +298,7 @@ async fn conversation_tools_export_fork_switch_ask_and_condense() {
     let rows = rows.as_array().cloned().unwrap_or_default();
     assert!(rows.len() >= 2, "at least one LLM and the total: {rows:?}");
     b.press(ESCAPE).await;
-    b.wait_js(
-        "the usage dialog closed",
-        "return !document.querySelector('[data-testid=usage-dialog]')",
-    )
-    .await;
+    b.wait_gone("[data-testid=usage-dialog]").await;
 
     // --- Condense on demand: the server's answer in words ---
     b.click("[data-testid=conversation-menu]").await;
@@ -361,11 +346,7 @@ async fn confirmations_by_keyboard_with_a_reason_and_the_mode_per_conversation()
         )
         .await;
     let (_server, b) = Browser::open_conversation(&env, &id).await;
-    b.wait_js(
-        "the mode shown as on",
-        "const c = document.querySelector('[data-testid=confirm-mode]'); return !!c && c.checked",
-    )
-    .await;
+    b.wait_checked("[data-testid=confirm-mode]", true).await;
 
     // The command waits; ⌘/Ctrl+Enter from the composer approves it (and sends nothing).
     api.send_message(&id, "Run something").await;
@@ -395,13 +376,8 @@ async fn confirmations_by_keyboard_with_a_reason_and_the_mode_per_conversation()
         Duration::from_secs(30),
     )
     .await;
-    let users = b
-        .js("return document.querySelectorAll('[data-testid=timeline-item][data-kind=user]').length")
-        .await;
-    assert!(
-        users.as_u64().unwrap_or_default() <= 2,
-        "the keys sent no message: {users}"
-    );
+    let users = b.count("[data-testid=timeline-item][data-kind=user]").await;
+    assert!(users <= 2, "the keys sent no message: {users}");
 
     // Off: the server's policy for this conversation says so, and the next run asks nothing.
     b.conversation()
@@ -518,17 +494,8 @@ async fn attachments_go_with_the_message_and_the_model_picker_switches_the_llm()
         "new Uint8Array(6 * 1024 * 1024)",
     )
     .await;
-    let err = b
-        .wait_js(
-            "the size error",
-            "const e = document.querySelector('[data-testid=attach-error]'); return e ? e.innerText : null",
-        )
-        .await;
-    assert!(
-        err.as_str().unwrap_or_default().contains("huge.png")
-            && err.as_str().unwrap_or_default().contains("5 MB"),
-        "{err}"
-    );
+    let err = b.wait_shown_text("[data-testid=attach-error]").await;
+    assert!(err.contains("huge.png") && err.contains("5 MB"), "{err}");
 
     // --- A file by the Attach button: its name is taken, so the console asks ---
     let src = env.scratch("attachments-src");
@@ -653,11 +620,7 @@ async fn attachments_go_with_the_message_and_the_model_picker_switches_the_llm()
     )
     .await;
     b.press(ESCAPE).await;
-    b.wait_js(
-        "the viewer closed",
-        "return !document.querySelector('[data-testid=image-viewer]')",
-    )
-    .await;
+    b.wait_gone("[data-testid=image-viewer]").await;
     let _ = api
         .raw(reqwest::Method::DELETE, &format!("/api/profiles/{profile}"))
         .await;

@@ -2,6 +2,7 @@
 //! agent server — terminal (exit codes, output), files (upload ⇒ tree and `cat`), changes (a
 //! file changed from the terminal shows up with a correct diff).
 
+use canvas_e2e::pages::workspace::tree_entry;
 use canvas_e2e::{canvas_serve, keys, AgentApi, Browser, Env};
 use fantoccini::Locator;
 use serde_json::json;
@@ -56,26 +57,17 @@ async fn terminal_shows_output_and_exit_code() {
     // A running command can be stopped.
     terminal.start_command("sleep 30").await;
     terminal.stop().await;
-    let label = browser
-        .wait_js(
-            "the stopped command's exit label",
-            "const r = document.querySelector('[data-testid=terminal-run]'); \
-             return r && r.dataset.running === 'false' ? r.querySelector('[data-testid=terminal-exit]').innerText : null;",
-        )
+    browser
+        .wait_data("[data-testid=terminal-run]", "running", "false")
         .await;
-    assert!(
-        label.as_str().unwrap_or_default().starts_with("stopped"),
-        "{label}"
-    );
+    let label = browser
+        .text_of("[data-testid=terminal-run] [data-testid=terminal-exit]")
+        .await;
+    assert!(label.starts_with("stopped"), "{label}");
 
     // State survives switching tabs.
     browser.workspace().open_tab("files").await;
-    browser
-        .wait_js(
-            "files tab",
-            "return !!document.querySelector('[data-testid=files-tab]')",
-        )
-        .await;
+    browser.wait_for("[data-testid=files-tab]").await;
     browser.workspace().open_tab("terminal").await;
     let n = browser
         .wait_js(
@@ -100,16 +92,11 @@ async fn uploaded_file_appears_in_tree_and_cat() {
     .expect("write");
 
     browser.workspace().open_tab("files").await;
-    browser
-        .wait_js(
-            "the tree",
-            "return !!document.querySelector('[data-testid=tree-entry][data-path=\"src\"]')",
-        )
-        .await;
-    let pruned = browser
-        .js("return !!document.querySelector('[data-testid=tree-entry][data-path=\"node_modules\"]')")
-        .await;
-    assert_eq!(pruned, json!(false), "node_modules is pruned");
+    browser.wait_for(&tree_entry("src")).await;
+    assert!(
+        !browser.is_there(&tree_entry("node_modules")).await,
+        "node_modules is pruned"
+    );
 
     // Upload a local file through the file input.
     let local = env.scratch("upload-src").join("hello-upload.txt");
@@ -123,21 +110,15 @@ async fn uploaded_file_appears_in_tree_and_cat() {
         .send_keys(&local.display().to_string())
         .await
         .expect("choose file");
-    browser
-        .wait_js(
-            "the uploaded file in the tree",
-            "return !!document.querySelector('[data-testid=tree-entry][data-path=\"hello-upload.txt\"]')",
-        )
-        .await;
+    browser.wait_for(&tree_entry("hello-upload.txt")).await;
     assert_eq!(
         std::fs::read_to_string(dir.join("hello-upload.txt")).expect("on disk"),
         "uploaded through the canvas\n"
     );
 
     // The viewer shows it; source files are highlighted as text (never HTML).
-    browser
-        .click("[data-testid=tree-entry][data-path=\"hello-upload.txt\"] button")
-        .await;
+    let workspace = browser.workspace();
+    workspace.open_entry("hello-upload.txt").await;
     let text = browser
         .wait_js(
             "the viewer",
@@ -148,12 +129,8 @@ async fn uploaded_file_appears_in_tree_and_cat() {
         text.as_str().unwrap_or_default().trim(),
         "uploaded through the canvas"
     );
-    browser
-        .click("[data-testid=tree-entry][data-path=\"src\"] button")
-        .await;
-    browser
-        .click("[data-testid=tree-entry][data-path=\"src/main.rs\"] button")
-        .await;
+    workspace.open_entry("src").await;
+    workspace.open_entry("src/main.rs").await;
     let kw = browser
         .wait_js(
             "highlighted Rust",
@@ -161,10 +138,10 @@ async fn uploaded_file_appears_in_tree_and_cat() {
         )
         .await;
     assert_eq!(kw, json!("fn"));
-    let injected = browser
-        .js("return !!document.querySelector('[data-testid=viewer-code] b')")
-        .await;
-    assert_eq!(injected, json!(false), "file content is text, not HTML");
+    assert!(
+        !browser.is_there("[data-testid=viewer-code] b").await,
+        "file content is text, not HTML"
+    );
 
     // And `cat` in the terminal sees it.
     browser.workspace().open_tab("terminal").await;
@@ -192,16 +169,9 @@ async fn terminal_change_shows_under_changes_with_diff() {
     assert_eq!(code, json!(0));
 
     browser.workspace().open_tab("changes").await;
-    let status = browser
-        .wait_js(
-            "a.txt under Changes",
-            "const r = document.querySelector('[data-testid=change-row][data-path=\"a.txt\"]'); return r ? r.dataset.status : null;",
-        )
-        .await;
-    assert_eq!(status, json!("modified"));
-    browser
-        .click("[data-testid=change-row][data-path=\"a.txt\"] button")
-        .await;
+    let workspace = browser.workspace();
+    assert_eq!(workspace.wait_change("a.txt").await, "modified");
+    workspace.open_change("a.txt").await;
     let lines = browser
         .wait_js(
             "the unified diff",
@@ -223,24 +193,11 @@ async fn terminal_change_shows_under_changes_with_diff() {
     // A later edit by anyone (here: a file written next to the agent, not through the UI)
     // shows up while the Changes tab stays open, without a reload or a click.
     std::fs::write(dir.join("later.txt"), "written later\n").expect("write later.txt");
-    let later = browser
-        .wait_js(
-            "later.txt under Changes without a reload",
-            "const r = document.querySelector('[data-testid=change-row][data-path=\"later.txt\"]'); return r ? r.dataset.status : null;",
-        )
-        .await;
-    assert!(later.is_string(), "{later}");
+    let later = workspace.wait_change("later.txt").await;
+    assert!(!later.is_empty(), "later.txt has a status");
 
-    let commits = browser
-        .wait_js(
-            "the commits list",
-            "const r = document.querySelector('[data-testid=commit-row]'); return r ? r.innerText : null;",
-        )
-        .await;
-    assert!(
-        commits.as_str().unwrap_or_default().contains("first"),
-        "{commits}"
-    );
+    let commits = browser.wait_shown_text("[data-testid=commit-row]").await;
+    assert!(commits.contains("first"), "{commits}");
     browser.click("[data-testid=commit-row] button").await;
     let files = browser
         .wait_js(
@@ -264,16 +221,8 @@ async fn unknown_conversation_shows_an_error_not_a_blank_panel() {
             server.url()
         ))
         .await;
-    let msg = browser
-        .wait_js(
-            "the error",
-            "const e = document.querySelector('[data-testid=panel-error]'); return e ? e.innerText : null;",
-        )
-        .await;
-    assert!(
-        msg.as_str().unwrap_or_default().contains("Not found"),
-        "{msg}"
-    );
+    let msg = browser.wait_shown_text("[data-testid=panel-error]").await;
+    assert!(msg.contains("Not found"), "{msg}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -355,21 +304,7 @@ async fn changes_say_when_the_folder_is_inside_another_repository_or_in_none() {
     let id = conversation_in(&env, &bare, "No repository").await;
     let _ = std::fs::remove_dir_all(bare.join(".git"));
     let (_server, b) = open_changes(&env, &id).await;
-    let note = b
-        .wait_js(
-            "the not-a-repository note",
-            "return document.querySelector('[data-testid=not-a-repository]')?.innerText ?? null",
-        )
-        .await;
-    assert!(
-        note.as_str()
-            .unwrap_or_default()
-            .contains(&bare.display().to_string()),
-        "{note}"
-    );
-    assert!(b
-        .js("return !document.querySelector('[data-testid=repo-parent]')")
-        .await
-        .as_bool()
-        .unwrap());
+    let note = b.wait_shown_text("[data-testid=not-a-repository]").await;
+    assert!(note.contains(&bare.display().to_string()), "{note}");
+    assert!(!b.is_there("[data-testid=repo-parent]").await);
 }

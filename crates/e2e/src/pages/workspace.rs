@@ -19,7 +19,33 @@ impl Browser {
     }
 }
 
+/// The Files tab's entry for `path` (relative to the workspace).
+pub fn tree_entry(path: &str) -> String {
+    format!("[data-testid=tree-entry][data-path={}]", json!(path))
+}
+
+/// The Changes tab's row for `path`.
+fn change_row(path: &str) -> String {
+    format!("[data-testid=change-row][data-path={}]", json!(path))
+}
+
 impl WorkspacePanel<'_> {
+    /// Opens `path` in the Files tab (a folder opens, a file shows in the viewer).
+    pub async fn open_entry(&self, path: &str) {
+        self.b.click(&format!("{} button", tree_entry(path))).await;
+    }
+
+    /// Waits until the Changes tab lists `path`; its status (`modified`, `added`, …).
+    pub async fn wait_change(&self, path: &str) -> String {
+        self.b.wait_for(&change_row(path)).await;
+        self.b.data_of(&change_row(path), "status").await
+    }
+
+    /// Opens `path`'s diff in the Changes tab.
+    pub async fn open_change(&self, path: &str) {
+        self.b.click(&format!("{} button", change_row(path))).await;
+    }
+
     /// Opens tab `name` (`terminal`, `files`, `changes`, …).
     pub async fn open_tab(&self, name: &str) {
         self.b.click(&format!("[data-testid=ws-tab-{name}]")).await;
