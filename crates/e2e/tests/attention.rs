@@ -80,11 +80,7 @@ async fn the_tab_follows_the_agent_and_a_background_tab_is_told_what_needs_the_p
         "the test browser allows notifications"
     );
     // Allowed already: the page does not offer to ask.
-    assert!(b
-        .js("return !document.querySelector('[data-testid=notify-me]')")
-        .await
-        .as_bool()
-        .unwrap());
+    assert!(!b.is_there("[data-testid=notify-me]").await);
 
     // The optional sound: off until turned on, then remembered in this browser.
     let sound = "[data-testid=sound-toggle]";
@@ -150,17 +146,9 @@ async fn the_tab_follows_the_agent_and_a_background_tab_is_told_what_needs_the_p
 
     // Reopening a finished conversation: named at once, and not news (no notification).
     b.client.refresh().await.expect("reload");
-    b.wait_js(
-        "the title after the reload",
-        "return document.title === '✓ Watch me · Agent Canvas'",
-    )
-    .await;
+    b.shell().wait_title("✓ Watch me · Agent Canvas").await;
     // Leaving the conversation gives the tab back to the app.
     b.shell().nav("conversations").await;
-    b.wait_js(
-        "the app title on the list",
-        "return document.title === 'Agent Canvas'",
-    )
-    .await;
+    b.shell().wait_title("Agent Canvas").await;
     assert_eq!(icon(&b).await, plain_icon);
 }

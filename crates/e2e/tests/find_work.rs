@@ -326,11 +326,7 @@ async fn the_palette_switches_backend_and_opens_pages_by_keyboard_only() {
     shell.open_palette().await;
     b.press("automations").await;
     b.press(keys::ENTER).await;
-    b.wait_js(
-        "the automations page",
-        "return !!document.querySelector('[data-testid=automations-page]')",
-    )
-    .await;
+    b.wait_for("[data-testid=automations-page]").await;
     shell.open_palette().await;
     b.press(keys::ESCAPE).await;
     shell.wait_palette_closed().await;
@@ -535,13 +531,7 @@ async fn the_shortcuts_dialog_lists_them_and_esc_closes_it() {
     ] {
         assert!(listed.contains(text), "{text} is not listed: {listed}");
     }
-    assert!(
-        b.js("return document.querySelectorAll('[data-testid=shortcut]').length")
-            .await
-            .as_u64()
-            .unwrap()
-            >= 6
-    );
+    assert!(b.count("[data-testid=shortcut]").await >= 6);
     // The focus stays in the dialog.
     for _ in 0..3 {
         b.press(keys::TAB).await;
@@ -558,19 +548,11 @@ async fn the_shortcuts_dialog_lists_them_and_esc_closes_it() {
 
     // `c` starts a new conversation; `/` goes to the message box.
     shell.shortcut(&['c']).await;
-    b.wait_js(
-        "the launcher",
-        "return !!document.querySelector('[data-testid=launcher-input]')",
-    )
-    .await;
+    b.launcher().wait_shown().await;
     b.js("document.activeElement && document.activeElement.blur(); return true")
         .await;
     shell.shortcut(&['/']).await;
-    b.wait_js(
-        "the launcher's message box focused",
-        "return document.activeElement?.dataset.testid === 'launcher-input'",
-    )
-    .await;
+    shell.wait_focused("launcher-input").await;
     assert_eq!(
         b.js("return document.activeElement.value").await,
         json!(""),

@@ -104,12 +104,9 @@ async fn skills_project_skill_is_listed_overrides_the_user_one_and_is_disabled_t
         "How this project ships a release."
     );
     let triggers = b
-        .js(&format!(
-            "return [...document.querySelectorAll({})].map(e => e.innerText);",
-            json!(format!("{r} [data-testid=skill-trigger]"))
-        ))
+        .texts_of(&format!("{r} [data-testid=skill-trigger]"))
         .await;
-    assert_eq!(triggers, json!(["deploy", "release"]));
+    assert_eq!(triggers, ["deploy", "release"]);
     // "Overrides: User <path>", the user's skill it hides.
     let overrides = b
         .js(&format!(
@@ -176,9 +173,8 @@ async fn skills_project_skill_is_listed_overrides_the_user_one_and_is_disabled_t
     b.client.refresh().await.expect("reload");
     b.skills().wait_disabled(SKILL, true).await;
     assert_eq!(
-        b.js("return document.querySelector('[data-testid=skills-project-dir]').value")
-            .await,
-        json!(project)
+        b.value_of("[data-testid=skills-project-dir]").await,
+        project
     );
     assert_eq!(
         b.text_of(&format!(
@@ -198,15 +194,12 @@ async fn skills_project_skill_is_listed_overrides_the_user_one_and_is_disabled_t
     b.skills().wait_disabled(SKILL, false).await;
     assert!(server_disabled(&api).await.is_empty());
     assert_eq!(
-        b.js(&format!(
-            "return document.querySelectorAll({}).length",
-            json!(format!(
-                "{} [data-testid=skill-disabled]",
-                SkillsPage::row(SKILL)
-            ))
+        b.count(&format!(
+            "{} [data-testid=skill-disabled]",
+            SkillsPage::row(SKILL)
         ))
         .await,
-        json!(0)
+        0
     );
 }
 
@@ -251,18 +244,14 @@ async fn skills_filters_live_in_the_url_and_use_skill_prefills_the_launcher() {
 
     // A reload keeps both filters.
     b.client.refresh().await.expect("reload");
-    b.wait_js(
-        "the project tier after the reload",
-        "const t = document.querySelector('[data-testid=skills-tier][data-tier=Project]'); \
-         return t && t.dataset.state === 'loaded';",
+    b.wait_data(
+        "[data-testid=skills-tier][data-tier=Project]",
+        "state",
+        "loaded",
     )
     .await;
     assert_eq!(b.skills().listed().await, [SKILL]);
-    assert_eq!(
-        b.js("return document.querySelector('[data-testid=skills-search]').value")
-            .await,
-        json!("release")
-    );
+    assert_eq!(b.value_of("[data-testid=skills-search]").await, "release");
     assert_eq!(
         b.js("return document.querySelector('[data-testid=skills-kind][data-kind=agentskills]').getAttribute('aria-pressed')")
             .await,
@@ -316,8 +305,8 @@ async fn skills_are_not_available_on_a_cloud_backend() {
         "Skills are not available on this backend."
     );
     assert_eq!(
-        b.js("return document.querySelectorAll('[data-testid=skill-row], [data-testid=skills-project-dir]').length")
+        b.count("[data-testid=skill-row], [data-testid=skills-project-dir]")
             .await,
-        json!(0)
+        0
     );
 }

@@ -196,6 +196,17 @@ impl Browser {
             == json!(true)
     }
 
+    /// The visible text of every match of `css`, in order.
+    pub async fn texts_of(&self, css: &str) -> Vec<String> {
+        let v = self
+            .js(&format!(
+                "return [...document.querySelectorAll({})].map(e => e.innerText);",
+                json!(css)
+            ))
+            .await;
+        serde_json::from_value(v).expect("texts")
+    }
+
     /// The number of matches of `css` right now.
     pub async fn count(&self, css: &str) -> usize {
         self.js(&format!(

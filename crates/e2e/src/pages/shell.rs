@@ -219,6 +219,16 @@ impl ShellPage<'_> {
             .to_string()
     }
 
+    /// Waits until the tab's title is `title`.
+    pub async fn wait_title(&self, title: &str) {
+        self.b
+            .wait_js(
+                &format!("the tab titled {title:?}"),
+                &format!("return document.title === {}", json!(title)),
+            )
+            .await;
+    }
+
     /// Waits until `location.pathname` is `path`.
     pub async fn wait_path(&self, what: &str, path: &str) {
         self.b
