@@ -522,12 +522,9 @@ async fn locked_cloud_cross_origin_asks_for_a_cloud_key_and_offers_no_add_backen
     let b = Browser::start(&env).await;
     b.goto(&format!("{}/", server.url())).await;
     let host = b
-        .wait_js(
-            "the cloud key screen",
-            "const e = document.querySelector('[data-testid=onboarding] [data-testid=locked-host]'); return e ? e.innerText : null;",
-        )
+        .wait_shown_text("[data-testid=onboarding] [data-testid=locked-host]")
         .await;
-    assert_eq!(host, json!(cloud.url()));
+    assert_eq!(host, cloud.url());
     // Only the key is asked: name, host and kind are fixed.
     let fields = b
         .js("return [...document.querySelectorAll('[data-testid=onboarding] input, [data-testid=onboarding] select')] \
@@ -610,11 +607,7 @@ async fn base_path_serves_the_app_links_and_deep_reloads_under_the_prefix() {
     shell.wait_connected_to("default-local").await;
     list.wait_listed(&title).await;
     assert_eq!(shell.path().await, "/canvas/conversations");
-    assert!(
-        b.js("return !document.querySelector('[data-testid=not-found]')")
-            .await
-            == json!(true)
-    );
+    assert!(!b.is_there("[data-testid=not-found]").await);
 
     // Every in-app link keeps the prefix (issue #10): a list row (pinned to its backend)…
     assert_eq!(
@@ -629,11 +622,6 @@ async fn base_path_serves_the_app_links_and_deep_reloads_under_the_prefix() {
     // …the workspace panel page's way back…
     b.goto(&format!("{}/conversations/{id}/panel", server.url()))
         .await;
-    b.wait_js(
-        "the panel page",
-        "return !!document.querySelector('[data-testid=panel-back]')",
-    )
-    .await;
     b.click("[data-testid=panel-back]").await;
     shell
         .wait_conversation_at(
@@ -645,17 +633,9 @@ async fn base_path_serves_the_app_links_and_deep_reloads_under_the_prefix() {
     b.goto(&format!("{}/conversations/task-none", server.url()))
         .await;
     let said = b
-        .wait_js(
-            "the start task's error",
-            "const e = document.querySelector('[data-testid=start-task-poll-error]'); \
-             return e ? e.innerText : null;",
-        )
+        .wait_shown_text("[data-testid=start-task-poll-error]")
         .await;
-    assert!(
-        said.as_str()
-            .is_some_and(|t| t.contains("not available on this backend")),
-        "{said}"
-    );
+    assert!(said.contains("not available on this backend"), "{said}");
     b.click("[data-testid=start-task-back]").await;
     b.wait_js(
         "the list under the prefix",
