@@ -7,21 +7,13 @@ use canvas_core::conversations::events::{
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
+mod support;
+use support::frames;
+
 const STUB_RUN: &str = include_str!("fixtures/events/ws_events_frames_stub_run.json");
 const STREAMING_RUN: &str = include_str!("fixtures/events/ws_events_frames_streaming_run.json");
 const LLM_UNREACHABLE: &str = include_str!("fixtures/events/ws_events_frames_llm_unreachable.json");
 const EVENTS_SEARCH: &str = include_str!("fixtures/events/events_search.json");
-
-fn frames(src: &str) -> Vec<Value> {
-    match serde_json::from_str::<Value>(src).expect("fixture is JSON") {
-        Value::Array(v) => v,
-        Value::Object(mut o) => match o.remove("items") {
-            Some(Value::Array(v)) => v,
-            _ => panic!("fixture page has no items"),
-        },
-        _ => panic!("unexpected fixture shape"),
-    }
-}
 
 fn replay(events: &[Value]) -> Timeline {
     let mut t = Timeline::new();

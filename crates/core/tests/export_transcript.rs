@@ -9,20 +9,11 @@ use canvas_core::conversations::export::{
 use canvas_core::markdown::{parse, Block};
 use serde_json::Value;
 
+mod support;
+use support::frames;
+
 const STUB_RUN: &str = include_str!("fixtures/events/ws_events_frames_stub_run.json");
 const GOLDEN: &str = "tests/fixtures/export/stub_run.md";
-
-/// The capture's frames (a JSON array, or a history page's `items`).
-fn frames(src: &str) -> Vec<Value> {
-    match serde_json::from_str::<Value>(src).expect("fixture is JSON") {
-        Value::Array(v) => v,
-        Value::Object(mut o) => match o.remove("items") {
-            Some(Value::Array(v)) => v,
-            _ => panic!("fixture page has no items"),
-        },
-        _ => panic!("unexpected fixture shape"),
-    }
-}
 
 fn meta() -> TranscriptMeta {
     TranscriptMeta {
