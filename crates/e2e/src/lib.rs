@@ -413,11 +413,7 @@ impl Browser {
 
     /// Waits until `css` matches, then clicks the first match as a person would.
     pub async fn click(&self, css: &str) {
-        self.wait_js(
-            &format!("{css} to be there"),
-            &format!("return !!document.querySelector({})", json!(css)),
-        )
-        .await;
+        self.wait_for(css).await;
         self.client
             .find(fantoccini::Locator::Css(css))
             .await
@@ -429,11 +425,7 @@ impl Browser {
 
     /// Waits until `css` matches, clears that field and types `text` into it.
     pub async fn type_into(&self, css: &str, text: &str) {
-        self.wait_js(
-            &format!("{css} to be there"),
-            &format!("return !!document.querySelector({})", json!(css)),
-        )
-        .await;
+        self.wait_for(css).await;
         let el = self
             .client
             .find(fantoccini::Locator::Css(css))
@@ -445,14 +437,20 @@ impl Browser {
 
     /// The visible text of the first match of `css` (`""` when none).
     pub async fn text_of(&self, css: &str) -> String {
-        self.js(&format!(
+        self.js_text(&format!(
             "const e = document.querySelector({}); return e ? e.innerText : '';",
             json!(css)
         ))
         .await
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
+    }
+
+    /// Runs `script` and reads its answer as text (`""` when it is not a string).
+    pub(crate) async fn js_text(&self, script: &str) -> String {
+        self.js(script)
+            .await
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
     }
 
     pub async fn body_text(&self) -> String {

@@ -386,10 +386,6 @@ mod tests {
 
     // ---- load_org_listing over a scripted transport ----
 
-    fn scripted(answers: Vec<(u16, &str)>) -> Scripted {
-        Scripted::answering(answers)
-    }
-
     const ORGS_JSON: &str = r#"{"items":[{"id":"u-1","name":"me","is_personal":true},
         {"id":"a","name":"Org A","is_personal":false},{"id":"b","name":"Org B"}],
         "current_org_id":"a"}"#;
@@ -400,7 +396,7 @@ mod tests {
 
     #[test]
     fn bound_key_lists_only_its_org_and_asks_me_of_that_org() {
-        let t = scripted(vec![
+        let t = Scripted::answering(vec![
             (200, r#"{"id":"k","name":"n","org_id":"a","user_id":null}"#),
             (200, ORGS_JSON),
             (200, r#"{"org_id":"a","user_id":"u-1"}"#),
@@ -422,7 +418,7 @@ mod tests {
 
     #[test]
     fn legacy_key_lists_all_and_picks_the_current_org() {
-        let t = scripted(vec![
+        let t = Scripted::answering(vec![
             (400, r#"{"detail":"legacy"}"#),
             (200, ORGS_JSON),
             (200, r#"{"org_id":"a","user_id":"u-1"}"#),
@@ -451,7 +447,7 @@ mod tests {
 
     #[test]
     fn keys_current_user_id_saves_the_me_request_and_me_failure_is_not_fatal() {
-        let t = scripted(vec![
+        let t = Scripted::answering(vec![
             (200, r#"{"id":"k","org_id":"b","user_id":"u-1"}"#),
             (200, ORGS_JSON),
         ]);
@@ -463,7 +459,7 @@ mod tests {
         .unwrap();
         assert_eq!(t.sent.borrow().len(), 2);
         assert_eq!(l.user_id.as_deref(), Some("u-1"));
-        let t = scripted(vec![(400, "{}"), (200, ORGS_JSON), (403, "{}")]);
+        let t = Scripted::answering(vec![(400, "{}"), (200, ORGS_JSON), (403, "{}")]);
         let l = run(load_org_listing(
             &cloud("sk"),
             &RoutingContext::default(),
@@ -480,7 +476,7 @@ mod tests {
             auth_mode: Some(AuthMode::Cookie),
             ..cloud("")
         };
-        let t = scripted(vec![
+        let t = Scripted::answering(vec![
             (200, ORGS_JSON),
             (200, r#"{"org_id":"a","user_id":"u-1"}"#),
         ]);
@@ -493,7 +489,7 @@ mod tests {
 
     #[test]
     fn errors_surface_and_local_backends_have_no_orgs() {
-        let t = scripted(vec![(401, "{}")]);
+        let t = Scripted::answering(vec![(401, "{}")]);
         let e = run(load_org_listing(
             &cloud("sk"),
             &RoutingContext::default(),
@@ -502,7 +498,7 @@ mod tests {
         .unwrap_err();
         assert_eq!(e, ApiError::Unauthorized);
         let local = Backend::new("l", "L", "http://l", "k", BackendKind::Local);
-        let t = scripted(vec![]);
+        let t = Scripted::answering(vec![]);
         let l = run(load_org_listing(&local, &RoutingContext::default(), &t)).unwrap();
         assert!(l.orgs.is_empty() && t.sent.borrow().is_empty());
     }

@@ -24,12 +24,7 @@ impl Browser {
 impl ConversationPage<'_> {
     /// Waits until the message box is on the page.
     pub async fn wait_composer(&self) {
-        self.b
-            .wait_js(
-                "the composer",
-                &format!("return !!document.querySelector({})", json!(COMPOSER)),
-            )
-            .await;
+        self.b.wait_for(COMPOSER).await;
     }
 
     /// Clicks into the message box.

@@ -96,39 +96,30 @@ impl Browser {
 
     /// The first match's `data-<key>` right now (`""` without a match or the attribute).
     pub async fn data_of(&self, css: &str, key: &str) -> String {
-        self.js(&format!(
+        self.js_text(&format!(
             "const e = {}; return e && e.dataset[{}] || '';",
             first(css),
             json!(key)
         ))
         .await
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
     }
 
     /// The first match's `href` as written in the page (`""` without a match or a link).
     pub async fn href_of(&self, css: &str) -> String {
-        self.js(&format!(
+        self.js_text(&format!(
             "const e = {}; return e && e.getAttribute('href') || '';",
             first(css)
         ))
         .await
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
     }
 
     /// The value of the field `css` right now (`""` without a match).
     pub async fn value_of(&self, css: &str) -> String {
-        self.js(&format!(
+        self.js_text(&format!(
             "const e = {}; return e ? String(e.value) : '';",
             first(css)
         ))
         .await
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
     }
 
     /// Waits until the field `css` holds `value`.

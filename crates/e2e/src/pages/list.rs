@@ -187,15 +187,7 @@ impl ListPage<'_> {
 
     /// Waits until `id`'s row has a link.
     pub async fn wait_row_link(&self, id: &str) {
-        self.b
-            .wait_js(
-                "the row",
-                &format!(
-                    "return !!document.querySelector({})",
-                    json!(format!("{} a", row(id)))
-                ),
-            )
-            .await;
+        self.b.wait_for(&format!("{} a", row(id))).await;
     }
 
     /// The `href` of `id`'s row link.

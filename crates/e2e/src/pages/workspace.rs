@@ -53,12 +53,7 @@ impl WorkspacePanel<'_> {
 
     /// Waits until the terminal's command field is there.
     pub async fn wait_terminal(&self) {
-        self.b
-            .wait_js(
-                "the terminal tab",
-                &format!("return !!document.querySelector({})", json!(TERMINAL_INPUT)),
-            )
-            .await;
+        self.b.wait_for(TERMINAL_INPUT).await;
     }
 
     /// Sends `keys` to the terminal's command field as key presses (text, or arrows for its

@@ -5,8 +5,9 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 use super::classify::{classify, Entry, Ev};
+use super::dirty::Touched;
 use super::item::{ExecutionStatus, PendingAction, ViewItem};
-use super::view::{Change, Key, View};
+use super::view::{Key, View};
 use super::IgnoreReason;
 
 /// What [`Timeline::apply`] did with one event.
@@ -97,11 +98,11 @@ impl Timeline {
             self.view.begin();
             self.view.derive(&self.entries[pos].1, key);
             match self.view.finish() {
-                Change::None => Applied::Inserted {
+                Touched::Nothing => Applied::Inserted {
                     from: self.view.items.len(),
                 },
-                Change::InPlace(index) => Applied::Updated { index },
-                Change::From(from) => Applied::Inserted { from },
+                Touched::One(index) => Applied::Updated { index },
+                Touched::From(from) => Applied::Inserted { from },
             }
         } else {
             Applied::Inserted {
@@ -174,8 +175,8 @@ impl Timeline {
                 }
             }
             out.from = match self.view.finish() {
-                Change::None => None,
-                Change::InPlace(i) | Change::From(i) => Some(i),
+                Touched::Nothing => None,
+                Touched::One(i) | Touched::From(i) => Some(i),
             };
         } else {
             self.entries.extend(keyed);

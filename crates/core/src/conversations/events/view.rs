@@ -26,13 +26,6 @@ pub(crate) struct View {
     dirty: Dirty,
 }
 
-/// How one derivation step changed the items.
-pub(crate) enum Change {
-    None,
-    InPlace(usize),
-    From(usize),
-}
-
 /// An item's key: the event id with `%` and `#` escaped, so that no event id can equal the key
 /// of another event's thought (`"<key>#thought"`; issue #17, found by `tests/never_panics.rs`:
 /// an event with id `"e1#thought"` beside an action `e1` with a thought gave two items one key).
@@ -50,12 +43,9 @@ impl View {
         self.dirty = Dirty::default();
     }
 
-    pub fn finish(&self) -> Change {
-        match self.dirty.touched() {
-            Touched::Nothing => Change::None,
-            Touched::One(i) => Change::InPlace(i),
-            Touched::From(i) => Change::From(i),
-        }
+    /// What changed since [`View::begin`].
+    pub fn finish(&self) -> Touched {
+        self.dirty.touched()
     }
 
     pub fn pending(&self) -> Vec<PendingAction> {
