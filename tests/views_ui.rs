@@ -18,7 +18,7 @@ use agent_canvas::state::connection::{provide_connection, Connection, Connection
 use canvas_core::agent_server::dto::ExecutionStatus;
 use canvas_core::backends::orgs::{KeyScope, OrgListing};
 use canvas_core::backends::probe::ProbeError;
-use canvas_core::client::factory::client_for;
+use canvas_core::client::client_for;
 use canvas_core::client::unified::ConversationSummary;
 use canvas_core::cloud::dto::Organization;
 use canvas_core::{gate, ApiError, MINIMUM_AGENT_SERVER_VERSION};

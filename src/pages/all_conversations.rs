@@ -10,16 +10,22 @@
 
 use crate::links::base_path;
 use crate::pages::conversations::{format_time, url_filter, StatusBadge};
-use crate::services::all_backends::load;
+use crate::services::all_backends::{load, load_more, Loaded};
 use crate::services::conversation_list::remember_order;
 use crate::state::backends::use_backends;
-use canvas_core::conversations::all_backends::{row_href, MergedList};
-use canvas_core::conversations::list::status_badges;
+use canvas_core::conversations::all_backends::row_href;
+use canvas_core::conversations::list::{page_size, status_badges};
 use canvas_core::navigation::shortcuts::encode_links;
 use leptos::prelude::*;
 
-/// Rows asked of each backend at first, and added by "Load more".
-const STEP: u32 = 50;
+/// Rows asked of each backend at first, and added by "Load more" (each backend then asks only
+/// for its next page); `?page_size=N` sets it, like the one-backend list.
+fn step(query: Memo<leptos_router::params::ParamsMap>) -> u32 {
+    match query.with(|q| q.get("page_size")) {
+        Some(n) => page_size(Some(&n)),
+        None => 50,
+    }
+}
 
 #[component]
 pub fn AllConversations(
@@ -30,21 +36,40 @@ pub fn AllConversations(
     let query = leptos_router::hooks::use_query_map();
     // The page's filters, from its URL.
     let filter = move || url_filter(query);
-    let limit = RwSignal::new(STEP);
     // Only the backend filter is a reason to fetch again; the others narrow what is there.
     let only = Memo::new(move |_| filter().backends);
+    // Each load from the start is a generation; a "Load more" answer of an older one is dropped.
+    let generation = StoredValue::new(0u32);
     let list = LocalResource::new(move || {
         refresh.track();
         backends.backends.track();
-        let limit = limit.get();
         let only = only.get();
-        async move { load(backends, limit, limit as usize, &only).await }
+        let step = untrack(|| step(query));
+        generation.update_value(|g| *g += 1);
+        let g = generation.get_value();
+        async move { (g, step, load(backends, step, step as usize, &only).await) }
     });
     // The last merged list stays while a refresh runs.
-    let shown = RwSignal::new(None::<MergedList>);
+    let shown = RwSignal::new(None::<Loaded>);
+    let limit = StoredValue::new(0usize);
     Effect::new(move |_| {
-        if let Some(l) = list.get() {
+        if let Some((_, step, l)) = list.get() {
+            limit.set_value(step as usize);
             shown.set(Some(l));
+        }
+    });
+    let more = Action::new_local(move |_: &()| {
+        let loaded = shown.get_untracked().unwrap_or_default();
+        let step = untrack(|| step(query)) as usize;
+        let (g, next) = (generation.get_value(), limit.get_value() + step);
+        async move { (g, next, load_more(backends, loaded, next).await) }
+    });
+    Effect::new(move |_| {
+        if let Some((g, next, l)) = more.value().get() {
+            if g == generation.get_value() {
+                limit.set_value(next);
+                shown.set(Some(l));
+            }
         }
     });
     let base = base_path();
@@ -54,7 +79,7 @@ pub fn AllConversations(
         let f = filter();
         let hrefs: Vec<String> = shown.with(|m| {
             m.iter()
-                .flat_map(|m| m.rows.iter())
+                .flat_map(|m| m.merged.rows.iter())
                 .filter(|r| f.matches(&r.summary))
                 .map(|r| row_href(r, &order_base))
                 .collect()
@@ -62,7 +87,7 @@ pub fn AllConversations(
         remember_order(&encode_links(&hrefs));
     });
     move || {
-        let Some(merged) = shown.get() else {
+        let Some(loaded) = shown.get() else {
             let n = backends.backends.with(Vec::len);
             return view! {
                 <p class="loading" data-testid="all-loading">{format!("Loading conversations from {n} backends…")}</p>
@@ -70,6 +95,12 @@ pub fn AllConversations(
             .into_any();
         };
         let filter = filter();
+        let merged = &loaded.merged;
+        let more_failed = loaded
+            .more_failed
+            .iter()
+            .map(|text| view! { <li data-testid="source-note">{text.clone()}</li> })
+            .collect_view();
         let notes = merged
             .notes
             .iter()
@@ -86,7 +117,7 @@ pub fn AllConversations(
             .filter(|r| filter.matches(&r.summary))
             .collect();
         let count = rows.len();
-        let more = merged.can_load_more();
+        let can_load_more = merged.can_load_more();
         let rows = rows
             .into_iter()
             .map(|r| {
@@ -117,14 +148,17 @@ pub fn AllConversations(
             })
             .collect_view();
         view! {
-            <ul class="source-notes" role="status" data-testid="source-notes">{notes}</ul>
+            <ul class="source-notes" role="status" data-testid="source-notes">{notes}{more_failed}</ul>
             <ul class="conversation-list" data-testid="all-list" data-count=count.to_string()>{rows}</ul>
             <p class="empty" hidden=count != 0 data-testid="all-empty">
                 {if filter.is_active() { "No conversation matches the filters." } else { "No conversations on any backend." }}
             </p>
-            <div class="load-more" hidden=!more>
+            <div class="load-more" hidden=!can_load_more data-loads=move || more.version().get()>
                 <button type="button" class="btn" data-testid="all-load-more"
-                    on:click=move |_| limit.update(|l| *l += STEP)>"Load more"</button>
+                    disabled=move || more.pending().get()
+                    on:click=move |_| { more.dispatch(()); }>
+                    {move || if more.pending().get() { "Loading…" } else { "Load more" }}
+                </button>
             </div>
         }
         .into_any()

@@ -12,8 +12,8 @@ use crate::state::backends::{load_orgs, BackendsCtx};
 use canvas_core::backends::record::Backend;
 use canvas_core::backends::selection::{parse_selection, ActiveBackend, Selection};
 use canvas_core::conversations::all_backends::{
-    merge, org_sources, plan_sources, source_label, MergedList, SourceKey, SourceOutcome,
-    SourcePlan, SOURCE_TIMEOUT_MS,
+    append_page, merge, next_pages, org_sources, plan_sources, source_label, MergedList, SourceKey,
+    SourceOutcome, SourcePlan, SOURCE_TIMEOUT_MS,
 };
 use canvas_core::error::ApiError;
 use canvas_core::storage::{Storage, ACTIVE_BACKEND_KEY};
@@ -22,6 +22,18 @@ use leptos::prelude::GetUntracked;
 use std::future::Future;
 
 type Source = (SourceKey, String, SourceOutcome);
+
+/// What the merged list has loaded so far: each source's rows and cursor, their merge, and
+/// the sources whose last "Load more" failed (in words; their earlier rows stay, and the next
+/// "Load more" asks them again).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Loaded {
+    sources: Vec<Source>,
+    /// The merged rows and notes.
+    pub merged: MergedList,
+    /// "Could not load more" per source, from the last "Load more".
+    pub more_failed: Vec<String>,
+}
 
 /// `fut`'s output, or `None` when `ms` pass first.
 async fn within<T>(ms: u32, fut: impl Future<Output = T>) -> Option<T> {
@@ -137,12 +149,7 @@ fn remembered(backends: BackendsCtx) -> Vec<Selection> {
 /// Loads every source's first `per_source` conversations and merges them (newest first, at
 /// most `limit` rows). With `only` non-empty, only those backends are asked (the list's backend
 /// filter, `?from=`).
-pub async fn load(
-    backends: BackendsCtx,
-    per_source: u32,
-    limit: usize,
-    only: &[String],
-) -> MergedList {
+pub async fn load(backends: BackendsCtx, per_source: u32, limit: usize, only: &[String]) -> Loaded {
     let health = backends.health.get_untracked();
     let plans = plan_sources(
         &backends.backends.get_untracked(),
@@ -154,5 +161,62 @@ pub async fn load(
         .into_iter()
         .map(|(backend, plan)| ask_backend(backends, backend, plan, per_source));
     let sources: Vec<Source> = join_all(asked).await.into_iter().flatten().collect();
-    merge(&sources, limit)
+    Loaded {
+        merged: merge(&sources, limit),
+        sources,
+        more_failed: Vec::new(),
+    }
+}
+
+/// "Load more" up to `limit` rows: every source that has a next page and lacks rows asks for
+/// its next page only (in parallel, each within [`SOURCE_TIMEOUT_MS`]), appended to what it
+/// had; nothing is fetched from the start again.
+pub async fn load_more(backends: BackendsCtx, mut loaded: Loaded, limit: usize) -> Loaded {
+    let registry = backends.backends.get_untracked();
+    let asks = next_pages(&loaded.sources, limit).into_iter().map(|next| {
+        let backend = registry
+            .iter()
+            .find(|b| b.id == next.source.backend_id)
+            .cloned();
+        async move {
+            let Some(backend) = backend else {
+                return (next, Err(ApiError::NoBackend));
+            };
+            let target = ActiveBackend {
+                backend,
+                org_id: next.source.org_id.clone(),
+            };
+            let page = crate::services::conversation_list::page(
+                backends,
+                &target,
+                Some(&next.page_id),
+                next.limit,
+            );
+            let answer = within(SOURCE_TIMEOUT_MS, page)
+                .await
+                .unwrap_or(Err(ApiError::Timeout));
+            (next, answer)
+        }
+    });
+    loaded.more_failed.clear();
+    for (next, answer) in join_all(asks).await {
+        match answer {
+            Ok(page) => append_page(&mut loaded.sources, &next.source, page),
+            Err(e) => {
+                let label = loaded
+                    .sources
+                    .iter()
+                    .find(|(k, _, _)| k.pin() == next.source.pin())
+                    .map_or(next.source.backend_id.clone(), |(_, l, _)| l.clone());
+                let message = failed(backends, &next.source.backend_id, e);
+                if let SourceOutcome::Failed { message } = message {
+                    loaded
+                        .more_failed
+                        .push(format!("{label}: could not load more ({message})"));
+                }
+            }
+        }
+    }
+    loaded.merged = merge(&loaded.sources, limit);
+    loaded
 }

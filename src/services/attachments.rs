@@ -4,10 +4,10 @@
 
 use crate::services::conversation_tools::with_tools;
 use crate::services::workspace;
-use crate::state::api::{routing, tools};
+use crate::state::api::{client, routing};
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
-use canvas_core::client::factory::conversation_tools;
+use canvas_core::client::backend_api;
 use canvas_core::client::SendPlanned;
 use canvas_core::transport::routing::ConversationRef;
 use canvas_core::workspace::paths::upload_target;
@@ -27,7 +27,7 @@ pub async fn read_file(file: &web_sys::File) -> Result<Vec<u8>, String> {
 
 /// The largest file the backend takes in one upload (`None`: no limit known).
 pub fn max_upload_bytes(backends: BackendsCtx, active: &ActiveBackend) -> Option<u64> {
-    conversation_tools(active, &routing(&backends)).max_upload_bytes()
+    backend_api(active, &routing(&backends)).max_upload_bytes()
 }
 
 /// The directory files are uploaded into: the conversation's working directory, else the
@@ -41,7 +41,7 @@ pub async fn upload_dir(
     if let Some(dir) = working_dir.filter(|d| !d.is_empty()) {
         return Ok(dir);
     }
-    let c = tools(backends, active);
+    let c = client(backends, active);
     c.api
         .file_home(Some(conv))
         .send(&c.transport)

@@ -3,14 +3,14 @@
 use crate::links::{conversation_path, start_task_path};
 use crate::platform::storage::WebStorage;
 use crate::services::{conversation_tools, launch, settings};
-use crate::state::api::{client, routing, tools, transport};
+use crate::state::api::{client, routing, transport};
 use crate::state::backends::{new_uuid_v4, BackendsCtx};
 use canvas_core::backends::selection::{ActiveBackend, CacheScope};
 use canvas_core::client::unified::{ConversationSummary, Created};
-use canvas_core::client::{cloud_sandboxes, conversation_start, ConversationRef, SendPlanned};
+use canvas_core::client::{backend_api, ConversationRef, SendPlanned};
 use canvas_core::conversations::create::new_conversation;
 use canvas_core::conversations::events::recent::{Recent, RECENT_TIMELINES};
-use canvas_core::conversations::launch_options::working_dir_for;
+use canvas_core::conversations::launch_options::{chosen_dir, working_dir_for};
 use canvas_core::conversations::llm_settings::{effective_llm, ServerLlm};
 use canvas_core::conversations::user_paused::{is_user_paused, set_user_paused};
 use canvas_core::error::ApiError;
@@ -53,7 +53,7 @@ pub async fn sandbox_action(
     summary: &ConversationSummary,
     pause: bool,
 ) -> Result<(), ApiError> {
-    let sandboxes = cloud_sandboxes(active, &routing(&backends));
+    let sandboxes = backend_api(active, &routing(&backends));
     let sandbox = summary.sandbox_id.clone().unwrap_or_default();
     let call = if pause {
         sandboxes.pause_sandbox(&sandbox)
@@ -116,16 +116,23 @@ pub async fn start(
     let id = new_uuid_v4();
     // Unreadable options are shown by the launcher; this start uses the defaults.
     let opts = launch::load(&active.backend.id).unwrap_or_default();
-    let t = tools(backends, active);
-    let home = t
-        .api
-        .file_home(None)
-        .send(&t.transport)
-        .await
-        .map(|h| h.home)
-        .unwrap_or_default();
+    // The server's home only when no directory was chosen, asked beside its settings: one
+    // round trip before the create, not two (issue #30).
+    let chosen = chosen_dir(&opts.working_dir, &launch::default_dir());
+    let home = async {
+        match chosen {
+            Some(_) => String::new(),
+            None => c
+                .api
+                .file_home(None)
+                .send(&c.transport)
+                .await
+                .map(|h| h.home)
+                .unwrap_or_default(),
+        }
+    };
+    let (home, server) = futures::join!(home, settings::server_settings(backends, active));
     let local = settings::load_local(&active.backend.id);
-    let server = settings::server_settings(backends, active).await;
     let server_llm = server.as_ref().map(ServerLlm::from_settings);
     let llm = effective_llm(Some(&local), server_llm.as_ref());
     let dir = working_dir_for(&opts.working_dir, &launch::default_dir(), &home, &id);
@@ -135,9 +142,8 @@ pub async fn start(
         .map(|s| s.disabled_skills())
         .unwrap_or_default();
     opts.apply(&mut req);
-    let created = conversation_start(active, &routing(&backends))
-        .create_conversation(&req)
-        .send(&c.transport)
+    let created = c
+        .call(|api| api.create_conversation(&req))
         .await
         .map_err(|e| e.user_message())?;
     if let (Some(profile), Created::Ready(s)) = (&opts.profile, &created) {
@@ -148,11 +154,10 @@ pub async fn start(
                  conversation list; open it and send the task again."
             )
         };
-        conversation_tools::switch_profile(backends, active, &conv, profile)
+        conversation_tools::use_profile(backends, active, &conv, profile)
             .await
             .map_err(waiting)?;
-        crate::state::api::events(backends, active)
-            .call(|e| e.send_message(&conv, message, true))
+        c.call(|e| e.send_message(&conv, message, true))
             .await
             .map_err(|e| waiting(e.user_message()))?;
     }

@@ -4,12 +4,11 @@
 
 use crate::links::{conversation_path, pinned};
 use crate::platform::download;
-use crate::state::api::{client, events, routing, transport};
+use crate::state::api::client;
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
-use canvas_core::client::factory::conversation_tools;
-use canvas_core::client::service::{ConversationToolsApi, Planned};
 use canvas_core::client::unified::{EventQuery, MAX_PAGE_LIMIT};
+use canvas_core::client::{Client, Planned};
 use canvas_core::client::{ConversationRef, SendPlanned};
 use canvas_core::conversations::events::Timeline;
 use canvas_core::conversations::export::{
@@ -27,10 +26,9 @@ const MAX_EXPORT_PAGES: usize = 2_000;
 pub(crate) async fn with_tools<T: 'static>(
     backends: BackendsCtx,
     active: &ActiveBackend,
-    plan: impl FnOnce(&dyn ConversationToolsApi) -> Planned<T>,
+    plan: impl FnOnce(&Client) -> Planned<T>,
 ) -> Result<T, ApiError> {
-    let api = conversation_tools(active, &routing(&backends));
-    plan(api.as_ref()).send(&transport(backends, active)).await
+    client(backends, active).call(plan).await
 }
 
 /// Every stored event of `conv`, oldest first.
@@ -39,7 +37,7 @@ async fn all_events(
     active: &ActiveBackend,
     conv: &ConversationRef,
 ) -> Result<Vec<Value>, String> {
-    let c = events(backends, active);
+    let c = client(backends, active);
     let mut events = Vec::new();
     let mut page_id = None;
     for _ in 0..MAX_EXPORT_PAGES {
@@ -133,12 +131,29 @@ pub async fn condense(
     active: &ActiveBackend,
     conv: &ConversationRef,
 ) -> Result<(), String> {
-    let c = events(backends, active);
+    let c = client(backends, active);
     c.api
         .condense_conversation(conv)
         .send(&c.transport)
         .await
         .map_err(|e| e.user_message())
+}
+
+/// Switches `conv` to the LLM profile `name` (one request), the error in words.
+pub async fn use_profile(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    name: &str,
+) -> Result<(), String> {
+    with_tools(backends, active, |api| api.switch_profile(conv, name))
+        .await
+        .map_err(|e| match e {
+            ApiError::NotFound => {
+                format!("There is no LLM profile named “{name}” (Settings → LLM lists them).")
+            }
+            e => e.user_message(),
+        })
 }
 
 /// Switches `conv` to the LLM profile `name`; answers the model the server then reports for
@@ -149,14 +164,7 @@ pub async fn switch_profile(
     conv: &ConversationRef,
     name: &str,
 ) -> Result<Option<String>, String> {
-    with_tools(backends, active, |api| api.switch_profile(conv, name))
-        .await
-        .map_err(|e| match e {
-            ApiError::NotFound => {
-                format!("There is no LLM profile named “{name}” (Settings → LLM lists them).")
-            }
-            e => e.user_message(),
-        })?;
+    use_profile(backends, active, conv, name).await?;
     let c = client(backends, active);
     Ok(c.api
         .get_conversation(&conv.id)

@@ -4,7 +4,7 @@
 
 use crate::links::conversation_path;
 use crate::platform::storage::WebStorage;
-use crate::state::api::{hosts, transport};
+use crate::state::api::client;
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::{AgentScope, SendPlanned};
@@ -31,7 +31,7 @@ pub struct Choice {
 
 /// Whether `active` runs sessions on hosts (then the launcher asks where).
 pub fn has_hosts(backends: BackendsCtx, active: &ActiveBackend) -> bool {
-    hosts(backends, active).omnigent().is_some()
+    client(backends, active).api.runs_on_hosts()
 }
 
 /// The agents (every page) and hosts of `active`; `None` when it has no hosts.
@@ -39,19 +39,21 @@ pub async fn load_targets(
     backends: BackendsCtx,
     active: &ActiveBackend,
 ) -> Option<Result<Targets, ApiError>> {
-    let h = hosts(backends, active);
-    let ext = h.omnigent()?;
-    let t = transport(backends, active);
+    let c = client(backends, active);
+    if !c.api.runs_on_hosts() {
+        return None;
+    }
+    let (ext, t) = (&c.api, &c.transport);
     Some(
         async {
-            let hosts = ext.hosts().send(&t).await?;
+            let hosts = ext.hosts().send(t).await?;
             // The user's own agents first, then the server's; each at most 10 pages (1,000
             // agents): a cursor that never ends must not hang us.
             let mut agents: Vec<Agent> = Vec::new();
             for scope in [AgentScope::User, AgentScope::Server] {
                 let mut after: Option<String> = None;
                 for _ in 0..10 {
-                    let page = ext.agents(scope, after.as_deref()).send(&t).await?;
+                    let page = ext.agents(scope, after.as_deref()).send(t).await?;
                     for a in page.agents {
                         if !agents.iter().any(|b| b.id == a.id) {
                             agents.push(a);
@@ -112,11 +114,7 @@ pub async fn start_session(
     choice: &Choice,
     message: &str,
 ) -> Result<String, String> {
-    let h = hosts(backends, active);
-    let ext = h
-        .omnigent()
-        .ok_or_else(|| ApiError::Unsupported("Hosts").user_message())?;
-    let t = transport(backends, active);
+    let c = client(backends, active);
     let new = NewSession {
         agent_id: choice.agent_id.clone(),
         host_id: choice.host_id.clone(),
@@ -127,9 +125,8 @@ pub async fn start_session(
     if let Some(problem) = new.problem() {
         return Err(problem.to_string());
     }
-    let session = ext
-        .create_session(&new)
-        .send(&t)
+    let session = c
+        .call(|api| api.create_session(&new))
         .await
         .map_err(|e| e.user_message())?;
     // Best effort: the next session on this backend starts with the same workspace.

@@ -4,13 +4,12 @@
 //! server's named secrets (`/api/settings/secrets`, issue #13).
 
 use crate::platform::storage::WebStorage;
-use crate::state::api::{routing, settings as settings_client, transport};
+use crate::state::api::client;
 use crate::state::backends::BackendsCtx;
 use canvas_core::agent_server::dto::Settings;
 use canvas_core::backends::selection::ActiveBackend;
-use canvas_core::client::factory::settings_pages;
-use canvas_core::client::service::{Planned, SettingsPagesApi};
 use canvas_core::client::SendPlanned;
+use canvas_core::client::{Client, Planned};
 use canvas_core::conversations::create::settings_with_encrypted_secrets;
 use canvas_core::conversations::llm_settings::{llm_settings_key, LlmSettings, ServerLlm};
 use canvas_core::error::ApiError;
@@ -22,15 +21,13 @@ use canvas_core::storage::Storage;
 
 const LOCAL: WebStorage = WebStorage::local();
 
-/// Plans one call on the active backend's settings pages' API (built on demand, so the main
-/// module does not carry it) and sends it.
+/// Plans one call on the active backend's client and sends it.
 pub(crate) async fn with_pages<T: 'static>(
     backends: BackendsCtx,
     active: &ActiveBackend,
-    plan: impl FnOnce(&dyn SettingsPagesApi) -> Planned<T>,
+    plan: impl FnOnce(&Client) -> Planned<T>,
 ) -> Result<T, ApiError> {
-    let api = settings_pages(active, &routing(&backends));
-    plan(api.as_ref()).send(&transport(backends, active)).await
+    client(backends, active).call(plan).await
 }
 
 /// This browser's LLM settings for a backend (default when none or unreadable).
@@ -53,8 +50,8 @@ pub fn save_local(backend_id: &str, s: &LlmSettings) -> Result<(), String> {
 /// The server's settings, its LLM key encrypted (`None` when it offers none or the call
 /// failed).
 pub async fn server_settings(backends: BackendsCtx, active: &ActiveBackend) -> Option<Settings> {
-    let c = settings_client(backends, active);
-    let call = settings_with_encrypted_secrets(c.api.as_ref()).ok()?;
+    let c = client(backends, active);
+    let call = settings_with_encrypted_secrets(&c.api).ok()?;
     call.send(&c.transport).await.ok()
 }
 
@@ -88,7 +85,7 @@ pub async fn save_server(
     active: &ActiveBackend,
     s: &LlmSettings,
 ) -> Result<(), String> {
-    let c = settings_client(backends, active);
+    let c = client(backends, active);
     c.api
         .update_settings(&s.server_patch())
         .send(&c.transport)
@@ -203,7 +200,7 @@ pub async fn agent_forms(
     backends: BackendsCtx,
     active: &ActiveBackend,
 ) -> Result<AgentForms, ApiError> {
-    let c = settings_client(backends, active);
+    let c = client(backends, active);
     let (agent, conversation, settings) = futures::join!(
         with_pages(backends, active, |p| p.settings_schema(SchemaKind::Agent)),
         with_pages(backends, active, |p| p
@@ -223,7 +220,7 @@ pub async fn save_agent_forms(
     active: &ActiveBackend,
     patch: &serde_json::Value,
 ) -> Result<(), ApiError> {
-    let c = settings_client(backends, active);
+    let c = client(backends, active);
     c.api
         .update_settings(patch)
         .send(&c.transport)
@@ -237,8 +234,8 @@ pub async fn mcp_servers(
     active: &ActiveBackend,
 ) -> Result<Vec<McpServer>, ApiError> {
     // Planning a test sends nothing: a kind without MCP servers says so before any request.
-    settings_pages(active, &routing(&backends)).test_mcp_server(&serde_json::Value::Null)?;
-    let c = settings_client(backends, active);
+    let c = client(backends, active);
+    c.api.test_mcp_server(&serde_json::Value::Null)?;
     let settings = c.api.get_settings().send(&c.transport).await?;
     Ok(decode_mcp_config(&settings.agent_settings))
 }

@@ -4,7 +4,7 @@
 //! the launcher prefill of "Use skill".
 
 use crate::platform::storage::WebStorage;
-use crate::state::api::{settings, tools};
+use crate::state::api::client;
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::SendPlanned;
@@ -31,7 +31,7 @@ pub async fn load_tier(
     tier: Tier,
     req: &SkillsRequest,
 ) -> Result<TierResult, ApiError> {
-    let c = tools(backends, active);
+    let c = client(backends, active);
     c.api
         .list_skills(None, req)
         .send(&c.transport)
@@ -44,7 +44,7 @@ pub async fn disabled_skills(
     backends: BackendsCtx,
     active: &ActiveBackend,
 ) -> Result<Vec<String>, ApiError> {
-    let c = settings(backends, active);
+    let c = client(backends, active);
     c.api
         .get_settings()
         .send(&c.transport)
@@ -63,7 +63,7 @@ pub async fn set_disabled(
     name: &str,
     disable: bool,
 ) -> Result<Vec<String>, ApiError> {
-    let c = settings(backends, active);
+    let c = client(backends, active);
     let current = c
         .api
         .get_settings()
@@ -209,7 +209,7 @@ pub async fn slash_triggers(
         load_org: false,
         project_dir,
     };
-    let c = tools(backends, active);
+    let c = client(backends, active);
     let Ok(found) = c.api.list_skills(None, &req).send(&c.transport).await else {
         return Vec::new();
     };

@@ -3,7 +3,7 @@
 use crate::state::api::{routing, transport};
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
-use canvas_core::client::{cloud_sandboxes, SendPlanned, StartTask};
+use canvas_core::client::{backend_api, SendPlanned, StartTask};
 use canvas_core::error::ApiError;
 
 /// The start task `id` on `active` (`None`: the backend does not know it; `Unsupported`:
@@ -13,7 +13,7 @@ pub async fn poll(
     active: &ActiveBackend,
     id: &str,
 ) -> Result<Option<StartTask>, ApiError> {
-    let tasks = cloud_sandboxes(active, &routing(&backends))
+    let tasks = backend_api(active, &routing(&backends))
         .start_tasks(&[id])
         .send(&transport(backends, active))
         .await?;

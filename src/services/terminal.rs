@@ -3,7 +3,7 @@
 //! cannot stream — wait for the final answer. Runs live in the per-conversation workspace store.
 
 use crate::platform::time::sleep_ms;
-use crate::state::api::{events, tools};
+use crate::state::api::client;
 use crate::state::backends::BackendsCtx;
 use crate::state::workspace::{ConvWorkspace, Run};
 use canvas_core::agent_server::dto::BashRequest;
@@ -59,7 +59,7 @@ pub fn start(
     ws.runs.update(|r| r.push(run));
     spawn_local(async move {
         let active = backends.active.get_untracked();
-        let c = tools(backends, &active);
+        let c = client(backends, &active);
         let req = BashRequest {
             command,
             cwd: root,
@@ -68,7 +68,9 @@ pub fn start(
         let started = c.api.start_bash(Some(&conv), &req).send(&c.transport).await;
         let id = match started {
             Ok(cmd) if !cmd.id.is_empty() => cmd.id,
-            Ok(_) | Err(ApiError::NotFound) | Err(ApiError::Server { status: 405, .. }) => {
+            Ok(_)
+            | Err(ApiError::NotFound | ApiError::Unsupported(_))
+            | Err(ApiError::Server { status: 405, .. }) => {
                 // No streaming on this server: wait for the final answer (stop = stop waiting).
                 ws.update_run(seq, |r| {
                     r.note = Some(
@@ -185,7 +187,7 @@ pub fn stop(backends: BackendsCtx, conv: ConversationRef, ws: ConvWorkspace, seq
     };
     spawn_local(async move {
         let active = backends.active.get_untracked();
-        let c = tools(backends, &active);
+        let c = client(backends, &active);
         let res = c.api.stop_bash(Some(&conv), &id).send(&c.transport).await;
         if let Err(e) = res {
             ws.abandoned.update_value(|a| {
@@ -204,7 +206,7 @@ pub async fn agent_terminal(
     active: &ActiveBackend,
     conv: &ConversationRef,
 ) -> Result<Vec<AgentCommand>, ApiError> {
-    let c = events(backends, active);
+    let c = client(backends, active);
     let page = c
         .api
         .search_events(conv, &EventQuery::newest(100))

@@ -1,10 +1,9 @@
 //! A conversation's workspace: the file tree, reading, uploading and downloading files, and git
 //! (changes, diffs, commits). How a tree is listed or a file read differs by kind; the client
-//! decides (`FilesApi::list_workspace` / `read_workspace_file`, built on demand by
-//! `workspace_tools` like the rest of the workspace's calls).
+//! decides (`Client::list_workspace` / `read_workspace_file`).
 
 use crate::services::attachments;
-use crate::state::api::tools;
+use crate::state::api::client;
 use crate::state::backends::BackendsCtx;
 use canvas_core::agent_server::dto::{
     BashRequest, CommitsPage, GitChange, GitChangeStatus, GitDiff,
@@ -27,7 +26,7 @@ pub async fn list(
     root: Option<&str>,
     dir: &str,
 ) -> Result<Listing, ApiError> {
-    let t = tools(backends, active);
+    let t = client(backends, active);
     t.api
         .list_workspace(conv, root, dir)
         .send(&t.transport)
@@ -42,7 +41,7 @@ pub async fn read(
     root: Option<&str>,
     rel: &str,
 ) -> Result<WorkspaceFile, ApiError> {
-    let t = tools(backends, active);
+    let t = client(backends, active);
     t.api
         .read_workspace_file(conv, root, rel)
         .send(&t.transport)
@@ -56,7 +55,7 @@ pub async fn download(
     conv: &ConversationRef,
     abs: &str,
 ) -> Result<Vec<u8>, ApiError> {
-    let c = tools(backends, active);
+    let c = client(backends, active);
     c.api
         .download_file(Some(conv), abs)
         .send(&c.transport)
@@ -85,7 +84,7 @@ pub async fn changes(
     conv: &ConversationRef,
     repo: &str,
 ) -> Result<Vec<GitChange>, ApiError> {
-    let c = tools(backends, active);
+    let c = client(backends, active);
     c.api
         .git_changes(Some(conv), repo, None)
         .send(&c.transport)
@@ -99,7 +98,7 @@ pub async fn commits(
     conv: &ConversationRef,
     repo: &str,
 ) -> Result<CommitsPage, ApiError> {
-    let c = tools(backends, active);
+    let c = client(backends, active);
     c.api
         .git_commits(Some(conv), repo, 20)
         .send(&c.transport)
@@ -113,7 +112,7 @@ pub async fn diff(
     conv: &ConversationRef,
     abs: &str,
 ) -> Result<GitDiff, ApiError> {
-    let c = tools(backends, active);
+    let c = client(backends, active);
     c.api
         .git_diff(Some(conv), abs, None)
         .send(&c.transport)
@@ -129,7 +128,7 @@ pub async fn commit_files(
     repo: &str,
     sha: &str,
 ) -> Result<Vec<(GitChangeStatus, String)>, ApiError> {
-    let c = tools(backends, active);
+    let c = client(backends, active);
     let mut req = BashRequest::new(show_command(repo, sha));
     req.timeout_seconds = Some(20);
     let res = c
@@ -154,7 +153,7 @@ pub async fn repo_place_of(
     conv: &ConversationRef,
     dir: &str,
 ) -> RepoPlace {
-    let c = tools(backends, active);
+    let c = client(backends, active);
     let mut req = BashRequest::new(repo_place_command(dir));
     req.timeout_seconds = Some(20);
     match c

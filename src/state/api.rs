@@ -6,12 +6,7 @@ use crate::platform::http::BrowserTransport;
 use crate::platform::location;
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
-use canvas_core::client::factory::{self, backend_api, workspace_tools};
-use canvas_core::client::service::Planned;
-use canvas_core::client::service::{
-    BackendApi, EventsApi, HostsApi, SettingsApi, WorkspaceToolsApi,
-};
-use canvas_core::client::SendPlanned;
+use canvas_core::client::{backend_api, Client, Planned, SendPlanned};
 use canvas_core::error::ApiError;
 use canvas_core::transport::routing::RoutingContext;
 use leptos::prelude::*;
@@ -29,33 +24,23 @@ pub fn routing(backends: &BackendsCtx) -> RoutingContext {
     }
 }
 
-/// One group of `active`'s calls (built by core's factory, by the backend's kind) and the
-/// transport that sends them. The groups other than [`Client`] are built on demand, so that
-/// only the lazy chunks that call them carry them (issue #11).
-pub struct With<A: ?Sized> {
-    pub api: Box<A>,
+/// The active backend's client (core's one enum, by the backend's kind) and the transport
+/// that sends its calls. There is one client for every area: the enum dispatches each method
+/// in a `match`, so a lazy chunk carries only the methods it calls (issue #30).
+pub struct Api {
+    pub api: Client,
     pub transport: BrowserTransport,
 }
 
-impl<A: ?Sized> With<A> {
-    /// Plans one call on this group and sends it.
+impl Api {
+    /// Plans one call and sends it.
     pub async fn call<T: 'static>(
         &self,
-        plan: impl FnOnce(&A) -> Planned<T>,
+        plan: impl FnOnce(&Client) -> Planned<T>,
     ) -> Result<T, ApiError> {
         plan(&self.api).send(&self.transport).await
     }
 }
-
-/// What every page may ask (the list, the probe, the account).
-pub type Client = With<dyn BackendApi>;
-/// A conversation page's calls: run control, history, messages, confirmations, the socket.
-pub type Events = With<dyn EventsApi>;
-/// The backend's settings, read and patched (the launcher's LLM settings, the settings and
-/// skills pages).
-pub type SettingsClient = With<dyn SettingsApi>;
-/// The workspace tools (terminal, files, git, skills).
-pub type Tools = With<dyn WorkspaceToolsApi>;
 
 /// The transport for `active`'s calls: every 2xx answer is a health success for it (BR-7).
 pub fn transport(backends: BackendsCtx, active: &ActiveBackend) -> BrowserTransport {
@@ -67,40 +52,11 @@ pub fn transport(backends: BackendsCtx, active: &ActiveBackend) -> BrowserTransp
     }))
 }
 
-/// `active`'s calls of the group `build` makes (one of core's factories).
-fn with<A: ?Sized>(
-    backends: BackendsCtx,
-    active: &ActiveBackend,
-    build: fn(&ActiveBackend, &RoutingContext) -> Box<A>,
-) -> With<A> {
-    With {
-        api: build(active, &routing(&backends)),
+/// The client of `active` and its transport (build it inside the reactive closure that read
+/// `active`).
+pub fn client(backends: BackendsCtx, active: &ActiveBackend) -> Api {
+    Api {
+        api: backend_api(active, &routing(&backends)),
         transport: transport(backends, active),
     }
-}
-
-/// The client of `active` (build it inside the reactive closure that read `active`).
-pub fn client(backends: BackendsCtx, active: &ActiveBackend) -> Client {
-    with(backends, active, backend_api)
-}
-
-/// The conversation page's calls of `active` (see [`Events`]).
-pub fn events(backends: BackendsCtx, active: &ActiveBackend) -> Events {
-    with(backends, active, factory::events)
-}
-
-/// The settings calls of `active` (see [`SettingsClient`]).
-pub fn settings(backends: BackendsCtx, active: &ActiveBackend) -> SettingsClient {
-    with(backends, active, factory::settings)
-}
-
-/// The workspace tools of `active` (see [`Tools`]).
-pub fn tools(backends: BackendsCtx, active: &ActiveBackend) -> Tools {
-    with(backends, active, workspace_tools)
-}
-
-/// The hosts capability of `active` (Omnigent's hosts, agents, sessions and stream; `omnigent()`
-/// is `None` on other kinds), built on demand like [`tools`].
-pub fn hosts(backends: BackendsCtx, active: &ActiveBackend) -> Box<dyn HostsApi> {
-    canvas_core::client::factory::hosts(active, &routing(&backends))
 }

@@ -364,33 +364,29 @@ pub async fn test_connection(backends: BackendsCtx, backend: Backend) -> TestOut
         },
         ProbeOutcome::Healthy { version } => {
             let mut version = version.map(|v| v.to_string());
-            // Backends that describe themselves (Omnigent's `/v1/info`): version and mode.
-            let api = canvas_core::client::hosts(
-                &ActiveBackend {
-                    backend: backend.clone(),
-                    org_id: None,
-                },
-                &canvas_core::client::RoutingContext::default(),
-            );
-            if let Some(ext) = api.omnigent() {
-                use canvas_core::client::SendPlanned;
-                match ext.info().send(&transport).await {
-                    Ok(info) => {
-                        version = Some(format!(
-                            "{}{}",
-                            info.server_version.as_deref().unwrap_or("(unknown)"),
-                            if info.single_user {
-                                " · single-user"
-                            } else {
-                                " · multi-user"
-                            }
-                        ))
-                    }
-                    Err(e) => {
-                        return TestOutcome::Failed {
-                            message: e.user_message(),
-                            key_rejected: e.is_auth(),
+            // Backends that describe themselves (their version and mode): what they say.
+            let api = canvas_core::client::client_for(&backend);
+            let described = match api.describe_server() {
+                Err(e) if e.is_unsupported() => None,
+                planned => Some(async { planned?.send(&transport).await }.await),
+            };
+            match described {
+                None => {}
+                Some(Ok(d)) => {
+                    version = Some(format!(
+                        "{}{}",
+                        d.version.as_deref().unwrap_or("(unknown)"),
+                        match d.single_user {
+                            Some(true) => " · single-user",
+                            Some(false) => " · multi-user",
+                            None => "",
                         }
+                    ))
+                }
+                Some(Err(e)) => {
+                    return TestOutcome::Failed {
+                        message: e.user_message(),
+                        key_rejected: e.is_auth(),
                     }
                 }
             }

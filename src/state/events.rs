@@ -7,7 +7,7 @@
 //! conversation again shows it at once and catches up from the server.
 
 use crate::platform::socket::{EventSocket, SocketHandlers};
-use crate::state::api::{events, routing};
+use crate::state::api::{client, routing};
 use crate::state::backends::BackendsCtx;
 use canvas_core::agent_server::dto::{EventPage, OutgoingMessage};
 use canvas_core::backends::selection::ActiveBackend;
@@ -19,7 +19,7 @@ use canvas_core::conversations::events::stream::{
     HANDSHAKE_TIMEOUT_MS,
 };
 use canvas_core::conversations::events::{ExecutionStatus, PendingAction, Timeline, ViewItem};
-use canvas_core::conversations::live::{has_older, history_query, socket_target};
+use canvas_core::conversations::live::{has_older, history_query, live_source, Live};
 use canvas_core::error::ApiError;
 use canvas_core::transport::routing::ConversationRef;
 use gloo_timers::callback::Timeout;
@@ -229,19 +229,17 @@ impl ConversationStore {
         };
     }
 
-    /// Load the newest history page, then open the socket (or, where the backend streams
-    /// server-sent events, open that stream: `session_stream`).
+    /// Load the newest history page, then open the socket (or, where the backend's live
+    /// source is a server-sent event stream, open that stream: `session_stream`).
     pub fn start(&self) {
-        if crate::state::api::hosts(self.backends, &self.active)
-            .omnigent()
-            .is_some()
-        {
+        let source = live_source(&self.active, &self.conv, &routing(&self.backends), None);
+        if matches!(source, Ok(Live::Stream(_))) {
             self.start_session_stream();
             return;
         }
         let this = self.clone();
         leptos::task::spawn_local(async move {
-            let c = events(this.backends, &this.active);
+            let c = client(this.backends, &this.active);
             let page = c
                 .api
                 .search_events(&this.conv, &history_query(None))
@@ -274,7 +272,7 @@ impl ConversationStore {
                 .timeline
                 .oldest_timestamp()
                 .map(str::to_string);
-            let c = events(this.backends, &this.active);
+            let c = client(this.backends, &this.active);
             let page = c
                 .api
                 .search_events(&this.conv, &history_query(oldest.as_deref()))
@@ -381,13 +379,15 @@ impl ConversationStore {
             .timeline
             .newest_timestamp()
             .map(str::to_string);
-        let target = match socket_target(
+        let target = match live_source(
             &self.active,
             &self.conv,
             &routing(&self.backends),
             newest.as_deref(),
         ) {
-            Ok(t) => t,
+            Ok(Live::Socket(t)) => t,
+            // `start` opened the stream instead; a socket is never asked of such a source.
+            Ok(Live::Stream(_)) => return,
             Err(e) => {
                 self.link.set(Link::Failed(e.user_message()));
                 return;
@@ -511,7 +511,7 @@ impl ConversationStore {
         // A session stream: post only once the server acknowledged the subscription (its
         // first heartbeat), so the reply is not missed.
         self.session_subscribed().await?;
-        let c = events(self.backends, &self.active);
+        let c = client(self.backends, &self.active);
         c.api
             .send_message(&self.conv, &text, true)
             .send(&c.transport)
@@ -535,7 +535,7 @@ impl ConversationStore {
         if msg.image_urls.is_empty() {
             return self.send(msg.text).await;
         }
-        let c = events(self.backends, &self.active);
+        let c = client(self.backends, &self.active);
         c.api
             .send_user_message(&self.conv, &msg, true)
             .send(&c.transport)
@@ -588,7 +588,7 @@ impl ConversationStore {
     /// Run, pause, interrupt, or answer the pending confirmation (REST); a rejection carries
     /// `reason` (else "Rejected by the user").
     pub async fn control(&self, op: Control, reason: Option<&str>) -> Result<(), String> {
-        let c = events(self.backends, &self.active);
+        let c = client(self.backends, &self.active);
         let conv = &self.conv;
         let call = match op {
             Control::Run => c.api.run_conversation(conv),

@@ -5,9 +5,9 @@
 //! heartbeats is reopened with backoff. Views read the same signals as for the events socket.
 
 use crate::platform::sse::{self, SseStream};
-use crate::state::api::{hosts, transport};
+use crate::state::api::client;
 use crate::state::events::{mirror_rows, ConversationStore, History, Link};
-use canvas_core::client::SendPlanned;
+use canvas_core::client::Live;
 use canvas_core::conversations::events::stream::Backoff;
 use canvas_core::error::ApiError;
 use canvas_core::omnigent::stream::{Changed, SessionStream};
@@ -77,11 +77,14 @@ impl ConversationStore {
     }
 
     fn open_session_stream(&self) {
-        let h = hosts(self.backends, &self.active);
-        let plan = match h.omnigent().map(|x| x.stream_plan(&self.conv.id)) {
-            Some(Ok(plan)) => plan,
-            Some(Err(e)) => return self.link.set(Link::Failed(e.user_message())),
-            None => return,
+        let plan = match client(self.backends, &self.active)
+            .api
+            .live_source(&self.conv, None)
+        {
+            Ok(Live::Stream(plan)) => *plan,
+            Err(e) => return self.link.set(Link::Failed(e.user_message())),
+            // A socket source is `start`'s other path.
+            Ok(Live::Socket(_)) => return,
         };
         let generation = {
             let mut i = self.inner.borrow_mut();
@@ -151,11 +154,8 @@ impl ConversationStore {
     fn fetch_session_snapshot(&self, generation: u64) {
         let this = self.clone();
         leptos::task::spawn_local(async move {
-            let h = hosts(this.backends, &this.active);
-            let Some(ext) = h.omnigent() else { return };
-            let snapshot = ext
-                .get_session(&this.conv.id)
-                .send(&transport(this.backends, &this.active))
+            let snapshot = client(this.backends, &this.active)
+                .call(|api| api.get_session(&this.conv.id))
                 .await;
             if !this.is_current_session(generation) {
                 return;

@@ -12,8 +12,7 @@ use std::time::{Duration, Instant};
 
 use canvas_client_native::ReqwestTransport;
 use canvas_core::client::{
-    backend_api, conversation_start, conversation_tools, events, settings_pages, workspace_tools,
-    BashRequest, Call, ConversationRef, Created, EventQuery, EventsApi, ExecutionStatus,
+    backend_api, BashRequest, Call, Client, ConversationRef, Created, EventQuery, ExecutionStatus,
     GitChangeStatus, NewConversation, OutgoingMessage, RoutingContext, SendPlanned, SkillsRequest,
 };
 use canvas_core::conversations::events::{ItemKind, Timeline};
@@ -109,7 +108,7 @@ fn git(dir: &Path, args: &[&str]) {
 
 /// Wait (with a deadline) until the conversation's history holds a user message `text`.
 async fn wait_for_user_message(
-    api: &dyn EventsApi,
+    api: &Client,
     http: &ReqwestTransport,
     conv: &ConversationRef,
     text: &str,
@@ -165,13 +164,10 @@ async fn typed_client_against_a_real_agent_server() {
     let http = ReqwestTransport::new().expect("client");
     let active = active_for(&server.url, &key);
     let api = backend_api(&active, &RoutingContext::native());
-    let api = api.as_ref();
-    let ev = events(&active, &RoutingContext::native());
-    let ev = ev.as_ref();
-    let settings_api = canvas_core::client::settings(&active, &RoutingContext::native());
-    let server_api = canvas_core::client::server(&active, &RoutingContext::native());
-    let pages = settings_pages(&active, &RoutingContext::native());
-    let pages = pages.as_ref();
+    let ev = backend_api(&active, &RoutingContext::native());
+    let settings_api = canvas_core::client::backend_api(&active, &RoutingContext::native());
+    let server_api = canvas_core::client::backend_api(&active, &RoutingContext::native());
+    let pages = backend_api(&active, &RoutingContext::native());
 
     // --- server info + version gate (BR-9) ---
     let info = run("server info", server_api.server_info(), &http).await;
@@ -321,7 +317,7 @@ async fn typed_client_against_a_real_agent_server() {
         ApiError::Unauthorized
     );
     let no_key =
-        canvas_core::client::settings(&active_for(&server.url, ""), &RoutingContext::native());
+        canvas_core::client::backend_api(&active_for(&server.url, ""), &RoutingContext::native());
     assert_eq!(
         run_err("no key", no_key.get_settings(), &http).await,
         ApiError::Unauthorized
@@ -343,7 +339,7 @@ async fn typed_client_against_a_real_agent_server() {
     };
     let created = match run(
         "create",
-        conversation_start(&active, &RoutingContext::native()).create_conversation(&new),
+        backend_api(&active, &RoutingContext::native()).create_conversation(&new),
         &http,
     )
     .await
@@ -405,7 +401,7 @@ async fn typed_client_against_a_real_agent_server() {
         &http,
     )
     .await;
-    wait_for_user_message(ev, &http, &conv, "hello from the typed client").await;
+    wait_for_user_message(&ev, &http, &conv, "hello from the typed client").await;
     let count = run("events count", ev.count_events(&conv), &http).await;
     assert!(count >= 1, "[events count] {count}");
 
@@ -421,7 +417,7 @@ async fn typed_client_against_a_real_agent_server() {
         &http,
     )
     .await;
-    let event = wait_for_user_message(ev, &http, &conv, "what is in this image?").await;
+    let event = wait_for_user_message(&ev, &http, &conv, "what is in this image?").await;
     assert_eq!(
         event.pointer("/llm_message/content/1/type"),
         Some(&json!("image")),
@@ -451,8 +447,8 @@ async fn typed_client_against_a_real_agent_server() {
     assert_eq!(images, Some(vec![png]), "[timeline] {:?}", timeline.items());
 
     // --- conversation tools (issue #15): fork, trajectory, switch the LLM, ask ---
-    let tools = conversation_tools(&active, &RoutingContext::native());
-    let work = workspace_tools(&active, &RoutingContext::native());
+    let tools = backend_api(&active, &RoutingContext::native());
+    let work = backend_api(&active, &RoutingContext::native());
     let fork = run(
         "fork",
         tools.fork_conversation(&conv, Some("Renamed by test (fork)")),
@@ -461,7 +457,7 @@ async fn typed_client_against_a_real_agent_server() {
     .await;
     assert_ne!(fork.id, created.id, "[fork] {fork:?}");
     assert_eq!(fork.title.as_deref(), Some("Renamed by test (fork)"));
-    wait_for_user_message(ev, &http, &fork.handle(), "hello from the typed client").await;
+    wait_for_user_message(&ev, &http, &fork.handle(), "hello from the typed client").await;
     let zip = run("trajectory", tools.download_trajectory(&conv), &http).await;
     assert!(
         zip.starts_with(b"PK"),

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use canvas_client_native::ReqwestTransport;
 use canvas_core::client::{
-    backend_api, cloud_sandboxes, conversation_start, conversation_tools, events, workspace_tools,
-    Call, Created, EventQuery, NewConversation, OutgoingMessage, RoutingContext, StartTaskStatus,
+    backend_api, Call, Created, EventQuery, NewConversation, OutgoingMessage, RoutingContext,
+    StartTaskStatus,
 };
 use canvas_core::{ActiveBackend, ApiError, AuthMode, Backend, BackendKind};
 use canvas_fixtures::cloud::{CloudOptions, Pacing, StartBehavior};
@@ -104,16 +104,15 @@ async fn cloud_upload_and_image_message_through_the_proxy() {
     let http = ReqwestTransport::new().expect("client");
     let ctx = RoutingContext::native().with_proxy_base(serve.url());
     let api = backend_api(&active, &ctx);
-    let api = api.as_ref();
-    let tools = conversation_tools(&active, &ctx);
-    let work = workspace_tools(&active, &ctx);
-    let ev = events(&active, &ctx);
-    assert!(api.account().is_some(), "a cloud account");
+    let tools = backend_api(&active, &ctx);
+    let work = backend_api(&active, &ctx);
+    let ev = backend_api(&active, &ctx);
+    assert!(api.has_organizations(), "a cloud account");
 
     // --- a READY conversation with a RUNNING sandbox ---
     let task = match run(
         "create",
-        conversation_start(&active, &ctx).create_conversation(&NewConversation::default()),
+        backend_api(&active, &ctx).create_conversation(&NewConversation::default()),
         &http,
     )
     .await
@@ -125,7 +124,7 @@ async fn cloud_upload_and_image_message_through_the_proxy() {
     let id = loop {
         let tasks = run(
             "start task",
-            cloud_sandboxes(&active, &ctx).start_tasks(&[&task.id]),
+            backend_api(&active, &ctx).start_tasks(&[&task.id]),
             &http,
         )
         .await;

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use canvas_core::client::{settings_pages, workspace_tools, RoutingContext, SkillsRequest};
+use canvas_core::client::{backend_api, Client, RoutingContext, SkillsRequest};
 use canvas_core::settings::extensions::{Extension, InstallForm};
 use canvas_core::ApiError;
 
@@ -28,9 +28,9 @@ async fn installed_skills_and_plugins_against_a_real_agent_server() {
         ..
     } = private_server("extensions");
     let ctx = RoutingContext::native();
-    let settings_api = canvas_core::client::settings(&active, &ctx);
-    let pages = settings_pages(&active, &ctx);
-    let work = workspace_tools(&active, &ctx);
+    let settings_api = canvas_core::client::backend_api(&active, &ctx);
+    let pages = backend_api(&active, &ctx);
+    let work = backend_api(&active, &ctx);
 
     // A skill in a folder on the agent's machine.
     let src = state.join("sources");
@@ -39,7 +39,7 @@ async fn installed_skills_and_plugins_against_a_real_agent_server() {
         &skill_dir.join("SKILL.md"),
         "---\nname: deploy-helper\ndescription: Helps with deploys.\ntriggers:\n  - ship it\n---\nDeploy carefully.\n",
     );
-    let user_skills = |api: &dyn canvas_core::client::WorkspaceToolsApi| {
+    let user_skills = |api: &Client| {
         api.list_skills(
             None,
             &SkillsRequest {
@@ -70,7 +70,7 @@ async fn installed_skills_and_plugins_against_a_real_agent_server() {
     let names = |r: canvas_core::client::SkillsResponse| -> Vec<String> {
         r.skills.into_iter().map(|s| s.name).collect()
     };
-    let user = names(run("user skills", user_skills(work.as_ref()), &http).await);
+    let user = names(run("user skills", user_skills(&work), &http).await);
     assert!(
         user.contains(&"deploy-helper".to_string()),
         "[user tier] an enabled installed skill joins it: {user:?}"
@@ -85,14 +85,7 @@ async fn installed_skills_and_plugins_against_a_real_agent_server() {
     .await;
     let list = run("installed after disable", pages.installed(kind), &http).await;
     assert!(!list[0].enabled, "{list:?}");
-    let user = names(
-        run(
-            "user skills after disable",
-            user_skills(work.as_ref()),
-            &http,
-        )
-        .await,
-    );
+    let user = names(run("user skills after disable", user_skills(&work), &http).await);
     assert!(!user.contains(&"deploy-helper".to_string()), "{user:?}");
     run(
         "enable",

@@ -4,10 +4,7 @@
 //! switched to before the conversation runs. Its own server (a binary of its own, so it runs
 //! beside the long typed-client test). Needs `CANVAS_AGENT_PYTHON`.
 
-use canvas_core::client::{
-    backend_api, conversation_start, conversation_tools, settings_pages, Created, EventQuery,
-    ExecutionStatus, RoutingContext,
-};
+use canvas_core::client::{backend_api, Created, EventQuery, ExecutionStatus, RoutingContext};
 use canvas_core::conversations::launch_options::{lookup_secrets, LaunchOptions};
 use serde_json::{json, Value};
 
@@ -40,9 +37,9 @@ async fn launcher_options_reach_a_real_agent_server() {
     } = private_server("launch-options");
     let ctx = RoutingContext::native();
     let api = backend_api(&active, &ctx);
-    let ev = canvas_core::client::events(&active, &ctx);
-    let pages = settings_pages(&active, &ctx);
-    let tools = conversation_tools(&active, &ctx);
+    let ev = canvas_core::client::backend_api(&active, &ctx);
+    let pages = backend_api(&active, &ctx);
+    let tools = backend_api(&active, &ctx);
 
     // --- the model field's providers (litellm's list, offline too) ---
     let providers = run("providers", pages.llm_providers(), &http).await;
@@ -134,7 +131,7 @@ async fn launcher_options_reach_a_real_agent_server() {
     assert!(new.hold);
     let created = match run(
         "create",
-        conversation_start(&active, &ctx).create_conversation(&new),
+        backend_api(&active, &ctx).create_conversation(&new),
         &http,
     )
     .await

@@ -15,10 +15,12 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use canvas_client_native::ReqwestTransport;
 use canvas_core::backends::probe::{probe, ProbeOutcome};
+use canvas_core::client::omnigent::OmnigentApi;
+use canvas_core::client::service::HostsApi;
 use canvas_core::client::unified::Placement;
 use canvas_core::client::{
-    backend_api, AgentScope, Call, ConversationRef, ExecutionStatus as ListStatus, Method,
-    OmnigentApiExt, RequestPlan, RoutingContext,
+    backend_api, AgentScope, Call, Client, ConversationRef, ExecutionStatus as ListStatus, Method,
+    RequestPlan, RoutingContext,
 };
 use canvas_core::conversations::events::{ExecutionStatus, ItemKind};
 use canvas_core::omnigent::{
@@ -194,7 +196,7 @@ impl Connection {
 /// the snapshot: the reconnect contract.
 async fn subscribe(
     step: &str,
-    omni: &dyn OmnigentApiExt,
+    omni: &OmnigentApi,
     http: &ReqwestTransport,
     client: &reqwest::Client,
     id: &str,
@@ -297,7 +299,7 @@ fn assert_both_turns(step: &str, view: &SessionStream) {
 /// Every agent of `scope`, all pages.
 async fn all_agents(
     step: &str,
-    omni: &dyn OmnigentApiExt,
+    omni: &OmnigentApi,
     scope: AgentScope,
     http: &ReqwestTransport,
 ) -> Vec<Agent> {
@@ -355,11 +357,15 @@ async fn the_omnigent_client_speaks_the_real_server() {
         org_id: None,
     };
     let api = backend_api(&active, &RoutingContext::default());
-    let ev = canvas_core::client::events(&active, &RoutingContext::default());
-    let ext = canvas_core::client::hosts(&active, &RoutingContext::default());
-    let omni = ext
-        .omnigent()
-        .expect("an Omnigent backend has the capability");
+    let ev = canvas_core::client::backend_api(&active, &RoutingContext::default());
+    let ext = canvas_core::client::backend_api(&active, &RoutingContext::default());
+    assert!(
+        ext.runs_on_hosts(),
+        "an Omnigent backend runs sessions on hosts"
+    );
+    let Client::Omnigent(omni) = &ext else {
+        panic!("an Omnigent backend gets the Omnigent client");
+    };
     let http = ReqwestTransport::new().unwrap();
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
@@ -374,12 +380,20 @@ async fn the_omnigent_client_speaks_the_real_server() {
     assert_eq!(info.server_version.as_deref(), Some("0.19.1"), "{info:?}");
     assert!(info.single_user, "{info:?}");
     assert!(!info.managed_sandboxes_enabled, "{info:?}");
+    // "Test connection" shows what the server says of itself.
+    let described = run("describe_server", ext.describe_server(), &http).await;
+    assert_eq!(
+        described.version.as_deref(),
+        Some("0.19.1"),
+        "{described:?}"
+    );
+    assert_eq!(described.single_user, Some(true), "{described:?}");
     let me = run("me", omni.me(), &http).await;
     assert_eq!(me.user_id.as_deref(), Some("local"), "{me:?}");
     assert!(me.is_admin, "{me:?}");
     let shown = run(
         "server_info",
-        canvas_core::client::server(&active, &RoutingContext::default()).server_info(),
+        canvas_core::client::backend_api(&active, &RoutingContext::default()).server_info(),
         &http,
     )
     .await;

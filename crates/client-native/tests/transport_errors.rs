@@ -5,17 +5,13 @@ use std::net::TcpListener;
 use std::time::{Duration, Instant};
 
 use canvas_client_native::ReqwestTransport;
-use canvas_core::client::{ServerApi, SettingsApi};
-use canvas_core::{ActiveBackend, ApiError, Backend, BackendKind};
+use canvas_core::client::{client_for, Client};
+use canvas_core::{ApiError, Backend, BackendKind};
 
 /// The local client (settings and server info are built on demand in the app; the concrete
 /// client has them all).
-fn api_for(url: &str) -> canvas_core::client::LocalApi {
-    let active = ActiveBackend {
-        backend: Backend::new("t", "T", url, "k", BackendKind::Local),
-        org_id: None,
-    };
-    canvas_core::client::LocalApi::new(&active)
+fn api_for(url: &str) -> Client {
+    client_for(&Backend::new("t", "T", url, "k", BackendKind::Local))
 }
 
 #[tokio::test]

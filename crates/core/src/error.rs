@@ -120,6 +120,12 @@ impl ApiError {
         self.kind() == ErrorKind::Auth
     }
 
+    /// Whether this backend's kind does not offer what was asked (decided before any I/O):
+    /// the one "not supported" error, whatever the feature.
+    pub fn is_unsupported(&self) -> bool {
+        matches!(self, ApiError::Unsupported(_))
+    }
+
     /// The same error with every occurrence of each non-empty `secret` replaced by
     /// [`REDACTED`] in its string payloads. The HTTP chokepoint calls this with the backend's
     /// key (and the conversation session key) before handing the error on.

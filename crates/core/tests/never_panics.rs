@@ -1495,7 +1495,7 @@ proptest! {
     fn local_plans_never_leave_their_conversation(id in arb_id(), prefix in prop::sample::select(vec!["", "/pre", "/a/b"])) {
         let host = format!("http://127.0.0.1:8000{prefix}");
         let api = backend_api(&active(BackendKind::Local, &host), &RoutingContext::browser("http://127.0.0.1:8080"));
-        let ev = canvas_core::client::events(&active(BackendKind::Local, &host), &RoutingContext::browser("http://127.0.0.1:8080"));
+        let ev = canvas_core::client::backend_api(&active(BackendKind::Local, &host), &RoutingContext::browser("http://127.0.0.1:8080"));
         let conv = ConversationRef::new(id.clone());
         let under = format!("{prefix}/api/conversations/");
         let planned = [
@@ -1555,18 +1555,19 @@ proptest! {
 
     #[test]
     fn omnigent_plans_never_leave_their_session(id in arb_id()) {
-        let api = canvas_core::client::hosts(
+        let api = canvas_core::client::backend_api(
             &active(BackendKind::Omnigent, "http://127.0.0.1:8080/omnigent/local"),
             &RoutingContext::browser("http://127.0.0.1:8080"),
         );
-        let Some(omni) = api.omnigent() else {
-            return Err(TestCaseError::fail("the omnigent kind has its extension"));
-        };
+        prop_assert!(api.runs_on_hosts(), "the omnigent kind runs sessions on hosts");
         let under = "/omnigent/local/v1/sessions/";
-        for url in [
-            omni.get_session(&id).map(|c| c.into_plan().url),
-            omni.stream_plan(&id).map(|p| p.url),
-        ] {
+        let stream = api
+            .live_source(&ConversationRef::new(id.clone()), None)
+            .map(|live| match live {
+                canvas_core::client::Live::Stream(p) => p.url,
+                canvas_core::client::Live::Socket(t) => format!("socket {}", t.url),
+            });
+        for url in [api.get_session(&id).map(|c| c.into_plan().url), stream] {
             match url {
                 Ok(url) => {
                     let path = url_path(&url);

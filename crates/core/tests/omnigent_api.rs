@@ -1,18 +1,17 @@
 //! The Omnigent client (`api::omnigent`): every request plan (method, URL under a backend
 //! host with a path prefix, headers, body) and every decoder on the captures
-//! (tests/fixtures/omnigent/), through the factory and the `hosts(..).omnigent()` capability.
+//! (tests/fixtures/omnigent/), through the one client (`backend_api`) and what only the Omnigent kind answers.
 
 use canvas_core::agent_server::dto::ExecutionStatus;
 use canvas_core::backends::probe_plan::ProbePlan;
 use canvas_core::backends::record::{Backend, BackendKind};
 use canvas_core::backends::selection::ActiveBackend;
+use canvas_core::client::omnigent::OmnigentApi;
 use canvas_core::client::omnigent::{
     decode_server_info, decode_summary, decode_summary_page, STREAM_TIMEOUT_MS,
 };
-use canvas_core::client::{
-    backend_api, conversation_start, conversation_tools, events, hosts, workspace_tools,
-    BackendApi, EventsApi, NewConversation, OutgoingMessage,
-};
+use canvas_core::client::service::HostsApi;
+use canvas_core::client::{backend_api, Client, NewConversation, OutgoingMessage};
 use canvas_core::error::ApiError;
 use canvas_core::omnigent::dto::{AgentScope, NewSession};
 use canvas_core::transport::plan::{Body, Method, RequestPlan, Route};
@@ -32,16 +31,24 @@ fn active(host: &str, key: &str) -> ActiveBackend {
     }
 }
 
-fn api(host: &str, key: &str) -> Box<dyn BackendApi> {
+fn api(host: &str, key: &str) -> Client {
     backend_api(&active(host, key), &RoutingContext::default())
 }
 
-fn events_api(host: &str, key: &str) -> Box<dyn EventsApi> {
-    events(&active(host, key), &RoutingContext::default())
+fn events_api(host: &str, key: &str) -> Client {
+    backend_api(&active(host, key), &RoutingContext::default())
 }
 
-fn server_api(host: &str, key: &str) -> Box<dyn canvas_core::client::ServerApi> {
-    canvas_core::client::server(&active(host, key), &RoutingContext::default())
+/// The Omnigent implementation inside a client (its stream plan and `/v1/info`).
+fn omni(c: &Client) -> &OmnigentApi {
+    match c {
+        Client::Omnigent(o) => o,
+        other => panic!("not an Omnigent client: {other:?}"),
+    }
+}
+
+fn server_api(host: &str, key: &str) -> Client {
+    canvas_core::client::backend_api(&active(host, key), &RoutingContext::default())
 }
 
 /// `(method, url, headers, json body)` of a plan.
@@ -71,24 +78,29 @@ fn bearer(key: &str) -> Vec<(String, String)> {
 #[test]
 fn the_factory_builds_the_omnigent_client_with_its_capability() {
     let a = api(PREFIXED, "key-0123456789");
-    let h = hosts(
+    let h = backend_api(
         &active(PREFIXED, "key-0123456789"),
         &RoutingContext::default(),
     );
     assert_eq!(a.kind(), BackendKind::Omnigent);
     assert!(!a.version_gated());
-    assert!(a.account().is_none());
-    assert!(h.omnigent().is_some());
+    assert!(!a.has_organizations());
+    assert!(h.runs_on_hosts());
     // Other kinds have no Omnigent capability.
     for kind in [BackendKind::Local, BackendKind::Cloud] {
-        let other = hosts(
+        let other = backend_api(
             &ActiveBackend {
                 backend: Backend::new("x", "X", "http://x", "key-0123456789", kind),
                 org_id: None,
             },
             &RoutingContext::default(),
         );
-        assert!(other.omnigent().is_none(), "{kind:?}");
+        assert!(!other.runs_on_hosts(), "{kind:?}");
+        assert!(other.hosts().unwrap_err().is_unsupported(), "{kind:?}");
+        assert!(
+            other.describe_server().unwrap_err().is_unsupported(),
+            "{kind:?}"
+        );
     }
 }
 
@@ -209,8 +221,8 @@ fn every_conversation_plan_under_a_prefixed_host() {
 
 #[test]
 fn every_capability_plan_under_a_prefixed_host() {
-    let h = hosts(&active(PREFIXED, "sekret"), &RoutingContext::default());
-    let o = h.omnigent().unwrap();
+    let h = backend_api(&active(PREFIXED, "sekret"), &RoutingContext::default());
+    let o = omni(&h);
     let h = bearer("sekret");
     let new = NewSession {
         agent_id: "ag1".into(),
@@ -302,8 +314,8 @@ fn every_capability_plan_under_a_prefixed_host() {
 
 #[test]
 fn the_stream_plan_accepts_event_streams_and_never_times_out_early() {
-    let h = hosts(&active(PREFIXED, "sekret"), &RoutingContext::default());
-    let plan = h.omnigent().unwrap().stream_plan("4ba0").unwrap();
+    let h = backend_api(&active(PREFIXED, "sekret"), &RoutingContext::default());
+    let plan = omni(&h).stream_plan("4ba0").unwrap();
     assert_eq!(plan.method, Method::Get);
     assert_eq!(plan.url, format!("{PREFIXED}/v1/sessions/4ba0/stream"));
     assert_eq!(plan.body, Body::None);
@@ -320,8 +332,8 @@ fn the_stream_plan_accepts_event_streams_and_never_times_out_early() {
 fn bearer_only_when_a_key_is_set() {
     for key in ["", "   "] {
         let a = api(PREFIXED, key);
-        let h = hosts(&active(PREFIXED, key), &RoutingContext::default());
-        let o = h.omnigent().unwrap();
+        let h = backend_api(&active(PREFIXED, key), &RoutingContext::default());
+        let o = omni(&h);
         for plan in [
             a.list_conversations(None, 10).unwrap().into_plan(),
             o.hosts().unwrap().into_plan(),
@@ -340,11 +352,11 @@ fn bearer_only_when_a_key_is_set() {
 fn ids_that_cannot_name_a_session_fail_before_any_request() {
     let a = api(PREFIXED, "key-0123456789");
     let e = events_api(PREFIXED, "key-0123456789");
-    let h = hosts(
+    let h = backend_api(
         &active(PREFIXED, "key-0123456789"),
         &RoutingContext::default(),
     );
-    let o = h.omnigent().unwrap();
+    let o = omni(&h);
     for id in ["", ".", ".."] {
         assert_eq!(a.get_conversation(id).unwrap_err(), ApiError::NotFound);
         assert_eq!(a.delete_conversation(id).unwrap_err(), ApiError::NotFound);
@@ -363,12 +375,13 @@ fn what_omnigent_does_not_offer_is_a_typed_error() {
     let a = api(PREFIXED, "key-0123456789");
     let e = events_api(PREFIXED, "key-0123456789");
     let conv = ConversationRef::new("c");
+    // Live events come as a stream, never a socket.
     assert!(matches!(
-        e.socket_target(&conv, None),
-        Err(ApiError::Unsupported(_))
+        e.live_source(&conv, None),
+        Ok(canvas_core::client::Live::Stream(_))
     ));
     assert!(matches!(
-        conversation_start(
+        backend_api(
             &active(PREFIXED, "key-0123456789"),
             &RoutingContext::default()
         )
@@ -376,7 +389,7 @@ fn what_omnigent_does_not_offer_is_a_typed_error() {
         Err(ApiError::Unsupported(_))
     ));
     assert!(matches!(
-        workspace_tools(
+        backend_api(
             &active(PREFIXED, "key-0123456789"),
             &RoutingContext::default()
         )
@@ -408,7 +421,7 @@ fn what_omnigent_does_not_offer_is_a_typed_error() {
             .body
             .json()
     );
-    let tools = conversation_tools(
+    let tools = backend_api(
         &active(PREFIXED, "key-0123456789"),
         &RoutingContext::default(),
     );
@@ -508,11 +521,11 @@ fn the_conversation_decoders_on_the_captures() {
 
 #[test]
 fn the_capability_decoders_on_the_captures() {
-    let h = hosts(
+    let h = backend_api(
         &active(PREFIXED, "key-0123456789"),
         &RoutingContext::default(),
     );
-    let o = h.omnigent().unwrap();
+    let o = omni(&h);
     let hosts = o.hosts().unwrap().decode(200, HOSTS.as_bytes()).unwrap();
     assert_eq!(hosts.len(), 1);
     assert_eq!(hosts[0].name.as_deref(), Some("vm"));
@@ -579,15 +592,11 @@ fn the_capability_decoders_on_the_captures() {
 
 #[test]
 fn create_errors_say_what_to_do() {
-    let h = hosts(
+    let h = backend_api(
         &active(PREFIXED, "key-0123456789"),
         &RoutingContext::default(),
     );
-    let call = h
-        .omnigent()
-        .unwrap()
-        .create_session(&NewSession::default())
-        .unwrap();
+    let call = omni(&h).create_session(&NewSession::default()).unwrap();
     let bad_workspace = br#"{"error":{"code":"invalid_input","message":"workspace path does not exist on host 'vm': /nope"}}"#;
     let err = call.decode(400, bad_workspace).unwrap_err();
     let text = err.user_message();

@@ -138,3 +138,74 @@ async fn list_load_more_shows_conversations_beyond_the_first_page() {
     unique.dedup();
     assert_eq!(unique.len(), all.len(), "no duplicates: {all:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn all_backends_load_more_asks_each_backend_for_its_next_page_only() {
+    let env = Env::get();
+    let api = AgentApi::new(&env.agent_url, &env.agent_key);
+    let dir = env.scratch("all-pages");
+    let tag = canvas_harness::random_hex(3).unwrap();
+    let mut ids = Vec::new();
+    for n in 0..3 {
+        ids.push(
+            api.create_conversation(&dir.display().to_string(), &format!("All page {n} {tag}"))
+                .await,
+        );
+    }
+    let oldest = ids[0].clone();
+
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let b = Browser::start(&env).await;
+    b.goto(&format!(
+        "{}/conversations?scope=all&page_size=2",
+        server.url()
+    ))
+    .await;
+    let list = b.list();
+    // One backend, two rows per page: the first page.
+    list.wait_all_row_count("the backend's first page", 2).await;
+
+    // Load more until the oldest of ours shows (other tests add conversations meanwhile).
+    let listed = |rows: &Value| {
+        rows.as_array()
+            .is_some_and(|r| r.iter().any(|r| r["id"] == json!(oldest)))
+    };
+    for _ in 0..50 {
+        if listed(&list.all_rows().await) {
+            break;
+        }
+        list.all_load_more().await;
+    }
+    let rows = list.all_rows().await;
+    assert!(listed(&rows), "the oldest of ours is listed: {rows}");
+    let rows = rows.as_array().expect("rows");
+    let mut seen: Vec<&str> = rows.iter().filter_map(|r| r["id"].as_str()).collect();
+    assert!(seen.len() > 2, "{rows:?}");
+    let n = seen.len();
+    seen.sort_unstable();
+    seen.dedup();
+    assert_eq!(seen.len(), n, "no row twice: {rows:?}");
+
+    // What the backend was asked (the list's pages are the searches of 2 rows): the first page
+    // once, then each next page by its cursor, never the first page again.
+    let asked = b
+        .js(
+            "return performance.getEntriesByType('resource').map(e => e.name)
+               .filter(n => n.includes('/api/conversations/search') && /[?&]limit=2(&|$)/.test(n))",
+        )
+        .await;
+    let asked: Vec<String> = serde_json::from_value(asked).expect("urls");
+    assert!(asked.len() >= 2, "a first page and a next one: {asked:?}");
+    assert!(!asked[0].contains("page_id="), "{asked:?}");
+    assert!(
+        asked[1..].iter().all(|u| u.contains("page_id=")),
+        "after the first page, only next pages: {asked:?}"
+    );
+    let mut cursors: Vec<&String> = asked[1..].iter().collect();
+    let m = cursors.len();
+    cursors.sort_unstable();
+    cursors.dedup();
+    assert_eq!(cursors.len(), m, "no page asked twice: {asked:?}");
+}

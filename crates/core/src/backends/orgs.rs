@@ -128,11 +128,9 @@ pub fn org_entries(backend_name: &str, listing: &OrgListing) -> Vec<OrgEntry> {
         .collect()
 }
 
-/// Whether `backend` has organizations to pick from (its kind's client offers an account).
+/// Whether `backend` has organizations to pick from (its kind's client says so).
 pub fn has_orgs(backend: &Backend) -> bool {
-    crate::client::factory::client_for(backend)
-        .account()
-        .is_some()
+    crate::client::factory::client_for(backend).has_organizations()
 }
 
 /// The org to use when the selection names none: the current org (if listed), else the
@@ -182,16 +180,16 @@ pub async fn load_org_listing<X: Transport + ?Sized>(
         backend: backend.clone(),
         org_id: None,
     };
-    let api = backend_api(&target, ctx);
+    let account = backend_api(&target, ctx);
     // A kind without accounts has no organizations.
-    let Some(account) = api.account() else {
+    if !account.has_organizations() {
         return Ok(OrgListing {
             orgs: Vec::new(),
             current_org_id: None,
             user_id: None,
             scope: KeyScope::Legacy,
         });
-    };
+    }
     let (scope, mut user_id) = if backend.uses_cookie_auth() {
         (KeyScope::Cookie, None)
     } else {

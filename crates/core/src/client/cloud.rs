@@ -8,8 +8,7 @@ use serde_json::{json, Value};
 
 use crate::agent_server::dto::{
     BashCommand, BashEventPage, BashRequest, BashResult, CommitsPage, EventPage, FileHome,
-    FileUploadResult, GitChange, GitDiff, OutgoingMessage, ServerInfo, Settings, SkillsRequest,
-    SkillsResponse,
+    FileUploadResult, GitChange, GitDiff, OutgoingMessage, Settings, SkillsRequest, SkillsResponse,
 };
 use crate::automation::AutomationClient;
 use crate::backends::probe_plan::{ProbePlan, ProbeRequest};
@@ -191,11 +190,8 @@ impl CloudApi {
     }
 }
 
-impl ServerApi for CloudApi {
-    fn server_info(&self) -> Planned<ServerInfo> {
-        Err(ApiError::NotFound)
-    }
-}
+/// The cloud has no `/server_info`: both methods answer `Unsupported` (the defaults).
+impl ServerApi for CloudApi {}
 
 impl ConversationsApi for CloudApi {
     fn list_conversations(
@@ -536,6 +532,10 @@ impl SkillsApi for CloudApi {
 }
 
 impl CloudAccountApi for CloudApi {
+    fn has_organizations(&self) -> bool {
+        true
+    }
+
     fn organizations(&self) -> Planned<Organizations> {
         self.app_get("/api/organizations", decode_organizations)
     }
@@ -616,10 +616,6 @@ impl BackendApi for CloudApi {
             &backend.host,
             request_headers(backend, &self.active),
         ))
-    }
-
-    fn account(&self) -> Option<&dyn CloudAccountApi> {
-        Some(self)
     }
 
     /// api-key: `GET /api/keys/current` (400 = legacy key = success); cookie:

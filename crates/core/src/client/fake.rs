@@ -23,6 +23,7 @@ use crate::transport::routing::ConversationRef;
 use crate::workspace::tree::Listing;
 
 /// The fake kind's client.
+#[derive(Debug, Clone)]
 pub struct FakeApi {
     active: ActiveBackend,
 }
@@ -65,6 +66,7 @@ impl EventsApi for FakeApi {
 }
 impl RuntimeApi for FakeApi {}
 impl CloudSandboxApi for FakeApi {}
+impl crate::client::service::CloudAccountApi for FakeApi {}
 impl crate::client::service::HostsApi for FakeApi {}
 
 impl FilesApi for FakeApi {
@@ -128,7 +130,7 @@ mod tests {
     use crate::backends::probe::{probe, ProbeOutcome};
     use crate::backends::record::Backend;
     use crate::client::factory::backend_api;
-    use crate::conversations::live::socket_target;
+    use crate::conversations::live::{live_source, Live};
     use crate::test_util::block_on;
     use crate::transport::plan::{RawResponse, Transport};
     use crate::transport::routing::RoutingContext;
@@ -163,12 +165,13 @@ mod tests {
     fn the_factory_builds_the_fake_kind() {
         let api = backend_api(&active(), &RoutingContext::default());
         assert_eq!(api.kind(), BackendKind::Fake);
-        assert!(api.account().is_none());
-        // Capabilities it lacks are typed errors, decided before any I/O.
-        assert_eq!(
-            api.list_conversations(None, 10).unwrap_err(),
-            ApiError::NotFound
-        );
+        assert!(!api.has_organizations());
+        assert!(!api.runs_on_hosts());
+        // Capabilities it lacks are one typed error, decided before any I/O.
+        let err = api.list_conversations(None, 10).unwrap_err();
+        assert!(err.is_unsupported(), "{err:?}");
+        assert_eq!(err, ApiError::Unsupported("Conversations"));
+        assert!(api.describe_server().unwrap_err().is_unsupported());
     }
 
     #[test]
@@ -193,20 +196,21 @@ mod tests {
 
     #[test]
     fn the_events_socket_accepts_the_fake_kind() {
-        let t = socket_target(
+        let Ok(Live::Socket(t)) = live_source(
             &active(),
             &ConversationRef::new("c1"),
             &RoutingContext::default(),
             None,
-        )
-        .unwrap();
+        ) else {
+            panic!("the fake kind's live events come by socket");
+        };
         assert_eq!(t.url, "ws://fake:9/fake/events/c1");
         assert_eq!(t.key, "fk");
     }
 
     #[test]
     fn the_workspace_tree_accepts_the_fake_kind() {
-        let api = crate::client::factory::workspace_tools(&active(), &RoutingContext::default());
+        let api = backend_api(&active(), &RoutingContext::default());
         let t = Echo {
             answer: (200, r#"["src/", "README.md"]"#),
             urls: RefCell::new(Vec::new()),

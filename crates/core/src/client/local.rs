@@ -371,6 +371,7 @@ impl RuntimeApi for LocalApi {
 }
 
 impl CloudSandboxApi for LocalApi {}
+impl crate::client::service::CloudAccountApi for LocalApi {}
 impl crate::client::service::HostsApi for LocalApi {}
 
 impl FilesApi for LocalApi {

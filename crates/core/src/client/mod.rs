@@ -2,7 +2,7 @@
 //! `spec/cloud.md`).
 //!
 //! ```text
-//! page ──► backend_api(&active, &ctx) : Box<dyn BackendApi>   (THE factory; kind → impl)
+//! page ──► backend_api(&active, &ctx) : Client                 (THE enum; kind → impl)
 //!            │  .list_conversations(None, 20)?                 (sans-IO: a Call<T>)
 //!            ▼
 //!          Call<T> = RequestPlan (method, url, headers incl. auth, body, timeout,
@@ -15,8 +15,8 @@
 //!
 //! | module | what |
 //! |---|---|
-//! | [`service`] | the per-area traits, `BackendApi` |
-//! | [`factory`] | [`backend_api`] and its siblings: the only match on the kind |
+//! | [`service`] | the per-area traits each kind implements (defaults: `Unsupported`) |
+//! | [`factory`] | [`Client`], [`backend_api`], [`client_for`]: the only match on the kind |
 //! | [`unified`] | what pages see whatever the kind: `ConversationSummary`, `NewConversation`, … |
 //! | [`decode`] | `decode_<x>(status, body)` for each answer of each kind |
 //! | [`endpoints`] | the agent server's endpoints once, before routing (local: direct; cloud: the proxy) |
@@ -59,18 +59,10 @@ pub use crate::transport::routing::{
     runtime_base_url, runtime_target, ConversationRef, RoutingContext, RuntimeTarget,
 };
 pub use cloud::CloudApi;
-pub use factory::{
-    backend_api, client_for, cloud_sandboxes, conversation_start, conversation_tools, events,
-    hosts, server, settings, settings_pages, workspace_tools,
-};
+pub use factory::{backend_api, client_for, Client};
 pub use local::LocalApi;
 pub use omnigent::OmnigentApi;
-pub use service::OmnigentApiExt;
-pub use service::{
-    BackendApi, CloudAccountApi, CloudSandboxApi, ConversationStartApi, ConversationToolsApi,
-    ConversationsApi, EventsApi, FilesApi, GitApi, HostsApi, Planned, RuntimeApi, ServerApi,
-    SettingsApi, SettingsPagesApi, SkillsApi, WorkspaceFile, WorkspaceToolsApi,
-};
+pub use service::{Live, Planned, ServerDescription, SocketTarget, WorkspaceFile};
 pub use unified::{
     ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,
 };

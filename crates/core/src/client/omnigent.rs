@@ -1,7 +1,9 @@
 //! The Omnigent client (`spec/omnigent.md`, issue #12). Everything the console does with an
-//! Omnigent server is decided here (BR-10): the rest of the app sees a [`BackendApi`], plus
-//! the [`OmnigentApiExt`] capability (`factory::hosts(..).omnigent()`) for what only Omnigent has — hosts,
-//! agents, session snapshots and creation, and the session's event stream.
+//! Omnigent server is decided here (BR-10): the rest of the app sees the one
+//! [`Client`](crate::client::Client), whose [`HostsApi`] methods (hosts, agents, session
+//! snapshots and creation) only this kind answers, and whose strategies say so as data:
+//! `runs_on_hosts()` is true, `live_source()` is the session's event stream,
+//! `describe_server()` reads `/v1/info`.
 //!
 //! | page call | Omnigent request |
 //! |---|---|
@@ -12,7 +14,8 @@
 //! | `delete_conversation` | `DELETE /v1/sessions/{id}` |
 //! | `send_user_message` | `POST /v1/sessions/{id}/events` `{"type":"message","data":{"role":"user","content":[{"type":"input_text","text"}]}}` (202); text only, a message with images is `Unsupported` |
 //! | `interrupt_conversation`, `pause_conversation` | `POST /v1/sessions/{id}/events` `{"type":"interrupt","data":{}}` (Omnigent has no pause: stopping the turn is the closest) |
-//! | `socket_target` | unsupported: Omnigent streams server-sent events, see [`OmnigentApiExt::stream_plan`] |
+//! | `live_source` | `Live::Stream`: `GET /v1/sessions/{id}/stream` (server-sent events, [`OmnigentApi::stream_plan`]) |
+//! | `describe_server` | `GET /v1/info`: `server_version`, `single_user` |
 //!
 //! Auth: `Authorization: Bearer <key>` when the backend has a key (BR-8); never
 //! `X-Forwarded-Email` (it would change the identity) and never `X-Org-Id`. Omnigent sends no
@@ -24,11 +27,12 @@ use crate::agent_server::dto::{OutgoingMessage, ServerInfo};
 use crate::backends::probe_plan::{ProbePlan, ProbeRequest};
 use crate::backends::record::BackendKind;
 use crate::backends::selection::ActiveBackend;
+use crate::client::service::SocketTarget;
 use crate::client::service::{
-    BackendApi, CloudSandboxApi, ConversationsApi, EventsApi, FilesApi, GitApi, Planned,
-    RuntimeApi, ServerApi, SettingsApi, SettingsPagesApi, SkillsApi, WorkspaceFile,
+    BackendApi, CloudAccountApi, CloudSandboxApi, ConversationsApi, EventsApi, FilesApi, GitApi,
+    HostsApi, Live, Planned, RuntimeApi, ServerApi, ServerDescription, SettingsApi,
+    SettingsPagesApi, SkillsApi, WorkspaceFile,
 };
-use crate::client::service::{OmnigentApiExt, SocketTarget};
 use crate::client::unified::{
     ConversationSummary, ConversationSummaryPage, Created, NewConversation,
 };
@@ -147,6 +151,15 @@ impl ServerApi for OmnigentApi {
         let plan = self.plan(Method::Get, "/v1/info", Body::None, INFO_TIMEOUT_MS);
         Ok(Call::new(plan, decode_server_info))
     }
+
+    fn describe_server(&self) -> Planned<ServerDescription> {
+        Ok(self.info()?.map(|info| {
+            Ok(ServerDescription {
+                version: info.server_version,
+                single_user: Some(info.single_user),
+            })
+        }))
+    }
 }
 
 impl ConversationsApi for OmnigentApi {
@@ -206,6 +219,16 @@ impl EventsApi for OmnigentApi {
         ))
     }
 
+    /// The session's server-sent event stream.
+    fn live_source(
+        &self,
+        conv: &ConversationRef,
+        _newest_timestamp: Option<&str>,
+    ) -> Result<Live, ApiError> {
+        self.stream_plan(&conv.id)
+            .map(|plan| Live::Stream(Box::new(plan)))
+    }
+
     fn pause_conversation(&self, conv: &ConversationRef) -> Planned<()> {
         self.post_event(&conv.id, interrupt_event())
     }
@@ -238,11 +261,7 @@ impl crate::client::service::ConversationStartApi for OmnigentApi {
     }
 }
 
-impl crate::client::service::HostsApi for OmnigentApi {
-    fn omnigent(&self) -> Option<&dyn OmnigentApiExt> {
-        Some(self)
-    }
-}
+impl CloudAccountApi for OmnigentApi {}
 
 impl RuntimeApi for OmnigentApi {}
 impl CloudSandboxApi for OmnigentApi {}
@@ -272,9 +291,30 @@ impl SettingsPagesApi for OmnigentApi {}
 impl SkillsApi for OmnigentApi {}
 impl crate::client::service::ConversationToolsApi for OmnigentApi {}
 
-impl OmnigentApiExt for OmnigentApi {
-    fn info(&self) -> Planned<Info> {
+impl OmnigentApi {
+    /// `GET /v1/info`: mode and version.
+    pub fn info(&self) -> Planned<Info> {
         Ok(Call::new(self.get("/v1/info"), decode_info))
+    }
+
+    /// `GET /v1/sessions/{id}/stream` with `Accept: text/event-stream` and the auth header, no
+    /// timeout ([`STREAM_TIMEOUT_MS`]). Read the body incrementally and feed it to
+    /// [`SessionStream::feed`](crate::omnigent::stream::SessionStream::feed).
+    pub fn stream_plan(&self, id: &str) -> Result<RequestPlan, ApiError> {
+        let mut plan = self.plan(
+            Method::Get,
+            &session_path(id, "/stream")?,
+            Body::None,
+            STREAM_TIMEOUT_MS,
+        );
+        plan.headers.push(("Accept".into(), EVENT_STREAM.into()));
+        Ok(plan)
+    }
+}
+
+impl HostsApi for OmnigentApi {
+    fn runs_on_hosts(&self) -> bool {
+        true
     }
 
     fn me(&self) -> Planned<Me> {
@@ -309,17 +349,6 @@ impl OmnigentApiExt for OmnigentApi {
             CREATE_TIMEOUT_MS,
         );
         Ok(Call::new(plan, decode_session))
-    }
-
-    fn stream_plan(&self, id: &str) -> Result<RequestPlan, ApiError> {
-        let mut plan = self.plan(
-            Method::Get,
-            &session_path(id, "/stream")?,
-            Body::None,
-            STREAM_TIMEOUT_MS,
-        );
-        plan.headers.push(("Accept".into(), EVENT_STREAM.into()));
-        Ok(plan)
     }
 }
 

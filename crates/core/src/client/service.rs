@@ -1,11 +1,12 @@
-//! The backend-client traits (BR-10); [`crate::client::factory`] picks the implementation
-//! from the active backend's `kind`. Pages hold a `Box<dyn BackendApi>` and never branch on
-//! `kind`.
+//! The per-area traits each kind's client implements (BR-10). Callers never hold them: they
+//! hold the one [`Client`](crate::client::Client) enum, whose methods dispatch to the kind's
+//! implementation in one generated `match` (no vtable, so each method is linked only into the
+//! wasm chunk whose code calls it).
 //!
 //! Every method is sans-IO: it returns a [`Call`] (a [`RequestPlan`](crate::client::RequestPlan)
 //! plus its decoder) or a typed error decided before any I/O (no backend, sandbox still
-//! starting, not supported by this kind ⇒ [`ApiError::NotFound`], the default of every
-//! method a kind does not implement). Run it with
+//! starting, not supported by this kind ⇒ [`ApiError::Unsupported`], the default of every
+//! method a kind does not implement; [`ApiError::is_unsupported`] tells it). Run it with
 //! `call.send(&transport).await`.
 
 use serde_json::Value;
@@ -23,7 +24,7 @@ use crate::client::unified::{
 };
 use crate::cloud::dto::{KeyCheck, OrgMe, Organizations, Sandbox, StartTask};
 use crate::error::ApiError;
-use crate::omnigent::dto::{AgentPage, AgentScope, Host, Info, Me, NewSession, Session};
+use crate::omnigent::dto::{AgentPage, AgentScope, Host, Me, NewSession, Session};
 use crate::settings::extensions::{Extension, Installed, MarketEntry};
 use crate::settings::profiles::{ProfileList, Validation};
 use crate::settings::secrets::SecretItem;
@@ -37,10 +38,36 @@ pub type Planned<T> = Result<Call<T>, ApiError>;
 /// Server identity.
 pub trait ServerApi {
     /// Local: `GET /server_info` (unauthenticated, 5 s; feed [`ServerInfo::gate`]).
-    /// Cloud: not applicable ⇒ `NotFound`.
+    /// Cloud: not applicable ⇒ `Unsupported`.
     fn server_info(&self) -> Planned<ServerInfo> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Server information"))
     }
+    /// What "Test connection" adds to the probe's answer: the server's own account of its
+    /// version and mode, where it gives one (Omnigent's `/v1/info`); `Unsupported` where the
+    /// probe already said all there is.
+    fn describe_server(&self) -> Planned<ServerDescription> {
+        Err(ApiError::Unsupported("Describing the server"))
+    }
+}
+
+/// A server's account of itself ([`ServerApi::describe_server`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerDescription {
+    /// The version it reports, if any.
+    pub version: Option<String>,
+    /// Whether it serves one user only, if it says.
+    pub single_user: Option<bool>,
+}
+
+/// How a conversation's live events arrive ([`EventsApi::live_source`]): the strategy is
+/// data, never a question about the backend's kind.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Live {
+    /// An events websocket (the agent server's, directly or in a cloud runtime).
+    Socket(SocketTarget),
+    /// A server-sent event stream read from a `fetch` body (Omnigent sessions): the plan to
+    /// send, with no timeout; the snapshot comes after the first heartbeat.
+    Stream(Box<RequestPlan>),
 }
 
 /// Conversations: list, get, rename, delete.
@@ -51,40 +78,35 @@ pub trait ConversationsApi {
         _page_id: Option<&str>,
         _limit: u32,
     ) -> Planned<ConversationSummaryPage> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Conversations"))
     }
     /// One entry per id, in order, `None` for unknown ids.
     fn get_conversations(&self, _ids: &[&str]) -> Planned<Vec<Option<ConversationSummary>>> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Conversations"))
     }
     /// One conversation (`NotFound` when unknown).
     fn get_conversation(&self, _id: &str) -> Planned<ConversationSummary> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Conversations"))
     }
     /// Set the title.
     fn rename_conversation(&self, _id: &str, _title: &str) -> Planned<()> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Renaming conversations"))
     }
     /// Delete.
     fn delete_conversation(&self, _id: &str) -> Planned<()> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Deleting conversations"))
     }
 }
 
-/// Starting a conversation: only the launcher (a lazy chunk) does it, so it is not part of
-/// [`BackendApi`]'s vtable, which the first render links; built on demand by
-/// [`conversation_start`](crate::client::factory::conversation_start) (issue #11).
+/// Starting a conversation (the launcher, a lazy chunk).
 pub trait ConversationStartApi {
     /// Create: local ⇒ `Created::Ready`; cloud ⇒ `Created::Starting` (poll the start task).
     fn create_conversation(&self, _new: &NewConversation) -> Planned<Created> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Starting a conversation"))
     }
 }
 
 /// A conversation's page: its run control, its events (history, messages, confirmations).
-/// Not part of [`BackendApi`]: built on demand by
-/// [`events`](crate::client::factory::events), so only the conversation page's chunks carry it
-/// (issue #11).
 pub trait EventsApi {
     /// Where the events socket of `conv` connects, resending since `newest_timestamp`
     /// (everything when `None`), and the key of its auth frame.
@@ -93,29 +115,38 @@ pub trait EventsApi {
         conv: &ConversationRef,
         newest_timestamp: Option<&str>,
     ) -> Result<SocketTarget, ApiError>;
+    /// How the live events of `conv` arrive, resending since `newest_timestamp` where the
+    /// source can: the events socket unless the kind says otherwise.
+    fn live_source(
+        &self,
+        conv: &ConversationRef,
+        newest_timestamp: Option<&str>,
+    ) -> Result<Live, ApiError> {
+        self.socket_target(conv, newest_timestamp).map(Live::Socket)
+    }
     /// Start the agent loop.
     fn run_conversation(&self, _conv: &ConversationRef) -> Planned<()> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Running the agent"))
     }
     /// Pause the agent.
     fn pause_conversation(&self, _conv: &ConversationRef) -> Planned<()> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Pausing the agent"))
     }
     /// Interrupt the agent's current step.
     fn interrupt_conversation(&self, _conv: &ConversationRef) -> Planned<()> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Interrupting the agent"))
     }
     /// Condense the history.
     fn condense_conversation(&self, _conv: &ConversationRef) -> Planned<()> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Condensing the history"))
     }
     /// A page of history.
     fn search_events(&self, _conv: &ConversationRef, _query: &EventQuery) -> Planned<EventPage> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("The conversation history"))
     }
     /// How many events the conversation has.
     fn count_events(&self, _conv: &ConversationRef) -> Planned<u64> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("The conversation history"))
     }
     /// Send a user message with its images (`run`: start the agent if idle).
     fn send_user_message(
@@ -124,7 +155,7 @@ pub trait EventsApi {
         _msg: &OutgoingMessage,
         _run: bool,
     ) -> Planned<()> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Sending messages"))
     }
     /// Send a text-only user message ([`EventsApi::send_user_message`]).
     fn send_message(&self, conv: &ConversationRef, text: &str, run: bool) -> Planned<()> {
@@ -137,7 +168,7 @@ pub trait EventsApi {
         _accept: bool,
         _reason: Option<&str>,
     ) -> Planned<()> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Confirmations"))
     }
 }
 
@@ -150,7 +181,7 @@ pub trait RuntimeApi {
         _conv: Option<&ConversationRef>,
         _req: &BashRequest,
     ) -> Planned<BashResult> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Commands"))
     }
     /// Bash events (commands and outputs), newest first.
     fn search_bash_events(
@@ -159,7 +190,7 @@ pub trait RuntimeApi {
         _page_id: Option<&str>,
         _limit: u32,
     ) -> Planned<BashEventPage> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Commands"))
     }
     /// Start a command without waiting for it (`start_bash_command`); follow it with
     /// [`RuntimeApi::bash_outputs`] and stop it with [`RuntimeApi::stop_bash`].
@@ -168,7 +199,7 @@ pub trait RuntimeApi {
         _conv: Option<&ConversationRef>,
         _req: &BashRequest,
     ) -> Planned<BashCommand> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Streaming commands"))
     }
     /// The `BashOutput` chunks of one command with `order > after_order`, oldest first.
     fn bash_outputs(
@@ -177,11 +208,11 @@ pub trait RuntimeApi {
         _command_id: &str,
         _after_order: Option<i64>,
     ) -> Planned<BashEventPage> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Streaming commands"))
     }
     /// Stop a running command (its last output then carries a negative exit code).
     fn stop_bash(&self, _conv: Option<&ConversationRef>, _command_id: &str) -> Planned<()> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Stopping commands"))
     }
 }
 
@@ -206,11 +237,11 @@ pub trait FilesApi {
     ) -> Planned<WorkspaceFile>;
     /// The home directory and favorite locations.
     fn file_home(&self, _conv: Option<&ConversationRef>) -> Planned<FileHome> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Files"))
     }
     /// Download the file at an absolute `path`.
     fn download_file(&self, _conv: Option<&ConversationRef>, _path: &str) -> Planned<Vec<u8>> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Downloading files"))
     }
 }
 
@@ -223,7 +254,7 @@ pub trait GitApi {
         _path: &str,
         _git_ref: Option<&str>,
     ) -> Planned<Vec<GitChange>> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Git"))
     }
     /// Before/after of the file at `path`.
     fn git_diff(
@@ -232,7 +263,7 @@ pub trait GitApi {
         _path: &str,
         _git_ref: Option<&str>,
     ) -> Planned<GitDiff> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Git"))
     }
     /// Recent commits of the repository at `path`, newest first.
     fn git_commits(
@@ -241,7 +272,7 @@ pub trait GitApi {
         _path: &str,
         _limit: u32,
     ) -> Planned<CommitsPage> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Git"))
     }
 }
 
@@ -249,18 +280,17 @@ pub trait GitApi {
 pub trait SettingsApi {
     /// Read.
     fn get_settings(&self) -> Planned<Settings> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Settings"))
     }
     /// Update with a diff (local: `{agent_settings_diff?, conversation_settings_diff?,
     /// misc_settings_diff?}`; cloud: the settings fields to set).
     fn update_settings(&self, _diff: &Value) -> Planned<Settings> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Settings"))
     }
 }
 
 /// What only the settings pages (a lazy chunk) and a conversation's model picker ask for: the
-/// schemas, MCP servers, secrets, LLM profiles. Not part of [`BackendApi`]: built on demand by
-/// [`settings_pages`], so the main module does not carry it.
+/// schemas, MCP servers, secrets, LLM profiles.
 pub trait SettingsPagesApi {
     /// A settings schema as the server sends it (`GET /api/settings/agent-schema` or
     /// `/conversation-schema`; read with `settings_form::decode_schema`).
@@ -374,14 +404,12 @@ pub trait SkillsApi {
         _conv: Option<&ConversationRef>,
         _req: &SkillsRequest,
     ) -> Planned<SkillsResponse> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Skills"))
     }
 }
 
 /// What a user does with one open conversation beyond chatting (issue #15): fork it, take its
-/// trajectory away, switch its LLM, ask the agent a side question. Not part of [`BackendApi`]:
-/// built on demand by [`conversation_tools`], so only the conversation page's code (a lazy
-/// chunk) carries it.
+/// trajectory away, switch its LLM, ask the agent a side question.
 pub trait ConversationToolsApi {
     /// Upload one file to an absolute `path` (relative ⇒ the server answers 400).
     fn upload_file(
@@ -391,7 +419,7 @@ pub trait ConversationToolsApi {
         _file_name: &str,
         _bytes: Vec<u8>,
     ) -> Planned<FileUploadResult> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Uploading files"))
     }
     /// The largest file [`ConversationToolsApi::upload_file`] can send (`None`: no limit of ours).
     fn max_upload_bytes(&self) -> Option<u64> {
@@ -433,11 +461,8 @@ pub trait ConversationToolsApi {
     }
 }
 
-/// A cloud account's start tasks and sandboxes (`spec/cloud.md`). Only the start-task page and
-/// the conversation page use them, so they are built on demand by
-/// [`cloud_sandboxes`](crate::client::factory::cloud_sandboxes) instead of sitting in
-/// [`CloudAccountApi`]'s vtable, which the first render links (issue #11). Kinds without
-/// them answer typed errors.
+/// A cloud account's start tasks and sandboxes (`spec/cloud.md`); other kinds answer
+/// `Unsupported`.
 pub trait CloudSandboxApi {
     /// `GET /api/v1/app-conversations/start-tasks?ids=…`.
     fn start_tasks(&self, _ids: &[&str]) -> Planned<Vec<Option<StartTask>>> {
@@ -445,37 +470,73 @@ pub trait CloudSandboxApi {
     }
     /// `GET /api/v1/sandboxes?id=…`.
     fn sandboxes(&self, _ids: &[&str]) -> Planned<Vec<Option<Sandbox>>> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Cloud sandboxes"))
     }
     /// `POST /api/v1/sandboxes/{id}/pause` (the "stop" button).
     fn pause_sandbox(&self, _sandbox_id: &str) -> Planned<()> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Cloud sandboxes"))
     }
     /// `POST /api/v1/sandboxes/{id}/resume`.
     fn resume_sandbox(&self, _sandbox_id: &str) -> Planned<()> {
-        Err(ApiError::NotFound)
+        Err(ApiError::Unsupported("Cloud sandboxes"))
     }
 }
 
-/// What a backend that runs sessions on hosts offers (issue #12). Not part of [`BackendApi`]:
-/// built on demand by [`hosts`](crate::client::factory::hosts), so the Omnigent calls (hosts,
-/// agents, sessions, the stream) live in the lazy chunks that use them (issue #11).
+/// What a backend that runs sessions on hosts offers (issue #12: Omnigent's hosts, agents
+/// and sessions). Other kinds answer `Unsupported`; [`HostsApi::runs_on_hosts`] says, as data,
+/// whether the launcher should ask where to run.
 pub trait HostsApi {
-    /// Omnigent features (hosts, agents, session snapshots and creation, the session stream),
-    /// when this backend is an Omnigent server.
-    fn omnigent(&self) -> Option<&dyn OmnigentApiExt> {
-        None
+    /// Whether sessions run on hosts the user picks (then the launcher asks where).
+    fn runs_on_hosts(&self) -> bool {
+        false
+    }
+    /// `GET /v1/me`: who the server thinks we are.
+    fn me(&self) -> Planned<Me> {
+        Err(ApiError::Unsupported("Hosts"))
+    }
+    /// `GET /v1/hosts`: every host of the user (see [`crate::omnigent::hosts`] for which are
+    /// live and pickable).
+    fn hosts(&self) -> Planned<Vec<Host>> {
+        Err(ApiError::Unsupported("Hosts"))
+    }
+    /// `GET /v1/agents?limit=100[&after=]`: one page of agents.
+    ///
+    /// `scope`: the server's agents (built-in ones) or the user's own (`scope=user`: agents
+    /// installed with `POST /v1/agents` are listed only there).
+    fn agents(&self, _scope: AgentScope, _after: Option<&str>) -> Planned<AgentPage> {
+        Err(ApiError::Unsupported("Agents on hosts"))
+    }
+    /// `GET /v1/sessions/{id}`: the snapshot, committed items included (feed it to
+    /// [`SessionStream::apply_snapshot`](crate::omnigent::stream::SessionStream::apply_snapshot)).
+    fn get_session(&self, _id: &str) -> Planned<Session> {
+        Err(ApiError::Unsupported("Sessions on hosts"))
+    }
+    /// `POST /v1/sessions` (201 → the session). Check [`NewSession::problem`] first; the
+    /// server's refusals (bad workspace 400, harness not configured 412) come back as errors
+    /// whose text says what to do.
+    fn create_session(&self, _new: &NewSession) -> Planned<Session> {
+        Err(ApiError::Unsupported("Sessions on hosts"))
     }
 }
 
 /// Cloud account features (organizations, keys).
 pub trait CloudAccountApi {
+    /// Whether the account has organizations to pick from (the org picker shows).
+    fn has_organizations(&self) -> bool {
+        false
+    }
     /// `GET /api/organizations`.
-    fn organizations(&self) -> Planned<Organizations>;
+    fn organizations(&self) -> Planned<Organizations> {
+        Err(ApiError::Unsupported("Organizations"))
+    }
     /// `GET /api/organizations/{orgId}/me`.
-    fn org_me(&self, org_id: &str) -> Planned<OrgMe>;
+    fn org_me(&self, _org_id: &str) -> Planned<OrgMe> {
+        Err(ApiError::Unsupported("Organizations"))
+    }
     /// `GET /api/keys/current` (400 ⇒ legacy key).
-    fn keys_current(&self) -> Planned<KeyCheck>;
+    fn keys_current(&self) -> Planned<KeyCheck> {
+        Err(ApiError::Unsupported("API keys"))
+    }
 }
 
 /// A file of a conversation's workspace, as read for the viewer.
@@ -487,22 +548,14 @@ pub enum WorkspaceFile {
     Bytes(Vec<u8>),
 }
 
-/// The workspace panel's and the skills pages' calls (terminal, files, git, skills). Not part of
-/// [`BackendApi`]: every method of its vtable is linked into the first render, so these are
-/// built on demand by [`workspace_tools`](crate::client::factory::workspace_tools) and only the
-/// lazy chunks that use them carry them (issue #11).
-pub trait WorkspaceToolsApi: RuntimeApi + FilesApi + GitApi + SkillsApi {}
-
-impl<T: RuntimeApi + FilesApi + GitApi + SkillsApi + ?Sized> WorkspaceToolsApi for T {}
-
-/// Everything a page can ask a backend (BR-10). Chosen by [`backend_api`]. Implementations
-/// are plain data (`Send + Sync`), so a `Box<dyn BackendApi>` can live in app-wide state.
+/// What every kind answers about itself (BR-7, BR-9, BR-10): its kind, the health probe, the
+/// version gate, the automation service next to it. Implementations are plain data
+/// (`Send + Sync`).
 ///
-/// Everything that differs by kind is a method here (or of a capability object it returns, or
-/// of one the factory builds on demand): health probing, the events socket, account features;
-/// the workspace tree is [`FilesApi`]'s (built by
-/// [`workspace_tools`](crate::client::factory::workspace_tools)). Nothing outside
-/// the client modules branches on [`BackendKind`] to pick a strategy.
+/// Everything that differs by kind is a method of one of these traits, answered as data
+/// (`probe_plan`, [`EventsApi::live_source`], [`HostsApi::runs_on_hosts`],
+/// [`ServerApi::describe_server`]). Nothing outside the client modules branches on
+/// [`BackendKind`] to pick a strategy.
 pub trait BackendApi: ConversationsApi + Send + Sync {
     /// The kind this implementation speaks (for display and diagnostics, not for branching).
     fn kind(&self) -> BackendKind;
@@ -510,10 +563,6 @@ pub trait BackendApi: ConversationsApi + Send + Sync {
     /// server's kind says yes.
     fn version_gated(&self) -> bool {
         false
-    }
-    /// Cloud account features, when this backend has them (none unless the kind says so).
-    fn account(&self) -> Option<&dyn CloudAccountApi> {
-        None
     }
     /// The automation service next to this backend (issue #14), or why there is none.
     fn automations(&self) -> Result<AutomationClient, ApiError> {
@@ -541,31 +590,4 @@ impl std::fmt::Debug for SocketTarget {
             .field("key", &crate::error::REDACTED)
             .finish()
     }
-}
-
-/// What only Omnigent offers. Get it with [`BackendApi::omnigent`]; other kinds return `None`.
-pub trait OmnigentApiExt: Send + Sync {
-    /// `GET /v1/info`: mode and version.
-    fn info(&self) -> Planned<Info>;
-    /// `GET /v1/me`: who the server thinks we are.
-    fn me(&self) -> Planned<Me>;
-    /// `GET /v1/hosts`: every host of the user (see [`crate::omnigent::hosts`] for which are
-    /// live and pickable).
-    fn hosts(&self) -> Planned<Vec<Host>>;
-    /// `GET /v1/agents?limit=100[&after=]`: one page of agents.
-    ///
-    /// `scope`: the server's agents (built-in ones) or the user's own (`scope=user`: agents
-    /// installed with `POST /v1/agents` are listed only there).
-    fn agents(&self, scope: AgentScope, after: Option<&str>) -> Planned<AgentPage>;
-    /// `GET /v1/sessions/{id}`: the snapshot, committed items included (feed it to
-    /// [`SessionStream::apply_snapshot`](crate::omnigent::stream::SessionStream::apply_snapshot)).
-    fn get_session(&self, id: &str) -> Planned<Session>;
-    /// `POST /v1/sessions` (201 → the session). Check [`NewSession::problem`] first; the
-    /// server's refusals (bad workspace 400, harness not configured 412) come back as errors
-    /// whose text says what to do.
-    fn create_session(&self, new: &NewSession) -> Planned<Session>;
-    /// `GET /v1/sessions/{id}/stream` with `Accept: text/event-stream` and the auth header,
-    /// no timeout ([`STREAM_TIMEOUT_MS`](crate::client::omnigent::STREAM_TIMEOUT_MS)). Read the body incrementally and feed it to
-    /// [`SessionStream::feed`](crate::omnigent::stream::SessionStream::feed).
-    fn stream_plan(&self, id: &str) -> Result<RequestPlan, ApiError>;
 }

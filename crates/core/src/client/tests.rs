@@ -13,20 +13,6 @@ use crate::backends::selection::ActiveBackend;
 use crate::error::ApiError;
 use crate::transport::{multipart, plan};
 
-/// Every trait of a kind's client, for tests that plan any call; the app builds each group on
-/// demand (`backend_api`, `events`, `settings`, `server`), by the same match.
-trait AnyApi: BackendApi + ServerApi + SettingsApi + EventsApi {}
-impl<T: BackendApi + ServerApi + SettingsApi + EventsApi + ?Sized> AnyApi for T {}
-
-fn any_api(active: &ActiveBackend, ctx: &RoutingContext) -> Box<dyn AnyApi> {
-    match active.backend.kind {
-        BackendKind::Local => Box::new(LocalApi::new(active)),
-        BackendKind::Cloud => Box::new(CloudApi::new(active, ctx)),
-        BackendKind::Omnigent => Box::new(OmnigentApi::new(active)),
-        BackendKind::Fake => Box::new(fake::FakeApi::new(active)),
-    }
-}
-
 const RT_URL: &str = "https://rt-1.prod-runtime.all-hands.dev/pre/api/conversations/rt-conv";
 
 fn local_active() -> ActiveBackend {
@@ -132,11 +118,11 @@ fn p(method: &'static str, path: &str) -> Seen {
 
 /// Every call a page can make, planned on `api`, with its label.
 fn plan_all(
-    api: &dyn AnyApi,
-    ev: &dyn EventsApi,
-    tools: &dyn ConversationToolsApi,
-    work: &dyn WorkspaceToolsApi,
-    start: &dyn ConversationStartApi,
+    api: &Client,
+    ev: &Client,
+    tools: &Client,
+    work: &Client,
+    start: &Client,
     conv: &ConversationRef,
 ) -> Vec<(&'static str, Result<Seen, ApiError>)> {
     let c = Some(conv);
@@ -220,11 +206,11 @@ fn plan_all(
 
 #[test]
 fn br8_local_routing_table_every_call_direct() {
-    let api = any_api(&local_active(), &page_ctx());
-    let ev = events(&local_active(), &page_ctx());
+    let api = backend_api(&local_active(), &page_ctx());
+    let ev = backend_api(&local_active(), &page_ctx());
     assert_eq!(api.kind(), BackendKind::Local);
     assert!(api.version_gated());
-    assert!(api.account().is_none());
+    assert!(!api.has_organizations());
     let h = "http://127.0.0.1:8000";
     let want: Vec<(&str, Result<Seen, ApiError>)> = vec![
         ("server_info", Ok(d("GET", &format!("{h}/server_info")))),
@@ -257,11 +243,11 @@ fn br8_local_routing_table_every_call_direct() {
     ];
     assert_eq!(
         plan_all(
-            api.as_ref(),
-            ev.as_ref(),
-            conversation_tools(&local_active(), &page_ctx()).as_ref(),
-            workspace_tools(&local_active(), &page_ctx()).as_ref(),
-            conversation_start(&local_active(), &page_ctx()).as_ref(),
+            &api,
+            &ev,
+            &backend_api(&local_active(), &page_ctx()),
+            &backend_api(&local_active(), &page_ctx()),
+            &backend_api(&local_active(), &page_ctx()),
             &running_conv()
         ),
         want
@@ -270,8 +256,8 @@ fn br8_local_routing_table_every_call_direct() {
 
 #[test]
 fn br8_local_calls_carry_the_session_key_and_server_info_none() {
-    let api = any_api(&local_active(), &page_ctx());
-    let ev = events(&local_active(), &page_ctx());
+    let api = backend_api(&local_active(), &page_ctx());
+    let ev = backend_api(&local_active(), &page_ctx());
     let conv = ConversationRef::new("c");
     let plan = ev.send_message(&conv, "hi", false).unwrap().into_plan();
     assert_eq!(
@@ -289,7 +275,7 @@ fn br8_local_calls_carry_the_session_key_and_server_info_none() {
     // A local backend with an org in the selection still gets X-Org-Id (it is the active one).
     let mut with_org = local_active();
     with_org.org_id = Some("o".into());
-    let plan = any_api(&with_org, &page_ctx())
+    let plan = backend_api(&with_org, &page_ctx())
         .get_settings()
         .unwrap()
         .into_plan();
@@ -298,14 +284,14 @@ fn br8_local_calls_carry_the_session_key_and_server_info_none() {
 
 #[test]
 fn br8_cloud_routing_table_app_direct_runtime_proxied() {
-    let api = any_api(&cloud_active(Some("org-1")), &page_ctx());
-    let ev = events(&cloud_active(Some("org-1")), &page_ctx());
+    let api = backend_api(&cloud_active(Some("org-1")), &page_ctx());
+    let ev = backend_api(&cloud_active(Some("org-1")), &page_ctx());
     assert_eq!(api.kind(), BackendKind::Cloud);
     assert!(!api.version_gated());
-    assert!(api.account().is_some());
+    assert!(api.has_organizations());
     let h = "https://app.all-hands.dev";
     let want: Vec<(&str, Result<Seen, ApiError>)> = vec![
-        ("server_info", Err(ApiError::NotFound)),
+        ("server_info", Err(ApiError::Unsupported("Server information"))),
         ("list", Ok(d("GET", &format!("{h}/api/v1/app-conversations/search?limit=20&page_id=p2&sort_order=UPDATED_AT_DESC")))),
         ("get_many", Ok(d("GET", &format!("{h}/api/v1/app-conversations?ids=a&ids=b")))),
         ("get", Ok(d("GET", &format!("{h}/api/v1/app-conversations?ids=a")))),
@@ -335,11 +321,11 @@ fn br8_cloud_routing_table_app_direct_runtime_proxied() {
     ];
     assert_eq!(
         plan_all(
-            api.as_ref(),
-            ev.as_ref(),
-            conversation_tools(&cloud_active(Some("org-1")), &page_ctx()).as_ref(),
-            workspace_tools(&cloud_active(Some("org-1")), &page_ctx()).as_ref(),
-            conversation_start(&cloud_active(Some("org-1")), &page_ctx()).as_ref(),
+            &api,
+            &ev,
+            &backend_api(&cloud_active(Some("org-1")), &page_ctx()),
+            &backend_api(&cloud_active(Some("org-1")), &page_ctx()),
+            &backend_api(&cloud_active(Some("org-1")), &page_ctx()),
             &running_conv()
         ),
         want
@@ -348,8 +334,8 @@ fn br8_cloud_routing_table_app_direct_runtime_proxied() {
 
 #[test]
 fn br8_cloud_headers_direct_vs_proxy() {
-    let api = any_api(&cloud_active(Some("org-1")), &page_ctx());
-    let ev = events(&cloud_active(Some("org-1")), &page_ctx());
+    let api = backend_api(&cloud_active(Some("org-1")), &page_ctx());
+    let ev = backend_api(&cloud_active(Some("org-1")), &page_ctx());
     let direct = api.list_conversations(None, 20).unwrap().into_plan();
     assert_eq!(
         direct.headers,
@@ -385,7 +371,7 @@ fn br8_cloud_headers_direct_vs_proxy() {
     assert!(proxied.secrets().contains(&"rt-key".to_string()));
 
     // GET through the proxy: body null; no org selected ⇒ no X-Org-Id anywhere.
-    let ev = events(&cloud_active(None), &page_ctx());
+    let ev = backend_api(&cloud_active(None), &page_ctx());
     let count = ev.count_events(&running_conv()).unwrap().into_plan();
     assert_eq!(
         count.body.json(),
@@ -404,7 +390,7 @@ fn br8_cloud_headers_direct_vs_proxy() {
         backend: Backend::locked_cloud("https://app.all-hands.dev"),
         org_id: Some("o2".into()),
     };
-    let plan = any_api(&cookie, &page_ctx())
+    let plan = backend_api(&cookie, &page_ctx())
         .get_settings()
         .unwrap()
         .into_plan();
@@ -416,8 +402,8 @@ fn br8_cloud_headers_direct_vs_proxy() {
 
 #[test]
 fn cloud_runtime_calls_wait_for_the_sandbox() {
-    let api = any_api(&cloud_active(None), &page_ctx());
-    let ev = events(&cloud_active(None), &page_ctx());
+    let api = backend_api(&cloud_active(None), &page_ctx());
+    let ev = backend_api(&cloud_active(None), &page_ctx());
     let starting = ConversationRef {
         id: "app-conv".into(),
         conversation_url: None,
@@ -429,19 +415,19 @@ fn cloud_runtime_calls_wait_for_the_sandbox() {
     };
     for conv in [&starting, &no_key] {
         for (label, r) in plan_all(
-            api.as_ref(),
-            ev.as_ref(),
-            conversation_tools(&cloud_active(None), &page_ctx()).as_ref(),
-            workspace_tools(&cloud_active(None), &page_ctx()).as_ref(),
-            conversation_start(&cloud_active(None), &page_ctx()).as_ref(),
+            &api,
+            &ev,
+            &backend_api(&cloud_active(None), &page_ctx()),
+            &backend_api(&cloud_active(None), &page_ctx()),
+            &backend_api(&cloud_active(None), &page_ctx()),
             conv,
         ) {
             if let Ok(Seen::Proxy { .. }) = plan_all(
-                api.as_ref(),
-                ev.as_ref(),
-                conversation_tools(&cloud_active(None), &page_ctx()).as_ref(),
-                workspace_tools(&cloud_active(None), &page_ctx()).as_ref(),
-                conversation_start(&cloud_active(None), &page_ctx()).as_ref(),
+                &api,
+                &ev,
+                &backend_api(&cloud_active(None), &page_ctx()),
+                &backend_api(&cloud_active(None), &page_ctx()),
+                &backend_api(&cloud_active(None), &page_ctx()),
                 &running_conv(),
             )
             .into_iter()
@@ -457,13 +443,13 @@ fn cloud_runtime_calls_wait_for_the_sandbox() {
     assert!(ev.search_events(&starting, &EventQuery::default()).is_ok());
     // Server-wide runtime calls need a conversation on cloud.
     assert_eq!(
-        workspace_tools(&cloud_active(None), &page_ctx())
+        backend_api(&cloud_active(None), &page_ctx())
             .execute_bash(None, &BashRequest::new("ls"))
             .unwrap_err(),
         ApiError::NotFound
     );
     // Bash through the proxy is capped below the proxy's 60 s.
-    let bash = workspace_tools(&cloud_active(None), &page_ctx())
+    let bash = backend_api(&cloud_active(None), &page_ctx())
         .execute_bash(Some(&running_conv()), &BashRequest::new("sleep 1"))
         .unwrap()
         .into_plan();
@@ -473,12 +459,12 @@ fn cloud_runtime_calls_wait_for_the_sandbox() {
     assert_eq!(env.body.json().unwrap()["timeout"], json!(55));
     assert_eq!(env.timeout_seconds, Some(60));
     // No proxy base outside a browser unless configured.
-    let native = events(&cloud_active(None), &RoutingContext::native());
+    let native = backend_api(&cloud_active(None), &RoutingContext::native());
     assert!(matches!(
         native.count_events(&running_conv()).unwrap_err(),
         ApiError::Network(_)
     ));
-    let configured = events(
+    let configured = backend_api(
         &cloud_active(None),
         &RoutingContext::native().with_proxy_base("http://127.0.0.1:7000"),
     );
@@ -495,7 +481,7 @@ fn cloud_runtime_scheme_follows_the_page() {
         ..running_conv()
     };
     let host_of = |ctx: RoutingContext| {
-        let plan = events(&cloud_active(None), &ctx)
+        let plan = backend_api(&cloud_active(None), &ctx)
             .count_events(&conv)
             .unwrap()
             .into_plan();
@@ -518,20 +504,20 @@ fn br6_local_calls_never_borrow() {
         backend: Backend::no_backend(),
         org_id: None,
     };
-    let api = any_api(&none, &page_ctx());
-    let ev = events(&none, &page_ctx());
+    let api = backend_api(&none, &page_ctx());
+    let ev = backend_api(&none, &page_ctx());
     for (label, r) in plan_all(
-        api.as_ref(),
-        ev.as_ref(),
-        conversation_tools(&none, &page_ctx()).as_ref(),
-        workspace_tools(&none, &page_ctx()).as_ref(),
-        conversation_start(&none, &page_ctx()).as_ref(),
+        &api,
+        &ev,
+        &backend_api(&none, &page_ctx()),
+        &backend_api(&none, &page_ctx()),
+        &backend_api(&none, &page_ctx()),
         &running_conv(),
     ) {
         assert_eq!(r, Err(ApiError::NoBackend), "{label}");
     }
     // A local client over a cloud active backend never falls back to another local.
-    let local_over_cloud = LocalApi::new(&cloud_active(None));
+    let local_over_cloud = Client::Local(LocalApi::new(&cloud_active(None)));
     for (label, r) in plan_all(
         &local_over_cloud,
         &local_over_cloud,
@@ -571,8 +557,8 @@ fn br10_factory_selects_by_kind_only() {
 
 #[test]
 fn ids_are_encoded_as_path_segments_and_queries() {
-    let api = any_api(&local_active(), &page_ctx());
-    let ev = events(&local_active(), &page_ctx());
+    let api = backend_api(&local_active(), &page_ctx());
+    let ev = backend_api(&local_active(), &page_ctx());
     let plan = api.get_conversation("a/../b c").unwrap().into_plan();
     assert_eq!(
         plan.url,
@@ -608,7 +594,7 @@ fn ids_are_encoded_as_path_segments_and_queries() {
 
 #[test]
 fn request_bodies_match_the_api() {
-    let ev = events(&local_active(), &page_ctx());
+    let ev = backend_api(&local_active(), &page_ctx());
     let new = NewConversation {
         working_dir: Some("/w".into()),
         agent_settings: Some(json!({"llm": {"model": "m"}})),
@@ -616,7 +602,7 @@ fn request_bodies_match_the_api() {
         disabled_skills: vec!["s1".into()],
         ..NewConversation::default()
     };
-    let plan = conversation_start(&local_active(), &page_ctx())
+    let plan = backend_api(&local_active(), &page_ctx())
         .create_conversation(&new)
         .unwrap()
         .into_plan();
@@ -628,7 +614,7 @@ fn request_bodies_match_the_api() {
             "initial_message": {"role": "user", "content": [{"type": "text", "text": "go"}], "run": true}
         }))
     );
-    let plan = conversation_start(&cloud_active(None), &page_ctx())
+    let plan = backend_api(&cloud_active(None), &page_ctx())
         .create_conversation(&NewConversation {
             title: Some("T".into()),
             selected_repository: Some("o/r".into()),
@@ -642,7 +628,7 @@ fn request_bodies_match_the_api() {
             &json!({"title": "T", "selected_repository": "o/r", "agent_type": "default", "trigger": "gui"})
         )
     );
-    let bash = workspace_tools(&local_active(), &page_ctx())
+    let bash = backend_api(&local_active(), &page_ctx())
         .execute_bash(
             None,
             &BashRequest {
@@ -658,7 +644,7 @@ fn request_bodies_match_the_api() {
         Some(&json!({"command": "ls", "cwd": "/w", "timeout": 10}))
     );
     assert_eq!(bash.timeout_ms, 10_000 + local::BASH_MARGIN_MS);
-    let up = conversation_tools(&local_active(), &page_ctx())
+    let up = backend_api(&local_active(), &page_ctx())
         .upload_file(None, "/w/a.bin", "a.bin", vec![1, 2, 3])
         .unwrap()
         .into_plan();
@@ -679,7 +665,7 @@ fn request_bodies_match_the_api() {
         confirm.body.json(),
         Some(&json!({"accept": false, "reason": "no"}))
     );
-    let skills = workspace_tools(&local_active(), &page_ctx())
+    let skills = backend_api(&local_active(), &page_ctx())
         .list_skills(None, &SkillsRequest::project("/p"))
         .unwrap()
         .into_plan();
@@ -693,9 +679,9 @@ fn request_bodies_match_the_api() {
 
 #[test]
 fn cloud_account_calls() {
-    let api = any_api(&cloud_active(Some("o1")), &page_ctx());
-    let acct = api.account().unwrap();
-    let sbx = cloud_sandboxes(&cloud_active(Some("o1")), &page_ctx());
+    let api = backend_api(&cloud_active(Some("o1")), &page_ctx());
+    let acct = &api;
+    let sbx = backend_api(&cloud_active(Some("o1")), &page_ctx());
     let files = CloudApi::new(&cloud_active(Some("o1")), &page_ctx());
     let h = "https://app.all-hands.dev";
     let cases: Vec<(Result<Seen, ApiError>, Seen)> = vec![
@@ -769,7 +755,7 @@ impl Transport for FakeTransport {
 
 #[test]
 fn call_send_runs_the_plan_through_the_one_transport_and_decodes() {
-    let api = any_api(&local_active(), &page_ctx());
+    let api = backend_api(&local_active(), &page_ctx());
     let t = FakeTransport {
         answer: Ok(RawResponse::new(
             200,
@@ -838,13 +824,13 @@ fn messages_with_images_have_text_then_one_image_part() {
     );
 
     // Local: the body as is; cloud: the same body inside the envelope.
-    let local = events(&local_active(), &page_ctx())
+    let local = backend_api(&local_active(), &page_ctx())
         .send_user_message(&ConversationRef::new("c"), &image_message(), false)
         .unwrap()
         .into_plan();
     let want = dto::user_message_with(&image_message(), false);
     assert_eq!(local.body.json(), Some(&want));
-    let cloud = events(&cloud_active(None), &page_ctx())
+    let cloud = backend_api(&cloud_active(None), &page_ctx())
         .send_user_message(&running_conv(), &image_message(), false)
         .unwrap()
         .into_plan();
@@ -858,7 +844,7 @@ fn messages_with_images_have_text_then_one_image_part() {
 fn cloud_uploads_go_through_the_proxy_as_base64_multipart() {
     use base64::Engine as _;
     let bytes: Vec<u8> = (0..=255u8).collect();
-    let tools = conversation_tools(&cloud_active(Some("org-1")), &page_ctx());
+    let tools = backend_api(&cloud_active(Some("org-1")), &page_ctx());
     let plan = tools
         .upload_file(
             Some(&running_conv()),
@@ -906,11 +892,11 @@ fn cloud_uploads_go_through_the_proxy_as_base64_multipart() {
 #[test]
 fn upload_limits_per_kind() {
     assert_eq!(
-        conversation_tools(&local_active(), &page_ctx()).max_upload_bytes(),
+        backend_api(&local_active(), &page_ctx()).max_upload_bytes(),
         None
     );
     assert_eq!(
-        conversation_tools(&cloud_active(None), &page_ctx()).max_upload_bytes(),
+        backend_api(&cloud_active(None), &page_ctx()).max_upload_bytes(),
         Some(cloud::MAX_UPLOAD_BYTES)
     );
     // The largest upload, with the longest file name escaped throughout, fits the proxy's

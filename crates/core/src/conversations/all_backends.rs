@@ -10,10 +10,12 @@
 //! backends is two rows, and a row's link ([`row_href`]) always carries its own
 //! `?backend=&org=`, never the active backend's.
 //!
-//! "Load more": the list is reloaded from each source's first page with a larger page size
-//! (like [`crate::conversations::list::refresh_limit`]), each source asked for as many rows as the
-//! merged list shows (any one source may hold all of them), and merged again with that limit.
-//! [`MergedList::can_load_more`] says whether that can show anything new.
+//! "Load more" (issue #30): the merged list shows `limit` rows more, and each source asks only
+//! for its *next* page ([`next_pages`]: the rows it lacks to hold that many, since any one
+//! source may hold all of them), appended to what it had ([`append_page`]); nothing is fetched
+//! from the start again. The merged list is then the same as if every source had been asked
+//! for `limit` rows at once. [`MergedList::can_load_more`] says whether that can show anything
+//! new.
 
 use std::cmp::Ordering;
 use std::collections::HashSet;
@@ -466,6 +468,74 @@ fn compare(a: &(Option<i64>, String, MergedRow), b: &(Option<i64>, String, Merge
         .then_with(|| a.2.source.backend_id.cmp(&b.2.source.backend_id))
         .then_with(|| a.2.source.org_id.cmp(&b.2.source.org_id))
         .then_with(|| a.2.summary.id.cmp(&b.2.summary.id))
+}
+
+/// The most rows one request asks a source for (the servers' page limit).
+pub const MAX_SOURCE_PAGE: u32 = 100;
+
+/// One source's next page, as "Load more" asks it ([`next_pages`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NextPage {
+    /// The source.
+    pub source: SourceKey,
+    /// The server's cursor of its next page.
+    pub page_id: String,
+    /// How many rows to ask for (1..=[`MAX_SOURCE_PAGE`]).
+    pub limit: u32,
+}
+
+/// What "Load more" asks when the list is to show `limit` rows: every source that has a next
+/// page and fewer than `limit` rows loaded, for the rows it lacks (at most
+/// [`MAX_SOURCE_PAGE`]), in source order. Sources that failed, timed out or are disabled are
+/// not asked again (a refresh does that).
+pub fn next_pages(sources: &[(SourceKey, String, SourceOutcome)], limit: usize) -> Vec<NextPage> {
+    let mut out: Vec<NextPage> = Vec::new();
+    for (key, _, outcome) in sources {
+        let SourceOutcome::Page(page) = outcome else {
+            continue;
+        };
+        let Some(cursor) = page.next_page_id.as_deref().filter(|c| !c.is_empty()) else {
+            continue;
+        };
+        let have = page.items.len();
+        let key = key.normalized();
+        if have >= limit || out.iter().any(|n| n.source == key) {
+            continue;
+        }
+        out.push(NextPage {
+            source: key,
+            page_id: cursor.to_string(),
+            limit: u32::try_from(limit - have)
+                .unwrap_or(u32::MAX)
+                .clamp(1, MAX_SOURCE_PAGE),
+        });
+    }
+    out
+}
+
+/// Adds `page`, the next page of `source`, to what that source had: its items after the
+/// earlier ones (an id already there is not added twice) and its cursor replacing the old one.
+/// A source that is not a loaded page is left as it is.
+pub fn append_page(
+    sources: &mut [(SourceKey, String, SourceOutcome)],
+    source: &SourceKey,
+    page: ConversationSummaryPage,
+) {
+    let source = source.normalized();
+    let Some(had) = sources
+        .iter_mut()
+        .find(|(k, _, _)| k.normalized() == source)
+        .and_then(|(_, _, outcome)| match outcome {
+            SourceOutcome::Page(p) => Some(p),
+            _ => None,
+        })
+    else {
+        return;
+    };
+    let known: HashSet<String> = had.items.iter().map(|s| s.id.clone()).collect();
+    had.items
+        .extend(page.items.into_iter().filter(|s| !known.contains(&s.id)));
+    had.next_page_id = page.next_page_id;
 }
 
 /// Merges the outcomes of every source (in the order the app lists its sources) into one list
@@ -936,6 +1006,150 @@ mod tests {
         assert!(list.rows.is_empty());
         assert_eq!(list.notes.len(), 2);
         assert_eq!(merge(&[], 20), MergedList::default());
+    }
+
+    /// `n` conversations of `prefix`, newest first, one hour apart from `start` hours.
+    fn hourly(prefix: &str, start: u32, n: u32) -> Vec<ConversationSummary> {
+        (0..n)
+            .map(|i| {
+                let h = start - i;
+                conv(
+                    &format!("{prefix}{h}"),
+                    None,
+                    Some(&format!("2026-03-01T{h:02}:00:00Z")),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn load_more_asks_each_source_only_for_its_next_page() {
+        let mut sources = vec![
+            // 2 of 5 loaded.
+            src("a", None, "A", page(hourly("a", 20, 2), Some("a-p2"))),
+            // All loaded.
+            src("b", None, "B", page(hourly("b", 19, 1), None)),
+            // Failed: not asked again.
+            src(
+                "c",
+                None,
+                "C",
+                SourceOutcome::Failed {
+                    message: "x".into(),
+                },
+            ),
+            // 2 loaded, an empty cursor means none.
+            src("d", Some(""), "D", page(hourly("d", 18, 2), Some(""))),
+            // A cloud org with a next page.
+            src(
+                "e",
+                Some("o1"),
+                "E · O1",
+                page(hourly("e", 17, 2), Some("e-p2")),
+            ),
+        ];
+        assert_eq!(
+            next_pages(&sources, 4),
+            vec![
+                NextPage {
+                    source: SourceKey::new("a", None),
+                    page_id: "a-p2".into(),
+                    limit: 2,
+                },
+                NextPage {
+                    source: SourceKey::new("e", Some("o1")),
+                    page_id: "e-p2".into(),
+                    limit: 2,
+                },
+            ]
+        );
+        // Showing no more than a source holds asks nothing; a page never asks more than 100.
+        assert_eq!(next_pages(&sources, 2), vec![]);
+        assert_eq!(next_pages(&sources, 1_000)[0].limit, MAX_SOURCE_PAGE);
+
+        // The next page joins the source's rows (a repeated id once) and replaces its cursor.
+        let mut next = hourly("a", 18, 3);
+        next.insert(0, conv("a19", None, Some("2026-03-01T19:00:00Z")));
+        append_page(
+            &mut sources,
+            &SourceKey::new("a", None),
+            ConversationSummaryPage {
+                items: next,
+                next_page_id: None,
+            },
+        );
+        let SourceOutcome::Page(a) = &sources[0].2 else {
+            panic!("a is a page");
+        };
+        let ids: Vec<&str> = a.items.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(ids, ["a20", "a19", "a18", "a17", "a16"]);
+        assert_eq!(a.next_page_id, None);
+        assert!(next_pages(&sources, 4)
+            .iter()
+            .all(|n| n.source.backend_id != "a"));
+        // A source that is not a loaded page is left as it is.
+        append_page(
+            &mut sources,
+            &SourceKey::new("c", None),
+            ConversationSummaryPage::default(),
+        );
+        assert!(matches!(sources[2].2, SourceOutcome::Failed { .. }));
+    }
+
+    #[test]
+    fn paging_on_merges_the_same_rows_as_asking_for_more_at_once() {
+        // Each source holds 7 conversations on its server; pages come 3 at a time at first.
+        let server = |prefix: &str, start: u32| hourly(prefix, start, 7);
+        let held = [
+            ("a", server("a", 23)),
+            ("b", server("b", 22)),
+            ("c", server("c", 12)),
+        ];
+        let first = |limit: usize| -> Vec<(SourceKey, String, SourceOutcome)> {
+            held.iter()
+                .map(|(id, all)| {
+                    let items: Vec<_> = all.iter().take(limit).cloned().collect();
+                    let next = (items.len() < all.len()).then(|| format!("{id}@{}", items.len()));
+                    src(
+                        id,
+                        None,
+                        id,
+                        SourceOutcome::Page(ConversationSummaryPage {
+                            items,
+                            next_page_id: next,
+                        }),
+                    )
+                })
+                .collect()
+        };
+        let mut paged = first(3);
+        for limit in [6, 9, 12] {
+            for n in next_pages(&paged, limit) {
+                let (id, at) = n.page_id.split_once('@').unwrap();
+                let at: usize = at.parse().unwrap();
+                let all = &held.iter().find(|(h, _)| *h == id).unwrap().1;
+                let items: Vec<_> = all
+                    .iter()
+                    .skip(at)
+                    .take(n.limit as usize)
+                    .cloned()
+                    .collect();
+                let end = at + items.len();
+                append_page(
+                    &mut paged,
+                    &n.source,
+                    ConversationSummaryPage {
+                        items,
+                        next_page_id: (end < all.len()).then(|| format!("{id}@{end}")),
+                    },
+                );
+            }
+            assert_eq!(
+                merge(&paged, limit),
+                merge(&first(limit), limit),
+                "limit {limit}"
+            );
+        }
     }
 
     #[test]

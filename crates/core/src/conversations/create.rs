@@ -15,7 +15,8 @@ use serde_json::{json, Map};
 
 use crate::agent_server::dto::Settings;
 use crate::client::decode::decode_settings;
-use crate::client::service::{Planned, SettingsApi};
+use crate::client::factory::Client;
+use crate::client::service::Planned;
 use crate::client::unified::NewConversation;
 use crate::conversations::llm_settings::LlmSettings;
 use crate::transport::plan::{Call, Route};
@@ -26,7 +27,7 @@ pub use crate::conversations::launch_options::{default_working_dir, PROJECTS_DIR
 /// (`X-Expose-Secrets: encrypted`): safe in the browser, and the server decrypts them when they
 /// come back in `agent_settings.llm.api_key`. Only for direct (local) calls; other routes are
 /// left as they are.
-pub fn settings_with_encrypted_secrets(api: &dyn SettingsApi) -> Planned<Settings> {
+pub fn settings_with_encrypted_secrets(api: &Client) -> Planned<Settings> {
     let call = api.get_settings()?;
     if !matches!(call.plan().route, Route::Direct) {
         return Ok(call);
@@ -262,11 +263,11 @@ mod tests {
             backend: Backend::new("b", "B", "http://127.0.0.1:1", "k", BackendKind::Local),
             org_id: None,
         };
-        let api = crate::client::factory::settings(
+        let api = crate::client::factory::backend_api(
             &active,
             &crate::transport::routing::RoutingContext::native(),
         );
-        let call = settings_with_encrypted_secrets(api.as_ref()).unwrap();
+        let call = settings_with_encrypted_secrets(&api).unwrap();
         assert_eq!(call.plan().header("x-expose-secrets"), Some("encrypted"));
         assert_eq!(call.plan().url, "http://127.0.0.1:1/api/settings");
     }

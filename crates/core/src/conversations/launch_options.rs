@@ -195,12 +195,18 @@ pub fn working_dir_for(
     home: &str,
     conversation_id: &str,
 ) -> String {
+    chosen_dir(chosen, app_default).unwrap_or_else(|| default_working_dir(home, conversation_id))
+}
+
+/// The directory the user chose (the launcher's option, else the app's default), `None` when
+/// neither is set: only then does a start need the server's home folder
+/// ([`working_dir_for`]), so only then is it asked.
+pub fn chosen_dir(chosen: &str, app_default: &str) -> Option<String> {
     [chosen, app_default]
         .into_iter()
         .map(str::trim)
         .find(|d| !d.is_empty())
         .map(str::to_string)
-        .unwrap_or_else(|| default_working_dir(home, conversation_id))
 }
 
 /// `secrets` of a start request on the agent server at `host` (as this browser reaches it):
@@ -353,6 +359,9 @@ mod tests {
 
     #[test]
     fn the_working_directory_is_the_chosen_one_then_the_app_default_then_a_new_folder() {
+        assert_eq!(chosen_dir(" /a ", "/b").as_deref(), Some("/a"));
+        assert_eq!(chosen_dir(" ", " /b ").as_deref(), Some("/b"));
+        assert_eq!(chosen_dir(" ", ""), None);
         assert_eq!(working_dir_for(" /a ", "/b", "/home/u", "x-1"), "/a");
         assert_eq!(working_dir_for("", " /b", "/home/u", "x-1"), "/b");
         assert_eq!(

@@ -10,18 +10,19 @@ use crate::transport::routing::{ConversationRef, RoutingContext};
 /// Events per history page (newest first).
 pub const HISTORY_PAGE: u32 = 50;
 
-pub use crate::client::service::SocketTarget;
+pub use crate::client::service::{Live, SocketTarget};
 
-/// The events socket of `conv` on the active backend, resending since `newest_timestamp`
-/// (everything when `None`), as the backend's kind says
-/// ([`EventsApi::socket_target`](crate::client::service::EventsApi::socket_target)).
-pub fn socket_target(
+/// How the live events of `conv` on the active backend arrive, resending since
+/// `newest_timestamp` (everything when `None`), as the backend's client says
+/// ([`EventsApi::live_source`](crate::client::service::EventsApi::live_source)): the events
+/// socket, or a server-sent event stream.
+pub fn live_source(
     active: &ActiveBackend,
     conv: &ConversationRef,
     ctx: &RoutingContext,
     newest_timestamp: Option<&str>,
-) -> Result<SocketTarget, ApiError> {
-    crate::client::factory::events(active, ctx).socket_target(conv, newest_timestamp)
+) -> Result<Live, ApiError> {
+    crate::client::factory::backend_api(active, ctx).live_source(conv, newest_timestamp)
 }
 
 /// The history page older than `oldest_timestamp` (the first page when `None`).
@@ -189,6 +190,46 @@ mod tests {
             backend: Backend::new("b", "B", host, key, kind),
             org_id: None,
         }
+    }
+
+    /// The socket `live_source` answers (a test fails if it answers a stream).
+    fn socket_target(
+        a: &ActiveBackend,
+        conv: &ConversationRef,
+        ctx: &RoutingContext,
+        newest: Option<&str>,
+    ) -> Result<SocketTarget, ApiError> {
+        match live_source(a, conv, ctx, newest)? {
+            Live::Socket(t) => Ok(t),
+            Live::Stream(plan) => panic!("a stream where a socket was expected: {}", plan.url),
+        }
+    }
+
+    #[test]
+    fn an_omnigent_session_streams_server_sent_events_with_the_key_in_a_header() {
+        let a = active(
+            BackendKind::Omnigent,
+            "http://127.0.0.1:8080/omnigent/local",
+            "k-1",
+        );
+        let live = live_source(
+            &a,
+            &ConversationRef::new("s1"),
+            &RoutingContext::native(),
+            None,
+        );
+        let Ok(Live::Stream(plan)) = live else {
+            panic!("expected a stream, got {live:?}");
+        };
+        assert_eq!(
+            plan.url,
+            "http://127.0.0.1:8080/omnigent/local/v1/sessions/s1/stream"
+        );
+        assert!(plan
+            .headers
+            .iter()
+            .any(|(k, v)| k == "Accept" && v == "text/event-stream"));
+        assert!(!plan.url.contains("k-1"));
     }
 
     #[test]

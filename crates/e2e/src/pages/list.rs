@@ -493,6 +493,22 @@ impl ListPage<'_> {
             .await;
     }
 
+    /// Clicks the merged list's "Load more" and waits until its answer is shown (the list may
+    /// not grow: a next page can hold only rows already shown).
+    pub async fn all_load_more(&self) {
+        const LOADS: &str =
+            "Number(document.querySelector('.load-more[data-loads]')?.dataset.loads ?? -1)";
+        let before = self.b.js(&format!("return {LOADS}")).await;
+        let before = before.as_i64().unwrap_or(-1);
+        self.b.click("[data-testid=all-load-more]").await;
+        self.b
+            .wait_js(
+                "the merged list's next pages",
+                &format!("return {LOADS} > {before}"),
+            )
+            .await;
+    }
+
     /// Clicks the link of the merged list's first row.
     pub async fn open_first_all_row(&self) {
         self.b
