@@ -804,7 +804,9 @@ async fn bench_conversation_switch() {
 // `window.__AGENT_CANVAS_SESSION_API_KEY__` (plus its legacy `localStorage`
 // `openhands-agent-server-config.sessionApiKey`), and the agent server reverse-proxied on the
 // same origin (websockets included), where upstream's default "Local" backend looks for it.
-// Ours is served by `canvas-serve` with the same agent server and key.
+// Its static files are compressed exactly as canvas-serve compresses ours (its own encoders:
+// brotli when the browser takes it, else gzip; see [`Encoded`]), so neither app wins on
+// transfer encoding. Ours is served by `canvas-serve` with the same agent server and key.
 // ---------------------------------------------------------------------------------------------
 
 use std::path::{Path, PathBuf};
@@ -819,6 +821,65 @@ const UPSTREAM_PROXIED: &[&str] = &[
     "/health",
     "/ready",
 ];
+
+/// A static file's compressed forms, made once per file on first request (brotli, gzip).
+type Encoded = std::sync::Mutex<std::collections::HashMap<PathBuf, Arc<(Vec<u8>, Vec<u8>)>>>;
+
+/// What canvas-serve would send for `body` (`file`'s bytes) given the request `head`: the
+/// encoding's name and bytes, or `None` for the bytes as they are (small or already compressed
+/// files, or a browser that takes neither).
+fn encode_like_serve(
+    encoded: &Encoded,
+    file: &Path,
+    head: &str,
+    ctype: &str,
+    body: &[u8],
+) -> Option<(&'static str, Vec<u8>)> {
+    let compressible = ctype.starts_with("text/")
+        || ["javascript", "json", "wasm", "svg", "xml", "manifest"]
+            .iter()
+            .any(|t| ctype.contains(t));
+    if !compressible || body.len() < 128 {
+        return None;
+    }
+    let accept = head
+        .lines()
+        .find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.trim()
+                .eq_ignore_ascii_case("accept-encoding")
+                .then(|| v.to_ascii_lowercase())
+        })
+        .unwrap_or_default();
+    let takes = |c: &str| {
+        accept
+            .split(',')
+            .any(|e| e.split(';').next().unwrap_or("").trim() == c)
+    };
+    let (br, gz) = (takes("br"), takes("gzip"));
+    if !br && !gz {
+        return None;
+    }
+    let both = {
+        let mut cache = encoded.lock().expect("encoding cache");
+        cache
+            .entry(file.to_path_buf())
+            .or_insert_with(|| {
+                Arc::new((
+                    canvas_serve::brotli_bytes(body).unwrap_or_default(),
+                    canvas_serve::gzip_bytes(body).unwrap_or_default(),
+                ))
+            })
+            .clone()
+    };
+    if br && !both.0.is_empty() {
+        Some(("br", both.0.clone()))
+    } else if gz && !both.1.is_empty() {
+        Some(("gzip", both.1.clone()))
+    } else {
+        None
+    }
+}
 
 /// Upstream's build served the way its own launcher serves it (see above); stops when dropped.
 struct UpstreamHost {
@@ -908,14 +969,16 @@ impl UpstreamHost {
             Arc::new(index.replacen("</head>", &format!("{}</head>", upstream_injection(key)), 1));
         let build = Arc::new(build.to_path_buf());
         let agent = Arc::new(agent);
+        let encoded: Arc<Encoded> = Arc::default();
         let task = tokio::spawn(async move {
             loop {
                 let Ok((sock, _)) = listener.accept().await else {
                     continue;
                 };
-                let (build, agent, index) = (build.clone(), agent.clone(), index.clone());
+                let (build, agent, index, encoded) =
+                    (build.clone(), agent.clone(), index.clone(), encoded.clone());
                 tokio::spawn(async move {
-                    let _ = upstream_connection(sock, &build, &agent, &index).await;
+                    let _ = upstream_connection(sock, &build, &agent, &index, &encoded).await;
                 });
             }
         });
@@ -931,6 +994,7 @@ async fn upstream_connection(
     build: &Path,
     agent: &str,
     index: &str,
+    encoded: &Encoded,
 ) -> std::io::Result<()> {
     let mut buf: Vec<u8> = Vec::new();
     loop {
@@ -999,9 +1063,16 @@ async fn upstream_connection(
                 )
             };
         let head_only = head.starts_with("HEAD ");
+        let (coding, body) = match encode_like_serve(encoded, &file, &head, ctype, &body) {
+            Some((name, bytes)) => (
+                format!("Content-Encoding: {name}\r\nVary: Accept-Encoding\r\n"),
+                bytes,
+            ),
+            None => (String::new(), body),
+        };
         let resp = format!(
             "HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\n\
-             Cache-Control: {cache}\r\nConnection: keep-alive\r\n\r\n",
+             {coding}Cache-Control: {cache}\r\nConnection: keep-alive\r\n\r\n",
             body.len()
         );
         sock.write_all(resp.as_bytes()).await?;
@@ -1060,6 +1131,46 @@ const TITLE_PROBE: &str = r#"(() => {
   requestAnimationFrame(tick);
 })();"#;
 
+/// The network a load is timed on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Net {
+    /// Loopback, as fast as the machine.
+    Desktop,
+    /// Lighthouse's mobile profile, emulated by Chromium (DevTools network emulation): 150 ms
+    /// round trip, 1.6 Mbit/s down, 750 kbit/s up. Each load is in a fresh profile, so its
+    /// cache is cold (DevTools' "disable cache" is not used: it would also refuse the page its
+    /// own preloads).
+    Phone,
+}
+
+impl Net {
+    /// Sets this network on `b`'s page (kept across its navigations).
+    async fn apply(self, b: &Browser) {
+        if self == Net::Phone {
+            cdp(b, "Network.enable", json!({})).await;
+            cdp(
+                b,
+                "Network.emulateNetworkConditions",
+                json!({
+                    "offline": false,
+                    "latency": 150,
+                    "downloadThroughput": 1_600_000 / 8,
+                    "uploadThroughput": 750_000 / 8,
+                }),
+            )
+            .await;
+        }
+    }
+
+    /// How a result row names it.
+    fn label(self) -> &'static str {
+        match self {
+            Net::Desktop => "",
+            Net::Phone => ", phone network",
+        }
+    }
+}
+
 /// Upstream's "onboarding finished" mark (`use-onboarding-completion`: `openhands-onboarded`).
 const UPSTREAM_ONBOARDED: &str =
     "try { localStorage.setItem('openhands-onboarded', '1'); } catch (_) {}";
@@ -1067,8 +1178,9 @@ const UPSTREAM_ONBOARDED: &str =
 /// A fresh headless Chromium (new profile) that runs `sources` in every page before the page's
 /// own scripts. For upstream (`!ours`), a returning user: its onboarding wizard (shown instead
 /// of the home page while `openhands-onboarded` is absent from its storage) was finished before.
-async fn bench_browser(env: &Env, ours: bool, sources: &[String]) -> Browser {
+async fn bench_browser(env: &Env, ours: bool, sources: &[String], net: Net) -> Browser {
     let b = Browser::start(env).await;
+    net.apply(&b).await;
     let onboarded = (!ours).then(|| UPSTREAM_ONBOARDED.to_string());
     for source in sources.iter().cloned().chain(onboarded) {
         cdp(
@@ -1229,11 +1341,12 @@ fn title_load(r: &Value) -> TitleLoad {
 /// conversation title is on screen. For ours (`ours`), waits further until the active backend
 /// is connected (the list's work is over) and asserts that no lazy route chunk was fetched after
 /// the title's frame.
-async fn first_title_load(env: &Env, url: &str, ours: bool) -> TitleLoad {
+async fn first_title_load(env: &Env, url: &str, ours: bool, net: Net) -> TitleLoad {
     let b = bench_browser(
         env,
         ours,
         &[TITLE_PROBE.replace("__MARKER__", &json!(TITLE_MARKER).to_string())],
+        net,
     )
     .await;
     b.goto(url).await;
@@ -1335,6 +1448,19 @@ fn fmt_opt(v: Option<f64>, unit: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "benchmark: run with `cargo xtask bench`"]
 async fn bench_vs_upstream_first_title_30() {
+    first_title_bench(Net::Desktop).await;
+}
+
+/// [`bench_vs_upstream_first_title_30`] on Lighthouse's mobile network ([`Net::Phone`]): both
+/// apps served compressed (ours by canvas-serve, upstream's by [`UpstreamHost`], the same
+/// encodings), cold, so bytes and round trips cost what they cost real users (issue #30).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "benchmark: run with `cargo xtask bench`"]
+async fn bench_vs_upstream_first_title_30_phone() {
+    first_title_bench(Net::Phone).await;
+}
+
+async fn first_title_bench(net: Net) {
     let env = Env::get();
     let upstream = upstream_build();
     let agent = env.private_agent_server("bench-title").await;
@@ -1356,22 +1482,23 @@ async fn bench_vs_upstream_first_title_30() {
     let up_url = host.as_ref().map(|h| format!("{}/", h.url));
 
     // One untimed load each (the server's first searches), then alternate.
-    first_title_load(&env, &ours_url, true).await;
+    first_title_load(&env, &ours_url, true, net).await;
     if let Some(u) = &up_url {
-        first_title_load(&env, u, false).await;
+        first_title_load(&env, u, false, net).await;
     }
     let (mut ours, mut theirs) = (Vec::new(), Vec::new());
     for _ in 0..TITLE_LOADS {
-        ours.push(first_title_load(&env, &ours_url, true).await);
+        ours.push(first_title_load(&env, &ours_url, true, net).await);
         if let Some(u) = &up_url {
-            theirs.push(first_title_load(&env, u, false).await);
+            theirs.push(first_title_load(&env, u, false, net).await);
         }
     }
 
     println!(
-        "  first conversation title on screen at / ({TITLE_CONVERSATIONS} conversations, same \
+        "  first conversation title on screen at /{} ({TITLE_CONVERSATIONS} conversations, same \
          private agent server, each load a fresh headless Chromium profile; ms from navigation \
-         start to the animation frame after a title is in the viewport):"
+         start to the animation frame after a title is in the viewport):",
+        net.label()
     );
     let show = |who: &str, loads: &[TitleLoad]| {
         let each: Vec<String> = loads
@@ -1417,10 +1544,32 @@ async fn bench_vs_upstream_first_title_30() {
         format!("{oseen:.0} ms")
     );
     record(
-        &format!("first title on screen, {TITLE_CONVERSATIONS} conv. (median of {TITLE_LOADS})"),
+        &format!(
+            "first title on screen, {TITLE_CONVERSATIONS} conv.{} (median of {TITLE_LOADS})",
+            net.label()
+        ),
         omed,
         up.map(|u| u.1),
         "ms",
+    );
+    record(
+        &format!("first title: files fetched before it{}", net.label()),
+        stats(
+            ours.iter()
+                .map(|l| l.waterfall.iter().filter(|w| w.1 < l.frame).count() as f64)
+                .collect(),
+        )
+        .1,
+        (!theirs.is_empty()).then(|| {
+            stats(
+                theirs
+                    .iter()
+                    .map(|l| l.waterfall.iter().filter(|w| w.1 < l.frame).count() as f64)
+                    .collect(),
+            )
+            .1
+        }),
+        "",
     );
     let first = &ours[0];
     let named: Vec<&str> = first
@@ -1552,6 +1701,8 @@ const LONG_EVENTS_10K: u64 = 10_000;
 const POST_WORKERS: usize = 16;
 /// Openings of the long conversation, each app (each in a fresh profile).
 const LONG_LOADS: usize = 3;
+/// Timed openings of the long conversation on the phone network ([`Net::Phone`]).
+const PHONE_LOADS: usize = 5;
 /// The text of the newest message of the long conversation.
 const NEWEST_10K: &str = "Bench newest of ten thousand";
 
@@ -1579,7 +1730,7 @@ const CONVERSATION_LANDMARKS: &[&str] = &[
 /// Opens `url` (the long conversation) in a fresh profile; waits until the newest message is on
 /// screen, then until the page settles (ours: its live link open; both: no DOM change for a
 /// second), and measures the JS heap after a garbage collection.
-async fn open_long(env: &Env, url: &str, ours: bool) -> Option<LongOpen> {
+async fn open_long(env: &Env, url: &str, ours: bool, net: Net) -> Option<LongOpen> {
     let b = bench_browser(
         env,
         ours,
@@ -1587,6 +1738,7 @@ async fn open_long(env: &Env, url: &str, ours: bool) -> Option<LongOpen> {
             TITLE_PROBE.replace("__MARKER__", &json!(NEWEST_10K).to_string()),
             QUIET_PROBE.to_string(),
         ],
+        net,
     )
     .await;
     b.goto(url).await;
@@ -1637,7 +1789,8 @@ async fn open_long(env: &Env, url: &str, ours: bool) -> Option<LongOpen> {
 /// A conversation of 10,000 events created through the real agent server's API (user messages
 /// posted without running the agent, 16 at a time; the newest posted last): time from
 /// navigation to the newest message on screen and the JS heap once settled, ours vs upstream
-/// (median of 3, fresh profile each), and ours' DOM size (issue #11 items 4c and 5).
+/// (median of 3, fresh profile each), and ours' DOM size (issue #11 items 4c and 5); then the
+/// same on the phone network ([`Net::Phone`], median of 5; issue #30).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "benchmark: run with `cargo xtask bench`"]
 async fn bench_vs_upstream_open_10k_events() {
@@ -1675,33 +1828,40 @@ async fn bench_vs_upstream_open_10k_events() {
     let up_url = host
         .as_ref()
         .map(|h| format!("{}/conversations/{id}", h.url));
-    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
-    for _ in 0..LONG_LOADS {
-        ours.extend(open_long(&env, &ours_url, true).await);
-        if let Some(u) = &up_url {
-            theirs.extend(open_long(&env, u, false).await);
+    for (net, loads) in [(Net::Desktop, LONG_LOADS), (Net::Phone, PHONE_LOADS)] {
+        let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+        for _ in 0..loads {
+            ours.extend(open_long(&env, &ours_url, true, net).await);
+            if let Some(u) = &up_url {
+                theirs.extend(open_long(&env, u, false, net).await);
+            }
         }
+        if up_url.is_some() && theirs.len() < loads {
+            println!(
+                "  upstream: {} of {loads} openings measured (see above)",
+                theirs.len()
+            );
+        }
+        report_long(events, net, loads, &ours, &theirs);
     }
-    if up_url.is_some() && theirs.len() < LONG_LOADS {
-        println!(
-            "  upstream: {} of {LONG_LOADS} openings measured (see above)",
-            theirs.len()
-        );
-    }
+}
 
+/// Prints and records one network's openings of the long conversation.
+fn report_long(events: u64, net: Net, loads: usize, ours: &[LongOpen], theirs: &[LongOpen]) {
     let med = |v: &[LongOpen], f: fn(&LongOpen) -> f64| {
         (!v.is_empty()).then(|| stats(v.iter().map(f).collect()).1)
     };
     let (ot, ut) = (
-        med(&ours, |o| o.frame).unwrap_or(0.0),
-        med(&theirs, |o| o.frame),
+        med(ours, |o| o.frame).unwrap_or(0.0),
+        med(theirs, |o| o.frame),
     );
     let mb = |o: &LongOpen| o.heap as f64 / 1_048_576.0;
-    let (oh, uh) = (med(&ours, mb).unwrap_or(0.0), med(&theirs, mb));
+    let (oh, uh) = (med(ours, mb).unwrap_or(0.0), med(theirs, mb));
     println!(
-        "  opening a conversation of {events} events (median of {LONG_LOADS}, fresh profile \
+        "  opening a conversation of {events} events (median of {loads}{}, fresh profile \
          each; settled = live link open (ours) and no DOM change for {QUIET_FOR_MS} ms; memory \
-         after a forced GC: JS heap + array buffer backing stores, where our wasm memory is):"
+         after a forced GC: JS heap + array buffer backing stores, where our wasm memory is):",
+        net.label()
     );
     println!(
         "    {:<34} {:>10} {:>10} {:>8}",
@@ -1727,7 +1887,7 @@ async fn bench_vs_upstream_open_10k_events() {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    println!("    each: ours {}; upstream {}", each(&ours), each(&theirs));
+    println!("    each: ours {}; upstream {}", each(ours), each(theirs));
     if let Some(o) = ours.first() {
         println!("    ours, first opening: {}", o.waterfall);
     }
@@ -1735,18 +1895,28 @@ async fn bench_vs_upstream_open_10k_events() {
         println!("    upstream, first opening: {}", t.waterfall);
     }
     record(
-        &format!("{events} events: newest on screen (median of {LONG_LOADS})"),
+        &format!(
+            "{events} events: newest on screen{} (median of {loads})",
+            net.label()
+        ),
         ot,
         ut,
         "ms",
     );
     record(
-        &format!("{events} events: JS heap + buffers after settle"),
+        &format!(
+            "{events} events: JS heap + buffers after settle{}",
+            net.label()
+        ),
         oh,
         uh,
         "MB",
     );
-    if let Some((all, li, counted)) = ours.last().and_then(|o| o.dom) {
+    if let Some((all, li, counted)) = ours
+        .last()
+        .and_then(|o| o.dom)
+        .filter(|_| net == Net::Desktop)
+    {
         println!(
             "    ours' DOM once settled: {all} elements, {li} timeline <li> for {events} events \
              on the server ({counted} loaded: the newest history page)"
@@ -1843,7 +2013,7 @@ struct Burst {
 /// (ours: and the page's event count grew by exactly the events the server added, none lost or
 /// doubled, and no timeline item is shown twice). The frame-gap recorder runs from just before the first post.
 async fn burst(env: &Env, url: &str, api: Arc<AgentApi>, id: &str, per: u64, ours: bool) -> Burst {
-    let b = bench_browser(env, ours, &[QUIET_PROBE.to_string()]).await;
+    let b = bench_browser(env, ours, &[QUIET_PROBE.to_string()], Net::Desktop).await;
     b.goto(url).await;
     b.js(BURST_PROBE).await;
     b.wait_js_for(

@@ -477,7 +477,8 @@ fn compress_all(files: &[Prepared], cache: Option<&Path>) -> Vec<Compressed> {
         .collect()
 }
 
-pub(crate) fn gzip_bytes(data: &[u8]) -> Option<Vec<u8>> {
+/// `data` gzip-compressed as canvas-serve serves it (level 9), `None` if compressing failed.
+pub fn gzip_bytes(data: &[u8]) -> Option<Vec<u8>> {
     let mut enc = flate2::write::GzEncoder::new(
         Vec::with_capacity(data.len() / 3),
         flate2::Compression::best(),
@@ -486,7 +487,8 @@ pub(crate) fn gzip_bytes(data: &[u8]) -> Option<Vec<u8>> {
     enc.finish().ok()
 }
 
-pub(crate) fn brotli_bytes(data: &[u8]) -> Option<Vec<u8>> {
+/// `data` brotli-compressed as canvas-serve serves it (quality 11, 9 above 128 KiB).
+pub fn brotli_bytes(data: &[u8]) -> Option<Vec<u8>> {
     let quality = if data.len() <= BROTLI_MAX_QUALITY_LEN {
         11
     } else {

@@ -46,6 +46,9 @@ use tokio::task::JoinHandle;
 
 pub use cloud_proxy::{classify_ip, AddressClass, MAX_BINARY_BODY};
 pub use omnigent::OmnigentMount;
+/// The encoders behind every compressed response, for hosts that must compress the same way
+/// (the benches serve upstream's build with them).
+pub use assets::{brotli_bytes, gzip_bytes};
 
 use assets::{Asset, Assets, Encoding, Injection};
 use proxy_util::{json_error, sandbox};
