@@ -10,6 +10,7 @@ mod bench;
 mod build;
 mod merge;
 mod pool;
+mod preload;
 mod run;
 mod split;
 mod supervise;

@@ -42,6 +42,8 @@ const SHELL_PART: &str = "sidebar";
 /// This build's files, one per line: `initial\t<name>` (loaded before the first render) or
 /// `chunk\t<name>` (loaded on demand).
 const LAYOUT_FILE: &str = ".build-files";
+/// Each lazy part and its files (`preload::part_files`), read by canvas-serve.
+const PRELOAD_FILE: &str = "chunks.json";
 /// The committed budget for the initial gzip bytes.
 const BUDGET_FILE: &str = "size-budget.txt";
 
@@ -280,6 +282,11 @@ pub fn build(ctx: &Ctx, dist: &Path) -> Result<Layout, String> {
             return Err(format!("the split loader does not name {old}"));
         }
     }
+
+    // Each lazy part's files, for hosts that preload a route's parts (issue #30).
+    let parts = crate::preload::part_files(&loader)?;
+    let parts = serde_json::to_string_pretty(&parts).map_err(|e| e.to_string())?;
+    write(&dist.join(PRELOAD_FILE), parts.as_bytes())?;
 
     // The main JS, its wasm and the loader: one build hash over all three.
     let mut main_js = text(&bindgen_dir.join("agent_canvas.js"))?;

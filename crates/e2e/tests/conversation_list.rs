@@ -209,3 +209,41 @@ async fn all_backends_load_more_asks_each_backend_for_its_next_page_only() {
     cursors.dedup();
     assert_eq!(cursors.len(), m, "no page asked twice: {asked:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_conversation_opened_by_its_link_comes_with_its_code_preloaded() {
+    let env = Env::get();
+    let api = AgentApi::new(&env.agent_url, &env.agent_key);
+    let tag = canvas_harness::random_hex(3).unwrap();
+    let title = format!("Preloaded {tag}");
+    let id = api
+        .create_conversation(&env.scratch("preload").display().to_string(), &title)
+        .await;
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/conversations/{id}", server.url()))
+        .await;
+    b.conversation()
+        .wait_heading("the conversation", &title)
+        .await;
+
+    // Each part the route needs was fetched once, by the document's preload link (not a
+    // second time by the split loader: the loader's fetch took the preloaded answer).
+    let fetched = b
+        .js("return performance.getEntriesByType('resource')
+               .filter(e => /\\/split_(sidebar|conversation)-[^/]*\\.wasm$/.test(e.name))
+               .map(e => [new URL(e.name).pathname.split('/').pop().split('-')[0], e.initiatorType])")
+        .await;
+    let mut fetched: Vec<(String, String)> = serde_json::from_value(fetched).expect("entries");
+    fetched.sort();
+    assert_eq!(
+        fetched,
+        [
+            ("split_conversation".to_string(), "link".to_string()),
+            ("split_sidebar".to_string(), "link".to_string()),
+        ],
+        "each part once, from its preload"
+    );
+}

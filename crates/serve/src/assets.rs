@@ -1,6 +1,6 @@
 //! The static files of `dist`, loaded into memory once, pre-compressed, with their headers.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -12,6 +12,7 @@ use sha2::{Digest, Sha256};
 
 use crate::html;
 use crate::ServeError;
+use canvas_core::navigation::preload::RoutePreload;
 
 /// `Cache-Control` of content-hashed assets.
 pub(crate) const IMMUTABLE: &str = "public, max-age=31536000, immutable";
@@ -143,6 +144,14 @@ impl Assets {
         self.files.get("/index.html")
     }
 
+    /// `index.html` as served for the app route `path`: with preloads of the lazy parts that
+    /// route loads first ([`RoutePreload`]), when the build says which files those are.
+    pub(crate) fn index_for(&self, path: &str) -> Option<&Asset> {
+        self.files
+            .get(&index_key(RoutePreload::for_path(path)))
+            .or_else(|| self.index())
+    }
+
     /// Reads every file under `dist`, rewrites `index.html` and pre-compresses.
     pub(crate) fn load(dist: &Path, injection: &Injection<'_>) -> Result<Self, ServeError> {
         let dist_err = |message: String| ServeError::Dist {
@@ -161,6 +170,7 @@ impl Assets {
             ));
         }
 
+        let parts = part_files(&raw);
         // HTML documents: inject (index.html) and compute their CSP.
         let mut prepared: Vec<Prepared> = Vec::with_capacity(raw.len());
         for (path, bytes) in raw {
@@ -186,6 +196,29 @@ impl Assets {
             } else {
                 NO_CACHE
             };
+            if path == "/index.html" {
+                if let Some(parts) = &parts {
+                    let text = String::from_utf8_lossy(&bytes).into_owned();
+                    for route in RoutePreload::ALL {
+                        let mut files: Vec<&str> = Vec::new();
+                        for f in route.parts().iter().filter_map(|p| parts.get(*p)).flatten() {
+                            if !files.contains(&f.as_str()) {
+                                files.push(f);
+                            }
+                        }
+                        let html = html::with_preloads(&text, &files);
+                        let csp = html::content_security_policy(&html::inline_script_hashes(&html));
+                        prepared.push(Prepared {
+                            compress: html.len() >= MIN_COMPRESS_LEN,
+                            path: index_key(route),
+                            content_type: content_type.clone(),
+                            cache_control,
+                            csp: Some(csp),
+                            bytes: html.into_bytes(),
+                        });
+                    }
+                }
+            }
             prepared.push(Prepared {
                 compress: is_compressible(&content_type) && bytes.len() >= MIN_COMPRESS_LEN,
                 path,
@@ -219,6 +252,35 @@ impl Assets {
         }
         Ok(Assets { files })
     }
+}
+
+/// The key of `index.html` with `route`'s preloads: not a path any request can name (a
+/// request path never holds a NUL).
+fn index_key(route: RoutePreload) -> String {
+    format!("\0index:{route:?}")
+}
+
+/// The build's `chunks.json` (each lazy part's files, written by the split build), when
+/// there is one that reads; every file it names must be in `dist`. A build without it (Trunk)
+/// or with one that does not add up is served without preloads, and says so.
+fn part_files(raw: &[(String, Vec<u8>)]) -> Option<BTreeMap<String, Vec<String>>> {
+    let (_, bytes) = raw.iter().find(|(p, _)| p == "/chunks.json")?;
+    let parts: BTreeMap<String, Vec<String>> = match serde_json::from_slice(bytes) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("canvas-serve: chunks.json unreadable ({e}): no preloads");
+            return None;
+        }
+    };
+    let missing = parts.values().flatten().find(|f| {
+        !raw.iter()
+            .any(|(p, _)| p.strip_prefix('/') == Some(f.as_str()))
+    });
+    if let Some(f) = missing {
+        eprintln!("canvas-serve: chunks.json names {f}, which is not in dist: no preloads");
+        return None;
+    }
+    Some(parts)
 }
 
 struct Prepared {

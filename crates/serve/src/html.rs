@@ -135,6 +135,27 @@ pub(crate) fn prepare_index(html: &str, inj: &Injection<'_>) -> String {
     html
 }
 
+/// `html` with a `<link rel="preload">` for each wasm file of `files` (relative to the
+/// document's base) just before `</head>`, so the browser fetches a route's lazy parts beside
+/// the main module (issue #30). Without a `</head>`, `html` as it is. The links match the split
+/// loader's `fetch` of the same URL (same mode and credentials), which then reuses the answer.
+pub(crate) fn with_preloads(html: &str, files: &[&str]) -> String {
+    let lower = html.to_ascii_lowercase();
+    let Some(at) = lower.find("</head") else {
+        return html.to_owned();
+    };
+    let mut links = String::new();
+    for f in files {
+        links.push_str(&format!(
+            "<link rel=\"preload\" href=\"./{f}\" as=\"fetch\" type=\"application/wasm\" \
+             crossorigin=\"anonymous\" />\n"
+        ));
+    }
+    let mut out = html.to_owned();
+    out.insert_str(at, &links);
+    out
+}
+
 /// `'sha256-…'` source expressions for every inline `<script>` (one without `src`).
 pub(crate) fn inline_script_hashes(html: &str) -> Vec<String> {
     let lower = html.to_ascii_lowercase();

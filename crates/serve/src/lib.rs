@@ -44,11 +44,11 @@ use axum::Router;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-pub use cloud_proxy::{classify_ip, AddressClass, MAX_BINARY_BODY};
-pub use omnigent::OmnigentMount;
 /// The encoders behind every compressed response, for hosts that must compress the same way
 /// (the benches serve upstream's build with them).
 pub use assets::{brotli_bytes, gzip_bytes};
+pub use cloud_proxy::{classify_ip, AddressClass, MAX_BINARY_BODY};
+pub use omnigent::OmnigentMount;
 
 use assets::{Asset, Assets, Encoding, Injection};
 use proxy_util::{json_error, sandbox};
@@ -668,6 +668,12 @@ fn serve_static(app: &App, method: &Method, headers: &HeaderMap, rel: &str) -> R
     let Some(decoded) = percent_decode(rel) else {
         return plain(StatusCode::BAD_REQUEST, "Bad Request");
     };
+    // The app's own document: with the preloads of the route it opens on.
+    if decoded == "/" || decoded == "/index.html" {
+        if let Some(index) = app.assets.index_for("/") {
+            return asset_response(index, headers, StatusCode::OK);
+        }
+    }
     let found = if decoded.ends_with('/') {
         app.assets.get(&format!("{decoded}index.html"))
     } else {
@@ -679,7 +685,7 @@ fn serve_static(app: &App, method: &Method, headers: &HeaderMap, rel: &str) -> R
     let last = decoded.rsplit('/').next().unwrap_or("");
     let has_extension = last.contains('.');
     if accepts_html(headers) || !has_extension {
-        if let Some(index) = app.assets.index() {
+        if let Some(index) = app.assets.index_for(&decoded) {
             return asset_response(index, headers, StatusCode::OK);
         }
     }

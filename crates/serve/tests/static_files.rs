@@ -668,3 +668,107 @@ async fn host_is_parsed_strictly_and_no_host_gets_no_key() {
         assert!(answer.contains("strict-host-key"));
     }
 }
+
+/// The files a route's document preloads, in order.
+fn preloads(html: &str) -> Vec<String> {
+    html.lines()
+        .filter(|l| l.contains("rel=\"preload\"") && l.contains("as=\"fetch\""))
+        .map(|l| {
+            let at = l.find("href=\"./").expect("a relative href") + "href=\"./".len();
+            l[at..at + l[at..].find('"').unwrap()].to_string()
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn each_route_document_preloads_the_lazy_parts_it_opens_with() {
+    let dist = tempfile::tempdir().unwrap();
+    write_dist(dist.path(), &index_html());
+    for f in [
+        "split_sidebar-1.wasm",
+        "split_conversation-2.wasm",
+        "split_settings-3.wasm",
+        "chunk_shell-4.wasm",
+        "chunk_9-5.wasm",
+    ] {
+        std::fs::write(dist.path().join(f), wasm_body()).unwrap();
+    }
+    std::fs::write(
+        dist.path().join("chunks.json"),
+        r#"{"sidebar": ["split_sidebar-1.wasm", "chunk_shell-4.wasm"],
+            "conversation": ["split_conversation-2.wasm", "chunk_9-5.wasm", "chunk_shell-4.wasm"],
+            "settings": ["split_settings-3.wasm", "chunk_shell-4.wasm"]}"#,
+    )
+    .unwrap();
+    let mut config = Config::new(dist.path());
+    config.session_api_key = Some("k-preload".into());
+    let srv = serve(config).await;
+    let html = |path: &'static str| {
+        let url = format!("{}{path}", srv.url());
+        async move {
+            let r = get(&url, &[("accept", "text/html")]).await;
+            assert_eq!(r.status(), 200, "{path}");
+            assert_eq!(header(&r, "cache-control"), "no-store", "{path}");
+            let csp = header(&r, "content-security-policy").to_owned();
+            let body = r.text().await.unwrap();
+            // The injection and the CSP's script hashes hold in every route's document.
+            assert!(body.contains("k-preload"), "{path}");
+            let mut want: Vec<String> = inline_scripts(&body)
+                .iter()
+                .map(|s| sha256_source(s))
+                .collect();
+            let mut listed = csp_script_hashes(&csp);
+            want.sort();
+            listed.sort();
+            assert_eq!(listed, want, "{path}");
+            preloads(&body)
+        }
+    };
+    let shell = ["split_sidebar-1.wasm", "chunk_shell-4.wasm"];
+    assert_eq!(html("/").await, shell);
+    assert_eq!(html("/index.html").await, shell);
+    assert_eq!(html("/conversations").await, shell);
+    assert_eq!(
+        html("/conversations/abc?backend=x").await,
+        [
+            "split_sidebar-1.wasm",
+            "chunk_shell-4.wasm",
+            "split_conversation-2.wasm",
+            "chunk_9-5.wasm"
+        ]
+    );
+    assert_eq!(
+        html("/settings/llm").await,
+        [
+            "split_sidebar-1.wasm",
+            "chunk_shell-4.wasm",
+            "split_settings-3.wasm"
+        ]
+    );
+    // A part the build does not list (no automations here) adds nothing.
+    assert_eq!(html("/automations").await, shell);
+}
+
+#[tokio::test]
+async fn a_chunk_list_that_names_missing_files_means_no_preloads() {
+    let dist = tempfile::tempdir().unwrap();
+    write_dist(dist.path(), &index_html());
+    std::fs::write(
+        dist.path().join("chunks.json"),
+        r#"{"sidebar": ["split_sidebar-gone.wasm"]}"#,
+    )
+    .unwrap();
+    let srv = serve(Config::new(dist.path())).await;
+    let r = get(
+        &format!("{}/conversations/abc", srv.url()),
+        &[("accept", "text/html")],
+    )
+    .await;
+    assert_eq!(r.status(), 200);
+    assert!(preloads(&r.text().await.unwrap()).is_empty());
+    // Nor does a build without the list (Trunk's).
+    let plain = make_dist();
+    let srv = serve(Config::new(plain.path())).await;
+    let r = get(&format!("{}/", srv.url()), &[("accept", "text/html")]).await;
+    assert!(preloads(&r.text().await.unwrap()).is_empty());
+}
