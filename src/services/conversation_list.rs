@@ -252,7 +252,7 @@ pub async fn page(
     cursor: Option<&str>,
     limit: u32,
 ) -> Result<ConversationSummaryPage, ApiError> {
-    // Not `With::call`: its extra future costs the main module ≈ 0.3 KB gzip (issue #11).
+    // Not `Api::call`: its extra future costs the main module ≈ 0.3 KB gzip (issue #11).
     let c = client(backends, active);
     c.api
         .list_conversations(cursor, limit)

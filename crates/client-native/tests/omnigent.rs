@@ -1,5 +1,5 @@
 //! Host integration test of the Omnigent client (issue #12): the SAME core calls the browser
-//! makes (`backend_api` → `OmnigentApi` and its `OmnigentApiExt` capability → `Call` →
+//! makes (`backend_api` → the `Client`'s Omnigent methods → `Call` →
 //! `Transport`), over reqwest, against a REAL `omnigent server` and `omnigent host` (PyPI
 //! `omnigent` 0.19.1) whose stub agent talks to the repo's LLM stub. The session stream is
 //! opened from the core's stream plan, read incrementally with reqwest and reduced by the

@@ -674,7 +674,7 @@ pub fn decode_session_page(status: u16, body: &[u8]) -> Result<SessionPage, ApiE
     })
 }
 
-/// Whose agents [`OmnigentApiExt::agents`](crate::client::service::OmnigentApiExt::agents) lists.
+/// Whose agents [`Client::agents`](crate::client::Client::agents) lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AgentScope {
     /// The server's (built-in) agents: the default list.

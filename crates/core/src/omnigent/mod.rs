@@ -2,7 +2,7 @@
 //! decoders of its `/v1/*` API, host liveness, and the session stream reduced into the same
 //! timeline item model as the agent server's events. Pure: time is a parameter.
 //!
-//! The client itself (request plans, the `OmnigentApiExt` capability) is
+//! The client itself (request plans, the hosts, agents and sessions calls) is
 //! [`crate::client::omnigent`]; this module holds what it decodes into and the rules around it.
 //!
 //! | module | what |
