@@ -221,6 +221,8 @@ fn browser_benches(
     .args(filters)
     .envs(env)
     .current_dir(&ctx.root);
+    // The same artifacts as the end-to-end layer's build and canvas-serve's.
+    crate::pool::with_lints(ctx, &mut c);
     // Upstream's published build for the side-by-side benches (`bench_vs_upstream_*`), which
     // say so and measure ours only when it is missing.
     if let Some(build) = upstream {

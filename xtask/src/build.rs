@@ -114,6 +114,7 @@ pub fn build_serve(ctx: &Ctx) -> Result<PathBuf, String> {
         "canvas-serve",
     ])
     .current_dir(&ctx.root);
+    crate::pool::with_lints(ctx, &mut c);
     util::run_quiet(ctx, "cargo build canvas-serve", &mut c)?;
     Ok(serve_bin(ctx))
 }

@@ -6,8 +6,9 @@
 //! to its own log (`target/xtask-logs/tests/<layer>/…`); a passing binary prints one line, a
 //! failing one prints its whole log.
 //!
-//! Longest first uses the durations of earlier runs (`test-durations.tsv` in the shared cache)
-//! when every binary has one, else the size of the test's source file.
+//! Longest first uses the durations of earlier runs (`test-durations.tsv` in the shared cache),
+//! else those in `xtask/test-durations.tsv` (checked in, so that a fresh machine starts the long
+//! binaries first too), else the size of the test's source file.
 
 use crate::tools;
 use crate::util::{cmd, Ctx};
@@ -37,21 +38,52 @@ pub struct Outcome {
     pub failed: u64,
 }
 
+/// What a layer's build made: its test executables and, when it was linted, how many lint
+/// warnings and errors the compiler gave on this workspace's code (`None`: not linted).
+pub struct Built {
+    pub bins: Vec<TestBin>,
+    pub warnings: Option<u64>,
+}
+
 /// Builds the tests `cargo <args> --no-run` selects and lists their executables. Compiler
 /// messages go to the terminal as usual.
-pub fn build(ctx: &Ctx, args: &[&str]) -> Result<Vec<TestBin>, String> {
+///
+/// With `lint`, the build is also the clippy check: clippy's driver compiles this workspace's
+/// crates (`RUSTC_WORKSPACE_WRAPPER`, as `cargo clippy` does, but with code generation), so one
+/// compile both lints and makes the binaries — a separate `cargo clippy --all-targets` would
+/// type-check everything a second time (≈ 8 min of a fresh 2-core run for host and wasm32).
+/// Cargo keeps those artifacts apart from unlinted ones and replays their warnings when they are
+/// fresh, so a warm run counts the same warnings.
+pub fn build(ctx: &Ctx, args: &[&str], lint: bool) -> Result<Built, String> {
     let mut c = cmd(ctx, &ctx.cargo);
     c.args(args)
-        .args(["--no-run", "--message-format=json-render-diagnostics"])
+        .arg("--no-run")
         .current_dir(&ctx.root)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit());
+    let linted = lint && with_lints(ctx, &mut c);
+    if linted {
+        c.arg("--message-format=json");
+    } else {
+        c.arg("--message-format=json-render-diagnostics");
+    }
     let mut child = c.spawn().map_err(|e| format!("cargo: {e}"))?;
-    let mut bins = Vec::new();
+    let mut built = Built {
+        bins: Vec::new(),
+        warnings: linted.then_some(0),
+    };
     if let Some(out) = child.stdout.take() {
         for line in BufReader::new(out).lines().map_while(Result::ok) {
-            if let Some(b) = test_bin(&ctx.root, &line) {
-                bins.push(b);
+            let Ok(v) = serde_json::from_str::<Value>(&line) else {
+                continue;
+            };
+            if let Some(b) = test_bin(&ctx.root, &v) {
+                built.bins.push(b);
+            } else if let Some((rendered, counts)) = diagnostic(&v) {
+                eprint!("{rendered}");
+                if let Some(w) = built.warnings.as_mut() {
+                    *w += u64::from(counts);
+                }
             }
         }
     }
@@ -59,12 +91,37 @@ pub fn build(ctx: &Ctx, args: &[&str]) -> Result<Vec<TestBin>, String> {
     if !status.success() {
         return Err(format!("building the tests failed ({status})"));
     }
-    Ok(bins)
+    Ok(built)
+}
+
+/// Compiles this workspace's crates through clippy's driver (see [`build`]). Every dev-profile
+/// build xtask makes goes this way, so they share one set of artifacts. False, and nothing
+/// changed, when clippy is not installed (`rustup component add clippy`).
+pub fn with_lints(ctx: &Ctx, c: &mut Command) -> bool {
+    let driver = ctx.cargo_bin("clippy-driver");
+    if !Path::new(&driver).is_file() {
+        return false;
+    }
+    c.env("RUSTC_WORKSPACE_WRAPPER", driver);
+    true
+}
+
+/// A compiler message from cargo's JSON: its rendered text, and whether it is a lint or an
+/// error (a warning with a code, e.g. `clippy::len_zero` or `unused_variables`; the closing
+/// "N warnings emitted" has none).
+fn diagnostic(v: &Value) -> Option<(String, bool)> {
+    if v["reason"] != "compiler-message" {
+        return None;
+    }
+    let m = &v["message"];
+    let rendered = m["rendered"].as_str()?.to_string();
+    let level = m["level"].as_str().unwrap_or_default();
+    let counts = (level == "warning" && !m["code"].is_null()) || level == "error";
+    Some((rendered, counts))
 }
 
 /// A test executable from one line of cargo's JSON messages.
-fn test_bin(root: &Path, line: &str) -> Option<TestBin> {
-    let v: Value = serde_json::from_str(line).ok()?;
+fn test_bin(root: &Path, v: &Value) -> Option<TestBin> {
     if v["reason"] != "compiler-artifact" || v["profile"]["test"] != true {
         return None;
     }
@@ -96,10 +153,18 @@ fn durations_file() -> PathBuf {
     tools::cache_dir().join("test-durations.tsv")
 }
 
+/// The durations of earlier runs here, over the checked-in ones.
 fn read_durations() -> HashMap<String, f64> {
-    fs::read_to_string(durations_file())
-        .unwrap_or_default()
-        .lines()
+    let seed = Path::new(env!("CARGO_MANIFEST_DIR")).join("test-durations.tsv");
+    let mut all = parse_durations(&fs::read_to_string(seed).unwrap_or_default());
+    all.extend(parse_durations(
+        &fs::read_to_string(durations_file()).unwrap_or_default(),
+    ));
+    all
+}
+
+fn parse_durations(text: &str) -> HashMap<String, f64> {
+    text.lines()
         .filter_map(|l| {
             let (label, secs) = l.split_once('\t')?;
             Some((label.to_string(), secs.parse().ok()?))
@@ -108,7 +173,7 @@ fn read_durations() -> HashMap<String, f64> {
 }
 
 fn write_durations(new: &[(String, f64)]) {
-    let mut all = read_durations();
+    let mut all = parse_durations(&fs::read_to_string(durations_file()).unwrap_or_default());
     for (label, secs) in new {
         all.insert(label.clone(), *secs);
     }
@@ -119,14 +184,21 @@ fn write_durations(new: &[(String, f64)]) {
     let _ = fs::write(durations_file(), text);
 }
 
-/// Longest first: by earlier durations when every binary has one, else by source size.
-fn order(mut bins: Vec<TestBin>) -> Vec<TestBin> {
-    let known = read_durations();
-    if bins.iter().all(|b| known.contains_key(&b.label)) {
-        bins.sort_by(|a, b| known[&b.label].total_cmp(&known[&a.label]));
-    } else {
-        bins.sort_by_key(|b| std::cmp::Reverse(b.source_bytes));
-    }
+/// Longest first: by earlier durations; binaries with none yet (new, or never run unfiltered
+/// with a test in it, e.g. the ignored benches) go first, largest source first — one unknown
+/// binary must not turn the whole order into source sizes (the longest end-to-end binary then
+/// started last and ran alone at the end).
+fn order(bins: Vec<TestBin>) -> Vec<TestBin> {
+    order_by(bins, &read_durations())
+}
+
+fn order_by(mut bins: Vec<TestBin>, known: &HashMap<String, f64>) -> Vec<TestBin> {
+    bins.sort_by(|a, b| match (known.get(&a.label), known.get(&b.label)) {
+        (Some(x), Some(y)) => y.total_cmp(x),
+        (None, Some(_)) => std::cmp::Ordering::Less,
+        (Some(_), None) => std::cmp::Ordering::Greater,
+        (None, None) => b.source_bytes.cmp(&a.source_bytes),
+    });
     bins
 }
 
@@ -278,7 +350,8 @@ fn run_one(
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_result, test_bin};
+    use super::{diagnostic, order_by, parse_result, test_bin, TestBin};
+    use serde_json::Value;
     use std::path::Path;
 
     #[test]
@@ -296,19 +369,73 @@ mod tests {
 
     #[test]
     fn reads_test_executables_from_cargo_messages() {
+        let json = |line: &str| serde_json::from_str::<Value>(line).expect("json");
         let line = r#"{"reason":"compiler-artifact","package_id":"path+file:///r/crates/e2e#canvas-e2e@0.1.0","manifest_path":"/r/crates/e2e/Cargo.toml","target":{"kind":["test"],"name":"chaos","src_path":"/r/crates/e2e/tests/chaos.rs"},"profile":{"test":true},"executable":"/r/target/debug/deps/chaos-0a1b"}"#;
-        let b = test_bin(Path::new("/r"), line).expect("a test binary");
+        let b = test_bin(Path::new("/r"), &json(line)).expect("a test binary");
         assert_eq!(b.label, "crates/e2e/tests/chaos.rs");
         assert_eq!(b.exe, Path::new("/r/target/debug/deps/chaos-0a1b"));
         assert_eq!(b.dir, Path::new("/r/crates/e2e"));
         // A library built for the tests (not a test itself) and other messages are skipped.
         let lib = r#"{"reason":"compiler-artifact","manifest_path":"/r/Cargo.toml","target":{"src_path":"/r/src/lib.rs"},"profile":{"test":false},"executable":null}"#;
-        assert!(test_bin(Path::new("/r"), lib).is_none());
+        assert!(test_bin(Path::new("/r"), &json(lib)).is_none());
         assert!(test_bin(
             Path::new("/r"),
-            r#"{"reason":"build-finished","success":true}"#
+            &json(r#"{"reason":"build-finished","success":true}"#)
         )
         .is_none());
-        assert!(test_bin(Path::new("/r"), "not json").is_none());
+    }
+
+    #[test]
+    fn runs_the_longest_first_and_the_unknown_before_them() {
+        let bin = |label: &str, source_bytes: u64| TestBin {
+            label: label.to_string(),
+            exe: label.into(),
+            dir: ".".into(),
+            source_bytes,
+        };
+        let known = [("chaos", 399.0), ("chat", 236.0), ("xss", 17.0)]
+            .into_iter()
+            .map(|(l, s)| (l.to_string(), s))
+            .collect();
+        let bins = vec![
+            bin("xss", 9),
+            bin("bench", 90),
+            bin("chat", 50),
+            bin("new", 5),
+            bin("chaos", 10),
+        ];
+        let labels: Vec<String> = order_by(bins, &known)
+            .into_iter()
+            .map(|b| b.label)
+            .collect();
+        assert_eq!(labels, ["bench", "new", "chaos", "chat", "xss"]);
+    }
+
+    #[test]
+    fn counts_lints_and_errors_but_not_the_closing_summary() {
+        let msg = |level: &str, code: &str| {
+            serde_json::from_str::<Value>(&format!(
+                r#"{{"reason":"compiler-message","message":{{"level":"{level}","code":{code},"rendered":"{level}: text\n"}}}}"#
+            ))
+            .expect("json")
+        };
+        let lint = msg(
+            "warning",
+            r#"{"code":"clippy::len_zero","explanation":null}"#,
+        );
+        assert_eq!(
+            diagnostic(&lint),
+            Some(("warning: text\n".to_string(), true))
+        );
+        assert_eq!(diagnostic(&msg("error", "null")).map(|d| d.1), Some(true));
+        // "warning: 1 warning emitted" has no code.
+        assert_eq!(
+            diagnostic(&msg("warning", "null")).map(|d| d.1),
+            Some(false)
+        );
+        assert_eq!(
+            diagnostic(&serde_json::json!({"reason": "build-finished"})),
+            None
+        );
     }
 }

@@ -1,6 +1,7 @@
-//! `cargo xtask test`: installs what is missing, then every layer — rustfmt, clippy (host and
-//! wasm32), host tests, wasm-bindgen tests in headless Chromium, end-to-end tests (release build,
-//! real agent server, real Chromium) — and ends with one line `N passed, M failed; checks: K ok, L failed`.
+//! `cargo xtask test`: installs what is missing, then every layer — rustfmt, host tests,
+//! wasm-bindgen tests in headless Chromium, end-to-end tests (release build, real agent server,
+//! real Chromium) — and ends with one line `N passed, M failed; checks: K ok, L failed`. Clippy
+//! runs inside the layers' builds (`pool::build`), not as a compile of its own.
 
 use crate::build;
 use crate::pool::{self, TestBin};
@@ -63,21 +64,44 @@ impl Tally {
 }
 
 /// Builds a layer's test binaries and runs them side by side (see `pool`). A build that fails
-/// counts as one failure.
+/// counts as one failure. With `lint` (a check's name), the build is also that clippy check
+/// (`pool::build`): it passes when the build gave no lint warning.
+#[allow(clippy::too_many_arguments)]
 fn run_layer(
     ctx: &Ctx,
     tally: &mut Tally,
     layer: &str,
     build_args: &[&str],
+    lint: Option<&str>,
     jobs: usize,
     args: &[String],
     prepare: &(dyn Fn(&TestBin) -> Command + Sync),
 ) {
     step(ctx, layer);
     let t0 = Instant::now();
-    match pool::build(ctx, build_args) {
-        Ok(bins) => {
-            let out = pool::run(ctx, layer, bins, jobs, args, prepare);
+    let built = pool::build(ctx, build_args, lint.is_some());
+    if let Some(check) = lint {
+        let secs = t0.elapsed().as_secs_f64();
+        match &built {
+            Ok(pool::Built {
+                warnings: Some(0), ..
+            }) => tally.check(check, true, secs),
+            Ok(pool::Built {
+                warnings: Some(n), ..
+            }) => {
+                println!("    {check}: {n} warning(s) above");
+                tally.check(check, false, secs);
+            }
+            Ok(pool::Built { warnings: None, .. }) => {
+                println!("    {check}: clippy is not installed (rustup component add clippy)");
+                tally.check(check, false, secs);
+            }
+            Err(_) => tally.check(check, false, secs),
+        }
+    }
+    match built {
+        Ok(built) => {
+            let out = pool::run(ctx, layer, built.bins, jobs, args, prepare);
             tally.record(layer, out.passed, out.failed, t0.elapsed().as_secs_f64());
         }
         Err(e) => {
@@ -190,6 +214,9 @@ fn run_layers(
         c
     };
 
+    // Clippy: a layer that builds tests lints them in the same compile (`pool::build`), so
+    // the checks layer runs clippy itself only for what no selected layer builds.
+    let lint = |layer: &str, check: &'static str| (want("checks") && want(layer)).then_some(check);
     if want("checks") {
         run_check(
             ctx,
@@ -197,50 +224,45 @@ fn run_layers(
             "rustfmt --check",
             &mut cargo(&["fmt", "--all", "--", "--check"]),
         );
-        run_check(
-            ctx,
-            &mut tally,
-            "clippy (host)",
-            &mut cargo(&[
-                "clippy",
-                "--quiet",
-                "--workspace",
-                "--exclude",
-                "agent-canvas",
-                "--all-targets",
-                "--",
-                "-D",
-                "warnings",
-            ]),
-        );
-        // The app with its browser tests, and core's library (its dev-dependencies are
-        // host-only).
-        let wasm_clippy = |pkg: &str, targets: &str| {
-            cargo(&[
-                "clippy",
-                "--quiet",
-                "-p",
-                pkg,
-                "--target",
-                "wasm32-unknown-unknown",
-                targets,
-                "--",
-                "-D",
-                "warnings",
-            ])
-        };
-        run_check(
-            ctx,
-            &mut tally,
-            "clippy (wasm32)",
-            &mut wasm_clippy("agent-canvas", "--all-targets"),
-        );
-        run_check(
-            ctx,
-            &mut tally,
-            "clippy (wasm32, core)",
-            &mut wasm_clippy("canvas-core", "--lib"),
-        );
+        if !want("host") || !want("e2e") {
+            run_check(
+                ctx,
+                &mut tally,
+                "clippy (host)",
+                &mut cargo(&[
+                    "clippy",
+                    "--quiet",
+                    "--workspace",
+                    "--exclude",
+                    "agent-canvas",
+                    "--all-targets",
+                    "--",
+                    "-D",
+                    "warnings",
+                ]),
+            );
+        }
+        if !want("wasm") {
+            // The app with its browser tests (core's library is linted with it, as a
+            // workspace member it depends on).
+            run_check(
+                ctx,
+                &mut tally,
+                "clippy (wasm32)",
+                &mut cargo(&[
+                    "clippy",
+                    "--quiet",
+                    "-p",
+                    "agent-canvas",
+                    "--target",
+                    "wasm32-unknown-unknown",
+                    "--all-targets",
+                    "--",
+                    "-D",
+                    "warnings",
+                ]),
+            );
+        }
     }
 
     if want("host") {
@@ -258,6 +280,7 @@ fn run_layers(
                 "--exclude",
                 "canvas-e2e",
             ],
+            lint("host", "clippy (host tests)"),
             pool::jobs(4),
             filter,
             &|b| {
@@ -290,6 +313,7 @@ fn run_layers(
                 "--target",
                 "wasm32-unknown-unknown",
             ],
+            lint("wasm", "clippy (wasm32: app, core)"),
             pool::jobs(2),
             filter,
             &|b| {
@@ -333,6 +357,7 @@ fn run_layers(
                     &mut tally,
                     "end-to-end (Chromium)",
                     &["test", "-p", "canvas-e2e"],
+                    lint("e2e", "clippy (end-to-end tests)"),
                     pool::jobs(2),
                     &args,
                     &|b| {
