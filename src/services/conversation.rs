@@ -120,7 +120,7 @@ pub async fn start(
     // round trip before the create, not two (issue #30).
     let chosen = chosen_dir(&opts.working_dir, &launch::default_dir());
     let home = async {
-        match chosen {
+        match &chosen {
             Some(_) => String::new(),
             None => c
                 .api
@@ -135,7 +135,7 @@ pub async fn start(
     let local = settings::load_local(&active.backend.id);
     let server_llm = server.as_ref().map(ServerLlm::from_settings);
     let llm = effective_llm(Some(&local), server_llm.as_ref());
-    let dir = working_dir_for(&opts.working_dir, &launch::default_dir(), &home, &id);
+    let dir = working_dir_for(chosen, &home, &id);
     let mut req = new_conversation(message, &id, &dir, llm.as_ref());
     req.disabled_skills = server
         .as_ref()

@@ -187,15 +187,10 @@ pub fn check_working_dir(dir: &str) -> Result<(), String> {
     }
 }
 
-/// Where a new conversation works: `chosen` (the launcher's), else `app_default` (the app
+/// Where a new conversation works: the [`chosen_dir`] (the launcher's, else the app
 /// preference), else `<home>/workspace/project/<id>`.
-pub fn working_dir_for(
-    chosen: &str,
-    app_default: &str,
-    home: &str,
-    conversation_id: &str,
-) -> String {
-    chosen_dir(chosen, app_default).unwrap_or_else(|| default_working_dir(home, conversation_id))
+pub fn working_dir_for(chosen: Option<String>, home: &str, conversation_id: &str) -> String {
+    chosen.unwrap_or_else(|| default_working_dir(home, conversation_id))
 }
 
 /// The directory the user chose (the launcher's option, else the app's default), `None` when
@@ -362,12 +357,11 @@ mod tests {
         assert_eq!(chosen_dir(" /a ", "/b").as_deref(), Some("/a"));
         assert_eq!(chosen_dir(" ", " /b ").as_deref(), Some("/b"));
         assert_eq!(chosen_dir(" ", ""), None);
-        assert_eq!(working_dir_for(" /a ", "/b", "/home/u", "x-1"), "/a");
-        assert_eq!(working_dir_for("", " /b", "/home/u", "x-1"), "/b");
-        assert_eq!(
-            working_dir_for(" ", "", "/home/u/", "x-1"),
-            "/home/u/workspace/project/x1"
-        );
+        let dir =
+            |chosen: &str, app: &str| working_dir_for(chosen_dir(chosen, app), "/home/u/", "x-1");
+        assert_eq!(dir(" /a ", "/b"), "/a");
+        assert_eq!(dir("", " /b"), "/b");
+        assert_eq!(dir(" ", ""), "/home/u/workspace/project/x1");
         assert!(check_working_dir("/srv").is_ok());
         assert!(check_working_dir("C:\\work").is_ok());
         assert!(check_working_dir("").is_ok());
