@@ -10,6 +10,8 @@
 //! - reverse-proxies `/omnigent/<name>/*` to the Omnigent servers given as `omnigent` mounts
 //!   (issue #12; see `omnigent`), answers streamed, and injects their names; those paths answer
 //!   only loopback `Host`s and the `allow_hosts` (421 otherwise), key or no key;
+//! - on every proxy, only the console's own request headers go upstream and only the answer
+//!   headers about the body come back (`proxy_util`);
 //! - serves HTTP/1 with a header-read timeout, an idle timeout and a connection cap (`server`);
 //! - injects the session key unless `auth_required` or `lock_to_cloud`; with the key injected,
 //!   answers only `Host: localhost`, `127.x.y.z`, `[::1]` and the `allow_hosts` — 421 otherwise — so a DNS-rebinding page cannot
