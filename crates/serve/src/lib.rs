@@ -8,10 +8,12 @@
 //! - reverse-proxies the agent server's paths (same-origin ingress, websockets included);
 //! - answers `POST /api/cloud-proxy` (backends spec §8);
 //! - reverse-proxies `/omnigent/<name>/*` to the Omnigent servers given as `omnigent` mounts
-//!   (issue #12; see `omnigent`), answers streamed, and injects their names; those paths answer
-//!   only loopback `Host`s and the `allow_hosts` (421 otherwise), key or no key;
-//! - on every proxy, only the console's own request headers go upstream and only the answer
-//!   headers about the body come back (`proxy_util`);
+//!   (issue #12; see `omnigent`), answers streamed, and injects their names;
+//! - the proxied paths (ingress, automation, Omnigent mounts) answer only loopback `Host`s and the
+//!   `allow_hosts` (421 otherwise), key or no key: a DNS-rebinding page must not use the upstreams
+//!   through us; it refuses to start on a non-loopback address with an ingress unless
+//!   `allow_hosts` names the hosts it is reached by. Only the console's own request headers cross
+//!   a proxy, and only the answer headers about the body come back (`proxy_util`);
 //! - serves HTTP/1 with a header-read timeout, an idle timeout and a connection cap (`server`);
 //! - injects the session key unless `auth_required` or `lock_to_cloud`; with the key injected,
 //!   answers only `Host: localhost`, `127.x.y.z`, `[::1]` and the `allow_hosts` — 421 otherwise — so a DNS-rebinding page cannot
@@ -54,6 +56,9 @@ pub use omnigent::OmnigentMount;
 
 use assets::{Asset, Assets, Encoding, Injection};
 use proxy_util::{json_error, sandbox};
+
+/// The cloud proxy's path (relative to the base path); it is not the agent server's.
+const CLOUD_PROXY_PATH: &str = "/api/cloud-proxy";
 
 /// How long [`Running::shutdown`] waits for open connections before cutting them.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
@@ -234,8 +239,9 @@ pub(crate) struct App {
     /// With the key injected: only loopback `Host`s and the `allow_hosts` are served, so a page that rebinds its own DNS name to this server cannot
     /// read the key (DNS rebinding). `None` = any `Host`.
     allowed_hosts: Option<Vec<String>>,
-    /// The `allow_hosts`, always: the Omnigent mounts answer only loopback `Host`s and these, key
-    /// or no key (a single-user Omnigent has no auth of its own; see `route`).
+    /// The `allow_hosts`, always: the proxied paths answer only loopback `Host`s and these, key
+    /// or no key (a single-user Omnigent or an agent server in public mode acts for whoever
+    /// reaches it; see `route`).
     known_hosts: Vec<String>,
 }
 
@@ -357,6 +363,19 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
              page: it would be handed to any Host, e.g. a DNS-rebinding page. Pass \
              --allow-host <name> (repeatable) for every name this server is reached by, or \
              --auth-required so that users type the key",
+            config.host
+        )));
+    }
+
+    if (ingress.is_some() || automation.is_some())
+        && !config.host.is_loopback()
+        && allow_hosts.is_empty()
+    {
+        return Err(ServeError::InvalidConfig(format!(
+            "refusing to listen on {} (not loopback) with an agent server or automation service \
+             behind it: its paths answer only localhost and the --allow-host names (a \
+             DNS-rebinding page must not reach them). Pass --allow-host <name> (repeatable) for \
+             every name this server is reached by",
             config.host
         )));
     }
@@ -505,8 +524,9 @@ async fn route(app: &App, req: Request) -> Response {
             )
         }
     };
-    // The Omnigent mounts forward to servers that, on loopback, act for whoever asks: a
-    // DNS-rebinding page must not reach them through us even when no key is injected.
+    // The proxied upstreams act for whoever reaches them (a single-user Omnigent; the agent
+    // server to anyone with its key, which public mode asks the user for): a DNS-rebinding page
+    // must not reach them through us even when no key is injected.
     let known_host = host
         .as_deref()
         .is_some_and(|n| is_loopback_name(n) || app.known_hosts.iter().any(|h| h == n));
@@ -547,20 +567,22 @@ async fn route(app: &App, req: Request) -> Response {
         }
     };
 
+    let proxied = omnigent::is_omnigent_path(rel)
+        || ingress::is_automation_path(rel)
+        || (app.ingress.is_some() && rel != CLOUD_PROXY_PATH && ingress::is_ingress_path(rel));
+    if proxied && !known_host {
+        return plain(
+            StatusCode::MISDIRECTED_REQUEST,
+            "This path only answers to localhost / 127.0.0.1 and the --allow-host names.",
+        );
+    }
     if omnigent::is_omnigent_path(rel) {
-        if !known_host {
-            return plain(
-                StatusCode::MISDIRECTED_REQUEST,
-                "The Omnigent mounts only answer to localhost / 127.0.0.1 and the --allow-host \
-                 names.",
-            );
-        }
         let rel = rel.to_owned();
         let mut resp = app.omnigent.handle(req, &rel).await;
         sandbox(&mut resp);
         return resp;
     }
-    if rel == "/api/cloud-proxy" {
+    if rel == CLOUD_PROXY_PATH {
         let mut resp = app.cloud.handle(req).await;
         sandbox(&mut resp);
         return resp;

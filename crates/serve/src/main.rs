@@ -63,8 +63,8 @@ struct Args {
           value_parser = clap::value_parser!(u64).range(1..=10_000))]
     cloud_proxy_max_concurrent: u64,
     /// Host name this server is reached by, accepted while the key is injected and always on
-    /// the --omnigent mounts (repeatable); required with a non-loopback --host unless
-    /// --auth-required.
+    /// the proxied paths (agent server, automation, --omnigent mounts; repeatable); required with
+    /// a non-loopback --host while the key is injected or an agent server is proxied.
     #[arg(long, value_name = "NAME")]
     allow_host: Vec<String>,
     /// Seconds a client may take to send a request head (also the keep-alive idle limit).

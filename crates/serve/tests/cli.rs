@@ -215,3 +215,56 @@ async fn non_loopback_bind_with_the_key_injected_needs_allowed_hosts() {
     );
     stop(child);
 }
+
+/// Runs the binary; `None` (after killing it) if it is still running after 10 s: it started.
+fn refused(args: &[&str]) -> Option<(i32, String)> {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let Some(status) = wait_exit(&mut child, Duration::from_secs(10)) else {
+        stop(child);
+        return None;
+    };
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    Some((status.code().unwrap_or(-1), err))
+}
+
+#[tokio::test]
+async fn a_non_loopback_ingress_needs_allowed_hosts() {
+    let dist = make_dist();
+    let dist_arg = dist.path().to_str().unwrap();
+    let upstream = format!("http://127.0.0.1:{}", dead_port());
+    for flag in ["--agent-server-url", "--automation-url"] {
+        let args = [
+            "--dist",
+            dist_arg,
+            "--port",
+            "0",
+            "--host",
+            "0.0.0.0",
+            "--auth-required",
+            flag,
+            &upstream,
+        ];
+        // Its proxied paths answer only the loopback names and the --allow-host ones: without
+        // any, nobody reaching it over the network could use them.
+        let (code, err) = refused(&args).unwrap_or_else(|| panic!("{flag}: it started"));
+        assert_eq!(code, 2, "{flag}: {err}");
+        for part in ["0.0.0.0", "--allow-host"] {
+            assert!(err.contains(part), "{flag}: {part:?} missing from {err}");
+        }
+        let mut named = args.to_vec();
+        named.extend(["--allow-host", "canvas.example"]);
+        let (child, _) = spawn_ready(&named, "env-secret-key");
+        stop(child);
+    }
+}

@@ -510,6 +510,40 @@ async fn an_informational_answer_is_502() {
     assert!(detail.contains("101"), "{detail}");
 }
 
+#[tokio::test]
+async fn the_ingress_answers_only_known_hosts_even_without_a_key() {
+    // No key at all, and public mode (the key is not injected): DNS rebinding must not reach
+    // the agent server or the automation service through us either way.
+    for (key, auth_required) in [(None, false), (Some("launcher-key"), true)] {
+        let (srv, _dist) = with_both(key, auth_required).await;
+        let get = |path: &str, host: &str| {
+            format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n")
+        };
+        for path in ["/api/conversations", "/api/automation/v1", "/server_info"] {
+            for host in ["evil.example", "evil.example:8080"] {
+                let answer = raw(srv.addr(), get(path, host)).await;
+                assert!(
+                    answer.starts_with("HTTP/1.1 421"),
+                    "{key:?} {path} {host}: {answer}"
+                );
+                assert!(!answer.contains("\"method\""), "{path} reached upstream");
+            }
+            let answer = raw(srv.addr(), format!("GET {path} HTTP/1.0\r\n\r\n")).await;
+            assert!(answer.starts_with("HTTP/1.0 421"), "no Host: {answer}");
+            for host in ["127.0.0.1", "localhost:1", "canvas.example:443"] {
+                let answer = raw(srv.addr(), get(path, host)).await;
+                assert!(
+                    answer.starts_with("HTTP/1.1 200"),
+                    "{path} {host}: {answer}"
+                );
+            }
+        }
+        // The app itself still answers any Host when it hands out no key.
+        let answer = raw(srv.addr(), get("/", "evil.example")).await;
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    }
+}
+
 /// Sends `request` on a fresh connection and returns the whole answer (`Connection: close`).
 async fn raw(addr: std::net::SocketAddr, request: String) -> String {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
