@@ -65,6 +65,8 @@ pub struct OmnigentOptions {
     /// The LLM stub's OpenAI base URL for the host (`StubHandle::url()`, `http://127.0.0.1:P/v1`;
     /// `/v1` is appended when missing). `None`: the host gets no LLM (external events only).
     pub stub_llm_url: Option<String>,
+    /// Extra variables for the server alone, e.g. `("OMNIGENT_AUTH_HEADER", "Cf-Access-…")`.
+    pub server_env: Vec<(String, String)>,
 }
 
 impl OmnigentOptions {
@@ -74,6 +76,7 @@ impl OmnigentOptions {
             port,
             state_dir: state_dir.into(),
             stub_llm_url: None,
+            server_env: Vec::new(),
         }
     }
 }
@@ -163,6 +166,7 @@ impl OmnigentServer {
             .arg(opts.port.to_string())
             .arg("--no-open");
         private_env(&mut cmd, &home, &opts.state_dir);
+        cmd.envs(opts.server_env.iter().map(|(k, v)| (k, v)));
         cmd.stdout(out).stderr(err);
         let started = Instant::now();
         let mut group = Group::spawn("omnigent server", cmd).map_err(|e| {

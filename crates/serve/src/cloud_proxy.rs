@@ -13,7 +13,7 @@
 //!   `cloud_proxy_allow_private`. The name is resolved once, inside the HTTP client's resolver, and
 //!   the connection goes to exactly the addresses that passed the check (no DNS rebinding window).
 //! - Redirects are never followed nor passed back (the browser's `fetch` would follow them): a
-//!   3xx answer (but 304) becomes 502 naming the redirect.
+//!   3xx answer (but 304) becomes 502 naming the redirect (a 1xx too).
 //! - `timeout_seconds` is clamped to 1..=60 (default 15); expiry ⇒ 504.
 //! - At most `max_concurrent` requests run at once (their answers streaming included); beyond
 //!   that ⇒ 503.
@@ -21,13 +21,14 @@
 //!   `Content-Length` is over the cap, else the stream is cut (the answer fails) once it is. A
 //!   binary body travels base64-encoded inside the envelope, so it is limited to about 3/4 of
 //!   the cap: [`MAX_BINARY_BODY`] always fits.
-//! - Only the envelope's headers are forwarded (never the browser's own, so not its cookies),
-//!   minus hop-by-hop, `host`, `cookie`, `content-length`, and any header that carries this
-//!   server's own session key (trimmed, alone or after an auth scheme such as `Bearer`); a path
-//!   whose query carries it is refused (422). From the answer, hop-by-hop, `access-control-*`, `set-cookie` and headers that would act on our origin
-//!   (`strict-transport-security`, `clear-site-data`, `alt-svc`) are removed, and the answer gets
-//!   `Content-Security-Policy: sandbox; default-src 'none'` (set by the router for all proxied
-//!   answers).
+//! - Only the envelope's headers are forwarded (never the browser's own, so not its cookies), and
+//!   of those only the console's (`proxy_util::request_headers`, as on every proxy) but
+//!   `content-length`, and none that carries this server's own session key (trimmed, alone or
+//!   after an auth scheme such as `Bearer`); a path whose query carries it is refused (422). Of the
+//!   answer's headers only those about the body come back (`proxy_util::response_headers`: no
+//!   `set-cookie`, `access-control-*`, `strict-transport-security`, …) but `content-length`, and
+//!   the answer gets `Content-Security-Policy: sandbox; default-src 'none'` (set by the router for
+//!   all proxied answers).
 //! - JSON `body` is sent as JSON (`content-type: application/json`); a string body as its bytes;
 //!   `body_base64` (standard base64, e.g. a multipart upload) as the decoded bytes, with the
 //!   envelope's `Content-Type` header. `body` and `body_base64` together, or `body_base64` that
@@ -50,7 +51,10 @@ use futures_util::StreamExt;
 use serde::Deserialize;
 use tokio::sync::Semaphore;
 
-use crate::proxy_util::{error_chain, is_hop_by_hop, json_error, read_capped, ReadError};
+use crate::proxy_util::{
+    error_chain, json_error, read_capped, refuse_status, request_headers, response_headers,
+    ReadError,
+};
 use crate::ServeError;
 
 /// Cap on the envelope and on the answer body.
@@ -371,18 +375,6 @@ fn carries_key(value: &[u8], key: &str) -> bool {
         })
 }
 
-/// Request headers never forwarded from the envelope.
-const REQUEST_DROP: &[&str] = &["host", "cookie", "content-length"];
-/// Answer headers never passed back (besides hop-by-hop and `access-control-*`).
-const RESPONSE_DROP: &[&str] = &[
-    "set-cookie",
-    "set-cookie2",
-    "content-length",
-    "strict-transport-security",
-    "clear-site-data",
-    "alt-svc",
-];
-
 impl CloudProxy {
     pub(crate) fn new(
         extra_allow: &[String],
@@ -571,20 +563,15 @@ impl CloudProxy {
                 .map_err(|_| unprocessable(format!("invalid header name {name:?}")))?;
             let value = HeaderValue::from_str(value)
                 .map_err(|_| unprocessable(format!("invalid value for header {name}")))?;
-            given.append(name, value);
-        }
-        let mut headers = HeaderMap::new();
-        for (name, value) in &given {
-            let dropped = REQUEST_DROP.contains(&name.as_str())
-                || is_hop_by_hop(name, &given)
-                || self
-                    .own_key
-                    .as_ref()
-                    .is_some_and(|own| carries_key(value.as_bytes(), own));
-            if !dropped {
-                headers.append(name.clone(), value.clone());
+            let own_key =
+                (self.own_key.as_ref()).is_some_and(|own| carries_key(value.as_bytes(), own));
+            if !own_key {
+                given.append(name, value);
             }
         }
+        let mut headers = request_headers(&given);
+        // The body is sent with its own length.
+        headers.remove(header::CONTENT_LENGTH);
 
         // Body.
         let body: Option<Vec<u8>> = match (env.body, env.body_base64) {
@@ -628,20 +615,8 @@ impl CloudProxy {
         let upstream = builder.send().await.map_err(|e| upstream_error(e, secs))?;
 
         let status = upstream.status();
-        if status.is_redirection() && status != StatusCode::NOT_MODIFIED {
-            let location = upstream
-                .headers()
-                .get(header::LOCATION)
-                .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-            let to =
-                location.map_or_else(|| " without a Location".to_owned(), |l| format!(" to {l}"));
-            return Err(json_error(
-                StatusCode::BAD_GATEWAY,
-                format!(
-                    "upstream answered with a redirect ({status}{to}); the cloud proxy neither \
-                     follows nor passes on redirects"
-                ),
-            ));
+        if let Some(refused) = refuse_status("upstream", status, upstream.headers()) {
+            return Err(refused);
         }
         if upstream
             .content_length()
@@ -652,17 +627,9 @@ impl CloudProxy {
                 format!("upstream response exceeds {MAX_BODY} bytes"),
             ));
         }
-        let mut out_headers = HeaderMap::new();
-        for (name, value) in upstream.headers() {
-            let n = name.as_str();
-            if is_hop_by_hop(name, upstream.headers())
-                || n.starts_with("access-control-")
-                || RESPONSE_DROP.contains(&n)
-            {
-                continue;
-            }
-            out_headers.append(name.clone(), value.clone());
-        }
+        // The stream may be cut at the cap, so its length is not promised.
+        let mut out_headers = response_headers(upstream.headers());
+        out_headers.remove(header::CONTENT_LENGTH);
         // Streamed, with the cap counted as it goes; the slot is held until the stream ends.
         let mut streamed = 0usize;
         let body = upstream.bytes_stream().map(move |chunk| {

@@ -1,13 +1,16 @@
 //! Same-origin ingress: `/api/*`, `/sockets/*`, `/server_info`, `/health`, `/alive`, `/ready` are
-//! reverse-proxied to the agent server, so the app can reach it without CORS. The browser's
-//! `Cookie` header stays here; answers get the sandbox CSP (see `proxy_util::sandbox`).
+//! reverse-proxied to the agent server, so the app can reach it without CORS (and `/api/automation/*`
+//! to the automation service the same way). Only the console's own request headers go upstream
+//! and only the headers about the body come back (`proxy_util::{request_headers,
+//! response_headers}`); a redirect or 1xx answer is 502; answers get the sandbox CSP (see
+//! `proxy_util::sandbox`).
 
 use std::time::Duration;
 
 use axum::body::Body;
 use axum::extract::ws::{self, WebSocket, WebSocketUpgrade};
 use axum::extract::{FromRequestParts, Request};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
 use tokio_tungstenite::tungstenite::{
@@ -15,17 +18,15 @@ use tokio_tungstenite::tungstenite::{
     protocol::CloseFrame as TCloseFrame, Message as TMessage,
 };
 
-use crate::proxy_util::{error_chain, is_hop_by_hop, json_error};
+use crate::proxy_util::{
+    error_chain, json_error, refuse_status, request_headers, response_headers,
+};
 use crate::ServeError;
 
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 const WS_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// After one side of a websocket closes, how long the other may take to finish its close.
 const WS_CLOSE_GRACE: Duration = Duration::from_secs(2);
-
-/// Request headers never forwarded to the agent server: the browser's cookies for our origin are
-/// not the agent server's business (it authenticates with `X-Session-API-Key`).
-const REQUEST_SKIP: &[&str] = &["cookie"];
 
 /// Paths (relative to the base path) that belong to the agent server.
 pub(crate) fn is_ingress_path(rel: &str) -> bool {
@@ -47,6 +48,8 @@ pub(crate) fn is_reserved_path(rel: &str) -> bool {
 }
 
 pub(crate) struct Ingress {
+    /// What the upstream is, for messages ("agent server", "automation service").
+    what: String,
     /// `http(s)://host:port[/prefix]`, no trailing `/`.
     http_base: String,
     /// `ws(s)://host:port[/prefix]`, no trailing `/`.
@@ -82,6 +85,7 @@ impl Ingress {
             .build()
             .map_err(|e| ServeError::InvalidConfig(format!("HTTP client: {e}")))?;
         Ok(Ingress {
+            what: what.to_owned(),
             http_base,
             ws_base,
             client,
@@ -101,6 +105,13 @@ impl Ingress {
         }
     }
 
+    fn unreachable(&self, e: &(dyn std::error::Error + 'static)) -> Response {
+        json_error(
+            StatusCode::BAD_GATEWAY,
+            format!("{} unreachable: {}", self.what, error_chain(e)),
+        )
+    }
+
     fn target(base: &str, rel: &str, query: Option<&str>) -> String {
         let mut url = format!("{base}{rel}");
         if let Some(q) = query {
@@ -113,7 +124,7 @@ impl Ingress {
     async fn forward_http(&self, req: Request, rel: &str) -> Response {
         let (parts, body) = req.into_parts();
         let url = Self::target(&self.http_base, rel, parts.uri.query());
-        let headers = forwardable(&parts.headers, REQUEST_SKIP);
+        let headers = request_headers(&parts.headers);
         let has_body = parts.headers.contains_key(header::TRANSFER_ENCODING)
             || parts
                 .headers
@@ -124,17 +135,19 @@ impl Ingress {
         if has_body {
             builder = builder.body(reqwest::Body::wrap_stream(body.into_data_stream()));
         }
-        match builder.send().await {
-            Ok(upstream) => {
-                let status = upstream.status();
-                let headers = forwardable(upstream.headers(), &[]);
-                let mut resp = Response::new(Body::from_stream(upstream.bytes_stream()));
-                *resp.status_mut() = status;
-                *resp.headers_mut() = headers;
-                resp
-            }
-            Err(e) => unreachable_response(&e.without_url()),
+        let upstream = match builder.send().await {
+            Ok(u) => u,
+            Err(e) => return self.unreachable(&e.without_url()),
+        };
+        let status = upstream.status();
+        if let Some(refused) = refuse_status(&self.what, status, upstream.headers()) {
+            return refused;
         }
+        let headers = response_headers(upstream.headers());
+        let mut resp = Response::new(Body::from_stream(upstream.bytes_stream()));
+        *resp.status_mut() = status;
+        *resp.headers_mut() = headers;
+        resp
     }
 
     async fn forward_ws(&self, req: Request, rel: &str) -> Response {
@@ -148,16 +161,8 @@ impl Ingress {
             Ok(r) => r,
             Err(e) => return json_error(StatusCode::BAD_GATEWAY, format!("bad upstream URL: {e}")),
         };
-        // Forward the end-to-end headers (auth…) but not the handshake's own, nor cookies.
-        let skip: &[&str] = &[
-            "cookie",
-            "sec-websocket-key",
-            "sec-websocket-version",
-            "sec-websocket-extensions",
-            "sec-websocket-accept",
-            "sec-websocket-protocol",
-        ];
-        for (name, value) in forwardable(&parts.headers, skip).iter() {
+        // The console's headers (the handshake's own are the client's to make).
+        for (name, value) in request_headers(&parts.headers).iter() {
             upstream_req
                 .headers_mut()
                 .append(name.clone(), value.clone());
@@ -170,39 +175,23 @@ impl Ingress {
         match connected {
             Err(_) => json_error(
                 StatusCode::BAD_GATEWAY,
-                "agent server unreachable: websocket handshake timed out",
+                format!("{} unreachable: websocket handshake timed out", self.what),
             ),
             Ok(Err(tungstenite::Error::Http(resp))) => {
                 // The agent server refused the upgrade: pass its answer on.
                 let (rparts, rbody) = resp.into_parts();
+                if let Some(refused) = refuse_status(&self.what, rparts.status, &rparts.headers) {
+                    return refused;
+                }
                 let mut out = Response::new(Body::from(rbody.unwrap_or_default()));
                 *out.status_mut() = rparts.status;
-                *out.headers_mut() = forwardable(&rparts.headers, &[]);
+                *out.headers_mut() = response_headers(&rparts.headers);
                 out
             }
-            Ok(Err(e)) => unreachable_response(&e),
+            Ok(Err(e)) => self.unreachable(&e),
             Ok(Ok((upstream, _))) => upgrade.on_upgrade(move |client| pump(client, upstream)),
         }
     }
-}
-
-fn unreachable_response(e: &(dyn std::error::Error + 'static)) -> Response {
-    json_error(
-        StatusCode::BAD_GATEWAY,
-        format!("agent server unreachable: {}", error_chain(e)),
-    )
-}
-
-/// Headers minus hop-by-hop ones, `Host` and those in `skip`.
-fn forwardable(headers: &HeaderMap, skip: &[&str]) -> HeaderMap {
-    let mut out = HeaderMap::with_capacity(headers.len());
-    for (name, value) in headers {
-        if name == header::HOST || is_hop_by_hop(name, headers) || skip.contains(&name.as_str()) {
-            continue;
-        }
-        out.append(name.clone(), value.clone());
-    }
-    out
 }
 
 type Upstream =

@@ -8,8 +8,13 @@
 //! - reverse-proxies the agent server's paths (same-origin ingress, websockets included);
 //! - answers `POST /api/cloud-proxy` (backends spec §8);
 //! - reverse-proxies `/omnigent/<name>/*` to the Omnigent servers given as `omnigent` mounts
-//!   (issue #12; see `omnigent`), answers streamed, and injects their names; those paths answer
-//!   only loopback `Host`s and the `allow_hosts` (421 otherwise), key or no key;
+//!   (issue #12; see `omnigent`), answers streamed, and injects their names;
+//! - the proxied paths (ingress, automation, Omnigent mounts) answer only loopback `Host`s and the
+//!   `allow_hosts` (421 otherwise), key or no key: a DNS-rebinding page must not use the upstreams
+//!   through us; it refuses to start on a non-loopback address with any of them unless
+//!   `allow_hosts` names the hosts it is reached by, and with Omnigent mounts unless
+//!   `omnigent_behind_auth_proxy` (the operator's word that a proxy in front authenticates). Only the console's own request headers cross
+//!   a proxy, and only the answer headers about the body come back (`proxy_util`);
 //! - serves HTTP/1 with a header-read timeout, an idle timeout and a connection cap (`server`);
 //! - injects the session key unless `auth_required` or `lock_to_cloud`; with the key injected,
 //!   answers only `Host: localhost`, `127.x.y.z`, `[::1]` and the `allow_hosts` — 421 otherwise — so a DNS-rebinding page cannot
@@ -53,6 +58,9 @@ pub use omnigent::OmnigentMount;
 use assets::{Asset, Assets, Encoding, Injection};
 use proxy_util::{json_error, sandbox};
 
+/// The cloud proxy's path (relative to the base path); it is not the agent server's.
+const CLOUD_PROXY_PATH: &str = "/api/cloud-proxy";
+
 /// How long [`Running::shutdown`] waits for open connections before cutting them.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
@@ -73,6 +81,10 @@ pub struct Config {
     /// Omnigent servers reverse-proxied under `/omnigent/<name>/` (issue #12); their names are
     /// injected as `__AGENT_CANVAS_OMNIGENT__` (comma-separated).
     pub omnigent: Vec<OmnigentMount>,
+    /// The operator's word that a proxy in front authenticates every request: without it,
+    /// Omnigent mounts on a non-loopback `host` are refused (a single-user Omnigent acts for
+    /// whoever reaches it).
+    pub omnigent_behind_auth_proxy: bool,
     /// Injected as `__AGENT_CANVAS_SESSION_API_KEY__` unless `auth_required` or `lock_to_cloud`
     /// (the cloud proxy still uses it to recognise its own key).
     pub session_api_key: Option<String>,
@@ -112,6 +124,7 @@ impl Config {
             agent_server_url: None,
             automation_url: None,
             omnigent: Vec::new(),
+            omnigent_behind_auth_proxy: false,
             session_api_key: None,
             auth_required: false,
             lock_to_cloud: None,
@@ -136,6 +149,10 @@ impl std::fmt::Debug for Config {
             .field("agent_server_url", &self.agent_server_url)
             .field("automation_url", &self.automation_url)
             .field("omnigent", &self.omnigent)
+            .field(
+                "omnigent_behind_auth_proxy",
+                &self.omnigent_behind_auth_proxy,
+            )
             .field(
                 "session_api_key",
                 &self.session_api_key.as_ref().map(|_| "<redacted>"),
@@ -174,6 +191,7 @@ pub enum ServeError {
 pub struct Running {
     addr: SocketAddr,
     url: String,
+    bound_url: String,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<()>>,
 }
@@ -187,6 +205,12 @@ impl Running {
     /// `http://127.0.0.1:PORT` followed by the base path, if any (no trailing `/`).
     pub fn url(&self) -> String {
         self.url.clone()
+    }
+
+    /// Like [`Running::url`] but with the address actually bound (`http://0.0.0.0:PORT…` on every
+    /// interface): what the ready line shows.
+    pub fn bound_url(&self) -> String {
+        self.bound_url.clone()
     }
 
     /// Stops accepting, lets open requests finish (up to a few seconds), then returns.
@@ -232,8 +256,9 @@ pub(crate) struct App {
     /// With the key injected: only loopback `Host`s and the `allow_hosts` are served, so a page that rebinds its own DNS name to this server cannot
     /// read the key (DNS rebinding). `None` = any `Host`.
     allowed_hosts: Option<Vec<String>>,
-    /// The `allow_hosts`, always: the Omnigent mounts answer only loopback `Host`s and these, key
-    /// or no key (a single-user Omnigent has no auth of its own; see `route`).
+    /// The `allow_hosts`, always: the proxied paths answer only loopback `Host`s and these, key
+    /// or no key (a single-user Omnigent or an agent server in public mode acts for whoever
+    /// reaches it; see `route`).
     known_hosts: Vec<String>,
 }
 
@@ -359,6 +384,30 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         )));
     }
 
+    if !config.omnigent.is_empty()
+        && !config.host.is_loopback()
+        && !config.omnigent_behind_auth_proxy
+    {
+        return Err(ServeError::InvalidConfig(format!(
+            "refusing to mount Omnigent servers while listening on {} (not loopback): a \
+             single-user Omnigent acts for whoever reaches it, and canvas-serve authenticates \
+             nobody. Listen on 127.0.0.1, or put a proxy that authenticates every request in \
+             front of canvas-serve and pass --omnigent-behind-auth-proxy (and --allow-host \
+             <name> for the name that proxy reaches it by)",
+            config.host
+        )));
+    }
+    let proxies = ingress.is_some() || automation.is_some() || !config.omnigent.is_empty();
+    if proxies && !config.host.is_loopback() && allow_hosts.is_empty() {
+        return Err(ServeError::InvalidConfig(format!(
+            "refusing to listen on {} (not loopback) with an agent server, automation service \
+             or Omnigent server behind it: their paths answer only localhost and the \
+             --allow-host names (a DNS-rebinding page must not reach them). Pass --allow-host \
+             <name> (repeatable) for every name this server is reached by",
+            config.host
+        )));
+    }
+
     let listener = match tokio::net::TcpListener::bind((config.host, config.port)).await {
         Ok(l) => l,
         Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => {
@@ -408,14 +457,12 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         IpAddr::V6(v6) if v6.is_unspecified() => "[::1]".to_owned(),
         IpAddr::V6(v6) => format!("[{v6}]"),
     };
-    let url = format!(
-        "http://{shown_ip}:{}{}",
-        addr.port(),
-        base_path.as_deref().unwrap_or("")
-    );
+    let base = base_path.as_deref().unwrap_or("");
+    let url = format!("http://{shown_ip}:{}{base}", addr.port());
     Ok(Running {
         addr,
         url,
+        bound_url: format!("http://{addr}{base}"),
         stop: Some(stop_tx),
         task: Some(task),
     })
@@ -503,8 +550,9 @@ async fn route(app: &App, req: Request) -> Response {
             )
         }
     };
-    // The Omnigent mounts forward to servers that, on loopback, act for whoever asks: a
-    // DNS-rebinding page must not reach them through us even when no key is injected.
+    // The proxied upstreams act for whoever reaches them (a single-user Omnigent; the agent
+    // server to anyone with its key, which public mode asks the user for): a DNS-rebinding page
+    // must not reach them through us even when no key is injected.
     let known_host = host
         .as_deref()
         .is_some_and(|n| is_loopback_name(n) || app.known_hosts.iter().any(|h| h == n));
@@ -545,20 +593,22 @@ async fn route(app: &App, req: Request) -> Response {
         }
     };
 
+    let proxied = omnigent::is_omnigent_path(rel)
+        || ingress::is_automation_path(rel)
+        || (app.ingress.is_some() && rel != CLOUD_PROXY_PATH && ingress::is_ingress_path(rel));
+    if proxied && !known_host {
+        return plain(
+            StatusCode::MISDIRECTED_REQUEST,
+            "This path only answers to localhost / 127.0.0.1 and the --allow-host names.",
+        );
+    }
     if omnigent::is_omnigent_path(rel) {
-        if !known_host {
-            return plain(
-                StatusCode::MISDIRECTED_REQUEST,
-                "The Omnigent mounts only answer to localhost / 127.0.0.1 and the --allow-host \
-                 names.",
-            );
-        }
         let rel = rel.to_owned();
         let mut resp = app.omnigent.handle(req, &rel).await;
         sandbox(&mut resp);
         return resp;
     }
-    if rel == "/api/cloud-proxy" {
+    if rel == CLOUD_PROXY_PATH {
         let mut resp = app.cloud.handle(req).await;
         sandbox(&mut resp);
         return resp;

@@ -1,4 +1,5 @@
-//! `canvas-serve` command line. Prints `canvas-serve listening on <url>` once ready.
+//! `canvas-serve` command line. Prints `canvas-serve listening on <url>` once ready (the address
+//! it bound: `http://0.0.0.0:PORT` on every interface).
 
 use std::io::Write;
 use std::net::IpAddr;
@@ -35,6 +36,10 @@ struct Args {
     /// and -, unique), e.g. --omnigent local=http://127.0.0.1:6767.
     #[arg(long, value_name = "NAME=URL")]
     omnigent: Vec<OmnigentMount>,
+    /// Allow the --omnigent mounts on a non-loopback --host. Only behind a proxy that
+    /// authenticates every request: a single-user Omnigent acts for whoever reaches it.
+    #[arg(long)]
+    omnigent_behind_auth_proxy: bool,
     /// Session API key handed to the app (prefer the environment variable: it is not shown by ps).
     #[arg(
         long,
@@ -63,8 +68,8 @@ struct Args {
           value_parser = clap::value_parser!(u64).range(1..=10_000))]
     cloud_proxy_max_concurrent: u64,
     /// Host name this server is reached by, accepted while the key is injected and always on
-    /// the --omnigent mounts (repeatable); required with a non-loopback --host unless
-    /// --auth-required.
+    /// the proxied paths (agent server, automation, --omnigent mounts; repeatable); required with
+    /// a non-loopback --host while the key is injected or anything is proxied.
     #[arg(long, value_name = "NAME")]
     allow_host: Vec<String>,
     /// Seconds a client may take to send a request head (also the keep-alive idle limit).
@@ -89,6 +94,7 @@ impl Args {
         c.agent_server_url = self.agent_server_url;
         c.automation_url = self.automation_url;
         c.omnigent = self.omnigent;
+        c.omnigent_behind_auth_proxy = self.omnigent_behind_auth_proxy;
         c.session_api_key = self.session_api_key;
         c.auth_required = self.auth_required;
         c.lock_to_cloud = self.lock_to_cloud;
@@ -142,7 +148,7 @@ async fn main() -> ExitCode {
     let stopped = stop_signal();
     {
         let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "canvas-serve listening on {}", running.url());
+        let _ = writeln!(out, "canvas-serve listening on {}", running.bound_url());
         let _ = out.flush();
     }
     stopped.await;

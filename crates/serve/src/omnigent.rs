@@ -4,13 +4,15 @@
 //!
 //! - Every method; request bodies (multipart uploads included) and answers are streamed, never
 //!   buffered: a `text/event-stream` reaches the browser event by event.
-//! - Request headers: hop-by-hop ones, `Host`, `Cookie` (as in the ingress), and every
-//!   `X-Forwarded-*` / `Forwarded` header are dropped: `X-Forwarded-Email` is Omnigent's identity
-//!   header, and the browser never chooses who it is upstream. `Origin` is passed on: Omnigent
-//!   checks it on multipart routes (in single-user mode it must be a loopback origin).
-//! - Answers: hop-by-hop headers and `Set-Cookie` are dropped (cookies never go upstream, so none
-//!   come back); the router puts the sandbox CSP on them (`proxy_util::sandbox`). A redirect
-//!   (3xx but 304) becomes 502: it would send the browser to the upstream's own address.
+//! - Request headers: only the console's own go upstream (`proxy_util::request_headers`, as on
+//!   every proxy): Omnigent's identity header (`X-Forwarded-Email`, or whatever its operator
+//!   chose with `OMNIGENT_AUTH_HEADER`, e.g. `Cf-Access-Authenticated-User-Email`) never does, so
+//!   the browser never chooses who it is upstream. `Origin` is passed on: Omnigent checks it on
+//!   multipart routes (in single-user mode it must be a loopback origin).
+//! - Answers: only the headers about the body come back (`proxy_util::response_headers`: no
+//!   `Set-Cookie`, `Access-Control-*`, …); the router puts the sandbox CSP on them
+//!   (`proxy_util::sandbox`). A redirect (3xx but 304) or a 1xx becomes 502: a redirect would
+//!   send the browser to the upstream's own address.
 //! - An unreachable upstream is 502 `{"detail"}`; an unknown mount name (or `/omnigent` itself)
 //!   is 404 `{"detail", "mounts"}` naming the mounts there are.
 //! - Websockets are not proxied here (the console uses the SSE stream).
@@ -20,10 +22,12 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::extract::Request;
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-use crate::proxy_util::{error_chain, is_hop_by_hop, json_error};
+use crate::proxy_util::{
+    error_chain, json_error, refuse_status, request_headers, response_headers,
+};
 use crate::ServeError;
 
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -216,20 +220,9 @@ impl Omnigent {
             }
         };
         let status = upstream.status();
-        if status.is_redirection() && status != StatusCode::NOT_MODIFIED {
-            let to = upstream
-                .headers()
-                .get(header::LOCATION)
-                .map(|v| format!(" to {}", String::from_utf8_lossy(v.as_bytes())))
-                .unwrap_or_else(|| " without a Location".to_owned());
-            return json_error(
-                StatusCode::BAD_GATEWAY,
-                format!(
-                    "Omnigent server {:?} answered with a redirect ({status}{to}); the proxy \
-                     neither follows nor passes on redirects",
-                    mount.name
-                ),
-            );
+        let who = format!("Omnigent server {:?}", mount.name);
+        if let Some(refused) = refuse_status(&who, status, upstream.headers()) {
+            return refused;
         }
         let headers = response_headers(upstream.headers());
         let mut resp = Response::new(Body::from_stream(upstream.bytes_stream()));
@@ -237,36 +230,6 @@ impl Omnigent {
         *resp.headers_mut() = headers;
         resp
     }
-}
-
-/// What goes upstream: no hop-by-hop headers, `Host`, `Cookie`, `X-Forwarded-*`, `Forwarded`.
-fn request_headers(headers: &HeaderMap) -> HeaderMap {
-    let mut out = HeaderMap::with_capacity(headers.len());
-    for (name, value) in headers {
-        let n = name.as_str();
-        if name == header::HOST
-            || is_hop_by_hop(name, headers)
-            || n == "cookie"
-            || n == "forwarded"
-            || n.starts_with("x-forwarded-")
-        {
-            continue;
-        }
-        out.append(name.clone(), value.clone());
-    }
-    out
-}
-
-/// What comes back: no hop-by-hop headers, no `Set-Cookie`.
-fn response_headers(headers: &HeaderMap) -> HeaderMap {
-    let mut out = HeaderMap::with_capacity(headers.len());
-    for (name, value) in headers {
-        if is_hop_by_hop(name, headers) || name == header::SET_COOKIE {
-            continue;
-        }
-        out.append(name.clone(), value.clone());
-    }
-    out
 }
 
 #[cfg(test)]
@@ -345,30 +308,5 @@ mod tests {
         for no in ["/omnigentx", "/api/omnigent", "/", "/omni"] {
             assert!(!is_omnigent_path(no), "{no}");
         }
-    }
-
-    #[test]
-    fn identity_and_cookies_never_go_upstream() {
-        let mut h = HeaderMap::new();
-        for (k, v) in [
-            ("host", "127.0.0.1:8080"),
-            ("cookie", "sid=1"),
-            ("x-forwarded-email", "admin@example.com"),
-            ("x-forwarded-user", "admin"),
-            ("forwarded", "for=1.2.3.4"),
-            ("connection", "keep-alive, x-drop-me"),
-            ("x-drop-me", "1"),
-            ("origin", "http://127.0.0.1:8080"),
-            ("content-type", "application/json"),
-            ("accept", "text/event-stream"),
-        ] {
-            h.append(
-                axum::http::HeaderName::from_static(k),
-                HeaderValue::from_static(v),
-            );
-        }
-        let out = request_headers(&h);
-        let names: Vec<&str> = out.keys().map(|k| k.as_str()).collect();
-        assert_eq!(names, ["origin", "content-type", "accept"]);
     }
 }

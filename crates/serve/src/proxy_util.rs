@@ -1,4 +1,5 @@
-//! Helpers shared by the ingress and the cloud proxy: hop-by-hop headers, JSON errors, bodies.
+//! Helpers shared by the proxies (ingress, automation ingress, Omnigent mounts, cloud proxy): the
+//! headers that may cross them, the answers that may not, JSON errors, bodies.
 
 use axum::body::Body;
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, StatusCode};
@@ -6,31 +7,110 @@ use axum::response::{IntoResponse, Response};
 use bytes::{Bytes, BytesMut};
 use futures_util::StreamExt;
 
-/// Hop-by-hop headers (RFC 9110 §7.6.1) plus the legacy ones proxies must not forward.
-const HOP_BY_HOP: &[&str] = &[
-    "connection",
-    "keep-alive",
-    "proxy-connection",
-    "proxy-authenticate",
-    "proxy-authorization",
-    "te",
-    "trailer",
-    "trailers",
-    "transfer-encoding",
-    "upgrade",
+/// The request headers a proxy passes upstream: what the console's own calls send (auth, content
+/// negotiation, conditional and range requests, the event stream's resume point, `Origin` for
+/// Omnigent's CSRF guard). Anything else stays here: cookies, and above all the identity headers
+/// an auth proxy in front of canvas-serve sets (`X-Forwarded-Email`,
+/// `Cf-Access-Authenticated-User-Email`, `X-Goog-Authenticated-User-Email`, `Remote-User`,
+/// `X-Real-IP`, …), which an upstream may be configured to trust.
+const REQUEST_HEADERS: &[&str] = &[
+    "accept",
+    "accept-encoding",
+    "accept-language",
+    "authorization",
+    "x-session-api-key",
+    "x-org-id",
+    "x-expose-secrets",
+    "cache-control",
+    "pragma",
+    "content-type",
+    "content-length",
+    "content-encoding",
+    "if-match",
+    "if-none-match",
+    "if-modified-since",
+    "if-unmodified-since",
+    "if-range",
+    "range",
+    "last-event-id",
+    "origin",
+    "user-agent",
 ];
 
-/// Whether `name` is hop-by-hop, including the headers listed in this message's `Connection`.
-pub(crate) fn is_hop_by_hop(name: &HeaderName, headers: &HeaderMap) -> bool {
-    let n = name.as_str();
-    if HOP_BY_HOP.contains(&n) {
-        return true;
+/// The answer headers a proxy passes back: what describes the body and its caching. Nothing that
+/// acts on our origin (`Set-Cookie`, `Clear-Site-Data`, `Access-Control-*`,
+/// `Strict-Transport-Security`, `Alt-Svc`, `WWW-Authenticate`) or moves the browser (`Refresh`,
+/// `Location`, `Link`).
+const RESPONSE_HEADERS: &[&str] = &[
+    "content-type",
+    "content-length",
+    "content-encoding",
+    "content-language",
+    "content-disposition",
+    "content-range",
+    "accept-ranges",
+    "cache-control",
+    "expires",
+    "etag",
+    "last-modified",
+    "vary",
+    "retry-after",
+];
+
+/// The request headers that go upstream ([`REQUEST_HEADERS`]).
+pub(crate) fn request_headers(headers: &HeaderMap) -> HeaderMap {
+    only(headers, REQUEST_HEADERS)
+}
+
+/// The answer headers that come back ([`RESPONSE_HEADERS`]).
+pub(crate) fn response_headers(headers: &HeaderMap) -> HeaderMap {
+    only(headers, RESPONSE_HEADERS)
+}
+
+/// The headers named in `allowed` (none is hop-by-hop), minus any this message's `Connection`
+/// lists.
+fn only(headers: &HeaderMap, allowed: &[&str]) -> HeaderMap {
+    let mut out = HeaderMap::new();
+    for (name, value) in headers {
+        if allowed.contains(&name.as_str()) && !listed_in_connection(name, headers) {
+            out.append(name.clone(), value.clone());
+        }
     }
+    out
+}
+
+/// A 502 instead of an upstream answer the browser must not get: a redirect (3xx but 304) would
+/// send it to the upstream's own address (the proxies never follow one), and an informational
+/// status (1xx) is no answer. `upstream` names the upstream in the detail.
+pub(crate) fn refuse_status(
+    upstream: &str,
+    status: StatusCode,
+    headers: &HeaderMap,
+) -> Option<Response> {
+    let detail = if status.is_informational() {
+        format!("{upstream} answered with an informational status ({status}), not an answer")
+    } else if status.is_redirection() && status != StatusCode::NOT_MODIFIED {
+        let to = headers
+            .get(header::LOCATION)
+            .map(|v| format!(" to {}", String::from_utf8_lossy(v.as_bytes())))
+            .unwrap_or_else(|| " without a Location".to_owned());
+        format!(
+            "{upstream} answered with a redirect ({status}{to}); the proxy neither follows nor \
+             passes on redirects"
+        )
+    } else {
+        return None;
+    };
+    Some(json_error(StatusCode::BAD_GATEWAY, detail))
+}
+
+/// Whether this message's `Connection` header lists `name` (a hop-by-hop header of its own).
+fn listed_in_connection(name: &HeaderName, headers: &HeaderMap) -> bool {
     headers.get_all(header::CONNECTION).iter().any(|v| {
         v.to_str()
             .unwrap_or("")
             .split(',')
-            .any(|t| t.trim().eq_ignore_ascii_case(n))
+            .any(|t| t.trim().eq_ignore_ascii_case(name.as_str()))
     })
 }
 
@@ -97,4 +177,37 @@ pub(crate) async fn read_capped(body: Body, cap: usize) -> Result<Bytes, ReadErr
         buf.extend_from_slice(&chunk);
     }
     Ok(buf.freeze())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.append(HeaderName::from_static(k), HeaderValue::from_static(v));
+        }
+        h
+    }
+
+    #[test]
+    fn identity_cookies_and_connection_listed_headers_never_go_upstream() {
+        let h = map(&[
+            ("host", "127.0.0.1:8080"),
+            ("cookie", "sid=1"),
+            ("x-forwarded-email", "admin@example.com"),
+            ("cf-access-authenticated-user-email", "admin@example.com"),
+            ("remote-user", "admin"),
+            ("connection", "keep-alive, x-org-id"),
+            ("keep-alive", "timeout=5"),
+            ("x-org-id", "dropped: listed in Connection"),
+            ("origin", "http://127.0.0.1:8080"),
+            ("content-type", "application/json"),
+            ("accept", "text/event-stream"),
+        ]);
+        let out = request_headers(&h);
+        let names: Vec<&str> = out.keys().map(|k| k.as_str()).collect();
+        assert_eq!(names, ["origin", "content-type", "accept"]);
+    }
 }

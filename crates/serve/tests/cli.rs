@@ -175,6 +175,11 @@ async fn non_loopback_bind_with_the_key_injected_needs_allowed_hosts() {
         ],
         "env-secret-key",
     );
+    // The ready line says where it really listens; this machine reaches it on loopback.
+    let url = url
+        .strip_prefix("http://0.0.0.0:")
+        .map(|port| format!("http://127.0.0.1:{port}"))
+        .unwrap_or_else(|| panic!("not the bound address: {url}"));
     for host in [
         "canvas.example",
         "canvas.example:8080",
@@ -214,4 +219,113 @@ async fn non_loopback_bind_with_the_key_injected_needs_allowed_hosts() {
         "env-secret-key",
     );
     stop(child);
+}
+
+/// Runs the binary; `None` (after killing it) if it is still running after 10 s: it started.
+fn refused(args: &[&str]) -> Option<(i32, String)> {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let Some(status) = wait_exit(&mut child, Duration::from_secs(10)) else {
+        stop(child);
+        return None;
+    };
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    Some((status.code().unwrap_or(-1), err))
+}
+
+#[tokio::test]
+async fn a_non_loopback_ingress_needs_allowed_hosts() {
+    let dist = make_dist();
+    let dist_arg = dist.path().to_str().unwrap();
+    let upstream = format!("http://127.0.0.1:{}", dead_port());
+    for flag in ["--agent-server-url", "--automation-url"] {
+        let args = [
+            "--dist",
+            dist_arg,
+            "--port",
+            "0",
+            "--host",
+            "0.0.0.0",
+            "--auth-required",
+            flag,
+            &upstream,
+        ];
+        // Its proxied paths answer only the loopback names and the --allow-host ones: without
+        // any, nobody reaching it over the network could use them.
+        let (code, err) = refused(&args).unwrap_or_else(|| panic!("{flag}: it started"));
+        assert_eq!(code, 2, "{flag}: {err}");
+        for part in ["0.0.0.0", "--allow-host"] {
+            assert!(err.contains(part), "{flag}: {part:?} missing from {err}");
+        }
+        let mut named = args.to_vec();
+        named.extend(["--allow-host", "canvas.example"]);
+        let (child, _) = spawn_ready(&named, "env-secret-key");
+        stop(child);
+    }
+}
+
+#[tokio::test]
+async fn an_omnigent_mount_off_loopback_needs_the_operators_word() {
+    let dist = make_dist();
+    let dist_arg = dist.path().to_str().unwrap();
+    let mount = format!("local=http://127.0.0.1:{}", dead_port());
+    let args = [
+        "--dist",
+        dist_arg,
+        "--port",
+        "0",
+        "--host",
+        "0.0.0.0",
+        "--auth-required",
+        "--allow-host",
+        "canvas.example",
+        "--omnigent",
+        &mount,
+    ];
+    // A single-user Omnigent acts for whoever reaches it: not off this machine by default.
+    let (code, err) = refused(&args).expect("it started with an open Omnigent mount");
+    assert_eq!(code, 2, "{err}");
+    for part in [
+        "0.0.0.0",
+        "not loopback",
+        "--omnigent-behind-auth-proxy",
+        "127.0.0.1",
+    ] {
+        assert!(err.contains(part), "{part:?} missing from {err}");
+    }
+
+    // The operator's word (and the name the proxy in front uses): it starts, says where it
+    // really listens, and the mount answers that name.
+    let mut vouched = args.to_vec();
+    vouched.push("--omnigent-behind-auth-proxy");
+    let (child, url) = spawn_ready(&vouched, "env-secret-key");
+    let port = url
+        .strip_prefix("http://0.0.0.0:")
+        .unwrap_or_else(|| panic!("not the bound address: {url}"));
+    let resp = client()
+        .get(format!("http://127.0.0.1:{port}/omnigent/local/v1/info"))
+        .header("host", "canvas.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 502, "the mount answers (its server is down)");
+    stop(child);
+
+    // Its word alone does not name the host it is reached by.
+    let mut nameless: Vec<&str> = vouched.clone();
+    let at = nameless.iter().position(|a| *a == "--allow-host").unwrap();
+    nameless.drain(at..at + 2);
+    let (code, err) = refused(&nameless).expect("it started without --allow-host");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--allow-host"), "{err}");
 }

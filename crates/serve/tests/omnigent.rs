@@ -47,7 +47,8 @@ fn json(bytes: &[u8]) -> Value {
         .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(bytes)))
 }
 
-/// Echo upstream plus `/redirect` (307), `/not-modified` (304) and `/upload` (counts the body).
+/// Echo upstream plus `/redirect` (307), `/not-modified` (304), `/upload` (counts the body) and
+/// `/hostile-headers` ([`hostile_headers`]).
 async fn fake_omnigent() -> SocketAddr {
     let router = Router::new()
         .route(
@@ -59,6 +60,7 @@ async fn fake_omnigent() -> SocketAddr {
                 )
             }),
         )
+        .route("/hostile-headers", any(hostile_headers))
         .route(
             "/not-modified",
             get(|| async { (StatusCode::NOT_MODIFIED, [("etag", "\"e1\"")]) }),
@@ -138,46 +140,58 @@ async fn forwards_every_method_path_query_and_body() {
 }
 
 #[tokio::test]
-async fn identity_and_cookies_stay_here_and_answers_are_sandboxed() {
+async fn only_the_consoles_headers_go_upstream_and_answers_are_sandboxed() {
     let upstream = fake_omnigent().await;
     let (srv, _dist) = serve_with(vec![mount("local", &format!("http://{upstream}"))], None).await;
-    let resp = client()
+    let mut req = client()
         .post(format!("{}/omnigent/local/v1/sessions", srv.url()))
-        .header("x-forwarded-email", "admin@example.com")
-        .header("x-forwarded-user", "admin")
-        .header("forwarded", "for=203.0.113.1")
-        .header("cookie", "canvas=secret")
         .header("proxy-authorization", "Basic dropped")
         .header("origin", srv.url())
-        .header("x-custom", "kept")
-        .header("content-type", "application/json")
-        .body("{}")
-        .send()
-        .await
-        .unwrap();
+        .body("{}");
+    for (k, v) in IDENTITY_HEADERS.iter().chain(CONSOLE_HEADERS) {
+        req = req.header(*k, *v);
+    }
+    let resp = req.send().await.unwrap();
     assert_eq!(resp.status(), 201);
     let h = resp.headers();
     assert_eq!(h["content-security-policy"], "sandbox; default-src 'none'");
     assert_eq!(h["x-content-type-options"], "nosniff");
-    assert_eq!(h["x-upstream"], "fake");
+    assert_eq!(h["content-type"], "application/json");
     assert!(h.get("set-cookie").is_none(), "Set-Cookie passed back");
     let seen = json(&resp.bytes().await.unwrap());
     let sent = seen["headers"].as_object().unwrap();
-    for dropped in [
-        "x-forwarded-email",
-        "x-forwarded-user",
-        "forwarded",
-        "cookie",
-        "proxy-authorization",
-    ] {
-        assert!(
-            !sent.contains_key(dropped),
-            "{dropped} went upstream: {seen}"
-        );
+    for (k, _) in IDENTITY_HEADERS {
+        assert!(!sent.contains_key(*k), "{k} went upstream: {seen}");
     }
-    assert_eq!(sent["x-custom"], "kept");
+    assert!(!sent.contains_key("proxy-authorization"), "{seen}");
+    for (k, v) in CONSOLE_HEADERS {
+        assert_eq!(sent.get(*k).and_then(Value::as_str), Some(*v), "{k}");
+    }
     assert_eq!(sent["origin"].as_str(), Some(srv.url().as_str()));
     assert_eq!(sent["host"].as_str(), Some(upstream.to_string().as_str()));
+}
+
+#[tokio::test]
+async fn answers_keep_only_the_headers_about_their_body() {
+    let upstream = fake_omnigent().await;
+    let (srv, _dist) = serve_with(vec![mount("local", &format!("http://{upstream}"))], None).await;
+    let resp = client()
+        .get(format!("{}/omnigent/local/hostile-headers", srv.url()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    for (k, _) in ORIGIN_AFFECTING {
+        assert!(
+            resp.headers().get(*k).is_none(),
+            "{k} came back: {:?}",
+            resp.headers()
+        );
+    }
+    for (k, v) in BODY_HEADERS {
+        assert_eq!(resp.headers()[*k], *v, "{k}");
+    }
+    assert_eq!(resp.text().await.unwrap(), "hostile");
 }
 
 #[tokio::test]
@@ -600,6 +614,57 @@ fn omnigent_python() -> PathBuf {
              and sets the variable)."
         ),
     }
+}
+
+/// A real Omnigent whose operator made `Cf-Access-Authenticated-User-Email` its identity header
+/// (`OMNIGENT_AUTH_HEADER`, as behind Cloudflare Access): asked directly, it takes the header's
+/// value as the user; through the mount, no identity header a browser sends gets there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_browser_chosen_identity_never_reaches_the_real_omnigent() {
+    use canvas_harness::omnigent::{OmnigentOptions, OmnigentServer};
+    let python = omnigent_python();
+    let state = std::env::temp_dir().join(format!(
+        "canvas-serve-omnigent-identity-{}",
+        canvas_harness::random_hex(4).unwrap()
+    ));
+    let mut opts = OmnigentOptions::new(python, canvas_harness::free_port().unwrap(), &state);
+    opts.server_env.push((
+        "OMNIGENT_AUTH_HEADER".into(),
+        "Cf-Access-Authenticated-User-Email".into(),
+    ));
+    let server = tokio::task::spawn_blocking(move || OmnigentServer::start(&opts))
+        .await
+        .unwrap()
+        .unwrap_or_else(|e| panic!("starting Omnigent: {e} (state in {})", state.display()));
+    let me = |resp: reqwest::Response| async move {
+        let status = resp.status();
+        let body = json(&resp.bytes().await.unwrap());
+        assert_eq!(status, 200, "{body}");
+        body["user_id"].as_str().unwrap_or_default().to_owned()
+    };
+    let with_identity = |mut req: reqwest::RequestBuilder| {
+        for (k, v) in IDENTITY_HEADERS {
+            req = req.header(*k, *v);
+        }
+        req
+    };
+    let c = client();
+    let direct = c.get(format!("{}/v1/me", server.url()));
+    assert_eq!(
+        me(with_identity(direct).send().await.unwrap()).await,
+        "mallory@example.com",
+        "the server trusts its identity header"
+    );
+
+    let (srv, _dist) = serve_with(vec![mount("local", server.url())], None).await;
+    let proxied = c.get(format!("{}/omnigent/local/v1/me", srv.url()));
+    assert_eq!(
+        me(with_identity(proxied).send().await.unwrap()).await,
+        "local"
+    );
+
+    drop(server);
+    let _ = std::fs::remove_dir_all(&state);
 }
 
 /// The real server behind the proxy: info, identity headers dropped, the stub agent uploaded

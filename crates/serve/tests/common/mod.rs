@@ -168,6 +168,91 @@ pub async fn echo(req: Request) -> Response {
         .into_response()
 }
 
+/// Request headers an auth proxy in front of canvas-serve (or a page) may set and an upstream may
+/// take as the user's identity or address: none of them may reach an upstream through a proxy.
+pub const IDENTITY_HEADERS: &[(&str, &str)] = &[
+    ("cf-access-authenticated-user-email", "mallory@example.com"),
+    ("cf-access-jwt-assertion", "eyJhbGciOiJub25lIn0.e30."),
+    (
+        "x-goog-authenticated-user-email",
+        "accounts.google.com:mallory@example.com",
+    ),
+    ("x-goog-iap-jwt-assertion", "eyJhbGciOiJub25lIn0.e30."),
+    ("x-auth-request-email", "mallory@example.com"),
+    ("x-auth-request-user", "mallory"),
+    ("remote-user", "mallory"),
+    ("x-remote-user", "mallory"),
+    ("x-real-ip", "203.0.113.7"),
+    ("x-forwarded-email", "mallory@example.com"),
+    ("x-forwarded-for", "203.0.113.7"),
+    ("forwarded", "for=203.0.113.7"),
+    ("cookie", "canvas=secret"),
+    ("x-custom", "not the console's"),
+];
+
+/// Request headers the console's own calls send: every one reaches the upstream.
+pub const CONSOLE_HEADERS: &[(&str, &str)] = &[
+    ("accept", "application/json"),
+    ("accept-language", "fr"),
+    ("authorization", "Bearer omnigent-key"),
+    ("x-session-api-key", "browser-key"),
+    ("x-org-id", "org-1"),
+    ("x-expose-secrets", "encrypted"),
+    ("cache-control", "no-cache"),
+    ("last-event-id", "42"),
+    ("if-none-match", "\"e1\""),
+    ("range", "bytes=0-9"),
+    ("content-type", "application/json"),
+];
+
+/// Answer headers that would act on canvas-serve's origin or steer the browser: an upstream's
+/// answer never brings them through a proxy.
+pub const ORIGIN_AFFECTING: &[(&str, &str)] = &[
+    ("set-cookie", "sid=1; Path=/"),
+    ("clear-site-data", "\"*\""),
+    ("access-control-allow-origin", "*"),
+    ("access-control-allow-credentials", "true"),
+    ("access-control-allow-headers", "*"),
+    ("strict-transport-security", "max-age=31536000"),
+    ("alt-svc", "h2=\":443\""),
+    ("refresh", "0; url=https://evil.example/"),
+    (
+        "link",
+        "<https://evil.example/x.js>; rel=preload; as=script",
+    ),
+    ("x-upstream", "fake"),
+];
+
+/// Answer headers that describe the body and its caching: they come back through a proxy.
+pub const BODY_HEADERS: &[(&str, &str)] = &[
+    ("content-type", "text/plain; charset=utf-8"),
+    ("cache-control", "no-store"),
+    ("etag", "\"v1\""),
+    ("last-modified", "Wed, 21 Oct 2015 07:28:00 GMT"),
+    ("content-disposition", "attachment; filename=\"a.txt\""),
+];
+
+/// An upstream answer carrying every [`ORIGIN_AFFECTING`] and [`BODY_HEADERS`] header.
+pub async fn hostile_headers() -> Response {
+    let mut resp = Response::new(axum::body::Body::from("hostile"));
+    for (k, v) in ORIGIN_AFFECTING.iter().chain(BODY_HEADERS) {
+        resp.headers_mut().append(
+            axum::http::HeaderName::from_static(k),
+            axum::http::HeaderValue::from_static(v),
+        );
+    }
+    resp
+}
+
+/// A redirect to the upstream's own address.
+pub async fn redirect() -> Response {
+    (
+        StatusCode::TEMPORARY_REDIRECT,
+        [("location", "http://127.0.0.1:1/elsewhere")],
+    )
+        .into_response()
+}
+
 /// The close frames the fake upstream's event sockets received from the other side: (path,
 /// code, reason); `1005` when the frame carried no code.
 static UPSTREAM_CLOSES: std::sync::Mutex<Vec<(String, u16, String)>> =
@@ -273,27 +358,27 @@ pub async fn workspace_html(headers: HeaderMap) -> Response {
         .into_response()
 }
 
-/// A fake agent server: `/sockets/*` are websockets (`/sockets/headers` answers one text frame
-/// `cookie:<value>|none` and closes), the workspace file server serves HTML (see
-/// [`workspace_html`]), everything else echoes.
+/// A fake agent server: `/sockets/*` are websockets (`/sockets/headers` answers one text frame,
+/// the handshake's headers as a JSON object, and closes), the workspace file server serves HTML
+/// (see [`workspace_html`]), `/api/hostile-headers` and `/api/automation/hostile-headers` answer
+/// [`hostile_headers`], `/api/redirect` and `/api/automation/redirect` [`redirect`], everything
+/// else echoes.
 pub async fn fake_upstream() -> SocketAddr {
     let router = Router::new()
         .route(
             "/sockets/headers",
             any(|ws: WebSocketUpgrade, headers: HeaderMap| async move {
-                let cookie = headers
-                    .get("cookie")
-                    .and_then(|v| v.to_str().ok())
-                    .unwrap_or("none")
-                    .to_owned();
+                let seen = headers_json(&headers).to_string();
                 ws.on_upgrade(move |mut socket: WebSocket| async move {
-                    let _ = socket
-                        .send(Message::Text(format!("cookie:{cookie}").into()))
-                        .await;
+                    let _ = socket.send(Message::Text(seen.into())).await;
                     let _ = socket.send(Message::Close(None)).await;
                 })
             }),
         )
+        .route("/api/hostile-headers", any(hostile_headers))
+        .route("/api/automation/hostile-headers", any(hostile_headers))
+        .route("/api/redirect", any(redirect))
+        .route("/api/automation/redirect", any(redirect))
         .route(
             "/sockets/{*rest}",
             any(|ws: WebSocketUpgrade, req: axum::http::Uri| async move {
