@@ -13,8 +13,9 @@
 //!   `allow_hosts` (421 otherwise), key or no key: a DNS-rebinding page must not use the upstreams
 //!   through us; it refuses to start on a non-loopback address with any of them unless
 //!   `allow_hosts` names the hosts it is reached by, and with Omnigent mounts unless
-//!   `omnigent_behind_auth_proxy` (the operator's word that a proxy in front authenticates). Only the console's own request headers cross
-//!   a proxy, and only the answer headers about the body come back (`proxy_util`);
+//!   `omnigent_behind_auth_proxy` (the operator's word that a proxy in front authenticates).
+//!   Only the console's own request headers cross a proxy, and only the answer headers about
+//!   the body come back (`proxy_util`);
 //! - serves HTTP/1 with a header-read timeout, an idle timeout and a connection cap (`server`);
 //! - injects the session key unless `auth_required` or `lock_to_cloud`; with the key injected,
 //!   answers only `Host: localhost`, `127.x.y.z`, `[::1]` and the `allow_hosts` — 421 otherwise — so a DNS-rebinding page cannot
