@@ -47,11 +47,29 @@ pub fn HomePage() -> impl IntoView {
             go(&href, false);
         }
     });
+    // Start opens a conversation: once the page is painted and the launcher's own code is in,
+    // the conversation page's code loads too, so Start does not wait for it (issue #30, Start →
+    // conversation page: on a phone network that code is seconds of download).
+    let opening = move || crate::lazy::prefetch(crate::chunks::preload_conversation);
+    if let Some(painted) = crate::state::first_paint::use_first_paint() {
+        Effect::new(move |done: Option<bool>| {
+            if done == Some(true) || !painted.is_done() {
+                return done.unwrap_or(false);
+            }
+            leptos::task::spawn_local(async move {
+                let _ = crate::chunks::preload_start_conversation().await;
+                opening();
+            });
+            true
+        });
+    }
     let submit = move || {
         if create.pending().get_untracked() {
             return;
         }
         if let Some(text) = message_to_send(&draft.get_untracked()) {
+            // The page it opens on loads its code while the server creates the conversation.
+            opening();
             create.dispatch(text);
         }
     };

@@ -3,6 +3,7 @@
 
 use canvas_e2e::{canvas_serve, keys, AgentApi, Browser, Env};
 use serde_json::{json, Value};
+use std::time::Duration;
 
 /// The server's title of `id` (`None` once it is gone).
 async fn server_title(api: &AgentApi, id: &str) -> Option<String> {
@@ -246,4 +247,37 @@ async fn a_conversation_opened_by_its_link_comes_with_its_code_preloaded() {
         ],
         "each part once, from its preload"
     );
+}
+
+/// The start page loads the conversation page's code once its own is in, before anyone presses
+/// Start (issue #30, Start → conversation page): after the launcher's part (the page first),
+/// and by the split loader (no document preload names it on `/`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_start_page_loads_the_conversation_page_code_after_its_own() {
+    let env = Env::get();
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/", server.url())).await;
+    b.wait_backend_status("connected").await;
+    b.launcher().wait_shown().await;
+    let parts = b
+        .wait_js_for(
+            "the conversation page's code, fetched by the start page",
+            "const e = performance.getEntriesByType('resource');
+             const part = (p) => e.find(x => new RegExp('/split_' + p + '-[^/]*\\.wasm$').test(x.name));
+             const [launch, conv] = [part('launch'), part('conversation')];
+             return launch && conv ? [launch.responseEnd, conv.startTime, conv.initiatorType] : null",
+            Duration::from_secs(30),
+        )
+        .await;
+    let (launch_in, conv_asked) = (parts[0].as_f64().unwrap(), parts[1].as_f64().unwrap());
+    assert!(
+        conv_asked >= launch_in - 1.0,
+        "the conversation's code was asked for at {conv_asked} ms, before the launcher's was in \
+         ({launch_in} ms)"
+    );
+    assert_eq!(parts[2], json!("fetch"), "asked by the split loader");
+    b.wait_text("[data-testid=launcher-start]", "Start").await;
 }
