@@ -199,7 +199,8 @@ pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
     }
 
     let state = o.state_dir.clone().unwrap_or_else(default_state_dir);
-    fs::create_dir_all(&state).map_err(|e| format!("{}: {e}", state.display()))?;
+    // Private (0700): the session key and the servers' state are the user's alone.
+    canvas_harness::private_dir(&state)?;
     if let Some(repo) = enclosing_git_repo(&state) {
         println!(
             "warning: the state dir {} is inside the git repository {}: conversations' working \

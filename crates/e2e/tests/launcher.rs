@@ -85,6 +85,12 @@ async fn run_serves_a_connected_app_and_ctrl_c_stops_everything() {
     .await
     .unwrap();
     assert_eq!(url, format!("http://127.0.0.1:{port}"));
+    // The state (the key, the servers' data and logs) is the user's alone (issue #41).
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&state).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o700, "the state dir is {mode:o}");
+    }
 
     // The app is served with the persisted key injected, and the agent server answers.
     let key = std::fs::read_to_string(state.join("session-api-key")).expect("persisted key");

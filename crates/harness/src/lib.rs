@@ -305,9 +305,24 @@ pub struct AgentServer {
     pub work_dir: PathBuf,
 }
 
+/// Creates `dir` (and its parents) and makes it private to this user (0700 on Unix, also when it
+/// was there already): a server's state — keys, conversations, chat databases, logs — is
+/// nobody else's to read (issue #41).
+pub fn private_dir(dir: &Path) -> Result<(), String> {
+    fs::create_dir_all(dir).map_err(|e| format!("create {}: {e}", dir.display()))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(dir, fs::Permissions::from_mode(0o700))
+            .map_err(|e| format!("make {} private: {e}", dir.display()))?;
+    }
+    Ok(())
+}
+
 impl AgentServer {
     /// Starts the server and waits until `GET /health` answers 200.
     pub fn start(opts: &AgentServerOptions) -> Result<AgentServer, String> {
+        private_dir(&opts.state_dir)?;
         let home = opts.state_dir.join("home");
         let work = opts.state_dir.join("work");
         for d in [&home, &work] {
@@ -556,6 +571,7 @@ pub struct AutomationService {
 impl AutomationService {
     /// Starts `uvicorn openhands.automation.app:app` and waits for its health route.
     pub fn start(opts: &AutomationOptions) -> Result<AutomationService, String> {
+        private_dir(&opts.state_dir)?;
         let home = opts.state_dir.join("home");
         let storage = opts.state_dir.join("storage");
         let workspaces = opts.state_dir.join("workspaces");

@@ -110,7 +110,10 @@ fn private_env(cmd: &mut Command, home: &Path, cwd: &Path) {
         .stdin(Stdio::null());
 }
 
-fn create_dirs(dirs: &[&Path]) -> Result<(), String> {
+/// The state directory (private: its chat database, logs and artifacts are the user's alone)
+/// and the `dirs` inside it.
+fn create_dirs(state_dir: &Path, dirs: &[&Path]) -> Result<(), String> {
+    crate::private_dir(state_dir)?;
     for d in dirs {
         fs::create_dir_all(d).map_err(|e| format!("create {}: {e}", d.display()))?;
     }
@@ -152,7 +155,7 @@ impl OmnigentServer {
     /// `GET /v1/info` answers 200.
     pub fn start(opts: &OmnigentOptions) -> Result<OmnigentServer, String> {
         let home = opts.state_dir.join("home");
-        create_dirs(&[&home])?;
+        create_dirs(&opts.state_dir, &[&home])?;
         if port_in_use(opts.port) {
             return Err(format!(
                 "port {} is already in use; choose another port for the Omnigent server",
@@ -245,7 +248,7 @@ impl OmnigentHost {
     pub fn start(server_url: &str, opts: &OmnigentOptions) -> Result<OmnigentHost, String> {
         let dir = opts.state_dir.join("host");
         let home = dir.join("home");
-        create_dirs(&[&home])?;
+        create_dirs(&opts.state_dir, &[&home])?;
         let log = opts.state_dir.join("omnigent-host.log");
         let (out, err) = log_file(&log)?;
         let server_url = server_url.trim_end_matches('/').to_string();

@@ -123,6 +123,12 @@ async fn a_session_on_the_real_omnigent_answers_and_its_host_goes_offline() {
             .await
             .unwrap()
             .unwrap_or_else(|e| panic!("starting the Omnigent stack: {e}"));
+    // Its chat database, logs and artifacts are the user's alone (issue #41).
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&state.0).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o700, "the Omnigent state dir is {mode:o}");
+    }
     eprintln!(
         "omnigent: server ready in {:.1} s, host online in {:.1} s, agent installed in {:.2} s \
          (stack {:.1} s)",
