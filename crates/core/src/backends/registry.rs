@@ -7,7 +7,9 @@
 
 use crate::backends::health::{read_health, write_health};
 use crate::backends::last_conversation::remove_backend_entries;
-use crate::backends::launcher::{is_loopback_url, lock_mode, LauncherConfig, LockMode};
+use crate::backends::launcher::{
+    is_loopback_hostname, lock_mode, parse_origin, LauncherConfig, LockMode,
+};
 use crate::backends::record::{
     backends_from_json, backends_to_json_string, AuthMode, Backend, BackendKind, DEFAULT_LOCAL_ID,
     LOCKED_CLOUD_ID, NO_BACKEND_ID,
@@ -245,11 +247,23 @@ fn normalize_host_for_compare(h: &str) -> String {
     h.trim().trim_end_matches('/').to_ascii_lowercase()
 }
 
-/// Same host for the launcher key (BR-2 step 5): equal (ignoring case and trailing `/`), or
-/// both loopback (`localhost`, `127.0.0.1`, `::1`, `[::1]`, any port).
+/// Same server for the launcher key (BR-2 step 5): equal (ignoring case and trailing `/`), or
+/// two loopback names (`localhost` ≡ `127.0.0.1` ≡ `::1` ≡ `[::1]`) with the same scheme and
+/// effective port. BR-2.5 matched loopback on any port; another port is another service, and a
+/// CORS-approving one there logged the key it was given (issue #41), so the port must match.
 pub fn hosts_match(a: &str, b: &str) -> bool {
-    normalize_host_for_compare(a) == normalize_host_for_compare(b)
-        || (is_loopback_url(a) && is_loopback_url(b))
+    if normalize_host_for_compare(a) == normalize_host_for_compare(b) {
+        return true;
+    }
+    match (parse_origin(a.trim()), parse_origin(b.trim())) {
+        (Some(x), Some(y)) => {
+            is_loopback_hostname(&x.host)
+                && is_loopback_hostname(&y.host)
+                && x.scheme == y.scheme
+                && x.effective_port() == y.effective_port()
+        }
+        _ => false,
+    }
 }
 
 /// Write the registry (the NO_BACKEND sentinel is never persisted): kinds the upstream console
@@ -663,9 +677,31 @@ mod tests {
             ),
             (
                 "default-local",
+                "http://localhost:8080",
+                "local",
+                ORIGIN,
+                true,
+            ),
+            // Another port is another service (issue #41): it keeps its key.
+            (
+                "default-local",
                 "http://localhost:3000",
                 "local",
                 ORIGIN,
+                false,
+            ),
+            (
+                "default-local",
+                "https://127.0.0.1:8080",
+                "local",
+                ORIGIN,
+                false,
+            ),
+            (
+                "default-local",
+                "http://[::1]:3000",
+                "local",
+                "http://localhost:3000/",
                 true,
             ),
             (
@@ -673,7 +709,7 @@ mod tests {
                 "http://[::1]:3000",
                 "local",
                 "http://localhost:9",
-                true,
+                false,
             ),
             (
                 "default-local",
@@ -1135,6 +1171,10 @@ mod tests {
             (
                 Backend::new("u", "U", "http://localhost:8080", "old", BackendKind::Local),
                 Some("new"),
+            ),
+            (
+                Backend::new("u", "U", "http://localhost:9000", "old", BackendKind::Local),
+                None,
             ),
             (
                 Backend::new("u", "U", ORIGIN, "new", BackendKind::Local),
