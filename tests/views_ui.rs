@@ -218,7 +218,11 @@ async fn recovery_screen_states_the_required_and_reported_versions() {
 async fn recovery_screen_for_a_refused_key_offers_the_launchers_key() {
     clear_storage();
     js("window.__AGENT_CANVAS_SESSION_API_KEY__ = 'fresh-key';");
-    store_backends(json!([local_backend("lab", "Lab", "stale-key")]));
+    // On the launcher's own host and port: only there is its key offered (issue #41: another
+    // loopback port is another service).
+    let mut lab = local_backend("lab", "Lab", "stale-key");
+    lab["host"] = json!(web_sys::window().unwrap().location().origin().unwrap());
+    store_backends(json!([lab]));
     select_backend("lab", None);
     let root = container();
     let handle = leptos::mount::mount_to(root.clone(), || {
