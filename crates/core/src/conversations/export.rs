@@ -40,8 +40,10 @@
 //!   swallow what follows it (an unclosed code fence, an unclosed HTML comment, …) gets its
 //!   fence closed, or, when that is not enough, is put in a `text` fence whole.
 //!
-//! The document ends with exactly one newline. Images are never written into it (a `data:`
-//! URL can be megabytes, and the document must not load anything when rendered).
+//! The document loads and runs nothing when rendered, even by a renderer that allows HTML
+//! (issue #41): the conversation's images are never written into it (a `data:` URL can be
+//! megabytes), and [`inert`] escapes what the text itself carries — raw HTML, images, links to
+//! other than `http`, `https` and `mailto`. The document ends with exactly one newline.
 //!
 //! [`transcript_json`] writes the raw server events, images (`data:` URLs) included as the
 //! server sent them; [`export_file_name`] names the download.
@@ -83,9 +85,97 @@ pub fn transcript_markdown(meta: &TranscriptMeta, items: &[ViewItem]) -> String 
         ),
     ];
     sections.extend(items.iter().map(|item| section(&item.kind)));
-    let mut out = sections.join("\n\n").trim_end().to_owned();
+    let mut out = inert(sections.join("\n\n").trim_end());
     out.push('\n');
     out
+}
+
+/// How many passes [`inert`] makes before it gives up and fences the whole document.
+const INERT_ROUNDS: usize = 16;
+
+/// `doc` with nothing a Markdown renderer would load or run (issue #41): raw HTML (block and
+/// inline) has its `<` written `&lt;`, an image becomes a link (`\!`), and a link whose target
+/// has a scheme other than `http`, `https` or `mailto` (`javascript:`, `data:`, …) becomes
+/// plain text (`\[`, `\<`). Escaping can change how the rest parses (text inside an HTML
+/// block becomes Markdown), so it repeats until a parse finds nothing; every escape removes one
+/// construct for good, so that ends — past [`INERT_ROUNDS`] (only a contrived document gets
+/// there) the whole document goes in one `markdown` fence, which renders as text.
+fn inert(doc: &str) -> String {
+    let mut doc = doc.to_owned();
+    for _ in 0..INERT_ROUNDS {
+        match active_edits(&doc) {
+            Some(edits) if edits.is_empty() => return doc,
+            Some(mut edits) => {
+                edits.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
+                edits.dedup_by_key(|e| e.0);
+                for (at, edit) in edits {
+                    match edit {
+                        Neutralize::Lt => doc.replace_range(at..at + 1, "&lt;"),
+                        Neutralize::Backslash => doc.insert(at, '\\'),
+                    }
+                }
+            }
+            None => break,
+        }
+    }
+    fence("markdown", &doc)
+}
+
+/// One escape [`inert`] makes at a byte offset.
+#[derive(Clone, Copy)]
+enum Neutralize {
+    /// The `<` there becomes `&lt;`.
+    Lt,
+    /// A `\` goes before the ASCII punctuation there.
+    Backslash,
+}
+
+/// The escapes that make `doc`'s active constructs text, or `None` when one of them does not
+/// start where an escape can stop it.
+fn active_edits(doc: &str) -> Option<Vec<(usize, Neutralize)>> {
+    let options = Options::ENABLE_TABLES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_FOOTNOTES;
+    let mut edits = Vec::new();
+    for (event, range) in Parser::new_ext(doc, options).into_offset_iter() {
+        match event {
+            Event::Html(_) | Event::InlineHtml(_) => edits.extend(
+                doc[range.clone()]
+                    .match_indices('<')
+                    .map(|(i, _)| (range.start + i, Neutralize::Lt)),
+            ),
+            Event::Start(Tag::Image { .. }) => edits.push((range.start, Neutralize::Backslash)),
+            Event::Start(Tag::Link { dest_url, .. }) if !safe_link(&dest_url) => {
+                edits.push((range.start, Neutralize::Backslash))
+            }
+            _ => {}
+        }
+    }
+    // A backslash stops an image or a link only before the `!`, `[` or `<` that opens it.
+    edits
+        .iter()
+        .all(|&(at, _)| doc[at..].starts_with(|c: char| c.is_ascii_punctuation()))
+        .then_some(edits)
+}
+
+/// Whether a link target is one a reader may follow: no scheme (a relative path, `#id`), or
+/// `http`, `https` or `mailto` — read the way a browser does (leading spaces and control
+/// chars dropped, tabs and line breaks removed anywhere).
+fn safe_link(dest: &str) -> bool {
+    let url: String = dest
+        .trim_start_matches(|c: char| c <= ' ')
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .collect();
+    let Some(colon) = url.find(':') else {
+        return true;
+    };
+    if url[..colon].contains(['/', '?', '#']) {
+        return true;
+    }
+    let scheme = url[..colon].to_ascii_lowercase();
+    matches!(scheme.as_str(), "http" | "https" | "mailto")
 }
 
 /// One item's section (without the blank lines around it).
@@ -991,5 +1081,177 @@ mod tests {
         }
         assert_eq!(slug(&long).len(), long_slug.len());
         assert!(slug(&"x".repeat(200)).len() == MAX_SLUG_CHARS);
+    }
+
+    /// What a hostile message, title or command could carry (issue #41): raw HTML that runs
+    /// script or loads, images, and links that run script — plain, entity-encoded, split by
+    /// control chars, inside containers, nested, and hidden in HTML blocks.
+    const HOSTILE: &[&str] = &[
+        "<script>alert(1)</script>",
+        "<img src=x onerror=alert(1)>",
+        "<iframe srcdoc=\"<script>alert(1)</script>\"></iframe>",
+        "text <b onmouseover=alert(1)>bold</b> <!-- c --> end",
+        "![pixel](https://tracker.example/p.png)",
+        "![ref][r]\n\n[r]: https://tracker.example/r.png",
+        "[click](javascript:alert(1))",
+        "[click](&#106;avascript:alert(1))",
+        "[click](java\tscript:alert(1))",
+        "[click]( JAVASCRIPT:alert(1))",
+        "[data](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)",
+        "<javascript:alert(1)>",
+        "[![img](https://tracker.example/n.png)](javascript:alert(1))",
+        "> quoted <img src=https://tracker.example/q.png>\n> ![q](https://tracker.example/q2.png)",
+        "- item <script>alert(2)</script>\n- ![l](https://tracker.example/l.png)",
+        "<div>\n![inside](https://tracker.example/in.png) <img src=y onerror=alert(3)>\n</div>",
+        "<pre>\n\n<script>alert(4)</script>\n\n</pre>",
+        "<style>\n\nbody{background:url(https://tracker.example/css.png)}\n\n</style>",
+        "[ok](https://example.com/docs) and [mail](mailto:a@example.com) and [rel](./x.md#y)",
+    ];
+
+    /// Rendered by a real Markdown renderer with raw HTML on (pulldown-cmark's HTML writer):
+    /// every tag is one Markdown itself makes, nothing has a `src`, an event handler or a
+    /// `style`, and every `href` is http(s), mailto or relative.
+    fn assert_inert(md: &str) {
+        let options =
+            Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
+        let mut html = String::new();
+        pulldown_cmark::html::push_html(&mut html, Parser::new_ext(md, options));
+        const TAGS: &[&str] = &[
+            "p",
+            "h1",
+            "h2",
+            "h3",
+            "h4",
+            "h5",
+            "h6",
+            "ul",
+            "ol",
+            "li",
+            "code",
+            "pre",
+            "blockquote",
+            "strong",
+            "em",
+            "a",
+            "hr",
+            "br",
+            "del",
+            "table",
+            "thead",
+            "tbody",
+            "tr",
+            "th",
+            "td",
+            "input",
+        ];
+        for (i, _) in html.match_indices('<') {
+            let tag = &html[i + 1..];
+            let tag = tag.strip_prefix('/').unwrap_or(tag);
+            let name: String = tag
+                .chars()
+                .take_while(char::is_ascii_alphanumeric)
+                .collect();
+            let end = tag.find('>').unwrap_or(tag.len());
+            let attrs = &tag[name.len()..end];
+            assert!(
+                TAGS.contains(&name.as_str()),
+                "tag <{name}> survives in:\n{html}\nfrom:\n{md}"
+            );
+            assert!(
+                !attrs.contains("src") && !attrs.contains("style") && !attrs.contains(" on"),
+                "attributes {attrs:?} survive in:\n{html}"
+            );
+            for (j, _) in attrs.match_indices("href=\"") {
+                let href = &attrs[j + 6..];
+                assert!(
+                    href.starts_with("https://")
+                        || href.starts_with("mailto:")
+                        || href.starts_with("./")
+                        || href.starts_with('#'),
+                    "link {href:?} survives in:\n{html}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn hostile_text_renders_inert_everywhere_it_goes() {
+        for text in HOSTILE {
+            let one_line = text.replace('\n', " ");
+            let kinds = [
+                ItemKind::UserMessage {
+                    text: text.to_string(),
+                    images: vec![],
+                },
+                ItemKind::AgentMessage {
+                    text: text.to_string(),
+                    streaming: false,
+                },
+                ItemKind::Thought {
+                    text: text.to_string(),
+                },
+                ItemKind::Finish {
+                    message: text.to_string(),
+                },
+                ItemKind::Error {
+                    title: one_line.clone(),
+                    detail: text.to_string(),
+                },
+                ItemKind::Rejected {
+                    reason: text.to_string(),
+                    action_id: String::new(),
+                },
+                ItemKind::Condensation {
+                    summary: Some(text.to_string()),
+                    forgotten: 2,
+                },
+                ItemKind::Generic {
+                    kind: one_line.clone(),
+                    summary: text.to_string(),
+                    json: Value::Null,
+                },
+                ItemKind::Terminal {
+                    command: text.to_string(),
+                    output: Some(text.to_string()),
+                    exit_code: None,
+                    running: false,
+                },
+                ItemKind::ToolCall {
+                    tool: one_line.clone(),
+                    summary: text.to_string(),
+                    output: None,
+                    images: vec![],
+                    is_error: true,
+                    running: false,
+                },
+                ItemKind::FileEdit {
+                    path: one_line.clone(),
+                    command: one_line.clone(),
+                    summary: Some(text.to_string()),
+                    diff: None,
+                    output: None,
+                    is_error: false,
+                    running: false,
+                },
+            ];
+            let meta = TranscriptMeta {
+                title: one_line.clone(),
+                backend_label: one_line.clone(),
+                ..meta()
+            };
+            let items: Vec<ViewItem> = kinds.into_iter().map(item).collect();
+            let md = transcript_markdown(&meta, &items);
+            assert_inert(&md);
+            // Nothing is fenced away: the safe link still reads as a link.
+            if text.starts_with("[ok]") {
+                assert!(md.contains("[ok](https://example.com/docs)"), "{md}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_inert_pass_leaves_ordinary_markdown_alone() {
+        let text = "**Done.** See [the docs](https://example.com/a_b) and `a < b`.\n\n```html\n<script>kept as code</script>\n```";
+        assert_eq!(inert(text), text);
     }
 }
