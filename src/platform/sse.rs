@@ -1,7 +1,8 @@
 //! Server-sent events over `fetch` (an `EventSource` cannot send an `Authorization` header):
-//! the request is a core `RequestPlan`, the body is read chunk by chunk and handed on as text
-//! (UTF-8 sequences split between chunks are joined first). Parsing the `event:`/`data:`
-//! lines is core's job. Dropping the [`SseStream`] aborts the request.
+//! the request is a core `RequestPlan`, the body is read chunk by chunk and handed on as the
+//! bytes that arrived. Decoding them (a UTF-8 character split between chunks, an invalid byte
+//! read as U+FFFD) and parsing the `event:`/`data:` lines is core's job
+//! (`SessionStream::feed_bytes`). Dropping the [`SseStream`] aborts the request.
 
 use crate::platform::http::{build_request, js_err};
 use canvas_core::error::ApiError;
@@ -26,13 +27,13 @@ impl Drop for SseStream {
     }
 }
 
-/// Opens the stream of `plan`. `on_text` gets the body as it arrives; `on_end` is called
+/// Opens the stream of `plan`. `on_bytes` gets the body as it arrives; `on_end` is called
 /// once when it ends: `Ok(())` when the server closed it, the error otherwise (a non-2xx
 /// answer is `ApiError::from_status` with its body). Neither is called after the stream is
 /// dropped.
 pub fn open(
     plan: &RequestPlan,
-    mut on_text: impl FnMut(&str) + 'static,
+    mut on_bytes: impl FnMut(&[u8]) + 'static,
     on_end: impl FnOnce(Result<(), ApiError>) + 'static,
 ) -> SseStream {
     let controller = web_sys::AbortController::new().ok();
@@ -55,7 +56,6 @@ pub fn open(
                 .body()
                 .ok_or_else(|| ApiError::Network("the stream has no body".into()))?;
             let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
-            let mut pending: Vec<u8> = Vec::new();
             loop {
                 let chunk: web_sys::ReadableStreamReadResult = JsFuture::from(reader.read())
                     .await
@@ -67,17 +67,7 @@ pub fn open(
                 if chunk.get_done().unwrap_or(false) {
                     return Ok(());
                 }
-                let bytes = js_sys::Uint8Array::new(&chunk.get_value()).to_vec();
-                pending.extend_from_slice(&bytes);
-                let valid = match std::str::from_utf8(&pending) {
-                    Ok(_) => pending.len(),
-                    Err(e) => e.valid_up_to(),
-                };
-                if valid > 0 {
-                    let text = String::from_utf8_lossy(&pending[..valid]).into_owned();
-                    pending.drain(..valid);
-                    on_text(&text);
-                }
+                on_bytes(&js_sys::Uint8Array::new(&chunk.get_value()).to_vec());
             }
         }
         .await;

@@ -105,7 +105,7 @@ impl ConversationStore {
         let (a, b) = (self.clone(), self.clone());
         let stream = sse::open(
             &plan,
-            move |text| a.on_session_text(generation, text),
+            move |bytes| a.on_session_bytes(generation, bytes),
             move |end| {
                 if b.is_current_session(generation) {
                     b.session_stream_ended(Some(end));
@@ -125,14 +125,14 @@ impl ConversationStore {
                 .is_some_and(|s| s.generation == generation)
     }
 
-    fn on_session_text(&self, generation: u64, text: &str) {
+    fn on_session_bytes(&self, generation: u64, bytes: &[u8]) {
         if !self.is_current_session(generation) {
             return;
         }
         let (changed, fetch_snapshot) = {
             let mut i = self.inner.borrow_mut();
             let Some(s) = i.session.as_mut() else { return };
-            let changed = s.stream.feed(text, now_ms());
+            let changed = s.stream.feed_bytes(bytes, now_ms());
             let fetch = s.stream.subscribed() && !s.snapshot_asked;
             if fetch {
                 s.snapshot_asked = true;

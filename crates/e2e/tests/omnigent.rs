@@ -4,7 +4,8 @@
 //! the launcher and survives the upstream console rewriting its key; the host shows online
 //! with its harness; a session started from the launcher streams the agent's reply in; a
 //! reload shows each item once; the session is listed and deleted; a stopped host daemon is
-//! shown offline.
+//! shown offline. The mount reaches the server through a relay that writes an invalid UTF-8
+//! byte into every event stream after its first event (issue #41): the streams go on.
 
 use std::time::Duration;
 
@@ -42,10 +43,12 @@ async fn an_omnigent_session_is_started_streamed_reloaded_listed_and_deleted() {
     .unwrap_or_else(|e| panic!("omnigent stack: {e}"));
     eprintln!("omnigent stack: {:?}", stack.timings);
 
+    // An SSE comment carrying a byte that is never valid UTF-8, after each stream's first event.
+    let relay = canvas_fixtures::relay::start(stack.url(), b": \xff invalid byte\n\n").await;
     let mut config = env.serve_config();
     config.omnigent = vec![OmnigentMount {
         name: "local".into(),
-        url: stack.url().to_string(),
+        url: relay.url().to_string(),
     }];
     let server = canvas_serve::start(config).await.expect("serve");
     let b = Browser::start(&env).await;
@@ -249,6 +252,8 @@ async fn an_omnigent_session_is_started_streamed_reloaded_listed_and_deleted() {
         ))
         .await;
     assert_eq!(agents, json!([2, 1, 1]), "each reply once");
+    // The streams that carried those replies each had the invalid byte written into them.
+    assert!(relay.injected() >= 2, "{} streams", relay.injected());
 
     // Interrupt while it runs: the session says so and stops running.
     conversation.type_message("Stop me").await;
