@@ -93,3 +93,34 @@ fn a_users_message_is_plain_text() {
     );
     assert!(bubble.query_selector("b, strong").unwrap().is_none());
 }
+
+#[wasm_bindgen_test]
+fn an_image_on_another_server_is_a_link_never_loaded() {
+    const PNG: &str = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+    let root = container();
+    let _handle = leptos::mount::mount_to(root.clone(), || {
+        view! { <TimelineItem item=item(ItemKind::UserMessage {
+            text: "two images".into(),
+            images: vec![PNG.into(), "https://tracker.example/pixel.png".into()],
+        }) /> }
+    });
+    let el: web_sys::Element = root.unchecked_into();
+    let imgs = el.query_selector_all("img").unwrap();
+    let srcs: Vec<Option<String>> = (0..imgs.length())
+        .filter_map(|i| imgs.get(i))
+        .map(|n| n.unchecked_into::<web_sys::Element>().get_attribute("src"))
+        .collect();
+    assert_eq!(srcs, [Some(PNG.to_string())], "only the inline image is an <img>");
+    let link = el
+        .query_selector("[data-testid=message-image-link]")
+        .unwrap()
+        .expect("the remote image as a link");
+    assert_eq!(
+        link.get_attribute("href").as_deref(),
+        Some("https://tracker.example/pixel.png")
+    );
+    assert_eq!(
+        link.text_content().as_deref(),
+        Some("Image 2 on tracker.example (not loaded)")
+    );
+}

@@ -27,7 +27,7 @@
 //!   after an auth scheme such as `Bearer`); a path whose query carries it is refused (422). Of the
 //!   answer's headers only those about the body come back (`proxy_util::response_headers`: no
 //!   `set-cookie`, `access-control-*`, `strict-transport-security`, …) but `content-length`, and
-//!   the answer gets `Content-Security-Policy: sandbox; default-src 'none'` (set by the router for
+//!   the answer gets `Content-Security-Policy: sandbox; default-src 'none'; frame-ancestors 'none'` (set by the router for
 //!   all proxied answers).
 //! - JSON `body` is sent as JSON (`content-type: application/json`); a string body as its bytes;
 //!   `body_base64` (standard base64, e.g. a multipart upload) as the decoded bytes, with the
@@ -355,24 +355,11 @@ pub(crate) struct CloudProxy {
     max_concurrent: usize,
 }
 
-/// Whether a header value (or query value) carries `key`: the value itself, trimmed, or an
-/// authorization-style `<scheme> <key>` (any scheme, any case: `Bearer`, `bearer`, `Token`…).
+/// Whether `value` carries this server's own session key anywhere in it (a bearer value, a
+/// compound header, a path segment, a JSON body): a plain search, so no wrapping hides it.
 fn carries_key(value: &[u8], key: &str) -> bool {
-    let Ok(value) = std::str::from_utf8(value) else {
-        return false;
-    };
-    let value = value.trim();
-    if value == key {
-        return true;
-    }
-    value
-        .split_once(|c: char| c.is_ascii_whitespace())
-        .is_some_and(|(scheme, rest)| {
-            scheme
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b))
-                && rest.trim() == key
-        })
+    let key = key.as_bytes();
+    !key.is_empty() && value.windows(key.len()).any(|w| w == key)
 }
 
 impl CloudProxy {
@@ -517,13 +504,10 @@ impl CloudProxy {
             return Err(unprocessable("path must not change the host".into()));
         }
         if let Some(own) = &self.own_key {
-            let in_query = url.query_pairs().any(|(name, value)| {
-                carries_key(name.as_bytes(), own) || carries_key(value.as_bytes(), own)
-            });
-            if in_query {
+            let decoded = percent_encoding::percent_decode_str(&env.path).collect::<Vec<u8>>();
+            if carries_key(env.path.as_bytes(), own) || carries_key(&decoded, own) {
                 return Err(unprocessable(
-                    "the path's query carries this server's session key; it is never sent to a \
-                     cloud host"
+                    "the path carries this server's session key; it is never sent to a cloud host"
                         .into(),
                 ));
             }
@@ -597,6 +581,15 @@ impl CloudProxy {
                 Some(v.to_string().into_bytes())
             }
         };
+        let own_in_body = (self.own_key.as_ref())
+            .zip(body.as_ref())
+            .is_some_and(|(own, body)| carries_key(body, own));
+        if own_in_body {
+            return Err(unprocessable(
+                "the body carries this server's session key; it is never sent to a cloud host"
+                    .into(),
+            ));
+        }
 
         let secs = env
             .timeout_seconds
@@ -730,23 +723,20 @@ mod tests {
             "k3y-0123",
             "  k3y-0123\t",
             "Bearer k3y-0123",
-            "bearer k3y-0123",
-            "BEARER   k3y-0123 ",
             "Token k3y-0123",
+            "Bearer k3y-0123 extra",
+            "Basic x, Bearer k3y-0123",
+            "k3y-01234",
+            "/api/k3y-0123/x",
+            r#"{"session_api_key":"k3y-0123"}"#,
         ] {
             assert!(carries_key(yes.as_bytes(), key), "{yes:?}");
         }
-        for no in [
-            "k3y-01234",
-            "Bearer other",
-            "Bearer k3y-0123 extra",
-            "x k3y",
-            "",
-            "Bearer",
-        ] {
+        for no in ["Bearer other", "x k3y", "", "Bearer", "k3y-012"] {
             assert!(!carries_key(no.as_bytes(), key), "{no:?}");
         }
-        assert!(!carries_key(b"\xff k3y-0123", key));
+        assert!(carries_key(b"\xff k3y-0123", key));
+        assert!(!carries_key(b"anything", ""), "no key, nothing to find");
     }
 
     #[test]

@@ -19,7 +19,7 @@ use tokio_tungstenite::tungstenite::{
 };
 
 use crate::proxy_util::{
-    error_chain, json_error, refuse_status, request_headers, response_headers,
+    error_chain, head_timed_out, json_error, refuse_status, request_headers, response_headers,
 };
 use crate::ServeError;
 
@@ -55,11 +55,13 @@ pub(crate) struct Ingress {
     /// `ws(s)://host:port[/prefix]`, no trailing `/`.
     ws_base: String,
     client: reqwest::Client,
+    /// How long an answer may take to begin ([`crate::Config::upstream_head_timeout`]).
+    head_timeout: Duration,
 }
 
 impl Ingress {
     /// `what` names the upstream in configuration errors ("agent server", "automation service").
-    pub(crate) fn new(what: &str, url: &str) -> Result<Self, ServeError> {
+    pub(crate) fn new(what: &str, url: &str, head_timeout: Duration) -> Result<Self, ServeError> {
         let invalid = |why: &str| ServeError::InvalidConfig(format!("{what} URL {url:?}: {why}"));
         let parsed = reqwest::Url::parse(url.trim()).map_err(|e| invalid(&e.to_string()))?;
         let ws_scheme = match parsed.scheme() {
@@ -89,6 +91,7 @@ impl Ingress {
             http_base,
             ws_base,
             client,
+            head_timeout,
         })
     }
 
@@ -135,9 +138,10 @@ impl Ingress {
         if has_body {
             builder = builder.body(reqwest::Body::wrap_stream(body.into_data_stream()));
         }
-        let upstream = match builder.send().await {
-            Ok(u) => u,
-            Err(e) => return self.unreachable(&e.without_url()),
+        let upstream = match tokio::time::timeout(self.head_timeout, builder.send()).await {
+            Ok(Ok(u)) => u,
+            Ok(Err(e)) => return self.unreachable(&e.without_url()),
+            Err(_) => return head_timed_out(&self.what, self.head_timeout),
         };
         let status = upstream.status();
         if let Some(refused) = refuse_status(&self.what, status, upstream.headers()) {

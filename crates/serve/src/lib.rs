@@ -17,6 +17,7 @@
 //!   Only the console's own request headers cross a proxy, and only the answer headers about
 //!   the body come back (`proxy_util`);
 //! - serves HTTP/1 with a header-read timeout, an idle timeout and a connection cap (`server`);
+//!   a proxied upstream that has not begun its answer after `upstream_head_timeout` gets 504;
 //! - injects the session key unless `auth_required` or `lock_to_cloud`; with the key injected,
 //!   answers only `Host: localhost`, `127.x.y.z`, `[::1]` and the `allow_hosts` — 421 otherwise — so a DNS-rebinding page cannot
 //!   read the key out of `index.html`; it refuses to start on a non-loopback address in that mode
@@ -26,8 +27,8 @@
 //! `Cross-Origin-Opener-Policy: same-origin` and `Cross-Origin-Resource-Policy: same-origin`;
 //! `index.html` (the SPA fallback too) is `Cache-Control: no-store`;
 //! HTML documents also carry the Content-Security-Policy. Proxied answers (ingress, cloud proxy)
-//! carry `Content-Security-Policy: sandbox; default-src 'none'` instead of the upstream's, and the
-//! browser's `Cookie` header is never forwarded upstream. Nothing is logged (the key never is).
+//! carry `Content-Security-Policy: sandbox; default-src 'none'; frame-ancestors 'none'` instead
+//! of the upstream's, and the browser's `Cookie` header is never forwarded upstream. Nothing is logged (the key never is).
 
 mod assets;
 mod cloud_proxy;
@@ -113,6 +114,10 @@ pub struct Config {
     pub idle_timeout: Duration,
     /// Open connections (websockets included) beyond which new ones get 503 (default 512).
     pub max_connections: usize,
+    /// How long the ingress, the automation ingress and the Omnigent mount wait for an upstream's
+    /// answer to begin (its status and headers) before they answer 504 — a stalled upstream must
+    /// not hold a connection for good (default 120 s; a streamed body is not limited by it).
+    pub upstream_head_timeout: Duration,
 }
 
 impl Config {
@@ -137,6 +142,7 @@ impl Config {
             header_read_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(60),
             max_connections: 512,
+            upstream_head_timeout: Duration::from_secs(120),
         }
     }
 }
@@ -337,6 +343,11 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
             "the header-read and idle timeouts must be at least 1 s".into(),
         ));
     }
+    if config.upstream_head_timeout.is_zero() {
+        return Err(ServeError::InvalidConfig(
+            "the upstream answer timeout must be more than 0".into(),
+        ));
+    }
     if config.max_connections == 0 {
         return Err(ServeError::InvalidConfig(
             "max connections must be at least 1".into(),
@@ -351,14 +362,22 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
     let session_api_key = non_blank(&config.session_api_key);
     let lock_to_cloud = non_blank(&config.lock_to_cloud);
     let ingress = match non_blank(&config.agent_server_url) {
-        Some(url) => Some(ingress::Ingress::new("agent server", &url)?),
+        Some(url) => Some(ingress::Ingress::new(
+            "agent server",
+            &url,
+            config.upstream_head_timeout,
+        )?),
         None => None,
     };
     let automation = match non_blank(&config.automation_url) {
-        Some(url) => Some(ingress::Ingress::new("automation service", &url)?),
+        Some(url) => Some(ingress::Ingress::new(
+            "automation service",
+            &url,
+            config.upstream_head_timeout,
+        )?),
         None => None,
     };
-    let omnigent = omnigent::Omnigent::new(&config.omnigent)?;
+    let omnigent = omnigent::Omnigent::new(&config.omnigent, config.upstream_head_timeout)?;
     let omnigent_names = omnigent.names().join(",");
     let cloud = cloud_proxy::CloudProxy::new(
         &config.cloud_proxy_allow,

@@ -26,7 +26,7 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 use crate::proxy_util::{
-    error_chain, json_error, refuse_status, request_headers, response_headers,
+    error_chain, head_timed_out, json_error, refuse_status, request_headers, response_headers,
 };
 use crate::ServeError;
 
@@ -91,12 +91,17 @@ struct Mount {
 pub(crate) struct Omnigent {
     mounts: Vec<Mount>,
     client: reqwest::Client,
+    /// How long an answer may take to begin ([`crate::Config::upstream_head_timeout`]).
+    head_timeout: Duration,
 }
 
 impl Omnigent {
     /// Validates the mounts: names `[a-z0-9-]+` and unique, URLs `http(s)` with a host and no
     /// query, fragment or credentials.
-    pub(crate) fn new(mounts: &[OmnigentMount]) -> Result<Self, ServeError> {
+    pub(crate) fn new(
+        mounts: &[OmnigentMount],
+        head_timeout: Duration,
+    ) -> Result<Self, ServeError> {
         let mut out: Vec<Mount> = Vec::with_capacity(mounts.len());
         for m in mounts {
             let invalid = |why: &str| {
@@ -135,6 +140,7 @@ impl Omnigent {
         Ok(Omnigent {
             mounts: out,
             client,
+            head_timeout,
         })
     }
 
@@ -206,9 +212,11 @@ impl Omnigent {
         if has_body {
             builder = builder.body(reqwest::Body::wrap_stream(body.into_data_stream()));
         }
-        let upstream = match builder.send().await {
-            Ok(u) => u,
-            Err(e) => {
+        let who = format!("Omnigent server {:?}", mount.name);
+        let upstream = match tokio::time::timeout(self.head_timeout, builder.send()).await {
+            Ok(Ok(u)) => u,
+            Err(_) => return head_timed_out(&who, self.head_timeout),
+            Ok(Err(e)) => {
                 return json_error(
                     StatusCode::BAD_GATEWAY,
                     format!(
@@ -220,7 +228,6 @@ impl Omnigent {
             }
         };
         let status = upstream.status();
-        let who = format!("Omnigent server {:?}", mount.name);
         if let Some(refused) = refuse_status(&who, status, upstream.headers()) {
             return refused;
         }
@@ -274,10 +281,13 @@ mod tests {
 
     #[test]
     fn validates_urls_and_unique_names() {
-        let ok = Omnigent::new(&[
-            mount("local", "http://127.0.0.1:6767/"),
-            mount("b", "https://omni.example/prefix/"),
-        ])
+        let ok = Omnigent::new(
+            &[
+                mount("local", "http://127.0.0.1:6767/"),
+                mount("b", "https://omni.example/prefix/"),
+            ],
+            Duration::from_secs(1),
+        )
         .unwrap();
         assert_eq!(ok.names(), ["local", "b"]);
         assert_eq!(ok.mounts[0].base, "http://127.0.0.1:6767");
@@ -291,7 +301,7 @@ mod tests {
             vec![mount("a", "not a url")],
             vec![mount("A", "http://x")],
         ] {
-            assert!(Omnigent::new(&bad).is_err());
+            assert!(Omnigent::new(&bad, Duration::from_secs(1)).is_err());
         }
     }
 

@@ -117,8 +117,9 @@ fn listed_in_connection(name: &HeaderName, headers: &HeaderMap) -> bool {
 /// The Content-Security-Policy of every proxied answer (ingress and cloud proxy). Whatever the
 /// upstream serves (an HTML file of the agent server's workspace file server, say) renders in a
 /// sandbox with an opaque origin: it cannot run script on our origin, read the launcher key out of
-/// `index.html` or call the ingress with the browser's credentials.
-pub(crate) const PROXIED_CSP: &str = "sandbox; default-src 'none'";
+/// `index.html` or call the ingress with the browser's credentials; and no page may frame it
+/// (`frame-ancestors 'none'`, issue #41).
+pub(crate) const PROXIED_CSP: &str = "sandbox; default-src 'none'; frame-ancestors 'none'";
 
 /// Puts [`PROXIED_CSP`] on a proxied answer, replacing any policy the upstream sent.
 pub(crate) fn sandbox(resp: &mut Response) {
@@ -128,6 +129,18 @@ pub(crate) fn sandbox(resp: &mut Response) {
         header::CONTENT_SECURITY_POLICY,
         HeaderValue::from_static(PROXIED_CSP),
     );
+}
+
+/// The 504 of a proxy whose upstream (`who`) did not begin its answer within `limit`.
+pub(crate) fn head_timed_out(who: &str, limit: std::time::Duration) -> Response {
+    json_error(
+        StatusCode::GATEWAY_TIMEOUT,
+        format!(
+            "{who} did not answer within {} s; it may be overloaded or stuck — try again, or \
+             restart it",
+            limit.as_secs_f64()
+        ),
+    )
 }
 
 /// `{"detail": "..."}` with a status.

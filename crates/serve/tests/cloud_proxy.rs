@@ -210,7 +210,7 @@ async fn answers_are_sandboxed_and_the_browsers_cookie_stays_here() {
     let (status, headers, body) = proxy(&s.srv, &env).await;
     assert_eq!(status, 200);
     let csp: Vec<_> = headers.get_all("content-security-policy").iter().collect();
-    assert_eq!(csp, ["sandbox; default-src 'none'"]);
+    assert_eq!(csp, ["sandbox; default-src 'none'; frame-ancestors 'none'"]);
     assert!(headers.get("content-security-policy-report-only").is_none());
     let body = String::from_utf8_lossy(&body);
     assert!(body.contains("cookie=none"), "{body}");
@@ -221,7 +221,7 @@ async fn answers_are_sandboxed_and_the_browsers_cookie_stays_here() {
     assert_eq!(status, 403);
     assert_eq!(
         headers["content-security-policy"],
-        "sandbox; default-src 'none'"
+        "sandbox; default-src 'none'; frame-ancestors 'none'"
     );
 }
 
@@ -593,7 +593,7 @@ async fn answers_are_streamed_and_the_cap_cuts_the_stream() {
 }
 
 #[tokio::test]
-async fn the_own_key_filter_sees_through_spacing_schemes_and_the_query() {
+async fn the_own_key_filter_sees_through_spacing_schemes_the_path_and_the_body() {
     let s = setup(true, &["127.0.0.1"], None).await;
     let env = json!({
         "host": format!("http://{}", s.upstream),
@@ -603,6 +603,7 @@ async fn the_own_key_filter_sees_through_spacing_schemes_and_the_query() {
             "X-Session-API-Key": "  launcher-key ",
             "X-Org-Id": "bearer launcher-key",
             "If-None-Match": "Token   launcher-key",
+            "Accept-Language": "en, launcher-key;q=0.1",
             "x-session-api-key": "conversation-key"
         }
     });
@@ -610,7 +611,12 @@ async fn the_own_key_filter_sees_through_spacing_schemes_and_the_query() {
     assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
     let seen = as_json(&body);
     let h = &seen["headers"];
-    for absent in ["authorization", "x-org-id", "if-none-match"] {
+    for absent in [
+        "authorization",
+        "x-org-id",
+        "if-none-match",
+        "accept-language",
+    ] {
         assert!(h.get(absent).is_none(), "{absent} forwarded: {h}");
     }
     assert_eq!(h["x-session-api-key"], "conversation-key");
@@ -621,12 +627,38 @@ async fn the_own_key_filter_sees_through_spacing_schemes_and_the_query() {
         "/api/x?a=1&k=launcher%2Dkey",
         "/api/x?auth=Bearer%20launcher-key",
         "/api/x?launcher-key",
+        "/api/launcher-key/x",
+        "/api/%6Cauncher-key",
     ] {
         let env = json!({"host": format!("http://{}", s.upstream), "path": path});
         let (status, _, body) = proxy(&s.srv, &env).await;
         assert_eq!(status, 422, "{path}: {}", String::from_utf8_lossy(&body));
         let d = detail(&body);
         assert!(d.contains("session key"), "{d}");
+        assert!(!d.contains("launcher-key"), "{d}");
+    }
+
+    // In a body, as JSON, as text or as bytes: refused, never sent.
+    for (name, body) in [
+        (
+            "json",
+            json!({"body": {"secrets": {"LOCAL_KEY": "launcher-key"}}}),
+        ),
+        ("text", json!({"body": "key=launcher-key"})),
+        (
+            "bytes",
+            json!({"body_base64": STANDARD.encode(b"\x00launcher-key\x00")}),
+        ),
+    ] {
+        let mut env =
+            json!({"host": format!("http://{}", s.upstream), "method": "POST", "path": "/api/x"});
+        env.as_object_mut()
+            .unwrap()
+            .extend(body.as_object().unwrap().clone());
+        let (status, _, body) = proxy(&s.srv, &env).await;
+        assert_eq!(status, 422, "{name}: {}", String::from_utf8_lossy(&body));
+        let d = detail(&body);
+        assert!(d.contains("body carries"), "{d}");
         assert!(!d.contains("launcher-key"), "{d}");
     }
 }

@@ -305,7 +305,7 @@ async fn proxied_answers_are_sandboxed_and_cookies_stay_here() {
         .collect();
     assert_eq!(
         csp,
-        ["sandbox; default-src 'none'"],
+        ["sandbox; default-src 'none'; frame-ancestors 'none'"],
         "the upstream's CSP is replaced"
     );
     assert!(page
@@ -324,7 +324,7 @@ async fn proxied_answers_are_sandboxed_and_cookies_stay_here() {
         .unwrap();
     assert_eq!(
         r.headers()["content-security-policy"],
-        "sandbox; default-src 'none'"
+        "sandbox; default-src 'none'; frame-ancestors 'none'"
     );
     let seen = json(&r.bytes().await.unwrap());
     assert!(seen["headers"].get("cookie").is_none(), "{seen}");
@@ -435,7 +435,7 @@ async fn answers_keep_only_the_headers_about_their_body() {
         }
         assert_eq!(
             resp.headers()["content-security-policy"],
-            "sandbox; default-src 'none'"
+            "sandbox; default-src 'none'; frame-ancestors 'none'"
         );
         assert_eq!(resp.text().await.unwrap(), "hostile");
     }
@@ -618,7 +618,7 @@ async fn api_automation_goes_to_the_automation_service_when_configured() {
     assert_eq!(resp.status(), 201);
     assert_eq!(
         resp.headers()["content-security-policy"],
-        "sandbox; default-src 'none'"
+        "sandbox; default-src 'none'; frame-ancestors 'none'"
     );
     let seen = json(&resp.bytes().await.unwrap());
     assert_eq!(seen["path"], "/api/automation/v1/abc/dispatch");

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use axum::body::Body;
 use axum::routing::get;
 use axum::Router;
-use canvas_serve::{start, Config, Running};
+use canvas_serve::{start, Config, OmnigentMount, Running};
 use common::*;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -45,8 +45,8 @@ async fn read_until(stream: &mut TcpStream, needle: &str) -> String {
     String::from_utf8_lossy(&got).into_owned()
 }
 
-/// An upstream with `/api/stall` (answers its head and one chunk, then nothing) and `/api/slow`
-/// (answers after 2 s).
+/// An upstream with `/api/stall` (answers its head and one chunk, then nothing), `/api/hang`,
+/// `/api/automation/hang` and `/v1/hang` (never answer) and `/api/slow` (answers after 2 s).
 async fn stalling_upstream() -> SocketAddr {
     let router = Router::new()
         .route(
@@ -61,6 +61,12 @@ async fn stalling_upstream() -> SocketAddr {
                 ))
             }),
         )
+        .route("/api/hang", get(|| std::future::pending::<&'static str>()))
+        .route(
+            "/api/automation/hang",
+            get(|| std::future::pending::<&'static str>()),
+        )
+        .route("/v1/hang", get(|| std::future::pending::<&'static str>()))
         .route(
             "/api/slow",
             get(|| async {
@@ -195,6 +201,43 @@ async fn zero_limits_are_config_errors() {
         assert!(
             matches!(err, canvas_serve::ServeError::InvalidConfig(_)),
             "{err}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_upstream_that_never_answers_gets_504_after_the_head_timeout() {
+    let dist = make_dist();
+    let upstream = format!("http://{}", stalling_upstream().await);
+    let mut config = Config::new(dist.path());
+    config.agent_server_url = Some(upstream.clone());
+    config.automation_url = Some(upstream.clone());
+    config.omnigent = vec![OmnigentMount {
+        name: "lab".into(),
+        url: upstream,
+    }];
+    config.upstream_head_timeout = Duration::from_secs(1);
+    let srv = start(config).await.expect("start");
+    for (path, who) in [
+        ("/api/hang", "agent server"),
+        ("/api/automation/hang", "automation service"),
+        ("/omnigent/lab/v1/hang", "Omnigent server \"lab\""),
+    ] {
+        let started = Instant::now();
+        let r = tokio::time::timeout(
+            Duration::from_secs(10),
+            reqwest::get(format!("{}{path}", srv.url())),
+        )
+        .await
+        .unwrap_or_else(|_| panic!("{path}: still waiting after 10 s"))
+        .expect("an answer");
+        assert_eq!(r.status(), 504, "{path}");
+        assert!(started.elapsed() >= Duration::from_millis(900), "{path}");
+        let body: serde_json::Value = serde_json::from_str(&r.text().await.unwrap()).unwrap();
+        let detail = body["detail"].as_str().unwrap_or_default().to_string();
+        assert!(
+            detail.starts_with(&format!("{who} did not answer within 1 s")),
+            "{detail}"
         );
     }
 }

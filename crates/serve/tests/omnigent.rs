@@ -154,7 +154,10 @@ async fn only_the_consoles_headers_go_upstream_and_answers_are_sandboxed() {
     let resp = req.send().await.unwrap();
     assert_eq!(resp.status(), 201);
     let h = resp.headers();
-    assert_eq!(h["content-security-policy"], "sandbox; default-src 'none'");
+    assert_eq!(
+        h["content-security-policy"],
+        "sandbox; default-src 'none'; frame-ancestors 'none'"
+    );
     assert_eq!(h["x-content-type-options"], "nosniff");
     assert_eq!(h["content-type"], "application/json");
     assert!(h.get("set-cookie").is_none(), "Set-Cookie passed back");
@@ -312,7 +315,7 @@ async fn server_sent_events_arrive_one_by_one() {
     assert_eq!(resp.headers()["content-type"], "text/event-stream");
     assert_eq!(
         resp.headers()["content-security-policy"],
-        "sandbox; default-src 'none'"
+        "sandbox; default-src 'none'; frame-ancestors 'none'"
     );
     let mut stream = resp.bytes_stream();
     let mut buf = String::new();
@@ -399,7 +402,7 @@ async fn upstream_down_and_redirects_are_502_json() {
     assert_eq!(resp.status(), 502);
     assert_eq!(
         resp.headers()["content-security-policy"],
-        "sandbox; default-src 'none'"
+        "sandbox; default-src 'none'; frame-ancestors 'none'"
     );
     let v = json(&resp.bytes().await.unwrap());
     let detail = v["detail"].as_str().unwrap();
@@ -699,7 +702,7 @@ async fn the_real_omnigent_server_through_the_proxy() {
     assert_eq!(resp.status(), 200);
     assert_eq!(
         resp.headers()["content-security-policy"],
-        "sandbox; default-src 'none'"
+        "sandbox; default-src 'none'; frame-ancestors 'none'"
     );
     let info = json(&resp.bytes().await.unwrap());
     assert_eq!(info["server_version"], "0.19.1", "{info}");

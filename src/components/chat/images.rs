@@ -1,8 +1,11 @@
 //! Images in the timeline (issue #15): those a user sent and those the agent's tools produced,
 //! as thumbnails; a click (or Enter) enlarges one in a dialog, Esc closes it. Only URLs that
-//! core's `safe_image_url` accepted reach here.
+//! core's `safe_image_url` accepted reach here; one on another server (`is_remote_image`) is a
+//! link naming its host, never loaded.
 
 use crate::components::backends::dialog::Dialog;
+use canvas_core::backends::launcher::parse_origin;
+use canvas_core::conversations::attachments::is_remote_image;
 use leptos::prelude::*;
 
 /// A row of thumbnails.
@@ -13,12 +16,22 @@ pub fn MessageImages(images: Vec<String>) -> impl IntoView {
     let urls = StoredValue::new(images);
     view! {
         <div class="msg-images">
-            {urls.get_value().into_iter().enumerate().map(|(i, url)| view! {
-                <button type="button" class="msg-image" data-testid="message-image"
-                    aria-label=format!("Image {} of {count}: enlarge", i + 1)
-                    on:click=move |_| open.set(Some(i))>
-                    <img src=url alt=format!("Image {}", i + 1) loading="lazy" />
-                </button>
+            {urls.get_value().into_iter().enumerate().map(|(i, url)| if is_remote_image(&url) {
+                let host = parse_origin(&url).map(|o| o.host).unwrap_or_default();
+                view! {
+                    <a class="msg-image-link" data-testid="message-image-link" href=url
+                        target="_blank" rel="noopener noreferrer">
+                        {format!("Image {} on {host} (not loaded)", i + 1)}
+                    </a>
+                }.into_any()
+            } else {
+                view! {
+                    <button type="button" class="msg-image" data-testid="message-image"
+                        aria-label=format!("Image {} of {count}: enlarge", i + 1)
+                        on:click=move |_| open.set(Some(i))>
+                        <img src=url alt=format!("Image {}", i + 1) loading="lazy" />
+                    </button>
+                }.into_any()
             }).collect_view()}
         </div>
         {move || open.get().and_then(|i| urls.with_value(|u| u.get(i).cloned())).map(|url| untrack(|| view! {

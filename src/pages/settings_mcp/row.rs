@@ -21,6 +21,7 @@ pub(super) fn McpRow(
         .chain(server.header_names.iter().map(|n| format!("header {n}")))
         .collect::<Vec<_>>()
         .join(", ");
+    let (target, masked) = server.shown_target();
     let enabled = server.enabled;
     let stdio = server.transport == Transport::Stdio;
     let editing = RwSignal::new(false);
@@ -64,10 +65,15 @@ pub(super) fn McpRow(
             <code class="secret-name">{server.name.clone()}</code>
             <span class="mcp-target">
                 <span class="muted">{server.transport.label()}": "</span>
-                <code data-testid="mcp-target">{server.target()}</code>
+                <code data-testid="mcp-target">{target}</code>
                 {server.description.clone().map(|d| view! { <span class="muted" data-testid="mcp-description">" — "{d}</span> })}
                 {(!enabled).then(|| view! { <span class="badge" data-testid="mcp-disabled">"off"</span> })}
             </span>
+            {masked.then(|| view! {
+                <p class="muted mcp-masked" data-testid="mcp-masked">"Credentials in this address or \
+                    its arguments are hidden here. Keep secrets in environment variables or headers: \
+                    the server never shows their values."</p>
+            })}
             <span class="muted" data-testid="mcp-secrets" title="Values are kept by the server and never shown">
                 {secrets}
             </span>

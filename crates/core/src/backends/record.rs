@@ -150,6 +150,10 @@ pub enum InvalidBackend {
     /// `connectionRevision` is present but not an integer >= 0 (`null` included).
     #[error("backend connectionRevision must be absent or an integer >= 0")]
     BadConnectionRevision,
+    /// `host` is neither empty nor an `http://` / `https://` address (`javascript:`, `file:`,
+    /// `data:` …): nothing the app should ever send a request to (issue #41).
+    #[error("backend host must be empty or an http:// or https:// address")]
+    BadHost,
 }
 
 /// One registered backend (BR-1).
@@ -191,6 +195,14 @@ fn string_field(obj: &Map<String, Value>, field: &str) -> Result<String, Invalid
         Some(Value::String(s)) => Ok(s.clone()),
         _ => Err(InvalidBackend::NotAString(field.to_string())),
     }
+}
+
+/// Whether a stored host is empty or starts with `http://` / `https://` (any case, spaces
+/// around it ignored) — what the add form saves, and what upstream's does.
+fn is_http_or_empty(host: &str) -> bool {
+    let h = host.trim().as_bytes();
+    let starts = |p: &[u8]| h.len() >= p.len() && h[..p.len()].eq_ignore_ascii_case(p);
+    h.is_empty() || starts(b"http://") || starts(b"https://")
 }
 
 /// An integer >= 0 that fits a `u64`; integral floats (`3.0`) count, like JS `Number.isInteger`.
@@ -279,6 +291,9 @@ impl Backend {
         };
         let name = string_field(obj, "name")?;
         let host = string_field(obj, "host")?;
+        if !is_http_or_empty(&host) {
+            return Err(InvalidBackend::BadHost);
+        }
         let api_key = string_field(obj, "apiKey")?;
         let kind = match obj.get("kind") {
             Some(Value::String(s)) => BackendKind::parse(s).ok_or(InvalidBackend::BadKind)?,
@@ -411,6 +426,12 @@ mod tests {
             ("cloud", with("kind", json!("cloud")), true),
             ("empty name", with("name", json!("")), true),
             ("empty host", with("host", json!("")), true),
+            ("https host", with("host", json!("HTTPS://h")), true),
+            ("javascript host", with("host", json!("javascript:alert(1)//")), false),
+            ("data host", with("host", json!("data:text/html,x")), false),
+            ("file host", with("host", json!("file:///etc/passwd")), false),
+            ("ftp host", with("host", json!("ftp://h")), false),
+            ("scheme-less host", with("host", json!("localhost:8000")), false),
             ("empty apiKey", with("apiKey", json!("")), true),
             ("authMode api-key", with("authMode", json!("api-key")), true),
             ("authMode cookie", with("authMode", json!("cookie")), true),

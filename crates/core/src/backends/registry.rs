@@ -1227,7 +1227,7 @@ mod tests {
         (
             arb_field(vec![json!("a"), json!("b"), json!("default-local")]),
             arb_field(vec![json!("N"), json!("")]),
-            arb_field(vec![json!(ORIGIN), json!("http://x"), json!("")]),
+            arb_field(vec![json!(ORIGIN), json!("http://x"), json!(""), json!("javascript:x")]),
             arb_field(vec![json!("k"), json!("")]),
             arb_field(vec![json!("local"), json!("cloud")]),
             prop_oneof![3 => Just(None), 1 => arb_field(vec![json!("api-key"), json!("cookie")])],
@@ -1261,7 +1261,10 @@ mod tests {
             .and_then(Value::as_str)
             .is_some_and(|s| !s.is_empty())
             && is_str("name")
-            && is_str("host")
+            && v.get("host").and_then(Value::as_str).is_some_and(|h| {
+                let h = h.trim().to_ascii_lowercase();
+                h.is_empty() || h.starts_with("http://") || h.starts_with("https://")
+            })
             && is_str("apiKey")
             && matches!(
                 v.get("kind").and_then(Value::as_str),

@@ -195,9 +195,10 @@ pub fn message_text(text: &str, uploaded_paths: &[String]) -> String {
     out
 }
 
-/// `url` when it is safe as an image source: a base64 `data:` URL of PNG, JPEG, GIF or WebP,
-/// or an `https://` URL without spaces or control characters. Anything else (`javascript:`,
-/// `data:text/html`, `data:image/svg+xml`, `http:`) is `None`.
+/// `url` when it is safe to show for an image: a base64 `data:` URL of PNG, JPEG, GIF or WebP
+/// (shown inline), or an `https://` URL without spaces or control characters (shown as a link,
+/// never loaded: [`is_remote_image`]). Anything else (`javascript:`, `data:text/html`,
+/// `data:image/svg+xml`, `http:`) is `None`.
 pub fn safe_image_url(url: &str) -> Option<&str> {
     let lower_prefix = |p: &str| {
         url.get(..p.len())
@@ -241,6 +242,15 @@ pub fn human_size(bytes: u64) -> String {
         }
     }
     format!("{bytes} B")
+}
+
+/// Whether an image ([`safe_image_url`]) lives on another server (`https://`). The console
+/// never loads one — the page's CSP (`img-src 'self' data: blob:`) would refuse it, and loading
+/// it would tell that server who reads the conversation — so it is shown as a link the reader
+/// may follow, the way Markdown images are (issue #41: one rule for both).
+pub fn is_remote_image(url: &str) -> bool {
+    url.get(..8)
+        .is_some_and(|p| p.eq_ignore_ascii_case("https://"))
 }
 
 #[cfg(test)]
@@ -405,6 +415,9 @@ mod tests {
         ] {
             assert_eq!(safe_image_url(ok), Some(ok), "{ok}");
         }
+        assert!(is_remote_image("HTTPS://example.com/a.png"));
+        assert!(!is_remote_image("data:image/png;base64,iVBO"));
+        assert!(!is_remote_image("https:"));
         for bad in [
             "javascript:alert(1)",
             "JaVaScRiPt:alert(1)",

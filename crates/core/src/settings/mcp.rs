@@ -88,6 +88,107 @@ impl McpServer {
             (None, None) => String::new(),
         }
     }
+
+    /// [`McpServer::target`] as the list shows it, with credentials written into the URL or
+    /// the arguments masked (issue #41), and whether any were: secrets belong in the server's
+    /// environment or headers, whose values the server never sends back.
+    pub fn shown_target(&self) -> (String, bool) {
+        match (&self.command, &self.url) {
+            (Some(c), _) if self.transport == Transport::Stdio => {
+                let (args, masked) = mask_args(&self.args);
+                let line = std::iter::once(c.as_str())
+                    .chain(args.iter().map(String::as_str))
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                (line, masked)
+            }
+            (_, Some(u)) => mask_url(u).map_or_else(|| (u.clone(), false), |m| (m, true)),
+            _ => (self.target(), false),
+        }
+    }
+}
+
+/// What a masked credential shows as.
+const MASK: &str = "•••";
+
+/// Whether a parameter, flag or variable name names a credential (`token`, `api_key`,
+/// `--access-token`, `PASSWORD`, `secret`, `auth`, …).
+fn names_a_credential(name: &str) -> bool {
+    let n = name.trim_start_matches('-').to_ascii_lowercase();
+    ["token", "key", "secret", "password", "passwd", "auth", "credential", "sig"]
+        .iter()
+        .any(|w| n.contains(w))
+}
+
+/// `url` with its credentials masked: the userinfo (`user:pass@`) and the values of query
+/// parameters that name one (`?token=`, `api_key=` …). `None` when there was nothing to mask.
+fn mask_url(url: &str) -> Option<String> {
+    let (head, query) = match url.split_once('?') {
+        Some((h, q)) => (h, Some(q)),
+        None => (url, None),
+    };
+    let mut masked = false;
+    let mut out = String::with_capacity(url.len());
+    match head.split_once("://") {
+        Some((scheme, rest)) => {
+            let authority_end = rest.find(['/', '#']).unwrap_or(rest.len());
+            match rest[..authority_end].rsplit_once('@') {
+                Some((_, host)) => {
+                    masked = true;
+                    out.push_str(&format!("{scheme}://{MASK}@{host}{}", &rest[authority_end..]));
+                }
+                None => out.push_str(head),
+            }
+        }
+        None => out.push_str(head),
+    }
+    if let Some(query) = query {
+        out.push('?');
+        let parts: Vec<String> = query
+            .split('&')
+            .map(|pair| match pair.split_once('=') {
+                Some((name, value)) if !value.is_empty() && names_a_credential(name) => {
+                    masked = true;
+                    format!("{name}={MASK}")
+                }
+                _ => pair.to_string(),
+            })
+            .collect();
+        out.push_str(&parts.join("&"));
+    }
+    masked.then_some(out)
+}
+
+/// `args` with credentials masked: the value after a flag that names one (`--token X`,
+/// `--api-key=X`), a `NAME=value` whose name does, and URLs' credentials ([`mask_url`]).
+fn mask_args(args: &[String]) -> (Vec<String>, bool) {
+    let mut masked = false;
+    let mut out = Vec::with_capacity(args.len());
+    let mut after_flag = false;
+    for arg in args {
+        if std::mem::take(&mut after_flag) && !arg.starts_with('-') {
+            masked = true;
+            out.push(MASK.to_string());
+            continue;
+        }
+        if let Some(url) = mask_url(arg) {
+            masked = true;
+            out.push(url);
+            continue;
+        }
+        match arg.split_once('=') {
+            Some((name, value)) if !value.is_empty() && names_a_credential(name) => {
+                masked = true;
+                out.push(format!("{name}={MASK}"));
+            }
+            Some(_) => out.push(arg.clone()),
+            None => {
+                after_flag = arg.starts_with('-') && names_a_credential(arg);
+                out.push(arg.clone());
+            }
+        }
+    }
+    (out, masked)
 }
 
 fn names(v: Option<&Value>) -> Vec<String> {
@@ -706,5 +807,48 @@ mod tests {
             &json!({"mcp_config": {"a": {"command": "x", "enabled": false}, "b": {"command": "y"}}}),
         );
         assert_eq!((off[0].enabled, off[1].enabled), (false, true));
+    }
+
+    #[test]
+    fn credentials_in_urls_and_arguments_are_masked_in_the_list() {
+        let http = |url: &str| McpServer {
+            name: "s".into(),
+            transport: Transport::Http,
+            command: None,
+            args: vec![],
+            url: Some(url.into()),
+            env_names: vec![],
+            header_names: vec![],
+            description: None,
+            enabled: true,
+        };
+        for (url, shown, masked) in [
+            ("https://mcp.example/api", "https://mcp.example/api", false),
+            ("https://bob:hunter2@mcp.example/api", "https://•••@mcp.example/api", true),
+            ("https://mcp.example/api?token=abc&x=1", "https://mcp.example/api?token=•••&x=1", true),
+            ("https://mcp.example/?API_KEY=k&sig=z", "https://mcp.example/?API_KEY=•••&sig=•••", true),
+            ("https://mcp.example/?page=2", "https://mcp.example/?page=2", false),
+            ("https://mcp.example/a@b", "https://mcp.example/a@b", false),
+        ] {
+            assert_eq!(http(url).shown_target(), (shown.to_string(), masked), "{url}");
+        }
+        let stdio = McpServer {
+            transport: Transport::Stdio,
+            command: Some("npx".into()),
+            args: ["server", "--token", "t0k", "--api-key=k3y", "GITHUB_TOKEN=g", "--verbose", "--url", "https://u:p@h/x"]
+                .map(String::from)
+                .to_vec(),
+            url: None,
+            ..http("")
+        };
+        let (line, masked) = stdio.shown_target();
+        assert!(masked);
+        assert_eq!(
+            line,
+            "npx server --token ••• --api-key=••• GITHUB_TOKEN=••• --verbose --url https://•••@h/x"
+        );
+        for secret in ["t0k", "k3y", "=g", "u:p"] {
+            assert!(!line.contains(secret), "{secret} in {line}");
+        }
     }
 }

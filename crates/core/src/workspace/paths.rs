@@ -1,5 +1,7 @@
 //! Paths are absolute on the wire (the server answers 400 to a relative one). Upload names are a
-//! single component: `.`, `..`, empty names and names with `/` or NUL are refused.
+//! single component of at most [`MAX_NAME_BYTES`]: `.`, `..`, empty names, and names with `/`,
+//! `\`, a control character (a line break would add lines to the message that lists the
+//! uploads, issue #41) or a bidirectional override are refused.
 
 use std::fmt;
 
@@ -12,9 +14,14 @@ pub enum PathError {
     EmptyName,
     /// The name is `.` or `..`.
     DotName,
-    /// The name contains `/`, `\` or NUL.
+    /// The name contains `/`, `\`, a control character or a bidirectional override.
     BadCharacter,
+    /// The name is longer than [`MAX_NAME_BYTES`] bytes of UTF-8.
+    TooLong(usize),
 }
+
+/// The longest upload name, in bytes of UTF-8 (POSIX `NAME_MAX` on the usual file systems).
+pub const MAX_NAME_BYTES: usize = 255;
 
 impl fmt::Display for PathError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -22,9 +29,13 @@ impl fmt::Display for PathError {
             PathError::NotAbsolute(p) => write!(f, "“{p}” is not an absolute path"),
             PathError::EmptyName => f.write_str("the file name is empty"),
             PathError::DotName => f.write_str("“.” and “..” are not allowed as file names"),
-            PathError::BadCharacter => {
-                f.write_str("a file name may not contain “/”, “\\” or NUL characters")
-            }
+            PathError::BadCharacter => f.write_str(
+                "a file name may not contain “/”, “\\”, line breaks or other control characters",
+            ),
+            PathError::TooLong(n) => write!(
+                f,
+                "the file name is {n} bytes long; the most a file system takes is {MAX_NAME_BYTES}"
+            ),
         }
     }
 }
@@ -77,8 +88,12 @@ pub fn validate_name(name: &str) -> Result<(), PathError> {
         Err(PathError::EmptyName)
     } else if name == "." || name == ".." {
         Err(PathError::DotName)
-    } else if name.contains(['/', '\\', '\0']) {
+    } else if name.chars().any(|c| {
+        matches!(c, '/' | '\\' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') || c.is_control()
+    }) {
         Err(PathError::BadCharacter)
+    } else if name.len() > MAX_NAME_BYTES {
+        Err(PathError::TooLong(name.len()))
     } else {
         Ok(())
     }
@@ -127,6 +142,16 @@ mod tests {
             ("/w", "a/b", Err(PathError::BadCharacter)),
             ("/w", "a\\b", Err(PathError::BadCharacter)),
             ("/w", "a\0", Err(PathError::BadCharacter)),
+            ("/w", "a\nb.txt", Err(PathError::BadCharacter)),
+            ("/w", "a\rb", Err(PathError::BadCharacter)),
+            ("/w", "tab\t", Err(PathError::BadCharacter)),
+            ("/w", "del\u{7f}", Err(PathError::BadCharacter)),
+            ("/w", "c1\u{85}", Err(PathError::BadCharacter)),
+            ("/w", "gpj.\u{202e}exe", Err(PathError::BadCharacter)),
+            ("/w", &"a".repeat(256), Err(PathError::TooLong(256))),
+            ("/w", &"é".repeat(128), Err(PathError::TooLong(256))),
+            ("/w", &"a".repeat(255), Ok(format!("/w/{}", "a".repeat(255)))),
+            ("/w", "日本語.txt", Ok("/w/日本語.txt".to_string())),
             ("w", "a", Err(PathError::NotAbsolute("w".into()))),
             ("/w", "..a", Ok("/w/..a".to_string())),
         ] {
