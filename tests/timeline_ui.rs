@@ -110,7 +110,11 @@ fn an_image_on_another_server_is_a_link_never_loaded() {
         .filter_map(|i| imgs.get(i))
         .map(|n| n.unchecked_into::<web_sys::Element>().get_attribute("src"))
         .collect();
-    assert_eq!(srcs, [Some(PNG.to_string())], "only the inline image is an <img>");
+    assert_eq!(
+        srcs,
+        [Some(PNG.to_string())],
+        "only the inline image is an <img>"
+    );
     let link = el
         .query_selector("[data-testid=message-image-link]")
         .unwrap()

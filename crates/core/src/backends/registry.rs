@@ -1227,7 +1227,12 @@ mod tests {
         (
             arb_field(vec![json!("a"), json!("b"), json!("default-local")]),
             arb_field(vec![json!("N"), json!("")]),
-            arb_field(vec![json!(ORIGIN), json!("http://x"), json!(""), json!("javascript:x")]),
+            arb_field(vec![
+                json!(ORIGIN),
+                json!("http://x"),
+                json!(""),
+                json!("javascript:x"),
+            ]),
             arb_field(vec![json!("k"), json!("")]),
             arb_field(vec![json!("local"), json!("cloud")]),
             prop_oneof![3 => Just(None), 1 => arb_field(vec![json!("api-key"), json!("cookie")])],

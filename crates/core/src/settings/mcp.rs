@@ -115,9 +115,18 @@ const MASK: &str = "•••";
 /// `--access-token`, `PASSWORD`, `secret`, `auth`, …).
 fn names_a_credential(name: &str) -> bool {
     let n = name.trim_start_matches('-').to_ascii_lowercase();
-    ["token", "key", "secret", "password", "passwd", "auth", "credential", "sig"]
-        .iter()
-        .any(|w| n.contains(w))
+    [
+        "token",
+        "key",
+        "secret",
+        "password",
+        "passwd",
+        "auth",
+        "credential",
+        "sig",
+    ]
+    .iter()
+    .any(|w| n.contains(w))
 }
 
 /// `url` with its credentials masked: the userinfo (`user:pass@`) and the values of query
@@ -135,7 +144,10 @@ fn mask_url(url: &str) -> Option<String> {
             match rest[..authority_end].rsplit_once('@') {
                 Some((_, host)) => {
                     masked = true;
-                    out.push_str(&format!("{scheme}://{MASK}@{host}{}", &rest[authority_end..]));
+                    out.push_str(&format!(
+                        "{scheme}://{MASK}@{host}{}",
+                        &rest[authority_end..]
+                    ));
                 }
                 None => out.push_str(head),
             }
@@ -824,20 +836,49 @@ mod tests {
         };
         for (url, shown, masked) in [
             ("https://mcp.example/api", "https://mcp.example/api", false),
-            ("https://bob:hunter2@mcp.example/api", "https://•••@mcp.example/api", true),
-            ("https://mcp.example/api?token=abc&x=1", "https://mcp.example/api?token=•••&x=1", true),
-            ("https://mcp.example/?API_KEY=k&sig=z", "https://mcp.example/?API_KEY=•••&sig=•••", true),
-            ("https://mcp.example/?page=2", "https://mcp.example/?page=2", false),
+            (
+                "https://bob:hunter2@mcp.example/api",
+                "https://•••@mcp.example/api",
+                true,
+            ),
+            (
+                "https://mcp.example/api?token=abc&x=1",
+                "https://mcp.example/api?token=•••&x=1",
+                true,
+            ),
+            (
+                "https://mcp.example/?API_KEY=k&sig=z",
+                "https://mcp.example/?API_KEY=•••&sig=•••",
+                true,
+            ),
+            (
+                "https://mcp.example/?page=2",
+                "https://mcp.example/?page=2",
+                false,
+            ),
             ("https://mcp.example/a@b", "https://mcp.example/a@b", false),
         ] {
-            assert_eq!(http(url).shown_target(), (shown.to_string(), masked), "{url}");
+            assert_eq!(
+                http(url).shown_target(),
+                (shown.to_string(), masked),
+                "{url}"
+            );
         }
         let stdio = McpServer {
             transport: Transport::Stdio,
             command: Some("npx".into()),
-            args: ["server", "--token", "t0k", "--api-key=k3y", "GITHUB_TOKEN=g", "--verbose", "--url", "https://u:p@h/x"]
-                .map(String::from)
-                .to_vec(),
+            args: [
+                "server",
+                "--token",
+                "t0k",
+                "--api-key=k3y",
+                "GITHUB_TOKEN=g",
+                "--verbose",
+                "--url",
+                "https://u:p@h/x",
+            ]
+            .map(String::from)
+            .to_vec(),
             url: None,
             ..http("")
         };

@@ -89,7 +89,8 @@ pub fn validate_name(name: &str) -> Result<(), PathError> {
     } else if name == "." || name == ".." {
         Err(PathError::DotName)
     } else if name.chars().any(|c| {
-        matches!(c, '/' | '\\' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') || c.is_control()
+        matches!(c, '/' | '\\' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+            || c.is_control()
     }) {
         Err(PathError::BadCharacter)
     } else if name.len() > MAX_NAME_BYTES {
@@ -150,7 +151,11 @@ mod tests {
             ("/w", "gpj.\u{202e}exe", Err(PathError::BadCharacter)),
             ("/w", &"a".repeat(256), Err(PathError::TooLong(256))),
             ("/w", &"é".repeat(128), Err(PathError::TooLong(256))),
-            ("/w", &"a".repeat(255), Ok(format!("/w/{}", "a".repeat(255)))),
+            (
+                "/w",
+                &"a".repeat(255),
+                Ok(format!("/w/{}", "a".repeat(255))),
+            ),
             ("/w", "日本語.txt", Ok("/w/日本語.txt".to_string())),
             ("w", "a", Err(PathError::NotAbsolute("w".into()))),
             ("/w", "..a", Ok("/w/..a".to_string())),
