@@ -61,12 +61,12 @@ async fn stalling_upstream() -> SocketAddr {
                 ))
             }),
         )
-        .route("/api/hang", get(|| std::future::pending::<&'static str>()))
+        .route("/api/hang", get(std::future::pending::<&'static str>))
         .route(
             "/api/automation/hang",
-            get(|| std::future::pending::<&'static str>()),
+            get(std::future::pending::<&'static str>),
         )
-        .route("/v1/hang", get(|| std::future::pending::<&'static str>()))
+        .route("/v1/hang", get(std::future::pending::<&'static str>))
         .route(
             "/api/slow",
             get(|| async {
