@@ -1,13 +1,16 @@
 //! Providers and the route table.
 
-use crate::chunks::{
-    automation_page, automations_page, conversation_page, onboarding_page, panel_page,
-    preload_automation, preload_automations, preload_conversation, preload_onboarding,
-    preload_panel, preload_public_key, preload_skills, preload_start_task, public_key_page,
-    skills_page, start_task_page,
-};
 use crate::components::shell::Shell;
 use crate::lazy::lazy;
+use crate::pages::automations::{
+    automation_page, automations_page, preload_automation, preload_automations,
+};
+use crate::pages::conversation::{conversation_page, preload_conversation};
+use crate::pages::onboarding::{onboarding_page, preload_onboarding};
+use crate::pages::panel::{panel_page, preload_panel};
+use crate::pages::public_key::{preload_public_key, public_key_page};
+use crate::pages::skills::{preload_skills, skills_page};
+use crate::pages::start_task::{preload_start_task, start_task_page};
 use crate::pages::{conversations::ConversationsPage, home::HomePage, not_found::NotFound};
 use crate::state;
 use leptos::prelude::*;
@@ -100,18 +103,22 @@ fn SettingsBySection() -> impl IntoView {
     let section = Memo::new(move |_| params.with(|p| p.get("section").unwrap_or_default()));
     move || {
         let section = section.get();
-        lazy("settings", crate::chunks::preload_settings, move || {
-            crate::chunks::settings_page(section.clone())
-        })
+        lazy(
+            "settings",
+            crate::pages::settings::preload_settings,
+            move || crate::pages::settings::settings_page(section.clone()),
+        )
     }
 }
 
 /// A settings section at a URL of its own (upstream's `/mcp`, `/plugins`).
 #[component]
 fn SettingsAt(section: &'static str) -> impl IntoView {
-    lazy("settings", crate::chunks::preload_settings, move || {
-        crate::chunks::settings_page(section.to_string())
-    })
+    lazy(
+        "settings",
+        crate::pages::settings::preload_settings,
+        move || crate::pages::settings::settings_page(section.to_string()),
+    )
 }
 
 /// BR-5: switching backends leaves a conversation (or automation) page for its list (other pages

@@ -2,7 +2,6 @@
 //! adapts the browser (platform), holds app state (state), and renders (pages, components).
 
 pub mod app;
-pub mod chunks;
 pub mod components;
 pub mod lazy;
 pub mod links;

@@ -126,3 +126,18 @@ pub fn AwayBanner() -> impl IntoView {
         </div>
     }
 }
+
+crate::lazy::lazy_view! {
+    /// What to do when the active backend cannot be used.
+    pub fn recovery_screen() in recovery, preload preload_recovery {
+        view! { <crate::components::recovery::RecoveryScreen /> }
+    }
+}
+
+crate::lazy::lazy_view! {
+    /// Above the page while a backend that worked in this tab is away (same chunk as the
+    /// recovery screen: both only matter when something failed).
+    pub fn away_banner() in recovery, preload preload_away_banner {
+        view! { <crate::components::recovery::AwayBanner /> }
+    }
+}

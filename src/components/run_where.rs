@@ -146,3 +146,12 @@ fn host_row(
         </li>
     }
 }
+
+crate::lazy::lazy_view! {
+    /// "Where should it run?" under the launcher, on backends that run sessions on hosts.
+    pub fn run_where(
+        choice: RwSignal<Option<crate::services::hosts::Choice>>,
+    ) in launch, preload preload_run_where {
+        view! { <crate::components::run_where::RunWhere choice=choice /> }
+    }
+}

@@ -1,8 +1,10 @@
 //! The app shell: header (active backend, health dot, server version), sidebar, main area.
 
-use crate::chunks::{away_banner, preload_away_banner, preload_recovery, recovery_screen};
 use crate::components::backends::{
     current_screen, selector::BackendSelector, BackendDialogs, Screen, SwitchingOverlay,
+};
+use crate::components::recovery::{
+    away_banner, preload_away_banner, preload_recovery, recovery_screen,
 };
 use crate::components::status_dot::StatusDot;
 use crate::lazy::lazy;
@@ -24,13 +26,13 @@ const NAV: &[NavEntry] = &[
         || {},
     ),
     ("/automations", "Automations", "nav-automations", || {
-        crate::lazy::prefetch(crate::chunks::preload_automations)
+        crate::lazy::prefetch(crate::pages::automations::preload_automations)
     }),
     ("/skills", "Skills", "nav-skills", || {
-        crate::lazy::prefetch(crate::chunks::preload_skills)
+        crate::lazy::prefetch(crate::pages::skills::preload_skills)
     }),
     ("/settings", "Settings", "nav-settings", || {
-        crate::lazy::prefetch(crate::chunks::preload_settings)
+        crate::lazy::prefetch(crate::pages::settings::preload_settings)
     }),
 ];
 
@@ -138,7 +140,7 @@ pub fn Shell(children: ChildrenFn) -> impl IntoView {
                 }).collect_view()}
                 <BackendSelector />
                 <Show when=in_app>
-                    {lazy("conversation list", crate::chunks::preload_sidebar_list, crate::chunks::sidebar_list)}
+                    {lazy("conversation list", crate::components::sidebar_list::preload_sidebar_list, crate::components::sidebar_list::sidebar_list)}
                 </Show>
             </nav>
             <div class="drawer-backdrop" aria-hidden="true" on:click=move |_| drawer.set(false)></div>

@@ -13,7 +13,7 @@
 //! - `?`: the dialog (role=dialog, aria-modal, focus trap, Esc closes, focus returns).
 
 use crate::components::backends::dialog::Dialog;
-use crate::components::palette::focus_when_attached;
+use crate::components::focus::focus_when_attached;
 use crate::links::{base_path, conversation_path, href, pinned_at, use_go};
 use crate::services::conversation_list::{recent, remembered_order};
 use crate::state::backends::use_backends;
@@ -219,5 +219,13 @@ fn ShortcutsDialog(close: Callback<()>) -> impl IntoView {
                     node_ref=done on:click=move |_| close.run(())>"Close"</button>
             </div>
         </Dialog>
+    }
+}
+
+crate::lazy::lazy_view! {
+    /// The keyboard shortcuts' actions and the `?` dialog (issue #16), loaded at the first
+    /// shortcut pressed.
+    pub fn shortcuts(request: crate::components::shortcuts::Request) in find_work, preload preload_shortcuts {
+        view! { <crate::components::shortcuts::Shortcuts request=request /> }
     }
 }

@@ -189,3 +189,10 @@ fn ConversationView(
         </div>
     }
 }
+
+crate::lazy::lazy_view! {
+    /// A conversation: timeline, chat, Markdown, composer, workspace panel.
+    pub fn conversation_page(id: String) in conversation, preload preload_conversation {
+        view! { <crate::pages::conversation::ConversationPage id=id /> }
+    }
+}

@@ -28,9 +28,12 @@ pub fn HomePage() -> impl IntoView {
         async move {
             let work = match choice {
                 Some(choice) => {
-                    crate::chunks::start_session(backends, active.clone(), choice, message).await
+                    crate::pages::home::start_session(backends, active.clone(), choice, message)
+                        .await
                 }
-                None => crate::chunks::start_conversation(backends, active.clone(), message).await,
+                None => {
+                    crate::pages::home::start_conversation(backends, active.clone(), message).await
+                }
             }
             .map_err(|e| {
                 format!(
@@ -50,14 +53,14 @@ pub fn HomePage() -> impl IntoView {
     // Start opens a conversation: once the page is painted and the launcher's own code is in,
     // the conversation page's code loads too, so Start does not wait for it (issue #30, Start →
     // conversation page: on a phone network that code is seconds of download).
-    let opening = move || crate::lazy::prefetch(crate::chunks::preload_conversation);
+    let opening = move || crate::lazy::prefetch(crate::pages::conversation::preload_conversation);
     if let Some(painted) = crate::state::first_paint::use_first_paint() {
         Effect::new(move |done: Option<bool>| {
             if done == Some(true) || !painted.is_done() {
                 return done.unwrap_or(false);
             }
             leptos::task::spawn_local(async move {
-                let _ = crate::chunks::preload_start_conversation().await;
+                let _ = crate::pages::home::preload_start_conversation().await;
                 opening();
             });
             true
@@ -81,8 +84,8 @@ pub fn HomePage() -> impl IntoView {
                 <MessageBox draft=draft on_send=Callback::new(move |_| submit())
                     class="composer-input launcher-input" testid="launcher-input" label="Task for the agent"
                     placeholder="Describe a task (Enter to start, Shift+Enter for a new line)" rows="4" />
-                {crate::lazy::lazy_after_list("where it runs", crate::chunks::preload_run_where, move || crate::chunks::run_where(run_where))}
-                {crate::lazy::lazy_after_list("launcher options", crate::chunks::preload_launch_options, crate::chunks::launch_options)}
+                {crate::lazy::lazy_after_list("where it runs", crate::components::run_where::preload_run_where, move || crate::components::run_where::run_where(run_where))}
+                {crate::lazy::lazy_after_list("launcher options", crate::components::launch_options::preload_launch_options, crate::components::launch_options::launch_options)}
                 <div class="launcher-actions">
                     <button class="btn primary" type="submit" data-testid="launcher-start" disabled=move || create.pending().get()>
                         {move || if create.pending().get() { "Starting…" } else { "Start" }}
@@ -90,7 +93,7 @@ pub fn HomePage() -> impl IntoView {
                 </div>
                 {move || error().map(|e| view! { <p class="error" role="alert" data-testid="launcher-error">{e}</p> })}
             </form>
-            {crate::lazy::lazy_after_list("LLM settings", crate::chunks::preload_llm_settings, crate::chunks::llm_settings)}
+            {crate::lazy::lazy_after_list("LLM settings", crate::pages::home::preload_llm_settings, crate::pages::home::llm_settings)}
         </section>
     }
 }
@@ -201,5 +204,36 @@ fn LlmForm(backend_id: String, server: Option<ServerLlm>) -> impl IntoView {
             <button class="btn" type="submit" data-testid="llm-save" disabled=move || save.pending().get()>"Save LLM settings"</button>
             {status}
         </form>
+    }
+}
+
+crate::lazy::lazy_view! {
+    /// The LLM settings under the launcher.
+    pub fn llm_settings() in launch, preload preload_llm_settings {
+        view! { <crate::pages::home::LlmSettingsPanel /> }
+    }
+}
+
+crate::lazy::lazy_call! {
+    /// Starts a conversation from the launcher with its options (the chunk comes with the
+    /// home page's options, so it is usually there before the first Start).
+    pub fn start_conversation(
+        backends: crate::state::backends::BackendsCtx,
+        active: canvas_core::backends::selection::ActiveBackend,
+        message: String,
+    ) -> Result<String, String>, in launch, preload preload_start_conversation {
+        crate::services::conversation::start(backends, &active, &message).await
+    }
+}
+
+crate::lazy::lazy_call! {
+    /// Starts a session on the host the user picked (backends that run sessions on hosts).
+    pub fn start_session(
+        backends: crate::state::backends::BackendsCtx,
+        active: canvas_core::backends::selection::ActiveBackend,
+        choice: crate::services::hosts::Choice,
+        message: String,
+    ) -> Result<String, String>, in launch, preload preload_start_session {
+        crate::services::hosts::start_session(backends, &active, &choice, &message).await
     }
 }

@@ -51,3 +51,10 @@ pub fn OnboardingPage() -> impl IntoView {
         </section>
     }
 }
+
+crate::lazy::lazy_view! {
+    /// First run: no backend at all.
+    pub fn onboarding_page() in onboarding, preload preload_onboarding {
+        view! { <crate::pages::onboarding::OnboardingPage /> }
+    }
+}

@@ -41,3 +41,10 @@ pub fn PanelPage() -> impl IntoView {
         </section>
     }
 }
+
+crate::lazy::lazy_view! {
+    /// The workspace panel on its own page.
+    pub fn panel_page() in panel, preload preload_panel {
+        view! { <crate::pages::panel::PanelPage /> }
+    }
+}

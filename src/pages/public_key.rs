@@ -7,7 +7,8 @@
 //! (BR-2 step 5) never runs, so the typed key is never overwritten. A key is saved only after
 //! the server accepted it; a refused key shows an inline error and nothing is stored.
 
-use crate::state::backends::{test_connection, use_backends, TestOutcome};
+use crate::services::backends::{test_connection, TestOutcome};
+use crate::state::backends::use_backends;
 use canvas_core::backends::record::{Backend, BackendKind, DEFAULT_LOCAL_ID, DEFAULT_LOCAL_NAME};
 use canvas_core::backends::registry::BackendDraft;
 use leptos::prelude::*;
@@ -121,5 +122,12 @@ pub fn PublicKeyPage(
                 </form>
             </div>
         </section>
+    }
+}
+
+crate::lazy::lazy_view! {
+    /// Public mode: the access key entry.
+    pub fn public_key_page(rotated: bool) in public_key, preload preload_public_key {
+        view! { <crate::pages::public_key::PublicKeyPage rotated=rotated /> }
     }
 }

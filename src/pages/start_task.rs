@@ -137,3 +137,10 @@ fn Progress(status: StartTaskStatus) -> impl IntoView {
         </div>
     }
 }
+
+crate::lazy::lazy_view! {
+    /// A cloud start task.
+    pub fn start_task_page(task_id: String) in start_task, preload preload_start_task {
+        view! { <crate::pages::start_task::StartTaskPage task_id=task_id /> }
+    }
+}

@@ -5,6 +5,7 @@ pub mod clipboard;
 pub mod download;
 pub mod globals;
 pub mod http;
+pub mod ids;
 pub mod listen;
 pub mod location;
 pub mod notify;

@@ -8,7 +8,8 @@
 //! transport, unreachable backends here).
 
 use crate::platform::storage::WebStorage;
-use crate::state::backends::{load_orgs, BackendsCtx};
+use crate::services::backends::load_orgs;
+use crate::state::backends::BackendsCtx;
 use canvas_core::backends::record::Backend;
 use canvas_core::backends::selection::{parse_selection, ActiveBackend, Selection};
 use canvas_core::conversations::all_backends::{

@@ -1,10 +1,11 @@
 //! One conversation: load it, pause/resume its cloud sandbox, start a new one from the launcher.
 
 use crate::links::{conversation_path, start_task_path};
+use crate::platform::ids::uuid_v4;
 use crate::platform::storage::WebStorage;
 use crate::services::{conversation_tools, launch, settings};
 use crate::state::api::{client, routing, transport};
-use crate::state::backends::{new_uuid_v4, BackendsCtx};
+use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::{ActiveBackend, CacheScope};
 use canvas_core::client::unified::{ConversationSummary, Created};
 use canvas_core::client::{backend_api, ConversationRef, SendPlanned};
@@ -113,7 +114,7 @@ pub async fn start(
     message: &str,
 ) -> Result<String, String> {
     let c = client(backends, active);
-    let id = new_uuid_v4();
+    let id = uuid_v4();
     // Unreadable options are shown by the launcher; this start uses the defaults.
     let opts = launch::load(&active.backend.id).unwrap_or_default();
     // The server's home only when no directory was chosen, asked beside its settings: one

@@ -4,8 +4,8 @@
 //! `LocalResource`s, `Action`s and signals only: no `client(..)`, no `spawn_local`.
 
 pub mod all_backends;
-pub mod attachments;
 pub mod automations;
+pub mod backends;
 pub mod conversation;
 pub mod conversation_list;
 pub mod conversation_tools;
@@ -18,4 +18,5 @@ pub mod sidebar;
 pub mod skills;
 pub mod start_task;
 pub mod terminal;
+pub mod uploads;
 pub mod workspace;

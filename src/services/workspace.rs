@@ -1,8 +1,7 @@
-//! A conversation's workspace: the file tree, reading, uploading and downloading files, and git
-//! (changes, diffs, commits). How a tree is listed or a file read differs by kind; the client
+//! A conversation's workspace: the file tree, reading and downloading files, and git (changes,
+//! diffs, commits); uploads are `services::uploads`. How a tree is listed or a file read differs by kind; the client
 //! decides (`Client::list_workspace` / `read_workspace_file`).
 
-use crate::services::attachments;
 use crate::state::api::client;
 use crate::state::backends::BackendsCtx;
 use canvas_core::agent_server::dto::{
@@ -15,7 +14,6 @@ use canvas_core::transport::routing::ConversationRef;
 use canvas_core::workspace::changes::{
     parse_name_status, repo_place, repo_place_command, show_command, RepoPlace,
 };
-use canvas_core::workspace::paths::upload_target;
 use canvas_core::workspace::tree::Listing;
 
 /// Lists `dir` (relative to `root`; `""` = the root) of `conv`'s workspace.
@@ -60,21 +58,6 @@ pub async fn download(
         .download_file(Some(conv), abs)
         .send(&c.transport)
         .await
-}
-
-/// Uploads one browser file into directory `dir` (absolute); the uploaded path, or what went
-/// wrong in words (with the file's name).
-pub async fn upload(
-    backends: BackendsCtx,
-    active: &ActiveBackend,
-    conv: &ConversationRef,
-    dir: &str,
-    file: web_sys::File,
-) -> Result<String, String> {
-    let name = file.name();
-    upload_target(dir, &name).map_err(|e| format!("{name}: {e}"))?;
-    let bytes = attachments::read_file(&file).await?;
-    attachments::upload(backends, active, conv, dir, &name, bytes).await
 }
 
 /// The changed files of the repository at `repo`.

@@ -8,6 +8,7 @@
 
 mod bench;
 mod build;
+mod cycles;
 mod merge;
 mod pool;
 mod preload;

@@ -224,6 +224,18 @@ fn run_layers(
             "rustfmt --check",
             &mut cargo(&["fmt", "--all", "--", "--check"]),
         );
+        // No two files of the app or of canvas-serve import each other (issue #31).
+        step(ctx, "import cycles (app, serve)");
+        let t0 = Instant::now();
+        let found = crate::cycles::check(&ctx.root);
+        if let Err(report) = &found {
+            println!("{report}");
+        }
+        tally.check(
+            "import cycles (app, serve)",
+            found.is_ok(),
+            t0.elapsed().as_secs_f64(),
+        );
         if !want("host") || !want("e2e") {
             run_check(
                 ctx,

@@ -654,3 +654,76 @@ async fn chat_a_long_conversation_keeps_a_window_of_rows_and_scrolls_back_to_its
     );
     assert!(!has("long-000"), "the oldest message is out of the window");
 }
+
+/// The server's status of conversation `id` (`execution_status`).
+async fn server_status(api: &AgentApi, id: &str) -> String {
+    let (status, conv) = api.get(&format!("/api/conversations/{id}")).await;
+    assert_eq!(status, 200, "{conv}");
+    conv["execution_status"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chat_interrupt_pause_and_run_from_the_status_bar() {
+    let env = Env::get();
+    let api = AgentApi::new(&env.agent_url, &env.agent_key);
+    // A minute before each answer: only Interrupt stops the first call early.
+    let stub = llm_stub::start(StubScript::new().with_delay(Duration::from_secs(60))).await;
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let browser = Browser::start(&env).await;
+    browser.goto(&format!("{}/", server.url())).await;
+    let backend = browser.wait_backend_status("connected").await;
+    configure_stub_llm(&browser, &stub).await;
+    browser.launcher().start("Count slowly").await;
+    let id = wait_conversation_page(&browser, &backend).await;
+    let conversation = browser.conversation();
+
+    // Interrupt: paused long before the stub would answer, here and on the server.
+    conversation
+        .wait_status_for("the run", "running", Duration::from_secs(30))
+        .await;
+    browser.click("[data-testid=interrupt]").await;
+    conversation
+        .wait_status_for("paused by Interrupt", "paused", Duration::from_secs(30))
+        .await;
+    assert_eq!(server_status(&api, &id).await, "paused");
+    assert_eq!(finished_turns(&timeline(&browser).await), 0);
+
+    // Run: the turn goes on to its end.
+    stub.set_script(StubScript::new());
+    browser.click("[data-testid=run]").await;
+    wait_timeline(&browser, "the first finish", Duration::from_secs(90), |i| {
+        finished_turns(i) == 1
+    })
+    .await;
+
+    // Pause while the next turn runs: it stops at its next step; Run finishes it.
+    stub.set_script(StubScript::new().with_delay(Duration::from_secs(2)));
+    conversation.send("Once more").await;
+    conversation
+        .wait_status_for("the second run", "running", Duration::from_secs(30))
+        .await;
+    browser.click("[data-testid=pause]").await;
+    conversation
+        .wait_status_for("paused by Pause", "paused", Duration::from_secs(60))
+        .await;
+    assert_eq!(server_status(&api, &id).await, "paused");
+    assert_eq!(
+        finished_turns(&timeline(&browser).await),
+        1,
+        "the second turn is not finished while paused"
+    );
+    stub.set_script(StubScript::new());
+    browser.click("[data-testid=run]").await;
+    wait_timeline(
+        &browser,
+        "the second finish",
+        Duration::from_secs(90),
+        |i| finished_turns(i) == 2,
+    )
+    .await;
+}

@@ -10,7 +10,7 @@ use axum::http::HeaderValue;
 use bytes::Bytes;
 use sha2::{Digest, Sha256};
 
-use crate::html;
+use crate::html::{self, Injection};
 use crate::ServeError;
 use canvas_core::navigation::preload::RoutePreload;
 
@@ -123,16 +123,6 @@ impl AcceptEncoding {
 #[derive(Debug)]
 pub(crate) struct Assets {
     pub files: HashMap<String, Asset>,
-}
-
-/// What `index.html` gets injected.
-pub(crate) struct Injection<'a> {
-    pub session_api_key: Option<&'a str>,
-    pub auth_required: bool,
-    pub lock_to_cloud: Option<&'a str>,
-    pub base_path: Option<&'a str>,
-    /// Omnigent mount names, comma-separated (`__AGENT_CANVAS_OMNIGENT__`).
-    pub omnigent: Option<&'a str>,
 }
 
 impl Assets {

@@ -3,7 +3,15 @@
 use base64::Engine;
 use sha2::{Digest, Sha256};
 
-use crate::assets::Injection;
+/// What `index.html` gets injected.
+pub(crate) struct Injection<'a> {
+    pub session_api_key: Option<&'a str>,
+    pub auth_required: bool,
+    pub lock_to_cloud: Option<&'a str>,
+    pub base_path: Option<&'a str>,
+    /// Omnigent mount names, comma-separated (`__AGENT_CANVAS_OMNIGENT__`).
+    pub omnigent: Option<&'a str>,
+}
 
 /// A JSON string literal that is also safe inside an HTML `<script>` element: `<`, `>`, `&`,
 /// U+2028 and U+2029 are written as `\uXXXX`, so no value can close the element (`</script>`),

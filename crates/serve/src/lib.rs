@@ -57,7 +57,8 @@ pub use assets::{brotli_bytes, gzip_bytes};
 pub use cloud_proxy::{classify_ip, AddressClass, MAX_BINARY_BODY};
 pub use omnigent::OmnigentMount;
 
-use assets::{Asset, Assets, Encoding, Injection};
+use assets::{Asset, Assets, Encoding};
+use html::Injection;
 use proxy_util::{json_error, sandbox};
 
 /// The cloud proxy's path (relative to the base path); it is not the agent server's.

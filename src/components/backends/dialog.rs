@@ -101,7 +101,7 @@ pub fn Dialog(
     children: Children,
 ) -> impl IntoView {
     let panel = NodeRef::<html::Div>::new();
-    let title_id = format!("dlg-{}", crate::state::backends::new_uuid_v4());
+    let title_id = crate::platform::ids::dom_id("dlg");
     let labelled_by = title_id.clone();
     // Where focus was before: it goes back there when the dialog goes away.
     let opener = SendWrapper::new(active_element());

@@ -138,8 +138,8 @@ pub fn BackendDialogs() -> impl IntoView {
         ui.dialog.get().map(|d| {
             crate::lazy::lazy(
                 "backend dialog",
-                crate::chunks::preload_backend_dialogs,
-                move || crate::chunks::backend_dialog(d.clone()),
+                crate::components::backends::preload_backend_dialogs,
+                move || crate::components::backends::backend_dialog(d.clone()),
             )
         })
     }
@@ -179,5 +179,12 @@ pub fn SwitchingOverlay() -> impl IntoView {
                 <span class="switching-box">"Switching…"</span>
             </div>
         </Show>
+    }
+}
+
+crate::lazy::lazy_view! {
+    /// Add / edit / manage backends.
+    pub fn backend_dialog(dialog: crate::components::backends::BackendDialog) in backend_dialogs, preload preload_backend_dialogs {
+        crate::components::backends::dialog_view(dialog)
     }
 }

@@ -3,7 +3,7 @@
 //! files are uploaded into the conversation's working directory when the message is sent (a
 //! name already there is resolved by asking) and the message says where they are.
 
-use crate::services::attachments::{self as svc, OnConflict};
+use crate::services::uploads::{self as svc, OnConflict};
 use canvas_core::conversations::attachments::{self as rules, AttachmentKind};
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;

@@ -6,6 +6,7 @@
 //! merged list).
 
 use crate::components::confirm::ConfirmDialog;
+use crate::components::loaded::{loaded, ListStates};
 use crate::services::extensions as svc;
 use crate::services::skills::not_available;
 use crate::state::backends::use_backends;
@@ -51,30 +52,26 @@ pub fn InstalledExtensions(
         move |item: Installed| installed_row(item, busy, row_note, uninstalling, toggle, update);
 
     let rows = move || {
-        list.get().map(|r| match r {
-            Err(e) if not_available(&e) => view! {
-                <p class="muted" data-testid="installed-unavailable">
-                    {format!("{} are not available on this backend.", kind.feature())}
-                </p>
-            }
-            .into_any(),
-            Err(e) => view! {
-                <div class="error" role="alert" data-testid="installed-error">
-                    <p>{e.user_message()}</p>
-                    <button class="btn" on:click=move |_| reload.update(|r| *r += 1)>"Try again"</button>
-                </div>
-            }
-            .into_any(),
-            Ok(items) if items.is_empty() => view! {
-                <p class="muted" data-testid="installed-empty">{format!("No {noun}s installed yet.")}</p>
-            }
-            .into_any(),
-            Ok(items) => view! {
-                <ul class="installed-list" data-testid="installed-list">
-                    {items.into_iter().map(row).collect_view()}
-                </ul>
-            }
-            .into_any(),
+        list.get().map(|r| {
+            let states = ListStates {
+                prefix: "installed",
+                error_testid: None,
+            };
+            loaded(
+                r,
+                states,
+                format!("{} are not available on this backend.", kind.feature()),
+                Some((format!("No {noun}s installed yet."), Vec::is_empty)),
+                reload,
+                |items| {
+                    view! {
+                        <ul class="installed-list" data-testid="installed-list">
+                            {items.into_iter().map(row).collect_view()}
+                        </ul>
+                    }
+                    .into_any()
+                },
+            )
         })
     };
     let unsupported = move || matches!(list.get(), Some(Err(ref e)) if not_available(e));

@@ -109,3 +109,10 @@ fn OptionsBody(active: ActiveBackend, offers: Offers) -> impl IntoView {
     }
     .into_any()
 }
+
+crate::lazy::lazy_view! {
+    /// The launcher's options: working directory, LLM profile, secrets (issue #13).
+    pub fn launch_options() in launch, preload preload_launch_options {
+        view! { <crate::components::launch_options::LaunchOptionsPanel /> }
+    }
+}

@@ -1,7 +1,7 @@
 //! The command palette itself (a lazy chunk): filter, move, run.
 
-use super::focus_when_attached;
 use crate::components::backends::dialog::Dialog;
+use crate::components::focus::focus_when_attached;
 use crate::links::{conversation_path, href, pinned, use_go};
 use crate::services::conversation_list::recent;
 use crate::state::backends::use_backends;

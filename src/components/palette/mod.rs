@@ -71,8 +71,8 @@ pub fn PaletteHost() -> impl IntoView {
             open.get().then(|| {
                 crate::lazy::lazy(
                     "command palette",
-                    crate::chunks::preload_palette,
-                    move || crate::chunks::palette(close),
+                    crate::components::palette::preload_palette,
+                    move || crate::components::palette::palette(close),
                 )
             })
         }}
@@ -81,8 +81,8 @@ pub fn PaletteHost() -> impl IntoView {
                 armed.get().then(|| {
                     crate::lazy::lazy(
                         "keyboard shortcuts",
-                        crate::chunks::preload_shortcuts,
-                        move || crate::chunks::shortcuts(request),
+                        crate::components::shortcuts::preload_shortcuts,
+                        move || crate::components::shortcuts::shortcuts(request),
                     )
                 })
             }}
@@ -90,22 +90,9 @@ pub fn PaletteHost() -> impl IntoView {
     }
 }
 
-/// Keeps the focus on `el` during its first `frames` animation frames (about two seconds at
-/// 120), until `done(el)`: a lazily loaded view may be built before it is attached, `Suspense`
-/// may move it into place afterwards (a moved element loses focus), and the dialog's own
-/// first-field focus and the backend selector may run in between. `has_focus(el)` says whether
-/// the focus is where it belongs (on `el`, or e.g. anywhere in its dialog); if not, `el` takes
-/// it. The user just asked for this view: typing goes here.
-pub(crate) fn focus_when_attached(
-    el: web_sys::HtmlElement,
-    frames: u32,
-    has_focus: fn(&web_sys::HtmlElement) -> bool,
-    done: fn(&web_sys::HtmlElement) -> bool,
-) {
-    if el.is_connected() && !has_focus(&el) {
-        let _ = el.focus();
-    }
-    if frames > 0 && !done(&el) {
-        request_animation_frame(move || focus_when_attached(el, frames - 1, has_focus, done));
+crate::lazy::lazy_view! {
+    /// The command palette (⌘K / Ctrl+K).
+    pub fn palette(close: Callback<()>) in find_work, preload preload_palette {
+        view! { <crate::components::palette::Palette close=close /> }
     }
 }

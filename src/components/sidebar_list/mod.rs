@@ -216,3 +216,10 @@ fn load_more_near_end(scroller: NodeRef<html::Ul>, list: ListCtx) {
         }
     }
 }
+
+crate::lazy::lazy_view! {
+    /// The conversation list in the sidebar (issue #16), loaded after the first paint.
+    pub fn sidebar_list() in sidebar, preload preload_sidebar_list {
+        view! { <crate::components::sidebar_list::SidebarList /> }
+    }
+}

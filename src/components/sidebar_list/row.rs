@@ -93,7 +93,7 @@ pub(super) fn SidebarRow(
             data-unread=move || unread.get().to_string()
             data-status=move || group.get().token()
             class:open=move || is_open.get()
-            on:mouseenter=move |_| prefetch(crate::chunks::preload_conversation)
+            on:mouseenter=move |_| prefetch(crate::pages::conversation::preload_conversation)
             on:focusout=on_focus_out>
             // A plain link (the router still navigates in-app): `A` would set its own
             // `aria-current`, by path alone.

@@ -158,3 +158,17 @@ fn actions(
         </div>
     }
 }
+
+crate::lazy::lazy_view! {
+    /// `/automations`: the list, create/edit, run now, pause, delete.
+    pub fn automations_page() in automations, preload preload_automations {
+        view! { <crate::pages::automations::AutomationsPage /> }
+    }
+}
+
+crate::lazy::lazy_view! {
+    /// `/automations/:id`: one automation and its runs.
+    pub fn automation_page(id: String) in automations, preload preload_automation {
+        view! { <crate::pages::automations::AutomationPage id=id /> }
+    }
+}

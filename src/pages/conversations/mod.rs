@@ -20,6 +20,7 @@ use leptos_router::components::A;
 use leptos_router::hooks::use_query_map;
 use leptos_router::params::ParamsMap;
 
+mod all;
 mod filters;
 pub mod row;
 
@@ -131,7 +132,7 @@ pub fn ConversationsPage() -> impl IntoView {
                     on:input=move |ev| set_search("q", &event_target_value(&ev)) />
                 <button type="button" class="btn" data-testid="all-backends-toggle"
                     aria-pressed=move || all.get().to_string()
-                    on:mouseenter=|_| crate::lazy::prefetch(crate::chunks::preload_all_conversations)
+                    on:mouseenter=|_| crate::lazy::prefetch(all::preload_all_conversations)
                     on:click=move |_| set_scope("scope", if all.get_untracked() { "" } else { "all" })>
                     "All backends"
                 </button>
@@ -143,15 +144,15 @@ pub fn ConversationsPage() -> impl IntoView {
             </div>
             // `Show` builds the bar once (a plain closure would rebuild it on every URL change).
             <Show when=filters_shown>
-                {crate::lazy::lazy("filters", crate::chunks::preload_list_filters, crate::chunks::list_filters)}
+                {crate::lazy::lazy("filters", crate::pages::conversations::preload_list_filters, crate::pages::conversations::list_filters)}
             </Show>
             <p class="muted refresh-error" role="status" data-testid="refresh-error" hidden=move || list.refresh_error.get().is_none()>
                 {move || list.refresh_error.get().map(|e| format!("Could not refresh: {e}")).unwrap_or_default()}
             </p>
             {move || all.get().then(|| {
                 let refresh = Signal::derive(move || refresh_all.get());
-                crate::lazy::lazy("all backends", crate::chunks::preload_all_conversations, move || {
-                    crate::chunks::all_conversations(refresh)
+                crate::lazy::lazy("all backends", all::preload_all_conversations, move || {
+                    all::all_conversations(refresh)
                 })
             })}
             <div hidden=move || all.get()>
@@ -210,5 +211,12 @@ fn list_body(
                 {move || list.more_error.get().unwrap_or_default()}
             </p>
         }.into_any(),
+    }
+}
+
+crate::lazy::lazy_view! {
+    /// The conversation lists' filter bar: status, archived, backends (issue #16).
+    pub fn list_filters() in find_work, preload preload_list_filters {
+        view! { <crate::pages::conversations::ListFilters /> }
     }
 }

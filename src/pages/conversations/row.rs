@@ -1,10 +1,10 @@
 //! One row of the conversation list (inline rename) and the delete confirmation.
 
 use super::{format_time, StatusBadge};
-use crate::chunks::preload_conversation;
 use crate::components::backends::dialog::Dialog;
 use crate::lazy::prefetch;
 use crate::links::{conversation_path, pinned};
+use crate::pages::conversation::preload_conversation;
 use crate::services::conversation_list::{delete, rename, ListCtx};
 use crate::state::backends::{use_backends, BackendsCtx};
 use canvas_core::client::unified::ConversationSummary;

@@ -1,24 +1,26 @@
 //! Settings (issue #13; a lazy chunk): `/settings/llm` — the active backend's LLM profiles
 //! (create or replace, test, activate, delete; keys write-only); `/settings/agent` — the agent's
-//! and new conversations' settings as forms the server's schemas generate (`settings_agent`);
-//! `/settings/mcp` — its MCP servers, listed, tested, added and removed (`settings_mcp`);
+//! and new conversations' settings as forms the server's schemas generate (`agent/`);
+//! `/settings/mcp` — its MCP servers, listed, tested, added and removed (`mcp/`);
 //! `/settings/secrets` — its secrets
 //! (names listed, values write-only: typed once, sent, cleared, never shown or asked for
 //! again) — and `/settings/app` — this browser's preferences (theme, notifications, sound).
 //! A backend kind without secrets says so instead of failing.
 
 use crate::links::href;
-use crate::pages::settings_agent::AgentSection;
-use crate::pages::settings_mcp::McpSection;
 use leptos::prelude::*;
 
+mod agent;
 mod app;
 mod llm;
+mod mcp;
 mod profiles;
 mod secrets;
 
+use agent::AgentSection;
 use app::AppSection;
 use llm::LlmSection;
+use mcp::McpSection;
 use secrets::SecretsSection;
 
 /// The sections: (path segment, label).
@@ -97,5 +99,12 @@ pub fn SettingsPage(section: String) -> impl IntoView {
             <nav class="settings-nav" aria-label="Settings">{nav}</nav>
             {body}
         </section>
+    }
+}
+
+crate::lazy::lazy_view! {
+    /// Settings (issue #13): secrets, app preferences.
+    pub fn settings_page(section: String) in settings, preload preload_settings {
+        view! { <crate::pages::settings::SettingsPage section=section /> }
     }
 }

@@ -1,8 +1,8 @@
 //! The LLM profile list: a row per profile, and the activate / delete confirmation.
 
 use crate::components::confirm::ConfirmDialog;
+use crate::components::loaded::{loaded, ListStates};
 use crate::services::settings as svc;
-use crate::services::skills::not_available;
 use crate::state::backends::use_backends;
 use canvas_core::error::ApiError;
 use canvas_core::settings::profiles::{ProfileInfo, ProfileList};
@@ -16,25 +16,18 @@ pub(super) fn profile_list(
     pending: RwSignal<Option<(String, ProfileAction)>>,
     edit: Callback<ProfileInfo>,
 ) -> AnyView {
-    match r {
-        Err(e) if not_available(&e) => view! {
-            <p class="muted" data-testid="profiles-unavailable">
-                "LLM profiles are not available on this backend."
-            </p>
-        }
-        .into_any(),
-        Err(e) => view! {
-            <div class="error" role="alert" data-testid="profiles-error">
-                <p>{e.user_message()}</p>
-                <button class="btn" on:click=move |_| reload.update(|r| *r += 1)>"Try again"</button>
-            </div>
-        }
-        .into_any(),
-        Ok(l) if l.profiles.is_empty() => view! {
-            <p class="muted" data-testid="profiles-empty">"No profiles yet."</p>
-        }
-        .into_any(),
-        Ok(l) => {
+    let states = ListStates {
+        prefix: "profiles",
+        error_testid: None,
+    };
+    let empty: fn(&ProfileList) -> bool = |l| l.profiles.is_empty();
+    loaded(
+        r,
+        states,
+        "LLM profiles are not available on this backend.".into(),
+        Some(("No profiles yet.".into(), empty)),
+        reload,
+        |l| {
             let active = l.active.clone();
             view! {
                 <ul class="secret-list" data-testid="profile-list">
@@ -45,8 +38,8 @@ pub(super) fn profile_list(
                 </ul>
             }
             .into_any()
-        }
-    }
+        },
+    )
 }
 
 #[component]

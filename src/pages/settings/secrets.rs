@@ -1,6 +1,7 @@
 //! `/settings/secrets`: the backend's secrets, names listed, values write-only.
 
 use crate::components::confirm::ConfirmDialog;
+use crate::components::loaded::{loaded, ListStates};
 use crate::components::text_field::TextField;
 use crate::services::settings as svc;
 use crate::services::skills::not_available;
@@ -108,31 +109,25 @@ fn secret_list(
     reload: RwSignal<u32>,
     deleting: RwSignal<Option<String>>,
 ) -> AnyView {
-    match r {
-        Err(e) if not_available(&e) => view! {
-            <p class="muted" data-testid="secrets-unavailable">
-                "Secrets are not available on this backend."
-            </p>
-        }
-        .into_any(),
-        Err(e) => view! {
-            <div class="error" role="alert" data-testid="secrets-error">
-                <p>{e.user_message()}</p>
-                <button class="btn" on:click=move |_| reload.update(|r| *r += 1)>"Try again"</button>
-            </div>
-        }
-        .into_any(),
-        Ok(items) if items.is_empty() => view! {
-            <p class="muted" data-testid="secrets-empty">"No secrets yet."</p>
-        }
-        .into_any(),
-        Ok(items) => view! {
-            <ul class="secret-list" data-testid="secret-list">
-                {items.into_iter().map(|s| view! { <SecretRow item=s deleting=deleting /> }).collect_view()}
-            </ul>
-        }
-        .into_any(),
-    }
+    let states = ListStates {
+        prefix: "secrets",
+        error_testid: None,
+    };
+    loaded(
+        r,
+        states,
+        "Secrets are not available on this backend.".into(),
+        Some(("No secrets yet.".into(), Vec::is_empty)),
+        reload,
+        |items| {
+            view! {
+                <ul class="secret-list" data-testid="secret-list">
+                    {items.into_iter().map(|s| view! { <SecretRow item=s deleting=deleting /> }).collect_view()}
+                </ul>
+            }
+            .into_any()
+        },
+    )
 }
 
 /// Stores the secret; the form is emptied once it is saved.

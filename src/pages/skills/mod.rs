@@ -173,3 +173,10 @@ fn kind_buttons(
         })
         .collect_view()
 }
+
+crate::lazy::lazy_view! {
+    /// `/skills`: skills merged by precedence, filters, enable/disable.
+    pub fn skills_page() in skills, preload preload_skills {
+        view! { <crate::pages::skills::SkillsPage /> }
+    }
+}

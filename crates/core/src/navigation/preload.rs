@@ -3,8 +3,8 @@
 //! so the browser fetches them beside the main module instead of after it, one round trip of
 //! the split loader later.
 //!
-//! The part names are the split points' chunk names (`src/chunks.rs`: `lazy_view! { … in
-//! conversation … }`); the build writes the files of each (`chunks.json`: the part's own module
+//! The part names are the split points' chunk names (`lazy_view! { … in conversation … }`,
+//! declared beside each view in the app); the build writes the files of each (`chunks.json`: the part's own module
 //! and every shared chunk it waits for). Paths are the app's routes (`src/app.rs`), relative to
 //! the base path. Only parts a route loads at once are named: parts a page loads later on
 //! purpose (the launcher's options after the list) would compete with its first paint.

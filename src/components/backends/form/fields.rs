@@ -1,6 +1,7 @@
 //! The backend form's fields and the connection test's outcome.
 
-use crate::state::backends::{BackendsCtx, TestOutcome};
+use crate::services::backends::TestOutcome;
+use crate::state::backends::BackendsCtx;
 use canvas_core::backends::form::infer_kind;
 use canvas_core::backends::record::BackendKind;
 use leptos::prelude::*;
@@ -75,7 +76,7 @@ pub(super) fn host_field(
                 }
             />
             <datalist id=format!("{host_id}-offered") data-testid="offered-hosts">
-                {crate::state::backends::offered_hosts(backends).into_iter().map(|h| view! { <option value=h /> }).collect_view()}
+                {crate::services::backends::offered_hosts(backends).into_iter().map(|h| view! { <option value=h /> }).collect_view()}
             </datalist>
             <FieldError id=format!("{host_id}-err") error=host_err />
         </div>

@@ -1,7 +1,8 @@
 //! The add / edit backend form. The rules (kind inference, host normalization, validation) are
 //! `canvas_core::backends::form`; this view only shows what they say.
 
-use crate::state::backends::{test_connection, use_backends, BackendsCtx, TestOutcome};
+use crate::services::backends::{test_connection, TestOutcome};
+use crate::state::backends::{use_backends, BackendsCtx};
 use canvas_core::backends::form::{validate, BackendForm as FormInput, FormErrors};
 use canvas_core::backends::record::{AuthMode, Backend, BackendKind};
 use canvas_core::backends::registry::BackendDraft;
@@ -153,7 +154,7 @@ pub fn BackendForm(
 /// Ids for the fields' labels (name, host, key, kind), unique to this form: an add and an
 /// edit form can be open at once.
 fn field_ids() -> (String, String, String, String) {
-    let uid = crate::state::backends::new_uuid_v4();
+    let uid = crate::platform::ids::dom_id("bf");
     (
         format!("bf-name-{uid}"),
         format!("bf-host-{uid}"),

@@ -4,10 +4,11 @@
 //! it active (BR-5: the shell leaves a conversation page for the list).
 
 use super::{use_backends_ui, BackendDialog, BackendsUi};
-use crate::chunks::preload_backend_dialogs;
 use crate::components::backends::dialog::focusable_within;
+use crate::components::backends::preload_backend_dialogs;
 use crate::lazy::prefetch;
-use crate::state::backends::{load_orgs, use_backends, BackendsCtx};
+use crate::services::backends::load_orgs;
+use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::connection::{probe_each_once, use_connection};
 use canvas_core::backends::launcher::LockMode;
 use canvas_core::backends::orgs::{auto_pick, has_orgs, org_is_listed};

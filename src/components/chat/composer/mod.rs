@@ -9,7 +9,7 @@ use crate::components::chat::attachments::{
 use crate::components::chat::model_picker::ModelPicker;
 use crate::components::chat::tools::{ConversationTools, ToolOp};
 use crate::links::{pinned, use_go};
-use crate::services::attachments::{max_upload_bytes, OnConflict};
+use crate::services::uploads::{max_upload_bytes, OnConflict};
 use crate::state::backends::use_backends;
 use crate::state::events::ConversationStore;
 use canvas_core::conversations::live::{composer_key, message_to_send, ComposerKey};

@@ -1,7 +1,7 @@
 //! Sending the composer's message: files first, then the text with the images and the paths.
 
 use crate::components::chat::attachments::Attachments;
-use crate::services::attachments::{upload_files, OnConflict, Uploaded};
+use crate::services::uploads::{upload_files, OnConflict, Uploaded};
 use crate::state::events::ConversationStore;
 use canvas_core::agent_server::dto::OutgoingMessage;
 use canvas_core::conversations::attachments::message_text;

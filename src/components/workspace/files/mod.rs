@@ -3,7 +3,7 @@
 //! images, large files offered for download), upload and download.
 
 use super::{InlineError, PanelProps};
-use crate::services::workspace;
+use crate::services::{uploads, workspace};
 use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::workspace::ConvWorkspace;
 use canvas_core::conversations::attachments::human_size;
@@ -146,7 +146,8 @@ fn upload_action(
             async move {
                 for file in picked {
                     uploading.set(Some(file.name()));
-                    let r = workspace::upload(backends, &active, &conv, &dir, file).await;
+                    let r =
+                        uploads::upload_browser_file(backends, &active, &conv, &dir, file).await;
                     uploading.set(None);
                     upload_status.set(Some(r.map(|target| format!("Uploaded {target}"))));
                 }

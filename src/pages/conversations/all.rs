@@ -8,8 +8,8 @@
 //! asked; title, status and archived narrow the merged rows. The rows' order is remembered for
 //! the next/previous conversation shortcuts.
 
+use super::{format_time, url_filter, StatusBadge};
 use crate::links::base_path;
-use crate::pages::conversations::{format_time, url_filter, StatusBadge};
 use crate::services::all_backends::{load, load_more, Loaded};
 use crate::services::conversation_list::remember_order;
 use crate::state::backends::use_backends;
@@ -162,5 +162,12 @@ pub fn AllConversations(
             </div>
         }
         .into_any()
+    }
+}
+
+crate::lazy::lazy_view! {
+    /// The conversations of every backend in one list (issue #16).
+    pub fn all_conversations(refresh: Signal<u32>) in find_work, preload preload_all_conversations {
+        view! { <crate::pages::conversations::all::AllConversations refresh=refresh /> }
     }
 }

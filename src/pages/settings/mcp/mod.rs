@@ -7,6 +7,7 @@
 //! Rules and bodies are `canvas_core::settings::mcp`.
 
 use crate::components::confirm::ConfirmDialog;
+use crate::components::loaded::{loaded, ListStates};
 use crate::services::settings as svc;
 use crate::services::skills::not_available;
 use crate::state::backends::use_backends;
@@ -32,32 +33,28 @@ pub fn McpSection() -> impl IntoView {
     });
     let removing = RwSignal::new(None::<String>);
     let rows = move || {
-        list.get().map(|r| match r {
-            Err(e) if not_available(&e) => view! {
-                <p class="muted" data-testid="mcp-unavailable">
-                    "MCP servers are not available on this backend."
-                </p>
-            }
-            .into_any(),
-            Err(e) => view! {
-                <div class="error" role="alert" data-testid="mcp-error-list">
-                    <p>{e.user_message()}</p>
-                    <button class="btn" on:click=move |_| reload.update(|r| *r += 1)>"Try again"</button>
-                </div>
-            }
-            .into_any(),
-            Ok(servers) if servers.is_empty() => view! {
-                <p class="muted" data-testid="mcp-empty">"No MCP servers yet."</p>
-            }
-            .into_any(),
-            Ok(servers) => view! {
-                <ul class="secret-list" data-testid="mcp-list">
-                    {servers.into_iter().map(|s| view! {
-                        <McpRow server=s removing=removing on_changed=Callback::new(move |_| reload.update(|r| *r += 1)) />
-                    }).collect_view()}
-                </ul>
-            }
-            .into_any(),
+        list.get().map(|r| {
+            let states = ListStates {
+                prefix: "mcp",
+                error_testid: Some("mcp-error-list"),
+            };
+            loaded(
+                r,
+                states,
+                "MCP servers are not available on this backend.".into(),
+                Some(("No MCP servers yet.".into(), Vec::is_empty)),
+                reload,
+                |servers| {
+                    view! {
+                        <ul class="secret-list" data-testid="mcp-list">
+                            {servers.into_iter().map(|s| view! {
+                                <McpRow server=s removing=removing on_changed=Callback::new(move |_| reload.update(|r| *r += 1)) />
+                            }).collect_view()}
+                        </ul>
+                    }
+                    .into_any()
+                },
+            )
         })
     };
     let names = Signal::derive(move || {

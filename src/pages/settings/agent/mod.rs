@@ -5,8 +5,8 @@
 //! what changed is sent, in one `PATCH /api/settings`. Enter saves; a wrong value is named at
 //! its field and nothing is sent.
 
+use crate::components::loaded::{loaded, ListStates};
 use crate::services::settings as svc;
-use crate::services::skills::not_available;
 use crate::state::backends::use_backends;
 use canvas_core::settings::form::{effective, Schema, SchemaKind};
 use leptos::prelude::*;
@@ -32,21 +32,19 @@ pub fn AgentSection() -> impl IntoView {
         async move { svc::agent_forms(backends, &active).await }
     });
     let body = move || {
-        data.get().map(|r| match r {
-            Err(e) if not_available(&e) => view! {
-                <p class="muted" data-testid="agent-settings-unavailable">
-                    "Agent settings are not available on this backend."
-                </p>
-            }
-            .into_any(),
-            Err(e) => view! {
-                <div class="error" role="alert" data-testid="agent-settings-error">
-                    <p>{e.user_message()}</p>
-                    <button class="btn" on:click=move |_| reload.update(|r| *r += 1)>"Try again"</button>
-                </div>
-            }
-            .into_any(),
-            Ok(forms) => view! { <AgentForm forms=forms reload=reload /> }.into_any(),
+        data.get().map(|r| {
+            let states = ListStates {
+                prefix: "agent-settings",
+                error_testid: None,
+            };
+            loaded(
+                r,
+                states,
+                "Agent settings are not available on this backend.".into(),
+                None,
+                reload,
+                |forms| view! { <AgentForm forms=forms reload=reload /> }.into_any(),
+            )
         })
     };
     view! {

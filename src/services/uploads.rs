@@ -1,6 +1,6 @@
-//! Attachments of a chat message (issue #15): reading the browser's files, where files go in the
-//! conversation's workspace, what is already there, and uploading them (cloud runtimes through
-//! the cloud proxy; the client decides).
+//! Uploads into a conversation's workspace, for a chat message's attachments (issue #15) and the
+//! Files panel: reading the browser's files, where files go, what is already there, and
+//! uploading them (cloud runtimes through the cloud proxy; the client decides).
 
 use crate::services::conversation_tools::with_tools;
 use crate::services::workspace;
@@ -88,6 +88,21 @@ pub async fn upload(
     .await
     .map_err(|e| format!("{name}: {}", e.user_message()))?;
     Ok(target)
+}
+
+/// Uploads one browser file into directory `dir` (absolute); the uploaded path, or what went
+/// wrong in words (with the file's name).
+pub async fn upload_browser_file(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    dir: &str,
+    file: web_sys::File,
+) -> Result<String, String> {
+    let name = file.name();
+    upload_target(dir, &name).map_err(|e| format!("{name}: {e}"))?;
+    let bytes = read_file(&file).await?;
+    upload(backends, active, conv, dir, &name, bytes).await
 }
 
 /// How to upload a file whose name is already in the directory.
