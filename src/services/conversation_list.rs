@@ -66,26 +66,28 @@ impl ListCtx {
         });
     }
 
-    /// Feeds the machine and performs what it says (nothing once the list is gone).
+    /// Feeds the machine and performs what it says (nothing once the list is gone). No effect
+    /// feeds the machine again at once (a fetch answers later), so performing them while it
+    /// steps is safe.
     fn step(self, input: Input) {
-        let Some(effects) = self.paging.try_update_value(|p| p.step(input)) else {
-            return;
-        };
-        for effect in effects {
-            match effect {
-                Effect::Fetch {
-                    ticket,
-                    cursor,
-                    limit,
-                } => self.fetch(ticket, cursor, limit),
-                Effect::SetItems(items) => self.items.set(items),
-                Effect::AppendItems(page) => self.items.update(|l| append_page(l, page)),
-                Effect::SetNext(next) => self.next.set(next),
-                Effect::SetState(state) => self.state.set(state),
-                Effect::SetLoadingMore(on) => self.loading_more.set(on),
-                Effect::SetMoreError(e) => self.more_error.set(e),
-                Effect::SetRefreshError(e) => self.refresh_error.set(e),
-            }
+        self.paging
+            .try_update_value(|p| p.step_with(input, |e| self.perform(e)));
+    }
+
+    fn perform(self, effect: Effect) {
+        match effect {
+            Effect::Fetch {
+                ticket,
+                cursor,
+                limit,
+            } => self.fetch(ticket, cursor, limit),
+            Effect::SetItems(items) => self.items.set(items),
+            Effect::AppendItems(page) => self.items.update(|l| append_page(l, page)),
+            Effect::SetNext(next) => self.next.set(next),
+            Effect::SetState(state) => self.state.set(state),
+            Effect::SetLoadingMore(on) => self.loading_more.set(on),
+            Effect::SetMoreError(e) => self.more_error.set(e),
+            Effect::SetRefreshError(e) => self.refresh_error.set(e),
         }
     }
 

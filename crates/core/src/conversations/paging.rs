@@ -149,59 +149,64 @@ impl Paging {
 
     /// One step: the input changes the state and says what to do.
     pub fn step(&mut self, input: Input) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        self.step_with(input, |e| effects.push(e));
+        effects
+    }
+
+    /// [`Paging::step`] handing each effect to `perform` in order, as it is decided (the
+    /// state is already updated). The app drives the list this way: no list of effects is
+    /// built, which keeps the first page's code (the main wasm module) small.
+    pub fn step_with(&mut self, input: Input, mut perform: impl FnMut(Effect)) {
         match input {
             Input::Reset { size } => {
                 self.generation += 1;
                 self.next = None;
                 self.loading_more = false;
                 self.state = ListState::Loading;
-                vec![
-                    Effect::SetItems(Vec::new()),
-                    Effect::SetNext(None),
-                    Effect::SetMoreError(None),
-                    Effect::SetRefreshError(None),
-                    Effect::SetLoadingMore(false),
-                    Effect::SetState(ListState::Loading),
-                    Effect::Fetch {
-                        ticket: self.ticket(Ask::First),
-                        cursor: None,
-                        limit: size,
-                    },
-                ]
+                perform(Effect::SetItems(Vec::new()));
+                perform(Effect::SetNext(None));
+                perform(Effect::SetMoreError(None));
+                perform(Effect::SetRefreshError(None));
+                perform(Effect::SetLoadingMore(false));
+                perform(Effect::SetState(ListState::Loading));
+                perform(Effect::Fetch {
+                    ticket: self.ticket(Ask::First),
+                    cursor: None,
+                    limit: size,
+                });
             }
             Input::Refresh { size, loaded } => {
                 if self.loading_more || self.state == ListState::Loading {
-                    return Vec::new();
+                    return;
                 }
-                vec![Effect::Fetch {
+                perform(Effect::Fetch {
                     ticket: self.ticket(Ask::Refresh),
                     cursor: None,
                     limit: refresh_limit(size, loaded),
-                }]
+                });
             }
             Input::LoadMore { size } => {
                 let Some(cursor) = self.next.clone() else {
-                    return Vec::new();
+                    return;
                 };
                 if self.loading_more {
-                    return Vec::new();
+                    return;
                 }
                 self.loading_more = true;
-                vec![
-                    Effect::SetLoadingMore(true),
-                    Effect::SetMoreError(None),
-                    Effect::Fetch {
-                        ticket: self.ticket(Ask::More),
-                        cursor: Some(cursor),
-                        limit: size,
-                    },
-                ]
+                perform(Effect::SetLoadingMore(true));
+                perform(Effect::SetMoreError(None));
+                perform(Effect::Fetch {
+                    ticket: self.ticket(Ask::More),
+                    cursor: Some(cursor),
+                    limit: size,
+                });
             }
             Input::Answered { ticket, answer } => {
                 if ticket.generation != self.generation {
-                    return Vec::new(); // the list started over since it asked
+                    return; // the list started over since it asked
                 }
-                self.answered(ticket.ask, answer)
+                self.answered(ticket.ask, answer, perform);
             }
         }
     }
@@ -210,37 +215,33 @@ impl Paging {
         &mut self,
         ask: Ask,
         answer: Result<ConversationSummaryPage, ApiError>,
-    ) -> Vec<Effect> {
-        let next =
-            |page: &ConversationSummaryPage| page.next_page_id.clone().filter(|p| !p.is_empty());
+        mut perform: impl FnMut(Effect),
+    ) {
         match (ask, answer) {
             (Ask::First | Ask::Refresh, Ok(page)) => {
-                self.next = next(&page);
+                self.next = page.next_page_id.filter(|p| !p.is_empty());
                 self.state = ListState::Ready;
-                vec![
-                    Effect::SetItems(page.items),
-                    Effect::SetNext(self.next.clone()),
-                    Effect::SetRefreshError(None),
-                    Effect::SetState(ListState::Ready),
-                ]
+                perform(Effect::SetItems(page.items));
+                perform(Effect::SetNext(self.next.clone()));
+                perform(Effect::SetRefreshError(None));
+                perform(Effect::SetState(ListState::Ready));
             }
             (Ask::First, Err(e)) => {
                 self.state = ListState::Failed(e.user_message());
-                vec![Effect::SetState(self.state.clone())]
+                perform(Effect::SetState(self.state.clone()));
             }
-            (Ask::Refresh, Err(e)) => vec![Effect::SetRefreshError(Some(e.user_message()))],
+            (Ask::Refresh, Err(e)) => perform(Effect::SetRefreshError(Some(e.user_message()))),
             (Ask::More, answer) => {
                 self.loading_more = false;
-                let mut effects = vec![Effect::SetLoadingMore(false)];
+                perform(Effect::SetLoadingMore(false));
                 match answer {
                     Ok(page) => {
-                        self.next = next(&page);
-                        effects.push(Effect::AppendItems(page.items));
-                        effects.push(Effect::SetNext(self.next.clone()));
+                        self.next = page.next_page_id.filter(|p| !p.is_empty());
+                        perform(Effect::AppendItems(page.items));
+                        perform(Effect::SetNext(self.next.clone()));
                     }
-                    Err(e) => effects.push(Effect::SetMoreError(Some(e.user_message()))),
+                    Err(e) => perform(Effect::SetMoreError(Some(e.user_message()))),
                 }
-                effects
             }
         }
     }
