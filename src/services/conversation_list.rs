@@ -7,7 +7,8 @@ use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::unified::{ConversationSummary, ConversationSummaryPage};
 use canvas_core::client::SendPlanned;
-use canvas_core::conversations::list::{append_page, refresh_limit, REFRESH_INTERVAL_MS};
+use canvas_core::conversations::list::{append_page, REFRESH_INTERVAL_MS};
+use canvas_core::conversations::paging::{Ask, Effect, Input, Paging, Ticket};
 use canvas_core::error::ApiError;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -19,23 +20,20 @@ pub(crate) fn tab_hidden() -> bool {
         .is_some_and(|d| d.hidden())
 }
 
-/// Where the list stands.
-#[derive(Clone, PartialEq)]
-pub enum ListState {
-    Loading,
-    Ready,
-    Failed(String),
-}
+pub use canvas_core::conversations::paging::ListState;
 
-/// The list's state, shared by the page and its rows.
+/// The list's state, shared by the page and its rows. Paging (first page, "Load more",
+/// refresh, late answers of a list that started over) is core's
+/// [`Paging`](canvas_core::conversations::paging::Paging) machine: this only performs its
+/// effects (send a request, write a signal).
 #[derive(Clone, Copy)]
 pub struct ListCtx {
     pub backends: BackendsCtx,
     pub items: RwSignal<Vec<ConversationSummary>>,
     pub next: RwSignal<Option<String>>,
     pub state: RwSignal<ListState>,
-    /// Bumped when the list starts over (backend switch, page size): late answers are dropped.
-    pub generation: StoredValue<u64>,
+    /// The paging machine (its generation decides which answers still count).
+    paging: StoredValue<Paging>,
     pub loading_more: RwSignal<bool>,
     pub more_error: RwSignal<Option<String>>,
     pub refresh_error: RwSignal<Option<String>>,
@@ -49,84 +47,69 @@ pub struct ListCtx {
 impl ListCtx {
     /// Loads the first page again from scratch.
     pub fn reset(self) {
-        self.generation.update_value(|g| *g += 1);
-        self.items.set(Vec::new());
-        self.next.set(None);
-        self.more_error.set(None);
-        self.refresh_error.set(None);
-        self.loading_more.set(false);
-        self.state.set(ListState::Loading);
-        self.fetch_first(self.size.get_untracked(), true);
+        self.step(Input::Reset {
+            size: self.size.get_untracked(),
+        });
     }
 
     /// Reloads what is shown (the first `refresh_limit` conversations), keeping it on failure.
     pub fn refresh(self) {
-        if self.loading_more.get_untracked() || self.state.get_untracked() == ListState::Loading {
-            return;
-        }
-        let loaded = self.items.with_untracked(Vec::len);
-        self.fetch_first(refresh_limit(self.size.get_untracked(), loaded), false);
+        self.step(Input::Refresh {
+            size: self.size.get_untracked(),
+            loaded: self.items.with_untracked(Vec::len),
+        });
     }
 
-    fn fetch_first(self, limit: u32, initial: bool) {
+    pub fn load_more(self) {
+        self.step(Input::LoadMore {
+            size: self.size.get_untracked(),
+        });
+    }
+
+    /// Feeds the machine and performs what it says (nothing once the list is gone). No effect
+    /// feeds the machine again at once (a fetch answers later), so performing them while it
+    /// steps is safe.
+    fn step(self, input: Input) {
+        self.paging
+            .try_update_value(|p| p.step_with(input, |e| self.perform(e)));
+    }
+
+    fn perform(self, effect: Effect) {
+        match effect {
+            Effect::Fetch {
+                ticket,
+                cursor,
+                limit,
+            } => self.fetch(ticket, cursor, limit),
+            Effect::SetItems(items) => self.items.set(items),
+            Effect::AppendItems(page) => self.items.update(|l| append_page(l, page)),
+            Effect::SetNext(next) => self.next.set(next),
+            Effect::SetState(state) => self.state.set(state),
+            Effect::SetLoadingMore(on) => self.loading_more.set(on),
+            Effect::SetMoreError(e) => self.more_error.set(e),
+            Effect::SetRefreshError(e) => self.refresh_error.set(e),
+        }
+    }
+
+    /// Sends one page request and feeds its answer back (the first page may be the one asked
+    /// for at start).
+    fn fetch(self, ticket: Ticket, cursor: Option<String>, limit: u32) {
         let backends = self.backends;
         let active = backends.active.get_untracked();
-        let generation = self.generation.get_value();
         let asked = self
             .first
-            .filter(|_| initial)
+            .filter(|_| ticket.ask == Ask::First)
             .and_then(|f| f.take(&active, limit));
         spawn_local(async move {
             let early = match asked {
                 Some(answer) => answer.await.ok().and_then(Result::ok),
                 None => None,
             };
-            let r = match early {
+            let answer = match early {
                 Some(page) => Ok(page),
-                None => page(backends, &active, None, limit).await,
+                None => page(backends, &active, cursor.as_deref(), limit).await,
             };
-            if self.generation.try_get_value() != Some(generation) {
-                return;
-            }
-            match r {
-                Ok(page) => {
-                    self.items.set(page.items);
-                    self.next.set(page.next_page_id.filter(|p| !p.is_empty()));
-                    self.refresh_error.set(None);
-                    self.state.set(ListState::Ready);
-                }
-                Err(e) if initial => self.state.set(ListState::Failed(e.user_message())),
-                Err(e) => self.refresh_error.set(Some(e.user_message())),
-            }
-        });
-    }
-
-    pub fn load_more(self) {
-        let Some(cursor) = self.next.get_untracked() else {
-            return;
-        };
-        if self.loading_more.get_untracked() {
-            return;
-        }
-        self.loading_more.set(true);
-        self.more_error.set(None);
-        let backends = self.backends;
-        let active = backends.active.get_untracked();
-        let generation = self.generation.get_value();
-        let size = self.size.get_untracked();
-        spawn_local(async move {
-            let r = page(backends, &active, Some(&cursor), size).await;
-            if self.generation.try_get_value() != Some(generation) {
-                return;
-            }
-            self.loading_more.set(false);
-            match r {
-                Ok(page) => {
-                    self.items.update(|l| append_page(l, page.items));
-                    self.next.set(page.next_page_id.filter(|p| !p.is_empty()));
-                }
-                Err(e) => self.more_error.set(Some(e.user_message())),
-            }
+            self.step(Input::Answered { ticket, answer });
         });
     }
 }
@@ -174,7 +157,7 @@ impl ListCtx {
             items: RwSignal::new(Vec::new()),
             next: RwSignal::new(None),
             state: RwSignal::new(ListState::Loading),
-            generation: StoredValue::new(0),
+            paging: StoredValue::new(Paging::new()),
             loading_more: RwSignal::new(false),
             more_error: RwSignal::new(None),
             refresh_error: RwSignal::new(None),

@@ -5,25 +5,106 @@
 use crate::platform::time::sleep_ms;
 use crate::state::api::client;
 use crate::state::backends::BackendsCtx;
-use crate::state::workspace::{ConvWorkspace, Run};
-use canvas_core::agent_server::dto::BashRequest;
+use crate::state::workspace::ConvWorkspace;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::unified::EventQuery;
 use canvas_core::client::SendPlanned;
 use canvas_core::conversations::events::Timeline;
 use canvas_core::error::ApiError;
 use canvas_core::transport::routing::ConversationRef;
-use canvas_core::workspace::terminal::{
-    agent_commands, parse_timeout, AgentCommand, CommandOutput,
-};
+use canvas_core::workspace::runner::{Effect, Input, Run, POLL_MS};
+use canvas_core::workspace::terminal::{agent_commands, AgentCommand};
 use futures::future::{select, Either};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-/// How often a running command's outputs are fetched.
-const POLL_MS: u32 = 300;
+/// Where one run's requests go: the backend active when it started, its conversation, and
+/// the run in the panel's state. The rules are core's [`Run`] machine; this performs its
+/// effects and feeds the answers back.
+#[derive(Clone)]
+struct Driver {
+    backends: BackendsCtx,
+    active: ActiveBackend,
+    conv: ConversationRef,
+    ws: ConvWorkspace,
+    seq: u64,
+}
 
-/// Starts `command` and follows it to the end (or until stopped / abandoned).
+impl Driver {
+    fn step(&self, input: Input) {
+        let mut effects = Vec::new();
+        self.ws.update_run(self.seq, |r| effects = r.step(input));
+        self.perform(effects);
+    }
+
+    fn running(&self) -> bool {
+        self.ws
+            .runs
+            .try_with_untracked(|runs| runs.iter().any(|r| r.seq == self.seq && r.running))
+            .unwrap_or(false)
+    }
+
+    fn perform(&self, effects: Vec<Effect>) {
+        for effect in effects {
+            let d = self.clone();
+            spawn_local(async move {
+                let c = client(d.backends, &d.active);
+                let conv = Some(&d.conv);
+                let input = match effect {
+                    Effect::Start(req) => {
+                        let answer = c.api.start_bash(conv, &req).send(&c.transport).await;
+                        Input::Started {
+                            answer,
+                            now_ms: now_ms(),
+                        }
+                    }
+                    Effect::Execute(req) => {
+                        // Stop waiting (drop the request) once the run ended.
+                        let exec = c.api.execute_bash(conv, &req).send(&c.transport);
+                        let ended = async {
+                            while d.running() {
+                                sleep_ms(POLL_MS).await;
+                            }
+                        };
+                        match select(Box::pin(exec), Box::pin(ended)).await {
+                            Either::Left((answer, _)) => Input::Executed(answer),
+                            Either::Right(_) => return,
+                        }
+                    }
+                    Effect::Poll {
+                        command_id,
+                        after,
+                        delay_ms,
+                    } => {
+                        sleep_ms(delay_ms).await;
+                        let page = c
+                            .api
+                            .bash_outputs(conv, &command_id, after)
+                            .send(&c.transport)
+                            .await;
+                        Input::Outputs {
+                            answer: page.map(|p| p.items.into_iter().map(|e| e.0).collect()),
+                            now_ms: now_ms(),
+                        }
+                    }
+                    Effect::Stop { command_id } => {
+                        match c.api.stop_bash(conv, &command_id).send(&c.transport).await {
+                            Ok(_) => return,
+                            Err(e) => Input::StopFailed(e),
+                        }
+                    }
+                };
+                d.step(input);
+            });
+        }
+    }
+}
+
+fn now_ms() -> i64 {
+    js_sys::Date::now() as i64
+}
+
+/// Starts the command typed in the terminal and follows it to the end (or until stopped).
 pub fn start(
     backends: BackendsCtx,
     conv: ConversationRef,
@@ -36,168 +117,30 @@ pub fn start(
     }
     let seq = ws.next_seq.get_value();
     ws.next_seq.set_value(seq + 1);
-    let timeout = parse_timeout(&ws.timeout.get_untracked());
     ws.history.update_value(|h| h.push(&command));
     ws.input.set(String::new());
-    let mut run = Run {
-        seq,
-        command: command.clone(),
-        output: CommandOutput::default(),
-        running: true,
-        command_id: None,
-        note: None,
-    };
-    let timeout = match timeout {
-        Ok(t) => t,
-        Err(e) => {
-            run.running = false;
-            run.note = Some(e);
-            ws.runs.update(|r| r.push(run));
-            return;
-        }
-    };
+    let (run, effects) = Run::start(seq, command, &ws.timeout.get_untracked(), root);
     ws.runs.update(|r| r.push(run));
-    spawn_local(async move {
-        let active = backends.active.get_untracked();
-        let c = client(backends, &active);
-        let req = BashRequest {
-            command,
-            cwd: root,
-            timeout_seconds: Some(timeout),
-        };
-        let started = c.api.start_bash(Some(&conv), &req).send(&c.transport).await;
-        let id = match started {
-            Ok(cmd) if !cmd.id.is_empty() => cmd.id,
-            Ok(_)
-            | Err(ApiError::NotFound | ApiError::Unsupported(_))
-            | Err(ApiError::Server { status: 405, .. }) => {
-                // No streaming on this server: wait for the final answer (stop = stop waiting).
-                ws.update_run(seq, |r| {
-                    r.note = Some(
-                        "This server cannot stream or stop commands: Stop only stops waiting."
-                            .into(),
-                    )
-                });
-                let exec = c.api.execute_bash(Some(&conv), &req).send(&c.transport);
-                let abandoned = async {
-                    while !ws.abandoned.with_value(|a| a.contains(&seq)) {
-                        sleep_ms(POLL_MS).await;
-                    }
-                };
-                let done = select(Box::pin(exec), Box::pin(abandoned)).await;
-                ws.update_run(seq, |r| {
-                    r.running = false;
-                    match done {
-                        Either::Left((Ok(res), _)) => {
-                            let mut res = res;
-                            if res.exit_code.is_none() {
-                                res.exit_code = Some(-1);
-                            }
-                            r.output.apply(&res);
-                            r.note = None;
-                        }
-                        Either::Left((Err(e), _)) => r.note = Some(e.user_message()),
-                        Either::Right(_) => {
-                            r.note = Some("Stopped waiting for this command.".into())
-                        }
-                    }
-                });
-                return;
-            }
-            Err(e) => {
-                ws.update_run(seq, |r| {
-                    r.running = false;
-                    r.note = Some(e.user_message());
-                });
-                return;
-            }
-        };
-        ws.update_run(seq, |r| r.command_id = Some(id.clone()));
-        // Follow the outputs until the exit code arrives.
-        let deadline = js_sys::Date::now() + (f64::from(timeout) + 15.0) * 1000.0;
-        let mut failures = 0;
-        loop {
-            if ws.abandoned.with_value(|a| a.contains(&seq)) {
-                ws.update_run(seq, |r| {
-                    r.running = false;
-                    r.note = Some("Stopped waiting for this command.".into());
-                });
-                return;
-            }
-            sleep_ms(POLL_MS).await;
-            let after = ws.runs.with_untracked(|runs| {
-                runs.iter()
-                    .find(|r| r.seq == seq)
-                    .and_then(|r| r.output.last_order())
-            });
-            let page = c
-                .api
-                .bash_outputs(Some(&conv), &id, after)
-                .send(&c.transport)
-                .await;
-            match page {
-                Ok(page) => {
-                    failures = 0;
-                    let mut finished = false;
-                    ws.update_run(seq, |r| {
-                        r.output.apply_events(page.items.iter().map(|e| e.json()));
-                        if r.output.done() {
-                            r.running = false;
-                            finished = true;
-                        }
-                    });
-                    if finished {
-                        return;
-                    }
-                }
-                Err(e) => {
-                    failures += 1;
-                    if failures >= 3 {
-                        ws.update_run(seq, |r| {
-                            r.running = false;
-                            r.note = Some(e.user_message());
-                        });
-                        return;
-                    }
-                }
-            }
-            if js_sys::Date::now() > deadline {
-                ws.update_run(seq, |r| {
-                    r.running = false;
-                    r.note = Some("No exit code within the timeout: stopped waiting.".into());
-                });
-                return;
-            }
-        }
-    });
+    let driver = Driver {
+        backends,
+        active: backends.active.get_untracked(),
+        conv,
+        ws,
+        seq,
+    };
+    driver.perform(effects);
 }
 
 /// Stops a running command (the server kills it; without a command id we only stop waiting).
 pub fn stop(backends: BackendsCtx, conv: ConversationRef, ws: ConvWorkspace, seq: u64) {
-    let id = ws.runs.with_untracked(|runs| {
-        runs.iter()
-            .find(|r| r.seq == seq)
-            .and_then(|r| r.command_id.clone())
-    });
-    let Some(id) = id else {
-        ws.abandoned.update_value(|a| {
-            a.insert(seq);
-        });
-        return;
+    let driver = Driver {
+        backends,
+        active: backends.active.get_untracked(),
+        conv,
+        ws,
+        seq,
     };
-    spawn_local(async move {
-        let active = backends.active.get_untracked();
-        let c = client(backends, &active);
-        let res = c.api.stop_bash(Some(&conv), &id).send(&c.transport).await;
-        if let Err(e) = res {
-            ws.abandoned.update_value(|a| {
-                a.insert(seq);
-            });
-            ws.update_run(seq, |r| {
-                r.note = Some(format!("Could not stop: {}", e.user_message()))
-            });
-        }
-    });
+    driver.step(Input::Stop);
 }
 
 /// The agent's own terminal actions, from the conversation's 100 newest events.

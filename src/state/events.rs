@@ -1,8 +1,9 @@
 //! One conversation's live events: history pages from `events/search`, then the events
 //! websocket, both folded into `canvas_core::conversations::events::Timeline` (de-dup by id, ordered by
-//! timestamp). The stream rules (backoff, generations, watchdog, close codes) come from
-//! `canvas_core::conversations::events::stream`; this module owns the socket and the timers and mirrors the
-//! timeline into signals the views read. When a view goes, its timeline is kept (the last
+//! timestamp). The link's rules (connect, handshake watchdog, reconnect with backoff, give up)
+//! are core's `canvas_core::conversations::events::link::LiveLink` machine, shared with the
+//! session stream (`session_stream`); this module performs its effects (the socket, the
+//! timers, the status signal) and mirrors the timeline into signals the views read. When a view goes, its timeline is kept (the last
 //! [`RECENT_TIMELINES`] conversations, keyed by backend, org, revision and id): opening the
 //! conversation again shows it at once and catches up from the server.
 
@@ -13,11 +14,9 @@ use canvas_core::agent_server::dto::{EventPage, OutgoingMessage};
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::backends::selection::CacheScope;
 use canvas_core::client::SendPlanned;
+use canvas_core::conversations::events::link::{self, End, LiveLink};
 use canvas_core::conversations::events::recent::{Recent, RECENT_TIMELINES};
-use canvas_core::conversations::events::stream::{
-    auth_frame, close_disposition, user_message_frame, Backoff, CloseDisposition, SocketGeneration,
-    HANDSHAKE_TIMEOUT_MS,
-};
+use canvas_core::conversations::events::stream::{auth_frame, user_message_frame};
 use canvas_core::conversations::events::{ExecutionStatus, PendingAction, Timeline, ViewItem};
 use canvas_core::conversations::live::{has_older, history_query, live_source, Live};
 use canvas_core::error::ApiError;
@@ -36,29 +35,8 @@ pub struct Row {
     pub rev: u64,
 }
 
-/// The events socket's state (the status bar's "reconnecting…").
-#[derive(Clone, Debug, PartialEq)]
-pub enum Link {
-    /// Waiting for the first history page.
-    Idle,
-    /// First connection attempt.
-    Connecting,
-    /// Live.
-    Open,
-    /// Closed; the next attempt is scheduled at `until_ms` (epoch ms).
-    Reconnecting { until_ms: f64 },
-    /// Given up (key refused, conversation gone, no usable address).
-    Failed(String),
-}
-
-impl Link {
-    /// Reconnecting, the next attempt `delay_ms` from now.
-    pub fn reconnecting_in(delay_ms: u32) -> Link {
-        Link::Reconnecting {
-            until_ms: js_sys::Date::now() + f64::from(delay_ms),
-        }
-    }
-}
+/// The link's state (the status bar's "reconnecting…").
+pub use canvas_core::conversations::events::link::Link;
 
 /// A conversation's timeline kept after its view went.
 struct Kept {
@@ -84,9 +62,8 @@ pub enum History {
 pub(crate) struct Inner {
     timeline: Timeline,
     pub(crate) next_rev: u64,
-    generation: SocketGeneration,
-    opened: bool,
-    backoff: Backoff,
+    /// The live link's machine (the socket's, or the session stream's).
+    pub(crate) link: LiveLink,
     socket: Option<EventSocket>,
     /// The handshake watchdog and the reconnect timer: dropping one cancels it.
     watchdog: Option<Timeout>,
@@ -135,9 +112,7 @@ impl ConversationStore {
             inner: SendWrapper::new(Rc::new(RefCell::new(Inner {
                 timeline,
                 next_rev: 1,
-                generation: SocketGeneration::new(),
-                opened: false,
-                backoff: Backoff::new(),
+                link: LiveLink::socket(),
                 socket: None,
                 watchdog: None,
                 retry: None,
@@ -250,8 +225,7 @@ impl ConversationStore {
             }
             this.apply_history(page);
             // Live events even when the history failed (the socket resends everything).
-            this.link.set(Link::Connecting);
-            this.connect();
+            this.step_link(link::Input::Connect);
         });
     }
 
@@ -296,27 +270,6 @@ impl ConversationStore {
             }
             Err(e) => self.history.set(History::Error(e.user_message())),
         }
-    }
-
-    /// Calls `again` after `delay_ms` unless this store was disposed or `still_wanted` says no
-    /// (a newer connection took over). The returned timer is cancelled when dropped, so the
-    /// old socket is replaced inside the timer, never inside its own callback.
-    pub(crate) fn retry_after(
-        &self,
-        delay_ms: u32,
-        still_wanted: impl Fn(&Inner) -> bool + 'static,
-        again: impl Fn(&Self) + 'static,
-    ) -> Timeout {
-        let this = self.clone();
-        Timeout::new(delay_ms, move || {
-            let go = {
-                let i = this.inner.borrow();
-                !i.disposed && still_wanted(&i)
-            };
-            if go {
-                again(&this);
-            }
-        })
     }
 
     fn apply_page(&self, events: impl IntoIterator<Item = serde_json::Value>) {
@@ -372,7 +325,67 @@ impl ConversationStore {
         self.event_count.set(count);
     }
 
-    fn connect(&self) {
+    /// Feeds the link machine and performs what it says (nothing once disposed).
+    pub(crate) fn step_link(&self, input: link::Input) {
+        let effects = {
+            let mut i = self.inner.borrow_mut();
+            if i.disposed {
+                return;
+            }
+            i.link.step(input)
+        };
+        for effect in effects {
+            self.perform_link(effect);
+        }
+    }
+
+    fn perform_link(&self, effect: link::Effect) {
+        let session = self.inner.borrow().session.is_some();
+        match effect {
+            link::Effect::Show(l) => self.link.set(l),
+            link::Effect::Open { generation } if session => self.open_session_stream(generation),
+            link::Effect::Open { generation } => self.open_socket(generation),
+            link::Effect::Watchdog {
+                generation,
+                delay_ms,
+            } => {
+                let this = self.clone();
+                let watchdog = Timeout::new(delay_ms, move || {
+                    this.step_link(link::Input::HandshakeDue {
+                        generation,
+                        now_ms: js_sys::Date::now(),
+                    })
+                });
+                self.inner.borrow_mut().watchdog = Some(watchdog);
+            }
+            link::Effect::Up { generation } => {
+                if let Some(conn) = self.connection {
+                    conn.recheck_if_failed();
+                }
+                if session {
+                    self.fetch_session_snapshot(generation);
+                }
+            }
+            // A session stream is aborted now; a socket stays until the next one replaces it
+            // (never dropped inside its own callback).
+            link::Effect::Release { .. } => self.release_session_stream(),
+            link::Effect::RetryAfter {
+                generation,
+                delay_ms,
+            } => {
+                // Dropping the previous timer cancels it; this one is never dropped inside
+                // its own callback (a retry opens, it does not schedule).
+                let this = self.clone();
+                let retry = Timeout::new(delay_ms, move || {
+                    this.step_link(link::Input::RetryDue { generation })
+                });
+                self.inner.borrow_mut().retry = Some(retry);
+            }
+        }
+    }
+
+    /// Opens the events socket for connection `generation` (replacing the previous one).
+    fn open_socket(&self, generation: u64) {
         let newest = self
             .inner
             .borrow()
@@ -389,118 +402,52 @@ impl ConversationStore {
             // `start` opened the stream instead; a socket is never asked of such a source.
             Ok(Live::Stream(_)) => return,
             Err(e) => {
-                self.link.set(Link::Failed(e.user_message()));
-                return;
+                return self.step_link(link::Input::OpenFailed {
+                    generation,
+                    message: e.user_message(),
+                })
             }
         };
-        let generation = {
-            let mut i = self.inner.borrow_mut();
-            i.socket = None;
-            i.opened = false;
-            i.generation.begin()
-        };
+        self.inner.borrow_mut().socket = None;
         let (a, b, c) = (self.clone(), self.clone(), self.clone());
         let handlers = SocketHandlers {
-            on_open: Box::new(move || {
-                let live = {
-                    let mut i = a.inner.borrow_mut();
-                    let live = !i.disposed && i.generation.on_open(generation);
-                    if live {
-                        i.opened = true;
-                        i.backoff.reset();
-                    }
-                    live
-                };
-                if live {
-                    a.link.set(Link::Open);
-                    if let Some(conn) = a.connection {
-                        conn.recheck_if_failed();
-                    }
-                }
-            }),
+            on_open: Box::new(move || a.step_link(link::Input::Opened { generation })),
             on_message: Box::new(move |text| {
                 let live = {
                     let i = b.inner.borrow();
-                    !i.disposed && i.generation.is_current(generation)
+                    !i.disposed && i.link.is_current(generation)
                 };
                 if live {
                     b.apply_frame(&text);
                 }
             }),
-            on_close: Box::new(move |code| c.on_close(generation, code)),
+            on_close: Box::new(move |code| {
+                c.step_link(link::Input::Ended {
+                    generation,
+                    end: End::from_close_code(code),
+                    now_ms: js_sys::Date::now(),
+                })
+            }),
         };
         match EventSocket::connect(&target.url, auth_frame(&target.key), handlers) {
             Ok(socket) => self.inner.borrow_mut().socket = Some(socket),
-            Err(e) => {
-                self.link.set(Link::Failed(e));
-                return;
-            }
-        }
-        // The handshake watchdog: not open in time ⇒ treat as closed (reconnect).
-        let w = self.clone();
-        let watchdog = Timeout::new(HANDSHAKE_TIMEOUT_MS, move || {
-            let expired = {
-                let i = w.inner.borrow();
-                !i.disposed && i.generation.is_current(generation) && !i.opened
-            };
-            if expired {
-                w.on_close(generation, 1006);
-            }
-        });
-        self.inner.borrow_mut().watchdog = Some(watchdog);
-    }
-
-    fn on_close(&self, generation: u64, code: u16) {
-        let delay = {
-            let mut i = self.inner.borrow_mut();
-            if i.disposed || !i.generation.on_close(generation) {
-                return; // a replaced socket's late close, or a repeat (error + close)
-            }
-            match close_disposition(code) {
-                CloseDisposition::Reconnect => Ok(i.backoff.next_delay_ms()),
-                CloseDisposition::Unauthorized => {
-                    Err("The server refused the session key for live events.".to_string())
-                }
-                CloseDisposition::NotFound => {
-                    Err("This conversation does not exist on the server.".to_string())
-                }
-            }
-        };
-        match delay {
-            Ok(delay_ms) => {
-                self.link.set(Link::reconnecting_in(delay_ms));
-                let retry = self.retry_after(
-                    delay_ms,
-                    move |i| i.generation.current() == generation,
-                    Self::connect,
-                );
-                self.inner.borrow_mut().retry = Some(retry);
-            }
-            Err(msg) => self.link.set(Link::Failed(msg)),
+            Err(message) => self.step_link(link::Input::OpenFailed {
+                generation,
+                message,
+            }),
         }
     }
 
     /// Reconnect now (the user pressed "retry").
     pub fn reconnect_now(&self) {
-        let (disposed, session) = {
-            let i = self.inner.borrow();
-            (i.disposed, i.session.is_some())
-        };
-        if disposed {
-            return;
-        }
-        if session {
-            return self.reconnect_session_now();
-        }
-        self.link.set(Link::Connecting);
-        self.connect();
+        self.step_link(link::Input::Connect);
     }
 
     /// Send a user message (run: true): over the socket when it is open, else over REST.
     pub async fn send(&self, text: String) -> Result<(), String> {
         let sent = {
             let i = self.inner.borrow();
-            i.opened
+            i.link.opened()
                 && i.socket
                     .as_ref()
                     .is_some_and(|s| s.send(&user_message_frame(&text, true)))

@@ -3,7 +3,7 @@
 //! signals are created under the provider's owner, so they live as long as the app.
 
 use canvas_core::workspace::history::History;
-use canvas_core::workspace::terminal::{CommandOutput, DEFAULT_TIMEOUT_SECONDS};
+use canvas_core::workspace::terminal::DEFAULT_TIMEOUT_SECONDS;
 use leptos::prelude::*;
 use std::collections::{BTreeSet, HashMap};
 
@@ -42,19 +42,8 @@ pub enum DiffMode {
     SideBySide,
 }
 
-/// One command run from the terminal tab.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Run {
-    pub seq: u64,
-    pub command: String,
-    pub output: CommandOutput,
-    /// Still waiting for the end.
-    pub running: bool,
-    /// The server's command id (stop needs it).
-    pub command_id: Option<String>,
-    /// A note shown under the output (error, "stopped waiting", …).
-    pub note: Option<String>,
-}
+/// One command run from the terminal tab (core's runner machine: `services::terminal` drives it).
+pub use canvas_core::workspace::runner::Run;
 
 /// The state of one conversation's panel.
 #[derive(Clone, Copy)]
@@ -65,8 +54,6 @@ pub struct ConvWorkspace {
     pub history: StoredValue<History>,
     pub runs: RwSignal<Vec<Run>>,
     pub next_seq: StoredValue<u64>,
-    /// Runs the user asked to stop waiting for.
-    pub abandoned: StoredValue<BTreeSet<u64>>,
     pub expanded: RwSignal<BTreeSet<String>>,
     pub selected_file: RwSignal<Option<String>>,
     pub selected_change: RwSignal<Option<String>>,
@@ -83,7 +70,6 @@ impl ConvWorkspace {
             history: StoredValue::new(History::new()),
             runs: RwSignal::new(Vec::new()),
             next_seq: StoredValue::new(0),
-            abandoned: StoredValue::new(BTreeSet::new()),
             expanded: RwSignal::new(BTreeSet::new()),
             selected_file: RwSignal::new(None),
             selected_change: RwSignal::new(None),

@@ -4,6 +4,7 @@
 //! | module | what |
 //! |---|---|
 //! | [`list`] | the conversation list: pages, refresh, badges, rename (issue #6) |
+//! | [`paging`] | the list's paging machine: first page, load more, refresh, late answers dropped |
 //! | [`all_backends`] | one conversation list across every backend (issue #16) |
 //! | [`list_filter`] | the lists' filters in the URL: status, backend, archived, title (issue #16) |
 //! | [`sidebar`] | the sidebar list: pins per backend, unread marks, relative times (issue #16) |
@@ -33,6 +34,7 @@ pub mod list_filter;
 pub mod live;
 pub mod llm_settings;
 pub mod llm_switches;
+pub mod paging;
 pub mod sidebar;
 pub mod slash;
 pub mod usage;

@@ -9,6 +9,7 @@
 //! | [`diff`] | line diff (LCS), unified hunks and side-by-side rows |
 //! | [`history`] | command history ↑/↓ |
 //! | [`terminal`] | timeout input, exit-code labels, streamed output assembly, the agent's own commands |
+//! | [`runner`] | the terminal runner's machine: start, follow outputs, stop, give up |
 //! | [`changes`] | git status badges |
 
 pub mod changes;
@@ -16,6 +17,7 @@ pub mod diff;
 pub mod highlight;
 pub mod history;
 pub mod paths;
+pub mod runner;
 pub mod terminal;
 pub mod tree;
 

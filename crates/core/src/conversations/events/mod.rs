@@ -6,6 +6,8 @@
 //!   [`ExecutionStatus`] and the actions [`Timeline::pending_confirmation`] lists.
 //! - [`stream`] holds the socket rules: backoff, socket generations, the URL, the auth frame,
 //!   the handshake watchdog, close codes.
+//! - [`link`] is the live link's machine (connect, watchdog, reconnect with backoff, give up),
+//!   shared by the events socket and an Omnigent session stream.
 //!
 //! How events become items:
 //!
@@ -25,6 +27,7 @@
 mod classify;
 pub(crate) mod dirty;
 mod item;
+pub mod link;
 pub mod recent;
 pub mod stream;
 mod timeline;
