@@ -1,7 +1,7 @@
 //! `cargo xtask <command>`: the project's entry points.
 //!
 //! - `run`   build, start a real local agent server and `canvas-serve`, print the URL
-//! - `test`  every test layer; ends with `N passed, M failed; checks: K ok, L failed`
+//! - `test`  every test layer; ends with `N passed, M failed, I ignored; checks: K ok, L failed`
 //! - `build` the release app in `dist/`
 //! - `bench` sizes and timings against DESIGN.md's budgets
 //! - `setup` install whatever is missing (idempotent)
@@ -19,40 +19,53 @@ mod test;
 mod tools;
 mod util;
 
+use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-const USAGE: &str = "\
-usage: cargo xtask <command> [flags]
+/// `cargo xtask <command> [flags]`: the project's entry points.
+#[derive(Debug, Parser)]
+#[command(name = "cargo xtask", disable_version_flag = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
 
-commands:
-  run     build, start a real agent server and canvas-serve, print the URL (see `run --help`)
-  test    fmt, clippy, host, wasm (Chromium) and end-to-end tests; `N passed, M failed; checks: K ok, L failed`
-  build   the release app in dist/ (`--force` to rebuild)
-  bench   transfer size vs. the budget, and the timed benches (bench_* tests)
-  setup   install whatever is missing (wasm target, wasm-bindgen-cli, npm tools, the
-          agent-server venv, chromium); `--dev` adds Trunk for `trunk serve` (unsplit dev builds)";
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Build, start a real agent server and canvas-serve, print the URL
+    Run(run::RunArgs),
+    /// Fmt, clippy, host, wasm (Chromium) and end-to-end tests; `N passed, M failed, I ignored; checks: K ok, L failed`
+    Test(test::TestArgs),
+    /// The release app in dist/
+    Build {
+        /// Rebuild even if dist/ looks up to date
+        #[arg(long)]
+        force: bool,
+    },
+    /// Transfer size vs. the budget, and the timed benches (bench_* tests)
+    Bench {
+        /// Test-name filters for the timed benches (default: bench_)
+        #[arg(value_name = "FILTER")]
+        filters: Vec<String>,
+    },
+    /// Install whatever is missing (wasm target, wasm-bindgen-cli, npm tools, the agent-server
+    /// venv, chromium)
+    Setup {
+        /// Also install Trunk for `trunk serve` (unsplit dev builds)
+        #[arg(long)]
+        dev: bool,
+    },
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let cli = Cli::parse();
     let ctx = util::Ctx::new();
-    let (command, rest) = match args.split_first() {
-        Some((c, rest)) => (c.as_str(), rest),
-        None => {
-            eprintln!("{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
-    let result = match command {
-        "run" => run::run(&ctx, rest).map(|_| true),
-        "test" => test::test(&ctx, rest),
-        "bench" => bench::bench(&ctx, rest),
-        "build" => build::build_release(&ctx, rest.iter().any(|a| a == "--force")).map(|_| true),
-        "setup" => setup(&ctx, rest.iter().any(|a| a == "--dev")).map(|_| true),
-        "-h" | "--help" | "help" => {
-            println!("{USAGE}");
-            Ok(true)
-        }
-        other => Err(format!("unknown command {other}\n\n{USAGE}")),
+    let result = match cli.command {
+        Command::Run(args) => run::run(&ctx, args).map(|_| true),
+        Command::Test(args) => test::test(&ctx, args),
+        Command::Bench { filters } => bench::bench(&ctx, &filters),
+        Command::Build { force } => build::build_release(&ctx, force).map(|_| true),
+        Command::Setup { dev } => setup(&ctx, dev).map(|_| true),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
@@ -76,4 +89,148 @@ fn setup(ctx: &util::Ctx, dev: bool) -> Result<(), String> {
         &format!("all tools present (agent server python: {})", py.display()),
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Cli, Command};
+    use clap::{CommandFactory, Parser};
+
+    fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
+        Cli::try_parse_from(std::iter::once("xtask").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn every_run_flag_keeps_its_name() {
+        let help = Cli::command()
+            .find_subcommand_mut("run")
+            .expect("run")
+            .render_long_help()
+            .to_string();
+        for flag in [
+            "--port",
+            "--agent-server-port",
+            "--no-agent-server",
+            "--public",
+            "--lock-to-cloud",
+            "--base-path",
+            "--state-dir",
+            "--rebuild",
+            "--skip-build",
+            "--demo",
+            "--automations",
+            "--automation-port",
+            "--omnigent",
+            "--omnigent-port",
+        ] {
+            assert!(help.contains(flag), "{flag} missing from `run --help`");
+        }
+        let cli = parse(&[
+            "run",
+            "--skip-build",
+            "--port",
+            "9001",
+            "--public",
+            "--lock-to-cloud",
+            "https://cloud.example",
+            "--base-path",
+            "/canvas",
+            "--state-dir",
+            "/tmp/s",
+            "--demo",
+            "--automations",
+            "--automation-port",
+            "9003",
+            "--omnigent",
+            "--omnigent-port",
+            "9004",
+            "--agent-server-port",
+            "9002",
+        ])
+        .expect("parses");
+        let Command::Run(run) = cli.command else {
+            panic!("not run");
+        };
+        let shown = format!("{run:?}");
+        for part in [
+            "port: 9001",
+            "agent_port: 9002",
+            "no_agent: false",
+            "public: true",
+            "lock_to_cloud: Some(\"https://cloud.example\")",
+            "base_path: Some(\"/canvas\")",
+            "state_dir: Some(\"/tmp/s\")",
+            "rebuild: false",
+            "skip_build: true",
+            "demo: true",
+            "automations: true",
+            "automation_port: Some(9003)",
+            "omnigent: true",
+            "omnigent_port: 9004",
+        ] {
+            assert!(shown.contains(part), "{part} not in {shown}");
+        }
+        // The defaults.
+        let Command::Run(run) = parse(&["run"]).expect("parses").command else {
+            panic!("not run");
+        };
+        let shown = format!("{run:?}");
+        for part in [
+            "port: 8080",
+            "agent_port: 8000",
+            "automation_port: None",
+            "omnigent_port: 6767",
+        ] {
+            assert!(shown.contains(part), "{part} not in {shown}");
+        }
+        assert!(parse(&["run", "--port", "http"]).is_err());
+        assert!(parse(&["run", "--no-such-flag"]).is_err());
+    }
+
+    #[test]
+    fn test_takes_layers_and_a_filter_after_the_double_dash() {
+        let Command::Test(t) = parse(&[
+            "test", "--layer", "host", "--layer", "e2e", "--", "chat", "--exact",
+        ])
+        .expect("parses")
+        .command
+        else {
+            panic!("not test");
+        };
+        let shown = format!("{t:?}");
+        assert!(shown.contains(r#"layers: ["host", "e2e"]"#), "{shown}");
+        assert!(shown.contains(r#"filter: ["chat", "--exact"]"#), "{shown}");
+        assert!(parse(&["test", "--layer", "unit"]).is_err());
+        assert!(parse(&["test", "chat"]).is_err(), "a filter goes after --");
+        let help = Cli::command()
+            .find_subcommand_mut("test")
+            .expect("test")
+            .render_long_help()
+            .to_string();
+        for word in ["--layer", "checks", "host", "wasm", "e2e", "FILTER"] {
+            assert!(help.contains(word), "{word} missing from `test --help`");
+        }
+    }
+
+    #[test]
+    fn build_setup_and_bench_take_what_they_took() {
+        assert!(matches!(
+            parse(&["build", "--force"]).unwrap().command,
+            Command::Build { force: true }
+        ));
+        assert!(matches!(
+            parse(&["setup", "--dev"]).unwrap().command,
+            Command::Setup { dev: true }
+        ));
+        let Command::Bench { filters } = parse(&["bench", "bench_vs_upstream"]).unwrap().command
+        else {
+            panic!("not bench");
+        };
+        assert_eq!(filters, ["bench_vs_upstream"]);
+    }
 }

@@ -36,6 +36,8 @@ pub struct TestBin {
 pub struct Outcome {
     pub passed: u64,
     pub failed: u64,
+    /// Tests libtest skipped as `#[ignore]` (reported, so that a layer cannot shrink unseen).
+    pub ignored: u64,
 }
 
 /// What a layer's build made: its test executables and, when it was linted, how many lint
@@ -202,20 +204,34 @@ fn order_by(mut bins: Vec<TestBin>, known: &HashMap<String, f64>) -> Vec<TestBin
     bins
 }
 
-/// Parses libtest's `test result: ok. 12 passed; 0 failed; …` line.
-pub fn parse_result(line: &str) -> Option<(u64, u64)> {
+/// What one `test result:` line counted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub passed: u64,
+    pub failed: u64,
+    /// `N ignored` (0 when the line has none, as wasm-bindgen-test-runner's may not).
+    pub ignored: u64,
+}
+
+/// Parses libtest's `test result: ok. 12 passed; 0 failed; 1 ignored; …` line.
+pub fn parse_counts(line: &str) -> Option<Counts> {
     let rest = line.trim().strip_prefix("test result: ")?;
     let num_before = |word: &str| -> Option<u64> {
         let idx = rest.find(word)?;
         rest[..idx].split_whitespace().last()?.parse().ok()
     };
-    Some((num_before(" passed")?, num_before(" failed")?))
+    Some(Counts {
+        passed: num_before(" passed")?,
+        failed: num_before(" failed")?,
+        ignored: num_before(" ignored").unwrap_or(0),
+    })
 }
 
 struct Done {
     bin: TestBin,
     passed: u64,
     failed: u64,
+    ignored: u64,
     ok: bool,
     secs: f64,
     log: PathBuf,
@@ -246,6 +262,7 @@ pub fn run(
     let mut out = Outcome {
         passed: 0,
         failed: 0,
+        ignored: 0,
     };
     let mut times = Vec::new();
     std::thread::scope(|s| {
@@ -265,11 +282,12 @@ pub fn run(
         for (n, d) in rx.iter().enumerate() {
             let verdict = if d.ok { "ok" } else { "FAILED" };
             println!(
-                "    [{}/{total}] {verdict:<6} {:<44} {:>4} passed, {:>2} failed  ({:.1}s)",
+                "    [{}/{total}] {verdict:<6} {:<44} {:>4} passed, {:>2} failed, {:>2} ignored  ({:.1}s)",
                 n + 1,
                 d.bin.label,
                 d.passed,
                 d.failed,
+                d.ignored,
                 d.secs
             );
             if !d.ok {
@@ -280,6 +298,7 @@ pub fn run(
             let _ = std::io::stdout().flush();
             out.passed += d.passed;
             out.failed += d.failed;
+            out.ignored += d.ignored;
             // A run filtered down to other tests says nothing about this binary's length.
             if d.passed + d.failed > 0 {
                 times.push((d.bin.label.clone(), d.secs));
@@ -320,11 +339,12 @@ fn run_one(
             .status()
     });
     let secs = t0.elapsed().as_secs_f64();
-    let (mut passed, mut failed) = (0, 0);
+    let (mut passed, mut failed, mut ignored) = (0, 0, 0);
     for line in fs::read_to_string(&log).unwrap_or_default().lines() {
-        if let Some((p, f)) = parse_result(line) {
-            passed += p;
-            failed += f;
+        if let Some(c) = parse_counts(line) {
+            passed += c.passed;
+            failed += c.failed;
+            ignored += c.ignored;
         }
     }
     let ok = match &started {
@@ -342,6 +362,7 @@ fn run_one(
         bin,
         passed,
         failed,
+        ignored,
         ok,
         secs,
         log,
@@ -350,9 +371,14 @@ fn run_one(
 
 #[cfg(test)]
 mod tests {
-    use super::{diagnostic, order_by, parse_result, test_bin, TestBin};
+    use super::{diagnostic, order_by, parse_counts, test_bin, Counts, TestBin};
     use serde_json::Value;
     use std::path::Path;
+
+    /// (passed, failed) of a `test result:` line.
+    fn parse_result(line: &str) -> Option<(u64, u64)> {
+        parse_counts(line).map(|c| (c.passed, c.failed))
+    }
 
     #[test]
     fn parses_libtest_summary() {
@@ -365,6 +391,29 @@ mod tests {
             Some((3, 2))
         );
         assert_eq!(parse_result("running 3 tests"), None);
+    }
+
+    #[test]
+    fn counts_ignored_tests() {
+        let counts = |passed, failed, ignored| Counts {
+            passed,
+            failed,
+            ignored,
+        };
+        assert_eq!(
+            parse_counts("test result: ok. 12 passed; 0 failed; 3 ignored; 0 measured; 0 filtered out; finished in 0.01s"),
+            Some(counts(12, 0, 3))
+        );
+        assert_eq!(
+            parse_counts("test result: FAILED. 3 passed; 2 failed; 0 ignored"),
+            Some(counts(3, 2, 0))
+        );
+        // A runner that does not say how many it ignored: none.
+        assert_eq!(
+            parse_counts("test result: ok. 5 passed; 0 failed"),
+            Some(counts(5, 0, 0))
+        );
+        assert_eq!(parse_counts("test bench_x ... ignored"), None);
     }
 
     #[test]

@@ -18,101 +18,57 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const USAGE: &str = "\
-cargo xtask run [flags]
-  --port <p>                 port of the app (default 8080)
-  --agent-server-port <p>    port of the local agent server (default 8000)
-  --no-agent-server          serve the app only (no local backend is seeded)
-  --public                   public mode: the user types the session key (it is not injected)
-  --lock-to-cloud <url>      locked-cloud build: the app only talks to this cloud host
-  --base-path </prefix>      serve the app under a sub-path, e.g. /canvas
-  --state-dir <dir>          where keys, HOME and the working dir live (default
-                             $XDG_STATE_HOME/agent-canvas/run, else ~/.local/state/agent-canvas/run:
-                             outside this checkout, so the agent never works inside it)
-  --rebuild                  rebuild the app even if dist/ looks up to date
-  --skip-build               use the existing dist/ and canvas-serve binary (tests)
-  --demo                     start a built-in LLM stub and store it as the agent server's LLM
-                             (no LLM key needed; the agent runs one command, then finishes)
-  --automations              also start the automation service (PyPI openhands-automation) beside
-                             the agent server, routed by canvas-serve under /api/automation
-  --automation-port <p>      port of the automation service (default: agent-server port + 1)
-  --omnigent                 also start an Omnigent server (PyPI omnigent), one host daemon and an
-                             offline agent (stub-chat) on a built-in LLM stub, mounted by
-                             canvas-serve as `local` under /omnigent/local
-  --omnigent-port <p>        port of the Omnigent server (default 6767)";
-
-#[derive(Debug)]
-struct Opts {
+/// `cargo xtask run [flags]`: every flag is part of the launcher's interface (the end-to-end
+/// tests and people run it by these names).
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// Port of the app
+    #[arg(long, value_name = "P", default_value_t = 8080)]
     port: u16,
+    /// Port of the local agent server
+    #[arg(long = "agent-server-port", value_name = "P", default_value_t = 8000)]
     agent_port: u16,
+    /// Serve the app only (no local backend is seeded)
+    #[arg(long = "no-agent-server")]
     no_agent: bool,
+    /// Public mode: the user types the session key (it is not injected)
+    #[arg(long)]
     public: bool,
+    /// Locked-cloud build: the app only talks to this cloud host
+    #[arg(long, value_name = "URL")]
     lock_to_cloud: Option<String>,
+    /// Serve the app under a sub-path, e.g. /canvas
+    #[arg(long, value_name = "/PREFIX")]
     base_path: Option<String>,
+    /// Where keys, HOME and the working dir live (default $XDG_STATE_HOME/agent-canvas/run, else
+    /// ~/.local/state/agent-canvas/run: outside this checkout, so the agent never works inside it)
+    #[arg(long, value_name = "DIR")]
     state_dir: Option<PathBuf>,
+    /// Rebuild the app even if dist/ looks up to date
+    #[arg(long)]
     rebuild: bool,
+    /// Use the existing dist/ and canvas-serve binary (tests)
+    #[arg(long)]
     skip_build: bool,
+    /// Start a built-in LLM stub and store it as the agent server's LLM (no LLM key needed; the
+    /// agent runs one command, then finishes)
+    #[arg(long)]
     demo: bool,
+    /// Also start the automation service (PyPI openhands-automation) beside the agent server,
+    /// routed by canvas-serve under /api/automation
+    #[arg(long)]
     automations: bool,
+    /// Port of the automation service (default: agent-server port + 1)
+    #[arg(long, value_name = "P")]
     automation_port: Option<u16>,
+    /// Also start an Omnigent server (PyPI omnigent), one host daemon and an offline agent
+    /// (stub-chat) on a built-in LLM stub, mounted by canvas-serve as `local` under
+    /// /omnigent/local
+    #[arg(long)]
     omnigent: bool,
+    /// Port of the Omnigent server
+    #[arg(long, value_name = "P", default_value_t = 6767)]
     omnigent_port: u16,
-}
-
-fn parse(args: &[String]) -> Result<Opts, String> {
-    let mut o = Opts {
-        port: 8080,
-        agent_port: 8000,
-        no_agent: false,
-        public: false,
-        lock_to_cloud: None,
-        base_path: None,
-        state_dir: None,
-        rebuild: false,
-        skip_build: false,
-        demo: false,
-        automations: false,
-        automation_port: None,
-        omnigent: false,
-        omnigent_port: 6767,
-    };
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = |name: &str| {
-            it.next()
-                .cloned()
-                .ok_or_else(|| format!("{name} needs a value\n\n{USAGE}"))
-        };
-        let port = |s: String, name: &str| {
-            s.parse::<u16>()
-                .map_err(|_| format!("{name}: '{s}' is not a port number"))
-        };
-        match a.as_str() {
-            "--port" => o.port = port(value("--port")?, "--port")?,
-            "--agent-server-port" => {
-                o.agent_port = port(value("--agent-server-port")?, "--agent-server-port")?
-            }
-            "--no-agent-server" => o.no_agent = true,
-            "--public" => o.public = true,
-            "--lock-to-cloud" => o.lock_to_cloud = Some(value("--lock-to-cloud")?),
-            "--base-path" => o.base_path = Some(value("--base-path")?),
-            "--state-dir" => o.state_dir = Some(PathBuf::from(value("--state-dir")?)),
-            "--rebuild" => o.rebuild = true,
-            "--skip-build" => o.skip_build = true,
-            "--demo" => o.demo = true,
-            "--automations" => o.automations = true,
-            "--automation-port" => {
-                o.automation_port = Some(port(value("--automation-port")?, "--automation-port")?)
-            }
-            "--omnigent" => o.omnigent = true,
-            "--omnigent-port" => {
-                o.omnigent_port = port(value("--omnigent-port")?, "--omnigent-port")?
-            }
-            "-h" | "--help" => return Err(USAGE.to_string()),
-            other => return Err(format!("unknown flag {other}\n\n{USAGE}")),
-        }
-    }
-    Ok(o)
 }
 
 /// The session key persisted in the state dir (0600), generated once (32 random bytes, hex).
@@ -155,8 +111,7 @@ fn write_private(path: &Path, contents: &str) -> std::io::Result<()> {
     written
 }
 
-pub fn run(ctx: &Ctx, args: &[String]) -> Result<(), String> {
-    let o = parse(args)?;
+pub fn run(ctx: &Ctx, o: RunArgs) -> Result<(), String> {
     if o.demo && o.no_agent {
         return Err("--demo needs the local agent server (drop --no-agent-server)".into());
     }

@@ -1,7 +1,9 @@
 //! `cargo xtask test`: installs what is missing, then every layer — rustfmt, host tests,
 //! wasm-bindgen tests in headless Chromium, end-to-end tests (release build, real agent server,
-//! real Chromium) — and ends with one line `N passed, M failed; checks: K ok, L failed`. Clippy
-//! runs inside the layers' builds (`pool::build`), not as a compile of its own.
+//! real Chromium) — and ends with one line `N passed, M failed, I ignored; checks: K ok, L failed`.
+//! Clippy runs inside the layers' builds (`pool::build`), not as a compile of its own. An
+//! unfiltered run of a test layer that passes fewer tests than its minimum in
+//! `xtask/test-minimums.tsv` fails that layer's "minimum passed" check.
 
 use crate::build;
 use crate::pool::{self, TestBin};
@@ -9,33 +11,48 @@ use crate::split;
 use crate::tools;
 use crate::util::{cmd, step, Ctx};
 use canvas_harness::{random_hex, AgentServer, AgentServerOptions};
+use std::collections::HashMap;
 use std::fs;
+use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-pub const USAGE: &str = "\
-cargo xtask test [--layer checks|host|wasm|e2e]... [-- <filter for the test layers>]
-  Runs every layer by default and prints `N passed, M failed; checks: K ok, L failed` at the end.";
-
 const LAYERS: &[&str] = &["checks", "host", "wasm", "e2e"];
 
-/// What a run counted: tests (passed, failed) and checks (fmt, clippy, the size budget), which
-/// are reported apart from the tests.
+/// `cargo xtask test [--layer checks|host|wasm|e2e]... [-- <filter>]`.
+#[derive(Debug, clap::Args)]
+pub struct TestArgs {
+    /// A layer to run; repeat for several (default: every layer)
+    #[arg(
+        long = "layer",
+        value_name = "LAYER",
+        value_parser = clap::builder::PossibleValuesParser::new(LAYERS)
+    )]
+    layers: Vec<String>,
+    /// Test-name filter for the test layers (after `--`); a filtered run skips the minimums
+    #[arg(last = true, value_name = "FILTER")]
+    filter: Vec<String>,
+}
+
+/// What a run counted: tests (passed, failed, ignored) and checks (fmt, clippy, the size
+/// budget, the layers' minimum counts), which are reported apart from the tests.
 #[derive(Default)]
 struct Tally {
     passed: u64,
     failed: u64,
+    ignored: u64,
     checks_ok: u64,
     checks_failed: u64,
     lines: Vec<String>,
 }
 
 impl Tally {
-    fn record(&mut self, layer: &str, passed: u64, failed: u64, secs: f64) {
+    fn record(&mut self, layer: &str, passed: u64, failed: u64, ignored: u64, secs: f64) {
         self.passed += passed;
         self.failed += failed;
+        self.ignored += ignored;
         self.lines.push(format!(
-            "  {layer:<28} {passed:>4} passed, {failed:>3} failed  ({secs:.1}s)"
+            "  {layer:<28} {passed:>4} passed, {failed:>3} failed, {ignored:>3} ignored  ({secs:.1}s)"
         ));
     }
 
@@ -53,8 +70,8 @@ impl Tally {
     /// The last line: the tests, then the checks.
     fn summary(&self) -> String {
         format!(
-            "{} passed, {} failed; checks: {} ok, {} failed",
-            self.passed, self.failed, self.checks_ok, self.checks_failed
+            "{} passed, {} failed, {} ignored; checks: {} ok, {} failed",
+            self.passed, self.failed, self.ignored, self.checks_ok, self.checks_failed
         )
     }
 
@@ -63,14 +80,71 @@ impl Tally {
     }
 }
 
+/// The checked-in minimum number of passing tests per layer (`xtask/test-minimums.tsv`).
+fn minimums_file() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("test-minimums.tsv")
+}
+
+/// Parses `layer<TAB>minimum passed` lines; `#` comments and blank lines are skipped. A line
+/// that is neither is an error (a typo must not switch a layer's minimum off).
+fn parse_minimums(text: &str) -> Result<HashMap<String, u64>, String> {
+    let mut out = HashMap::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let parsed = line
+            .split_once('\t')
+            .and_then(|(layer, min)| Some((layer.trim(), min.trim().parse::<u64>().ok()?)))
+            .filter(|(layer, _)| LAYERS.contains(layer));
+        match parsed {
+            Some((layer, min)) => {
+                out.insert(layer.to_string(), min);
+            }
+            None => {
+                return Err(format!(
+                    "line {}: expected `layer<TAB>number`: {line:?}",
+                    n + 1
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A layer's count against its minimum: `None` when there is nothing to check (a filtered
+/// run, or no minimum for the layer), else the line to print, `Err` when too few passed.
+fn check_minimum(
+    minimums: &HashMap<String, u64>,
+    layer: &str,
+    passed: u64,
+    filtered: bool,
+) -> Option<Result<String, String>> {
+    let min = *minimums.get(layer)?;
+    if filtered {
+        return None;
+    }
+    Some(if passed >= min {
+        Ok(format!("{layer}: {passed} passed, at least {min} expected"))
+    } else {
+        Err(format!(
+            "{layer}: only {passed} passed, at least {min} expected (xtask/test-minimums.tsv): \
+             tests were removed, ignored or not found; lower the minimum only on purpose"
+        ))
+    })
+}
+
 /// Builds a layer's test binaries and runs them side by side (see `pool`). A build that fails
 /// counts as one failure. With `lint` (a check's name), the build is also that clippy check
-/// (`pool::build`): it passes when the build gave no lint warning.
+/// (`pool::build`): it passes when the build gave no lint warning. `key` is the layer's name in
+/// `LAYERS`; an unfiltered run must pass at least its minimum (a check).
 #[allow(clippy::too_many_arguments)]
 fn run_layer(
     ctx: &Ctx,
     tally: &mut Tally,
-    layer: &str,
+    (key, layer): (&str, &str),
+    filtered: bool,
     build_args: &[&str],
     lint: Option<&str>,
     jobs: usize,
@@ -102,11 +176,30 @@ fn run_layer(
     match built {
         Ok(built) => {
             let out = pool::run(ctx, layer, built.bins, jobs, args, prepare);
-            tally.record(layer, out.passed, out.failed, t0.elapsed().as_secs_f64());
+            let secs = t0.elapsed().as_secs_f64();
+            tally.record(layer, out.passed, out.failed, out.ignored, secs);
+            if out.ignored > 0 {
+                println!("    {layer}: {} ignored", out.ignored);
+            }
+            let minimums = fs::read_to_string(minimums_file())
+                .map_err(|e| format!("{}: {e}", minimums_file().display()))
+                .and_then(|text| parse_minimums(&text));
+            let check = format!("{key}: minimum passed");
+            match minimums.map(|m| check_minimum(&m, key, out.passed, filtered)) {
+                Ok(None) => {}
+                Ok(Some(Ok(line))) => {
+                    println!("    {line}");
+                    tally.check(&check, true, 0.0);
+                }
+                Ok(Some(Err(line))) | Err(line) => {
+                    println!("    FAILED {line}");
+                    tally.check(&check, false, 0.0);
+                }
+            }
         }
         Err(e) => {
             println!("    {e}");
-            tally.record(layer, 0, 1, t0.elapsed().as_secs_f64());
+            tally.record(layer, 0, 1, 0, t0.elapsed().as_secs_f64());
         }
     }
 }
@@ -119,24 +212,8 @@ fn run_check(ctx: &Ctx, tally: &mut Tally, layer: &str, c: &mut Command) {
     tally.check(layer, ok, t0.elapsed().as_secs_f64());
 }
 
-pub fn test(ctx: &Ctx, args: &[String]) -> Result<bool, String> {
-    let mut layers: Vec<String> = Vec::new();
-    let mut filter: Vec<String> = Vec::new();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--layer" => {
-                let l = it.next().ok_or(USAGE)?;
-                if !LAYERS.contains(&l.as_str()) {
-                    return Err(format!("unknown layer {l}\n{USAGE}"));
-                }
-                layers.push(l.clone());
-            }
-            "--" => filter.extend(it.by_ref().cloned()),
-            "-h" | "--help" => return Err(USAGE.into()),
-            other => return Err(format!("unknown argument {other}\n{USAGE}")),
-        }
-    }
+pub fn test(ctx: &Ctx, args: TestArgs) -> Result<bool, String> {
+    let TestArgs { mut layers, filter } = args;
     if layers.is_empty() {
         layers = LAYERS.iter().map(|s| s.to_string()).collect();
     }
@@ -283,7 +360,8 @@ fn run_layers(
         run_layer(
             ctx,
             &mut tally,
-            "host tests",
+            ("host", "host tests"),
+            !filter.is_empty(),
             &[
                 "test",
                 "--workspace",
@@ -317,7 +395,8 @@ fn run_layers(
         run_layer(
             ctx,
             &mut tally,
-            "wasm tests (Chromium)",
+            ("wasm", "wasm tests (Chromium)"),
+            !filter.is_empty(),
             &[
                 "test",
                 "-p",
@@ -367,7 +446,8 @@ fn run_layers(
                 run_layer(
                     ctx,
                     &mut tally,
-                    "end-to-end (Chromium)",
+                    ("e2e", "end-to-end (Chromium)"),
+                    !filter.is_empty(),
                     &["test", "-p", "canvas-e2e"],
                     lint("e2e", "clippy (end-to-end tests)"),
                     pool::jobs(2),
@@ -381,7 +461,7 @@ fn run_layers(
             }
             Err(e) => {
                 println!("    end-to-end setup failed: {e}");
-                tally.record("end-to-end (setup)", 0, 1, 0.0);
+                tally.record("end-to-end (setup)", 0, 1, 0, 0.0);
             }
         }
     }
@@ -449,4 +529,65 @@ fn e2e_env_for(
         ),
     ];
     Ok((env, agent))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{check_minimum, parse_minimums, Tally};
+
+    #[test]
+    fn reads_the_minimums_file() {
+        let m = parse_minimums("# layer\tminimum\n\nhost\t737\nwasm\t29\ne2e\t72\n").unwrap();
+        assert_eq!(m.len(), 3);
+        assert_eq!(m["host"], 737);
+        assert_eq!(m["wasm"], 29);
+        assert_eq!(m["e2e"], 72);
+        // A typo must not switch a minimum off silently.
+        for bad in ["host 737", "host\tmany", "hots\t737", "host\t-1"] {
+            assert!(parse_minimums(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn the_checked_in_minimums_parse_and_cover_every_test_layer() {
+        let text = std::fs::read_to_string(super::minimums_file()).unwrap();
+        let m = parse_minimums(&text).unwrap();
+        for layer in ["host", "wasm", "e2e"] {
+            assert!(m.get(layer).is_some_and(|&n| n > 0), "{layer}");
+        }
+    }
+
+    #[test]
+    fn a_layer_below_its_minimum_fails_and_a_filtered_run_is_not_checked() {
+        let m = parse_minimums("host\t737\n").unwrap();
+        assert!(matches!(check_minimum(&m, "host", 737, false), Some(Ok(_))));
+        assert!(matches!(check_minimum(&m, "host", 740, false), Some(Ok(_))));
+        let below = check_minimum(&m, "host", 736, false);
+        assert!(
+            matches!(&below, Some(Err(line)) if line.contains("only 736 passed, at least 737")),
+            "{below:?}"
+        );
+        // Nothing passing at all is the clearest shrink.
+        assert!(matches!(check_minimum(&m, "host", 0, false), Some(Err(_))));
+        assert_eq!(check_minimum(&m, "host", 3, true), None);
+        assert_eq!(check_minimum(&m, "wasm", 0, false), None);
+    }
+
+    #[test]
+    fn the_summary_reports_ignored_tests() {
+        let mut t = Tally::default();
+        t.record("host tests", 700, 1, 4, 1.0);
+        t.record("wasm tests", 29, 0, 0, 1.0);
+        t.check("rustfmt --check", true, 0.0);
+        assert_eq!(
+            t.summary(),
+            "729 passed, 1 failed, 4 ignored; checks: 1 ok, 0 failed"
+        );
+        assert!(
+            t.lines[0].contains("700 passed,   1 failed,   4 ignored"),
+            "{}",
+            t.lines[0]
+        );
+        assert!(!t.ok());
+    }
 }

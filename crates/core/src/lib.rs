@@ -8,6 +8,7 @@
 //! |---|---|---|
 //! | [`error`] | `ApiError`, the one function that turns an error into user text, secret scrubbing | BR-7 |
 //! | [`storage`] | storage keys, the `Storage` trait, in-memory test doubles | BR-2 |
+//! | [`time`] | the calendar, ISO-8601 parsing and formatting (no clock) | |
 //! | [`backends`] | record, launcher, registry, selection, `?backend=&org=` links, health, probe, version gate, orgs, last conversation | BR-1…BR-9, issue #5 |
 //! | [`transport`] | request plans and calls, auth, encoding, multipart, dual routing, shared decoding | BR-8 |
 //! | [`agent_server`] | the agent server's DTOs | `spec/agent-server.md` |
@@ -22,7 +23,7 @@
 //! | [`navigation`] | the command palette's fuzzy matching, keyboard shortcuts | issue #16 |
 //! | [`markdown`] | safe Markdown to an AST the views render as DOM nodes | issue #6 |
 //!
-//! Dependencies point one way: `error` and `storage` are leaves; `transport` uses only them;
+//! Dependencies point one way: `error`, `storage` and `time` are leaves; `transport` uses only them;
 //! the DTO areas use `transport`; `client` uses the DTO areas and the feature areas' decoders;
 //! features never call the factory.
 
@@ -42,6 +43,7 @@ pub mod omnigent;
 pub mod settings;
 pub mod skills;
 pub mod storage;
+pub mod time;
 pub mod transport;
 pub mod workspace;
 

@@ -139,7 +139,6 @@ impl BootTurn {
     /// Waits (up to `patience`) for this machine's boot turn; without a lock file it goes
     /// ahead at once.
     pub fn wait(patience: Duration, cancel: &Option<Arc<AtomicBool>>) -> Result<BootTurn, String> {
-        use std::os::fd::AsRawFd;
         let path = std::env::temp_dir().join("agent-canvas-server-boot.lock");
         let Ok(file) = fs::OpenOptions::new()
             .create(true)
@@ -153,16 +152,11 @@ impl BootTurn {
             if cancelled(cancel) {
                 return Err("cancelled while waiting to start".to_string());
             }
-            Ok(try_lock(file.as_raw_fd()).then_some(()))
+            // An exclusive `flock` on Unix, released with the file (or its process).
+            Ok(file.try_lock().is_ok().then_some(()))
         })?;
         Ok(BootTurn { _file: Some(file) })
     }
-}
-
-/// `flock(fd, LOCK_EX | LOCK_NB)`: whether the lock was taken (it goes with the file).
-fn try_lock(fd: std::os::fd::RawFd) -> bool {
-    // SAFETY: flock only reads its integer arguments; `fd` is open for the call.
-    unsafe { libc::flock(fd, libc::LOCK_EX | libc::LOCK_NB) == 0 }
 }
 
 /// How long a boot waits for its turn (others' boots are bounded by their own timeouts).

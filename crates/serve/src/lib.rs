@@ -696,29 +696,13 @@ fn plain(status: StatusCode, text: &'static str) -> Response {
     resp
 }
 
-/// Decodes `%XX` escapes; `None` for invalid UTF-8 or NUL.
+/// Decodes `%XX` escapes (two hex digits exactly; anything else stays literal); `None` for
+/// invalid UTF-8 or NUL.
 fn percent_decode(path: &str) -> Option<String> {
-    let bytes = path.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok()?;
-            match u8::from_str_radix(hex, 16) {
-                Ok(b) => {
-                    out.push(b);
-                    i += 3;
-                    continue;
-                }
-                Err(_) => out.push(b'%'),
-            }
-        } else {
-            out.push(bytes[i]);
-        }
-        i += 1;
-    }
-    let s = String::from_utf8(out).ok()?;
-    (!s.contains('\0')).then_some(s)
+    let s = percent_encoding::percent_decode_str(path)
+        .decode_utf8()
+        .ok()?;
+    (!s.contains('\0')).then(|| s.into_owned())
 }
 
 fn accepts_html(headers: &HeaderMap) -> bool {
@@ -846,6 +830,10 @@ mod tests {
         assert_eq!(percent_decode("/%zz").as_deref(), Some("/%zz"));
         assert_eq!(percent_decode("/%00"), None);
         assert_eq!(percent_decode("/%ff"), None);
+        // Two hex digits exactly: `u8::from_str_radix` alone also takes a sign (`%+1` → 0x01).
+        assert_eq!(percent_decode("/%+1").as_deref(), Some("/%+1"));
+        assert_eq!(percent_decode("/%-1x").as_deref(), Some("/%-1x"));
+        assert_eq!(percent_decode("/a%2"), Some("/a%2".to_string()));
     }
 
     #[test]

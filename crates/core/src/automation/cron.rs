@@ -40,8 +40,7 @@
 
 use std::fmt;
 
-/// Seconds in a day.
-const DAY_SECS: i64 = 86_400;
+use crate::time::{civil_from_days, days_from_civil, days_in_month, weekday, DAY_SECS};
 
 /// croniter gives up when no match is found within this many years (`max_years_between_matches`).
 const MAX_YEARS: i64 = 50;
@@ -755,52 +754,6 @@ fn split_range(text: &str) -> Option<(&str, &str, Option<&str>)> {
     Some((low, high, step))
 }
 
-// ---------------------------------------------------------------------------------------------
-// Calendar arithmetic (proleptic Gregorian, days since 1970-01-01; Howard Hinnant's algorithms).
-
-/// Days since 1970-01-01 of a civil date.
-fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let m = i64::from(month);
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(day) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// Civil date of a day count since 1970-01-01.
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
-/// 0 = Sunday.
-fn weekday(days: i64) -> u32 {
-    (days + 4).rem_euclid(7) as u32
-}
-
-fn is_leap(year: i64) -> bool {
-    year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-}
-
-fn days_in_month(year: i64, month: u32) -> u32 {
-    match month {
-        2 if is_leap(year) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
 /// The service's `_CRON_VALIDATION_BASE_TIME` as naive local seconds.
 fn validation_base() -> i64 {
     let (y, m, d) = VALIDATION_BASE_DAY;
@@ -1337,33 +1290,14 @@ mod tests {
 
     /// "2026-07-01T09:30Z" or "2026-07-01T09:30:15Z" → seconds since the epoch.
     fn ts(iso: &str) -> i64 {
-        let iso = iso.strip_suffix('Z').expect("UTC");
-        let (date, time) = iso.split_once('T').expect("T");
-        let d: Vec<i64> = date.split('-').map(|p| p.parse().unwrap()).collect();
-        let t: Vec<i64> = time.split(':').map(|p| p.parse().unwrap()).collect();
-        days_from_civil(d[0], d[1] as u32, d[2] as u32) * DAY_SECS
-            + t[0] * 3600
-            + t[1] * 60
-            + t.get(2).copied().unwrap_or(0)
+        assert!(iso.ends_with('Z'), "UTC: {iso}");
+        crate::time::parse_iso_micros(iso).expect("an ISO time") / 1_000_000
     }
 
     fn iso(secs: i64) -> String {
         let (y, m, d) = civil_from_days(secs.div_euclid(DAY_SECS));
         let s = secs.rem_euclid(DAY_SECS);
         format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}Z", s / 3600, s % 3600 / 60)
-    }
-
-    #[test]
-    fn calendar_round_trips_and_knows_weekdays() {
-        for day in -800_000..800_000 {
-            let (y, m, d) = civil_from_days(day);
-            assert_eq!(days_from_civil(y, m, d), day);
-            assert!((1..=days_in_month(y, m)).contains(&d));
-        }
-        assert_eq!(days_from_civil(1970, 1, 1), 0);
-        assert_eq!(weekday(days_from_civil(2026, 7, 1)), 3); // a Wednesday
-        assert_eq!(weekday(days_from_civil(2028, 2, 29)), 2); // a Tuesday
-        assert!(is_leap(2000) && is_leap(2028) && !is_leap(2100) && !is_leap(2026));
     }
 
     #[test]

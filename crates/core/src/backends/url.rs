@@ -7,72 +7,32 @@
 use crate::backends::record::Backend;
 use crate::backends::selection::{read_selection, write_selection, Selection};
 use crate::storage::Storage;
+use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
 /// The query parameter naming the backend.
 pub const BACKEND_PARAM: &str = "backend";
 /// The query parameter naming the organization.
 pub const ORG_PARAM: &str = "org";
 
-fn hex_value(b: u8) -> Option<u8> {
-    match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'a'..=b'f' => Some(b - b'a' + 10),
-        b'A'..=b'F' => Some(b - b'A' + 10),
-        _ => None,
-    }
-}
+/// What `URLSearchParams` leaves as is: ASCII alphanumerics and `*-._` (a space becomes `+`).
+const FORM: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'*')
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_');
 
-/// Decode one form-urlencoded component (`+` = space, `%XX` escapes).
+/// Decode one form-urlencoded component (`+` = space, `%XX` escapes of two hex digits exactly;
+/// other `%` are kept literally; invalid UTF-8 becomes U+FFFD).
 pub fn form_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => {
-                out.push(b' ');
-                i += 1;
-            }
-            b'%' => {
-                let hi = bytes.get(i + 1).copied().and_then(hex_value);
-                let lo = bytes.get(i + 2).copied().and_then(hex_value);
-                match (hi, lo) {
-                    (Some(h), Some(l)) => {
-                        out.push(h * 16 + l);
-                        i += 3;
-                    }
-                    _ => {
-                        out.push(b'%');
-                        i += 1;
-                    }
-                }
-            }
-            b => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    let spaced = s.replace('+', " ");
+    percent_decode_str(&spaced).decode_utf8_lossy().into_owned()
 }
 
 /// Encode one component like `URLSearchParams.toString()`.
 pub fn form_encode(s: &str) -> String {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    let mut out = String::with_capacity(s.len());
-    for &b in s.as_bytes() {
-        match b {
-            b' ' => out.push('+'),
-            b'*' | b'-' | b'.' | b'_' => out.push(b as char),
-            b if b.is_ascii_alphanumeric() => out.push(b as char),
-            b => {
-                out.push('%');
-                out.push(HEX[usize::from(b >> 4)] as char);
-                out.push(HEX[usize::from(b & 0x0f)] as char);
-            }
-        }
-    }
-    out
+    // Only a space can give `%20` (a `%` in `s` is escaped to `%25`), so this is exactly the
+    // spaces.
+    utf8_percent_encode(s, FORM).to_string().replace("%20", "+")
 }
 
 /// Parse a query string (with or without the leading `?`; anything from `#` on is ignored)
@@ -267,6 +227,9 @@ mod tests {
             ("%", "%"),
             ("%zz", "%zz"),
             ("%4", "%4"),
+            // A sign is not a hex digit: `%+1` is a `%` and a space, not 0x01.
+            ("%+1", "% 1"),
+            ("%-1", "%-1"),
             ("%ff", "\u{fffd}"),
             ("plain", "plain"),
         ];

@@ -28,6 +28,7 @@ use crate::backends::url::{app_href, path_segment};
 use crate::client::unified::{ConversationSummary, ConversationSummaryPage};
 use crate::cloud::dto::Organization;
 use crate::error::scrub_secrets;
+use crate::time::parse_iso_micros;
 
 /// How long one source may take to answer its conversation list (8 s).
 ///
@@ -360,93 +361,6 @@ fn note_text(label: &str, outcome: &SourceOutcome) -> Option<(NoteKind, String)>
     }
 }
 
-/// Days since 1970-01-01 of a proleptic Gregorian date.
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (month + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-fn digits(s: &str, n: usize) -> Option<(i64, &str)> {
-    let head = s.get(..n)?;
-    if !head.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    Some((head.parse().ok()?, &s[n..]))
-}
-
-/// An ISO-8601 / RFC 3339 time as microseconds since the epoch: `YYYY-MM-DD`, then optionally
-/// `T` (or a space) `HH:MM[:SS[.fraction]]` and `Z` / `±HH[:MM]`. No offset = UTC (the agent
-/// server writes naive UTC times). `None` when it does not parse.
-pub(crate) fn parse_iso_micros(s: &str) -> Option<i64> {
-    let s = s.trim();
-    let (year, r) = digits(s, 4)?;
-    let r = r.strip_prefix('-')?;
-    let (month, r) = digits(r, 2)?;
-    let r = r.strip_prefix('-')?;
-    let (day, r) = digits(r, 2)?;
-    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
-        return None;
-    }
-    let days = days_from_civil(year, month, day);
-    let Some(r) = r
-        .strip_prefix('T')
-        .or_else(|| r.strip_prefix('t'))
-        .or_else(|| r.strip_prefix(' '))
-    else {
-        return r.is_empty().then_some(days * 86_400_000_000);
-    };
-    let (hour, r) = digits(r, 2)?;
-    let r = r.strip_prefix(':')?;
-    let (minute, mut r) = digits(r, 2)?;
-    let mut second = 0;
-    let mut micros = 0;
-    if let Some(rest) = r.strip_prefix(':') {
-        let (sec, rest) = digits(rest, 2)?;
-        second = sec;
-        r = rest;
-        if let Some(rest) = r.strip_prefix('.').or_else(|| r.strip_prefix(',')) {
-            let n = rest.bytes().take_while(u8::is_ascii_digit).count();
-            if n == 0 {
-                return None;
-            }
-            let frac = &rest[..n.min(6)];
-            micros = frac.parse::<i64>().ok()? * 10_i64.pow(6 - frac.len() as u32);
-            r = &rest[n..];
-        }
-    }
-    if hour > 23 || minute > 59 || second > 60 {
-        return None;
-    }
-    let offset_minutes = match r {
-        "" | "Z" | "z" => 0,
-        _ => {
-            let sign = match r.as_bytes()[0] {
-                b'+' => 1,
-                b'-' => -1,
-                _ => return None,
-            };
-            let (oh, rest) = digits(&r[1..], 2)?;
-            let rest = rest.strip_prefix(':').unwrap_or(rest);
-            let (om, rest) = if rest.is_empty() {
-                (0, rest)
-            } else {
-                digits(rest, 2)?
-            };
-            if !rest.is_empty() || oh > 23 || om > 59 {
-                return None;
-            }
-            sign * (oh * 60 + om)
-        }
-    };
-    let secs = days * 86_400 + hour * 3_600 + minute * 60 + second - offset_minutes * 60;
-    Some(secs * 1_000_000 + micros)
-}
-
 /// The time a row sorts by: `updated_at`, else `created_at` (what the list shows), parsed.
 fn sort_time(s: &ConversationSummary) -> Option<i64> {
     [&s.updated_at, &s.created_at]
@@ -656,50 +570,6 @@ mod tests {
         assert_eq!(seconds(SOURCE_TIMEOUT_MS), "8 s");
         assert_eq!(seconds(8_500), "8.5 s");
         assert_eq!(seconds(250), "0.25 s");
-    }
-
-    #[test]
-    fn iso_times_parse_across_formats_and_offsets() {
-        let base = parse_iso_micros("2026-03-01T10:00:00Z").unwrap();
-        assert_eq!(
-            parse_iso_micros("1970-01-01T00:00:00Z"),
-            Some(0),
-            "the epoch"
-        );
-        assert_eq!(parse_iso_micros("1970-01-02"), Some(86_400_000_000));
-        for (s, delta_us) in [
-            ("2026-03-01T10:00:00+00:00", 0),
-            ("2026-03-01T10:00:00", 0),
-            ("2026-03-01 10:00:00", 0),
-            ("2026-03-01t10:00:00z", 0),
-            ("2026-03-01T10:00", 0),
-            ("2026-03-01T11:00:00+01:00", 0),
-            ("2026-03-01T11:00:00+0100", 0),
-            ("2026-03-01T11:00:00+01", 0),
-            ("2026-03-01T05:30:00-04:30", 0),
-            ("2026-03-01T10:00:00.5Z", 500_000),
-            ("2026-03-01T10:00:00.123456789+00:00", 123_456),
-            ("2026-03-01T10:00:00,25", 250_000),
-            (" 2026-03-01T10:00:01Z ", 1_000_000),
-            ("2026-02-28T10:00:00Z", -86_400_000_000),
-        ] {
-            assert_eq!(parse_iso_micros(s), Some(base + delta_us), "{s}");
-        }
-        for bad in [
-            "",
-            "yesterday",
-            "2026-3-01",
-            "2026-13-01T00:00:00Z",
-            "2026-03-00",
-            "2026-03-01T24:00:00Z",
-            "2026-03-01T10:00:00.Z",
-            "2026-03-01T10:00:00+1",
-            "2026-03-01T10:00:00 UTC",
-            "2026-03-01X",
-            "2026-03-01T10",
-        ] {
-            assert_eq!(parse_iso_micros(bad), None, "{bad:?}");
-        }
     }
 
     #[test]

@@ -13,8 +13,8 @@
 use std::collections::BTreeMap;
 
 use crate::client::unified::ConversationSummary;
-use crate::conversations::all_backends::parse_iso_micros;
 use crate::storage::{Storage, StorageError};
+use crate::time::parse_iso_micros;
 
 /// `localStorage`: the pinned conversations of each backend.
 pub const PINS_KEY: &str = "agent-canvas-pinned-conversations";

@@ -16,6 +16,8 @@ use crate::agent_server::dto::ExecutionStatus as SummaryStatus;
 use crate::client::unified::{ConversationSummary, Placement};
 use crate::conversations::events::ExecutionStatus;
 use crate::error::ApiError;
+/// `2026-12-01T05:20:47Z` for seconds since the epoch (moved to [`crate::time`]).
+pub use crate::time::iso_from_epoch_secs;
 use crate::transport::de::{
     id_string, lenient, opt_string, str_at, string_enum, type_name, FromJson,
 };
@@ -81,37 +83,6 @@ pub(crate) fn epoch_secs_of(v: &Value) -> Option<i64> {
         Value::String(s) => s.trim().parse().ok(),
         _ => None,
     }
-}
-
-/// `2026-12-01T05:20:47Z` for seconds since the epoch (UTC); `None` outside years 0–9999.
-pub fn iso_from_epoch_secs(secs: i64) -> Option<String> {
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    let (y, m, d) = civil_from_days(days);
-    if !(0..=9999).contains(&y) {
-        return None;
-    }
-    Some(format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    ))
-}
-
-/// Days since 1970-01-01 → (year, month, day) of the proleptic Gregorian calendar
-/// (H. Hinnant's `civil_from_days`).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
 }
 
 /// `GET /v1/info` (unauthenticated capabilities probe).

@@ -3,48 +3,26 @@
 
 use crate::backends::url::form_encode;
 use crate::error::ApiError;
+use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
-const HEX: &[u8; 16] = b"0123456789ABCDEF";
+/// Everything but the RFC 3986 unreserved characters (`A-Z a-z 0-9 - . _ ~`) is escaped.
+const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
 
 /// Percent-encode one path segment: everything but the RFC 3986 unreserved characters
 /// (`A-Z a-z 0-9 - . _ ~`) is escaped, so `/`, `?`, `#`, `%` and spaces cannot change the
 /// path's shape.
 pub fn encode_segment(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for &b in s.as_bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push('%');
-            out.push(HEX[usize::from(b >> 4)] as char);
-            out.push(HEX[usize::from(b & 0x0f)] as char);
-        }
-    }
-    out
+    utf8_percent_encode(s, SEGMENT).to_string()
 }
 
-/// Decode `%XX` escapes of a path segment (invalid escapes are kept literally).
+/// Decode `%XX` escapes of a path segment: two hex digits exactly (so `%+1` stays literal, as
+/// do other invalid escapes); invalid UTF-8 becomes U+FFFD.
 pub fn decode_segment(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            // Two hex digits exactly (`from_str_radix` alone would also take `%+1`).
-            let (hi, lo) = (bytes[i + 1], bytes[i + 2]);
-            if hi.is_ascii_hexdigit() && lo.is_ascii_hexdigit() {
-                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
-                if let Some(v) = hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
-                    out.push(v);
-                    i += 3;
-                    continue;
-                }
-            }
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    percent_decode_str(s).decode_utf8_lossy().into_owned()
 }
 
 /// An id used as a path segment: must be non-empty and not `.` / `..` (which URL parsers

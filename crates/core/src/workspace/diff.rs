@@ -1,11 +1,19 @@
 //! Line diff of a file's before/after (`GET /api/git/diff`), shown unified or side by side.
 //!
-//! The common prefix and suffix are trimmed, then the middle is aligned by a longest common
-//! subsequence. Beyond [`MAX_CELLS`] comparisons the middle is shown as removed-then-added
-//! (correct, just not minimal) so a huge file never stalls the page.
+//! The common prefix and suffix are trimmed, then the middle is aligned by Myers' algorithm
+//! (the `similar` crate): a shortest edit script, so one changed line in a large file is one
+//! removed and one added line. Myers' work grows with the lines times the edits; when even a
+//! lower bound of it (lines that occur more often on one side than on the other) passes
+//! [`MAX_CELLS`], the middle is shown as removed-then-added (correct, just not minimal, and the
+//! edit is then mostly a rewrite anyway) so a huge rewrite never stalls the page.
 
-/// The largest LCS table (old lines × new lines of the changed middle).
-pub const MAX_CELLS: usize = 4_000_000;
+use std::collections::HashMap;
+
+use similar::{capture_diff_slices, Algorithm, DiffTag};
+
+/// The most work allowed to the aligner: the changed middle's lines (old + new) times a lower
+/// bound of the edits it needs.
+pub const MAX_CELLS: usize = 20_000_000;
 
 /// What happened to a line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,41 +119,38 @@ pub fn diff_lines(old: Option<&str>, new: Option<&str>) -> Vec<DiffLine> {
 
 fn middle(a: &[&str], b: &[&str]) -> Vec<LineKind> {
     let (n, m) = (a.len(), b.len());
-    if n == 0 || m == 0 || n.saturating_mul(m) > MAX_CELLS {
+    if n == 0 || m == 0 || (n + m).saturating_mul(min_edits(a, b)) > MAX_CELLS {
         let mut v = vec![LineKind::Removed; n];
         v.extend(std::iter::repeat_n(LineKind::Added, m));
         return v;
     }
-    // t[i][j] = LCS length of a[i..] and b[j..]; bounded by min(n, m) ≤ 2000 < u16::MAX.
-    let w = m + 1;
-    let mut t = vec![0u16; (n + 1) * w];
-    for i in (0..n).rev() {
-        for j in (0..m).rev() {
-            t[i * w + j] = if a[i] == b[j] {
-                t[(i + 1) * w + j + 1] + 1
-            } else {
-                t[(i + 1) * w + j].max(t[i * w + j + 1])
-            };
-        }
-    }
-    let (mut i, mut j) = (0, 0);
     let mut out = Vec::with_capacity(n + m);
-    while i < n && j < m {
-        if a[i] == b[j] {
-            out.push(LineKind::Same);
-            i += 1;
-            j += 1;
-        } else if t[(i + 1) * w + j] >= t[i * w + j + 1] {
-            out.push(LineKind::Removed);
-            i += 1;
-        } else {
-            out.push(LineKind::Added);
-            j += 1;
+    for op in capture_diff_slices(Algorithm::Myers, a, b) {
+        let (tag, old, new) = op.as_tag_tuple();
+        match tag {
+            DiffTag::Equal => out.extend(std::iter::repeat_n(LineKind::Same, old.len())),
+            DiffTag::Delete => out.extend(std::iter::repeat_n(LineKind::Removed, old.len())),
+            DiffTag::Insert => out.extend(std::iter::repeat_n(LineKind::Added, new.len())),
+            DiffTag::Replace => {
+                out.extend(std::iter::repeat_n(LineKind::Removed, old.len()));
+                out.extend(std::iter::repeat_n(LineKind::Added, new.len()));
+            }
         }
     }
-    out.extend(std::iter::repeat_n(LineKind::Removed, n - i));
-    out.extend(std::iter::repeat_n(LineKind::Added, m - j));
     out
+}
+
+/// A lower bound of the lines any edit script removes or adds: each line counts by how much
+/// more often it occurs on one side than on the other.
+fn min_edits(a: &[&str], b: &[&str]) -> usize {
+    let mut count: HashMap<&str, i64> = HashMap::new();
+    for l in a {
+        *count.entry(l).or_default() += 1;
+    }
+    for l in b {
+        *count.entry(l).or_default() -= 1;
+    }
+    count.values().map(|c| c.unsigned_abs() as usize).sum()
 }
 
 /// A unified-diff hunk.
@@ -352,5 +357,49 @@ mod tests {
         assert_eq!(d.len(), 6000);
         assert_eq!(d[0].kind, LineKind::Removed);
         assert_eq!(d[5999].kind, LineKind::Added);
+    }
+
+    #[test]
+    fn one_changed_line_in_a_large_file_is_one_removed_and_one_added() {
+        let old: String = (0..20_000).map(|i| format!("line {i}\n")).collect();
+        let new = old.replace("line 10000\n", "line ten thousand\n");
+        let d = diff_lines(Some(&old), Some(&new));
+        let changed: Vec<_> = d
+            .iter()
+            .filter(|l| l.kind != LineKind::Same)
+            .map(|l| (l.kind, l.old_no, l.new_no, l.text.as_str()))
+            .collect();
+        assert_eq!(
+            changed,
+            [
+                (LineKind::Removed, Some(10_001), None, "line 10000"),
+                (LineKind::Added, None, Some(10_001), "line ten thousand"),
+            ]
+        );
+        assert_eq!(d.len(), 20_001);
+    }
+
+    #[test]
+    fn changes_far_apart_in_a_large_file_stay_minimal() {
+        // The first and the last line change: the middle between the common prefix and suffix
+        // is the whole file (5000 × 5000 lines, past the old LCS table's limit, which then
+        // showed all 5000 lines removed and added).
+        let old: String = (0..5_000).map(|i| format!("l{i}\n")).collect();
+        let new = old.replace("l0\n", "first\n").replace("l4999\n", "last\n");
+        let d = diff_lines(Some(&old), Some(&new));
+        assert_eq!(
+            marks(
+                &d.iter()
+                    .filter(|l| l.kind != LineKind::Same)
+                    .cloned()
+                    .collect::<Vec<_>>()
+            ),
+            "-l0|+first|-l4999|+last"
+        );
+        assert_eq!(d.len(), 5_002);
+        let h = unified(&d, 1);
+        assert_eq!(h.len(), 2);
+        assert_eq!(h[0].header, "@@ -1,2 +1,2 @@");
+        assert_eq!(h[1].header, "@@ -4999,2 +4999,2 @@");
     }
 }

@@ -3,6 +3,8 @@
 
 use serde_json::json;
 
+use crate::transport::encode::encode_segment;
+
 /// Close the socket and reconnect if it is not open (handshake done) within this time.
 pub const HANDSHAKE_TIMEOUT_MS: u32 = 10_000;
 /// First reconnect delay.
@@ -187,12 +189,12 @@ pub fn events_socket_url(
     let prefix = path.trim_end_matches('/');
     let mut url = format!(
         "{ws}://{authority}{prefix}/sockets/events/{}",
-        percent_encode(conversation_id)
+        encode_segment(conversation_id)
     );
     match newest_timestamp {
         Some(ts) => {
             url.push_str("?resend_mode=since&after_timestamp=");
-            url.push_str(&percent_encode(ts));
+            url.push_str(&encode_segment(ts));
         }
         None => url.push_str("?resend_mode=all"),
     }
@@ -207,22 +209,6 @@ pub fn auth_frame(session_api_key: &str) -> String {
 /// A user message sent over the socket: `{"role":"user","content":[{"type":"text","text":…}],"run":…}`.
 pub fn user_message_frame(text: &str, run: bool) -> String {
     json!({"role": "user", "content": [{"type": "text", "text": text}], "run": run}).to_string()
-}
-
-/// Percent-encode everything but RFC 3986 unreserved characters.
-fn percent_encode(s: &str) -> String {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    let mut out = String::with_capacity(s.len());
-    for &b in s.as_bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-            out.push(char::from(b));
-        } else {
-            out.push('%');
-            out.push(char::from(HEX[usize::from(b >> 4)]));
-            out.push(char::from(HEX[usize::from(b & 0x0f)]));
-        }
-    }
-    out
 }
 
 #[cfg(test)]
