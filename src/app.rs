@@ -26,6 +26,7 @@ pub fn App() -> impl IntoView {
     crate::services::first_page::provide_first_page(
         backends,
         canvas_core::conversations::sidebar::SIDEBAR_PAGE_SIZE,
+        crate::services::sidebar::collapsed(),
     );
     crate::components::backends::provide_backends_ui();
     state::workspace::provide_workspace();

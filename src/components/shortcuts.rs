@@ -15,7 +15,8 @@
 use crate::components::backends::dialog::Dialog;
 use crate::components::focus::focus_when_attached;
 use crate::links::{base_path, conversation_path, href, pinned_at, use_go};
-use crate::services::conversation_list::{recent, remembered_order};
+use crate::services::conversation_list::remembered_order;
+use crate::services::list_page::recent;
 use crate::state::backends::use_backends;
 use canvas_core::navigation::shortcuts::{neighbour, position, requested, step, Shortcut, HELP};
 use leptos::prelude::*;

@@ -66,7 +66,7 @@ async fn list_one(
     per_source: u32,
     ms: u32,
 ) -> SourceOutcome {
-    let list = crate::services::conversation_list::page(backends, &target, None, per_source);
+    let list = crate::services::list_page::page(backends, &target, None, per_source);
     match within(ms, list).await {
         Some(Ok(page)) => SourceOutcome::Page(page),
         Some(Err(e)) => failed(backends, &target.backend.id, e),
@@ -187,7 +187,7 @@ pub async fn load_more(backends: BackendsCtx, mut loaded: Loaded, limit: usize) 
                 backend,
                 org_id: next.source.org_id.clone(),
             };
-            let page = crate::services::conversation_list::page(
+            let page = crate::services::list_page::page(
                 backends,
                 &target,
                 Some(&next.page_id),

@@ -2,10 +2,11 @@
 //! refresh of what is shown, rename and delete. Late answers of a list that started over
 //! (backend switch, page size) are dropped.
 
+use crate::services::list_page::page;
 use crate::state::api::client;
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
-use canvas_core::client::unified::{ConversationSummary, ConversationSummaryPage};
+use canvas_core::client::unified::ConversationSummary;
 use canvas_core::client::SendPlanned;
 use canvas_core::conversations::list::{append_page, REFRESH_INTERVAL_MS};
 use canvas_core::conversations::paging::{Ask, Effect, Input, Paging, Ticket};
@@ -225,29 +226,4 @@ pub fn remembered_order(base_path: &str) -> Vec<String> {
         .flatten()
         .map(|t| canvas_core::navigation::shortcuts::decode_order(&t, base_path))
         .unwrap_or_default()
-}
-
-/// One page of `limit` conversations of `active`, after `cursor` (the first page without one):
-/// what every list asks.
-pub async fn page(
-    backends: BackendsCtx,
-    active: &ActiveBackend,
-    cursor: Option<&str>,
-    limit: u32,
-) -> Result<ConversationSummaryPage, ApiError> {
-    // Not `Api::call`: its extra future costs the main module ≈ 0.3 KB gzip (issue #11).
-    let c = client(backends, active);
-    c.api
-        .list_conversations(cursor, limit)
-        .send(&c.transport)
-        .await
-}
-
-/// The newest `limit` conversations of `active` (the command palette's jump list).
-pub async fn recent(
-    backends: BackendsCtx,
-    active: &ActiveBackend,
-    limit: u32,
-) -> Result<Vec<ConversationSummary>, ApiError> {
-    page(backends, active, None, limit).await.map(|p| p.items)
 }

@@ -3,7 +3,7 @@
 //! trip; this answer is usually in by then. Only the first list that starts may take it, and
 //! only for the same backend, org and page size; a failed answer is asked for again.
 
-use crate::services::conversation_list::page;
+use crate::services::list_page::page;
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::unified::ConversationSummaryPage;
@@ -38,10 +38,10 @@ impl FirstPage {
 }
 
 /// Asks for the active backend's first `limit` conversations now (not when the list is
-/// collapsed: nothing would show them).
-pub fn provide_first_page(backends: BackendsCtx, limit: u32) {
+/// `collapsed`: nothing would show them).
+pub fn provide_first_page(backends: BackendsCtx, limit: u32, collapsed: bool) {
     let active = backends.active.get_untracked();
-    let pending = (!active.is_none() && !crate::services::sidebar::collapsed()).then(|| {
+    let pending = (!active.is_none() && !collapsed).then(|| {
         let (tx, answer) = oneshot::channel();
         let for_call = active.clone();
         leptos::task::spawn_local(async move {

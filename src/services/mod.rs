@@ -13,6 +13,7 @@ pub mod extensions;
 pub mod first_page;
 pub mod hosts;
 pub mod launch;
+pub mod list_page;
 pub mod settings;
 pub mod sidebar;
 pub mod skills;

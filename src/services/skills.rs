@@ -117,8 +117,7 @@ pub fn save_project_dir(active: &ActiveBackend, dir: &str) -> Result<(), String>
 /// repeats (empty when the backend has none or does not say).
 pub async fn recent_working_dirs(backends: BackendsCtx, active: &ActiveBackend) -> Vec<String> {
     let Ok(page) =
-        crate::services::conversation_list::page(backends, active, None, RECENT_CONVERSATIONS)
-            .await
+        crate::services::list_page::page(backends, active, None, RECENT_CONVERSATIONS).await
     else {
         return Vec::new();
     };

@@ -5,5 +5,4 @@ pub mod backends;
 pub mod connection;
 pub mod events;
 pub mod first_paint;
-pub mod session_stream;
 pub mod workspace;

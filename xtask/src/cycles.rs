@@ -1,5 +1,6 @@
-//! The import-cycle check (issue #31): no two files of the app (`src/`) or of canvas-serve
-//! (`crates/serve/src/`) may reach each other through the names they take from one another.
+//! The import-cycle check (issue #31): no two files of the app (`src/`), of canvas-serve
+//! (`crates/serve/src/`) or of core (`crates/core/src/`) may reach each other through the names
+//! they take from one another.
 //!
 //! A file takes a name from another when it writes a path into it: `crate::a::b::…`,
 //! `super::…`, `self::…`, or a child module it declares (`mod row;` … `row::SidebarRow`), in a
@@ -307,10 +308,10 @@ fn cycles(graph: &BTreeMap<PathBuf, BTreeSet<PathBuf>>) -> Vec<Vec<PathBuf>> {
     s.out
 }
 
-/// Checks the app and canvas-serve; `Ok(())` when no cycle, else every cycle in words.
+/// Checks the app, canvas-serve and core; `Ok(())` when no cycle, else every cycle in words.
 pub fn check(repo: &Path) -> Result<(), String> {
     let mut report = Vec::new();
-    for root in ["src", "crates/serve/src"] {
+    for root in ["src", "crates/serve/src", "crates/core/src"] {
         let krate = Crate::load(&repo.join(root))?;
         let graph = edges(&krate)?;
         for set in cycles(&graph) {

@@ -302,14 +302,14 @@ fn run_layers(
             &mut cargo(&["fmt", "--all", "--", "--check"]),
         );
         // No two files of the app or of canvas-serve import each other (issue #31).
-        step(ctx, "import cycles (app, serve)");
+        step(ctx, "import cycles");
         let t0 = Instant::now();
         let found = crate::cycles::check(&ctx.root);
         if let Err(report) = &found {
             println!("{report}");
         }
         tally.check(
-            "import cycles (app, serve)",
+            "import cycles",
             found.is_ok(),
             t0.elapsed().as_secs_f64(),
         );

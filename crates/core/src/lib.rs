@@ -23,9 +23,10 @@
 //! | [`navigation`] | the command palette's fuzzy matching, keyboard shortcuts | issue #16 |
 //! | [`markdown`] | safe Markdown to an AST the views render as DOM nodes | issue #6 |
 //!
-//! Dependencies point one way: `error`, `storage` and `time` are leaves; `transport` uses only them;
-//! the DTO areas use `transport`; `client` uses the DTO areas and the feature areas' decoders;
-//! features never call the factory.
+//! Layering holds file by file, not area by area: no file takes a name from a file that takes
+//! one back (`cargo xtask test` checks it, "import cycles"). Areas do reach each other — a DTO
+//! area names the `client` traits it implements, and `client`'s factory (the only kind switch)
+//! names every DTO area — so a folder is a topic, not a layer. `time` is a leaf.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

@@ -3,7 +3,7 @@
 use crate::components::backends::dialog::Dialog;
 use crate::components::focus::focus_when_attached;
 use crate::links::{conversation_path, href, pinned, use_go};
-use crate::services::conversation_list::recent;
+use crate::services::list_page::recent;
 use crate::state::backends::use_backends;
 use canvas_core::navigation::fuzzy::{highlight, rank};
 use leptos::prelude::*;

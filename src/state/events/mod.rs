@@ -7,6 +7,8 @@
 //! [`RECENT_TIMELINES`] conversations, keyed by backend, org, revision and id): opening the
 //! conversation again shows it at once and catches up from the server.
 
+mod session_stream;
+
 use crate::platform::socket::{EventSocket, SocketHandlers};
 use crate::state::api::{client, routing};
 use crate::state::backends::BackendsCtx;
@@ -59,29 +61,29 @@ pub enum History {
     Error(String),
 }
 
-pub(crate) struct Inner {
+struct Inner {
     timeline: Timeline,
-    pub(crate) next_rev: u64,
+    next_rev: u64,
     /// The live link's machine (the socket's, or the session stream's).
-    pub(crate) link: LiveLink,
+    link: LiveLink,
     socket: Option<EventSocket>,
     /// The handshake watchdog and the reconnect timer: dropping one cancels it.
     watchdog: Option<Timeout>,
     retry: Option<Timeout>,
-    pub(crate) disposed: bool,
+    disposed: bool,
     /// A session stream (backends whose live events are server-sent events).
-    pub(crate) session: Option<crate::state::session_stream::SessionLink>,
+    session: Option<session_stream::SessionLink>,
 }
 
 /// The store of one conversation view. Cheap to clone.
 #[derive(Clone)]
 pub struct ConversationStore {
-    pub(crate) inner: SendWrapper<Rc<RefCell<Inner>>>,
+    inner: SendWrapper<Rc<RefCell<Inner>>>,
     pub(crate) backends: BackendsCtx,
     pub(crate) active: ActiveBackend,
     pub(crate) conv: ConversationRef,
     /// The active backend's connection: a link that opens says the backend is back.
-    pub(crate) connection: Option<crate::state::connection::ConnectionCtx>,
+    connection: Option<crate::state::connection::ConnectionCtx>,
     pub rows: RwSignal<Vec<Row>>,
     pub status: RwSignal<ExecutionStatus>,
     pub pending: RwSignal<Vec<PendingAction>>,
@@ -326,7 +328,7 @@ impl ConversationStore {
     }
 
     /// Feeds the link machine and performs what it says (nothing once disposed).
-    pub(crate) fn step_link(&self, input: link::Input) {
+    fn step_link(&self, input: link::Input) {
         let effects = {
             let mut i = self.inner.borrow_mut();
             if i.disposed {
@@ -492,12 +494,7 @@ impl ConversationStore {
 }
 
 /// Mirror `items[from..]` into `rows`, bumping the revision of every changed item.
-pub(crate) fn mirror_rows(
-    rows: RwSignal<Vec<Row>>,
-    items: &[ViewItem],
-    from: usize,
-    next_rev: &mut u64,
-) {
+fn mirror_rows(rows: RwSignal<Vec<Row>>, items: &[ViewItem], from: usize, next_rev: &mut u64) {
     rows.update(|rows| {
         let from = from.min(rows.len());
         for (i, item) in items.iter().enumerate().skip(from) {

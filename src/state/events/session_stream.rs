@@ -6,9 +6,9 @@
 //! (`state::events` performs its effects). Views read the same signals as for the events
 //! socket.
 
+use super::{mirror_rows, ConversationStore, History};
 use crate::platform::sse::{self, SseStream};
 use crate::state::api::client;
-use crate::state::events::{mirror_rows, ConversationStore, History};
 use canvas_core::client::Live;
 use canvas_core::conversations::events::link::{self, End, LiveLink};
 use canvas_core::omnigent::stream::{Changed, SessionStream};
@@ -24,7 +24,7 @@ const SUBSCRIBE_POLL_MS: u32 = 100;
 const WATCH_EVERY_MS: u32 = 5_000;
 
 /// The session stream's state inside a [`ConversationStore`].
-pub(crate) struct SessionLink {
+pub(super) struct SessionLink {
     stream: SessionStream,
     sse: Option<SseStream>,
     /// The missed-heartbeat check: dropping it cancels it.
@@ -37,7 +37,7 @@ fn now_ms() -> i64 {
 
 impl ConversationStore {
     /// Opens the session stream (see the module docs).
-    pub(crate) fn start_session_stream(&self) {
+    pub(super) fn start_session_stream(&self) {
         {
             let mut i = self.inner.borrow_mut();
             i.session = Some(SessionLink {
@@ -67,7 +67,7 @@ impl ConversationStore {
     }
 
     /// Opens the session stream for connection `generation` (replacing the previous one).
-    pub(crate) fn open_session_stream(&self, generation: u64) {
+    pub(super) fn open_session_stream(&self, generation: u64) {
         let plan = match client(self.backends, &self.active)
             .api
             .live_source(&self.conv, None)
@@ -107,7 +107,7 @@ impl ConversationStore {
     }
 
     /// Aborts the session stream (its connection is over).
-    pub(crate) fn release_session_stream(&self) {
+    pub(super) fn release_session_stream(&self) {
         if let Some(s) = self.inner.borrow_mut().session.as_mut() {
             s.sse = None;
         }
@@ -136,7 +136,7 @@ impl ConversationStore {
     }
 
     /// After the subscription is acknowledged: the snapshot, merged by item id.
-    pub(crate) fn fetch_session_snapshot(&self, generation: u64) {
+    pub(super) fn fetch_session_snapshot(&self, generation: u64) {
         let this = self.clone();
         leptos::task::spawn_local(async move {
             let snapshot = client(this.backends, &this.active)
@@ -185,7 +185,7 @@ impl ConversationStore {
 
     /// Resolves once the session stream is subscribed (at once when this conversation has no
     /// session stream); fails after [`SUBSCRIBE_WAIT_MS`] with what to do.
-    pub(crate) async fn session_subscribed(&self) -> Result<(), String> {
+    pub(super) async fn session_subscribed(&self) -> Result<(), String> {
         let mut waited = 0;
         loop {
             let ready = {
