@@ -3,8 +3,24 @@
 //! again", the empty note, or the list itself.
 
 use crate::services::skills::not_available;
+use crate::state::backends::{use_backends, BackendsCtx};
+use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::error::ApiError;
 use leptos::prelude::*;
+use std::future::Future;
+
+/// What `load` gives for the active backend: loaded again when the active backend changes or
+/// `reload` is bumped (its "Try again" and every change a section makes).
+pub fn on_active<T: 'static, F: Future<Output = T> + 'static>(
+    reload: RwSignal<u32>,
+    load: impl Fn(BackendsCtx, ActiveBackend) -> F + 'static,
+) -> LocalResource<T> {
+    let backends = use_backends();
+    LocalResource::new(move || {
+        reload.track();
+        load(backends, backends.active.get())
+    })
+}
 
 /// The words and test ids of a list's states. `prefix` names them: `{prefix}-unavailable`,
 /// `{prefix}-error` (unless `error_testid` says otherwise) and `{prefix}-empty`.

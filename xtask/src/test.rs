@@ -308,11 +308,7 @@ fn run_layers(
         if let Err(report) = &found {
             println!("{report}");
         }
-        tally.check(
-            "import cycles",
-            found.is_ok(),
-            t0.elapsed().as_secs_f64(),
-        );
+        tally.check("import cycles", found.is_ok(), t0.elapsed().as_secs_f64());
         if !want("host") || !want("e2e") {
             run_check(
                 ctx,

@@ -16,50 +16,51 @@ use serde_json::json;
 mod common;
 use common::{private_server, run, Private};
 
-/// Polls the conversation until its status is `want` (a failure after `limit`).
-async fn wait_status(
-    step: &str,
-    api: &Client,
-    http: &ReqwestTransport,
-    id: &str,
-    want: ExecutionStatus,
-    limit: Duration,
-) {
-    let started = Instant::now();
-    loop {
-        let got = run(step, api.get_conversation(id), http)
-            .await
-            .execution_status;
-        if got.as_ref() == Some(&want) {
-            return;
-        }
-        assert!(
-            started.elapsed() < limit,
-            "[{step}] still {got:?} after {limit:?}, waiting for {want:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+/// One conversation on the server, watched through the core client.
+struct Watched<'a> {
+    api: &'a Client,
+    http: &'a ReqwestTransport,
+    conv: canvas_core::client::ConversationRef,
+    id: String,
 }
 
-/// How many of the conversation's events are the agent's `finish`.
-async fn finishes(
-    api: &Client,
-    http: &ReqwestTransport,
-    conv: &canvas_core::client::ConversationRef,
-) -> usize {
-    let page = run(
-        "events",
-        api.search_events(conv, &EventQuery::newest(100)),
-        http,
-    )
-    .await;
-    page.items
-        .iter()
-        .filter(|e| {
-            e.kind() == Some("ActionEvent")
-                && e.json().pointer("/action/kind").and_then(|k| k.as_str()) == Some("FinishAction")
-        })
-        .count()
+impl Watched<'_> {
+    /// Polls the conversation until its status is `want` (a failure after `secs` seconds).
+    async fn until(&self, step: &str, want: ExecutionStatus, secs: u64) {
+        let limit = Duration::from_secs(secs);
+        let started = Instant::now();
+        loop {
+            let got = run(step, self.api.get_conversation(&self.id), self.http)
+                .await
+                .execution_status;
+            if got.as_ref() == Some(&want) {
+                return;
+            }
+            assert!(
+                started.elapsed() < limit,
+                "[{step}] still {got:?} after {limit:?}, waiting for {want:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// How many of the conversation's events are the agent's `finish`.
+    async fn finishes(&self) -> usize {
+        let page = run(
+            "events",
+            self.api.search_events(&self.conv, &EventQuery::newest(100)),
+            self.http,
+        )
+        .await;
+        page.items
+            .iter()
+            .filter(|e| {
+                e.kind() == Some("ActionEvent")
+                    && e.json().pointer("/action/kind").and_then(|k| k.as_str())
+                        == Some("FinishAction")
+            })
+            .count()
+    }
 }
 
 #[tokio::test(flavor = "current_thread")]
@@ -90,77 +91,48 @@ async fn run_pause_and_interrupt_drive_a_real_conversation() {
         Created::Ready(c) => c,
         other => panic!("[create] a local backend answers with the conversation: {other:?}"),
     };
-    let conv = created.handle();
-    let id = created.id.clone();
+    let watched = Watched {
+        api: &api,
+        http: &http,
+        conv: created.handle(),
+        id: created.id.clone(),
+    };
+    let conv = &watched.conv;
 
     // --- Interrupt: the LLM call in flight is cancelled; paused well before the stub answers ---
-    run("send", api.send_message(&conv, "Count slowly", true), &http).await;
-    wait_status(
-        "running",
-        &api,
-        &http,
-        &id,
-        ExecutionStatus::Running,
-        Duration::from_secs(30),
-    )
-    .await;
-    run("interrupt", api.interrupt_conversation(&conv), &http).await;
+    run("send", api.send_message(conv, "Count slowly", true), &http).await;
+    watched.until("running", ExecutionStatus::Running, 30).await;
+    run("interrupt", api.interrupt_conversation(conv), &http).await;
     // Within half the stub's delay: the interrupt did not wait for the answer.
-    wait_status(
-        "paused by the interrupt",
-        &api,
-        &http,
-        &id,
-        ExecutionStatus::Paused,
-        Duration::from_secs(30),
-    )
-    .await;
-    assert_eq!(finishes(&api, &http, &conv).await, 0, "nothing finished");
+    watched
+        .until("paused by the interrupt", ExecutionStatus::Paused, 30)
+        .await;
+    assert_eq!(watched.finishes().await, 0, "nothing finished");
 
     // --- Run: resumes and finishes the turn ---
     stub.set_script(StubScript::new());
-    run("run", api.run_conversation(&conv), &http).await;
-    wait_status(
-        "finished",
-        &api,
-        &http,
-        &id,
-        ExecutionStatus::Finished,
-        Duration::from_secs(90),
-    )
-    .await;
-    assert_eq!(finishes(&api, &http, &conv).await, 1);
+    run("run", api.run_conversation(conv), &http).await;
+    watched
+        .until("finished", ExecutionStatus::Finished, 90)
+        .await;
+    assert_eq!(watched.finishes().await, 1);
 
     // --- Pause: a running turn stops at its next step; Run finishes it ---
     stub.set_script(StubScript::new().with_delay(Duration::from_secs(2)));
     let asked = stub.requests().len();
     run(
         "send again",
-        api.send_message(&conv, "Once more", true),
+        api.send_message(conv, "Once more", true),
         &http,
     )
     .await;
-    wait_status(
-        "running again",
-        &api,
-        &http,
-        &id,
-        ExecutionStatus::Running,
-        Duration::from_secs(30),
-    )
-    .await;
-    run("pause", api.pause_conversation(&conv), &http).await;
-    wait_status(
-        "paused",
-        &api,
-        &http,
-        &id,
-        ExecutionStatus::Paused,
-        Duration::from_secs(60),
-    )
-    .await;
+    watched
+        .until("running again", ExecutionStatus::Running, 30)
+        .await;
+    run("pause", api.pause_conversation(conv), &http).await;
+    watched.until("paused", ExecutionStatus::Paused, 60).await;
     assert_eq!(
-        finishes(&api, &http, &conv).await,
+        watched.finishes().await,
         1,
         "the second turn is not finished while paused"
     );
@@ -169,15 +141,9 @@ async fn run_pause_and_interrupt_drive_a_real_conversation() {
         "the second turn asked the LLM"
     );
     stub.set_script(StubScript::new());
-    run("run after the pause", api.run_conversation(&conv), &http).await;
-    wait_status(
-        "finished again",
-        &api,
-        &http,
-        &id,
-        ExecutionStatus::Finished,
-        Duration::from_secs(90),
-    )
-    .await;
-    assert_eq!(finishes(&api, &http, &conv).await, 2);
+    run("run after the pause", api.run_conversation(conv), &http).await;
+    watched
+        .until("finished again", ExecutionStatus::Finished, 90)
+        .await;
+    assert_eq!(watched.finishes().await, 2);
 }

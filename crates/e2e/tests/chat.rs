@@ -47,6 +47,36 @@ async fn wait_conversation_page(browser: &Browser, backend_id: &str) -> String {
         .to_string()
 }
 
+/// A conversation started from the launcher: `config` served, a fresh browser connected to it,
+/// the stub set as this browser's LLM, `message` sent; the conversation page open.
+struct Started {
+    server: canvas_serve::Running,
+    browser: Browser,
+    backend: String,
+    id: String,
+}
+
+async fn start_from_launcher(
+    env: &Env,
+    config: canvas_serve::Config,
+    stub: &StubHandle,
+    message: &str,
+) -> Started {
+    let server = canvas_serve::start(config).await.expect("serve");
+    let browser = Browser::start(env).await;
+    browser.goto(&format!("{}/", server.url())).await;
+    let backend = browser.wait_backend_status("connected").await;
+    configure_stub_llm(&browser, stub).await;
+    browser.launcher().start(message).await;
+    let id = wait_conversation_page(&browser, &backend).await;
+    Started {
+        server,
+        browser,
+        backend,
+        id,
+    }
+}
+
 /// The timeline as `[{key, id, kind, text}]`.
 const TIMELINE: &str = "return [...document.querySelectorAll('[data-testid=timeline] [data-testid=timeline-item]')]\
     .map(e => ({key: e.dataset.key, id: e.dataset.eventId, kind: e.dataset.kind, text: e.innerText}));";
@@ -111,15 +141,12 @@ async fn chat_create_from_the_launcher_streams_live_in_order_and_a_reload_restor
             .with_final_message("All **done** here."),
     )
     .await;
-    let server = canvas_serve::start(env.serve_config())
-        .await
-        .expect("serve");
-    let browser = Browser::start(&env).await;
-    browser.goto(&format!("{}/", server.url())).await;
-    let backend = browser.wait_backend_status("connected").await;
-    configure_stub_llm(&browser, &stub).await;
-    browser.launcher().start("Please say hello").await;
-    let id = wait_conversation_page(&browser, &backend).await;
+    let Started {
+        server,
+        browser,
+        backend,
+        id,
+    } = start_from_launcher(&env, env.serve_config(), &stub, "Please say hello").await;
     assert!(!id.is_empty());
 
     let items = wait_timeline(
@@ -249,18 +276,17 @@ async fn chat_agent_html_and_javascript_links_render_inert() {
          [click me](javascript:window.__pwned=3) and [docs](https://example.com/docs)",
     ))
     .await;
-    let server = canvas_serve::start(env.serve_config())
-        .await
-        .expect("serve");
-    let browser = Browser::start(&env).await;
-    browser.goto(&format!("{}/", server.url())).await;
-    let backend = browser.wait_backend_status("connected").await;
-    configure_stub_llm(&browser, &stub).await;
-    browser
-        .launcher()
-        .start("Show me something dangerous")
-        .await;
-    wait_conversation_page(&browser, &backend).await;
+    let Started {
+        server: _server,
+        browser,
+        ..
+    } = start_from_launcher(
+        &env,
+        env.serve_config(),
+        &stub,
+        "Show me something dangerous",
+    )
+    .await;
     wait_timeline(
         &browser,
         "the finish message",
@@ -319,13 +345,12 @@ async fn chat_restarting_the_agent_server_reconnects_and_catches_up() {
     let mut config = canvas_serve::Config::new(&env.dist);
     config.agent_server_url = Some(agent.url.clone());
     config.session_api_key = Some(key.clone());
-    let server = canvas_serve::start(config).await.expect("serve");
-    let browser = Browser::start(&env).await;
-    browser.goto(&format!("{}/", server.url())).await;
-    let backend = browser.wait_backend_status("connected").await;
-    configure_stub_llm(&browser, &stub).await;
-    browser.launcher().start("First task").await;
-    let id = wait_conversation_page(&browser, &backend).await;
+    let Started {
+        server: _server,
+        browser,
+        id,
+        ..
+    } = start_from_launcher(&env, config, &stub, "First task").await;
     let first = wait_timeline(&browser, "the first turn", Duration::from_secs(60), |i| {
         finished_turns(i) == 1
     })
@@ -414,13 +439,7 @@ async fn code_blocks_in_messages_are_highlighted_labelled_and_copied() {
     let id = api
         .create_on_stub(&dir.display().to_string(), &stub.url(), json!({}))
         .await;
-    let server = canvas_serve::start(env.serve_config())
-        .await
-        .expect("serve");
-    let b = Browser::start(&env).await;
-    b.goto(&format!("{}/conversations/{id}", server.url()))
-        .await;
-    b.wait_live_link().await;
+    let (_server, b) = Browser::open_conversation(&env, &id).await;
     // What the page hands to the Clipboard API is recorded (a headless browser has no system
     // clipboard to read back); the call resolves as a granted write would.
     b.js("window.__copied = []; \
@@ -671,15 +690,12 @@ async fn chat_interrupt_pause_and_run_from_the_status_bar() {
     let api = AgentApi::new(&env.agent_url, &env.agent_key);
     // A minute before each answer: only Interrupt stops the first call early.
     let stub = llm_stub::start(StubScript::new().with_delay(Duration::from_secs(60))).await;
-    let server = canvas_serve::start(env.serve_config())
-        .await
-        .expect("serve");
-    let browser = Browser::start(&env).await;
-    browser.goto(&format!("{}/", server.url())).await;
-    let backend = browser.wait_backend_status("connected").await;
-    configure_stub_llm(&browser, &stub).await;
-    browser.launcher().start("Count slowly").await;
-    let id = wait_conversation_page(&browser, &backend).await;
+    let Started {
+        server: _server,
+        browser,
+        id,
+        ..
+    } = start_from_launcher(&env, env.serve_config(), &stub, "Count slowly").await;
     let conversation = browser.conversation();
 
     // Interrupt: paused long before the stub would answer, here and on the server.

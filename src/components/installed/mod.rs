@@ -6,7 +6,7 @@
 //! merged list).
 
 use crate::components::confirm::ConfirmDialog;
-use crate::components::loaded::{loaded, ListStates};
+use crate::components::loaded::{loaded, on_active, ListStates};
 use crate::services::extensions as svc;
 use crate::services::skills::not_available;
 use crate::state::backends::use_backends;
@@ -29,10 +29,8 @@ pub fn InstalledExtensions(
     let backends = use_backends();
     let noun = kind.noun();
     let reload = RwSignal::new(0u32);
-    let list = LocalResource::new(move || {
-        reload.track();
-        let active = backends.active.get();
-        async move { svc::installed(backends, &active, kind).await }
+    let list = on_active(reload, move |b, a| async move {
+        svc::installed(b, &a, kind).await
     });
     let changed = move || {
         reload.update(|r| *r = r.wrapping_add(1));

@@ -1,6 +1,7 @@
 //! `/settings/llm`: the active backend's LLM profiles (create or replace, test; keys write-only).
 
 use super::profiles::{profile_list, ProfileDialog};
+use crate::components::loaded::on_active;
 use crate::components::text_field::TextField;
 use crate::services::settings as svc;
 use crate::services::skills::not_available;
@@ -13,11 +14,10 @@ use svc::ProfileAction;
 pub(super) fn LlmSection() -> impl IntoView {
     let backends = use_backends();
     let reload = RwSignal::new(0u32);
-    let list = LocalResource::new(move || {
-        reload.track();
-        let active = backends.active.get();
-        async move { svc::profiles(backends, &active).await }
-    });
+    let list = on_active(
+        reload,
+        move |b, a| async move { svc::profiles(b, &a).await },
+    );
     let models = LocalResource::new(move || {
         let active = backends.active.get();
         async move { svc::llm_models(backends, &active).await }

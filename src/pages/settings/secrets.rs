@@ -1,7 +1,7 @@
 //! `/settings/secrets`: the backend's secrets, names listed, values write-only.
 
 use crate::components::confirm::ConfirmDialog;
-use crate::components::loaded::{loaded, ListStates};
+use crate::components::loaded::{loaded, on_active, ListStates};
 use crate::components::text_field::TextField;
 use crate::services::settings as svc;
 use crate::services::skills::not_available;
@@ -14,11 +14,7 @@ use leptos::prelude::*;
 pub(super) fn SecretsSection() -> impl IntoView {
     let backends = use_backends();
     let reload = RwSignal::new(0u32);
-    let list = LocalResource::new(move || {
-        reload.track();
-        let active = backends.active.get();
-        async move { svc::secrets(backends, &active).await }
-    });
+    let list = on_active(reload, move |b, a| async move { svc::secrets(b, &a).await });
     let names = move || {
         list.get()
             .and_then(Result::ok)

@@ -5,9 +5,8 @@
 //! what changed is sent, in one `PATCH /api/settings`. Enter saves; a wrong value is named at
 //! its field and nothing is sent.
 
-use crate::components::loaded::{loaded, ListStates};
+use crate::components::loaded::{loaded, on_active, ListStates};
 use crate::services::settings as svc;
-use crate::state::backends::use_backends;
 use canvas_core::settings::form::{effective, Schema, SchemaKind};
 use leptos::prelude::*;
 use serde_json::Value;
@@ -24,13 +23,11 @@ type Edits = RwSignal<BTreeMap<String, String>>;
 
 #[component]
 pub fn AgentSection() -> impl IntoView {
-    let backends = use_backends();
     let reload = RwSignal::new(0u32);
-    let data = LocalResource::new(move || {
-        reload.track();
-        let active = backends.active.get();
-        async move { svc::agent_forms(backends, &active).await }
-    });
+    let data = on_active(
+        reload,
+        move |b, a| async move { svc::agent_forms(b, &a).await },
+    );
     let body = move || {
         data.get().map(|r| {
             let states = ListStates {

@@ -7,7 +7,7 @@
 //! Rules and bodies are `canvas_core::settings::mcp`.
 
 use crate::components::confirm::ConfirmDialog;
-use crate::components::loaded::{loaded, ListStates};
+use crate::components::loaded::{loaded, on_active, ListStates};
 use crate::services::settings as svc;
 use crate::services::skills::not_available;
 use crate::state::backends::use_backends;
@@ -24,13 +24,11 @@ const TEST_TIMEOUT_S: u32 = 30;
 
 #[component]
 pub fn McpSection() -> impl IntoView {
-    let backends = use_backends();
     let reload = RwSignal::new(0u32);
-    let list = LocalResource::new(move || {
-        reload.track();
-        let active = backends.active.get();
-        async move { svc::mcp_servers(backends, &active).await }
-    });
+    let list = on_active(
+        reload,
+        move |b, a| async move { svc::mcp_servers(b, &a).await },
+    );
     let removing = RwSignal::new(None::<String>);
     let rows = move || {
         list.get().map(|r| {
