@@ -41,7 +41,7 @@ pub fn HomePage() -> impl IntoView {
                      server is reachable and try again."
                 )
             })?;
-            let path = work.await?;
+            let path = work.await.map_err(|e| e.user_message())?;
             Ok::<_, String>(pinned(&path, &active))
         }
     });
@@ -141,13 +141,19 @@ fn LlmForm(backend_id: String, server: Option<ServerLlm>) -> impl IntoView {
         let push = to_server.get_untracked();
         async move {
             let s = candidate.validated().map_err(|e| e.to_string())?;
-            settings::save_local(&id, &s)?;
+            settings::save_local(&id, &s)
+                .map_err(|e| format!("Could not save the settings in this browser: {e}"))?;
             saved.set(s.clone());
             new_key.set(String::new());
             if push {
                 settings::save_server(backends, &active, &s)
                     .await
-                    .map_err(|e| format!("Saved in this browser; the server refused: {e}"))?;
+                    .map_err(|e| {
+                        format!(
+                            "Saved in this browser; the server refused: {}",
+                            e.user_message()
+                        )
+                    })?;
             }
             Ok::<_, String>(())
         }
@@ -221,7 +227,7 @@ crate::lazy::lazy_call! {
         backends: crate::state::backends::BackendsCtx,
         active: canvas_core::backends::selection::ActiveBackend,
         message: String,
-    ) -> Result<String, String>, in launch, preload preload_start_conversation {
+    ) -> Result<String, canvas_core::error::ActionError>, in launch, preload preload_start_conversation {
         crate::services::conversation::start(backends, &active, &message).await
     }
 }
@@ -233,7 +239,7 @@ crate::lazy::lazy_call! {
         active: canvas_core::backends::selection::ActiveBackend,
         choice: crate::services::hosts::Choice,
         message: String,
-    ) -> Result<String, String>, in launch, preload preload_start_session {
+    ) -> Result<String, canvas_core::error::ActionError>, in launch, preload preload_start_session {
         crate::services::hosts::start_session(backends, &active, &choice, &message).await
     }
 }

@@ -14,7 +14,7 @@ use canvas_core::conversations::events::recent::{Recent, RECENT_TIMELINES};
 use canvas_core::conversations::launch_options::{chosen_dir, working_dir_for};
 use canvas_core::conversations::llm_settings::{effective_llm, ServerLlm};
 use canvas_core::conversations::user_paused::{is_user_paused, set_user_paused};
-use canvas_core::error::ApiError;
+use canvas_core::error::{ActionError, ApiError};
 use std::cell::RefCell;
 
 thread_local! {
@@ -112,7 +112,7 @@ pub async fn start(
     backends: BackendsCtx,
     active: &ActiveBackend,
     message: &str,
-) -> Result<String, String> {
+) -> Result<String, ActionError> {
     let c = client(backends, active);
     let id = uuid_v4();
     // Unreadable options are shown by the launcher; this start uses the defaults.
@@ -143,24 +143,16 @@ pub async fn start(
         .map(|s| s.disabled_skills())
         .unwrap_or_default();
     opts.apply(&mut req);
-    let created = c
-        .call(|api| api.create_conversation(&req))
-        .await
-        .map_err(|e| e.user_message())?;
+    let created = c.call(|api| api.create_conversation(&req)).await?;
     if let (Some(profile), Created::Ready(s)) = (&opts.profile, &created) {
         let conv = ConversationRef::new(s.id.clone());
-        let waiting = |e: String| {
-            format!(
-                "The conversation was created but has not started: {e} It waits in the \
-                 conversation list; open it and send the task again."
-            )
-        };
+        let waiting = |e: ActionError| ActionError::NotStarted(Box::new(e));
         conversation_tools::use_profile(backends, active, &conv, profile)
             .await
             .map_err(waiting)?;
         c.call(|e| e.send_message(&conv, message, true))
             .await
-            .map_err(|e| waiting(e.user_message()))?;
+            .map_err(|e| waiting(e.into()))?;
     }
     Ok(created_path(&created))
 }

@@ -1,6 +1,6 @@
 //! What a user does with an open conversation beyond chatting (issue #15): export its
 //! transcript, download the server's trajectory, fork it, condense it, switch its LLM profile,
-//! ask the agent a side question. Errors come back in words, ready to show.
+//! ask the agent a side question. Errors come back typed (`ActionError`); the view says them.
 
 use crate::links::{conversation_path, pinned};
 use crate::platform::download;
@@ -15,14 +15,13 @@ use canvas_core::conversations::export::{
     export_file_name, transcript_json, transcript_markdown, TranscriptMeta,
 };
 use canvas_core::conversations::slash::ExportFormat;
-use canvas_core::error::ApiError;
+use canvas_core::error::{ActionError, ApiError};
 use serde_json::Value;
 
 /// More than this many pages (100 events each) is not a transcript anyone downloads.
 const MAX_EXPORT_PAGES: usize = 2_000;
 
-/// Plans one call on the active backend's conversation tools, sends it, and puts an error in
-/// words.
+/// Plans one call on the active backend's conversation tools and sends it.
 pub(crate) async fn with_tools<T: 'static>(
     backends: BackendsCtx,
     active: &ActiveBackend,
@@ -36,7 +35,7 @@ async fn all_events(
     backends: BackendsCtx,
     active: &ActiveBackend,
     conv: &ConversationRef,
-) -> Result<Vec<Value>, String> {
+) -> Result<Vec<Value>, ActionError> {
     let c = client(backends, active);
     let mut events = Vec::new();
     let mut page_id = None;
@@ -47,19 +46,16 @@ async fn all_events(
             newest_first: false,
             ..EventQuery::default()
         };
-        let page = c
-            .api
-            .search_events(conv, &query)
-            .send(&c.transport)
-            .await
-            .map_err(|e| e.user_message())?;
+        let page = c.api.search_events(conv, &query).send(&c.transport).await?;
         events.extend(page.items.into_iter().map(|e| e.0));
         match page.next_page_id {
             Some(next) if !next.is_empty() => page_id = Some(next),
             _ => return Ok(events),
         }
     }
-    Err("The conversation is too long to export here.".into())
+    Err(ActionError::Refused(
+        "The conversation is too long to export here.".into(),
+    ))
 }
 
 /// Downloads the transcript of `conv` as Markdown or JSON; answers the file's name.
@@ -69,7 +65,7 @@ pub async fn export(
     conv: &ConversationRef,
     title: &str,
     format: ExportFormat,
-) -> Result<String, String> {
+) -> Result<String, ActionError> {
     let events = all_events(backends, active, conv).await?;
     let meta = TranscriptMeta {
         title: title.to_string(),
@@ -90,7 +86,7 @@ pub async fn export(
         ExportFormat::Json => ("json", "application/json", transcript_json(&meta, &events)),
     };
     let name = export_file_name(title, &conv.id, ext);
-    download::save(&name, mime, text.as_bytes())?;
+    download::save(&name, mime, text.as_bytes()).map_err(ActionError::Refused)?;
     Ok(name)
 }
 
@@ -100,12 +96,10 @@ pub async fn trajectory(
     active: &ActiveBackend,
     conv: &ConversationRef,
     title: &str,
-) -> Result<String, String> {
-    let bytes = with_tools(backends, active, |api| api.download_trajectory(conv))
-        .await
-        .map_err(|e| e.user_message())?;
+) -> Result<String, ActionError> {
+    let bytes = with_tools(backends, active, |api| api.download_trajectory(conv)).await?;
     let name = export_file_name(&format!("{title} trajectory"), &conv.id, "zip");
-    download::save(&name, "application/zip", &bytes)?;
+    download::save(&name, "application/zip", &bytes).map_err(ActionError::Refused)?;
     Ok(name)
 }
 
@@ -115,13 +109,12 @@ pub async fn fork(
     active: &ActiveBackend,
     conv: &ConversationRef,
     title: &str,
-) -> Result<String, String> {
+) -> Result<String, ActionError> {
     let fork_title = format!("{title} (fork)");
     let fork = with_tools(backends, active, |api| {
         api.fork_conversation(conv, Some(&fork_title))
     })
-    .await
-    .map_err(|e| e.user_message())?;
+    .await?;
     Ok(pinned(&conversation_path(&fork.id), active))
 }
 
@@ -130,13 +123,13 @@ pub async fn condense(
     backends: BackendsCtx,
     active: &ActiveBackend,
     conv: &ConversationRef,
-) -> Result<(), String> {
+) -> Result<(), ActionError> {
     let c = client(backends, active);
     c.api
         .condense_conversation(conv)
         .send(&c.transport)
         .await
-        .map_err(|e| e.user_message())
+        .map_err(ActionError::from)
 }
 
 /// Switches `conv` to the LLM profile `name` (one request), the error in words.
@@ -145,14 +138,14 @@ pub async fn use_profile(
     active: &ActiveBackend,
     conv: &ConversationRef,
     name: &str,
-) -> Result<(), String> {
+) -> Result<(), ActionError> {
     with_tools(backends, active, |api| api.switch_profile(conv, name))
         .await
         .map_err(|e| match e {
-            ApiError::NotFound => {
-                format!("There is no LLM profile named “{name}” (Settings → LLM lists them).")
-            }
-            e => e.user_message(),
+            ApiError::NotFound => ActionError::Refused(format!(
+                "There is no LLM profile named “{name}” (Settings → LLM lists them)."
+            )),
+            e => e.into(),
         })
 }
 
@@ -163,7 +156,7 @@ pub async fn switch_profile(
     active: &ActiveBackend,
     conv: &ConversationRef,
     name: &str,
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, ActionError> {
     use_profile(backends, active, conv, name).await?;
     let c = client(backends, active);
     Ok(c.api
@@ -192,10 +185,10 @@ pub async fn ask(
     active: &ActiveBackend,
     conv: &ConversationRef,
     question: &str,
-) -> Result<String, String> {
+) -> Result<String, ActionError> {
     with_tools(backends, active, |api| api.ask_agent(conv, question))
         .await
-        .map_err(|e| e.user_message())
+        .map_err(ActionError::from)
 }
 
 /// Makes the agent of `conv` ask before every action (`ask`) or never.
@@ -204,12 +197,12 @@ pub async fn confirmation_mode(
     active: &ActiveBackend,
     conv: &ConversationRef,
     ask: bool,
-) -> Result<(), String> {
+) -> Result<(), ActionError> {
     with_tools(backends, active, |api| {
         api.set_confirmation_policy(conv, ask)
     })
     .await
-    .map_err(|e| e.user_message())
+    .map_err(ActionError::from)
 }
 
 /// The usage of `conv` as the server counts it now (complete where the streamed stats are not).
@@ -217,8 +210,8 @@ pub async fn usage(
     backends: BackendsCtx,
     active: &ActiveBackend,
     conv: &ConversationRef,
-) -> Result<canvas_core::conversations::usage::Usage, String> {
+) -> Result<canvas_core::conversations::usage::Usage, ActionError> {
     with_tools(backends, active, |api| api.usage(conv))
         .await
-        .map_err(|e| e.user_message())
+        .map_err(ActionError::from)
 }

@@ -5,7 +5,7 @@
 use crate::services::settings::with_pages;
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
-use canvas_core::error::ApiError;
+use canvas_core::error::{ActionError, ApiError};
 use canvas_core::settings::extensions::{Extension, InstallForm, Installed, MarketEntry};
 
 /// The installed skills or plugins.
@@ -23,11 +23,11 @@ pub async fn install(
     active: &ActiveBackend,
     kind: Extension,
     form: &InstallForm,
-) -> Result<Installed, String> {
-    let body = form.body()?;
+) -> Result<Installed, ActionError> {
+    let body = form.body().map_err(ActionError::Refused)?;
     with_pages(backends, active, |p| p.install(kind, &body))
         .await
-        .map_err(|e| e.user_message())
+        .map_err(ActionError::from)
 }
 
 /// Enables or disables one.

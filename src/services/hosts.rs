@@ -8,7 +8,7 @@ use crate::state::api::client;
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::{AgentScope, SendPlanned};
-use canvas_core::error::ApiError;
+use canvas_core::error::{ActionError, ApiError};
 use canvas_core::omnigent::dto::{Agent, Host, NewSession};
 pub use canvas_core::omnigent::hosts::NO_HOSTS_HINT;
 use canvas_core::omnigent::hosts::{picker_rows, HostRow};
@@ -113,7 +113,7 @@ pub async fn start_session(
     active: &ActiveBackend,
     choice: &Choice,
     message: &str,
-) -> Result<String, String> {
+) -> Result<String, ActionError> {
     let c = client(backends, active);
     let new = NewSession {
         agent_id: choice.agent_id.clone(),
@@ -123,12 +123,9 @@ pub async fn start_session(
         first_message: Some(message.to_string()),
     };
     if let Some(problem) = new.problem() {
-        return Err(problem.to_string());
+        return Err(ActionError::Refused(problem.to_string()));
     }
-    let session = c
-        .call(|api| api.create_session(&new))
-        .await
-        .map_err(|e| e.user_message())?;
+    let session = c.call(|api| api.create_session(&new)).await?;
     // Best effort: the next session on this backend starts with the same workspace.
     let _ = WebStorage::local().set(&workspace_key(&active.backend.id), &new.workspace);
     Ok(conversation_path(&session.id))

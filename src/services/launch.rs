@@ -8,32 +8,32 @@ use crate::services::settings;
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::conversations::launch_options::{launch_options_key, DirChoice, LaunchOptions};
-use canvas_core::error::ApiError;
-use canvas_core::storage::Storage;
+use canvas_core::error::{ActionError, ApiError};
+use canvas_core::storage::{Storage, StorageError};
 
 const LOCAL: WebStorage = WebStorage::local();
 
 /// The options remembered for a backend (none: the defaults). An unreadable entry is an error
 /// and stays as it is until the user chooses again.
-pub fn load(backend_id: &str) -> Result<LaunchOptions, String> {
+pub fn load(backend_id: &str) -> Result<LaunchOptions, ActionError> {
     match LOCAL.get(&launch_options_key(backend_id)) {
         Ok(None) => Ok(LaunchOptions::default()),
-        Ok(Some(raw)) => LaunchOptions::parse(&raw),
-        Err(e) => Err(format!(
-            "the saved options for new conversations cannot be read: {e}"
-        )),
+        Ok(Some(raw)) => LaunchOptions::parse(&raw).map_err(ActionError::Refused),
+        Err(e) => {
+            Err(ActionError::from(e)
+                .about("The saved options for new conversations cannot be read"))
+        }
     }
 }
 
 /// Remembers the options for a backend (the defaults: the entry goes).
-pub fn save(backend_id: &str, opts: &LaunchOptions) -> Result<(), String> {
+pub fn save(backend_id: &str, opts: &LaunchOptions) -> Result<(), StorageError> {
     let key = launch_options_key(backend_id);
     if *opts == LaunchOptions::default() {
         LOCAL.remove(&key)
     } else {
         LOCAL.set(&key, &opts.to_storage())
     }
-    .map_err(|e| format!("Could not remember the options in this browser: {e}"))
 }
 
 /// The app preference's default working directory ("" = a new folder per conversation).

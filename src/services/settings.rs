@@ -17,7 +17,7 @@ use canvas_core::settings::form::{decode_schema, Schema, SchemaKind};
 use canvas_core::settings::mcp::{decode_mcp_config, decode_mcp_test, McpServer, McpTest};
 use canvas_core::settings::profiles::{ProfileList, Validation};
 use canvas_core::settings::secrets::SecretItem;
-use canvas_core::storage::Storage;
+use canvas_core::storage::{Storage, StorageError};
 
 const LOCAL: WebStorage = WebStorage::local();
 
@@ -41,10 +41,8 @@ pub fn load_local(backend_id: &str) -> LlmSettings {
 }
 
 /// Store this browser's LLM settings for a backend.
-pub fn save_local(backend_id: &str, s: &LlmSettings) -> Result<(), String> {
-    LOCAL
-        .set(&llm_settings_key(backend_id), &s.to_storage())
-        .map_err(|e| e.to_string())
+pub fn save_local(backend_id: &str, s: &LlmSettings) -> Result<(), StorageError> {
+    LOCAL.set(&llm_settings_key(backend_id), &s.to_storage())
 }
 
 /// The server's settings, its LLM key encrypted (`None` when it offers none or the call
@@ -84,14 +82,13 @@ pub async fn save_server(
     backends: BackendsCtx,
     active: &ActiveBackend,
     s: &LlmSettings,
-) -> Result<(), String> {
+) -> Result<(), ApiError> {
     let c = client(backends, active);
     c.api
         .update_settings(&s.server_patch())
         .send(&c.transport)
         .await
         .map(|_| ())
-        .map_err(|e| e.user_message())
 }
 
 /// The backend's secrets (names and descriptions; `Unsupported` where the kind has none).

@@ -11,7 +11,7 @@ use canvas_core::client::SendPlanned;
 use canvas_core::client::SkillsRequest;
 use canvas_core::error::ApiError;
 use canvas_core::skills::{disabled_skills_patch, Tier, TierResult};
-use canvas_core::storage::Storage;
+use canvas_core::storage::{Storage, StorageError};
 
 const SESSION: WebStorage = WebStorage::session();
 
@@ -102,7 +102,7 @@ pub fn saved_project_dir(active: &ActiveBackend) -> Option<String> {
 }
 
 /// Remembers (or, when blank, forgets) the project directory for this backend in this tab.
-pub fn save_project_dir(active: &ActiveBackend, dir: &str) -> Result<(), String> {
+pub fn save_project_dir(active: &ActiveBackend, dir: &str) -> Result<(), StorageError> {
     let key = project_dir_key(active);
     let dir = dir.trim();
     if dir.is_empty() {
@@ -110,7 +110,6 @@ pub fn save_project_dir(active: &ActiveBackend, dir: &str) -> Result<(), String>
     } else {
         SESSION.set(&key, dir)
     }
-    .map_err(|e| e.to_string())
 }
 
 /// The working directories of the backend's most recent conversations, newest first, without
@@ -179,10 +178,8 @@ pub fn launcher_prefill_key(active: &ActiveBackend) -> String {
 }
 
 /// Leaves `text` for the launcher of `active` (read once by [`take_launcher_prefill`]).
-pub fn set_launcher_prefill(active: &ActiveBackend, text: &str) -> Result<(), String> {
-    SESSION
-        .set(&launcher_prefill_key(active), text)
-        .map_err(|e| e.to_string())
+pub fn set_launcher_prefill(active: &ActiveBackend, text: &str) -> Result<(), StorageError> {
+    SESSION.set(&launcher_prefill_key(active), text)
 }
 
 /// The text left for the launcher of `active`, removed as it is read (so it fills the box once).

@@ -9,19 +9,19 @@ use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::backend_api;
 use canvas_core::client::SendPlanned;
+use canvas_core::error::ActionError;
 use canvas_core::transport::routing::ConversationRef;
 use canvas_core::workspace::paths::upload_target;
 use canvas_core::workspace::tree::Listing;
 use wasm_bindgen_futures::JsFuture;
 
-/// The bytes of a browser file, or what went wrong in words.
-pub async fn read_file(file: &web_sys::File) -> Result<Vec<u8>, String> {
+/// The bytes of a browser file.
+pub async fn read_file(file: &web_sys::File) -> Result<Vec<u8>, ActionError> {
     match JsFuture::from(file.array_buffer()).await {
         Ok(buf) => Ok(js_sys::Uint8Array::new(&buf).to_vec()),
-        Err(_) => Err(format!(
-            "{}: the browser could not read the file.",
-            file.name()
-        )),
+        Err(_) => Err(
+            ActionError::Refused("the browser could not read the file.".into()).about(file.name()),
+        ),
     }
 }
 
@@ -37,7 +37,7 @@ pub async fn upload_dir(
     active: &ActiveBackend,
     conv: &ConversationRef,
     working_dir: Option<String>,
-) -> Result<String, String> {
+) -> Result<String, ActionError> {
     if let Some(dir) = working_dir.filter(|d| !d.is_empty()) {
         return Ok(dir);
     }
@@ -47,7 +47,7 @@ pub async fn upload_dir(
         .send(&c.transport)
         .await
         .map(|h| h.home)
-        .map_err(|e| format!("No place to upload files to: {}", e.user_message()))
+        .map_err(|e| ActionError::from(e).about("No place to upload files to"))
 }
 
 /// The names directly in `dir` (for conflicts; empty when it cannot be listed).
@@ -72,7 +72,7 @@ pub async fn names_in(
     }
 }
 
-/// Uploads `bytes` as `dir/name`; the uploaded path, or what went wrong (with the name).
+/// Uploads `bytes` as `dir/name`; the uploaded path, or what went wrong (about the name).
 pub async fn upload(
     backends: BackendsCtx,
     active: &ActiveBackend,
@@ -80,27 +80,28 @@ pub async fn upload(
     dir: &str,
     name: &str,
     bytes: Vec<u8>,
-) -> Result<String, String> {
-    let target = upload_target(dir, name).map_err(|e| format!("{name}: {e}"))?;
+) -> Result<String, ActionError> {
+    let target =
+        upload_target(dir, name).map_err(|e| ActionError::Refused(e.to_string()).about(name))?;
     with_tools(backends, active, |t| {
         t.upload_file(Some(conv), &target, name, bytes)
     })
     .await
-    .map_err(|e| format!("{name}: {}", e.user_message()))?;
+    .map_err(|e| ActionError::from(e).about(name))?;
     Ok(target)
 }
 
 /// Uploads one browser file into directory `dir` (absolute); the uploaded path, or what went
-/// wrong in words (with the file's name).
+/// wrong (about the file's name).
 pub async fn upload_browser_file(
     backends: BackendsCtx,
     active: &ActiveBackend,
     conv: &ConversationRef,
     dir: &str,
     file: web_sys::File,
-) -> Result<String, String> {
+) -> Result<String, ActionError> {
     let name = file.name();
-    upload_target(dir, &name).map_err(|e| format!("{name}: {e}"))?;
+    upload_target(dir, &name).map_err(|e| ActionError::Refused(e.to_string()).about(&name))?;
     let bytes = read_file(&file).await?;
     upload(backends, active, conv, dir, &name, bytes).await
 }
@@ -133,7 +134,7 @@ pub async fn upload_files(
     files: &[(String, Vec<u8>)],
     on_conflict: OnConflict,
     progress: impl Fn(Option<String>),
-) -> Result<Uploaded, String> {
+) -> Result<Uploaded, ActionError> {
     if files.is_empty() {
         return Ok(Uploaded::Paths(Vec::new()));
     }

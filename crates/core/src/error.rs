@@ -358,10 +358,87 @@ impl GateError {
     }
 }
 
+/// Why something the user asked for did not happen: a backend call, this browser's storage, or
+/// a refusal already in words. What the app's services answer;
+/// [`ActionError::user_message`] is where it becomes text (issue #31).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ActionError {
+    /// A call to the backend failed.
+    #[error(transparent)]
+    Api(#[from] ApiError),
+    /// This browser's storage refused to keep or give back what was asked.
+    #[error(transparent)]
+    Storage(#[from] crate::storage::StorageError),
+    /// The input, the state or the browser does not allow it, already in words ("Pick a host
+    /// first.", "Could not save x.md: no document.").
+    #[error("{0}")]
+    Refused(String),
+    /// The conversation was created, but `0` kept it from starting: it waits in the list.
+    #[error("created but not started: {0}")]
+    NotStarted(Box<ActionError>),
+    /// `error` happened to `what` (a file's name, "No place to upload files to").
+    #[error("{what}: {error}")]
+    About {
+        /// What it happened to, in words.
+        what: String,
+        /// What happened.
+        error: Box<ActionError>,
+    },
+}
+
+impl ActionError {
+    /// The text shown to the user: what happened and what to do.
+    pub fn user_message(&self) -> String {
+        match self {
+            ActionError::Api(e) => e.user_message(),
+            ActionError::Storage(e) => format!(
+                "This browser's storage refused ({e}). Check that site data is allowed for \
+                 this page and that there is space left, then try again."
+            ),
+            ActionError::Refused(text) => text.clone(),
+            ActionError::NotStarted(e) => format!(
+                "The conversation was created but has not started: {} It waits in the \
+                 conversation list; open it and send the task again.",
+                e.user_message()
+            ),
+            ActionError::About { what, error } => format!("{what}: {}", error.user_message()),
+        }
+    }
+
+    /// This error, said of `what` (a file's name, the step that failed).
+    pub fn about(self, what: impl Into<String>) -> Self {
+        ActionError::About {
+            what: what.into(),
+            error: Box::new(self),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn action_errors_say_what_happened_in_words() {
+        let api = ActionError::from(ApiError::Unauthorized);
+        assert_eq!(api.user_message(), ApiError::Unauthorized.user_message());
+        let storage = ActionError::from(crate::storage::StorageError::QuotaExceeded(
+            "QuotaExceededError".into(),
+        ));
+        let text = storage.user_message();
+        assert!(text.starts_with("This browser's storage refused"), "{text}");
+        assert!(text.contains("quota exceeded"), "{text}");
+        assert_eq!(
+            ActionError::Refused("Pick a host first.".into()).user_message(),
+            "Pick a host first."
+        );
+        let about = ActionError::from(ApiError::Conflict).about("notes.txt");
+        assert_eq!(
+            about.user_message(),
+            format!("notes.txt: {}", ApiError::Conflict.user_message())
+        );
+    }
 
     #[test]
     fn br7_user_messages_table() {

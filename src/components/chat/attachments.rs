@@ -77,7 +77,7 @@ impl Attachments {
                                 })
                             });
                         }
-                        Err(e) => problems.push(e),
+                        Err(e) => problems.push(e.user_message()),
                     }
                 }
                 error.try_set((!problems.is_empty()).then(|| problems.join(" ")));

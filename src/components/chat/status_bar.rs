@@ -11,6 +11,7 @@ use crate::state::events::{Control, ConversationStore, Link};
 use canvas_core::conversations::events::{ExecutionStatus, PendingAction};
 use canvas_core::conversations::live::{confirm_key, controls, status_label, ConfirmKey, Controls};
 use canvas_core::conversations::usage::{dollars, tokens, LlmUsage, Usage};
+use canvas_core::error::ActionError;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -56,7 +57,12 @@ pub fn StatusBar(store: ConversationStore, tools: ConversationTools) -> impl Int
             done
         }
     });
-    let error = move || act.value().get().and_then(|r| r.err());
+    let error = move || {
+        act.value()
+            .get()
+            .and_then(|r| r.err())
+            .map(|e| e.user_message())
+    };
     let c = Memo::new(move |_| controls(&status.get()));
     let busy = act.pending();
     // ⌘/Ctrl+Enter approves, ⌘/Ctrl+Shift+Backspace rejects, from anywhere on the page.
@@ -150,7 +156,7 @@ fn LinkStatus(store: ConversationStore) -> impl IntoView {
 
 /// ⌘/Ctrl+Enter approves, ⌘/Ctrl+Shift+Backspace rejects, from anywhere on the page (while an
 /// action waits for confirmation and no decision is on its way).
-fn confirm_shortcuts(c: Memo<Controls>, act: Action<Control, Result<(), String>>) {
+fn confirm_shortcuts(c: Memo<Controls>, act: Action<Control, Result<(), ActionError>>) {
     on_window_event("keydown", move |ev| {
         let Some(k) = ev.dyn_ref::<web_sys::KeyboardEvent>() else {
             return;
@@ -175,7 +181,7 @@ fn confirm_bar(
     pending: RwSignal<Vec<PendingAction>>,
     busy: Memo<bool>,
     reason: RwSignal<String>,
-    act: Action<Control, Result<(), String>>,
+    act: Action<Control, Result<(), ActionError>>,
 ) -> impl IntoView {
     view! {
         <div class="confirm-bar" data-testid="confirm-bar" role="alert">

@@ -51,7 +51,7 @@ pub(super) fn InstallForm(kind: Extension, on_installed: Callback<()>) -> impl I
             <p class="ok" role="status" data-testid="install-done">{format!("Installed {}.", item.name)}</p>
         }.into_any()),
         Some(Err(e)) => Some(view! {
-            <p class="field-error" role="alert" data-testid="install-error">{e}</p>
+            <p class="field-error" role="alert" data-testid="install-error">{e.user_message()}</p>
         }.into_any()),
         None => None,
     }
@@ -114,7 +114,7 @@ pub(super) fn Marketplace(kind: Extension, on_installed: Callback<()>) -> impl I
                     on_installed.run(());
                     load.dispatch(());
                 }
-                Err(e) => note.set(Some((entry.name.clone(), e, true))),
+                Err(e) => note.set(Some((entry.name.clone(), e.user_message(), true))),
             }
         }
     });

@@ -63,7 +63,10 @@ fn OptionsBody(active: ActiveBackend, offers: Offers) -> impl IntoView {
     );
     let opts = RwSignal::new(usable);
     let error = RwSignal::new(load_error.map(|e| {
-        format!("Starting with the defaults: {e}. Choosing an option here replaces them.")
+        format!(
+            "Starting with the defaults: {}. Choosing an option here replaces them.",
+            e.user_message()
+        )
     }));
     let id = StoredValue::new(id);
     // Every change is remembered at once (a refused directory is not).
@@ -71,7 +74,9 @@ fn OptionsBody(active: ActiveBackend, offers: Offers) -> impl IntoView {
         opts.update(|o| f(o));
         match svc::save(&id.get_value(), &opts.get_untracked()) {
             Ok(()) => error.set(None),
-            Err(e) => error.set(Some(e)),
+            Err(e) => error.set(Some(format!(
+                "Could not remember the options in this browser: {e}"
+            ))),
         }
     };
 

@@ -21,7 +21,7 @@ use canvas_core::conversations::events::recent::{Recent, RECENT_TIMELINES};
 use canvas_core::conversations::events::stream::{auth_frame, user_message_frame};
 use canvas_core::conversations::events::{ExecutionStatus, PendingAction, Timeline, ViewItem};
 use canvas_core::conversations::live::{has_older, history_query, live_source, Live};
-use canvas_core::error::ApiError;
+use canvas_core::error::{ActionError, ApiError};
 use canvas_core::transport::routing::ConversationRef;
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
@@ -446,7 +446,7 @@ impl ConversationStore {
     }
 
     /// Send a user message (run: true): over the socket when it is open, else over REST.
-    pub async fn send(&self, text: String) -> Result<(), String> {
+    pub async fn send(&self, text: String) -> Result<(), ActionError> {
         let sent = {
             let i = self.inner.borrow();
             i.link.opened()
@@ -465,7 +465,7 @@ impl ConversationStore {
             .send_message(&self.conv, &text, true)
             .send(&c.transport)
             .await
-            .map_err(|e| e.user_message())
+            .map_err(ActionError::from)
     }
 
     /// Takes in a usage report (streamed, or the conversation's info): merged into what is
@@ -480,7 +480,7 @@ impl ConversationStore {
 
     /// Send a user message that may carry images: text alone goes as [`Self::send`]; with
     /// images, over REST.
-    pub async fn send_with_images(&self, msg: OutgoingMessage) -> Result<(), String> {
+    pub async fn send_with_images(&self, msg: OutgoingMessage) -> Result<(), ActionError> {
         if msg.image_urls.is_empty() {
             return self.send(msg.text).await;
         }
@@ -489,7 +489,7 @@ impl ConversationStore {
             .send_user_message(&self.conv, &msg, true)
             .send(&c.transport)
             .await
-            .map_err(|e| e.user_message())
+            .map_err(ActionError::from)
     }
 }
 
@@ -531,7 +531,7 @@ pub enum Control {
 impl ConversationStore {
     /// Run, pause, interrupt, or answer the pending confirmation (REST); a rejection carries
     /// `reason` (else "Rejected by the user").
-    pub async fn control(&self, op: Control, reason: Option<&str>) -> Result<(), String> {
+    pub async fn control(&self, op: Control, reason: Option<&str>) -> Result<(), ActionError> {
         let c = client(self.backends, &self.active);
         let conv = &self.conv;
         let call = match op {
@@ -545,6 +545,6 @@ impl ConversationStore {
                 Some(reason.unwrap_or("Rejected by the user")),
             ),
         };
-        call.send(&c.transport).await.map_err(|e| e.user_message())
+        call.send(&c.transport).await.map_err(ActionError::from)
     }
 }

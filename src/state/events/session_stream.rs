@@ -11,6 +11,7 @@ use crate::platform::sse::{self, SseStream};
 use crate::state::api::client;
 use canvas_core::client::Live;
 use canvas_core::conversations::events::link::{self, End, LiveLink};
+use canvas_core::error::ActionError;
 use canvas_core::omnigent::stream::{Changed, SessionStream};
 use gloo_timers::callback::Interval;
 use leptos::prelude::*;
@@ -185,7 +186,7 @@ impl ConversationStore {
 
     /// Resolves once the session stream is subscribed (at once when this conversation has no
     /// session stream); fails after [`SUBSCRIBE_WAIT_MS`] with what to do.
-    pub(super) async fn session_subscribed(&self) -> Result<(), String> {
+    pub(super) async fn session_subscribed(&self) -> Result<(), ActionError> {
         let mut waited = 0;
         loop {
             let ready = {
@@ -196,11 +197,11 @@ impl ConversationStore {
                 return Ok(());
             }
             if waited >= SUBSCRIBE_WAIT_MS {
-                return Err(
+                return Err(ActionError::Refused(
                     "Not connected to the session's live stream yet, so the reply \
                             could be missed. Wait for “Live”, then send again."
                         .to_string(),
-                );
+                ));
             }
             crate::platform::time::sleep_ms(SUBSCRIBE_POLL_MS).await;
             waited += SUBSCRIBE_POLL_MS;

@@ -121,9 +121,12 @@ pub fn Composer(
         }
     });
     let error = move || {
-        slash_error
-            .get()
-            .or_else(|| send.value().get().and_then(|r| r.err()))
+        slash_error.get().or_else(|| {
+            send.value()
+                .get()
+                .and_then(|r| r.err())
+                .map(|e| e.user_message())
+        })
     };
 
     // The `/` menu: built-in commands, then the triggers of the backend's enabled skills.

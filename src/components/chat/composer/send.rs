@@ -6,6 +6,7 @@ use crate::state::events::ConversationStore;
 use canvas_core::agent_server::dto::OutgoingMessage;
 use canvas_core::conversations::attachments::message_text;
 use canvas_core::conversations::live::draft_after_send;
+use canvas_core::error::ActionError;
 use leptos::prelude::*;
 
 /// Uploads the attached files (a taken name sets `taken` and sends nothing), then sends the
@@ -17,7 +18,7 @@ pub(super) fn send_action(
     uploading: RwSignal<Option<String>>,
     taken: RwSignal<Option<(String, Vec<String>)>>,
     draft: RwSignal<String>,
-) -> Action<(String, OnConflict), Result<(), String>> {
+) -> Action<(String, OnConflict), Result<(), ActionError>> {
     Action::new_local(move |(text, on_conflict): &(String, OnConflict)| {
         let (s, text, on_conflict, dir) =
             (s.clone(), text.clone(), *on_conflict, upload_dir.clone());

@@ -179,7 +179,9 @@ impl ConversationTools {
                         }
                     }
                 };
-                notice.try_set(Some(done.unwrap_or_else(Notice::Failed)));
+                notice.try_set(Some(
+                    done.unwrap_or_else(|e| Notice::Failed(e.user_message())),
+                ));
             }
         });
         Self {

@@ -149,7 +149,10 @@ fn upload_action(
                     let r =
                         uploads::upload_browser_file(backends, &active, &conv, &dir, file).await;
                     uploading.set(None);
-                    upload_status.set(Some(r.map(|target| format!("Uploaded {target}"))));
+                    upload_status.set(Some(
+                        r.map(|target| format!("Uploaded {target}"))
+                            .map_err(|e| e.user_message()),
+                    ));
                 }
                 listing.refetch();
             }
