@@ -1374,7 +1374,7 @@ proptest! {
                 StreamStep::Open(now) => s.connection_opened(now),
                 StreamStep::Snapshot(items) => s.apply_snapshot_items(&items),
                 StreamStep::Check(now) => {
-                    let _ = (s.needs_reconnect(now), s.subscribed(), s.ended(), s.last_seen_ms());
+                    let _ = (s.needs_reconnect(now), s.subscribed(), s.ended());
                     Changed::Nothing
                 }
             };

@@ -83,7 +83,6 @@ fn the_capture_step_by_step() {
     assert_eq!(s.items()[1].timestamp, "2026-11-30T09:20:52Z");
     assert_eq!(s.items()[0].timestamp, "", "input.consumed carries no time");
     // Status: running during the turn, idle at the end.
-    assert_eq!(s.session_status(), Some(&SessionStatus::Idle));
     assert_eq!(s.status(), ExecutionStatus::Idle);
     assert_eq!(s.usage().context_tokens, Some(16));
     assert_eq!(s.usage().context_window, Some(128_000));
@@ -584,7 +583,9 @@ fn heartbeats_and_the_reconnect_rule() {
     // A new connection waits for its own heartbeat again.
     s.connection_opened(200_000);
     assert!(!s.subscribed());
-    assert_eq!(s.last_seen_ms(), Some(200_000));
+    // Its opening counts as life: silent for the reconnect window, not a moment longer.
+    assert!(!s.needs_reconnect(200_000 + RECONNECT_AFTER_MS));
+    assert!(s.needs_reconnect(200_000 + RECONNECT_AFTER_MS + 1));
     // The server ending the stream on purpose.
     s.feed("data: [DONE]\n\n", 200_001);
     assert!(s.ended());
@@ -611,10 +612,7 @@ fn failures_titles_and_odd_events() {
     }
     // Only the interrupt (with no data) showed something.
     assert_eq!(kinds(&s), [ItemKind::Paused]);
-    assert_eq!(
-        s.session_status(),
-        Some(&SessionStatus::Unknown(String::new()))
-    );
+    assert_eq!(s.status(), ExecutionStatus::Unknown(String::new()));
     s.apply_event(
         &json!({"type": "session.status", "status": "failed",
             "error": {"code": "harness_crashed", "message": "The harness exited"}}),

@@ -81,11 +81,6 @@ impl ServerInfo {
     pub fn gate(&self) -> Result<Version, GateError> {
         gate(&json!({"version": self.version, "sdk_version": self.sdk_version}))
     }
-
-    /// Whether the server advertises a capability.
-    pub fn has_capability(&self, name: &str) -> bool {
-        self.capabilities.iter().any(|c| c == name)
-    }
 }
 
 /// `workspace` of a conversation.

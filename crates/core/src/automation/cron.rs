@@ -1043,7 +1043,8 @@ impl CronSchedule {
 
     /// The next `count` fire times after `after_utc_secs` (each by [`CronSchedule::next_after`]
     /// from the previous one), strictly increasing; fewer if the schedule runs out.
-    pub fn next_runs(&self, after_utc_secs: i64, zone: &dyn ZoneRules, count: usize) -> Vec<i64> {
+    #[cfg(test)]
+    fn next_runs(&self, after_utc_secs: i64, zone: &dyn ZoneRules, count: usize) -> Vec<i64> {
         let mut out = Vec::with_capacity(count.min(1_000));
         let mut at = after_utc_secs;
         while out.len() < count {
@@ -1077,14 +1078,6 @@ impl CronSchedule {
             at = next;
         }
         min
-    }
-
-    /// When the schedule fires more often than `floor_secs` allows (the service's cron
-    /// capability `minIntervalSeconds`), the sentence to show; `None` when it is fine.
-    pub fn interval_warning(&self, floor_secs: i64) -> Option<String> {
-        (self.min_interval_secs() < floor_secs).then(|| {
-            format!("runs more often than this service allows (every {floor_secs} s at most)")
-        })
     }
 
     /// croniter's `get_next` on a naive datetime: the first matching wall-clock minute strictly
@@ -1964,12 +1957,8 @@ mod tests {
         for (expr, want) in table {
             assert_eq!(parse(expr).unwrap().min_interval_secs(), want, "{expr:?}");
         }
-        let every_minute = parse("* * * * *").unwrap();
-        assert_eq!(
-            every_minute.interval_warning(300).as_deref(),
-            Some("runs more often than this service allows (every 300 s at most)")
-        );
-        assert_eq!(every_minute.interval_warning(60), None);
+        // What the form checks against the service's floor (`automation::model`).
+        assert_eq!(parse("* * * * *").unwrap().min_interval_secs(), 60);
     }
 
     #[test]

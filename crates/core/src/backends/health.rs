@@ -225,12 +225,6 @@ impl HealthMap {
     pub fn remove(&mut self, backend_id: &str) -> bool {
         self.entries.remove(backend_id).is_some()
     }
-
-    /// Keep only entries whose id is in `backends`.
-    pub fn retain_registered(&mut self, backends: &[Backend]) {
-        self.entries
-            .retain(|id, _| backends.iter().any(|b| &b.id == id));
-    }
 }
 
 /// Read the health map from localStorage: missing, corrupt or unreadable = empty.
@@ -277,11 +271,6 @@ impl ProbePolicy {
     /// on a retry (4xx, decode, version gate). One probe records exactly one outcome.
     pub fn should_retry(&self, kind: ErrorKind, attempt: u32) -> bool {
         attempt < self.quick_retries && is_transient(kind)
-    }
-
-    /// Whether the backend should be probed on the periodic timer (disabled ones are not).
-    pub fn should_probe(&self, health: &HealthMap, backend_id: &str) -> bool {
-        !health.is_disabled(backend_id)
     }
 }
 
@@ -663,8 +652,9 @@ mod tests {
         for _ in 0..5 {
             h.record_failure("b", 1, "x");
         }
-        assert!(!ProbePolicy::DEFAULT.should_probe(&h, "b"));
-        assert!(ProbePolicy::DEFAULT.should_probe(&h, "other"));
+        // What the periodic probe and the shell ask before probing a backend.
+        assert!(h.is_disabled("b"));
+        assert!(!h.is_disabled("other"));
     }
 
     #[test]

@@ -71,7 +71,7 @@ pub fn last_conversation(
     read_last_conversations(local).remove(&scope_key(backend_id, org_id))
 }
 
-/// Remember the last conversation opened on this backend + org.
+/// Remember the last conversation opened on this backend + org (an empty id forgets it).
 pub fn set_last_conversation(
     local: &dyn Storage,
     backend_id: &str,
@@ -86,15 +86,6 @@ pub fn set_last_conversation(
         map.insert(key, conversation_id.to_string());
     }
     write_map(local, &map)
-}
-
-/// Forget the last conversation of this backend + org (e.g. it was deleted).
-pub fn clear_last_conversation(
-    local: &dyn Storage,
-    backend_id: &str,
-    org_id: Option<&str>,
-) -> Result<(), StorageError> {
-    set_last_conversation(local, backend_id, org_id, "")
 }
 
 /// Forget every entry of a backend (all orgs), e.g. when it is removed. An empty map removes
@@ -134,7 +125,8 @@ mod tests {
         assert_eq!(last_conversation(&s, "b", Some("p")), None);
         let stored: Value = serde_json::from_str(&s.peek(LAST_CONVERSATION_KEY).unwrap()).unwrap();
         assert_eq!(stored, json!({"b": "c1", "b::o": "c2", "x": "c3"}));
-        clear_last_conversation(&s, "b", None).unwrap();
+        // An empty id forgets the entry.
+        set_last_conversation(&s, "b", None, "").unwrap();
         assert_eq!(last_conversation(&s, "b", None), None);
     }
 

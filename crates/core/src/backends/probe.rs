@@ -75,13 +75,6 @@ pub enum ProbeOutcome {
     },
 }
 
-impl ProbeOutcome {
-    /// Whether the probe succeeded.
-    pub fn is_healthy(&self) -> bool {
-        matches!(self, ProbeOutcome::Healthy { .. })
-    }
-}
-
 fn plan_for(backend: &Backend, path: &str, authenticated: bool, timeout_ms: u32) -> RequestPlan {
     RequestPlan {
         method: Method::Get,
@@ -338,7 +331,7 @@ mod tests {
             info("1.28.0"),
         ]);
         let out = run(probe(&local(), &t, ProbePolicy::DEFAULT, |_| async {}));
-        assert!(out.is_healthy());
+        assert!(matches!(out, ProbeOutcome::Healthy { .. }), "{out:?}");
     }
 
     #[test]

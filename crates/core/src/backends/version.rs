@@ -290,12 +290,6 @@ pub fn gate(server_info: &Value) -> Result<Version, GateError> {
     Ok(version)
 }
 
-/// The version badge text: the parsed version, or nothing (BR-9).
-pub fn version_badge(server_info: &Value) -> Option<String> {
-    let reported = reported_version(server_info)?;
-    Version::parse(&reported).ok().map(|v| v.to_string())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -499,16 +493,14 @@ mod tests {
 
     #[test]
     fn br9_badge_shows_parsed_version_or_nothing() {
+        // The shell's badge is the version the gate passed (`Connected(version)`), printed.
+        let badge = |info: Value| gate(&info).ok().map(|v| v.to_string());
         assert_eq!(
-            version_badge(&json!({"version": "v1.30.0+abc"})).as_deref(),
+            badge(json!({"version": "v1.30.0+abc"})).as_deref(),
             Some("1.30.0")
         );
-        assert_eq!(
-            version_badge(&json!({"version": "1.2.3"})).as_deref(),
-            Some("1.2.3")
-        );
-        assert_eq!(version_badge(&json!({"version": "main"})), None);
-        assert_eq!(version_badge(&json!({})), None);
+        assert_eq!(badge(json!({"version": "main"})), None);
+        assert_eq!(badge(json!({})), None);
     }
 
     fn arb_version() -> impl Strategy<Value = Version> {
@@ -531,7 +523,7 @@ mod tests {
         fn br9_parse_never_panics(s in any::<String>()) {
             let _ = Version::parse(&s);
             let _ = gate(&json!({ "version": s.clone() }));
-            let _ = version_badge(&json!({ "sdk_version": s }));
+            let _ = gate(&json!({ "sdk_version": s }));
         }
 
         #[test]

@@ -346,7 +346,10 @@ mod tests {
         assert_eq!(info.version.as_deref(), Some("1.58.2"));
         assert_eq!(info.title.as_deref(), Some("OpenHands Agent Server"));
         assert!(info.usable_tools.iter().any(|t| t == "terminal"));
-        assert!(info.has_capability("conversation_runtime_routes_v1"));
+        assert!(info
+            .capabilities
+            .iter()
+            .any(|c| c == "conversation_runtime_routes_v1"));
         assert_eq!(info.gate(), Ok(Version::parse("1.58.2").unwrap()));
     }
 

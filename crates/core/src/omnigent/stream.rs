@@ -477,11 +477,6 @@ impl SessionStream {
             })
     }
 
-    /// The session's own status value, if known.
-    pub fn session_status(&self) -> Option<&SessionStatus> {
-        self.status.as_ref()
-    }
-
     /// The current connection got its first `session.heartbeat`: the subscription is live, so
     /// a message posted now will be seen on the stream.
     pub fn subscribed(&self) -> bool {
@@ -498,11 +493,6 @@ impl SessionStream {
         }
         self.last_seen
             .is_some_and(|t| now_ms.saturating_sub(t) > RECONNECT_AFTER_MS)
-    }
-
-    /// When the current connection last showed life (milliseconds), if one is open.
-    pub fn last_seen_ms(&self) -> Option<i64> {
-        self.last_seen
     }
 
     /// The server ended the stream on purpose (`data: [DONE]`, e.g. the session was closed);

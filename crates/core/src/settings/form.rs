@@ -29,14 +29,6 @@ impl SchemaKind {
         }
     }
 
-    /// The member of `GET /api/settings` holding the values.
-    pub fn settings_member(self) -> &'static str {
-        match self {
-            SchemaKind::Agent => "agent_settings",
-            SchemaKind::Conversation => "conversation_settings",
-        }
-    }
-
     /// The member of the `PATCH /api/settings` body carrying changes.
     pub fn diff_member(self) -> &'static str {
         match self {
@@ -803,7 +795,6 @@ mod tests {
             SchemaKind::Conversation.path(),
             "/api/settings/conversation-schema"
         );
-        assert_eq!(SchemaKind::Agent.settings_member(), "agent_settings");
         assert_eq!(
             SchemaKind::Conversation.diff_member(),
             "conversation_settings_diff"

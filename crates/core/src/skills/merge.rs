@@ -20,7 +20,7 @@
 //! - The user's `disabled_skills` are applied AFTER the merge (the app server's
 //!   `_load_skills_and_update_agent`): a disabled name marks the winning skill
 //!   [`MergedSkill::disabled`]; it stays in the list for the UI but leaves
-//!   [`Merged::enabled`] / [`Merged::active_names`], and the lower-tier skill it overrode does
+//!   [`Merged::enabled`], and the lower-tier skill it overrode does
 //!   NOT come back.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -237,11 +237,6 @@ impl MergedSkill {
         KindFilter::of(&self.skill)
     }
 
-    /// Whether it hides a lower-tier skill.
-    pub fn is_override(&self) -> bool {
-        !self.overrides.is_empty()
-    }
-
     fn matches_text(&self, needle: &str) -> bool {
         let hit = |s: &str| s.to_lowercase().contains(needle);
         hit(&self.skill.name)
@@ -264,11 +259,6 @@ impl Merged {
     /// The skills the agent gets: every entry not disabled.
     pub fn enabled(&self) -> impl Iterator<Item = &MergedSkill> + '_ {
         self.skills.iter().filter(|s| !s.disabled)
-    }
-
-    /// The names of [`Merged::enabled`].
-    pub fn active_names(&self) -> Vec<&str> {
-        self.enabled().map(|s| s.skill.name.as_str()).collect()
     }
 
     /// The entry named exactly `name`.
@@ -583,7 +573,6 @@ mod tests {
                     assert_eq!(s.tier, higher);
                     assert_eq!(s.skill, hi);
                     assert_eq!(s.overrides, [(lower, lo.source.clone())]);
-                    assert!(s.is_override());
                     assert!(s.shadowed.is_empty());
                 }
             }
@@ -751,7 +740,6 @@ mod tests {
             [Some(legacy_src.clone()), Some(micro_src.clone())]
         );
         assert!(s.overrides.is_empty());
-        assert!(!s.is_override());
 
         // Two answers for the same tier count as one list, in the given order.
         let first = repo("setup", Some(&user_src("setup")));
@@ -862,7 +850,8 @@ mod tests {
                 ["agents", "docker", "ssh", "work_hosts"],
                 "{disabled:?}"
             );
-            assert_eq!(m.active_names(), case.active, "{disabled:?}");
+            let active: Vec<&str> = m.enabled().map(|s| s.skill.name.as_str()).collect();
+            assert_eq!(active, case.active, "{disabled:?}");
             assert_eq!(m.enabled().count(), case.active.len());
             let got: Vec<&str> = m
                 .skills

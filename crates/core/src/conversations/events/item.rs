@@ -190,11 +190,6 @@ impl ExecutionStatus {
             ExecutionStatus::Unknown(s) => s,
         }
     }
-
-    /// The agent is working (a run is in progress): `running`.
-    pub fn is_running(&self) -> bool {
-        matches!(self, ExecutionStatus::Running)
-    }
 }
 
 /// An action that has no observation yet, offered for approve/reject while the conversation
