@@ -25,7 +25,7 @@ pub fn App() -> impl IntoView {
     state::first_paint::provide_first_paint();
     crate::services::first_page::provide_first_page(
         backends,
-        canvas_core::conversations::sidebar::SIDEBAR_PAGE_SIZE,
+        canvas_core::conversations::list::sidebar::SIDEBAR_PAGE_SIZE,
         crate::services::sidebar::collapsed(),
     );
     crate::components::backends::provide_backends_ui();

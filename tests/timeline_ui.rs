@@ -5,7 +5,7 @@
 mod support;
 
 use agent_canvas::components::chat::items::TimelineItem;
-use canvas_core::conversations::events::{ItemKind, ViewItem};
+use canvas_core::conversations::live::events::{ItemKind, ViewItem};
 use leptos::prelude::*;
 use support::*;
 use wasm_bindgen::JsCast;

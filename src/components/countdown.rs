@@ -2,7 +2,7 @@
 //! a connection that is away ("next try in 4 s", "checking again in 21 s").
 
 use crate::platform::time::every;
-use canvas_core::conversations::events::stream::seconds_left;
+use canvas_core::conversations::live::events::stream::seconds_left;
 use leptos::prelude::*;
 use std::time::Duration;
 

@@ -104,6 +104,8 @@ pub fn Shortcuts(request: Request) -> impl IntoView {
     let base = base_path();
     let launcher = href("/");
     let help = RwSignal::new(false);
+    // Said (to screen readers, and to tests) when Alt+↓/↑ has nowhere to go.
+    let edge = RwSignal::new(None::<&'static str>);
     let travel_go = go.clone();
     let travel = Action::new_local(move |forward: &bool| {
         let forward = *forward;
@@ -128,6 +130,11 @@ pub fn Shortcuts(request: Request) -> impl IntoView {
             } else {
                 None
             };
+            edge.try_set(target.is_none().then_some(if forward {
+                "This is the last conversation."
+            } else {
+                "This is the first conversation."
+            }));
             match target {
                 Some((href, true)) => go(&href, false),
                 // Another backend: a full page load applies its pin (BR-5).
@@ -156,9 +163,12 @@ pub fn Shortcuts(request: Request) -> impl IntoView {
         }
     });
     let close = Callback::new(move |_: ()| help.set(false));
-    move || {
-        help.get()
-            .then(|| untrack(|| view! { <ShortcutsDialog close=close /> }))
+    view! {
+        <p class="visually-hidden" role="status" data-testid="travel-note">{move || edge.get()}</p>
+        {move || {
+            help.get()
+                .then(|| untrack(|| view! { <ShortcutsDialog close=close /> }))
+        }}
     }
 }
 

@@ -8,7 +8,7 @@ use crate::links::{pinned, use_go};
 use crate::services::settings;
 use crate::state::backends::use_backends;
 use canvas_core::conversations::live::message_to_send;
-use canvas_core::conversations::llm_settings::{effective_llm, mask_key, ServerLlm};
+use canvas_core::conversations::start::llm_settings::{effective_llm, mask_key, ServerLlm};
 use leptos::prelude::*;
 
 #[component]

@@ -35,20 +35,16 @@ pub fn StartTaskPage(task_id: String) -> impl IntoView {
             Ok::<_, String>((active, task))
         }
     });
-    // The last answer stays on screen while the next poll runs.
-    let last = RwSignal::new(None::<Poll>);
-    Effect::new(move |_| {
-        if let Some(p) = task.get() {
-            last.set(Some(p));
-        }
-    });
+    // The last answer stays on screen while the next poll runs (a resource keeps its value
+    // until the new one is in).
+    let last = move || -> Option<Poll> { task.get() };
     every(POLL, move || {
         if !done.get_untracked() {
             tick.update(|t| *t = t.wrapping_add(1));
         }
     });
     Effect::new(move |_| {
-        let Some(Ok((active, Some(t)))) = last.get() else {
+        let Some(Ok((active, Some(t)))) = last() else {
             return;
         };
         match t.status {
@@ -64,7 +60,7 @@ pub fn StartTaskPage(task_id: String) -> impl IntoView {
         }
     });
     let back = move || backends.active.with(|a| pinned("/conversations", a));
-    let body = move || match last.get() {
+    let body = move || match last() {
         None => {
             view! { <p class="loading" data-testid="start-task-loading">"Starting…"</p> }.into_any()
         }

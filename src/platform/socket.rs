@@ -2,7 +2,7 @@
 //! sends the auth frame first (the key never goes into the URL), and reports open / message /
 //! close to callbacks. Dropping it detaches the callbacks and closes the socket, so a replaced
 //! socket can never report anything afterwards. The stream rules (backoff, generations,
-//! watchdog) are in `canvas_core::conversations::events::stream`; `state::events` drives them.
+//! watchdog) are in `canvas_core::conversations::live::events::stream`; `state::events` drives them.
 
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;

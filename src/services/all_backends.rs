@@ -1,7 +1,7 @@
 //! One conversation list across every backend (issue #16): each source's first page fetched
 //! in parallel through its own client, each backend with its own deadline, merged by core
-//! (`canvas_core::conversations::all_backends`). A source is a backend, and for a cloud backend each org the
-//! user picked (`canvas_core::conversations::all_backends::plan_sources`, `orgs_to_list`): the org of this
+//! (`canvas_core::conversations::list::all_backends`). A source is a backend, and for a cloud backend each org the
+//! user picked (`canvas_core::conversations::list::all_backends::plan_sources`, `orgs_to_list`): the org of this
 //! tab's selection and of the last selection made in any tab, else its personal workspace.
 //! A backend that fails, is too slow or is disabled by the circuit breaker becomes one note and
 //! never holds up the others; health is recorded as for any request (successes by the
@@ -12,7 +12,7 @@ use crate::services::backends::load_orgs;
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::record::Backend;
 use canvas_core::backends::selection::{parse_selection, ActiveBackend, Selection};
-use canvas_core::conversations::all_backends::{
+use canvas_core::conversations::list::all_backends::{
     append_page, merge, next_pages, org_sources, plan_sources, source_label, MergedList, SourceKey,
     SourceOutcome, SourcePlan, SOURCE_TIMEOUT_MS,
 };

@@ -9,11 +9,11 @@ use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::{ActiveBackend, CacheScope};
 use canvas_core::client::unified::{ConversationSummary, Created};
 use canvas_core::client::{backend_api, ConversationRef, SendPlanned};
-use canvas_core::conversations::create::new_conversation;
-use canvas_core::conversations::events::recent::{Recent, RECENT_TIMELINES};
-use canvas_core::conversations::launch_options::{chosen_dir, working_dir_for};
-use canvas_core::conversations::llm_settings::{effective_llm, ServerLlm};
-use canvas_core::conversations::user_paused::{is_user_paused, set_user_paused};
+use canvas_core::conversations::live::events::recent::{Recent, RECENT_TIMELINES};
+use canvas_core::conversations::live::user_paused::{is_user_paused, set_user_paused};
+use canvas_core::conversations::start::create::new_conversation;
+use canvas_core::conversations::start::launch_options::{chosen_dir, working_dir_for};
+use canvas_core::conversations::start::llm_settings::{effective_llm, ServerLlm};
 use canvas_core::error::{ActionError, ApiError};
 use std::cell::RefCell;
 

@@ -8,8 +8,8 @@ use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::unified::ConversationSummary;
 use canvas_core::client::SendPlanned;
+use canvas_core::conversations::list::paging::{Ask, Effect, Input, Paging, Ticket};
 use canvas_core::conversations::list::{append_page, REFRESH_INTERVAL_MS};
-use canvas_core::conversations::paging::{Ask, Effect, Input, Paging, Ticket};
 use canvas_core::error::ApiError;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -21,11 +21,11 @@ pub(crate) fn tab_hidden() -> bool {
         .is_some_and(|d| d.hidden())
 }
 
-pub use canvas_core::conversations::paging::ListState;
+pub use canvas_core::conversations::list::paging::ListState;
 
 /// The list's state, shared by the page and its rows. Paging (first page, "Load more",
 /// refresh, late answers of a list that started over) is core's
-/// [`Paging`](canvas_core::conversations::paging::Paging) machine: this only performs its
+/// [`Paging`](canvas_core::conversations::list::paging::Paging) machine: this only performs its
 /// effects (send a request, write a signal).
 #[derive(Clone, Copy)]
 pub struct ListCtx {

@@ -10,11 +10,11 @@ use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::unified::{EventQuery, MAX_PAGE_LIMIT};
 use canvas_core::client::{Client, Planned};
 use canvas_core::client::{ConversationRef, SendPlanned};
-use canvas_core::conversations::events::Timeline;
-use canvas_core::conversations::export::{
+use canvas_core::conversations::chat::export::{
     export_file_name, transcript_json, transcript_markdown, TranscriptMeta,
 };
-use canvas_core::conversations::slash::ExportFormat;
+use canvas_core::conversations::chat::slash::ExportFormat;
+use canvas_core::conversations::live::events::Timeline;
 use canvas_core::error::{ActionError, ApiError};
 use serde_json::Value;
 
@@ -210,7 +210,7 @@ pub async fn usage(
     backends: BackendsCtx,
     active: &ActiveBackend,
     conv: &ConversationRef,
-) -> Result<canvas_core::conversations::usage::Usage, ActionError> {
+) -> Result<canvas_core::conversations::live::usage::Usage, ActionError> {
     with_tools(backends, active, |api| api.usage(conv))
         .await
         .map_err(ActionError::from)

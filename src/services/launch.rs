@@ -1,5 +1,5 @@
 //! New conversation options (issue #13): what the launcher starts conversations with on each
-//! backend (`canvas_core::conversations::launch_options`), remembered in this browser, and what the backend
+//! backend (`canvas_core::conversations::start::launch_options`), remembered in this browser, and what the backend
 //! offers to choose from (LLM profiles, stored secrets, registered workspaces, recent and
 //! neighbouring directories).
 
@@ -7,7 +7,9 @@ use crate::platform::storage::WebStorage;
 use crate::services::settings;
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
-use canvas_core::conversations::launch_options::{launch_options_key, DirChoice, LaunchOptions};
+use canvas_core::conversations::start::launch_options::{
+    launch_options_key, DirChoice, LaunchOptions,
+};
 use canvas_core::error::{ActionError, ApiError};
 use canvas_core::storage::{Storage, StorageError};
 

@@ -1,5 +1,5 @@
 //! LLM settings per backend: this browser's copy in `localStorage` (key
-//! `canvas_core::conversations::llm_settings::llm_settings_key`), and the agent server's own settings
+//! `canvas_core::conversations::start::llm_settings::llm_settings_key`), and the agent server's own settings
 //! where it offers them (`GET`/`PATCH /api/settings`, secrets round-tripped encrypted); the
 //! server's named secrets (`/api/settings/secrets`, issue #13).
 
@@ -10,8 +10,8 @@ use canvas_core::agent_server::dto::Settings;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::SendPlanned;
 use canvas_core::client::{Client, Planned};
-use canvas_core::conversations::create::settings_with_encrypted_secrets;
-use canvas_core::conversations::llm_settings::{llm_settings_key, LlmSettings, ServerLlm};
+use canvas_core::conversations::start::create::settings_with_encrypted_secrets;
+use canvas_core::conversations::start::llm_settings::{llm_settings_key, LlmSettings, ServerLlm};
 use canvas_core::error::ApiError;
 use canvas_core::settings::form::{decode_schema, Schema, SchemaKind};
 use canvas_core::settings::mcp::{decode_mcp_config, decode_mcp_test, McpServer, McpTest};
@@ -64,7 +64,7 @@ pub async fn load_server(backends: BackendsCtx, active: &ActiveBackend) -> Optio
 pub async fn workspaces(
     backends: BackendsCtx,
     active: &ActiveBackend,
-) -> Result<Vec<canvas_core::conversations::launch_options::DirChoice>, ApiError> {
+) -> Result<Vec<canvas_core::conversations::start::launch_options::DirChoice>, ApiError> {
     with_pages(backends, active, |p| p.list_workspaces()).await
 }
 
@@ -73,7 +73,7 @@ pub async fn subdirectories(
     backends: BackendsCtx,
     active: &ActiveBackend,
     path: &str,
-) -> Result<Vec<canvas_core::conversations::launch_options::DirChoice>, ApiError> {
+) -> Result<Vec<canvas_core::conversations::start::launch_options::DirChoice>, ApiError> {
     with_pages(backends, active, |p| p.subdirectories(path)).await
 }
 

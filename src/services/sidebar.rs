@@ -1,6 +1,6 @@
 //! The sidebar's conversation list (issue #16): the active backend's conversations in pages
 //! (a [`ListCtx`] of its own), pins and seen marks in `localStorage` (rules in
-//! `canvas_core::conversations::sidebar`), and the pinned conversations that are not on a loaded page.
+//! `canvas_core::conversations::list::sidebar`), and the pinned conversations that are not on a loaded page.
 
 use crate::platform::storage::WebStorage;
 use crate::services::conversation_list::ListCtx;
@@ -9,7 +9,7 @@ use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::unified::ConversationSummary;
 use canvas_core::client::SendPlanned;
-use canvas_core::conversations::sidebar::{self, Seen, COLLAPSED_KEY};
+use canvas_core::conversations::list::sidebar::{self, Seen, COLLAPSED_KEY};
 use canvas_core::storage::Storage;
 use leptos::prelude::*;
 

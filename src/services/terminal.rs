@@ -9,7 +9,7 @@ use crate::state::workspace::ConvWorkspace;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::unified::EventQuery;
 use canvas_core::client::SendPlanned;
-use canvas_core::conversations::events::Timeline;
+use canvas_core::conversations::live::events::Timeline;
 use canvas_core::error::ApiError;
 use canvas_core::transport::routing::ConversationRef;
 use canvas_core::workspace::runner::{Effect, Input, Run, POLL_MS};

@@ -158,7 +158,7 @@ pub async fn upload_files(
     for (i, (name, bytes)) in files.iter().enumerate() {
         let name = if existing.contains(name) {
             let taken: Vec<&str> = existing.iter().map(String::as_str).collect();
-            canvas_core::conversations::attachments::keep_both_name(name, &taken)
+            canvas_core::conversations::chat::attachments::keep_both_name(name, &taken)
         } else {
             name.clone()
         };

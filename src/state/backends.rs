@@ -130,7 +130,7 @@ impl BackendsCtx {
         }
         // LLM keys and launcher options stored for a backend that is gone or now points elsewhere go with it.
         let stale = self.backends.with_untracked(|before| {
-            canvas_core::conversations::llm_settings::stale_llm_settings_keys(
+            canvas_core::conversations::start::llm_settings::stale_llm_settings_keys(
                 before,
                 &change.backends,
             )

@@ -85,6 +85,35 @@ fn chunk_defs(loader: &str) -> Result<Vec<ChunkDef>, String> {
     Ok(defs)
 }
 
+/// What the splitter's loader says against what it wrote: every chunk file in `files` has its
+/// definition and every definition its file, and `part` has a load function. The loader is
+/// read by string search ([`chunk_defs`]), so a new `wasm_split_cli_support` that writes it
+/// differently must fail the build here, on the real loader, instead of leaving chunks
+/// unmerged or unloaded.
+fn check_loader(
+    loader: &str,
+    defs: &[ChunkDef],
+    files: &[String],
+    part: &str,
+) -> Result<(), String> {
+    let mut named: Vec<&str> = defs.iter().map(|d| d.file.as_str()).collect();
+    named.sort_unstable();
+    let mut written: Vec<&str> = files.iter().map(String::as_str).collect();
+    written.sort_unstable();
+    if named != written {
+        return Err(format!(
+            "the splitter's loader defines chunks {named:?} but it wrote {written:?}: its format \
+             changed (a new wasm_split_cli_support?), and xtask/src/merge.rs must learn it"
+        ));
+    }
+    if !loader.contains(&format!("export const __wasm_split_load_{part} = ")) {
+        return Err(format!(
+            "the splitter's loader has no load function for the lazy part `{part}`"
+        ));
+    }
+    Ok(())
+}
+
 /// The loader with `members` replaced by one definition `ident` loading `file`, where the
 /// first member was; every dependency list names `ident` once instead of its members.
 fn rewrite_loader(
@@ -378,6 +407,13 @@ pub fn bundle(split_dir: &Path, part: &str, name: &str) -> Result<usize, String>
     let loader =
         fs::read_to_string(&loader_path).map_err(|e| format!("{}: {e}", loader_path.display()))?;
     let defs = chunk_defs(&loader)?;
+    let files: Vec<String> = fs::read_dir(split_dir)
+        .map_err(|e| format!("{}: {e}", split_dir.display()))?
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| n.starts_with("chunk_") && n.ends_with(".wasm"))
+        .collect();
+    check_loader(&loader, &defs, &files, part)?;
     let members: Vec<&ChunkDef> = defs
         .iter()
         .filter(|d| d.users.iter().any(|u| u == part))
@@ -608,5 +644,28 @@ export const __wasm_split_load_sidebar = wrapAsyncCb(makeLoad(() => {\n    x\n}\
         // The definition comes before its first use, where the first member was.
         assert!(out.find("const __chunk_shell").unwrap() < out.find("const __chunk_2").unwrap());
         assert_eq!(chunk_defs(&out).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn a_loader_that_does_not_match_its_chunk_files_stops_the_build() {
+        let defs = chunk_defs(LOADER).unwrap();
+        let files = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        let all = files(&["chunk_3.wasm", "chunk_1.wasm", "chunk_2.wasm"]);
+        assert_eq!(check_loader(LOADER, &defs, &all, "sidebar"), Ok(()));
+        // A chunk written but not found in the loader (its definition written another way).
+        let extra = files(&[
+            "chunk_1.wasm",
+            "chunk_2.wasm",
+            "chunk_3.wasm",
+            "chunk_4.wasm",
+        ]);
+        let e = check_loader(LOADER, &defs, &extra, "sidebar").unwrap_err();
+        assert!(e.contains("format"), "{e}");
+        // No definition found at all.
+        let e = check_loader("export const x = 1;", &[], &all, "sidebar").unwrap_err();
+        assert!(e.contains("chunk_1.wasm"), "{e}");
+        // A part the loader has no load function for.
+        let e = check_loader(LOADER, &defs, &all, "shell").unwrap_err();
+        assert!(e.contains("`shell`"), "{e}");
     }
 }

@@ -15,7 +15,7 @@ use canvas_core::client::{
     backend_api, BashRequest, Call, Client, ConversationRef, Created, EventQuery, ExecutionStatus,
     GitChangeStatus, NewConversation, OutgoingMessage, RoutingContext, SendPlanned, SkillsRequest,
 };
-use canvas_core::conversations::events::{ItemKind, Timeline};
+use canvas_core::conversations::live::events::{ItemKind, Timeline};
 use canvas_core::{ActiveBackend, ApiError, Backend, BackendKind, Version};
 use canvas_harness::{AgentServer, AgentServerOptions};
 use serde_json::json;
@@ -406,7 +406,7 @@ async fn typed_client_against_a_real_agent_server() {
     assert!(count >= 1, "[events count] {count}");
 
     // --- a message with an image (issue #15): stored as sent, shown with its image ---
-    let png = canvas_core::conversations::attachments::data_url("image/png", TINY_PNG);
+    let png = canvas_core::conversations::chat::attachments::data_url("image/png", TINY_PNG);
     let with_image = OutgoingMessage {
         text: "what is in this image?".into(),
         image_urls: vec![png.clone()],

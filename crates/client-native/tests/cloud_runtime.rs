@@ -172,7 +172,7 @@ async fn cloud_upload_and_image_message_through_the_proxy() {
     assert!(down == bytes, "[download] different bytes");
 
     // --- a message with an image through the proxy; history (cloud app API) returns it ---
-    let png = canvas_core::conversations::attachments::data_url("image/png", TINY_PNG);
+    let png = canvas_core::conversations::chat::attachments::data_url("image/png", TINY_PNG);
     let msg = OutgoingMessage {
         text: "what is in this image?".into(),
         image_urls: vec![png.clone()],

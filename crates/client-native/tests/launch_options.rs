@@ -5,7 +5,7 @@
 //! beside the long typed-client test). Needs `CANVAS_AGENT_PYTHON`.
 
 use canvas_core::client::{backend_api, Created, EventQuery, ExecutionStatus, RoutingContext};
-use canvas_core::conversations::launch_options::{lookup_secrets, LaunchOptions};
+use canvas_core::conversations::start::launch_options::{lookup_secrets, LaunchOptions};
 use serde_json::{json, Value};
 
 /// `GET url` with the session key, as JSON (or the status on failure).
@@ -116,15 +116,17 @@ async fn launcher_options_reach_a_real_agent_server() {
         profile: Some(pname.clone()),
         secrets: vec!["CANVAS_LAUNCH_TOKEN".into()],
     };
-    let mut new = canvas_core::conversations::create::new_conversation(
+    let mut new = canvas_core::conversations::start::create::new_conversation(
         "hello from the launcher",
         "5b3e9c1e-1234-4abc-8def-0123456789ab",
         &opts.working_dir,
-        Some(&canvas_core::conversations::llm_settings::LlmSettings {
-            model: "openai/stub-model".into(),
-            base_url: "http://127.0.0.1:9/v1".into(),
-            api_key: "x".into(),
-        }),
+        Some(
+            &canvas_core::conversations::start::llm_settings::LlmSettings {
+                model: "openai/stub-model".into(),
+                base_url: "http://127.0.0.1:9/v1".into(),
+                api_key: "x".into(),
+            },
+        ),
     );
     new.disabled_skills = vec!["some-skill".into()];
     opts.apply(&mut new);

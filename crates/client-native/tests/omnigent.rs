@@ -22,7 +22,7 @@ use canvas_core::client::{
     backend_api, AgentScope, Call, Client, ConversationRef, ExecutionStatus as ListStatus, Method,
     RequestPlan, RoutingContext,
 };
-use canvas_core::conversations::events::{ExecutionStatus, ItemKind};
+use canvas_core::conversations::live::events::{ExecutionStatus, ItemKind};
 use canvas_core::omnigent::{
     harness_readiness, pickable, picker_rows, Agent, HarnessReadiness, NewSession, SessionStream,
     SseParser,

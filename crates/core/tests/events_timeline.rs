@@ -1,7 +1,7 @@
 //! `events::Timeline` against the real agent-server captures (tests/fixtures/events/) and
 //! synthetic streams.
 
-use canvas_core::conversations::events::{
+use canvas_core::conversations::live::events::{
     Applied, ExecutionStatus, IgnoreReason, ItemKind, Timeline, ViewItem,
 };
 use proptest::prelude::*;
@@ -744,7 +744,7 @@ fn file_edits_tools_condensation_pause_and_server_errors() {
                 path: "/w/a.rs".into(),
                 command: "str_replace".into(),
                 summary: Some("edit a.rs".into()),
-                diff: Some(canvas_core::conversations::events::EditDiff {
+                diff: Some(canvas_core::conversations::live::events::EditDiff {
                     old: "a".into(),
                     new: "b".into()
                 }),

@@ -2,10 +2,10 @@
 //! transcript is compared with a golden file (`UPDATE_GOLDEN=1` rewrites it), the JSON
 //! transcript round-trips.
 
-use canvas_core::conversations::events::Timeline;
-use canvas_core::conversations::export::{
+use canvas_core::conversations::chat::export::{
     export_file_name, transcript_json, transcript_markdown, TranscriptMeta,
 };
+use canvas_core::conversations::live::events::Timeline;
 use canvas_core::markdown::{parse, Block};
 use serde_json::Value;
 

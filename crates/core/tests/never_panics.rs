@@ -19,12 +19,14 @@ use canvas_core::backends::selection::{parse_selection, read_selection};
 use canvas_core::backends::url::{app_href, build_backend_link, parse_query, path_segment};
 use canvas_core::client::factory::backend_api;
 use canvas_core::client::ConversationRef;
-use canvas_core::conversations::events::stream::{
+use canvas_core::conversations::live::events::stream::{
     auth_frame, events_socket_url, user_message_frame,
 };
-use canvas_core::conversations::events::{Applied, Timeline, ViewItem};
-use canvas_core::conversations::llm_settings::LlmSettings;
-use canvas_core::conversations::user_paused::{is_user_paused, set_user_paused, USER_PAUSED_KEY};
+use canvas_core::conversations::live::events::{Applied, Timeline, ViewItem};
+use canvas_core::conversations::live::user_paused::{
+    is_user_paused, set_user_paused, USER_PAUSED_KEY,
+};
+use canvas_core::conversations::start::llm_settings::LlmSettings;
 use canvas_core::markdown::{self, parse, safe_href, Align, Block, Inline, ListItem};
 use canvas_core::omnigent::sse::SseParser;
 use canvas_core::omnigent::stream::{Changed, SessionStream};

@@ -2,7 +2,7 @@
 //! answers (typed errors, never a panic), the error body turned into advice, `NewSession`.
 
 use canvas_core::agent_server::dto::ExecutionStatus as SummaryStatus;
-use canvas_core::conversations::events::ExecutionStatus;
+use canvas_core::conversations::live::events::ExecutionStatus;
 use canvas_core::error::ApiError;
 use canvas_core::omnigent::dto::{
     decode_accepted, decode_agents, decode_hosts, decode_info, decode_me, decode_session,

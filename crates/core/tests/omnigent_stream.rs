@@ -1,7 +1,7 @@
 //! `omnigent::stream::SessionStream` driven by the real capture (stream_fresh.txt): the exact
 //! items a user sees at each step, then reconnects, snapshots, deltas, tools and interrupts.
 
-use canvas_core::conversations::events::{ExecutionStatus, ItemKind, ViewItem};
+use canvas_core::conversations::live::events::{ExecutionStatus, ItemKind, ViewItem};
 use canvas_core::omnigent::dto::{decode_session, Session, SessionStatus};
 use canvas_core::omnigent::sse::{SseEvent, SseParser};
 use canvas_core::omnigent::stream::{Changed, SessionStream, RECONNECT_AFTER_MS};

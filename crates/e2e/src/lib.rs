@@ -370,6 +370,12 @@ impl Browser {
     /// say "no request of this kind was made up to this point" without waiting for time to
     /// pass.
     pub async fn record_requests(&self) {
+        self.on_new_document(RECORD_REQUESTS).await;
+    }
+
+    /// Runs `source` in every document this browser loads from now on, before the page's own
+    /// scripts (after a reload too).
+    pub async fn on_new_document(&self, source: &str) {
         let session = self
             .client
             .session_id()
@@ -384,7 +390,7 @@ impl Browser {
             ))
             .json(&json!({
                 "cmd": "Page.addScriptToEvaluateOnNewDocument",
-                "params": {"source": RECORD_REQUESTS},
+                "params": {"source": source},
             }))
             .send()
             .await
@@ -393,7 +399,7 @@ impl Browser {
         let text = resp.text().await.unwrap_or_default();
         assert!(
             status.is_success(),
-            "install the request log: {status} {text}"
+            "install a script for new documents: {status} {text}"
         );
     }
 
@@ -492,7 +498,7 @@ impl Browser {
 
     /// The keys of every row of the open conversation's timeline, oldest first, once it holds
     /// at least `at_least` rows (waiting up to `timeout` for them). The page keeps only a window of rows in the DOM
-    /// (`canvas_core::conversations::window`), so this jumps to the newest rows and scrolls up
+    /// (`canvas_core::conversations::live::window`), so this jumps to the newest rows and scrolls up
     /// window by window, joining each window to the next by the rows they share, until the
     /// oldest loaded row; it loads no older history. A row that arrives while it walks (e.g.
     /// one the server resends in the middle) makes it walk again.
@@ -515,7 +521,7 @@ impl Browser {
              return [first, rows, keys];";
         let window_js = WINDOW.replace(
             "WINDOW_ROWS",
-            &canvas_core::conversations::window::WINDOW_ROWS.to_string(),
+            &canvas_core::conversations::live::window::WINDOW_ROWS.to_string(),
         );
         let read = |v: Value| -> (u64, u64, Vec<String>) {
             (

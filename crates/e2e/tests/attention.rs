@@ -14,6 +14,22 @@ use canvas_fixtures::llm_stub::{self, StubScript};
 use serde_json::{json, Value};
 use std::time::Duration;
 
+/// Records each `Notification` constructed and each tone started (passing them on), and makes
+/// the page read as a background tab.
+const RECORD_ATTENTION: &str = "window.__notes = [];
+    const Real = window.Notification;
+    window.Notification = new Proxy(Real, { construct(target, args) {
+      window.__notes.push([args[0], args[1] && args[1].body]);
+      return Reflect.construct(target, args);
+    } });
+    window.__tones = 0;
+    const start = OscillatorNode.prototype.start;
+    OscillatorNode.prototype.start = function (...args) {
+      window.__tones += 1;
+      return start.apply(this, args);
+    };
+    Object.defineProperty(document, 'visibilityState', {get: () => 'hidden', configurable: true});";
+
 async fn bodies(b: &Browser) -> Value {
     b.js("return window.__notes.map(n => n[1])").await
 }
@@ -59,20 +75,9 @@ async fn the_tab_follows_the_agent_and_a_background_tab_is_told_what_needs_the_p
     let plain_icon = icon(&b).await;
     assert!(plain_icon.ends_with(".svg"), "{plain_icon}");
     let permission = b
-        .js("window.__notes = [];
-             const Real = window.Notification;
-             window.Notification = new Proxy(Real, { construct(target, args) {
-               window.__notes.push([args[0], args[1] && args[1].body]);
-               return Reflect.construct(target, args);
-             } });
-             window.__tones = 0;
-             const start = OscillatorNode.prototype.start;
-             OscillatorNode.prototype.start = function (...args) {
-               window.__tones += 1;
-               return start.apply(this, args);
-             };
-             Object.defineProperty(document, 'visibilityState', {get: () => 'hidden', configurable: true});
-             return Real.permission;")
+        .js(&format!(
+            "{RECORD_ATTENTION} return Notification.permission;"
+        ))
         .await;
     assert_eq!(
         permission,
@@ -144,9 +149,20 @@ async fn the_tab_follows_the_agent_and_a_background_tab_is_told_what_needs_the_p
         "a chime each"
     );
 
-    // Reopening a finished conversation: named at once, and not news (no notification).
+    // Reopening a finished conversation (still in the background, sound on): named at once,
+    // and not news — by the time its history is in and its live link open, it has neither
+    // notified nor chimed.
+    b.on_new_document(RECORD_ATTENTION).await;
     b.client.refresh().await.expect("reload");
     b.shell().wait_title("✓ Watch me · Agent Canvas").await;
+    b.wait_live_link().await;
+    assert_eq!(
+        b.js("return document.visibilityState").await,
+        json!("hidden"),
+        "still a background tab"
+    );
+    assert_eq!(bodies(&b).await, json!([]), "no notification on reopening");
+    assert_eq!(b.js("return window.__tones").await, json!(0), "no chime");
     // Leaving the conversation gives the tab back to the app.
     b.shell().nav("conversations").await;
     b.shell().wait_title("Agent Canvas").await;

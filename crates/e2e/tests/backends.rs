@@ -6,7 +6,7 @@
 use canvas_e2e::{canvas_serve, keys, AgentApi, Browser, Env};
 use canvas_harness::random_hex;
 use serde_json::{json, Value};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Installs a per-frame check (requestAnimationFrame: every state that can be painted) that
 /// records each frame in which the list shows a title that belongs to another backend than the
@@ -51,21 +51,6 @@ async fn leaks(b: &Browser) -> Vec<String> {
     serde_json::from_value(v).unwrap_or_default()
 }
 
-/// Polls the DOM for `d`, failing if a title of the other backend shows up while `id` is
-/// active.
-async fn poll_no_foreign(b: &Browser, d: Duration, forbidden: &str) {
-    let end = Instant::now() + d;
-    while Instant::now() < end {
-        let t = b.list().titles().await;
-        assert!(
-            !t.iter().any(|x| x == forbidden),
-            "{forbidden:?} shown while {:?} is active: {t:?}",
-            b.shell().hook().await
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
 fn tag() -> String {
     random_hex(3).expect("random")
 }
@@ -102,6 +87,8 @@ async fn two_local_backends_add_switch_edit_remove_without_leaking_conversations
     backends
         .wait_active_entry("the Local entry", "default-local")
         .await;
+    // From here to the next page load every animation frame is checked: a title shown while
+    // another backend is active is recorded and read back below (`leaks`).
     watch_for_leaks(
         &b,
         &[(&shared_title, "default-local"), (&private_title, "*")],
@@ -121,7 +108,6 @@ async fn two_local_backends_add_switch_edit_remove_without_leaking_conversations
     let second_id = shell
         .wait_active_other_than("the new backend to become active", "default-local")
         .await;
-    poll_no_foreign(&b, Duration::from_millis(300), &shared_title).await;
     shell.wait_connected_to(&second_id).await;
     list.wait_listed(&private_title).await;
     assert!(!list.titles().await.contains(&shared_title));
@@ -159,14 +145,12 @@ async fn two_local_backends_add_switch_edit_remove_without_leaking_conversations
          document.querySelector('[data-testid=active-backend]').dataset.backendId === 'default-local'",
     )
     .await;
-    poll_no_foreign(&b, Duration::from_millis(300), &private_title).await;
     shell.wait_connected_to("default-local").await;
     list.wait_listed(&shared_title).await;
     assert!(!list.titles().await.contains(&private_title));
 
     // And forth again.
     backends.select(&second_id).await;
-    poll_no_foreign(&b, Duration::from_millis(300), &shared_title).await;
     list.wait_listed(&private_title).await;
 
     // Edit its host (same server, another spelling): the connection revision is bumped.

@@ -6,8 +6,8 @@
 //! handshake deadline, never swapped the conversation for the recovery screen, and showed the
 //! next step (a countdown and "Retry now") whenever it was reconnecting.
 
-use canvas_core::conversations::events::stream::HANDSHAKE_TIMEOUT_MS;
-use canvas_core::conversations::events::Timeline;
+use canvas_core::conversations::live::events::stream::HANDSHAKE_TIMEOUT_MS;
+use canvas_core::conversations::live::events::Timeline;
 use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
 use canvas_fixtures::llm_stub::{self, StubScript};
 use canvas_harness::{free_port, random_hex, AgentServer, AgentServerOptions};

@@ -497,7 +497,7 @@ async fn code_blocks_in_messages_are_highlighted_labelled_and_copied() {
 const COPY: &str = "[data-testid=finish-message] [data-testid=code-copy]";
 
 /// Messages in the long conversation: more than the window holds
-/// (`canvas_core::conversations::window::WINDOW_ROWS` = 150) and more than five history pages.
+/// (`canvas_core::conversations::live::window::WINDOW_ROWS` = 150) and more than five history pages.
 const LONG_MESSAGES: usize = 320;
 /// The most rows the page may hold at once (the window).
 const WINDOW_ROWS: u64 = 150;
@@ -674,14 +674,24 @@ async fn chat_a_long_conversation_keeps_a_window_of_rows_and_scrolls_back_to_its
     assert!(!has("long-000"), "the oldest message is out of the window");
 }
 
-/// The server's status of conversation `id` (`execution_status`).
-async fn server_status(api: &AgentApi, id: &str) -> String {
-    let (status, conv) = api.get(&format!("/api/conversations/{id}")).await;
-    assert_eq!(status, 200, "{conv}");
-    conv["execution_status"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
+/// Waits (30 s at most) until the server reports conversation `id` as `want`
+/// (`execution_status`). The page may say "paused" as soon as the pause event streams in, a
+/// moment before the server's own status follows when the step in flight ends.
+async fn wait_server_status(api: &AgentApi, id: &str, want: &str) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (status, conv) = api.get(&format!("/api/conversations/{id}")).await;
+        assert_eq!(status, 200, "{conv}");
+        if conv["execution_status"] == want {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the server still says {} (want {want})",
+            conv["execution_status"]
+        );
+        tokio::time::sleep(Duration::from_millis(150)).await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -706,7 +716,7 @@ async fn chat_interrupt_pause_and_run_from_the_status_bar() {
     conversation
         .wait_status_for("paused by Interrupt", "paused", Duration::from_secs(30))
         .await;
-    assert_eq!(server_status(&api, &id).await, "paused");
+    wait_server_status(&api, &id, "paused").await;
     assert_eq!(finished_turns(&timeline(&browser).await), 0);
 
     // Run: the turn goes on to its end.
@@ -727,7 +737,7 @@ async fn chat_interrupt_pause_and_run_from_the_status_bar() {
     conversation
         .wait_status_for("paused by Pause", "paused", Duration::from_secs(60))
         .await;
-    assert_eq!(server_status(&api, &id).await, "paused");
+    wait_server_status(&api, &id, "paused").await;
     assert_eq!(
         finished_turns(&timeline(&browser).await),
         1,

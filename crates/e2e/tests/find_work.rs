@@ -619,8 +619,18 @@ async fn next_and_previous_conversation_by_keyboard_only() {
     shell
         .shortcut(&[char::from(Key::Alt), char::from(Key::Down)])
         .await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    b.wait_js("still the last one", &heading(&order[1])).await;
+    // Nowhere to go: it says so, and stays.
+    b.wait_js(
+        "the end of the list said",
+        "const n = document.querySelector('[data-testid=travel-note]'); \
+         return !!n && n.textContent.includes('last conversation');",
+    )
+    .await;
+    assert_eq!(
+        b.js(&heading(&order[1])).await,
+        json!(true),
+        "still the last one"
+    );
     shell
         .shortcut(&[char::from(Key::Alt), char::from(Key::Up)])
         .await;

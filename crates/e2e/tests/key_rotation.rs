@@ -38,6 +38,16 @@ async fn a_rotated_key_is_marked_rejected_at_once_and_fixed_by_entering_the_new_
     backends
         .store_local("rot", "Rotating", &agent.url, &old_key)
         .await;
+    // A second backend, disabled after failures of its own (nothing listens at its address):
+    // opening Manage re-probes it, so its request marks the moment a re-probe of "rot" would
+    // have been made too.
+    let spare = format!("http://127.0.0.1:{}", free_port().expect("port"));
+    backends.store_local("spare", "Spare", &spare, "k").await;
+    backends
+        .store_health(json!({"spare": {"consecutiveFailures": 5,
+            "lastError": "Disconnected (check URL or network)", "lastFailureAt": 1,
+            "disabled": true}}))
+        .await;
     backends.store_selection("rot", None).await;
     b.client.refresh().await.expect("reload");
     assert_eq!(b.wait_backend_status("connected").await, "rot");
@@ -54,6 +64,7 @@ async fn a_rotated_key_is_marked_rejected_at_once_and_fixed_by_entering_the_new_
         new_key.clone(),
     ))
     .await;
+    b.record_requests().await;
     b.goto(&format!("{}/", server.url())).await;
     let title = shell.wait_recovery_title().await;
     assert_eq!(title, "The backend refused its API key");
@@ -63,10 +74,35 @@ async fn a_rotated_key_is_marked_rejected_at_once_and_fixed_by_entering_the_new_
     assert_eq!(h["rot"]["disabled"], json!(true), "{h}");
     assert_eq!(h["rot"]["keyRejected"], json!(true), "{h}");
 
-    // Manage says so in words, and re-probing on open skips it (the same key cannot work).
+    // Manage says so in words, and re-probing on open skips it (the same key cannot work):
+    // once Spare's re-probe has asked, no request went to the rotated server.
+    let to = |log: &[serde_json::Value], host: &str| {
+        log.iter()
+            .filter(|r| r["url"].as_str().is_some_and(|u| u.starts_with(host)))
+            .count()
+    };
+    let asked_rot = to(&b.requests().await, &agent.url);
+    assert_eq!(
+        to(&b.requests().await, &spare),
+        0,
+        "Spare is not probed before"
+    );
     shell.manage_from_recovery().await;
     let error = backends.wait_row_error("the rejected row", "rot").await;
     assert!(error.starts_with("Key rejected"), "{error}");
+    b.wait_js(
+        "Spare's re-probe",
+        &format!(
+            "return window.__e2eRequests.some(r => r.url.startsWith({}))",
+            json!(spare)
+        ),
+    )
+    .await;
+    assert_eq!(
+        to(&b.requests().await, &agent.url),
+        asked_rot,
+        "the rejected backend was asked again"
+    );
     assert_eq!(
         backends.health().await["rot"]["consecutiveFailures"],
         json!(1)

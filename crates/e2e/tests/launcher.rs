@@ -214,3 +214,89 @@ fn a_port_in_use_is_a_clear_error_naming_the_port() {
         "stderr: {stderr}"
     );
 }
+
+/// The status and body of a GET.
+async fn get(url: &str) -> (u16, String) {
+    let r = reqwest::get(url).await.expect("GET");
+    let status = r.status().as_u16();
+    (status, r.text().await.unwrap_or_default())
+}
+
+/// Runs `xtask run` with `flags`, hands the page's HTML, the persisted key and the app's root
+/// (`http://127.0.0.1:<port>`) to `check`, then stops it with Ctrl-C and waits for its ports.
+async fn with_run(
+    name: &str,
+    flags: &'static [&'static str],
+    check: impl AsyncFnOnce(&str, &str, &str),
+) {
+    let env = Env::get();
+    let state = env.scratch(name);
+    let (port, agent_port) = (free_port().unwrap(), free_port().unwrap());
+    let (mut run, url) = tokio::task::spawn_blocking({
+        let state = state.clone();
+        move || start_run_with(&state, port, agent_port, flags)
+    })
+    .await
+    .unwrap();
+    let key = std::fs::read_to_string(state.join("session-api-key")).expect("persisted key");
+    let root = format!("http://127.0.0.1:{port}");
+    check(&url, key.trim(), &root).await;
+    tokio::task::spawn_blocking(move || ctrl_c(&mut run))
+        .await
+        .unwrap();
+    wait_until("the ports to be free", Duration::from_secs(15), || {
+        Ok((!listening(port) && !listening(agent_port)).then_some(()))
+    })
+    .expect("no orphan servers");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn run_public_under_a_base_path_serves_there_and_asks_for_the_key() {
+    with_run(
+        "xtask-run-public",
+        &["--public", "--base-path", "/canvas"],
+        async |url, key, root| {
+            assert_eq!(
+                url,
+                format!("{root}/canvas"),
+                "the printed URL has the prefix"
+            );
+            let (status, html) = get(&format!("{root}/canvas/")).await;
+            assert_eq!(status, 200, "{html}");
+            assert!(
+                html.contains("window.__AGENT_CANVAS_BASE_PATH__=\"/canvas\";"),
+                "{html}"
+            );
+            // Public: the person types the key; the page does not carry it.
+            assert!(html.contains("window.__AGENT_CANVAS_AUTH_REQUIRED__=true;"));
+            assert!(!html.contains("__AGENT_CANVAS_SESSION_API_KEY__"));
+            assert!(!html.contains(key), "the key is not in the page");
+            // Outside the prefix there is no app.
+            let (status, _) = get(&format!("{root}/conversations")).await;
+            assert_eq!(status, 404);
+        },
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn run_locked_to_cloud_serves_a_page_for_that_host_only() {
+    with_run(
+        "xtask-run-locked",
+        &["--lock-to-cloud", "https://app.all-hands.dev"],
+        async |url, key, _root| {
+            let (status, html) = get(&format!("{url}/")).await;
+            assert_eq!(status, 200, "{html}");
+            assert!(
+                html.contains(
+                    "window.__AGENT_CANVAS_LOCK_TO_CLOUD__=\"https://app.all-hands.dev\";"
+                ),
+                "{html}"
+            );
+            // The local agent server's key is never handed to a cloud-locked page.
+            assert!(!html.contains("__AGENT_CANVAS_SESSION_API_KEY__"));
+            assert!(!html.contains(key), "the key is not in the page");
+        },
+    )
+    .await;
+}

@@ -5,7 +5,7 @@
 //! delete from a row menu reaching the server, corrupt pins left as they are; the row menu by
 //! keyboard, collapsing, and the drawer on a narrow window.
 
-use canvas_core::conversations::sidebar::SIDEBAR_PAGE_SIZE;
+use canvas_core::conversations::list::sidebar::SIDEBAR_PAGE_SIZE;
 use canvas_e2e::{canvas_serve, keys, AgentApi, Browser, Env};
 use serde_json::{json, Value};
 

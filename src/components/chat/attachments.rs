@@ -4,7 +4,7 @@
 //! name already there is resolved by asking) and the message says where they are.
 
 use crate::services::uploads::{self as svc, OnConflict};
-use canvas_core::conversations::attachments::{self as rules, AttachmentKind};
+use canvas_core::conversations::chat::attachments::{self as rules, AttachmentKind};
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 

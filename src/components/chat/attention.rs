@@ -5,17 +5,17 @@
 //! confirmation; and when the agent finishes, fails or waits while this tab is in the
 //! background, a desktop notification says so — once the person allowed them ("Notify me") —
 //! and, when the person turned it on ("Sound"), a short chime (`platform::notify`).
-//! The rules are `canvas_core::conversations::attention`; this only applies them.
+//! The rules are `canvas_core::conversations::live::attention`; this only applies them.
 
 use crate::platform::notify::{ask_permission, permission, set_sound, sound_on, tell};
 use crate::services::conversation::load;
 use crate::state::backends::use_backends;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::unified::UNTITLED;
-use canvas_core::conversations::attention::{
+use canvas_core::conversations::live::attention::{
     ask_for_title, needs_you, notification, tab_title, APP_TITLE, NEEDS_YOU_ICON,
 };
-use canvas_core::conversations::events::ExecutionStatus;
+use canvas_core::conversations::live::events::ExecutionStatus;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlLinkElement, NotificationPermission};

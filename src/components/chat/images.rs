@@ -5,7 +5,7 @@
 
 use crate::components::backends::dialog::Dialog;
 use canvas_core::backends::launcher::parse_origin;
-use canvas_core::conversations::attachments::is_remote_image;
+use canvas_core::conversations::chat::attachments::is_remote_image;
 use leptos::prelude::*;
 
 /// A row of thumbnails.

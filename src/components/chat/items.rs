@@ -1,9 +1,9 @@
-//! One timeline card per `ViewItem` (derived by `canvas_core::conversations::events::Timeline`). Agent text is
+//! One timeline card per `ViewItem` (derived by `canvas_core::conversations::live::events::Timeline`). Agent text is
 //! rendered through the safe Markdown renderer; everything else as text.
 
 use super::images::MessageImages;
 use super::markdown::Markdown;
-use canvas_core::conversations::events::{EditDiff, ItemKind, ViewItem};
+use canvas_core::conversations::live::events::{EditDiff, ItemKind, ViewItem};
 use leptos::prelude::*;
 
 fn kind_name(k: &ItemKind) -> &'static str {

@@ -1,6 +1,6 @@
 //! The conversation's timeline: a scroller holding a window of at most
-//! [`WINDOW_ROWS`](canvas_core::conversations::window::WINDOW_ROWS) rows, whatever the
-//! conversation's length (`canvas_core::conversations::window` decides which rows and how a
+//! [`WINDOW_ROWS`](canvas_core::conversations::live::window::WINDOW_ROWS) rows, whatever the
+//! conversation's length (`canvas_core::conversations::live::window` decides which rows and how a
 //! scroll moves them). Follows the newest row while the reader is at the bottom; scrolling up
 //! moves the window older and then pages older history in, keeping the row the reader saw in
 //! place; "Jump to latest" goes back to the newest.
@@ -9,8 +9,8 @@ use super::items::TimelineItem;
 use super::model_picker::SwitchMarkers;
 use super::tools::ConversationTools;
 use crate::state::events::{ConversationStore, History, Row};
+use canvas_core::conversations::live::window::{scroll_step, Window};
 use canvas_core::conversations::live::{at_bottom, at_top};
-use canvas_core::conversations::window::{scroll_step, Window};
 use leptos::html::Div;
 use leptos::prelude::*;
 use std::ops::Range;

@@ -4,7 +4,7 @@ use crate::services::launch::{self as svc, Offers};
 use crate::services::settings::subdirectories;
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
-use canvas_core::conversations::launch_options::{
+use canvas_core::conversations::start::launch_options::{
     browse_dir, check_working_dir, DirChoice, LaunchOptions,
 };
 use leptos::prelude::*;

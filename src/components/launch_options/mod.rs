@@ -8,7 +8,7 @@
 use crate::services::launch::{self as svc, Offers};
 use crate::state::backends::use_backends;
 use canvas_core::backends::selection::ActiveBackend;
-use canvas_core::conversations::launch_options::LaunchOptions;
+use canvas_core::conversations::start::launch_options::LaunchOptions;
 use canvas_core::error::ApiError;
 use leptos::prelude::*;
 

@@ -12,7 +12,7 @@ use crate::services::conversation_list::{refresh_while_visible, ListCtx, ListSta
 use crate::services::sidebar::{self, pinned_summaries, scope, SidebarCtx};
 use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::connection::{use_connection, Connection};
-use canvas_core::conversations::sidebar::{
+use canvas_core::conversations::list::sidebar::{
     missing_pins, open_conversation_id, order, SIDEBAR_PAGE_SIZE,
 };
 use leptos::html;

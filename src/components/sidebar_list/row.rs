@@ -7,8 +7,8 @@ use crate::pages::conversations::format_time;
 use crate::services::sidebar::SidebarCtx;
 use crate::state::backends::use_backends;
 use canvas_core::client::unified::ConversationSummary;
-use canvas_core::conversations::list_filter::status_group;
-use canvas_core::conversations::sidebar::{is_unread, relative_time};
+use canvas_core::conversations::list::filter::status_group;
+use canvas_core::conversations::list::sidebar::{is_unread, relative_time};
 use leptos::html;
 use leptos::prelude::*;
 

@@ -4,7 +4,7 @@
 //! `?backend=&org=` (BR-5), a failing or disabled backend as one inline note. Lazily loaded.
 //! A row opens as a fresh page load (`rel="external"`): the app applies a URL's backend pin at
 //! start-up (BR-5), so the conversation opens on its own backend, never on the active one.
-//! The page's filters (`canvas_core::conversations::list_filter`) apply: only the backends of `?from=` are
+//! The page's filters (`canvas_core::conversations::list::filter`) apply: only the backends of `?from=` are
 //! asked; title, status and archived narrow the merged rows. The rows' order is remembered for
 //! the next/previous conversation shortcuts.
 
@@ -13,7 +13,7 @@ use crate::links::base_path;
 use crate::services::all_backends::{load, load_more, Loaded};
 use crate::services::conversation_list::remember_order;
 use crate::state::backends::use_backends;
-use canvas_core::conversations::all_backends::row_href;
+use canvas_core::conversations::list::all_backends::row_href;
 use canvas_core::conversations::list::{page_size, status_badges};
 use canvas_core::navigation::shortcuts::encode_links;
 use leptos::prelude::*;

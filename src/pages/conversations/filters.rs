@@ -2,7 +2,7 @@
 
 use super::url_filter;
 use crate::state::backends::use_backends;
-use canvas_core::conversations::list_filter::{
+use canvas_core::conversations::list::filter::{
     StatusGroup, ARCHIVED_PARAM, FROM_PARAM, STATUS_PARAM,
 };
 use leptos::prelude::*;
@@ -50,7 +50,7 @@ pub fn ListFilters() -> impl IntoView {
                 .map(|b| {
                     let id = b.id.clone();
                     let pressed_id = id.clone();
-                    let label = canvas_core::conversations::all_backends::source_label(b, None);
+                    let label = canvas_core::conversations::list::all_backends::source_label(b, None);
                     let go = go.clone();
                     view! {
                         <button type="button" class="btn small filter-chip" data-testid="backend-filter"

@@ -1,7 +1,7 @@
 //! The conversation list of the active backend, newest first: "Load more" pages, a refresh
 //! every 30 s while the tab is visible, inline rename, delete with a confirmation, and status
 //! badges (execution status; sandbox status for cloud). `?page_size=N` sets the page size.
-//! Filters live in the URL (`canvas_core::conversations::list_filter`): `?q=` (title), `?status=`,
+//! Filters live in the URL (`canvas_core::conversations::list::filter`): `?q=` (title), `?status=`,
 //! `?archived=1`, and in the all-backends view (`?scope=all`) `?from=` (backends); the filter
 //! bar is a lazy chunk ([`ListFilters`]).
 
@@ -10,10 +10,10 @@ use crate::services::conversation_list::{
     refresh_while_visible, remember_order, ListCtx, ListState,
 };
 use crate::state::backends::use_backends;
-use canvas_core::conversations::list::{page_size, Badge};
-use canvas_core::conversations::list_filter::{
+use canvas_core::conversations::list::filter::{
     ListFilter, ARCHIVED_PARAM, FROM_PARAM, STATUS_PARAM,
 };
+use canvas_core::conversations::list::{page_size, Badge};
 use canvas_core::navigation::shortcuts::encode_ids;
 use leptos::prelude::*;
 use leptos_router::components::A;

@@ -1,7 +1,7 @@
 //! One conversation's live events: history pages from `events/search`, then the events
-//! websocket, both folded into `canvas_core::conversations::events::Timeline` (de-dup by id, ordered by
+//! websocket, both folded into `canvas_core::conversations::live::events::Timeline` (de-dup by id, ordered by
 //! timestamp). The link's rules (connect, handshake watchdog, reconnect with backoff, give up)
-//! are core's `canvas_core::conversations::events::link::LiveLink` machine, shared with the
+//! are core's `canvas_core::conversations::live::events::link::LiveLink` machine, shared with the
 //! session stream (`session_stream`); this module performs its effects (the socket, the
 //! timers, the status signal) and mirrors the timeline into signals the views read. When a view goes, its timeline is kept (the last
 //! [`RECENT_TIMELINES`] conversations, keyed by backend, org, revision and id): opening the
@@ -16,10 +16,12 @@ use canvas_core::agent_server::dto::{EventPage, OutgoingMessage};
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::backends::selection::CacheScope;
 use canvas_core::client::SendPlanned;
-use canvas_core::conversations::events::link::{self, End, LiveLink};
-use canvas_core::conversations::events::recent::{Recent, RECENT_TIMELINES};
-use canvas_core::conversations::events::stream::{auth_frame, user_message_frame};
-use canvas_core::conversations::events::{ExecutionStatus, PendingAction, Timeline, ViewItem};
+use canvas_core::conversations::live::events::link::{self, End, LiveLink};
+use canvas_core::conversations::live::events::recent::{Recent, RECENT_TIMELINES};
+use canvas_core::conversations::live::events::stream::{auth_frame, user_message_frame};
+use canvas_core::conversations::live::events::{
+    ExecutionStatus, PendingAction, Timeline, ViewItem,
+};
 use canvas_core::conversations::live::{has_older, history_query, live_source, Live};
 use canvas_core::error::{ActionError, ApiError};
 use canvas_core::transport::routing::ConversationRef;
@@ -38,7 +40,7 @@ pub struct Row {
 }
 
 /// The link's state (the status bar's "reconnecting…").
-pub use canvas_core::conversations::events::link::Link;
+pub use canvas_core::conversations::live::events::link::Link;
 
 /// A conversation's timeline kept after its view went.
 struct Kept {
@@ -94,7 +96,7 @@ pub struct ConversationStore {
     /// Tokens and cost in words, where the backend reports them.
     pub usage: RwSignal<Option<String>>,
     /// The same per LLM (agent servers stream their stats), for the usage dialog.
-    pub usage_detail: RwSignal<Option<canvas_core::conversations::usage::Usage>>,
+    pub usage_detail: RwSignal<Option<canvas_core::conversations::live::usage::Usage>>,
 }
 
 impl ConversationStore {
@@ -289,11 +291,11 @@ impl ConversationStore {
         let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else {
             return;
         };
-        if let Some(u) = canvas_core::conversations::usage::Usage::from_event(&value) {
+        if let Some(u) = canvas_core::conversations::live::usage::Usage::from_event(&value) {
             self.take_usage(u);
         }
         let applied = self.inner.borrow_mut().timeline.apply(value);
-        use canvas_core::conversations::events::Applied;
+        use canvas_core::conversations::live::events::Applied;
         match applied {
             Applied::Inserted { from } => self.sync_rows(from),
             Applied::Updated { index } => self.sync_rows(index),
@@ -470,7 +472,7 @@ impl ConversationStore {
 
     /// Takes in a usage report (streamed, or the conversation's info): merged into what is
     /// shown (counters only grow; an LLM the report leaves out stays).
-    pub fn take_usage(&self, u: canvas_core::conversations::usage::Usage) {
+    pub fn take_usage(&self, u: canvas_core::conversations::live::usage::Usage) {
         let mut merged = self.usage_detail.get_untracked().unwrap_or_default();
         if merged.merge(u) || self.usage_detail.with_untracked(Option::is_none) {
             self.usage.set(merged.words());

@@ -10,7 +10,7 @@ use super::{mirror_rows, ConversationStore, History};
 use crate::platform::sse::{self, SseStream};
 use crate::state::api::client;
 use canvas_core::client::Live;
-use canvas_core::conversations::events::link::{self, End, LiveLink};
+use canvas_core::conversations::live::events::link::{self, End, LiveLink};
 use canvas_core::error::ActionError;
 use canvas_core::omnigent::stream::{Changed, SessionStream};
 use gloo_timers::callback::Interval;

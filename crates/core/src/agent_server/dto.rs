@@ -576,7 +576,7 @@ impl Default for Success {
 pub struct OutgoingMessage {
     /// The text (may be empty when there are images).
     pub text: String,
-    /// Image URLs, in order (see `crate::conversations::attachments::data_url`).
+    /// Image URLs, in order (see `crate::conversations::chat::attachments::data_url`).
     pub image_urls: Vec<String>,
 }
 

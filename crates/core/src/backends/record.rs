@@ -38,7 +38,7 @@ pub enum BackendKind {
     /// ([`crate::storage::EXTRA_BACKENDS_KEY`]).
     Omnigent,
     /// Test-only: a kind known only to its own client module and the factory, proving that
-    /// adding a kind touches nothing else (`api::fake`).
+    /// adding a kind touches nothing else (`client::fake`).
     #[cfg(test)]
     #[serde(rename = "fake-test")]
     Fake,

@@ -34,7 +34,7 @@ use crate::client::unified::{
     ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,
 };
 use crate::cloud::dto::{KeyCheck, OrgMe, Organizations, Sandbox, StartTask};
-use crate::conversations::events::stream::events_socket_url;
+use crate::conversations::live::events::stream::events_socket_url;
 use crate::error::ApiError;
 use crate::transport::auth::{org_header, request_headers};
 use crate::transport::encode::{id_segment, with_query, Query};
@@ -303,7 +303,7 @@ impl ConversationToolsApi for CloudApi {
         self.in_runtime(conv, |id| endpoints::ask_agent(id, question))
     }
 
-    fn usage(&self, conv: &ConversationRef) -> Planned<crate::conversations::usage::Usage> {
+    fn usage(&self, conv: &ConversationRef) -> Planned<crate::conversations::live::usage::Usage> {
         self.in_runtime(conv, endpoints::usage)
     }
 }

@@ -16,7 +16,7 @@ use crate::client::decode::{
     decode_git_changes, decode_git_diff, decode_skills, decode_success,
 };
 use crate::client::unified::{EventQuery, MAX_PAGE_LIMIT};
-use crate::conversations::usage::{decode_usage, Usage};
+use crate::conversations::live::usage::{decode_usage, Usage};
 use crate::error::ApiError;
 use crate::transport::encode::{id_segment, with_query, Query};
 use crate::transport::plan::{Body, Decoder, Method, ProxyBody};

@@ -32,8 +32,8 @@ use crate::client::unified::{
     ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,
 };
 use crate::cloud::dto::{KeyCheck, OrgMe, Organizations, Sandbox, StartTask};
-use crate::conversations::launch_options::DirChoice;
-use crate::conversations::usage::Usage;
+use crate::conversations::live::usage::Usage;
+use crate::conversations::start::launch_options::DirChoice;
 use crate::error::ApiError;
 use crate::omnigent::dto::{AgentPage, AgentScope, Host, Me, NewSession, Session};
 use crate::settings::extensions::{Extension, Installed, MarketEntry};

@@ -28,7 +28,7 @@ use crate::client::unified::{
     ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,
     MAX_PAGE_LIMIT,
 };
-use crate::conversations::events::stream::events_socket_url;
+use crate::conversations::live::events::stream::events_socket_url;
 use crate::error::ApiError;
 use crate::settings::extensions::{
     decode_installed_list, decode_installed_one, decode_marketplace, enabled_body, Extension,
@@ -205,7 +205,7 @@ impl ConversationStartApi for LocalApi {
         let mut body = new.local_body();
         if !new.secrets.is_empty() {
             let b = self.backend()?;
-            body["secrets"] = crate::conversations::launch_options::lookup_secrets(
+            body["secrets"] = crate::conversations::start::launch_options::lookup_secrets(
                 &b.host,
                 &b.api_key,
                 &new.secrets,
@@ -269,7 +269,7 @@ impl ConversationToolsApi for LocalApi {
         self.send(endpoints::ask_agent(&conv.id, question))
     }
 
-    fn usage(&self, conv: &ConversationRef) -> Planned<crate::conversations::usage::Usage> {
+    fn usage(&self, conv: &ConversationRef) -> Planned<crate::conversations::live::usage::Usage> {
         self.send(endpoints::usage(&conv.id))
     }
 }
@@ -554,10 +554,12 @@ impl SettingsPagesApi for LocalApi {
         )
     }
 
-    fn list_workspaces(&self) -> Planned<Vec<crate::conversations::launch_options::DirChoice>> {
+    fn list_workspaces(
+        &self,
+    ) -> Planned<Vec<crate::conversations::start::launch_options::DirChoice>> {
         self.get(
             "/api/workspaces",
-            crate::conversations::launch_options::decode_workspaces,
+            crate::conversations::start::launch_options::decode_workspaces,
         )
     }
 
@@ -618,13 +620,13 @@ impl SettingsPagesApi for LocalApi {
     fn subdirectories(
         &self,
         path: &str,
-    ) -> Planned<Vec<crate::conversations::launch_options::DirChoice>> {
+    ) -> Planned<Vec<crate::conversations::start::launch_options::DirChoice>> {
         let q = Query::new()
             .push("path", path)
             .push("limit", MAX_PAGE_LIMIT);
         self.get(
             &with_query("/api/file/search_subdirs", &q),
-            crate::conversations::launch_options::decode_subdirs,
+            crate::conversations::start::launch_options::decode_subdirs,
         )
     }
 

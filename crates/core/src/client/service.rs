@@ -360,14 +360,16 @@ pub trait SettingsPagesApi {
         Err(ApiError::Unsupported("LLM models"))
     }
     /// The workspaces registered on the server (the launcher's directory suggestions).
-    fn list_workspaces(&self) -> Planned<Vec<crate::conversations::launch_options::DirChoice>> {
+    fn list_workspaces(
+        &self,
+    ) -> Planned<Vec<crate::conversations::start::launch_options::DirChoice>> {
         Err(ApiError::Unsupported("Workspaces"))
     }
     /// The subfolders of `path` on the agent's machine (first page).
     fn subdirectories(
         &self,
         _path: &str,
-    ) -> Planned<Vec<crate::conversations::launch_options::DirChoice>> {
+    ) -> Planned<Vec<crate::conversations::start::launch_options::DirChoice>> {
         Err(ApiError::Unsupported("Workspaces"))
     }
     /// The installed skills or plugins.
@@ -456,7 +458,7 @@ pub trait ConversationToolsApi {
     /// The conversation's usage as the server counts it now (`GET /api/conversations/{id}`,
     /// its `stats`): complete where the streamed stats are not (an LLM switched in mid-way is
     /// not streamed).
-    fn usage(&self, _conv: &ConversationRef) -> Planned<crate::conversations::usage::Usage> {
+    fn usage(&self, _conv: &ConversationRef) -> Planned<crate::conversations::live::usage::Usage> {
         Err(ApiError::Unsupported("Usage per LLM"))
     }
 }

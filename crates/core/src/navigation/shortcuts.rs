@@ -179,7 +179,7 @@ pub fn encode_links(hrefs: &[String]) -> String {
 
 /// The stored order as links, base path included: ids become
 /// `<base>/conversations/<id>?backend=&org=` (like `links::conversation_path` and
-/// [`crate::conversations::all_backends::row_href`]); anything unreadable gives an empty order.
+/// [`crate::conversations::list::all_backends::row_href`]); anything unreadable gives an empty order.
 pub fn decode_order(text: &str, base_path: &str) -> Vec<String> {
     let mut lines = text.lines();
     let head = lines.next().unwrap_or_default();

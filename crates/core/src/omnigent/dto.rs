@@ -14,7 +14,7 @@ use serde_json::{json, Map, Value};
 
 use crate::agent_server::dto::ExecutionStatus as SummaryStatus;
 use crate::client::unified::{ConversationSummary, Placement};
-use crate::conversations::events::ExecutionStatus;
+use crate::conversations::live::events::ExecutionStatus;
 use crate::error::ApiError;
 /// `2026-12-01T05:20:47Z` for seconds since the epoch (moved to [`crate::time`]).
 pub use crate::time::iso_from_epoch_secs;

@@ -1,6 +1,6 @@
 //! [`SessionStream`]: the pure reducer of an Omnigent session's stream and snapshot into the
 //! conversation view's items ([`ViewItem`] / [`ItemKind`], the same model the agent-server
-//! [`Timeline`](crate::conversations::events::Timeline) derives, so the same chat components render it).
+//! [`Timeline`](crate::conversations::live::events::Timeline) derives, so the same chat components render it).
 //!
 //! How the app drives it (`spec/omnigent.md`, "Reconnect contract"):
 //!
@@ -44,8 +44,8 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
-use crate::conversations::events::dirty::{Dirty, Touched};
-use crate::conversations::events::{ExecutionStatus, ItemKind, ViewItem};
+use crate::conversations::live::events::dirty::{Dirty, Touched};
+use crate::conversations::live::events::{ExecutionStatus, ItemKind, ViewItem};
 use crate::omnigent::dto::{epoch_secs_of, iso_from_epoch_secs, Session, SessionStatus};
 use crate::omnigent::sse::{SseEvent, SseParser};
 

@@ -114,7 +114,7 @@ pub fn default_dir(storage: &dyn Storage) -> String {
 /// `launch_options::check_working_dir`; blank: the key goes away).
 pub fn set_default_dir(storage: &dyn Storage, dir: &str) -> Result<(), String> {
     let dir = dir.trim();
-    crate::conversations::launch_options::check_working_dir(dir)?;
+    crate::conversations::start::launch_options::check_working_dir(dir)?;
     if dir.is_empty() {
         storage.remove(DEFAULT_DIR_KEY)
     } else {

@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 
-use crate::conversations::llm_settings::LlmSettings;
+use crate::conversations::start::llm_settings::LlmSettings;
 use crate::error::ApiError;
 
 /// One profile as listed.

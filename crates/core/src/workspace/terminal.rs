@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use crate::agent_server::dto::BashResult;
-use crate::conversations::events::{ItemKind, ViewItem};
+use crate::conversations::live::events::{ItemKind, ViewItem};
 
 /// The timeout a new terminal starts with.
 pub const DEFAULT_TIMEOUT_SECONDS: u32 = 60;
@@ -177,7 +177,7 @@ mod tests {
 
     #[test]
     fn agent_commands_from_timeline() {
-        let mut t = crate::conversations::events::Timeline::new();
+        let mut t = crate::conversations::live::events::Timeline::new();
         t.apply(
             json!({"id": "a1", "timestamp": "2025-01-01T00:00:01", "source": "agent",
             "kind": "ActionEvent", "tool_name": "terminal", "tool_call_id": "c1",

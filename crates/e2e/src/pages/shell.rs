@@ -3,7 +3,7 @@
 //! command palette and keyboard focus.
 
 use crate::Browser;
-use canvas_core::conversations::sidebar::PINS_KEY;
+use canvas_core::conversations::list::sidebar::PINS_KEY;
 use fantoccini::actions::{InputSource, KeyAction, KeyActions};
 use serde_json::{json, Value};
 

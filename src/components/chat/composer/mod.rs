@@ -12,8 +12,8 @@ use crate::links::{pinned, use_go};
 use crate::services::uploads::{max_upload_bytes, OnConflict};
 use crate::state::backends::use_backends;
 use crate::state::events::ConversationStore;
+use canvas_core::conversations::chat::slash::{self, Parsed};
 use canvas_core::conversations::live::{composer_key, message_to_send, ComposerKey};
-use canvas_core::conversations::slash::{self, Parsed};
 use leptos::prelude::*;
 
 mod send;

@@ -4,7 +4,7 @@ use crate::components::chat::attachments::Attachments;
 use crate::services::uploads::{upload_files, OnConflict, Uploaded};
 use crate::state::events::ConversationStore;
 use canvas_core::agent_server::dto::OutgoingMessage;
-use canvas_core::conversations::attachments::message_text;
+use canvas_core::conversations::chat::attachments::message_text;
 use canvas_core::conversations::live::draft_after_send;
 use canvas_core::error::ActionError;
 use leptos::prelude::*;

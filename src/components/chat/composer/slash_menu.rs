@@ -4,7 +4,7 @@
 use crate::services::skills::slash_triggers;
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
-use canvas_core::conversations::slash::{self, Suggestion};
+use canvas_core::conversations::chat::slash::{self, Suggestion};
 use leptos::prelude::*;
 
 /// The menu's entries (none while there is nothing to offer), the highlighted one, choosing one

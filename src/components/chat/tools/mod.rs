@@ -10,8 +10,8 @@ use crate::state::backends::BackendsCtx;
 use crate::state::events::Row;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::ConversationRef;
-use canvas_core::conversations::llm_switches::{self, LlmSwitch};
-use canvas_core::conversations::slash::ExportFormat;
+use canvas_core::conversations::chat::llm_switches::{self, LlmSwitch};
+use canvas_core::conversations::chat::slash::ExportFormat;
 use leptos::prelude::*;
 
 mod view;

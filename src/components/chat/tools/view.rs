@@ -2,7 +2,7 @@
 
 use super::{ConversationTools, Notice, ToolOp};
 use crate::components::menu;
-use canvas_core::conversations::slash::ExportFormat;
+use canvas_core::conversations::chat::slash::ExportFormat;
 use leptos::html;
 use leptos::prelude::*;
 

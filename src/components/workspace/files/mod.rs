@@ -6,7 +6,7 @@ use super::{InlineError, PanelProps};
 use crate::services::{uploads, workspace};
 use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::workspace::ConvWorkspace;
-use canvas_core::conversations::attachments::human_size;
+use canvas_core::conversations::chat::attachments::human_size;
 use canvas_core::error::ApiError;
 use canvas_core::transport::routing::ConversationRef;
 use canvas_core::workspace::tree::FileTree;

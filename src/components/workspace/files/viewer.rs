@@ -4,7 +4,7 @@ use super::super::InlineError;
 use crate::services::workspace;
 use crate::state::backends::use_backends;
 use canvas_core::client::WorkspaceFile;
-use canvas_core::conversations::attachments::human_size;
+use canvas_core::conversations::chat::attachments::human_size;
 use canvas_core::error::ApiError;
 use canvas_core::workspace::highlight::{highlight, Language};
 use canvas_core::workspace::paths::{file_name, image_mime, join};

@@ -52,7 +52,7 @@ use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::conversations::events::{EditDiff, ItemKind, ViewItem};
+use crate::conversations::live::events::{EditDiff, ItemKind, ViewItem};
 
 /// What heads an export.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -2,9 +2,9 @@
 //!
 //! - The working directory defaults to `<home>/workspace/project/<id without dashes>`, `home`
 //!   from `GET /api/file/home` ([`default_working_dir`], in
-//!   [`launch_options`](crate::conversations::launch_options)).
+//!   [`launch_options`](crate::conversations::start::launch_options)).
 //! - The LLM settings a backend remembers are in
-//!   [`llm_settings`](crate::conversations::llm_settings).
+//!   [`llm_settings`](crate::conversations::start::llm_settings).
 //! - The server's settings are read with their secrets encrypted
 //!   ([`settings_with_encrypted_secrets`]).
 //! - The request: `initial_message` with `run: true`, the working directory, the generated
@@ -18,10 +18,10 @@ use crate::client::decode::decode_settings;
 use crate::client::factory::Client;
 use crate::client::service::Planned;
 use crate::client::unified::NewConversation;
-use crate::conversations::llm_settings::LlmSettings;
+use crate::conversations::start::llm_settings::LlmSettings;
 use crate::transport::plan::{Call, Route};
 
-pub use crate::conversations::launch_options::{default_working_dir, PROJECTS_DIR};
+pub use crate::conversations::start::launch_options::{default_working_dir, PROJECTS_DIR};
 
 /// `GET /api/settings` asking the agent server for its secrets cipher-encrypted
 /// (`X-Expose-Secrets: encrypted`): safe in the browser, and the server decrypts them when they
@@ -62,7 +62,7 @@ pub fn new_conversation(
 mod tests {
     use super::*;
     use crate::backends::record::Backend;
-    use crate::conversations::llm_settings::*;
+    use crate::conversations::start::llm_settings::*;
 
     #[test]
     fn llm_settings_of_deleted_or_moved_backends_are_stale() {

@@ -129,7 +129,7 @@ pub fn stale_llm_settings_keys(before: &[Backend], after: &[Backend]) -> Vec<Str
         .flat_map(|old| {
             [
                 llm_settings_key(&old.id),
-                crate::conversations::launch_options::launch_options_key(&old.id),
+                crate::conversations::start::launch_options::launch_options_key(&old.id),
             ]
         })
         .collect()

@@ -312,7 +312,7 @@ mod tests {
     fn the_conversation_info_carries_the_usage() {
         let u = decode_usage(
             200,
-            include_bytes!("../../tests/fixtures/agent-server/conversation_info.json"),
+            include_bytes!("../../../tests/fixtures/agent-server/conversation_info.json"),
         )
         .expect("usage");
         assert_eq!(u.per_llm.len(), 1);
@@ -332,7 +332,7 @@ mod tests {
     #[test]
     fn the_captured_run_adds_up() {
         let frames: Vec<Value> = serde_json::from_str(include_str!(
-            "../../tests/fixtures/events/ws_events_frames_stub_run.json"
+            "../../../tests/fixtures/events/ws_events_frames_stub_run.json"
         ))
         .expect("capture");
         let last = frames

@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 use super::item::{EditDiff, ExecutionStatus};
 use super::timestamp::Timestamp;
 use super::IgnoreReason;
-use crate::conversations::attachments::safe_image_url;
+use crate::conversations::chat::attachments::safe_image_url;
 
 /// A stored event: identity, order, and what it means for the view.
 #[derive(Debug)]

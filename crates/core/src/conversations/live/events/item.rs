@@ -27,7 +27,7 @@ pub enum ItemKind {
         /// The text parts, joined by newlines.
         text: String,
         /// The URLs of the image parts that are safe to show
-        /// ([`safe_image_url`](crate::conversations::attachments::safe_image_url)), in order.
+        /// ([`safe_image_url`](crate::conversations::chat::attachments::safe_image_url)), in order.
         images: Vec<String>,
     },
     /// A message from the agent. `streaming` while it is built from `StreamingDeltaEvent`s and

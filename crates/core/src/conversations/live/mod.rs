@@ -1,9 +1,23 @@
 //! The live conversation view's rules that are not the reducer: where the events socket goes,
 //! what the status bar and the controls offer, autoscroll, the composer's keys, history paging.
+//!
+//! | module | what |
+//! |---|---|
+//! | [`events`] | events: classification, the timeline reducer, the stream rules, the link (issue #6) |
+//! | [`window`] | which rows of a long timeline are in the DOM, and how scrolling moves them (issue #11) |
+//! | [`user_paused`] | cloud sandboxes the user paused in this tab (not auto-resumed) |
+//! | [`attention`] | tab title markers and notifications for a conversation (issue #16) |
+//! | [`usage`] | tokens and cost of a conversation, per LLM and in total (issue #15) |
+
+pub mod attention;
+pub mod events;
+pub mod usage;
+pub mod user_paused;
+pub mod window;
 
 use crate::backends::selection::ActiveBackend;
 use crate::client::unified::EventQuery;
-use crate::conversations::events::ExecutionStatus;
+use crate::conversations::live::events::ExecutionStatus;
 use crate::error::ApiError;
 use crate::transport::routing::{ConversationRef, RoutingContext};
 
@@ -426,7 +440,7 @@ mod tests {
     /// the ignored bench).
     #[test]
     fn live_frames_and_history_pages_give_the_same_timeline() {
-        use crate::conversations::events::Timeline;
+        use crate::conversations::live::events::Timeline;
         let events = busy_events(2_000);
         let mut live = Timeline::new();
         for e in events.iter().cloned() {
@@ -444,7 +458,7 @@ mod tests {
     #[test]
     #[ignore = "benchmark: run with `cargo xtask bench`"]
     fn bench_timeline_10k() {
-        use crate::conversations::events::Timeline;
+        use crate::conversations::live::events::Timeline;
         let events = busy_events(10_000);
         let start = std::time::Instant::now();
         let mut t = Timeline::new();

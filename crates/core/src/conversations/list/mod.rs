@@ -1,5 +1,17 @@
 //! The conversation list's rules (issue #6): page size, how much a refresh reloads, appending a
 //! page without duplicates, status badges and rename validation.
+//!
+//! | module | what |
+//! |---|---|
+//! | [`paging`] | the list's paging machine: first page, load more, refresh, late answers dropped |
+//! | [`all_backends`] | one conversation list across every backend (issue #16) |
+//! | [`filter`] | the lists' filters in the URL: status, backend, archived, title (issue #16) |
+//! | [`sidebar`] | the sidebar list: pins per backend, unread marks, relative times (issue #16) |
+
+pub mod all_backends;
+pub mod filter;
+pub mod paging;
+pub mod sidebar;
 
 use crate::client::unified::ConversationSummary;
 

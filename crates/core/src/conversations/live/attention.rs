@@ -2,7 +2,7 @@
 //! marker, the icon's "needs you" dot, which status changes deserve a desktop notification,
 //! and when to ask the server again for a title it generates in the background.
 
-use crate::conversations::events::ExecutionStatus;
+use crate::conversations::live::events::ExecutionStatus;
 
 /// The app's name, the tab title outside conversations.
 pub const APP_TITLE: &str = "Agent Canvas";

@@ -10,7 +10,7 @@
 //! timer, set the status signal) and feeds back what happened with the time it happened
 //! (epoch ms); core reads no clock.
 
-use crate::conversations::events::stream::{
+use crate::conversations::live::events::stream::{
     close_disposition, Backoff, CloseDisposition, SocketGeneration, HANDSHAKE_TIMEOUT_MS,
 };
 use crate::error::ApiError;
