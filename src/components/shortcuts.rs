@@ -116,8 +116,10 @@ pub fn Shortcuts(request: Request) -> impl IntoView {
         let order = remembered_order(&base);
         async move {
             let pin = (active.backend.id.as_str(), active.org_id.as_deref());
+            // `None`: not on a list or conversation page, where Alt+↓/↑ means nothing (and
+            // says nothing); `Some(None)`: at the end of the list.
             let target = if position(&order, &path, pin).is_some() {
-                neighbour(&order, &path, pin, forward)
+                Some(neighbour(&order, &path, pin, forward))
             } else if on_conversation_page() {
                 // Not from a list this tab showed: the active backend's newest.
                 let newest: Vec<String> = recent(backends, &active, RECENT)
@@ -126,16 +128,16 @@ pub fn Shortcuts(request: Request) -> impl IntoView {
                     .iter()
                     .map(|c| pinned_at(&base, &conversation_path(&c.id), &active))
                     .collect();
-                neighbour(&newest, &path, pin, forward)
+                Some(neighbour(&newest, &path, pin, forward))
             } else {
                 None
             };
-            edge.try_set(target.is_none().then_some(if forward {
+            edge.try_set(matches!(target, Some(None)).then_some(if forward {
                 "This is the last conversation."
             } else {
                 "This is the first conversation."
             }));
-            match target {
+            match target.flatten() {
                 Some((href, true)) => go(&href, false),
                 // Another backend: a full page load applies its pin (BR-5).
                 Some((href, false)) => {

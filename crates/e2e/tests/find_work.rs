@@ -636,4 +636,25 @@ async fn next_and_previous_conversation_by_keyboard_only() {
         .await;
     b.wait_js("back to the first conversation", &heading(&order[0]))
         .await;
+
+    // Off the list and the conversations (Settings), Alt+↓ goes nowhere and says nothing: the
+    // shortcut help that the next key opens finds the note still empty and the page in place.
+    b.goto(&format!("{}/settings", server.url())).await;
+    b.wait_backend_status("connected").await;
+    b.js("if (document.activeElement) document.activeElement.blur(); return true")
+        .await;
+    shell
+        .shortcut(&[char::from(Key::Alt), char::from(Key::Down)])
+        .await;
+    shell.shortcut(&['?']).await;
+    shell
+        .wait_modal_with_focus("the shortcut help", "shortcuts-dialog")
+        .await;
+    assert_eq!(
+        b.js("return document.querySelector('[data-testid=travel-note]').textContent")
+            .await,
+        json!(""),
+        "nothing said off the list"
+    );
+    assert!(shell.path().await.starts_with("/settings"));
 }
