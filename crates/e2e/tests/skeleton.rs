@@ -56,6 +56,10 @@ async fn conversation_created_through_the_api_appears_in_the_list() {
 
 /// The sidebar's first page is asked for beside the probe, not after it (issue #11), and only
 /// once: the list takes that answer when the probe says the backend is connected.
+///
+/// On `/` the launcher's secondary parts ask for `/api/settings` and recent conversations too,
+/// but only once the list's rows are on screen (`state::first_paint`): the requests that count
+/// are those that started before the first row appeared, which the page records itself.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_lists_first_page_is_asked_for_with_the_probe_and_only_once() {
     let env = Env::get();
@@ -66,16 +70,36 @@ async fn the_lists_first_page_is_asked_for_with_the_probe_and_only_once() {
         "E2E first page",
     )
     .await;
-    let (_server, browser) = Browser::open_connected(&env, "/").await;
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let browser = Browser::start(&env).await;
+    browser
+        .on_new_document(
+            "window.__firstRowAt = null; \
+             new MutationObserver((_, seen) => { \
+               if (document.querySelector('[data-testid=sidebar-conversation]')) { \
+                 window.__firstRowAt = performance.now(); seen.disconnect(); } \
+             }).observe(document, { childList: true, subtree: true });",
+        )
+        .await;
+    browser.goto(&format!("{}/", server.url())).await;
+    browser.wait_backend_status("connected").await;
     browser.shell().wait_side_rows("the sidebar's rows").await;
     let timings = browser
         .js(
             "const at = (p) => performance.getEntriesByType('resource') \
                .filter(e => new URL(e.name).pathname === p) \
+               .filter(e => e.startTime < window.__firstRowAt) \
                .map(e => ({ start: e.startTime, end: e.responseEnd })); \
-             return { search: at('/api/conversations/search'), settings: at('/api/settings') };",
+             return { rowAt: window.__firstRowAt, \
+                      search: at('/api/conversations/search'), settings: at('/api/settings') };",
         )
         .await;
+    assert!(
+        timings["rowAt"].as_f64().is_some(),
+        "the first row's time was recorded: {timings}"
+    );
     let search = timings["search"].as_array().expect("search timings");
     assert_eq!(search.len(), 1, "one request for the first page: {timings}");
     let probe_end = timings["settings"][0]["end"]
