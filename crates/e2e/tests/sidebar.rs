@@ -37,7 +37,10 @@ async fn wait_server_title(api: &AgentApi, id: &str, want: Option<&str>) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sidebar_pages_pins_unread_rename_and_delete_against_the_agent_server() {
     let env = Env::get();
-    let api = AgentApi::new(&env.agent_url, &env.agent_key);
+    // Its own server: the more-than-a-page of conversations it adds would otherwise push the
+    // conversations of tests running beside it off the shared server's first page.
+    let agent = env.private_agent_server("sidebar-pages").await;
+    let api = AgentApi::new(&agent.url, &agent.session_api_key);
     let dir = env.scratch("sidebar").display().to_string();
     let tag = canvas_harness::random_hex(3).unwrap();
     // The oldest of ours, then more than a page of newer ones.
@@ -53,9 +56,10 @@ async fn sidebar_pages_pins_unread_rename_and_delete_against_the_agent_server() 
     }
     let newest = newer.last().unwrap().clone();
 
-    let server = canvas_serve::start(env.serve_config())
-        .await
-        .expect("serve");
+    let mut config = canvas_serve::Config::new(&env.dist);
+    config.agent_server_url = Some(agent.url.clone());
+    config.session_api_key = Some(agent.session_api_key.clone());
+    let server = canvas_serve::start(config).await.expect("serve");
     let b = Browser::start(&env).await;
     // Beside any page, not only the list.
     b.goto(&format!("{}/skills", server.url())).await;
@@ -67,8 +71,7 @@ async fn sidebar_pages_pins_unread_rename_and_delete_against_the_agent_server() 
     assert_eq!(first.len() as u32, SIDEBAR_PAGE_SIZE, "one page: {first:?}");
     assert!(!first.contains(&old), "the oldest is beyond the first page");
 
-    // Scrolling to the end of the list brings the next pages (other tests may add
-    // conversations concurrently: scroll until ours shows).
+    // Scrolling to the end of the list brings the next page: scroll until ours shows.
     for _ in 0..30 {
         if shell.side_attr(&old, "data-sidebar-id").await != Value::Null {
             break;
@@ -169,8 +172,8 @@ async fn sidebar_menu_by_keyboard_collapses_and_is_a_drawer_on_a_narrow_window()
     let api = AgentApi::new(&env.agent_url, &env.agent_key);
     let dir = env.scratch("sidebar-keys").display().to_string();
     let tag = canvas_harness::random_hex(3).unwrap();
-    // At least one conversation; the test works on the first row, whichever it is (the other
-    // test adds more than a page of conversations concurrently).
+    // At least one conversation; the test works on the first row, whichever it is (tests
+    // beside it add conversations to the shared server concurrently).
     api.create_conversation(&dir, &format!("Side keys {tag}"))
         .await;
 

@@ -191,6 +191,8 @@ fn load_missing_pins(backends: BackendsCtx, ctx: SidebarCtx) {
             pinned_summaries(backends, &active, ids).await
         }
     });
+    // Not a plain copy of the resource: `extra` is also edited in place (a rename changes a
+    // pinned row's title) and emptied on a backend switch, so it is state the answer replaces.
     Effect::new(move |_| {
         if let Some(found) = pinned_res.get() {
             ctx.extra.set(found);

@@ -38,6 +38,8 @@ pub(crate) fn FilesTab(props: PanelProps) -> impl IntoView {
             Ok::<_, ApiError>(t)
         }
     });
+    // Not a plain copy of the resource: directories opened later are merged into `tree`
+    // (`list_dir` below), and a fresh listing replaces the whole of it.
     Effect::new(move |_| {
         if let Some(Ok(t)) = listing.get() {
             let t: FileTree = t;
