@@ -1213,8 +1213,10 @@ const TITLE_RESULT: &str = r#"
     marks: window.__benchMarks || {},
   });"#;
 
-/// The lazy parts that wait for the list's first paint on purpose (`lazy_after_list`).
-const AFTER_LIST: &[&str] = &["split_launch"];
+/// The lazy parts that wait for the list's first paint on purpose: the launcher's
+/// (`lazy_after_list`), and the conversation page's, which the start page fetches once it is
+/// painted so that Start does not wait for it (fbcec5e, issue #30 item 5).
+const AFTER_LIST: &[&str] = &["split_launch", "split_conversation"];
 
 /// Conversations on the first-title bench's agent server.
 const TITLE_CONVERSATIONS: usize = 30;
