@@ -439,6 +439,125 @@ pub fn bundle(split_dir: &Path, part: &str, name: &str) -> Result<usize, String>
     Ok(members.len())
 }
 
+/// How many bytes (raw, before `wasm-opt`) a lazy part may load needlessly, per file it is
+/// spared, when chunks are grouped ([`group_by_users`]). On Lighthouse's phone network a file
+/// costs a round trip (150 ms) shared by six connections, ≈ 25 ms, the time of ≈ 5 KB gzip
+/// (≈ 12 KB raw); this spends at most ≈ 4 KB gzip a file.
+pub const WASTE_PER_FILE: u64 = 10_000;
+
+/// Groups chunks (their users and raw sizes) into files: starting from one group a chunk,
+/// merges the two groups that cost least per file they save, while that is at most
+/// `waste_per_file`. Merging groups A and B makes each part that uses one but not the other
+/// load the other too (the waste: `size(B)` for each part only in A's users, and so on), and
+/// spares every part that uses both one file. Returns the groups of two or more, as indices.
+pub fn group_by_users(chunks: &[(Vec<String>, u64)], waste_per_file: u64) -> Vec<Vec<usize>> {
+    let mut groups: Vec<(Vec<&str>, u64, Vec<usize>)> = chunks
+        .iter()
+        .enumerate()
+        .map(|(i, (users, size))| {
+            let mut u: Vec<&str> = users.iter().map(String::as_str).collect();
+            u.sort_unstable();
+            u.dedup();
+            (u, *size, vec![i])
+        })
+        .collect();
+    loop {
+        let mut best: Option<(u64, usize, usize)> = None;
+        for i in 0..groups.len() {
+            for j in i + 1..groups.len() {
+                let (ua, sa, _) = &groups[i];
+                let (ub, sb, _) = &groups[j];
+                let both = ua.iter().filter(|u| ub.contains(u)).count() as u64;
+                if both == 0 {
+                    continue;
+                }
+                let only_a = ua.len() as u64 - both;
+                let only_b = ub.len() as u64 - both;
+                // Per file saved, rounded up; ties go to the first pair found.
+                let cost = (sb * only_a + sa * only_b).div_ceil(both);
+                if cost <= waste_per_file && best.is_none_or(|(c, _, _)| cost < c) {
+                    best = Some((cost, i, j));
+                }
+            }
+        }
+        let Some((_, i, j)) = best else { break };
+        let (ub, sb, mb) = groups.remove(j);
+        let (ua, sa, ma) = &mut groups[i];
+        for u in ub {
+            if !ua.contains(&u) {
+                ua.push(u);
+            }
+        }
+        ua.sort_unstable();
+        *sa += sb;
+        ma.extend(mb);
+    }
+    let mut out: Vec<Vec<usize>> = groups
+        .into_iter()
+        .map(|(_, _, mut m)| {
+            m.sort_unstable();
+            m
+        })
+        .filter(|m| m.len() > 1)
+        .collect();
+    out.sort();
+    out
+}
+
+/// Merges the chunks that are not in the shell's bundle into groups ([`group_by_users`]): a
+/// lazy part then loads a few files instead of up to a hundred. Each chunk is still loaded
+/// once, with its data and table slots where they were, only sometimes earlier than before.
+/// Returns (chunks, files) merged.
+pub fn bundle_groups(split_dir: &Path, waste_per_file: u64) -> Result<(usize, usize), String> {
+    let loader_path = split_dir.join("__wasm_split.js");
+    let mut loader =
+        fs::read_to_string(&loader_path).map_err(|e| format!("{}: {e}", loader_path.display()))?;
+    let defs = chunk_defs(&loader)?;
+    let candidates: Vec<&ChunkDef> = defs.iter().filter(|d| d.ident != "__chunk_shell").collect();
+    let mut sized = Vec::new();
+    for d in &candidates {
+        let p = split_dir.join(&d.file);
+        let len = fs::metadata(&p)
+            .map_err(|e| format!("{}: {e}", p.display()))?
+            .len();
+        sized.push((d.users.clone(), len));
+    }
+    let groups = group_by_users(&sized, waste_per_file);
+    let mut merged_chunks = 0;
+    for (n, group) in groups.iter().enumerate() {
+        let idents: Vec<&str> = group
+            .iter()
+            .map(|&i| candidates[i].ident.as_str())
+            .collect();
+        // The loader changes with every group: read its definitions again.
+        let defs = chunk_defs(&loader)?;
+        let members: Vec<&ChunkDef> = defs
+            .iter()
+            .filter(|d| idents.contains(&d.ident.as_str()))
+            .collect();
+        if members.len() != idents.len() {
+            return Err(format!(
+                "group {n}: chunks {idents:?} not all in the loader"
+            ));
+        }
+        let mut inputs = Vec::new();
+        for m in &members {
+            let p = split_dir.join(&m.file);
+            inputs.push(fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))?);
+        }
+        let merged = merge_modules(&inputs).map_err(|e| format!("merging group {n}: {e}"))?;
+        let file = format!("chunk_g{n}.wasm");
+        fs::write(split_dir.join(&file), merged).map_err(|e| e.to_string())?;
+        loader = rewrite_loader(&loader, &defs, &members, &format!("__chunk_g{n}"), &file)?;
+        for m in &members {
+            fs::remove_file(split_dir.join(&m.file)).map_err(|e| e.to_string())?;
+        }
+        merged_chunks += members.len();
+    }
+    fs::write(&loader_path, loader).map_err(|e| e.to_string())?;
+    Ok((merged_chunks, groups.len()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -667,5 +786,40 @@ export const __wasm_split_load_sidebar = wrapAsyncCb(makeLoad(() => {\n    x\n}\
         // A part the loader has no load function for.
         let e = check_loader(LOADER, &defs, &all, "shell").unwrap_err();
         assert!(e.contains("`shell`"), "{e}");
+    }
+
+    fn users(list: &[(&[&str], u64)]) -> Vec<(Vec<String>, u64)> {
+        list.iter()
+            .map(|(u, s)| (u.iter().map(|x| x.to_string()).collect(), *s))
+            .collect()
+    }
+
+    #[test]
+    fn chunks_group_by_who_loads_them_within_the_waste_allowed() {
+        // The same users: merging wastes nothing, whatever the sizes.
+        let same = users(&[(&["a", "b"], 900_000), (&["b", "a"], 5), (&["a", "b"], 7)]);
+        assert_eq!(group_by_users(&same, 0), vec![vec![0, 1, 2]]);
+        // No user in common: never one file (nobody would be spared one).
+        let apart = users(&[(&["a"], 1), (&["b"], 1)]);
+        assert_eq!(group_by_users(&apart, u64::MAX), Vec::<Vec<usize>>::new());
+        // A small chunk only `a` uses joins a large one `a` and `b` use: `b` loads 100 bytes
+        // more and saves `a` one file — within 100, not within 99.
+        let small = users(&[(&["a", "b"], 50_000), (&["a"], 100)]);
+        assert_eq!(group_by_users(&small, 100), vec![vec![0, 1]]);
+        assert_eq!(group_by_users(&small, 99), Vec::<Vec<usize>>::new());
+        // The cost is per file saved: `x` (users a, b, c) and `y` (a, b, d) spare a and b one
+        // file each; c loads y (300) and d loads x (100): 400 / 2 = 200.
+        let shared = users(&[(&["a", "b", "c"], 100), (&["a", "b", "d"], 300)]);
+        assert_eq!(group_by_users(&shared, 200), vec![vec![0, 1]]);
+        assert_eq!(group_by_users(&shared, 199), Vec::<Vec<usize>>::new());
+        // The cheapest merge first: 2 and 3 (same users) before 0 and 1 would pull 2 and 3 in.
+        let order = users(&[
+            (&["p"], 10_000),
+            (&["p", "q"], 10_000),
+            (&["q"], 10),
+            (&["q"], 20),
+        ]);
+        assert_eq!(group_by_users(&order, 0), vec![vec![2, 3]]);
+        assert_eq!(group_by_users(&order, 10_000), vec![vec![0, 1, 2, 3]]);
     }
 }

@@ -196,6 +196,13 @@ pub fn build(ctx: &Ctx, dist: &Path) -> Result<Layout, String> {
         ctx,
         &format!("merged the {merged} chunks the sidebar uses into chunk_shell"),
     );
+    // The other lazy parts: chunks grouped by who loads them, so a route asks for a few files
+    // instead of up to a hundred (issue #30 item 3).
+    let (grouped, files) = crate::merge::bundle_groups(&split_dir, crate::merge::WASTE_PER_FILE)?;
+    step(
+        ctx,
+        &format!("merged {grouped} more chunks into {files} files by who loads them"),
+    );
 
     step(ctx, "wasm-bindgen on the main module");
     let mut c = cmd(ctx, ctx.cargo_bin("wasm-bindgen"));
