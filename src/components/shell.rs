@@ -52,6 +52,8 @@ fn NavLink(
 
 #[component]
 pub fn Shell(children: ChildrenFn) -> impl IntoView {
+    // One clock for every relative time on screen.
+    crate::components::time::provide_now();
     let backends = use_backends();
     let conn = use_connection();
     let name = move || backends.active.with(|a| a.backend.name.clone());
@@ -112,7 +114,9 @@ pub fn Shell(children: ChildrenFn) -> impl IntoView {
             <header class="app-header">
                 <button type="button" class="drawer-toggle" data-testid="sidebar-drawer-toggle"
                     aria-controls="app-sidebar" aria-expanded=move || drawer.get().to_string()
-                    aria-label="Menu" node_ref=drawer_btn on:click=toggle_drawer>"☰"</button>
+                    aria-label="Menu" node_ref=drawer_btn on:click=toggle_drawer>
+                    <crate::components::icon::Icon icon=crate::components::icon::icons::MENU />
+                </button>
                 <span class="brand">"Agent Canvas"</span>
                 <span class="spacer"></span>
                 <span

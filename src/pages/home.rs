@@ -93,7 +93,10 @@ pub fn HomePage() -> impl IntoView {
                 </div>
                 {move || error().map(|e| view! { <p class="error" role="alert" data-testid="launcher-error">{e}</p> })}
             </form>
-            {crate::lazy::lazy_after_list("LLM settings", crate::pages::home::preload_llm_settings, crate::pages::home::llm_settings)}
+            // Only where conversations run on this browser's LLM (not on Omnigent's hosts).
+            <Show when=move || backends.active.with(|a| settings::takes_browser_llm(backends, a))>
+                {crate::lazy::lazy_after_list("LLM settings", crate::pages::home::preload_llm_settings, crate::pages::home::llm_settings)}
+            </Show>
         </section>
     }
 }

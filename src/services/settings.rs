@@ -53,6 +53,12 @@ pub async fn server_settings(backends: BackendsCtx, active: &ActiveBackend) -> O
     call.send(&c.transport).await.ok()
 }
 
+/// Whether conversations started on `active` run on the LLM this browser holds (the launcher
+/// shows its LLM settings only then).
+pub fn takes_browser_llm(backends: BackendsCtx, active: &ActiveBackend) -> bool {
+    client(backends, active).api.takes_browser_llm()
+}
+
 /// The server's LLM settings (`None` when it offers none or the call failed).
 pub async fn load_server(backends: BackendsCtx, active: &ActiveBackend) -> Option<ServerLlm> {
     server_settings(backends, active)

@@ -86,6 +86,8 @@ fn the_factory_builds_the_omnigent_client_with_its_capability() {
     assert!(!a.version_gated());
     assert!(!a.has_organizations());
     assert!(h.runs_on_hosts());
+    // Its agents bring their own models: the browser's LLM settings do not apply.
+    assert!(!h.takes_browser_llm());
     // Other kinds have no Omnigent capability.
     for kind in [BackendKind::Local, BackendKind::Cloud] {
         let other = backend_api(
@@ -96,6 +98,7 @@ fn the_factory_builds_the_omnigent_client_with_its_capability() {
             &RoutingContext::default(),
         );
         assert!(!other.runs_on_hosts(), "{kind:?}");
+        assert!(other.takes_browser_llm(), "{kind:?}");
         assert!(other.hosts().unwrap_err().is_unsupported(), "{kind:?}");
         assert!(
             other.describe_server().unwrap_err().is_unsupported(),

@@ -96,6 +96,9 @@ async fn the_tab_follows_the_agent_and_a_background_tab_is_told_what_needs_the_p
         .await,
         json!("false")
     );
+    // Every symbol on the page has a font to draw it (issue #32: "□ Sound off" on a machine
+    // without an emoji font).
+    assert_eq!(b.tofu("body").await, Vec::<String>::new());
     b.click(sound).await;
     b.wait_js(
         "the sound on",
@@ -105,6 +108,7 @@ async fn the_tab_follows_the_agent_and_a_background_tab_is_told_what_needs_the_p
         ),
     )
     .await;
+    assert_eq!(b.tofu("body").await, Vec::<String>::new());
 
     api.send_message(&id, "Go").await;
     b.wait_js_for(

@@ -148,6 +148,12 @@ async fn chat_create_from_the_launcher_streams_live_in_order_and_a_reload_restor
         id,
     } = start_from_launcher(&env, env.serve_config(), &stub, "Please say hello").await;
     assert!(!id.is_empty());
+    // The sidebar shows the new conversation at once, not at its next refresh (every 30 s,
+    // longer than this wait; issue #32).
+    browser
+        .shell()
+        .wait_side_attr(&id, "data-sidebar-id", &id)
+        .await;
 
     let items = wait_timeline(
         &browser,

@@ -36,6 +36,34 @@ async fn list_rename_and_delete_through_the_ui_reach_the_agent_server() {
     let list = browser.list();
     list.wait_row_title(&id, &title).await;
 
+    // On a phone-sized window the rows and the toolbar fit (issue #32: the row's Delete was cut
+    // off, "New conversation" wrapped and was underlined like a link): nothing sticks out of the
+    // page or scrolls it sideways, and the two header buttons are alike.
+    browser
+        .client
+        .set_window_size(360, 800)
+        .await
+        .expect("window size");
+    browser
+        .wait_js(
+            "the narrow layout",
+            "return document.documentElement.clientWidth <= 360",
+        )
+        .await;
+    assert_eq!(browser.overflows(".content").await, Vec::<String>::new());
+    let header = browser
+        .js(
+            "const e = t => document.querySelector(`[data-testid=${t}]`);              const h = t => Math.round(e(t).getBoundingClientRect().height);              return [h('new-conversation'), h('refresh-conversations'),                getComputedStyle(e('new-conversation')).textDecorationLine];",
+        )
+        .await;
+    assert_eq!(header[0], header[1], "button heights: {header}");
+    assert_eq!(header[2], json!("none"), "{header}");
+    browser
+        .client
+        .set_window_size(1280, 900)
+        .await
+        .expect("window size");
+
     // A status badge with a class per status.
     let badge = list.execution_badge(&id).await;
     let status = badge[0].as_str().expect("execution badge").to_string();

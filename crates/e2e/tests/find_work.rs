@@ -318,6 +318,12 @@ async fn the_palette_switches_backend_and_opens_pages_by_keyboard_only() {
         )
         .await;
     assert_eq!(top, json!("Switch backend"));
+    // Nothing runs past the dialog's edges or scrolls sideways (issue #32: the input was wider
+    // than the dialog).
+    assert_eq!(
+        b.overflows("[data-testid=command-palette]").await,
+        Vec::<String>::new()
+    );
     b.press(keys::ENTER).await;
     shell.wait_connected_to("palette-other").await;
     assert!(!shell.palette_open().await);

@@ -162,6 +162,9 @@ async fn an_omnigent_session_is_started_streamed_reloaded_listed_and_deleted() {
     );
     b.choose(AGENT, &stub_agent).await;
     b.wait_data(&host_row, "selectable", "true").await;
+    // Its agents bring their own models: no browser LLM form under the launcher (issue #32).
+    // That form is in the same lazy part as "Where should it run?", which is on screen now.
+    assert!(!b.is_there("[data-testid=llm-settings]").await);
     b.click(&format!("{host_row} input")).await;
     b.type_into(
         "[data-testid=session-workspace]",

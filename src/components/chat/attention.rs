@@ -7,6 +7,7 @@
 //! and, when the person turned it on ("Sound"), a short chime (`platform::notify`).
 //! The rules are `canvas_core::conversations::live::attention`; this only applies them.
 
+use crate::components::icon::{icons, Icon};
 use crate::platform::notify::{ask_permission, permission, set_sound, sound_on, tell};
 use crate::services::conversation::load;
 use crate::state::backends::use_backends;
@@ -130,7 +131,11 @@ pub fn Attention(
         <button class="btn small" data-testid="sound-toggle" aria-pressed=move || sound.get().to_string()
             title="Play a short sound when a conversation in a background tab finishes or needs you"
             on:click=toggle_sound>
-            {move || if sound.get() { "🔔 Sound on" } else { "🔕 Sound off" }}
+            {move || if sound.get() {
+                view! { <Icon icon=icons::SOUND_ON />" Sound on" }
+            } else {
+                view! { <Icon icon=icons::SOUND_OFF />" Sound off" }
+            }}
         </button>
         <span class="field-error" role="alert" data-testid="sound-error" hidden=move || sound_error.with(Option::is_none)>
             {move || sound_error.get().unwrap_or_default()}

@@ -6,6 +6,7 @@
 //! It asks the backend only while the header says it is connected, so a failing backend is
 //! not asked more often than before.
 
+use crate::components::icon::{icons, Icon};
 use crate::links;
 use crate::pages::conversations::DeleteDialog;
 use crate::services::conversation_list::{refresh_while_visible, ListCtx, ListState};
@@ -13,7 +14,7 @@ use crate::services::sidebar::{self, pinned_summaries, scope, SidebarCtx};
 use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::connection::{use_connection, Connection};
 use canvas_core::conversations::list::sidebar::{
-    missing_pins, open_conversation_id, order, SIDEBAR_PAGE_SIZE,
+    missing_pins, open_conversation_id, order, unlisted_open, SIDEBAR_PAGE_SIZE,
 };
 use leptos::html;
 use leptos::prelude::*;
@@ -48,7 +49,11 @@ pub fn SidebarList() -> impl IntoView {
                     aria-expanded=move || (!collapsed.get()).to_string()
                     aria-controls="sidebar-conversation-list"
                     on:click=toggle>
-                    <span class="chevron" aria-hidden="true">{move || if collapsed.get() { "▸" } else { "▾" }}</span>
+                    <span class="chevron">{move || if collapsed.get() {
+                        view! { <Icon icon=icons::COLLAPSED /> }
+                    } else {
+                        view! { <Icon icon=icons::EXPANDED /> }
+                    }}</span>
                     " Recent"
                 </button>
             </div>
@@ -96,8 +101,6 @@ fn SidebarBody() -> impl IntoView {
     });
     // Pinned conversations that are not on a loaded page are asked for on their own.
     load_missing_pins(backends, ctx);
-    // Relative times move on by themselves.
-    let now = ticking_now();
     let location = use_location();
     let open = Memo::new(move |_| open_conversation_id(&location.pathname.get()));
     // The open conversation is seen as it is now: it never shows as unread.
@@ -106,6 +109,24 @@ fn SidebarBody() -> impl IntoView {
         let conv = list.items.with(|l| l.iter().find(|c| c.id == id).cloned());
         if let Some(c) = conv {
             ctx.mark_seen(&scope_now.get_untracked(), &c);
+        }
+    });
+    // A conversation open here that the list shows nowhere (just started from the launcher,
+    // forked, opened by a link): the list refreshes once for it, not at its next timer.
+    let asked = StoredValue::new(None::<String>);
+    Effect::new(move |_| {
+        if list.state.get() != ListState::Ready {
+            return;
+        }
+        let open = open.get();
+        let unlisted = list.items.with(|items| {
+            ctx.extra.with(|extra| {
+                asked.with_value(|a| unlisted_open(open.as_deref(), items, extra, a.as_deref()))
+            })
+        });
+        if let Some(id) = unlisted {
+            asked.set_value(Some(id));
+            list.refresh();
         }
     });
     let rows = Memo::new(move |_| {
@@ -142,7 +163,7 @@ fn SidebarBody() -> impl IntoView {
                             <ul class="side-convs" id="sidebar-conversation-list" data-testid="sidebar-conversation-list"
                                 node_ref=scroller on:scroll=on_scroll>
                                 <For each=move || rows.get() key=|r| (r.id.clone(), r.pinned) let:row>
-                                    <SidebarRow id=row.id pinned=row.pinned ctx=ctx open=open scope=scope_now now=now />
+                                    <SidebarRow id=row.id pinned=row.pinned ctx=ctx open=open scope=scope_now />
                                 </For>
                                 <Show when=move || list.next.with(Option::is_some)>
                                     <li class="side-more">
@@ -198,15 +219,6 @@ fn load_missing_pins(backends: BackendsCtx, ctx: SidebarCtx) {
             ctx.extra.set(found);
         }
     });
-}
-
-/// The time now, moved on every 30 s (relative times follow it).
-fn ticking_now() -> RwSignal<f64> {
-    let now = RwSignal::new(js_sys::Date::now());
-    crate::platform::time::every(std::time::Duration::from_secs(30), move || {
-        now.try_set(js_sys::Date::now());
-    });
-    now
 }
 
 /// Loads the next page once `scroller` is scrolled (nearly) to its end.

@@ -1,14 +1,15 @@
 //! One conversation of the sidebar list, with its menu.
 
+use crate::components::icon::{icons, Icon};
 use crate::components::menu;
+use crate::components::time::RelTime;
 use crate::lazy::prefetch;
 use crate::links::{self, conversation_path};
-use crate::pages::conversations::format_time;
 use crate::services::sidebar::SidebarCtx;
 use crate::state::backends::use_backends;
 use canvas_core::client::unified::ConversationSummary;
 use canvas_core::conversations::list::filter::status_group;
-use canvas_core::conversations::list::sidebar::{is_unread, relative_time};
+use canvas_core::conversations::list::sidebar::is_unread;
 use leptos::html;
 use leptos::prelude::*;
 
@@ -19,7 +20,6 @@ pub(super) fn SidebarRow(
     ctx: SidebarCtx,
     open: Memo<Option<String>>,
     scope: Memo<String>,
-    now: RwSignal<f64>,
 ) -> impl IntoView {
     let backends = use_backends();
     let list = ctx.list;
@@ -44,17 +44,14 @@ pub(super) fn SidebarRow(
     let unread = Memo::new(move |_| {
         !is_open.get() && conv.with(|c| ctx.seen.with(|s| scope.with(|sc| is_unread(s, sc, c))))
     });
-    let when = move || {
+    let when = Signal::derive(move || {
         conv.with(|c| {
-            let iso = c
-                .updated_at
+            c.updated_at
                 .clone()
                 .or(c.created_at.clone())
-                .unwrap_or_default();
-            let text = relative_time(now.get(), &iso).unwrap_or_else(|| format_time(&iso));
-            (iso, text)
+                .unwrap_or_default()
         })
-    };
+    });
     let menu_open = RwSignal::new(false);
     let menu_btn = NodeRef::<html::Button>::new();
     let menu = NodeRef::<html::Div>::new();
@@ -101,16 +98,16 @@ pub(super) fn SidebarRow(
                 aria-current=move || is_open.get().then_some("page")>
                 <span class=move || format!("side-marker marker-{}", group.get().token())
                     role="img" aria-label=move || group.get().label() title=move || group.get().label()></span>
-                {pinned.then(|| view! { <span class="side-pin" aria-label="Pinned" title="Pinned">"📌"</span> })}
+                {pinned.then(|| view! { <span class="side-pin" role="img" aria-label="Pinned" title="Pinned"><Icon icon=icons::PINNED /></span> })}
                 <span class="side-conv-title" data-testid="sidebar-conversation-title">{move || title.get()}</span>
                 <span class="unread-dot" data-testid="sidebar-unread" aria-label="Unread" title="Changed since you last opened it"
                     hidden=move || !unread.get()></span>
-                <time class="side-conv-time" datetime=move || when().0>{move || when().1}</time>
+                <RelTime iso=when class="side-conv-time" />
             </a>
             <button type="button" class="side-menu-btn" data-testid="sidebar-row-menu" node_ref=menu_btn
                 aria-haspopup="menu" aria-expanded=move || menu_open.get().to_string()
                 aria-label=move || format!("Actions for {}", title.get())
-                on:click=move |_| menu_open.update(|o| *o = !*o)>"⋯"</button>
+                on:click=move |_| menu_open.update(|o| *o = !*o)><Icon icon=icons::MORE /></button>
             <Show when=move || menu_open.get()>
                 {row_menu(menu, title, on_menu_key, &menu_id, pinned, ctx, scope, menu_open, close_menu)}
             </Show>

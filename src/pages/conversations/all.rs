@@ -8,7 +8,8 @@
 //! asked; title, status and archived narrow the merged rows. The rows' order is remembered for
 //! the next/previous conversation shortcuts.
 
-use super::{format_time, url_filter, StatusBadge};
+use super::{url_filter, StatusBadge};
+use crate::components::time::RelTime;
 use crate::links::base_path;
 use crate::services::all_backends::{load, load_more, Loaded};
 use crate::services::conversation_list::remember_order;
@@ -142,7 +143,7 @@ pub fn AllConversations(
                             <span class="conversation-title" data-testid="conversation-title">{title}</span>
                             {badges}
                         </a>
-                        <time class="conversation-time" datetime=time.clone()>{format_time(&time)}</time>
+                        <RelTime iso=time.clone() class="conversation-time" />
                     </li>
                 }
             })

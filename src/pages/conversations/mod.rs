@@ -29,17 +29,6 @@ use row::ConversationRow;
 pub(crate) use row::DeleteDialog;
 
 /// Formats an ISO timestamp in the user's locale (falls back to the raw text).
-pub(crate) fn format_time(iso: &str) -> String {
-    let d = js_sys::Date::new(&wasm_bindgen::JsValue::from_str(iso));
-    if d.get_time().is_nan() {
-        iso.to_string()
-    } else {
-        d.to_locale_string("default", &wasm_bindgen::JsValue::UNDEFINED)
-            .as_string()
-            .unwrap_or_else(|| iso.to_string())
-    }
-}
-
 #[component]
 pub(crate) fn StatusBadge(badge: Badge) -> impl IntoView {
     let label = format!("{} status: {}", badge.kind, badge.label);

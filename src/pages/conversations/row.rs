@@ -1,7 +1,8 @@
 //! One row of the conversation list (inline rename) and the delete confirmation.
 
-use super::{format_time, StatusBadge};
+use super::StatusBadge;
 use crate::components::backends::dialog::Dialog;
+use crate::components::time::RelTime;
 use crate::lazy::prefetch;
 use crate::links::{conversation_path, pinned};
 use crate::pages::conversation::preload_conversation;
@@ -104,7 +105,7 @@ pub fn ConversationRow(id: String, list: ListCtx) -> impl IntoView {
             <span class="conversation-status">
                 {move || status_badges(&conv.get()).into_iter().map(|b| view! { <StatusBadge badge=b /> }).collect_view()}
             </span>
-            <time class="conversation-time" datetime=move || updated.get()>{move || format_time(&updated.get())}</time>
+            <RelTime iso=updated class="conversation-time" />
             <span class="conversation-actions">
                 <button type="button" class="btn small" data-testid="rename-conversation"
                     node_ref=rename_btn

@@ -192,6 +192,8 @@ dispatch! {
     SkillsApi fn list_skills(&self, conv: Option<&ConversationRef>, req: &SkillsRequest) -> Planned<SkillsResponse>;
 
     // Settings.
+    /// Whether conversations run on the LLM this browser holds for the backend.
+    SettingsApi fn takes_browser_llm(&self) -> bool;
     /// Read the backend's settings.
     SettingsApi fn get_settings(&self) -> Planned<Settings>;
     /// Update the backend's settings with a diff.

@@ -286,7 +286,12 @@ impl FilesApi for OmnigentApi {
     }
 }
 impl GitApi for OmnigentApi {}
-impl SettingsApi for OmnigentApi {}
+/// Omnigent's agents run on their hosts' harnesses with their own models.
+impl SettingsApi for OmnigentApi {
+    fn takes_browser_llm(&self) -> bool {
+        false
+    }
+}
 impl SettingsPagesApi for OmnigentApi {}
 impl SkillsApi for OmnigentApi {}
 impl crate::client::service::ConversationToolsApi for OmnigentApi {}

@@ -278,6 +278,11 @@ pub trait GitApi {
 
 /// Settings.
 pub trait SettingsApi {
+    /// Whether conversations started here run on the LLM this browser holds for the backend
+    /// (the launcher's LLM settings); a backend whose agents bring their own models says no.
+    fn takes_browser_llm(&self) -> bool {
+        true
+    }
     /// Read.
     fn get_settings(&self) -> Planned<Settings> {
         Err(ApiError::Unsupported("Settings"))

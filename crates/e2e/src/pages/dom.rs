@@ -198,6 +198,60 @@ impl Browser {
         serde_json::from_value(v).expect("texts")
     }
 
+    /// What overflows `css` horizontally right now (empty: nothing): the element itself or any
+    /// descendant that scrolls sideways (`overflow-x` auto/scroll with wider content), and any
+    /// rendered descendant whose box sticks out of `css`'s box. Each named as
+    /// `tag[testid].classes`.
+    pub async fn overflows(&self, css: &str) -> Vec<String> {
+        let v = self
+            .js(&format!(
+                "const root = document.querySelector({}); if (!root) return ['(not there)']; \
+                 const name = e => e.tagName.toLowerCase() + (e.dataset.testid ? `[${{e.dataset.testid}}]` : '') \
+                   + (typeof e.className === 'string' && e.className.trim() ? '.' + e.className.trim().split(/\\s+/).join('.') : ''); \
+                 const box = root.getBoundingClientRect(); const out = []; \
+                 for (const e of [root, ...root.querySelectorAll('*')]) {{ \
+                   const st = getComputedStyle(e); \
+                   if (['auto', 'scroll'].includes(st.overflowX) && e.scrollWidth > e.clientWidth + 1) \
+                     out.push(name(e) + ' scrolls sideways (' + e.scrollWidth + ' > ' + e.clientWidth + ')'); \
+                   const r = e.getBoundingClientRect(); \
+                   if (e !== root && r.width > 0 && (r.right > box.right + 1 || r.left < box.left - 1)) \
+                     out.push(name(e) + ' sticks out (' + Math.round(r.left) + '..' + Math.round(r.right) \
+                       + ' outside ' + Math.round(box.left) + '..' + Math.round(box.right) + ')'); \
+                 }} return out;",
+                json!(css)
+            ))
+            .await;
+        serde_json::from_value(v).expect("overflows")
+    }
+
+    /// The characters under `css` that render as the "missing glyph" box (tofu): each shown
+    /// character past U+2000 (symbols, emoji, other scripts) drawn on a canvas in its element's
+    /// fonts and compared with an unassigned code point drawn the same way. Named as
+    /// `<char> U+<hex> in <tag>`.
+    pub async fn tofu(&self, css: &str) -> Vec<String> {
+        let v = self
+            .js(&format!(
+                "const root = document.querySelector({}); if (!root) return ['(not there)']; \
+                 const c = document.createElement('canvas'); c.width = 64; c.height = 64; \
+                 const g = c.getContext('2d', {{willReadFrequently: true}}); \
+                 const draw = (font, ch) => {{ g.clearRect(0, 0, 64, 64); g.font = font; g.fillText(ch, 4, 48); \
+                   const d = g.getImageData(0, 0, 64, 64).data; let h = 0; \
+                   for (let i = 3; i < d.length; i += 4) h = (h * 31 + d[i]) | 0; return h; }}; \
+                 const out = new Set(); const w = document.createTreeWalker(root, NodeFilter.SHOW_TEXT); \
+                 while (w.nextNode()) {{ const el = w.currentNode.parentElement; \
+                   if (!el || !el.getClientRects().length) continue; \
+                   const font = '40px ' + getComputedStyle(el).fontFamily; const none = draw(font, '\\u0378'); \
+                   for (const ch of w.currentNode.data) {{ \
+                     if (ch.codePointAt(0) < 0x2000 || /\\s/.test(ch)) continue; \
+                     if (draw(font, ch) === none) \
+                       out.add(ch + ' U+' + ch.codePointAt(0).toString(16) + ' in ' + el.tagName.toLowerCase()); }} }} \
+                 return [...out];",
+                json!(css)
+            ))
+            .await;
+        serde_json::from_value(v).expect("tofu")
+    }
+
     /// The number of matches of `css` right now.
     pub async fn count(&self, css: &str) -> usize {
         self.js(&format!(

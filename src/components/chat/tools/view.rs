@@ -92,7 +92,9 @@ pub fn ToolsMenu(tools: ConversationTools) -> impl IntoView {
             <button type="button" class="btn small" data-testid="conversation-menu" node_ref=button
                 aria-haspopup="menu" aria-expanded=move || open.get().to_string()
                 aria-label="Conversation actions" title="Export, fork, condense…"
-                on:click=move |_| open.update(|o| *o = !*o)>"⋯"</button>
+                on:click=move |_| open.update(|o| *o = !*o)>
+                <crate::components::icon::Icon icon=crate::components::icon::icons::MORE />
+            </button>
             <Show when=move || open.get()>
                 <div class="side-menu tools-menu-list" role="menu" data-testid="conversation-menu-list"
                     aria-label="Conversation actions" node_ref=list on:keydown=on_key>

@@ -124,6 +124,20 @@ pub fn missing_pins(items: &[ConversationSummary], pins: &[String]) -> Vec<Strin
         .collect()
 }
 
+/// The open conversation when the list shows it nowhere (in neither `items` nor `extra`) and it
+/// was not looked for yet (`asked`): just started from the launcher, forked or opened by a link.
+/// The list then refreshes once for it instead of waiting for its next timer (issue #32).
+pub fn unlisted_open(
+    open: Option<&str>,
+    items: &[ConversationSummary],
+    extra: &[ConversationSummary],
+    asked: Option<&str>,
+) -> Option<String> {
+    let id = open?;
+    let listed = items.iter().chain(extra).any(|c| c.id == id);
+    (!listed && asked != Some(id)).then(|| id.to_string())
+}
+
 /// What the user saw: `(scope \u{1f} id, updated_at)`, oldest first.
 pub type Seen = Vec<(String, String)>;
 
@@ -218,6 +232,29 @@ mod tests {
             updated_at: (!updated.is_empty()).then(|| updated.to_string()),
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn an_open_conversation_the_list_lacks_is_looked_for_once() {
+        let items = [conv("a", "")];
+        let extra = [conv("pinned", "")];
+        assert_eq!(unlisted_open(None, &items, &extra, None), None);
+        assert_eq!(unlisted_open(Some("a"), &items, &extra, None), None);
+        assert_eq!(unlisted_open(Some("pinned"), &items, &extra, None), None);
+        assert_eq!(
+            unlisted_open(Some("new"), &items, &extra, None).as_deref(),
+            Some("new")
+        );
+        // Asked once already (it may be beyond the loaded pages): not again.
+        assert_eq!(
+            unlisted_open(Some("new"), &items, &extra, Some("new")),
+            None
+        );
+        // Another one is.
+        assert_eq!(
+            unlisted_open(Some("newer"), &items, &extra, Some("new")).as_deref(),
+            Some("newer")
+        );
     }
 
     #[test]
