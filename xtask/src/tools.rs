@@ -11,6 +11,8 @@ use std::process::Command;
 pub const TRUNK_VERSION: &str = "0.21.14";
 /// npm `binaryen` (wasm-opt). Debian's binaryen 108 produces broken output; this one works.
 pub const BINARYEN_VERSION: &str = "132";
+/// npm `axe-core`, pinned in package.json (the e2e layer's accessibility checks).
+pub const AXE_CORE_VERSION: &str = "4.14.1";
 /// The `uv` used to build the agent-server venv (from PyPI).
 pub const UV_VERSION: &str = "0.13.9";
 
@@ -93,12 +95,15 @@ pub fn ensure_npm_tools(ctx: &Ctx) -> Result<(), String> {
     let ok = util::capture(Command::new(&wasm_opt).arg("--version"))
         .map(|v| v.contains(&format!("version {BINARYEN_VERSION}")))
         .unwrap_or(false);
-    if ok {
+    // axe-core: the accessibility checks of the end-to-end layer inject it into the page.
+    let axe = fs::read_to_string(ctx.root.join("node_modules/axe-core/package.json"))
+        .is_ok_and(|p| p.contains(&format!("\"version\": \"{AXE_CORE_VERSION}\"")));
+    if ok && axe {
         return Ok(());
     }
     step(
         ctx,
-        &format!("installing npm tools (binaryen {BINARYEN_VERSION})"),
+        &format!("installing npm tools (binaryen {BINARYEN_VERSION}, axe-core {AXE_CORE_VERSION})"),
     );
     let mut c = cmd(ctx, "npm");
     c.args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])

@@ -50,8 +50,9 @@ pub(super) fn tier_notes(states: Vec<(Tier, TierState)>, reload: RwSignal<u32>) 
             let failed = state == "failed";
             view! {
                 <li class=format!("skills-tier tier-{state}") data-testid="skills-tier"
-                    data-tier=tier.label() data-state=state role=if failed { "alert" } else { "status" }>
-                    {text}
+                    data-tier=tier.label() data-state=state>
+                    // The live region inside the item: a list item keeps its role.
+                    <span role=if failed { "alert" } else { "status" }>{text}</span>
                     {failed.then(|| view! {
                         <button type="button" class="btn small" data-testid="skills-tier-retry"
                             on:click=move |_| reload.update(|n| *n = n.wrapping_add(1))>"Try again"</button>

@@ -166,8 +166,8 @@ pub fn Composer(
                 placeholder="Message the agent (Enter to send, Shift+Enter for a new line, / for commands)" rows="2"
                 on_key=on_key node_ref=input
                 attr:aria-autocomplete="list"
-                attr:aria-controls="slash-menu"
-                attr:aria-expanded=move || suggestions.with(Option::is_some).to_string()
+                // Only while the menu is there (an id that names nothing is an error).
+                attr:aria-controls=move || suggestions.with(Option::is_some).then_some("slash-menu")
                 attr:aria-activedescendant=move || {
                     suggestions.with(Option::is_some).then(|| format!("slash-option-{}", selected.get()))
                 }
