@@ -100,6 +100,36 @@ async fn every_page_is_accessible_fits_and_has_its_glyphs_in_dark_and_light_narr
             "settings-app",
         ),
         ("/skills".into(), "[data-testid=skills-page]", "skills"),
+        (
+            "/settings/llm".into(),
+            "section.page.settings",
+            "settings-llm",
+        ),
+        (
+            "/settings/agent".into(),
+            "section.page.settings",
+            "settings-agent",
+        ),
+        (
+            "/settings/mcp".into(),
+            "section.page.settings",
+            "settings-mcp",
+        ),
+        (
+            "/settings/secrets".into(),
+            "section.page.settings",
+            "settings-secrets",
+        ),
+        (
+            "/settings/plugins".into(),
+            "section.page.settings",
+            "settings-plugins",
+        ),
+        (
+            "/automations".into(),
+            "[data-testid=automations-page]",
+            "automations",
+        ),
     ];
     let b = Browser::start(&env).await;
     let shots = shots_dir();
