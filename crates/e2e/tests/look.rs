@@ -1,7 +1,8 @@
 //! How every page looks to a person (issue #32), in real Chromium against the real agent
 //! server: for each route, in dark and light, at 360 and 1280 px wide, axe-core (the npm
 //! package, injected into the page) finds no serious or critical violation, nothing overflows
-//! the page sideways, and no character is drawn as a "missing glyph" box. A screenshot of each
+//! the page sideways, no character is drawn as a "missing glyph" box, and the keyboard focus
+//! can be seen on the first stops of the Tab key. A screenshot of each
 //! is kept in `target/xtask-logs/look/` for a person to look at.
 
 use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
@@ -43,6 +44,33 @@ async fn page_overflow(b: &Browser) -> Value {
     b.js("const d = document.documentElement; \
           return d.scrollWidth > d.clientWidth + 1 ? [d.scrollWidth, d.clientWidth] : null;")
         .await
+}
+
+/// The first `n` stops of the Tab key whose focus cannot be seen (no outline, no box shadow),
+/// each named `tag[testid].classes`.
+async fn unseen_focus(b: &Browser, n: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    b.js("document.activeElement && document.activeElement.blur(); return true;")
+        .await;
+    for _ in 0..n {
+        // Key actions, not typing into the focused element (a file input takes keys as a path).
+        b.shell().shortcut(&['\u{E004}']).await;
+        let v = b
+            .js("const e = document.activeElement; if (!e || e === document.body) return null; \
+                 const st = getComputedStyle(e); \
+                 const seen = (st.outlineStyle !== 'none' && parseFloat(st.outlineWidth) > 0) \
+                   || st.boxShadow !== 'none'; \
+                 if (seen) return ''; \
+                 return e.tagName.toLowerCase() + (e.dataset.testid ? `[${e.dataset.testid}]` : '') \
+                   + (typeof e.className === 'string' && e.className.trim() ? '.' + e.className.trim().split(/\\s+/).join('.') : '');")
+            .await;
+        if let Some(name) = v.as_str().filter(|n| !n.is_empty()) {
+            if !out.iter().any(|o| o == name) {
+                out.push(name.to_string());
+            }
+        }
+    }
+    out
 }
 
 fn shots_dir() -> PathBuf {
@@ -162,6 +190,9 @@ async fn every_page_is_accessible_fits_and_has_its_glyphs_in_dark_and_light_narr
                 }
                 for t in b.tofu("body").await {
                     problems.push(format!("{at}: no glyph for {t}"));
+                }
+                for f in unseen_focus(&b, 15).await {
+                    problems.push(format!("{at}: focus not visible on {f}"));
                 }
             }
         }
