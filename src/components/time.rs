@@ -1,6 +1,7 @@
 //! Times as people read them (issue #32): relative ("5 min ago") everywhere, the absolute time
 //! in the browser's locale on hover, moving on by themselves from one app-wide clock.
 
+use crate::platform::time::Clock;
 use canvas_core::conversations::list::sidebar::relative_time;
 use leptos::prelude::*;
 
@@ -8,11 +9,13 @@ use leptos::prelude::*;
 #[derive(Clone, Copy)]
 struct Now(RwSignal<f64>);
 
-/// Starts the app's clock (once, in the shell).
+/// Starts the app's clock (once, in the shell), on the platform's [`Clock`] (a test's manual
+/// clock where one is provided).
 pub fn provide_now() {
-    let now = RwSignal::new(js_sys::Date::now());
-    crate::platform::time::every(std::time::Duration::from_secs(30), move || {
-        now.try_set(js_sys::Date::now());
+    let clock = Clock::current();
+    let now = RwSignal::new(clock.now_ms());
+    clock.every(std::time::Duration::from_secs(30), move || {
+        now.try_set(clock.now_ms());
     });
     provide_context(Now(now));
 }
@@ -21,7 +24,7 @@ pub fn provide_now() {
 fn use_now() -> RwSignal<f64> {
     use_context::<Now>()
         .map(|n| n.0)
-        .unwrap_or_else(|| RwSignal::new(js_sys::Date::now()))
+        .unwrap_or_else(|| RwSignal::new(Clock::current().now_ms()))
 }
 
 /// `iso` in the browser's locale, date and time (itself when it does not parse).

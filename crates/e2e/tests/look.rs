@@ -46,33 +46,6 @@ async fn page_overflow(b: &Browser) -> Value {
         .await
 }
 
-/// The first `n` stops of the Tab key whose focus cannot be seen (no outline, no box shadow),
-/// each named `tag[testid].classes`.
-async fn unseen_focus(b: &Browser, n: usize) -> Vec<String> {
-    let mut out = Vec::new();
-    b.js("document.activeElement && document.activeElement.blur(); return true;")
-        .await;
-    for _ in 0..n {
-        // Key actions, not typing into the focused element (a file input takes keys as a path).
-        b.shell().shortcut(&['\u{E004}']).await;
-        let v = b
-            .js("const e = document.activeElement; if (!e || e === document.body) return null; \
-                 const st = getComputedStyle(e); \
-                 const seen = (st.outlineStyle !== 'none' && parseFloat(st.outlineWidth) > 0) \
-                   || st.boxShadow !== 'none'; \
-                 if (seen) return ''; \
-                 return e.tagName.toLowerCase() + (e.dataset.testid ? `[${e.dataset.testid}]` : '') \
-                   + (typeof e.className === 'string' && e.className.trim() ? '.' + e.className.trim().split(/\\s+/).join('.') : '');")
-            .await;
-        if let Some(name) = v.as_str().filter(|n| !n.is_empty()) {
-            if !out.iter().any(|o| o == name) {
-                out.push(name.to_string());
-            }
-        }
-    }
-    out
-}
-
 fn shots_dir() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/xtask-logs/look");
     let _ = std::fs::create_dir_all(&dir);
@@ -163,20 +136,26 @@ async fn every_page_is_accessible_fits_and_has_its_glyphs_in_dark_and_light_narr
     let shots = shots_dir();
     let mut problems: Vec<String> = Vec::new();
     for theme in ["dark", "light"] {
+        // Settings → App's choice, remembered in this browser (kept across the loads below).
+        b.goto(&format!("{base}/")).await;
+        b.js(&format!(
+            "localStorage.setItem('agent-canvas-theme', {}); return true;",
+            json!(theme)
+        ))
+        .await;
         for width in [1280u32, 360] {
             b.client
                 .set_window_size(width, 900)
                 .await
                 .expect("window size");
             for (path, ready, label) in &routes {
-                b.goto(&format!("{base}/")).await;
-                b.js(&format!(
-                    "localStorage.setItem('agent-canvas-theme', {}); return true;",
-                    json!(theme)
-                ))
-                .await;
                 open(&b, &base, path, ready).await;
                 let at = format!("{path} {theme} {width}px");
+                assert_eq!(
+                    b.js("return document.documentElement.dataset.theme").await,
+                    json!(theme),
+                    "{at}: the page is in that theme"
+                );
                 let shot = b.client.screenshot().await.expect("screenshot");
                 let _ = std::fs::write(shots.join(format!("{label}-{theme}-{width}.png")), shot);
                 for v in axe_violations(&b, &axe).await {
@@ -191,7 +170,7 @@ async fn every_page_is_accessible_fits_and_has_its_glyphs_in_dark_and_light_narr
                 for t in b.tofu("body").await {
                     problems.push(format!("{at}: no glyph for {t}"));
                 }
-                for f in unseen_focus(&b, 15).await {
+                for f in b.unseen_focus(15).await {
                     problems.push(format!("{at}: focus not visible on {f}"));
                 }
             }

@@ -28,7 +28,6 @@ pub use filters::ListFilters;
 use row::ConversationRow;
 pub(crate) use row::DeleteDialog;
 
-/// Formats an ISO timestamp in the user's locale (falls back to the raw text).
 #[component]
 pub(crate) fn StatusBadge(badge: Badge) -> impl IntoView {
     let label = format!("{} status: {}", badge.kind, badge.label);

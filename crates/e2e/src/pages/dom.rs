@@ -6,6 +6,12 @@
 use crate::Browser;
 use serde_json::json;
 
+/// `name(e)`: an element as `tag[testid].classes`, for messages about it.
+const NAME_JS: &str = "const name = e => e.tagName.toLowerCase() \
+    + (e.dataset.testid ? `[${e.dataset.testid}]` : '') \
+    + (typeof e.className === 'string' && e.className.trim() \
+       ? '.' + e.className.trim().split(/\\s+/).join('.') : '');";
+
 /// The script expression for the first match of `css`.
 fn first(css: &str) -> String {
     format!("document.querySelector({})", json!(css))
@@ -206,8 +212,7 @@ impl Browser {
         let v = self
             .js(&format!(
                 "const root = document.querySelector({}); if (!root) return ['(not there)']; \
-                 const name = e => e.tagName.toLowerCase() + (e.dataset.testid ? `[${{e.dataset.testid}}]` : '') \
-                   + (typeof e.className === 'string' && e.className.trim() ? '.' + e.className.trim().split(/\\s+/).join('.') : ''); \
+                 {NAME_JS} \
                  const box = root.getBoundingClientRect(); const out = []; \
                  for (const e of [root, ...root.querySelectorAll('*')]) {{ \
                    const st = getComputedStyle(e); \
@@ -250,6 +255,34 @@ impl Browser {
             ))
             .await;
         serde_json::from_value(v).expect("tofu")
+    }
+
+    /// The first `stops` stops of the Tab key (from the top of the page) whose focus cannot be
+    /// seen: no outline and no box shadow. Each named once, as `tag[testid].classes`.
+    pub async fn unseen_focus(&self, stops: usize) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        self.js("document.activeElement && document.activeElement.blur(); return true;")
+            .await;
+        for _ in 0..stops {
+            // A key action, not typing into the focused element (a file input takes keys as a
+            // path).
+            self.shell().shortcut(&['\u{E004}']).await;
+            let v = self
+                .js(&format!(
+                    "const e = document.activeElement; if (!e || e === document.body) return null; \
+                     {NAME_JS} const st = getComputedStyle(e); \
+                     const seen = (st.outlineStyle !== 'none' && parseFloat(st.outlineWidth) > 0) \
+                       || st.boxShadow !== 'none'; \
+                     return seen ? '' : name(e);"
+                ))
+                .await;
+            if let Some(name) = v.as_str().filter(|n| !n.is_empty()) {
+                if !out.iter().any(|o| o == name) {
+                    out.push(name.to_string());
+                }
+            }
+        }
+        out
     }
 
     /// The number of matches of `css` right now.
