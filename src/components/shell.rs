@@ -3,6 +3,7 @@
 use crate::components::backends::{
     current_screen, selector::BackendSelector, BackendDialogs, Screen, SwitchingOverlay,
 };
+use crate::components::icon::{icons, Icon, IconData};
 use crate::components::recovery::{
     away_banner, preload_away_banner, preload_recovery, recovery_screen,
 };
@@ -14,8 +15,8 @@ use canvas_core::backends::health::{backend_health, Health};
 use leptos::prelude::*;
 use leptos_router::components::A;
 
-/// A sidebar entry: (path, label, `data-testid`, what to prefetch on hover/focus).
-type NavEntry = (&'static str, &'static str, &'static str, fn());
+/// A sidebar entry: (path, label, `data-testid`, what to prefetch on hover/focus, its icon).
+type NavEntry = (&'static str, &'static str, &'static str, fn(), IconData);
 
 /// The sidebar's pages.
 const NAV: &[NavEntry] = &[
@@ -24,16 +25,29 @@ const NAV: &[NavEntry] = &[
         "Conversations",
         "nav-conversations",
         || {},
+        icons::CONVERSATIONS,
     ),
-    ("/automations", "Automations", "nav-automations", || {
-        crate::lazy::prefetch(crate::pages::automations::preload_automations)
-    }),
-    ("/skills", "Skills", "nav-skills", || {
-        crate::lazy::prefetch(crate::pages::skills::preload_skills)
-    }),
-    ("/settings", "Settings", "nav-settings", || {
-        crate::lazy::prefetch(crate::pages::settings::preload_settings)
-    }),
+    (
+        "/automations",
+        "Automations",
+        "nav-automations",
+        || crate::lazy::prefetch(crate::pages::automations::preload_automations),
+        icons::AUTOMATIONS,
+    ),
+    (
+        "/skills",
+        "Skills",
+        "nav-skills",
+        || crate::lazy::prefetch(crate::pages::skills::preload_skills),
+        icons::SKILLS,
+    ),
+    (
+        "/settings",
+        "Settings",
+        "nav-settings",
+        || crate::lazy::prefetch(crate::pages::settings::preload_settings),
+        icons::SETTINGS,
+    ),
 ];
 
 /// One sidebar link (one instantiation for all of them: the main module stays small).
@@ -43,10 +57,11 @@ fn NavLink(
     label: &'static str,
     testid: &'static str,
     prefetch: fn(),
+    icon: IconData,
 ) -> impl IntoView {
     view! {
-        <A href=crate::links::href(path) attr:data-testid=testid
-            on:mouseenter=move |_| prefetch() on:focus=move |_| prefetch()>{label}</A>
+        <A href=crate::links::href(path) attr:data-testid=testid attr:class="nav-link"
+            on:mouseenter=move |_| prefetch() on:focus=move |_| prefetch()><Icon icon=icon />{label}</A>
     }
 }
 
@@ -139,8 +154,8 @@ pub fn Shell(children: ChildrenFn) -> impl IntoView {
                         }
                     }
                 }>
-                {NAV.iter().map(|&(path, label, testid, prefetch)| view! {
-                    <NavLink path=path label=label testid=testid prefetch=prefetch />
+                {NAV.iter().map(|&(path, label, testid, prefetch, icon)| view! {
+                    <NavLink path=path label=label testid=testid prefetch=prefetch icon=icon />
                 }).collect_view()}
                 <BackendSelector />
                 <Show when=in_app>

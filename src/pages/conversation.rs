@@ -168,7 +168,7 @@ fn ConversationView(
         <div class="conversation-page" data-testid="conversation-page">
             <section class="chat" aria-label="Conversation">
                 <header class="chat-header">
-                    <h1 data-testid="conversation-heading">{title}</h1>
+                    <h1 data-testid="conversation-heading" title=title>{title}</h1>
                     {sandbox}
                     {placement}
                     <Attention active=attention_active id=summary.id.clone() named=named

@@ -163,7 +163,7 @@ pub fn Dialog(
                             data-testid="dialog-close"
                             on:click=move |_| on_close.run(())
                         >
-                            "×"
+                            <crate::components::icon::Icon icon=crate::components::icon::icons::REMOVE />
                         </button>
                     </Show>
                 </header>

@@ -74,7 +74,7 @@ pub fn ManageDialog() -> impl IntoView {
                                     title=move || status.get().1></span>
                                 <div class="manage-info">
                                     <strong class="manage-name">{name.clone()}</strong>
-                                    <span class="manage-host"><code>{b.host.clone()}</code>" · "{kind}</span>
+                                    <span class="manage-host" title=b.host.clone()><code>{b.host.clone()}</code>" · "{kind}</span>
                                     <Show when=move || status.get().0.is_bad()>
                                         <span class="manage-error" data-testid="manage-error">{move || status.get().1}</span>
                                     </Show>

@@ -3,6 +3,7 @@
 //! files are uploaded into the conversation's working directory when the message is sent (a
 //! name already there is resolved by asking) and the message says where they are.
 
+use crate::components::icon::{icons, Icon};
 use crate::services::uploads::{self as svc, OnConflict};
 use canvas_core::conversations::chat::attachments::{self as rules, AttachmentKind};
 use leptos::prelude::*;
@@ -149,7 +150,7 @@ pub fn AttachmentTray(att: Attachments) -> impl IntoView {
                                 <span class="muted attach-size">{rules::human_size(p.size)}</span>
                                 <button type="button" class="btn small attach-remove" data-testid="attachment-remove"
                                     aria-label=format!("Remove {name}") title="Remove"
-                                    on:click=move |_| items.update(|i| i.retain(|x| x.id != id))>"×"</button>
+                                    on:click=move |_| items.update(|i| i.retain(|x| x.id != id))><Icon icon=icons::REMOVE /></button>
                             </li>
                         }
                     }

@@ -99,7 +99,7 @@ pub(super) fn SidebarRow(
                 <span class=move || format!("side-marker marker-{}", group.get().token())
                     role="img" aria-label=move || group.get().label() title=move || group.get().label()></span>
                 {pinned.then(|| view! { <span class="side-pin" role="img" aria-label="Pinned" title="Pinned"><Icon icon=icons::PINNED /></span> })}
-                <span class="side-conv-title" data-testid="sidebar-conversation-title">{move || title.get()}</span>
+                <span class="side-conv-title" data-testid="sidebar-conversation-title" title=move || title.get()>{move || title.get()}</span>
                 <span class="unread-dot" data-testid="sidebar-unread" aria-label="Unread" title="Changed since you last opened it"
                     hidden=move || !unread.get()></span>
                 <RelTime iso=when class="side-conv-time" />

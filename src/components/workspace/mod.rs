@@ -6,6 +6,7 @@ mod changes;
 mod files;
 mod terminal;
 
+use crate::components::icon::{icons, Icon};
 use crate::state::backends::use_backends;
 use crate::state::workspace::{use_workspace, ConvWorkspace, Tab, MAX_WIDTH, MIN_WIDTH};
 use canvas_core::transport::routing::ConversationRef;
@@ -126,7 +127,11 @@ pub fn WorkspacePanel(
                     aria-label=move || if collapsed.get() { "Show the workspace panel" } else { "Hide the workspace panel" }
                     on:click=move |_| collapsed.update(|c| *c = !*c)
                 >
-                    {move || if collapsed.get() { "⟨ Workspace" } else { "Hide ⟩" }}
+                    {move || if collapsed.get() {
+                        view! { <Icon icon=icons::PANEL_SHOW />"Workspace" }.into_any()
+                    } else {
+                        view! { <Icon icon=icons::PANEL_HIDE />"Hide" }.into_any()
+                    }}
                 </button>
                 <div class="ws-content" hidden=move || collapsed.get()>
                     {body}

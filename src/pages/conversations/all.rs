@@ -140,7 +140,7 @@ pub fn AllConversations(
                         data-conversation-id=r.summary.id.clone()>
                         <a class="conversation-link" href=href data-testid="all-row-link" rel="external">
                             <span class="backend-chip" data-testid="row-backend">{r.label.clone()}</span>
-                            <span class="conversation-title" data-testid="conversation-title">{title}</span>
+                            <span class="conversation-title" data-testid="conversation-title" title=title.clone()>{title.clone()}</span>
                             {badges}
                         </a>
                         <RelTime iso=time.clone() class="conversation-time" />

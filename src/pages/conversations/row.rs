@@ -96,7 +96,7 @@ pub fn ConversationRow(id: String, list: ListCtx) -> impl IntoView {
                 when=move || editing.get()
                 fallback=move || view! {
                     <A href=link.clone() attr:class="conversation-link">
-                        <span class="conversation-title" data-testid="conversation-title">{move || title.get()}</span>
+                        <span class="conversation-title" data-testid="conversation-title" title=move || title.get()>{move || title.get()}</span>
                     </A>
                 }
             >

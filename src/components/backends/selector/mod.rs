@@ -216,7 +216,7 @@ fn dialog_button(
     label: &'static str,
 ) -> impl IntoView {
     view! {
-        <button type="button" class="btn small" data-testid=testid
+        <button type="button" class="btn small ghost" data-testid=testid
             on:mouseenter=move |_| prefetch(preload_backend_dialogs)
             on:focus=move |_| prefetch(preload_backend_dialogs)
             on:click=move |_| ui.open(dialog.clone())>

@@ -3,6 +3,7 @@
 //! images, large files offered for download), upload and download.
 
 use super::{InlineError, PanelProps};
+use crate::components::icon::{icons, Icon};
 use crate::services::{uploads, workspace};
 use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::workspace::ConvWorkspace;
@@ -180,7 +181,11 @@ fn tree_rows(
                 let sel = selected.as_deref() == Some(path.as_str());
                 let p2 = path.clone();
                 let toggle = toggle_dir;
-                let icon = if is_dir { if open { "▾ " } else { "▸ " } } else { "" };
+                let icon = match (is_dir, open) {
+                    (true, true) => icons::EXPANDED,
+                    (true, false) => icons::COLLAPSED,
+                    (false, _) => icons::FILE,
+                };
                 view! {
                     <li role="treeitem"
                         class="ws-tree-row"
@@ -195,7 +200,7 @@ fn tree_rows(
                             on:click=move |_| {
                                 if is_dir { toggle(p2.clone()) } else { ws.selected_file.set(Some(p2.clone())) }
                             }>
-                            {icon}{e.name.clone()}
+                            <Icon icon=icon />{e.name.clone()}
                         </button>
                         {e.size.map(|s| view! { <span class="ws-size">{human_size(s)}</span> })}
                     </li>
