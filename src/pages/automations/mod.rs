@@ -144,7 +144,7 @@ fn actions(
     view! {
         <div class="automation-actions">
             <button type="button" class=run_class data-testid="run-automation"
-                aria-label=format!("Run {} now", a.name) disabled=move || c.busy.get()
+                aria-label=format!("Run now: {}", a.name) disabled=move || c.busy.get()
                 on:click=move |_| { c.error.set(None); c.run.run(()); }>"Run now"</button>
             <button type="button" class=class data-testid="toggle-automation"
                 disabled=move || c.busy.get()
