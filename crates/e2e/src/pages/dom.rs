@@ -4,6 +4,7 @@
 //! selector and the page's visible text.
 
 use crate::Browser;
+use fantoccini::actions::{InputSource, KeyAction, KeyActions};
 use serde_json::json;
 
 /// `name(e)`: an element as `tag[testid].classes`, for messages about it.
@@ -257,32 +258,71 @@ impl Browser {
         serde_json::from_value(v).expect("tofu")
     }
 
-    /// The first `stops` stops of the Tab key (from the top of the page) whose focus cannot be
-    /// seen: no outline and no box shadow. Each named once, as `tag[testid].classes`.
-    pub async fn unseen_focus(&self, stops: usize) -> Vec<String> {
+    /// Every stop of the Tab key whose focus cannot be seen (no outline and no box shadow),
+    /// each named once as `tag[testid].classes`. The walk goes once round the Tab key's cycle:
+    /// from the top of the page (the focus taken away first), or, when a modal dialog holds the
+    /// focus, from where the dialog put it (Tab stays inside it; that element is judged when
+    /// Tab comes back to it). It ends when the focus comes back to an element it was on. A walk
+    /// cut off after `max_stops`, or stuck (Tab moves the focus nowhere), is named too.
+    pub async fn unseen_focus(&self, max_stops: usize) -> Vec<String> {
+        // Each focus is judged as it happens (a `focusin` listener), so a batch of Tab presses
+        // costs one round trip.
+        const BATCH: usize = 20;
+        self.js(&format!(
+            "{NAME_JS} const f = {{ seen: new Set(), unseen: [], stops: 0, done: false, last: '' }}; \
+             window.__e2eFocus = f; \
+             f.note = e => {{ if (f.done) return; \
+               if (!e || f.seen.has(e)) {{ f.done = true; return; }} \
+               f.seen.add(e); f.stops++; f.last = name(e); const st = getComputedStyle(e); \
+               const seen = (st.outlineStyle !== 'none' && parseFloat(st.outlineWidth) > 0) \
+                 || st.boxShadow !== 'none'; \
+               if (!seen && !f.unseen.includes(f.last)) f.unseen.push(f.last); }}; \
+             f.listen = ev => f.note(ev.target); \
+             document.addEventListener('focusin', f.listen, true); \
+             const a = document.activeElement; \
+             if (a && !a.closest('[aria-modal=true]')) a.blur(); \
+             return true;"
+        ))
+        .await;
         let mut out: Vec<String> = Vec::new();
-        self.js("document.activeElement && document.activeElement.blur(); return true;")
-            .await;
-        for _ in 0..stops {
-            // A key action, not typing into the focused element (a file input takes keys as a
-            // path).
-            self.shell().shortcut(&['\u{E004}']).await;
-            let v = self
-                .js(&format!(
-                    "const e = document.activeElement; if (!e || e === document.body) return null; \
-                     {NAME_JS} const st = getComputedStyle(e); \
-                     const seen = (st.outlineStyle !== 'none' && parseFloat(st.outlineWidth) > 0) \
-                       || st.boxShadow !== 'none'; \
-                     return seen ? '' : name(e);"
-                ))
-                .await;
-            if let Some(name) = v.as_str().filter(|n| !n.is_empty()) {
-                if !out.iter().any(|o| o == name) {
-                    out.push(name.to_string());
-                }
+        let mut before = usize::MAX;
+        loop {
+            let mut tabs = KeyActions::new("keyboard".into());
+            for _ in 0..BATCH {
+                tabs = tabs
+                    .then(KeyAction::Down { value: '\u{E004}' })
+                    .then(KeyAction::Up { value: '\u{E004}' });
             }
+            self.client.perform_actions(tabs).await.expect("Tab keys");
+            let v = self
+                .js("const f = window.__e2eFocus; return [f.done, f.stops, f.last];")
+                .await;
+            let (done, stops) = (v[0] == json!(true), v[1].as_u64().unwrap_or(0) as usize);
+            if done {
+                break;
+            }
+            if stops == before {
+                out.push(format!(
+                    "(Tab moves the focus no further than {})",
+                    v[2].as_str().unwrap_or("the page")
+                ));
+                break;
+            }
+            if stops >= max_stops {
+                out.push(format!(
+                    "(more than {max_stops} Tab stops: the walk stopped)"
+                ));
+                break;
+            }
+            before = stops;
         }
-        out
+        let v = self
+            .js("const f = window.__e2eFocus; document.removeEventListener('focusin', f.listen, true); \
+                 return f.unseen;")
+            .await;
+        let mut unseen: Vec<String> = serde_json::from_value(v).expect("unseen focus");
+        unseen.append(&mut out);
+        unseen
     }
 
     /// The number of matches of `css` right now.
