@@ -1,13 +1,28 @@
 //! How every page looks to a person (issue #32), in real Chromium against the real agent
-//! server: for each route, in dark and light, at 360 and 1280 px wide, axe-core (the npm
-//! package, injected into the page) finds no serious or critical violation, nothing overflows
-//! the page sideways, no character is drawn as a "missing glyph" box, and the keyboard focus
-//! can be seen on every stop of the Tab key. A screenshot of each
-//! is kept in `target/xtask-logs/look/` for a person to look at.
+//! server and the real automation service: every route (a conversation with each workspace tab,
+//! the list of all backends, an automation with a finished run, the command palette, the
+//! backend dialogs, the onboarding a browser without any backend sees), in dark and light. At
+//! 360 and 1280 px wide: axe-core (the npm package, injected into the page) finds no serious or
+//! critical violation, nothing overflows the page, its content or an open dialog sideways, no
+//! character is drawn as a "missing glyph" box, and the keyboard focus can be seen on every
+//! stop of the Tab key. At 768 and 1920 px: nothing overflows. A screenshot of each is kept in
+//! `target/xtask-logs/look/` for a person to look at.
 
-use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
+use canvas_e2e::{canvas_serve, AgentApi, Browser, Env, UI_TIMEOUT};
+use canvas_fixtures::llm_stub::{self, StubScript};
 use serde_json::{json, Value};
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// An automation run installs the SDK from the uv cache and runs one stub turn (~30 s).
+const RUN_TIMEOUT: Duration = Duration::from_secs(240);
+
+/// The widths every page is checked at; all checks at 360 and 1280, overflow only at the
+/// others.
+const WIDTHS: [u32; 4] = [1280, 360, 768, 1920];
+
+/// How far a Tab walk may go before it counts as endless.
+const MAX_TAB_STOPS: usize = 400;
 
 /// axe-core from the project's npm tools (`package.json`, installed by `cargo xtask`).
 fn axe_source() -> String {
@@ -52,128 +67,336 @@ fn shots_dir() -> PathBuf {
     dir
 }
 
-/// Opens `path` and waits until the page shows `ready` and nothing is still loading.
-async fn open(b: &Browser, base: &str, path: &str, ready: &str) {
-    b.goto(&format!("{base}{path}")).await;
-    b.wait_backend_status("connected").await;
-    b.wait_for(ready).await;
+/// Which server a page is on.
+#[derive(Clone, Copy, PartialEq)]
+enum Server {
+    /// The one with the agent server (and the automation service) as its backend.
+    Backend,
+    /// The one that hands the browser no backend: the onboarding.
+    Empty,
+}
+
+/// What to do on a page once it is there, before it is checked.
+#[derive(Clone, Copy)]
+enum Then {
+    Nothing,
+    /// Select the workspace panel's tab (its `ws-tab-…` slug) and wait for its content.
+    Tab(&'static str, &'static str),
+    /// Ctrl+K.
+    Palette,
+    /// Click the sidebar's button (from the drawer on a narrow window) and wait for the
+    /// dialog.
+    Dialog(&'static str, &'static str),
+}
+
+/// One page to check: where, what shows it is there (and how long that may take), what to do
+/// there, and its screenshot's name.
+struct Case {
+    server: Server,
+    path: String,
+    ready: &'static str,
+    timeout: Duration,
+    then: Then,
+    label: &'static str,
+}
+
+fn case(path: impl Into<String>, ready: &'static str, label: &'static str) -> Case {
+    Case {
+        server: Server::Backend,
+        path: path.into(),
+        ready,
+        timeout: UI_TIMEOUT,
+        then: Then::Nothing,
+        label,
+    }
+}
+
+impl Case {
+    fn then(self, then: Then) -> Case {
+        Case { then, ..self }
+    }
+
+    /// The open dialog (checked for overflow besides the page).
+    fn dialog(&self) -> Option<&'static str> {
+        match self.then {
+            Then::Palette => Some("[data-testid=command-palette]"),
+            Then::Dialog(_, dialog) => Some(dialog),
+            _ => None,
+        }
+    }
+}
+
+/// Waits until nothing on the page is still loading.
+async fn settled(b: &Browser, what: &str) {
     b.wait_js(
-        &format!("{path}: no part still loading"),
+        &format!("{what}: no part still loading"),
         "return !document.querySelector('[data-testid=chunk-loading], [aria-busy=true]');",
     )
     .await;
 }
 
+/// Opens the case's page, waits until it shows what it should and nothing is still loading,
+/// and does what the case does there.
+async fn open(b: &Browser, base: &str, c: &Case) {
+    b.goto(&format!("{base}{}", c.path)).await;
+    if c.server == Server::Backend {
+        b.wait_backend_status("connected").await;
+    }
+    b.wait_js_for(
+        &format!("{} to be there", c.ready),
+        &format!("return !!document.querySelector({})", json!(c.ready)),
+        c.timeout,
+    )
+    .await;
+    settled(b, &c.path).await;
+    match c.then {
+        Then::Nothing => {}
+        Then::Tab(slug, ready) => {
+            b.workspace().open_tab(slug).await;
+            b.wait_for(&format!("[data-testid=ws-tab-{slug}][aria-selected=true]"))
+                .await;
+            b.wait_for(ready).await;
+        }
+        Then::Palette => b.shell().open_palette().await,
+        Then::Dialog(button, dialog) => {
+            let narrow = b
+                .js(
+                    "const t = document.querySelector('[data-testid=sidebar-drawer-toggle]'); \
+                     return !!t && t.offsetParent !== null;",
+                )
+                .await;
+            if narrow == json!(true) {
+                b.shell().toggle_drawer().await;
+                b.shell().wait_drawer_open("the drawer open").await;
+            }
+            b.click(button).await;
+            b.wait_js(
+                &format!("{dialog} open with the focus inside"),
+                &format!(
+                    "const d = document.querySelector({}); \
+                     return !!d && d.contains(document.activeElement);",
+                    json!(dialog)
+                ),
+            )
+            .await;
+        }
+    }
+    settled(b, c.label).await;
+}
+
+/// An automation on the service with one run dispatched; its id.
+async fn automation_with_a_run(svc_url: &str, key: &str) -> String {
+    let http = reqwest::Client::new();
+    let post = |path: String, body: Value| {
+        http.post(format!("{svc_url}/api/automation/v1{path}"))
+            .header("X-Session-API-Key", key)
+            .json(&body)
+            .send()
+    };
+    let created: Value = post(
+        "/preset/prompt".into(),
+        json!({"name": "Morning hello", "prompt": "Say hello and finish.",
+               "trigger": {"type": "cron", "schedule": "30 8 * * 1-5", "timezone": "Europe/Berlin"},
+               "state": "ACTIVE"}),
+    )
+    .await
+    .and_then(|r| r.error_for_status())
+    .expect("create the automation")
+    .json()
+    .await
+    .expect("the automation");
+    let id = created["id"].as_str().expect("its id").to_string();
+    post(format!("/{id}/dispatch"), json!({}))
+        .await
+        .and_then(|r| r.error_for_status())
+        .expect("dispatch a run");
+    id
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_page_is_accessible_fits_and_has_its_glyphs_in_dark_and_light_narrow_and_wide() {
     let env = Env::get();
-    let agent = env.private_agent_server("look").await;
-    let api = AgentApi::new(&agent.url, &agent.session_api_key);
-    let dir = env.scratch("look").display().to_string();
+    let t0 = Instant::now();
+    let stub =
+        llm_stub::start(StubScript::new().with_final_message("Hello from the automation")).await;
+    let (agent, svc) = env
+        .automation_stack("look", &stub.url())
+        .await
+        .expect("the automation service: run with `cargo xtask test`");
+    eprintln!(
+        "automation service ready in {:.1} s",
+        svc.started_in.as_secs_f64()
+    );
+    let key = agent.session_api_key.clone();
+    // The run works while the other pages are checked; its page comes last.
+    let automation = automation_with_a_run(&svc.url, &key).await;
+    let api = AgentApi::new(&agent.url, &key);
+    let dir = env.scratch("look");
     let id = api
         .create_conversation(
-            &dir,
+            &dir.display().to_string(),
             "A conversation with a rather long title that must truncate",
         )
         .await;
+    // Something for the Files and Changes tabs to show (written after the server set the
+    // folder up, so that they are changes).
+    std::fs::create_dir_all(dir.join("src")).expect("src dir");
+    std::fs::write(dir.join("README.md"), "# Look\n").expect("write README.md");
+    std::fs::write(dir.join("src/main.rs"), "fn main() {}\n").expect("write main.rs");
     let mut config = canvas_serve::Config::new(&env.dist);
     config.agent_server_url = Some(agent.url.clone());
-    config.session_api_key = Some(agent.session_api_key.clone());
+    config.automation_url = Some(svc.url.clone());
+    config.session_api_key = Some(key.clone());
     let server = canvas_serve::start(config).await.expect("serve");
-    let base = server.url();
+    // Served without a key: the browser has no backend and sees the onboarding.
+    let mut config = canvas_serve::Config::new(&env.dist);
+    config.agent_server_url = Some(agent.url.clone());
+    let empty = canvas_serve::start(config).await.expect("serve");
+    let base = |s: Server| match s {
+        Server::Backend => server.url(),
+        Server::Empty => empty.url(),
+    };
     let axe = axe_source();
-    // (path, what shows it is there, the screenshot's name)
-    let routes: Vec<(String, &str, &str)> = vec![
-        ("/".into(), "[data-testid=home]", "home"),
-        (
-            "/conversations".into(),
-            "[data-testid=conversation-row]",
-            "list",
+    let conversation = format!("/conversations/{id}");
+    let cases: Vec<Case> = vec![
+        case("/", "[data-testid=home]", "home"),
+        case("/conversations", "[data-testid=conversation-row]", "list"),
+        case(
+            "/conversations?scope=all",
+            "[data-testid=all-row]",
+            "all-backends",
         ),
-        (
-            format!("/conversations/{id}"),
+        case(
+            &conversation,
             "[data-testid=conversation-page]",
             "conversation",
-        ),
-        (
-            "/settings/app".into(),
-            "section.page.settings",
-            "settings-app",
-        ),
-        ("/skills".into(), "[data-testid=skills-page]", "skills"),
-        (
-            "/settings/llm".into(),
-            "section.page.settings",
-            "settings-llm",
-        ),
-        (
-            "/settings/agent".into(),
-            "section.page.settings",
-            "settings-agent",
-        ),
-        (
-            "/settings/mcp".into(),
-            "section.page.settings",
-            "settings-mcp",
-        ),
-        (
-            "/settings/secrets".into(),
+        )
+        .then(Then::Tab("terminal", "[data-testid=terminal-input]")),
+        case(
+            &conversation,
+            "[data-testid=conversation-page]",
+            "conversation-files",
+        )
+        .then(Then::Tab("files", "[data-testid=file-tree]")),
+        case(
+            &conversation,
+            "[data-testid=conversation-page]",
+            "conversation-changes",
+        )
+        .then(Then::Tab("changes", "[data-testid=changes-list]")),
+        case("/settings/app", "section.page.settings", "settings-app"),
+        case("/skills", "[data-testid=skills-page]", "skills"),
+        case("/settings/llm", "section.page.settings", "settings-llm"),
+        case("/settings/agent", "section.page.settings", "settings-agent"),
+        case("/settings/mcp", "section.page.settings", "settings-mcp"),
+        case(
+            "/settings/secrets",
             "section.page.settings",
             "settings-secrets",
         ),
-        (
-            "/settings/plugins".into(),
+        case(
+            "/settings/plugins",
             "section.page.settings",
             "settings-plugins",
         ),
-        (
-            "/automations".into(),
-            "[data-testid=automations-page]",
+        case(
+            "/automations",
+            "[data-testid=automation-row]",
             "automations",
         ),
+        case("/", "[data-testid=home]", "palette").then(Then::Palette),
+        case("/", "[data-testid=home]", "add-backend").then(Then::Dialog(
+            "[data-testid=add-backend]",
+            "[data-testid=add-backend-dialog]",
+        )),
+        case("/", "[data-testid=home]", "manage-backends").then(Then::Dialog(
+            "[data-testid=manage-backends]",
+            "[data-testid=manage-dialog]",
+        )),
+        Case {
+            server: Server::Empty,
+            ..case(
+                "/",
+                "[data-testid=onboarding] [data-testid=backend-form]",
+                "onboarding",
+            )
+        },
+        Case {
+            timeout: RUN_TIMEOUT,
+            ..case(
+                format!("/automations/{automation}"),
+                "[data-testid=run-row]:is([data-status=completed], [data-status=failed])",
+                "automation",
+            )
+        },
     ];
     let b = Browser::start(&env).await;
+    eprintln!("set up in {:.1} s", t0.elapsed().as_secs_f64());
     let shots = shots_dir();
     let mut problems: Vec<String> = Vec::new();
     for theme in ["dark", "light"] {
-        // Settings → App's choice, remembered in this browser (kept across the loads below).
-        b.goto(&format!("{base}/")).await;
-        b.js(&format!(
-            "localStorage.setItem('agent-canvas-theme', {}); return true;",
-            json!(theme)
-        ))
-        .await;
-        for width in [1280u32, 360] {
+        // Settings → App's choice, remembered in this browser (kept across the loads below),
+        // on each server's origin.
+        for s in [Server::Backend, Server::Empty] {
+            b.goto(&format!("{}/", base(s))).await;
+            b.js(&format!(
+                "localStorage.setItem('agent-canvas-theme', {}); return true;",
+                json!(theme)
+            ))
+            .await;
+        }
+        for width in WIDTHS {
+            let all_checks = matches!(width, 360 | 1280);
+            let started = Instant::now();
             b.client
                 .set_window_size(width, 900)
                 .await
                 .expect("window size");
-            for (path, ready, label) in &routes {
-                open(&b, &base, path, ready).await;
-                let at = format!("{path} {theme} {width}px");
+            for c in &cases {
+                open(&b, &base(c.server), c).await;
+                let at = format!("{} {} {theme} {width}px", c.label, c.path);
                 assert_eq!(
                     b.js("return document.documentElement.dataset.theme").await,
                     json!(theme),
                     "{at}: the page is in that theme"
                 );
-                let shot = b.client.screenshot().await.expect("screenshot");
-                let _ = std::fs::write(shots.join(format!("{label}-{theme}-{width}.png")), shot);
-                for v in axe_violations(&b, &axe).await {
-                    problems.push(format!("{at}: axe {v}"));
+                if c.label == "automation" {
+                    assert_eq!(
+                        b.data_of("[data-testid=run-row]", "status").await,
+                        "completed",
+                        "{at}: the run finished well: {}",
+                        b.text_of("[data-testid=run-row]").await
+                    );
                 }
+                let shot = b.client.screenshot().await.expect("screenshot");
+                let _ =
+                    std::fs::write(shots.join(format!("{}-{theme}-{width}.png", c.label)), shot);
                 if let Value::Array(o) = page_overflow(&b).await {
                     problems.push(format!("{at}: the page is wider than the window {o:?}"));
                 }
-                for o in b.overflows(".content").await {
-                    problems.push(format!("{at}: {o}"));
+                for css in std::iter::once(".content").chain(c.dialog()) {
+                    for o in b.overflows(css).await {
+                        problems.push(format!("{at}: {o}"));
+                    }
+                }
+                if !all_checks {
+                    continue;
+                }
+                for v in axe_violations(&b, &axe).await {
+                    problems.push(format!("{at}: axe {v}"));
                 }
                 for t in b.tofu("body").await {
                     problems.push(format!("{at}: no glyph for {t}"));
                 }
-                for f in b.unseen_focus(400).await {
+                for f in b.unseen_focus(MAX_TAB_STOPS).await {
                     problems.push(format!("{at}: focus not visible on {f}"));
                 }
             }
+            eprintln!(
+                "{theme} {width}px: {} pages in {:.1} s",
+                cases.len(),
+                started.elapsed().as_secs_f64()
+            );
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
