@@ -188,6 +188,7 @@ fn lazy_erased(
                     if attempt.is_disposed() {
                         return ().into_any();
                     }
+                    lazy_styles().await;
                     match build().await {
                         Ok(v) => v,
                         Err(e) => chunk_error(what, e, attempt).into_any(),
@@ -198,6 +199,36 @@ fn lazy_erased(
         </Suspense>
     }
     .into_any()
+}
+
+/// Switches on the lazily loaded parts' stylesheets (`data-lazy-css` in index.html: the
+/// release build links them with `media="print"`, so they are fetched at low priority and do
+/// not hold up the first render), waiting for any still on its way so no part shows unstyled
+/// (parts built at the same moment all wait for it). A stylesheet that fails to load is given
+/// up on: the part shows, plainer. Where nothing is marked (dev builds, tests) this does nothing.
+async fn lazy_styles() {
+    use wasm_bindgen::JsCast;
+    let Ok(links) = document().query_selector_all("link[data-lazy-css]") else {
+        return;
+    };
+    for i in 0..links.length() {
+        let Some(link) = links
+            .item(i)
+            .and_then(|n| n.dyn_into::<web_sys::HtmlLinkElement>().ok())
+        else {
+            continue;
+        };
+        link.set_media("all");
+        if link.sheet().is_none() {
+            // Not there yet: its load (or error) event is still to come.
+            let arrived = js_sys::Promise::new(&mut |done, _| {
+                let _ = link.add_event_listener_with_callback("load", &done);
+                let _ = link.add_event_listener_with_callback("error", &done);
+            });
+            let _ = wasm_bindgen_futures::JsFuture::from(arrived).await;
+        }
+        let _ = link.remove_attribute("data-lazy-css");
+    }
 }
 
 fn chunk_error(what: &'static str, e: ChunkError, attempt: RwSignal<u32>) -> impl IntoView {

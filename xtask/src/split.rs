@@ -336,7 +336,9 @@ pub fn build(ctx: &Ctx, dist: &Path) -> Result<Layout, String> {
     // Inline JS snippets of wasm-bindgen, if any, keep their relative paths.
     copy_dir(&bindgen_dir.join("snippets"), &dist.join("snippets"))?;
 
-    let (html, assets) = index_html(ctx, dist, &js_name, &wasm_name, &loader_name)?;
+    let (html, assets, lazy_css) = index_html(ctx, dist, &js_name, &wasm_name, &loader_name)?;
+    // Fetched after the first render's files, like the wasm chunks.
+    layout.chunks.extend(lazy_css);
     write(&dist.join("index.html"), html.as_bytes())?;
     layout.initial = vec!["index.html".into()];
     layout.initial.extend(assets);
@@ -459,19 +461,29 @@ fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
 
 /// `index.html` from the repository's template: each `<link data-trunk rel="css|icon"
 /// href="…">` becomes a hashed copy in `dist`, the `rel="rust"` link becomes the module script
-/// and the preloads. Returns the HTML and the files it references.
+/// and the preloads. A stylesheet marked `data-lazy-css` (used only by lazily loaded parts) is
+/// linked with `media="print"`: fetched at low priority, not render-blocking, and switched on
+/// by the app (`src/lazy.rs`) before the first lazy part is built. Returns the HTML, the files
+/// needed before the first render, and the lazy stylesheets.
 fn index_html(
     ctx: &Ctx,
     dist: &Path,
     js: &str,
     wasm: &str,
     loader: &str,
-) -> Result<(String, Vec<String>), String> {
+) -> Result<(String, Vec<String>, Vec<String>), String> {
     let template = text(&ctx.root.join("index.html"))?;
     let mut out = String::new();
     let mut assets = Vec::new();
+    let mut lazy_css = Vec::new();
+    let mut in_comment = false;
     for line in template.lines() {
         let t = line.trim();
+        // Comments in the template are for its readers, not the built page.
+        if in_comment || t.starts_with("<!--") {
+            in_comment = !t.ends_with("-->");
+            continue;
+        }
         if !t.starts_with("<link data-trunk") {
             out.push_str(line);
             out.push('\n');
@@ -507,20 +519,25 @@ fn index_html(
                 let (stem, ext) = file.rsplit_once('.').unwrap_or((file, ""));
                 let hashed = format!("{stem}-{}.{ext}", hash16(&bytes));
                 write(&dist.join(&hashed), &bytes)?;
-                let tag = if rel == "css" {
+                let lazy = rel == "css" && t.contains(" data-lazy-css");
+                let tag = if lazy {
+                    format!("{indent}<link rel=\"stylesheet\" href=\"./{hashed}\" media=\"print\" data-lazy-css />\n")
+                } else if rel == "css" {
                     format!("{indent}<link rel=\"stylesheet\" href=\"./{hashed}\" />\n")
                 } else {
                     format!("{indent}<link rel=\"icon\" href=\"./{hashed}\" />\n")
                 };
                 out.push_str(&tag);
-                if rel == "css" {
+                if lazy {
+                    lazy_css.push(hashed);
+                } else if rel == "css" {
                     assets.push(hashed);
                 }
             }
             other => return Err(format!("index.html: unsupported data-trunk link {other:?}")),
         }
     }
-    Ok((out, assets))
+    Ok((out, assets, lazy_css))
 }
 
 #[cfg(test)]

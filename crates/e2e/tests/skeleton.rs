@@ -214,4 +214,30 @@ async fn release_build_after_wasm_opt_starts() {
         serde_json::json!([]),
         "chunks fetched for the list"
     );
+    // The lazy parts' stylesheets do not hold up the first render (linked for print) ...
+    let index = reqwest::get(format!("{}/", server.url()))
+        .await
+        .expect("index.html")
+        .text()
+        .await
+        .expect("index.html text");
+    for sheet in ["pages-", "workspace-"] {
+        let tag = index
+            .lines()
+            .find(|l| l.contains("rel=\"stylesheet\"") && l.contains(sheet))
+            .unwrap_or_else(|| panic!("no {sheet} stylesheet in {index}"));
+        assert!(tag.contains("media=\"print\""), "{tag}");
+    }
+    // ... and are on once a lazy page shows: the settings page is laid out by pages.css.
+    browser
+        .goto(&format!("{}/settings/app", server.url()))
+        .await;
+    browser
+        .wait_js(
+            "the settings page styled by the lazy stylesheet",
+            "const s = document.querySelector('.settings-section'); \
+             return !!s && getComputedStyle(s).display === 'flex' \
+               && [...document.querySelectorAll('link[rel=stylesheet]')].every(l => l.media === 'all' || l.media === '');",
+        )
+        .await;
 }
