@@ -156,10 +156,10 @@ async fn app_preferences_stay_in_the_browser_and_the_theme_applies_before_the_fi
     let system = background(&b).await;
     b.click("[data-testid=theme-dark]").await;
     wait_theme(&b, Some("dark")).await;
-    assert_eq!(background(&b).await, "#0f1115");
+    assert_eq!(background(&b).await, "#0e0f11");
     b.click("[data-testid=theme-light]").await;
     wait_theme(&b, Some("light")).await;
-    assert_eq!(background(&b).await, "#f6f7f9");
+    assert_eq!(background(&b).await, "#f5f6f8");
     // After a reload the theme is there at once: the app sets the attribute only when the
     // choice changes, so the inline script set it, allowed by the CSP.
     b.client.refresh().await.expect("reload");
@@ -168,7 +168,7 @@ async fn app_preferences_stay_in_the_browser_and_the_theme_applies_before_the_fi
             .await,
         json!(["light", "light"])
     );
-    assert_eq!(background(&b).await, "#f6f7f9");
+    assert_eq!(background(&b).await, "#f5f6f8");
     // "System" removes the choice.
     b.click("[data-testid=theme-system]").await;
     wait_theme(&b, None).await;
