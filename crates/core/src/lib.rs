@@ -22,6 +22,7 @@
 //! | [`automation`] | automations: cron schedules, service DTOs, form rules, client | seed 002, issue #14 |
 //! | [`navigation`] | the command palette's fuzzy matching, keyboard shortcuts | issue #16 |
 //! | [`markdown`] | safe Markdown to an AST the views render as DOM nodes | issue #6 |
+//! | [`i18n`] | locales, best match for the browser, CLDR plural rules, `{name}` parameters, catalogue checks | issue #33 |
 //!
 //! Layering holds file by file, not area by area: no file takes a name from a file that takes
 //! one back (`cargo xtask test` checks it, "import cycles"). Areas do reach each other — a DTO
@@ -38,6 +39,7 @@ pub mod client;
 pub mod cloud;
 pub mod conversations;
 pub mod error;
+pub mod i18n;
 pub mod markdown;
 pub mod navigation;
 pub mod omnigent;

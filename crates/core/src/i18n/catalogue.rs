@@ -1,0 +1,326 @@
+//! A locale's messages, read from its file, looked up by id, and checked against English.
+
+use super::format::{format, placeholders};
+use super::locale::Locale;
+use super::plural::{categories, category, Category};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// One message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Message {
+    /// Text with `{name}` parameters.
+    Text(String),
+    /// Text chosen by a count's plural category (`other` is always there).
+    Plural(BTreeMap<Category, String>),
+}
+
+/// Why a locale file cannot be read. Says which message, so a translator can fix it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CatalogueError {
+    /// Not JSON at all.
+    #[error("the file is not JSON: {0}")]
+    NotJson(String),
+    /// JSON, but not one object of messages.
+    #[error("the file must be one JSON object from message id to text")]
+    NotAnObject,
+    /// A message that is neither text nor an object of plural forms.
+    #[error("message {0:?} must be text or an object of plural forms")]
+    BadMessage(String),
+    /// A plural form under a name CLDR does not have.
+    #[error(
+        "message {id:?} has a plural form {form:?} (CLDR has zero, one, two, few, many, other)"
+    )]
+    UnknownForm {
+        /// The message.
+        id: String,
+        /// The unknown name.
+        form: String,
+    },
+    /// A plural message without its fallback.
+    #[error("message {0:?} has no \"other\" form")]
+    NoOther(String),
+}
+
+/// How a locale differs from English where it must not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mismatch {
+    /// English has the message, this locale does not.
+    Missing(String),
+    /// This locale has a message English does not.
+    Extra(String),
+    /// Text in one, plural forms in the other.
+    Kind(String),
+    /// Different `{name}` parameters.
+    Parameters {
+        /// The message.
+        id: String,
+        /// English's parameters.
+        english: Vec<String>,
+        /// This locale's.
+        here: Vec<String>,
+    },
+    /// Plural forms other than the ones the locale's counts fall into.
+    Forms {
+        /// The message.
+        id: String,
+        /// The forms the locale needs.
+        needed: Vec<&'static str>,
+        /// The forms the file has.
+        here: Vec<&'static str>,
+    },
+}
+
+/// A locale's messages by id.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Catalogue {
+    locale: Locale,
+    messages: BTreeMap<String, Message>,
+}
+
+impl Catalogue {
+    /// Reads a locale file's text.
+    pub fn parse(locale: Locale, json: &str) -> Result<Catalogue, CatalogueError> {
+        let v: Value =
+            serde_json::from_str(json).map_err(|e| CatalogueError::NotJson(e.to_string()))?;
+        Catalogue::from_value(locale, &v)
+    }
+
+    /// Reads a locale file already parsed as JSON.
+    pub fn from_value(locale: Locale, v: &Value) -> Result<Catalogue, CatalogueError> {
+        let obj = v.as_object().ok_or(CatalogueError::NotAnObject)?;
+        let mut messages = BTreeMap::new();
+        for (id, m) in obj {
+            let message = match m {
+                Value::String(s) => Message::Text(s.clone()),
+                Value::Object(forms) => {
+                    let mut out = BTreeMap::new();
+                    for (form, text) in forms {
+                        let c = Category::from_name(form).ok_or_else(|| {
+                            CatalogueError::UnknownForm {
+                                id: id.clone(),
+                                form: form.clone(),
+                            }
+                        })?;
+                        let text = text
+                            .as_str()
+                            .ok_or_else(|| CatalogueError::BadMessage(id.clone()))?;
+                        out.insert(c, text.to_string());
+                    }
+                    if !out.contains_key(&Category::Other) {
+                        return Err(CatalogueError::NoOther(id.clone()));
+                    }
+                    Message::Plural(out)
+                }
+                _ => return Err(CatalogueError::BadMessage(id.clone())),
+            };
+            messages.insert(id.clone(), message);
+        }
+        Ok(Catalogue { locale, messages })
+    }
+
+    /// Its locale.
+    pub fn locale(&self) -> Locale {
+        self.locale
+    }
+
+    /// The message `id`, if this locale has it.
+    pub fn get(&self, id: &str) -> Option<&Message> {
+        self.messages.get(id)
+    }
+
+    /// Every message id, sorted.
+    pub fn ids(&self) -> impl Iterator<Item = &str> {
+        self.messages.keys().map(String::as_str)
+    }
+
+    /// The text of `id` with `args` filled in (a plural message in its `other` form).
+    pub fn text(&self, id: &str, args: &[(&str, &str)]) -> Option<String> {
+        match self.get(id)? {
+            Message::Text(t) => Some(format(t, args)),
+            Message::Plural(forms) => forms.get(&Category::Other).map(|t| format(t, args)),
+        }
+    }
+
+    /// The text of `id` for `count` (its plural form in this locale; `{count}` filled in).
+    pub fn plural(&self, id: &str, count: u64, args: &[(&str, &str)]) -> Option<String> {
+        let n = count.to_string();
+        let mut all: Vec<(&str, &str)> = vec![("count", n.as_str())];
+        all.extend_from_slice(args);
+        match self.get(id)? {
+            Message::Text(t) => Some(format(t, &all)),
+            Message::Plural(forms) => forms
+                .get(&category(self.locale, count))
+                .or_else(|| forms.get(&Category::Other))
+                .map(|t| format(t, &all)),
+        }
+    }
+
+    /// Where this locale differs from `english` where it must not: a message missing or extra,
+    /// text against plural forms, other parameters, or plural forms other than its counts need.
+    pub fn check_against(&self, english: &Catalogue) -> Vec<Mismatch> {
+        let mut out = Vec::new();
+        for (id, en) in &english.messages {
+            let Some(here) = self.messages.get(id) else {
+                out.push(Mismatch::Missing(id.clone()));
+                continue;
+            };
+            match (en, here) {
+                (Message::Text(_), Message::Plural(_)) | (Message::Plural(_), Message::Text(_)) => {
+                    out.push(Mismatch::Kind(id.clone()));
+                    continue;
+                }
+                (_, Message::Plural(forms)) => {
+                    let needed: Vec<&'static str> =
+                        categories(self.locale).iter().map(|c| c.name()).collect();
+                    let have: Vec<&'static str> = forms.keys().map(|c| c.name()).collect();
+                    if needed != have {
+                        out.push(Mismatch::Forms {
+                            id: id.clone(),
+                            needed,
+                            here: have,
+                        });
+                    }
+                }
+                _ => {}
+            }
+            let (a, b) = (params(en), params(here));
+            if a != b {
+                out.push(Mismatch::Parameters {
+                    id: id.clone(),
+                    english: a,
+                    here: b,
+                });
+            }
+        }
+        for id in self.messages.keys() {
+            if !english.messages.contains_key(id) {
+                out.push(Mismatch::Extra(id.clone()));
+            }
+        }
+        out
+    }
+}
+
+/// Every parameter a message uses in any of its forms (`count` included for plural ones).
+fn params(m: &Message) -> Vec<String> {
+    let mut out: Vec<String> = match m {
+        Message::Text(t) => placeholders(t).into_iter().map(str::to_string).collect(),
+        Message::Plural(forms) => forms
+            .values()
+            .flat_map(|t| placeholders(t))
+            .map(str::to_string)
+            .chain(["count".to_string()])
+            .collect(),
+    };
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EN: &str = r#"{
+        "files.count": { "one": "{count} file", "other": "{count} files" },
+        "hello": "Hello, {name}!",
+        "title": "Conversations"
+    }"#;
+
+    #[test]
+    fn messages_are_looked_up_filled_in_and_pluralised() {
+        let en = Catalogue::parse(Locale::En, EN).expect("en");
+        assert_eq!(
+            en.text("hello", &[("name", "Ada")]).as_deref(),
+            Some("Hello, Ada!")
+        );
+        assert_eq!(en.plural("files.count", 1, &[]).as_deref(), Some("1 file"));
+        assert_eq!(en.plural("files.count", 0, &[]).as_deref(), Some("0 files"));
+        assert_eq!(en.text("nope", &[]), None);
+        let ar = Catalogue::parse(
+            Locale::Ar,
+            r#"{ "files.count": { "zero": "لا ملفات", "one": "ملف واحد", "two": "ملفان",
+                 "few": "{count} ملفات", "many": "{count} ملفًا", "other": "{count} ملف" } }"#,
+        )
+        .expect("ar");
+        assert_eq!(ar.plural("files.count", 2, &[]).as_deref(), Some("ملفان"));
+        assert_eq!(ar.plural("files.count", 5, &[]).as_deref(), Some("5 ملفات"));
+        assert_eq!(
+            ar.plural("files.count", 100, &[]).as_deref(),
+            Some("100 ملف")
+        );
+    }
+
+    #[test]
+    fn a_bad_file_is_a_clear_error_naming_the_message() {
+        assert!(matches!(
+            Catalogue::parse(Locale::De, "{"),
+            Err(CatalogueError::NotJson(_))
+        ));
+        assert_eq!(
+            Catalogue::parse(Locale::De, "[]"),
+            Err(CatalogueError::NotAnObject)
+        );
+        assert_eq!(
+            Catalogue::parse(Locale::De, r#"{"a": 1}"#),
+            Err(CatalogueError::BadMessage("a".into()))
+        );
+        assert_eq!(
+            Catalogue::parse(
+                Locale::De,
+                r#"{"a": {"one": "x", "several": "y", "other": "z"}}"#
+            ),
+            Err(CatalogueError::UnknownForm {
+                id: "a".into(),
+                form: "several".into()
+            })
+        );
+        assert_eq!(
+            Catalogue::parse(Locale::De, r#"{"a": {"one": "x"}}"#),
+            Err(CatalogueError::NoOther("a".into()))
+        );
+    }
+
+    #[test]
+    fn a_locale_that_lacks_adds_or_changes_what_english_has_is_named() {
+        let en = Catalogue::parse(Locale::En, EN).expect("en");
+        let good = Catalogue::parse(
+            Locale::De,
+            r#"{ "files.count": { "one": "{count} Datei", "other": "{count} Dateien" },
+                 "hello": "Hallo, {name}!", "title": "Unterhaltungen" }"#,
+        )
+        .expect("de");
+        assert_eq!(good.check_against(&en), vec![]);
+        let bad = Catalogue::parse(
+            Locale::De,
+            r#"{ "files.count": { "other": "{count} Dateien" },
+                 "hello": "Hallo, {nom}!", "extra": "x" }"#,
+        )
+        .expect("de");
+        assert_eq!(
+            bad.check_against(&en),
+            vec![
+                Mismatch::Forms {
+                    id: "files.count".into(),
+                    needed: vec!["one", "other"],
+                    here: vec!["other"]
+                },
+                Mismatch::Parameters {
+                    id: "hello".into(),
+                    english: vec!["name".into()],
+                    here: vec!["nom".into()]
+                },
+                Mismatch::Missing("title".into()),
+                Mismatch::Extra("extra".into()),
+            ]
+        );
+        let ja = Catalogue::parse(
+            Locale::Ja,
+            r#"{ "files.count": { "other": "{count} 個のファイル" }, "hello": "こんにちは、{name}さん",
+                 "title": { "other": "会話" } }"#,
+        )
+        .expect("ja");
+        assert_eq!(ja.check_against(&en), vec![Mismatch::Kind("title".into())]);
+    }
+}
