@@ -54,7 +54,7 @@ impl Category {
 pub fn category(locale: Locale, n: u64) -> Category {
     use Category::*;
     let (n10, n100) = (n % 10, n % 100);
-    let million = n != 0 && n % 1_000_000 == 0;
+    let million = n != 0 && n.is_multiple_of(1_000_000);
     match locale {
         Locale::Ar => match n {
             0 => Zero,
