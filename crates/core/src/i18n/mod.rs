@@ -12,7 +12,7 @@ pub mod format;
 pub mod locale;
 pub mod plural;
 
-pub use catalogue::{Catalogue, CatalogueError, Message, Mismatch};
+pub use catalogue::{Catalogue, CatalogueError, Message, Mismatch, RawMessage};
 pub use format::{format, placeholders};
 pub use locale::{best_match, Locale};
 pub use plural::{category, Category};

@@ -14,6 +14,8 @@ pub const SOUND_KEY: &str = "agent-canvas-sound";
 /// `localStorage`: where new conversations work when the launcher does not choose a directory;
 /// absent = a new folder per conversation (`new_conversation::default_working_dir`).
 pub const DEFAULT_DIR_KEY: &str = "agent-canvas-default-dir";
+/// The language picked in Settings → App (a shipped locale's tag; absent: the browser's).
+pub const LANGUAGE_KEY: &str = "agent-canvas-language";
 
 /// The colour theme.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -69,6 +71,23 @@ pub fn set_theme(storage: &dyn Storage, theme: Theme) -> Result<(), StorageError
     match theme.token() {
         Some(t) => storage.set(THEME_KEY, t),
         None => storage.remove(THEME_KEY),
+    }
+}
+
+/// The language picked here: `None` when none was (or the stored value is not a shipped
+/// locale's tag — left in storage as it is, never overwritten by a guess).
+pub fn language(storage: &dyn Storage) -> Option<crate::i18n::Locale> {
+    crate::i18n::Locale::from_tag(storage.get(LANGUAGE_KEY).ok().flatten()?.trim())
+}
+
+/// Stores the language (`None`: follow the browser; the key goes away).
+pub fn set_language(
+    storage: &dyn Storage,
+    locale: Option<crate::i18n::Locale>,
+) -> Result<(), StorageError> {
+    match locale {
+        Some(l) => storage.set(LANGUAGE_KEY, l.tag()),
+        None => storage.remove(LANGUAGE_KEY),
     }
 }
 
@@ -144,6 +163,27 @@ mod tests {
         set_default_dir(&s, "").unwrap();
         assert_eq!(s.peek(DEFAULT_DIR_KEY), None);
         assert!(set_default_dir(&FailingStorage, "/x").is_err());
+    }
+
+    #[test]
+    fn the_language_round_trips_and_an_unknown_one_follows_the_browser_untouched() {
+        use crate::i18n::Locale;
+        let s = MemoryStorage::default();
+        assert_eq!(language(&s), None);
+        for l in Locale::ALL {
+            set_language(&s, Some(l)).unwrap();
+            assert_eq!(language(&s), Some(l));
+        }
+        set_language(&s, None).unwrap();
+        assert_eq!(s.peek(LANGUAGE_KEY), None);
+        s.set(LANGUAGE_KEY, "klingon").unwrap();
+        assert_eq!(language(&s), None);
+        assert_eq!(
+            s.peek(LANGUAGE_KEY).as_deref(),
+            Some("klingon"),
+            "never overwritten"
+        );
+        assert!(set_language(&FailingStorage, Some(Locale::De)).is_err());
     }
 
     #[test]
