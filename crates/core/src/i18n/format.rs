@@ -1,62 +1,75 @@
 //! `{name}` parameters in a message; `{{` and `}}` are literal braces.
 
+/// A piece of a message: text as it shows, or a `{name}` parameter.
+enum Piece<'a> {
+    Text(&'a str),
+    Param(&'a str),
+}
+
+/// The pieces of `template`, in order: `{{` and `}}` become one brace; a lone brace or a
+/// `{…}` that is no parameter name stays text.
+fn pieces(template: &str) -> impl Iterator<Item = Piece<'_>> {
+    let mut rest = template;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let Some(i) = rest.find(['{', '}']) else {
+            return Some(Piece::Text(std::mem::take(&mut rest)));
+        };
+        if i > 0 {
+            let (text, tail) = rest.split_at(i);
+            rest = tail;
+            return Some(Piece::Text(text));
+        }
+        if rest.starts_with("{{") || rest.starts_with("}}") {
+            let brace = &rest[..1];
+            rest = &rest[2..];
+            return Some(Piece::Text(brace));
+        }
+        if let Some(name) = rest
+            .strip_prefix('{')
+            .and_then(|t| t.split_once('}'))
+            .map(|p| p.0)
+            .filter(|n| is_name(n))
+        {
+            rest = &rest[name.len() + 2..];
+            return Some(Piece::Param(name));
+        }
+        let brace = &rest[..1];
+        rest = &rest[1..];
+        Some(Piece::Text(brace))
+    })
+}
+
 /// `template` with each `{name}` replaced by its value in `args`. A parameter without a value
 /// stays as written (visible, never a panic); a lone brace is kept as it is.
 pub fn format(template: &str, args: &[(&str, &str)]) -> String {
     let mut out = String::with_capacity(template.len());
-    let mut rest = template;
-    while let Some(i) = rest.find(['{', '}']) {
-        out.push_str(&rest[..i]);
-        let tail = &rest[i..];
-        if tail.starts_with("{{") || tail.starts_with("}}") {
-            out.push_str(&tail[..1]);
-            rest = &tail[2..];
-            continue;
-        }
-        if let Some(name) = tail
-            .strip_prefix('{')
-            .and_then(|t| t.split_once('}'))
-            .map(|p| p.0)
-        {
-            if is_name(name) {
-                match args.iter().find(|(k, _)| *k == name) {
-                    Some((_, v)) => out.push_str(v),
-                    None => out.push_str(&tail[..name.len() + 2]),
+    for piece in pieces(template) {
+        match piece {
+            Piece::Text(t) => out.push_str(t),
+            Piece::Param(name) => match args.iter().find(|(k, _)| *k == name) {
+                Some((_, v)) => out.push_str(v),
+                None => {
+                    out.push('{');
+                    out.push_str(name);
+                    out.push('}');
                 }
-                rest = &tail[name.len() + 2..];
-                continue;
-            }
+            },
         }
-        out.push_str(&tail[..1]);
-        rest = &tail[1..];
     }
-    out.push_str(rest);
     out
 }
 
 /// The parameters `template` uses, sorted, each once.
 pub fn placeholders(template: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut rest = template;
-    while let Some(i) = rest.find(['{', '}']) {
-        let tail = &rest[i..];
-        if tail.starts_with("{{") || tail.starts_with("}}") {
-            rest = &tail[2..];
-            continue;
-        }
-        if let Some(name) = tail
-            .strip_prefix('{')
-            .and_then(|t| t.split_once('}'))
-            .map(|p| p.0)
-        {
-            if is_name(name) {
-                out.push(name);
-                rest = &tail[name.len() + 2..];
-                continue;
-            }
-        }
-        rest = &tail[1..];
-    }
+    let mut out: Vec<&str> = pieces(template)
+        .filter_map(|p| match p {
+            Piece::Param(name) => Some(name),
+            Piece::Text(_) => None,
+        })
+        .collect();
     out.sort_unstable();
     out.dedup();
     out
