@@ -24,10 +24,11 @@ pub fn Icon(icon: IconData) -> impl IntoView {
 /// The icons the app uses, by what they mean.
 pub mod icons {
     pub use icondata::{
-        LuBell as SOUND_ON, LuBellOff as SOUND_OFF, LuCalendarClock as AUTOMATIONS,
-        LuChevronDown as EXPANDED, LuChevronRight as COLLAPSED, LuEllipsis as MORE, LuFile as FILE,
-        LuMenu as MENU, LuMessagesSquare as CONVERSATIONS, LuPanelRightClose as PANEL_HIDE,
-        LuPanelRightOpen as PANEL_SHOW, LuPin as PINNED, LuPlus as ADD, LuServer as BACKENDS,
-        LuSettings as SETTINGS, LuSparkles as SKILLS, LuX as REMOVE,
+        LuArrowDown as LATEST, LuBell as SOUND_ON, LuBellOff as SOUND_OFF,
+        LuCalendarClock as AUTOMATIONS, LuChevronDown as EXPANDED, LuChevronRight as COLLAPSED,
+        LuEllipsis as MORE, LuFile as FILE, LuMenu as MENU, LuMessagesSquare as CONVERSATIONS,
+        LuPanelRightClose as PANEL_HIDE, LuPanelRightOpen as PANEL_SHOW, LuPin as PINNED,
+        LuPlus as ADD, LuServer as BACKENDS, LuSettings as SETTINGS, LuSparkles as SKILLS,
+        LuX as REMOVE,
     };
 }

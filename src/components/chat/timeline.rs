@@ -8,6 +8,7 @@
 use super::items::TimelineItem;
 use super::model_picker::SwitchMarkers;
 use super::tools::ConversationTools;
+use crate::components::icon::{icons, Icon};
 use crate::state::events::{ConversationStore, History, Row};
 use canvas_core::conversations::live::window::{scroll_step, Window};
 use canvas_core::conversations::live::{at_bottom, at_top};
@@ -101,7 +102,7 @@ pub fn Timeline(store: ConversationStore, tools: ConversationTools) -> impl Into
             </ol>
         </div>
         <Show when=move || !follow.get()>
-            <button class="btn jump-latest" data-testid="jump-latest" on:click=jump>"Jump to latest ↓"</button>
+            <button class="btn jump-latest" data-testid="jump-latest" on:click=jump>"Jump to latest"<Icon icon=icons::LATEST /></button>
         </Show>
     }
 }
