@@ -13,6 +13,8 @@ pub const TRUNK_VERSION: &str = "0.21.14";
 pub const BINARYEN_VERSION: &str = "132";
 /// npm `axe-core`, pinned in package.json (the e2e layer's accessibility checks).
 pub const AXE_CORE_VERSION: &str = "4.14.1";
+/// npm `esbuild`, pinned in package.json: the release build minifies its JS and CSS with it.
+pub const ESBUILD_VERSION: &str = "0.28.2";
 /// The `uv` used to build the agent-server venv (from PyPI).
 pub const UV_VERSION: &str = "0.13.9";
 
@@ -98,12 +100,17 @@ pub fn ensure_npm_tools(ctx: &Ctx) -> Result<(), String> {
     // axe-core: the accessibility checks of the end-to-end layer inject it into the page.
     let axe = fs::read_to_string(ctx.root.join("node_modules/axe-core/package.json"))
         .is_ok_and(|p| p.contains(&format!("\"version\": \"{AXE_CORE_VERSION}\"")));
-    if ok && axe {
+    let esbuild =
+        util::capture(Command::new(ctx.root.join("node_modules/.bin/esbuild")).arg("--version"))
+            .is_ok_and(|v| v.trim() == ESBUILD_VERSION);
+    if ok && axe && esbuild {
         return Ok(());
     }
     step(
         ctx,
-        &format!("installing npm tools (binaryen {BINARYEN_VERSION}, axe-core {AXE_CORE_VERSION})"),
+        &format!(
+            "installing npm tools (binaryen {BINARYEN_VERSION}, axe-core {AXE_CORE_VERSION}, esbuild {ESBUILD_VERSION})"
+        ),
     );
     let mut c = cmd(ctx, "npm");
     c.args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
