@@ -10,13 +10,17 @@ pub mod platform;
 pub mod services;
 pub mod state;
 
-/// Entry point of the wasm binary: panic hook, then mount.
+/// Entry point of the wasm binary: panic hook, the page's language (its file fetched first
+/// when it is not English), then mount.
 pub fn start() {
     std::panic::set_hook(Box::new(|info| {
         console_error_panic_hook::hook(info);
         show_crash(&info.to_string());
     }));
-    leptos::mount::mount_to_body(app::App);
+    wasm_bindgen_futures::spawn_local(async {
+        state::i18n::load().await;
+        leptos::mount::mount_to_body(app::App);
+    });
 }
 
 /// After a panic the app cannot go on (the wasm instance is poisoned): say so on the page with

@@ -5,4 +5,5 @@ pub mod backends;
 pub mod connection;
 pub mod events;
 pub mod first_paint;
+pub mod i18n;
 pub mod workspace;

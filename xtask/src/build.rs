@@ -12,6 +12,7 @@ const INPUTS: &[&str] = &[
     "src",
     "style",
     "public",
+    "locales",
     "index.html",
     "xtask/src/split.rs",
     ".cargo/config.toml",

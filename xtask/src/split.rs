@@ -508,7 +508,8 @@ fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
 /// href="…">` becomes a hashed copy in `dist`, the `rel="rust"` link becomes the module script
 /// and the preloads. A stylesheet marked `data-lazy-css` (used only by lazily loaded parts) is
 /// linked with `media="print"`: fetched at low priority, not render-blocking, and switched on
-/// by the app (`src/lazy.rs`) before the first lazy part is built. Returns the HTML, the files
+/// by the app (`src/lazy.rs`) before the first lazy part is built. A `rel="copy-dir"` link (the
+/// locale files) copies its folder into `dist` as it is. Returns the HTML, the files
 /// needed before the first render, and the lazy stylesheets.
 fn index_html(
     ctx: &Ctx,
@@ -581,6 +582,15 @@ fn index_html(
                 } else if rel == "css" {
                     assets.push(hashed);
                 }
+            }
+            Some("copy-dir") => {
+                let href = attr("href").ok_or_else(|| format!("index.html: no href in {t}"))?;
+                let name = Path::new(&href)
+                    .file_name()
+                    .ok_or_else(|| format!("index.html: no folder name in {t}"))?;
+                let to = dist.join(name);
+                let _ = fs::remove_dir_all(&to);
+                copy_dir(&ctx.root.join(&href), &to)?;
             }
             other => return Err(format!("index.html: unsupported data-trunk link {other:?}")),
         }

@@ -3,7 +3,8 @@
 //! listed, replaced and deleted through the UI reach the server and the value never shows in
 //! the page; a name the server would refuse is refused with what to do; app preferences
 //! (theme, notifications, sound) are kept in this browser and the theme applies before the
-//! first paint.
+//! first paint; the language picked comes back with the page (`<html lang dir>`, right to left
+//! for Arabic), and a stored value that is no language of ours is left alone.
 
 use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
 use canvas_fixtures::llm_stub::{self, StubScript};
@@ -608,4 +609,75 @@ async fn an_mcp_server_is_tested_added_listed_without_its_secret_and_removed() {
     assert!(settings["agent_settings"]["mcp_config"]
         .get("demo")
         .is_none());
+}
+
+/// The page's `<html lang dir>`.
+async fn lang_dir(b: &Browser) -> serde_json::Value {
+    b.js("return [document.documentElement.lang, document.documentElement.dir]")
+        .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_language_picked_in_settings_comes_back_with_the_page_right_to_left_for_arabic() {
+    let env = Env::get();
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/settings/app", server.url())).await;
+    b.wait_for("[data-testid=pref-language]").await;
+    // This Chromium asks for English: the page is English, left to right.
+    b.wait_text("[data-testid=nav-conversations]", "Conversations")
+        .await;
+    assert_eq!(lang_dir(&b).await, json!(["en", "ltr"]));
+
+    // German: the page reloads, its file read before the first paint.
+    b.choose("[data-testid=pref-language]", "de").await;
+    b.wait_text("[data-testid=nav-conversations]", "Unterhaltungen")
+        .await;
+    assert_eq!(lang_dir(&b).await, json!(["de", "ltr"]));
+    assert_eq!(
+        b.js("return localStorage.getItem('agent-canvas-language')")
+            .await,
+        json!("de")
+    );
+    b.wait_text("[data-testid=add-backend]", "Backend hinzufügen")
+        .await;
+    assert_eq!(
+        b.value_of("[data-testid=pref-language]").await,
+        "de",
+        "the picker shows the choice"
+    );
+
+    // Arabic: right to left.
+    b.choose("[data-testid=pref-language]", "ar").await;
+    b.wait_text("[data-testid=nav-conversations]", "المحادثات")
+        .await;
+    assert_eq!(lang_dir(&b).await, json!(["ar", "rtl"]));
+
+    // A stored value that is no language of ours: the browser's language, and the value is
+    // left as it was (never overwritten by a guess).
+    b.js("localStorage.setItem('agent-canvas-language', 'klingon'); return true;")
+        .await;
+    b.client.refresh().await.expect("reload");
+    b.wait_text("[data-testid=nav-conversations]", "Conversations")
+        .await;
+    assert_eq!(lang_dir(&b).await, json!(["en", "ltr"]));
+    assert_eq!(
+        b.js("return localStorage.getItem('agent-canvas-language')")
+            .await,
+        json!("klingon")
+    );
+
+    // "Automatic" forgets the choice.
+    b.choose("[data-testid=pref-language]", "ja").await;
+    b.wait_text("[data-testid=nav-conversations]", "会話").await;
+    b.choose("[data-testid=pref-language]", "").await;
+    b.wait_text("[data-testid=nav-conversations]", "Conversations")
+        .await;
+    assert_eq!(
+        b.js("return localStorage.getItem('agent-canvas-language')")
+            .await,
+        json!(null)
+    );
 }

@@ -1,7 +1,10 @@
-//! `/settings/app`: this browser's preferences (theme, notifications, sound, default directory).
+//! `/settings/app`: this browser's preferences (language, theme, notifications, sound, default
+//! directory).
 
 use crate::platform::notify;
 use crate::platform::storage::WebStorage;
+use crate::state::i18n::{self, t, t_with};
+use canvas_core::i18n::Locale;
 use canvas_core::settings::preferences::{self, Theme};
 use leptos::prelude::*;
 use web_sys::NotificationPermission;
@@ -20,6 +23,7 @@ fn apply_theme(theme: Theme) {
 pub(super) fn AppSection() -> impl IntoView {
     let store = WebStorage::local();
     let theme = RwSignal::new(preferences::theme(&store));
+    let chosen = preferences::language(&store);
     let notifications = RwSignal::new(preferences::notifications_on(&store));
     let sound = RwSignal::new(preferences::sound_on(&store));
     let permission = RwSignal::new(notify::permission());
@@ -63,6 +67,24 @@ pub(super) fn AppSection() -> impl IntoView {
     view! {
         <div class="settings-section" data-testid="settings-app">
             <p class="muted">"Kept in this browser for this site; no backend sees them."</p>
+            <div class="field">
+                <label for="pref-language">{t("settings.app.language")}</label>
+                <select id="pref-language" data-testid="pref-language"
+                    on:change=move |ev| {
+                        let picked = Locale::from_tag(&event_target_value(&ev));
+                        report(preferences::set_language(&store, picked));
+                        // The page comes back in that language (its file read before the paint).
+                        let _ = window().location().reload();
+                    }>
+                    <option value="" selected=chosen.is_none()>
+                        {t_with("settings.app.language_auto", &[("language", i18n::browser_locale().native_name())])}
+                    </option>
+                    {Locale::ALL.into_iter().map(|l| view! {
+                        <option value=l.tag() lang=l.tag() selected=chosen == Some(l)>{l.native_name()}</option>
+                    }).collect_view()}
+                </select>
+                <span class="muted">{t("settings.app.language_help")}</span>
+            </div>
             <fieldset class="pref-group">
                 <legend>"Theme"</legend>
                 {themes}

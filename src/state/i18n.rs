@@ -1,0 +1,129 @@
+//! The message catalogue in the page (issue #33). English is built in; another locale's file
+//! (`locales/<tag>.json`, copied into the build) is fetched and read *before* the app mounts,
+//! so the first paint is already in that language — never a flash of English. Views take
+//! their text with [`t`] / [`t_with`]; a message a locale lacks falls back to English, and an
+//! unknown id shows as itself (visible in review, never a panic). Changing the language in
+//! Settings → App stores it and reloads the page.
+
+use crate::platform::storage::WebStorage;
+use canvas_core::i18n::{best_match, Catalogue, Locale, RawMessage};
+use canvas_core::settings::preferences;
+use std::cell::RefCell;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// English, the source language (`locales/en.json`, checked complete by core's tests).
+const ENGLISH: &str = include_str!("../../locales/en.json");
+
+thread_local! {
+    static EN: Catalogue = read(Locale::En, ENGLISH)
+        .unwrap_or_else(|_| Catalogue::from_entries(Locale::En, []).expect("an empty catalogue"));
+    static ACTIVE: RefCell<Option<Catalogue>> = const { RefCell::new(None) };
+}
+
+/// The text of message `id` in the page's language.
+pub fn t(id: &str) -> String {
+    t_with(id, &[])
+}
+
+/// The text of message `id` with its `{name}` parameters filled in.
+pub fn t_with(id: &str, args: &[(&str, &str)]) -> String {
+    ACTIVE
+        .with(|a| a.borrow().as_ref().and_then(|c| c.text(id, args)))
+        .or_else(|| EN.with(|e| e.text(id, args)))
+        .unwrap_or_else(|| id.to_string())
+}
+
+/// The page's language.
+pub fn locale() -> Locale {
+    ACTIVE.with(|a| a.borrow().as_ref().map_or(Locale::En, Catalogue::locale))
+}
+
+/// The language this browser asks for (`navigator.languages`, best match, English last).
+pub fn browser_locale() -> Locale {
+    let languages: Vec<String> = web_sys::window()
+        .map(|w| w.navigator().languages())
+        .map(|a| a.iter().filter_map(|v| v.as_string()).collect())
+        .unwrap_or_default();
+    best_match(languages.iter().map(String::as_str))
+}
+
+/// Picks the language (the one chosen here, else the browser's) and, unless it is English,
+/// fetches and reads its file. Anything that goes wrong leaves the page in English, said in
+/// the console; it never stops the app.
+pub async fn load() {
+    let wanted = preferences::language(&WebStorage::local()).unwrap_or_else(browser_locale);
+    if wanted != Locale::En {
+        match fetch_catalogue(wanted).await {
+            Ok(c) => ACTIVE.with(|a| *a.borrow_mut() = Some(c)),
+            Err(e) => {
+                leptos::logging::warn!("Agent Canvas: {} stays in English: {e}", wanted.tag())
+            }
+        }
+    }
+    mark_page(locale());
+}
+
+/// `<html lang dir>` for `locale` (screen readers, fonts, right-to-left layout).
+fn mark_page(locale: Locale) {
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = root.set_attribute("lang", locale.tag());
+        let _ = root.set_attribute("dir", if locale.is_rtl() { "rtl" } else { "ltr" });
+    }
+}
+
+async fn fetch_catalogue(locale: Locale) -> Result<Catalogue, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let js = |e: wasm_bindgen::JsValue| format!("{e:?}");
+    // Relative to the page's base, so a base path is kept.
+    let response: web_sys::Response =
+        JsFuture::from(window.fetch_with_str(&format!("locales/{}.json", locale.tag())))
+            .await
+            .map_err(js)?
+            .dyn_into()
+            .map_err(js)?;
+    if !response.ok() {
+        return Err(format!("its file answered {}", response.status()));
+    }
+    let text = JsFuture::from(response.text().map_err(js)?)
+        .await
+        .map_err(js)?
+        .as_string()
+        .ok_or("its file is not text")?;
+    read(locale, &text)
+}
+
+/// A locale file read with the browser's JSON parser (measured: parsing into
+/// `serde_json::Value` here cost the main module ≈ 5 KB gzip; this walk costs a few hundred
+/// bytes), then checked by core.
+fn read(locale: Locale, json: &str) -> Result<Catalogue, String> {
+    use js_sys::{Array, Object, JSON};
+    let text = |v: &wasm_bindgen::JsValue| v.as_string();
+    let object = |v: &wasm_bindgen::JsValue| {
+        (v.is_object() && !Array::is_array(v)).then(|| Object::entries(v.unchecked_ref()))
+    };
+    let parsed = JSON::parse(json).map_err(|_| "its file is not JSON".to_string())?;
+    let entries = object(&parsed).ok_or("its file is not one JSON object")?;
+    let raw = entries.iter().filter_map(|pair| {
+        let pair: Array = pair.dyn_into().ok()?;
+        let (id, value) = (text(&pair.get(0))?, pair.get(1));
+        let message = if let Some(t) = text(&value) {
+            RawMessage::Text(t)
+        } else if let Some(forms) = object(&value) {
+            RawMessage::Forms(
+                forms
+                    .iter()
+                    .filter_map(|f| f.dyn_into::<Array>().ok())
+                    .map(|f| (text(&f.get(0)).unwrap_or_default(), text(&f.get(1))))
+                    .collect(),
+            )
+        } else {
+            RawMessage::Other
+        };
+        Some((id, message))
+    });
+    Catalogue::from_entries(locale, raw).map_err(|e| e.to_string())
+}
