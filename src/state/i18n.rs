@@ -34,6 +34,16 @@ pub fn t_with(id: &str, args: &[(&str, &str)]) -> String {
         .unwrap_or_else(|| id.to_string())
 }
 
+/// The text of message `id` for `count` things: its plural form in the page's language
+/// (`{count}` filled in, with `args`). In a locale file a plural message is an object with
+/// exactly the forms that language's counts need (`one`/`other` in English; Arabic has six).
+pub fn tn(id: &str, count: u64, args: &[(&str, &str)]) -> String {
+    ACTIVE
+        .with(|a| a.borrow().as_ref().and_then(|c| c.plural(id, count, args)))
+        .or_else(|| EN.with(|e| e.plural(id, count, args)))
+        .unwrap_or_else(|| id.to_string())
+}
+
 /// The page's language.
 pub fn locale() -> Locale {
     ACTIVE.with(|a| a.borrow().as_ref().map_or(Locale::En, Catalogue::locale))
