@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 /// `<label class="check">` holding a checkbox (`testid`) that shows and sets `on`, then `text`.
-pub fn check_box(testid: &'static str, on: RwSignal<bool>, text: &'static str) -> impl IntoView {
+pub fn check_box(testid: &'static str, on: RwSignal<bool>, text: String) -> impl IntoView {
     view! {
         <label class="check">
             <input type="checkbox" data-testid=testid

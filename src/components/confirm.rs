@@ -17,10 +17,12 @@ pub fn ConfirmDialog<F, Fut>(
     /// `data-testid` of the confirming button.
     confirm_testid: &'static str,
     /// What is asked.
+    #[prop(into)]
     text: String,
     /// The confirming button's label, and its label while the action runs.
-    verb: &'static str,
-    busy_verb: &'static str,
+    #[prop(into)]
+    verb: String,
+    #[prop(into)] busy_verb: String,
     /// The confirming button's style (`danger`, `primary`).
     #[prop(default = "danger")]
     style: &'static str,
@@ -79,7 +81,7 @@ where
                         error.set(None);
                         act.dispatch(());
                     }>
-                    {move || if busy.get() { busy_verb } else { verb }}
+                    {move || if busy.get() { busy_verb.clone() } else { verb.clone() }}
                 </button>
             </div>
         </Dialog>

@@ -5,10 +5,10 @@ use leptos::prelude::*;
 /// `<header class="page-header">`: the page's title, then a button (`class`, `testid`,
 /// `label`) that runs `on_click`.
 pub fn page_header(
-    title: &'static str,
+    title: String,
     class: &'static str,
     testid: &'static str,
-    label: &'static str,
+    label: String,
     on_click: impl FnMut(leptos::ev::MouseEvent) + 'static,
 ) -> impl IntoView {
     view! {

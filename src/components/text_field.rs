@@ -9,13 +9,13 @@ use leptos::prelude::*;
 /// model ids).
 #[component]
 pub fn TextField(
-    label: &'static str,
+    #[prop(into)] label: String,
     testid: &'static str,
     value: RwSignal<String>,
     #[prop(into)] disabled: Signal<bool>,
     #[prop(default = "text")] kind: &'static str,
     #[prop(optional)] plain: bool,
-    #[prop(optional)] placeholder: Option<&'static str>,
+    #[prop(optional, into)] placeholder: Option<String>,
     #[prop(optional)] maxlength: Option<&'static str>,
     #[prop(optional)] list: Option<&'static str>,
     #[prop(optional)] children: Option<Children>,

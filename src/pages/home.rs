@@ -209,7 +209,7 @@ fn LlmForm(backend_id: String, server: Option<ServerLlm>) -> impl IntoView {
                     prop:value=move || new_key.get() on:input=move |ev| new_key.set(event_target_value(&ev)) />
             </label>
             <span class="muted" data-testid="llm-key-hint">{key_hint}</span>
-            {offers.then(|| check_box("llm-save-server", to_server, "Also store on the agent server"))}
+            {offers.then(|| check_box("llm-save-server", to_server, "Also store on the agent server".into()))}
             <button class="btn" type="submit" data-testid="llm-save" disabled=move || save.pending().get()>"Save LLM settings"</button>
             {status}
         </form>

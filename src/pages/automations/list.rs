@@ -72,7 +72,7 @@ pub fn AutomationsPage() -> impl IntoView {
     };
     view! {
         <section class="page automations" data-testid="automations-page">
-            {page_header("Automations", "btn primary", "new-automation", "New automation",
+            {page_header("Automations".into(), "btn primary", "new-automation", "New automation".into(),
                 move |_| editing.set(Some(Editing::New)))}
             <p class="notice" role="status" data-testid="automations-notice" hidden=move || notice.get().is_none()>
                 {move || notice.get().unwrap_or_default()}

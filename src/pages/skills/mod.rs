@@ -127,7 +127,7 @@ pub fn SkillsPage() -> impl IntoView {
 
     view! {
         <section class="page skills" data-testid="skills-page">
-            {page_header("Skills", "btn", "skills-reload", "Reload",
+            {page_header("Skills".into(), "btn", "skills-reload", "Reload".into(),
                 move |_| reload.update(|n| *n = n.wrapping_add(1)))}
             <p class="muted skills-intro">
                 "Skills give the agent knowledge and rules. They come from several places; when two \

@@ -78,7 +78,7 @@ pub(super) fn AgentForm(forms: AgentForms, reload: RwSignal<u32>) -> impl IntoVi
         <form class="form agent-settings" data-testid="agent-settings-form" on:submit=submit novalidate>
             <p class="muted" data-testid="agent-kind" data-kind=kind.clone()>{variant_note}</p>
             {kind_select}
-            {check_box("settings-advanced", advanced, " Show advanced settings")}
+            {check_box("settings-advanced", advanced, " Show advanced settings".into())}
             {forms_view}
             <p class="muted" data-testid="mcp-elsewhere">
                 "MCP servers have their own page: "
