@@ -11,41 +11,41 @@ use crate::components::status_dot::StatusDot;
 use crate::lazy::lazy;
 use crate::state::backends::use_backends;
 use crate::state::connection::{use_connection, Connection};
-use crate::state::i18n::t;
+use crate::state::i18n::{msg, Msg};
 use canvas_core::backends::health::{backend_health, Health};
 use leptos::prelude::*;
 use leptos_router::components::A;
 
-/// A sidebar entry: (path, its label's message id, `data-testid`, what to prefetch on
+/// A sidebar entry: (path, its label, `data-testid`, what to prefetch on
 /// hover/focus, its icon).
-type NavEntry = (&'static str, &'static str, &'static str, fn(), IconData);
+type NavEntry = (&'static str, Msg, &'static str, fn(), IconData);
 
 /// The sidebar's pages.
 const NAV: &[NavEntry] = &[
     (
         "/conversations",
-        "nav.conversations",
+        msg!("nav.conversations"),
         "nav-conversations",
         || {},
         icons::CONVERSATIONS,
     ),
     (
         "/automations",
-        "nav.automations",
+        msg!("nav.automations"),
         "nav-automations",
         || crate::lazy::prefetch(crate::pages::automations::preload_automations),
         icons::AUTOMATIONS,
     ),
     (
         "/skills",
-        "nav.skills",
+        msg!("nav.skills"),
         "nav-skills",
         || crate::lazy::prefetch(crate::pages::skills::preload_skills),
         icons::SKILLS,
     ),
     (
         "/settings",
-        "nav.settings",
+        msg!("nav.settings"),
         "nav-settings",
         || crate::lazy::prefetch(crate::pages::settings::preload_settings),
         icons::SETTINGS,
@@ -56,14 +56,14 @@ const NAV: &[NavEntry] = &[
 #[component]
 fn NavLink(
     path: &'static str,
-    label: &'static str,
+    label: Msg,
     testid: &'static str,
     prefetch: fn(),
     icon: IconData,
 ) -> impl IntoView {
     view! {
         <A href=crate::links::href(path) attr:data-testid=testid attr:class="nav-link"
-            on:mouseenter=move |_| prefetch() on:focus=move |_| prefetch()><Icon icon=icon />{t(label)}</A>
+            on:mouseenter=move |_| prefetch() on:focus=move |_| prefetch()><Icon icon=icon />{label.text()}</A>
     }
 }
 

@@ -1,9 +1,12 @@
 //! The message catalogue in the page (issue #33). English is built in; another locale's file
 //! (`locales/<tag>.json`, copied into the build) is fetched and read *before* the app mounts,
 //! so the first paint is already in that language — never a flash of English. Views take
-//! their text with [`t`] / [`t_with`]; a message a locale lacks falls back to English, and an
-//! unknown id shows as itself (visible in review, never a panic). Changing the language in
-//! Settings → App stores it and reloads the page.
+//! their text with the macros `t!` and `tn!` (below); a message a locale lacks falls back to
+//! English, and an unknown id shows as itself (visible in review, never a panic). Changing the
+//! language in Settings → App stores it and reloads the page.
+//!
+//! Message ids are `area.thing` in snake_case (`settings.secrets.add_title`); every message is
+//! in `locales/en.json` and the fourteen other files (core's `tests/locales.rs` checks them).
 
 use crate::platform::storage::WebStorage;
 use canvas_core::i18n::{best_match, Catalogue, Locale, RawMessage};
@@ -15,29 +18,71 @@ use wasm_bindgen_futures::JsFuture;
 /// English, the source language (`locales/en.json`, checked complete by core's tests).
 const ENGLISH: &str = include_str!("../../locales/en.json");
 
+/// `t!("id")`: message `id` in the page's language, as a `String`.
+/// `t!("id", name = value, …)`: with its `{name}` parameters filled in (any value with
+/// `to_string`).
+macro_rules! t {
+    ($id:literal) => {
+        $crate::state::i18n::text($id, &[])
+    };
+    ($id:literal, $($name:ident = $value:expr),+ $(,)?) => {
+        $crate::state::i18n::text($id, &[$((stringify!($name), &*$value.to_string())),+])
+    };
+}
+pub(crate) use t;
+
+/// `tn!("id", count)`: message `id` for `count` things (a `u64`-convertible number), in the
+/// plural form the page's language needs, `{count}` filled in; `tn!("id", count, name =
+/// value, …)` fills other parameters too. In a locale file such a message is an object with
+/// exactly the forms that language's counts need (`one`/`other` in English; Arabic has six).
+#[allow(unused_macros)] // until the first counted message lands
+macro_rules! tn {
+    ($id:literal, $count:expr) => {
+        $crate::state::i18n::plural($id, $count as u64, &[])
+    };
+    ($id:literal, $count:expr, $($name:ident = $value:expr),+ $(,)?) => {
+        $crate::state::i18n::plural($id, $count as u64, &[$((stringify!($name), &*$value.to_string())),+])
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use tn;
+
+/// A message kept for later (in a table, passed to a component): `msg!("id")`; its text with
+/// [`Msg::text`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Msg(#[doc(hidden)] pub &'static str);
+
+impl Msg {
+    /// The message in the page's language.
+    pub fn text(self) -> String {
+        text(self.0, &[])
+    }
+}
+
+/// `msg!("id")`: a [`Msg`] (usable in a `const`).
+macro_rules! msg {
+    ($id:literal) => {
+        $crate::state::i18n::Msg($id)
+    };
+}
+pub(crate) use msg;
+
 thread_local! {
     static EN: Catalogue = read(Locale::En, ENGLISH)
         .unwrap_or_else(|_| Catalogue::from_entries(Locale::En, []).expect("an empty catalogue"));
     static ACTIVE: RefCell<Option<Catalogue>> = const { RefCell::new(None) };
 }
 
-/// The text of message `id` in the page's language.
-pub fn t(id: &str) -> String {
-    t_with(id, &[])
-}
-
-/// The text of message `id` with its `{name}` parameters filled in.
-pub fn t_with(id: &str, args: &[(&str, &str)]) -> String {
+/// The text of message `id` with its `{name}` parameters filled in (use `t!`).
+pub fn text(id: &str, args: &[(&str, &str)]) -> String {
     ACTIVE
         .with(|a| a.borrow().as_ref().and_then(|c| c.text(id, args)))
         .or_else(|| EN.with(|e| e.text(id, args)))
         .unwrap_or_else(|| id.to_string())
 }
 
-/// The text of message `id` for `count` things: its plural form in the page's language
-/// (`{count}` filled in, with `args`). In a locale file a plural message is an object with
-/// exactly the forms that language's counts need (`one`/`other` in English; Arabic has six).
-pub fn tn(id: &str, count: u64, args: &[(&str, &str)]) -> String {
+/// The text of message `id` for `count` things, `{count}` and `args` filled in (use `tn!`).
+pub fn plural(id: &str, count: u64, args: &[(&str, &str)]) -> String {
     ACTIVE
         .with(|a| a.borrow().as_ref().and_then(|c| c.plural(id, count, args)))
         .or_else(|| EN.with(|e| e.plural(id, count, args)))

@@ -3,7 +3,7 @@
 
 use crate::platform::notify;
 use crate::platform::storage::WebStorage;
-use crate::state::i18n::{self, t, t_with};
+use crate::state::i18n::{self, t};
 use canvas_core::i18n::Locale;
 use canvas_core::settings::preferences::{self, Theme};
 use leptos::prelude::*;
@@ -68,7 +68,7 @@ pub(super) fn AppSection() -> impl IntoView {
         <div class="settings-section" data-testid="settings-app">
             <p class="muted">"Kept in this browser for this site; no backend sees them."</p>
             <div class="field">
-                <label for="pref-language">{t("settings.app.language")}</label>
+                <label for="pref-language">{t!("settings.app.language")}</label>
                 <select id="pref-language" data-testid="pref-language"
                     on:change=move |ev| {
                         let picked = Locale::from_tag(&event_target_value(&ev));
@@ -77,13 +77,13 @@ pub(super) fn AppSection() -> impl IntoView {
                         let _ = window().location().reload();
                     }>
                     <option value="" selected=chosen.is_none()>
-                        {t_with("settings.app.language_auto", &[("language", i18n::browser_locale().native_name())])}
+                        {t!("settings.app.language_auto", language = i18n::browser_locale().native_name())}
                     </option>
                     {Locale::ALL.into_iter().map(|l| view! {
                         <option value=l.tag() lang=l.tag() selected=chosen == Some(l)>{l.native_name()}</option>
                     }).collect_view()}
                 </select>
-                <span class="muted">{t("settings.app.language_help")}</span>
+                <span class="muted">{t!("settings.app.language_help")}</span>
             </div>
             <fieldset class="pref-group">
                 <legend>"Theme"</legend>

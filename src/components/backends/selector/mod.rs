@@ -10,7 +10,7 @@ use crate::lazy::prefetch;
 use crate::services::backends::load_orgs;
 use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::connection::{probe_each_once, use_connection};
-use crate::state::i18n::t;
+use crate::state::i18n::{msg, t, Msg};
 use canvas_core::backends::launcher::LockMode;
 use canvas_core::backends::orgs::{auto_pick, has_orgs, org_is_listed};
 use canvas_core::backends::record::Backend;
@@ -84,7 +84,7 @@ pub fn selector_view(listings: LocalResource<Listings>) -> impl IntoView {
 
     view! {
         <section class="backend-selector" aria-labelledby="backend-selector-title" data-testid="backend-selector">
-            <h2 id="backend-selector-title" class="sidebar-title">{t("sidebar.backends")}</h2>
+            <h2 id="backend-selector-title" class="sidebar-title">{t!("sidebar.backends")}</h2>
             <ul class="backend-entries" role="list" node_ref=list_ref on:keydown=on_keydown>
                 <For each=move || entries.get() key=Entry::key let:entry>
                     {entry_view(entry, backends, conn, choose)}
@@ -103,10 +103,10 @@ pub fn selector_view(listings: LocalResource<Listings>) -> impl IntoView {
                         </button>
                     }.into_any()
                 } else {
-                    dialog_button(ui, "manage-backends", BackendDialog::Manage, "sidebar.manage_backends").into_any()
+                    dialog_button(ui, "manage-backends", BackendDialog::Manage, msg!("sidebar.manage_backends")).into_any()
                 }}
                 <Show when=move || can_add>
-                    {dialog_button(ui, "add-backend", BackendDialog::Add, "sidebar.add_backend")}
+                    {dialog_button(ui, "add-backend", BackendDialog::Add, msg!("sidebar.add_backend"))}
                 </Show>
             </div>
         </section>
@@ -214,9 +214,9 @@ fn dialog_button(
     ui: BackendsUi,
     testid: &'static str,
     dialog: BackendDialog,
-    message: &'static str,
+    message: Msg,
 ) -> impl IntoView {
-    let label = t(message);
+    let label = message.text();
     view! {
         <button type="button" class="btn small ghost" data-testid=testid
             on:mouseenter=move |_| prefetch(preload_backend_dialogs)
