@@ -1,8 +1,9 @@
-//! Times as people read them (issue #32): relative ("5 min ago") everywhere, the absolute time
-//! in the browser's locale on hover, moving on by themselves from one app-wide clock.
+//! Times as people read them (issue #32): relative ("5 min. ago") everywhere, the absolute time
+//! in the page's language on hover (both through `Intl`, issue #33), moving on by themselves from one app-wide clock.
 
+use crate::platform::intl;
 use crate::platform::time::Clock;
-use canvas_core::conversations::list::sidebar::relative_time;
+use canvas_core::time::ago;
 use leptos::prelude::*;
 
 /// The time now (ms since the epoch), moved on every 30 s.
@@ -27,16 +28,9 @@ fn use_now() -> RwSignal<f64> {
         .unwrap_or_else(|| RwSignal::new(Clock::current().now_ms()))
 }
 
-/// `iso` in the browser's locale, date and time (itself when it does not parse).
+/// `iso` as a date and time in the page's language (itself when it does not parse).
 pub fn absolute(iso: &str) -> String {
-    let d = js_sys::Date::new(&wasm_bindgen::JsValue::from_str(iso));
-    if d.get_time().is_nan() {
-        iso.to_string()
-    } else {
-        d.to_locale_string("default", &wasm_bindgen::JsValue::UNDEFINED)
-            .as_string()
-            .unwrap_or_else(|| iso.to_string())
-    }
+    intl::date_time(iso)
 }
 
 /// `<time>` for `iso`: relative, the absolute time on hover (a week and older: the date).
@@ -45,7 +39,7 @@ pub fn RelTime(#[prop(into)] iso: Signal<String>, class: &'static str) -> impl I
     let now = use_now();
     view! {
         <time class=class datetime=move || iso.get() title=move || iso.with(|i| absolute(i))>
-            {move || iso.with(|i| relative_time(now.get(), i).unwrap_or_else(|| absolute(i)))}
+            {move || iso.with(|i| ago(now.get(), i).map_or_else(|| absolute(i), intl::ago))}
         </time>
     }
 }

@@ -6,6 +6,7 @@ pub mod download;
 pub mod globals;
 pub mod http;
 pub mod ids;
+pub mod intl;
 pub mod listen;
 pub mod location;
 pub mod notify;

@@ -101,8 +101,8 @@ pub fn local_zone_name() -> String {
         .unwrap_or_else(|| "UTC".to_string())
 }
 
-/// `utc_secs` as a date and time in zone `zone` ("Mon, 1 Dec 2026, 09:00"), or in UTC when the
-/// browser does not know the zone.
+/// `utc_secs` as a date and time in zone `zone` in the page's language ("Mon, Dec 1, 2026,
+/// 09:00"), or in UTC when the browser does not know the zone.
 pub fn format_in_zone(utc_secs: i64, zone: &str) -> String {
     let date = Date::new(&JsValue::from_f64(utc_secs as f64 * 1000.0));
     let with = |tz: &str| {
@@ -117,9 +117,10 @@ pub fn format_in_zone(utc_secs: i64, zone: &str) -> String {
             ("hourCycle", "h23"),
         ])
     };
-    if BrowserZone::new(zone).is_some() {
-        String::from(date.to_locale_string("en-GB", &with(zone)))
+    let tz = if BrowserZone::new(zone).is_some() {
+        zone
     } else {
-        String::from(date.to_locale_string("en-GB", &with("UTC")))
-    }
+        "UTC"
+    };
+    String::from(date.to_locale_string(crate::state::i18n::locale().tag(), &with(tz)))
 }

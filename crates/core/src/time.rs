@@ -143,8 +143,62 @@ pub fn iso_from_epoch_secs(secs: i64) -> Option<String> {
     ))
 }
 
+/// How long ago something happened, in the largest whole unit under a week (the page words it
+/// in its language with the browser's `Intl.RelativeTimeFormat`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ago {
+    /// Under a minute (or in the future: clock skew).
+    Now,
+    /// Whole minutes (1–59).
+    Minutes(i64),
+    /// Whole hours (1–23).
+    Hours(i64),
+    /// Whole days (1–6).
+    Days(i64),
+}
+
+/// How long before `now_ms` (ms since the epoch) `iso` was; `None` from a week on or when it
+/// does not parse (show the date).
+pub fn ago(now_ms: f64, iso: &str) -> Option<Ago> {
+    let then_ms = parse_iso_micros(iso)? as f64 / 1000.0;
+    let secs = ((now_ms - then_ms) / 1000.0).floor();
+    Some(if secs < 60.0 {
+        Ago::Now
+    } else if secs < 3_600.0 {
+        Ago::Minutes((secs / 60.0) as i64)
+    } else if secs < 86_400.0 {
+        Ago::Hours((secs / 3_600.0) as i64)
+    } else if secs < 7.0 * 86_400.0 {
+        Ago::Days((secs / 86_400.0) as i64)
+    } else {
+        return None;
+    })
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn how_long_ago_in_the_largest_whole_unit_under_a_week() {
+        use super::Ago::*;
+        let now = super::parse_iso_micros("2026-12-01T12:00:00Z").unwrap() as f64 / 1000.0;
+        let cases = [
+            ("2026-12-01T11:59:30Z", Some(Now)),
+            ("2026-12-01T12:00:05Z", Some(Now)),
+            ("2026-12-01T11:59:00Z", Some(Minutes(1))),
+            ("2026-12-01T11:01:00Z", Some(Minutes(59))),
+            ("2026-12-01T11:00:00Z", Some(Hours(1))),
+            ("2026-11-30T12:00:01Z", Some(Hours(23))),
+            ("2026-11-30T12:00:00Z", Some(Days(1))),
+            ("2026-11-24T12:00:01Z", Some(Days(6))),
+            ("2026-11-24T12:00:00Z", None),
+            ("2026-12-01T13:00:00+02:00", Some(Hours(1))),
+            ("not a time", None),
+        ];
+        for (iso, want) in cases {
+            assert_eq!(super::ago(now, iso), want, "{iso}");
+        }
+    }
+
     use super::*;
 
     #[test]
