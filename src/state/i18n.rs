@@ -1,32 +1,92 @@
-//! The message catalogue in the page (issue #33). English is built in; another locale's file
-//! (`locales/<tag>.json`, copied into the build) is fetched and read *before* the app mounts,
-//! so the first paint is already in that language — never a flash of English. Views take
-//! their text with the macros `t!` and `tn!` (below); a message a locale lacks falls back to
-//! English, and an unknown id shows as itself (visible in review, never a panic). Changing the
-//! language in Settings → App stores it and reloads the page.
+//! The message catalogue in the page (issue #33). English is compiled in (`build.rs` turns
+//! `locales/en.json` into a sorted table; every `t!` id is checked against it while compiling).
+//! Another locale's file (`locales/<tag>.json`, copied into the build) is fetched and read
+//! *before* the app mounts, so the first paint is already in that language — never a flash of
+//! English; the code that reads it is a lazy chunk (`i18n_read`) fetched beside the file, so a
+//! page in English never loads it. A message a locale lacks falls back to English. Changing
+//! the language in Settings → App stores it and reloads the page.
 //!
 //! Message ids are `area.thing` in snake_case (`settings.secrets.add_title`); every message is
 //! in `locales/en.json` and the fourteen other files (core's `tests/locales.rs` checks them).
 
 use crate::platform::storage::WebStorage;
-use canvas_core::i18n::{best_match, Catalogue, Locale, RawMessage};
+use canvas_core::i18n::{best_match, category, format, Catalogue, Category, Locale, RawMessage};
 use canvas_core::settings::preferences;
 use std::cell::RefCell;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-/// English, the source language (`locales/en.json`, checked complete by core's tests).
-const ENGLISH: &str = include_str!("../../locales/en.json");
+/// An English message: text, or its plural forms (`one`, `other`).
+#[derive(Clone, Copy)]
+#[allow(dead_code)] // `Plural`: none in en.json yet
+pub(crate) enum English {
+    Text(&'static str),
+    Plural(&'static [(Category, &'static str)]),
+}
+
+include!(concat!(env!("OUT_DIR"), "/english.rs"));
+
+/// Whether `a` sorts before, with or after `b` (byte order), usable while compiling.
+const fn compare(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    let mut i = 0;
+    while i < a.len() && i < b.len() {
+        if a[i] != b[i] {
+            return if a[i] < b[i] {
+                std::cmp::Ordering::Less
+            } else {
+                std::cmp::Ordering::Greater
+            };
+        }
+        i += 1;
+    }
+    if a.len() < b.len() {
+        std::cmp::Ordering::Less
+    } else if a.len() > b.len() {
+        std::cmp::Ordering::Greater
+    } else {
+        std::cmp::Ordering::Equal
+    }
+}
+
+/// Where message `id` is in English's table (`t!` asks while compiling; lookups at run time).
+pub(crate) const fn position(id: &str) -> Option<usize> {
+    let (mut lo, mut hi) = (0, ENGLISH.len());
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        match compare(ENGLISH[mid].0.as_bytes(), id.as_bytes()) {
+            std::cmp::Ordering::Less => lo = mid + 1,
+            std::cmp::Ordering::Greater => hi = mid,
+            std::cmp::Ordering::Equal => return Some(mid),
+        }
+    }
+    None
+}
+
+/// Fails the build when `id` is not in `locales/en.json`.
+#[doc(hidden)]
+pub(crate) const fn known(id: &'static str) -> &'static str {
+    assert!(
+        position(id).is_some(),
+        "a message id that is not in locales/en.json"
+    );
+    id
+}
 
 /// `t!("id")`: message `id` in the page's language, as a `String`.
 /// `t!("id", name = value, …)`: with its `{name}` parameters filled in (any value with
 /// `to_string`).
 macro_rules! t {
     ($id:literal) => {
-        $crate::state::i18n::text($id, &[])
+        {
+            const ID: &str = $crate::state::i18n::known($id);
+            $crate::state::i18n::text(ID, &[])
+        }
     };
     ($id:literal, $($name:ident = $value:expr),+ $(,)?) => {
-        $crate::state::i18n::text($id, &[$((stringify!($name), &*$value.to_string())),+])
+        {
+            const ID: &str = $crate::state::i18n::known($id);
+            $crate::state::i18n::text(ID, &[$((stringify!($name), &*$value.to_string())),+])
+        }
     };
 }
 pub(crate) use t;
@@ -38,10 +98,16 @@ pub(crate) use t;
 #[allow(unused_macros)] // until the first counted message lands
 macro_rules! tn {
     ($id:literal, $count:expr) => {
-        $crate::state::i18n::plural($id, $count as u64, &[])
+        {
+            const ID: &str = $crate::state::i18n::known($id);
+            $crate::state::i18n::plural(ID, $count as u64, &[])
+        }
     };
     ($id:literal, $count:expr, $($name:ident = $value:expr),+ $(,)?) => {
-        $crate::state::i18n::plural($id, $count as u64, &[$((stringify!($name), &*$value.to_string())),+])
+        {
+            const ID: &str = $crate::state::i18n::known($id);
+            $crate::state::i18n::plural(ID, $count as u64, &[$((stringify!($name), &*$value.to_string())),+])
+        }
     };
 }
 #[allow(unused_imports)]
@@ -61,31 +127,46 @@ impl Msg {
 
 /// `msg!("id")`: a [`Msg`] (usable in a `const`).
 macro_rules! msg {
-    ($id:literal) => {
-        $crate::state::i18n::Msg($id)
-    };
+    ($id:literal) => {{
+        const ID: &str = $crate::state::i18n::known($id);
+        $crate::state::i18n::Msg(ID)
+    }};
 }
 pub(crate) use msg;
 
 thread_local! {
-    static EN: Catalogue = read(Locale::En, ENGLISH)
-        .unwrap_or_else(|_| Catalogue::from_entries(Locale::En, []).expect("an empty catalogue"));
     static ACTIVE: RefCell<Option<Catalogue>> = const { RefCell::new(None) };
+}
+
+/// English's text of `id` (for `count`, when given).
+fn english(id: &str, count: Option<u64>, args: &[(&str, &str)]) -> Option<String> {
+    let template = match ENGLISH[position(id)?].1 {
+        English::Text(t) => t,
+        English::Plural(forms) => {
+            let wanted = count.map_or(Category::Other, |n| category(Locale::En, n));
+            let pick = |c: Category| forms.iter().find(|(f, _)| *f == c).map(|(_, t)| *t);
+            pick(wanted).or_else(|| pick(Category::Other))?
+        }
+    };
+    Some(format(template, args))
 }
 
 /// The text of message `id` with its `{name}` parameters filled in (use `t!`).
 pub fn text(id: &str, args: &[(&str, &str)]) -> String {
     ACTIVE
         .with(|a| a.borrow().as_ref().and_then(|c| c.text(id, args)))
-        .or_else(|| EN.with(|e| e.text(id, args)))
+        .or_else(|| english(id, None, args))
         .unwrap_or_else(|| id.to_string())
 }
 
 /// The text of message `id` for `count` things, `{count}` and `args` filled in (use `tn!`).
 pub fn plural(id: &str, count: u64, args: &[(&str, &str)]) -> String {
+    let n = count.to_string();
+    let mut all: Vec<(&str, &str)> = vec![("count", n.as_str())];
+    all.extend_from_slice(args);
     ACTIVE
         .with(|a| a.borrow().as_ref().and_then(|c| c.plural(id, count, args)))
-        .or_else(|| EN.with(|e| e.plural(id, count, args)))
+        .or_else(|| english(id, Some(count), &all))
         .unwrap_or_else(|| id.to_string())
 }
 
@@ -109,7 +190,7 @@ pub fn browser_locale() -> Locale {
 pub async fn load() {
     let wanted = preferences::language(&WebStorage::local()).unwrap_or_else(browser_locale);
     if wanted != Locale::En {
-        match fetch_catalogue(wanted).await {
+        match fetch_catalogue(wanted).await.and_then(|c| c) {
             Ok(c) => ACTIVE.with(|a| *a.borrow_mut() = Some(c)),
             Err(e) => {
                 leptos::logging::warn!("Agent Canvas: {} stays in English: {e}", wanted.tag())
@@ -130,16 +211,14 @@ fn mark_page(locale: Locale) {
     }
 }
 
-async fn fetch_catalogue(locale: Locale) -> Result<Catalogue, String> {
+/// The file of `locale`, read by the lazy chunk `i18n_read`, which is fetched while the file is.
+async fn fetch_catalogue(locale: Locale) -> Result<Result<Catalogue, String>, String> {
     let window = web_sys::window().ok_or("no window")?;
     let js = |e: wasm_bindgen::JsValue| format!("{e:?}");
-    // Relative to the page's base, so a base path is kept.
-    let response: web_sys::Response =
-        JsFuture::from(window.fetch_with_str(&format!("locales/{}.json", locale.tag())))
-            .await
-            .map_err(js)?
-            .dyn_into()
-            .map_err(js)?;
+    // Relative to the page's base, so a base path is kept. The request starts here.
+    let response = JsFuture::from(window.fetch_with_str(&format!("locales/{}.json", locale.tag())));
+    let reader = read_locale(locale);
+    let response: web_sys::Response = response.await.map_err(js)?.dyn_into().map_err(js)?;
     if !response.ok() {
         return Err(format!("its file answered {}", response.status()));
     }
@@ -148,7 +227,17 @@ async fn fetch_catalogue(locale: Locale) -> Result<Catalogue, String> {
         .map_err(js)?
         .as_string()
         .ok_or("its file is not text")?;
-    read(locale, &text)
+    let read = reader.await.map_err(|e| e.to_string())?;
+    Ok(read(text))
+}
+
+crate::lazy::split_fn! {
+    /// Reads a locale file (the code lives in chunk `i18n_read`).
+    pub fn read_locale(locale: Locale) -> Box<dyn FnOnce(String) -> Result<Catalogue, String>>,
+        in i18n_read, preload preload_i18n_read
+    {
+        Box::new(move |json: String| read(locale, &json))
+    }
 }
 
 /// A locale file read with the browser's JSON parser (measured: parsing into

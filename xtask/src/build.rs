@@ -14,6 +14,7 @@ const INPUTS: &[&str] = &[
     "public",
     "locales",
     "index.html",
+    "build.rs",
     "xtask/src/split.rs",
     ".cargo/config.toml",
     "Cargo.toml",
