@@ -1,5 +1,6 @@
-//! The message catalogue in the page (issue #33). English is compiled in (`build.rs` turns
-//! `locales/en.json` into a sorted table; every `t!` id is checked against it while compiling).
+//! The message catalogue in the page (issue #33). English is compiled in (core's `build.rs`
+//! turns `locales/en.json` into a sorted table; every `t!` id is checked against it while
+//! compiling).
 //! Another locale's file (`locales/<tag>.json`, copied into the build) is fetched and read
 //! *before* the app mounts, so the first paint is already in that language — never a flash of
 //! English; the code that reads it is a lazy chunk (`i18n_read`) fetched beside the file, so a
@@ -10,67 +11,12 @@
 //! in `locales/en.json` and the fourteen other files (core's `tests/locales.rs` checks them).
 
 use crate::platform::storage::WebStorage;
-use canvas_core::i18n::{best_match, category, format, Catalogue, Category, Locale, RawMessage};
+use canvas_core::i18n::english::english;
+use canvas_core::i18n::{best_match, Catalogue, Locale, RawMessage, Text};
 use canvas_core::settings::preferences;
 use std::cell::RefCell;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-
-/// An English message: text, or its plural forms (`one`, `other`).
-#[derive(Clone, Copy)]
-#[allow(dead_code)] // `Plural`: none in en.json yet
-pub(crate) enum English {
-    Text(&'static str),
-    Plural(&'static [(Category, &'static str)]),
-}
-
-include!(concat!(env!("OUT_DIR"), "/english.rs"));
-
-/// Whether `a` sorts before, with or after `b` (byte order), usable while compiling.
-const fn compare(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
-    let mut i = 0;
-    while i < a.len() && i < b.len() {
-        if a[i] != b[i] {
-            return if a[i] < b[i] {
-                std::cmp::Ordering::Less
-            } else {
-                std::cmp::Ordering::Greater
-            };
-        }
-        i += 1;
-    }
-    if a.len() < b.len() {
-        std::cmp::Ordering::Less
-    } else if a.len() > b.len() {
-        std::cmp::Ordering::Greater
-    } else {
-        std::cmp::Ordering::Equal
-    }
-}
-
-/// Where message `id` is in English's table (`t!` asks while compiling; lookups at run time).
-pub(crate) const fn position(id: &str) -> Option<usize> {
-    let (mut lo, mut hi) = (0, ENGLISH.len());
-    while lo < hi {
-        let mid = (lo + hi) / 2;
-        match compare(ENGLISH[mid].0.as_bytes(), id.as_bytes()) {
-            std::cmp::Ordering::Less => lo = mid + 1,
-            std::cmp::Ordering::Greater => hi = mid,
-            std::cmp::Ordering::Equal => return Some(mid),
-        }
-    }
-    None
-}
-
-/// Fails the build when `id` is not in `locales/en.json`.
-#[doc(hidden)]
-pub(crate) const fn known(id: &'static str) -> &'static str {
-    assert!(
-        position(id).is_some(),
-        "a message id that is not in locales/en.json"
-    );
-    id
-}
 
 /// `t!("id")`: message `id` in the page's language, as a `String`.
 /// `t!("id", name = value, …)`: with its `{name}` parameters filled in (any value with
@@ -78,13 +24,13 @@ pub(crate) const fn known(id: &'static str) -> &'static str {
 macro_rules! t {
     ($id:literal) => {
         {
-            const ID: &str = $crate::state::i18n::known($id);
+            const ID: &str = ::canvas_core::i18n::english::known($id);
             $crate::state::i18n::text(ID, &[])
         }
     };
     ($id:literal, $($name:ident = $value:expr),+ $(,)?) => {
         {
-            const ID: &str = $crate::state::i18n::known($id);
+            const ID: &str = ::canvas_core::i18n::english::known($id);
             $crate::state::i18n::text(ID, &[$((stringify!($name), &*$value.to_string())),+])
         }
     };
@@ -99,13 +45,13 @@ pub(crate) use t;
 macro_rules! tn {
     ($id:literal, $count:expr) => {
         {
-            const ID: &str = $crate::state::i18n::known($id);
+            const ID: &str = ::canvas_core::i18n::english::known($id);
             $crate::state::i18n::plural(ID, $count as u64, &[])
         }
     };
     ($id:literal, $count:expr, $($name:ident = $value:expr),+ $(,)?) => {
         {
-            const ID: &str = $crate::state::i18n::known($id);
+            const ID: &str = ::canvas_core::i18n::english::known($id);
             $crate::state::i18n::plural(ID, $count as u64, &[$((stringify!($name), &*$value.to_string())),+])
         }
     };
@@ -128,7 +74,7 @@ impl Msg {
 /// `msg!("id")`: a [`Msg`] (usable in a `const`).
 macro_rules! msg {
     ($id:literal) => {{
-        const ID: &str = $crate::state::i18n::known($id);
+        const ID: &str = ::canvas_core::i18n::english::known($id);
         $crate::state::i18n::Msg(ID)
     }};
 }
@@ -136,19 +82,6 @@ pub(crate) use msg;
 
 thread_local! {
     static ACTIVE: RefCell<Option<Catalogue>> = const { RefCell::new(None) };
-}
-
-/// English's text of `id` (for `count`, when given).
-fn english(id: &str, count: Option<u64>, args: &[(&str, &str)]) -> Option<String> {
-    let template = match ENGLISH[position(id)?].1 {
-        English::Text(t) => t,
-        English::Plural(forms) => {
-            let wanted = count.map_or(Category::Other, |n| category(Locale::En, n));
-            let pick = |c: Category| forms.iter().find(|(f, _)| *f == c).map(|(_, t)| *t);
-            pick(wanted).or_else(|| pick(Category::Other))?
-        }
-    };
-    Some(format(template, args))
 }
 
 /// The text of message `id` with its `{name}` parameters filled in (use `t!`).
@@ -168,6 +101,11 @@ pub fn plural(id: &str, count: u64, args: &[(&str, &str)]) -> String {
         .with(|a| a.borrow().as_ref().and_then(|c| c.plural(id, count, args)))
         .or_else(|| english(id, Some(count), &all))
         .unwrap_or_else(|| id.to_string())
+}
+
+/// Words core wants said (an error, above all), in the page's language.
+pub fn say(words: &Text) -> String {
+    words.render(&|id, args| Some(text(id, args)))
 }
 
 /// The page's language.

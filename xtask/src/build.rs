@@ -14,13 +14,13 @@ const INPUTS: &[&str] = &[
     "public",
     "locales",
     "index.html",
-    "build.rs",
     "xtask/src/split.rs",
     ".cargo/config.toml",
     "Cargo.toml",
     "Cargo.lock",
     "crates/core/src",
     "crates/core/Cargo.toml",
+    "crates/core/build.rs",
 ];
 const BUILD_ENV: &[&str] = &[
     "AGENT_CANVAS_LOCK_TO_CLOUD",

@@ -6,6 +6,8 @@
 //! anything that looks like a credential, and the HTTP chokepoint should additionally call
 //! [`ApiError::redacted`] with the backend's key before the error leaves it.
 
+use crate::i18n::Text;
+
 /// Longest server-provided detail quoted in a message.
 pub(crate) const MAX_DETAIL_CHARS: usize = 300;
 /// What replaces a secret.
@@ -145,41 +147,45 @@ impl ApiError {
         }
     }
 
-    /// The text shown to the user. Never contains a key (see the module docs).
+    /// The text shown to the user, in English. Never contains a key (see the module docs).
     pub fn user_message(&self) -> String {
+        self.user_text().english()
+    }
+
+    /// What the user is told, as a message of the catalogue (the page says it in its
+    /// language). Never contains a key (see the module docs).
+    pub fn user_text(&self) -> Text {
         match self {
-            ApiError::Network(_) => "Disconnected (check URL or network). The backend could not be reached: check that its URL is correct, that the server is running, and that it accepts requests from this page (CORS).".to_string(),
-            ApiError::Timeout => "Disconnected (request timed out). The backend did not answer in time: check that the server is running and reachable, then try again.".to_string(),
-            ApiError::Unauthorized => "Invalid API key. Update the key for this backend in Manage backends.".to_string(),
-            ApiError::Forbidden => "Access denied. This key is not allowed to do that (it may belong to another organization).".to_string(),
-            ApiError::NotFound => "Not found. The item may have been deleted, or this backend does not support this feature.".to_string(),
-            ApiError::Conflict => "Conflict. The item was changed elsewhere; reload and try again.".to_string(),
+            ApiError::Network(_) => Text::new("error.network"),
+            ApiError::Timeout => Text::new("error.timeout"),
+            ApiError::Unauthorized => Text::new("error.unauthorized"),
+            ApiError::Forbidden => Text::new("error.forbidden"),
+            ApiError::NotFound => Text::new("error.not_found"),
+            ApiError::Conflict => Text::new("error.conflict"),
             // canvas-serve's ingress could not reach the agent server it fronts (issue #17): say
             // what happened in words, not the raw transport error.
-            ApiError::Server { status: 502, detail }
-                if detail.trim_start().starts_with(INGRESS_UNREACHABLE) =>
-            {
-                "The agent server behind this page is not running (unreachable). If `cargo xtask \
-                 run` started it, it is being restarted; otherwise start it again. Then press \
-                 Try again."
-                    .to_string()
+            ApiError::Server {
+                status: 502,
+                detail,
+            } if detail.trim_start().starts_with(INGRESS_UNREACHABLE) => {
+                Text::new("error.server_unreachable")
             }
             ApiError::Server { status, detail } => {
                 let detail = shorten(&scrub_secrets(detail.trim()), MAX_DETAIL_CHARS);
                 if detail.is_empty() {
-                    format!("Server error (HTTP {status}). Try again later.")
+                    Text::new("error.server").with("status", status.to_string())
                 } else {
-                    format!("Server error (HTTP {status}): {detail}")
+                    Text::new("error.server_detail")
+                        .with("status", status.to_string())
+                        .with("detail", detail)
                 }
             }
-            ApiError::Decode(detail) => {
-                let detail = shorten(&scrub_secrets(detail), MAX_DETAIL_CHARS);
-                format!("Unexpected response from the backend: {detail}. The backend may be incompatible with this version of Agent Canvas.")
-            }
-            ApiError::NoBackend => "No backend available. Add or select a backend in Manage backends.".to_string(),
-            ApiError::Incompatible(gate) => gate.user_message(),
-            ApiError::SandboxStarting => "The sandbox is still starting; try again when it is running.".to_string(),
-            ApiError::Unsupported(what) => format!("{what}: not available on this backend."),
+            ApiError::Decode(detail) => Text::new("error.decode")
+                .with("detail", shorten(&scrub_secrets(detail), MAX_DETAIL_CHARS)),
+            ApiError::NoBackend => Text::new("error.no_backend"),
+            ApiError::Incompatible(gate) => gate.user_text(),
+            ApiError::SandboxStarting => Text::new("error.sandbox_starting"),
+            ApiError::Unsupported(what) => Text::new("error.unsupported").with("what", *what),
         }
     }
 }
@@ -303,17 +309,15 @@ pub enum NoBackendError {
 }
 
 /// The "cannot use this backend" family (BR-9): shown as a recovery screen (manage backends),
-/// never as a crash or a later 404.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// never as a crash or a later 404. Displays as its English text.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GateError {
     /// The server could not be reached (network, CORS, timeout).
-    #[error("{}", unreachable_message(detail))]
     Unreachable {
         /// What went wrong (no secrets).
         detail: String,
     },
     /// The server is older than [`MINIMUM_AGENT_SERVER_VERSION`](crate::backends::version::MINIMUM_AGENT_SERVER_VERSION).
-    #[error("Agent Canvas requires agent-server ≥ {required}; this backend runs {reported}. Upgrade the backend, or choose another backend in Manage backends.")]
     UnsupportedVersion {
         /// The minimum version.
         required: String,
@@ -321,7 +325,6 @@ pub enum GateError {
         reported: String,
     },
     /// The server reported no version, or one that does not parse.
-    #[error("{}", unknown_version_message(required, reported.as_deref()))]
     UnknownVersion {
         /// The minimum version.
         required: String,
@@ -329,32 +332,48 @@ pub enum GateError {
         reported: Option<String>,
     },
     /// No backend is configured at all.
-    #[error("No backend configured. Add a backend in Manage backends to get started.")]
     NoBackendConfigured,
 }
 
-fn unreachable_message(detail: &str) -> String {
-    let detail = shorten(&scrub_secrets(detail.trim()), MAX_DETAIL_CHARS);
-    let detail = detail.trim_end_matches('.');
-    format!(
-        "Cannot reach the agent server ({detail}). Check that the backend URL is correct and the server is running, or choose another backend in Manage backends."
-    )
+impl std::fmt::Display for GateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.user_text().english())
+    }
 }
 
-fn unknown_version_message(required: &str, reported: Option<&str>) -> String {
-    let what = match reported {
-        Some(r) => format!("this backend reported version \"{r}\", which is not a valid version"),
-        None => "this backend did not report a version".to_string(),
-    };
-    format!(
-        "Unknown agent-server version: {what}. Agent Canvas requires agent-server ≥ {required}; upgrade the backend, or choose another backend in Manage backends."
-    )
-}
+impl std::error::Error for GateError {}
 
 impl GateError {
-    /// The text shown to the user (states required and reported versions and what to do).
+    /// The text shown to the user, in English (states required and reported versions and what
+    /// to do).
     pub fn user_message(&self) -> String {
-        self.to_string()
+        self.user_text().english()
+    }
+
+    /// What the user is told, as a message of the catalogue.
+    pub fn user_text(&self) -> Text {
+        match self {
+            GateError::Unreachable { detail } => {
+                let detail = shorten(&scrub_secrets(detail.trim()), MAX_DETAIL_CHARS);
+                Text::new("error.gate.unreachable").with("detail", detail.trim_end_matches('.'))
+            }
+            GateError::UnsupportedVersion { required, reported } => {
+                Text::new("error.gate.old_version")
+                    .with("required", required.clone())
+                    .with("reported", reported.clone())
+            }
+            GateError::UnknownVersion {
+                required,
+                reported: Some(r),
+            } => Text::new("error.gate.invalid_version")
+                .with("required", required.clone())
+                .with("reported", r.clone()),
+            GateError::UnknownVersion {
+                required,
+                reported: None,
+            } => Text::new("error.gate.no_version").with("required", required.clone()),
+            GateError::NoBackendConfigured => Text::new("error.gate.no_backend"),
+        }
     }
 }
 
@@ -387,21 +406,23 @@ pub enum ActionError {
 }
 
 impl ActionError {
-    /// The text shown to the user: what happened and what to do.
+    /// The text shown to the user, in English: what happened and what to do.
     pub fn user_message(&self) -> String {
+        self.user_text().english()
+    }
+
+    /// What the user is told, as a message of the catalogue.
+    pub fn user_text(&self) -> Text {
         match self {
-            ActionError::Api(e) => e.user_message(),
-            ActionError::Storage(e) => format!(
-                "This browser's storage refused ({e}). Check that site data is allowed for \
-                 this page and that there is space left, then try again."
-            ),
-            ActionError::Refused(text) => text.clone(),
-            ActionError::NotStarted(e) => format!(
-                "The conversation was created but has not started: {} It waits in the \
-                 conversation list; open it and send the task again.",
-                e.user_message()
-            ),
-            ActionError::About { what, error } => format!("{what}: {}", error.user_message()),
+            ActionError::Api(e) => e.user_text(),
+            ActionError::Storage(e) => Text::new("error.storage").with("detail", e.to_string()),
+            ActionError::Refused(text) => Text::new("error.refused").with("text", text.clone()),
+            ActionError::NotStarted(e) => {
+                Text::new("error.not_started").with_text("error", e.user_text())
+            }
+            ActionError::About { what, error } => Text::new("error.about")
+                .with("what", what.clone())
+                .with_text("error", error.user_text()),
         }
     }
 

@@ -654,6 +654,20 @@ async fn the_language_picked_in_settings_comes_back_with_the_page_right_to_left_
     b.wait_text("[data-testid=nav-conversations]", "المحادثات")
         .await;
     assert_eq!(lang_dir(&b).await, json!(["ar", "rtl"]));
+    // The layout mirrors: the sidebar is on the right of the content, and code stays left to
+    // right inside.
+    assert_eq!(
+        b.js(
+            "const s = document.querySelector('.sidebar').getBoundingClientRect(); \
+              const c = document.querySelector('main.content').getBoundingClientRect(); \
+              const code = document.createElement('code'); document.body.append(code); \
+              const dir = getComputedStyle(code).direction; code.remove(); \
+              return [s.left >= c.right - 1, dir];"
+        )
+        .await,
+        json!([true, "ltr"]),
+        "in Arabic the sidebar is on the right and code reads left to right"
+    );
 
     // A stored value that is no language of ours: the browser's language, and the value is
     // left as it was (never overwritten by a guess).

@@ -8,11 +8,14 @@
 //! `{name}`; `{{` and `}}` are literal braces. The count of a plural message is `{count}`.
 
 pub mod catalogue;
+pub mod english;
 pub mod format;
 pub mod locale;
 pub mod plural;
+pub mod text;
 
 pub use catalogue::{Catalogue, CatalogueError, Message, Mismatch, RawMessage};
 pub use format::{format, placeholders};
 pub use locale::{best_match, Locale};
 pub use plural::{category, Category};
+pub use text::{Arg, Text};
