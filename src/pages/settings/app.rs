@@ -31,10 +31,7 @@ pub(super) fn AppSection() -> impl IntoView {
     let dir_error = RwSignal::new(None::<String>);
     let error = RwSignal::new(None::<String>);
     let report = move |r: Result<(), canvas_core::storage::StorageError>| {
-        error.set(
-            r.err()
-                .map(|e| format!("This preference could not be saved here: {e}")),
-        );
+        error.set(r.err().map(|e| t!("settings.app.save_failed", error = e)));
     };
     let ask = Action::new_local(move |_: &()| async move {
         notify::ask_permission().await;
@@ -58,15 +55,13 @@ pub(super) fn AppSection() -> impl IntoView {
         })
         .collect_view();
     let permission_text = move || match permission.get() {
-        NotificationPermission::Granted => "The browser allows them.",
-        NotificationPermission::Denied => {
-            "The browser blocks them for this site: allow them in its site settings."
-        }
-        _ => "The browser will ask when you turn them on.",
+        NotificationPermission::Granted => t!("settings.app.notify_allowed"),
+        NotificationPermission::Denied => t!("settings.app.notify_blocked"),
+        _ => t!("settings.app.notify_ask"),
     };
     view! {
         <div class="settings-section" data-testid="settings-app">
-            <p class="muted">"Kept in this browser for this site; no backend sees them."</p>
+            <p class="muted">{t!("settings.app.intro")}</p>
             <div class="field">
                 <label for="pref-language">{t!("settings.app.language")}</label>
                 <select id="pref-language" data-testid="pref-language"
@@ -86,11 +81,11 @@ pub(super) fn AppSection() -> impl IntoView {
                 <span class="muted">{t!("settings.app.language_help")}</span>
             </div>
             <fieldset class="pref-group">
-                <legend>"Theme"</legend>
+                <legend>{t!("settings.app.theme")}</legend>
                 {themes}
             </fieldset>
             <fieldset class="pref-group">
-                <legend>"When a conversation in a background tab finishes or needs you"</legend>
+                <legend>{t!("settings.app.alerts")}</legend>
                 <label class="choice">
                     <input type="checkbox" data-testid="pref-notifications"
                         prop:checked=move || notifications.get()
@@ -102,7 +97,7 @@ pub(super) fn AppSection() -> impl IntoView {
                                 ask.dispatch(());
                             }
                         } />
-                    " Desktop notification"
+                    {" "}{t!("settings.app.desktop_notification")}
                 </label>
                 <span class="muted" data-testid="notification-permission">{permission_text}</span>
                 <label class="choice">
@@ -113,15 +108,15 @@ pub(super) fn AppSection() -> impl IntoView {
                             report(notify::set_sound(on).map_err(canvas_core::storage::StorageError::Other));
                             sound.set(on);
                         } />
-                    " A short sound"
+                    {" "}{t!("settings.app.sound")}
                 </label>
             </fieldset>
             <fieldset class="pref-group">
-                <legend>"New conversations"</legend>
-                <label for="pref-default-dir">"Default working directory"</label>
+                <legend>{t!("settings.app.new_conversations")}</legend>
+                <label for="pref-default-dir">{t!("settings.app.default_dir")}</label>
                 <input id="pref-default-dir" type="text" data-testid="pref-default-dir"
                     autocomplete="off" spellcheck="false"
-                    placeholder="A new folder under ~/workspace/project for each"
+                    placeholder=t!("settings.app.default_dir_placeholder")
                     prop:value=move || default_dir.get()
                     on:input=move |ev| {
                         let v = event_target_value(&ev);
@@ -129,8 +124,7 @@ pub(super) fn AppSection() -> impl IntoView {
                         dir_error.set(preferences::set_default_dir(&store, &v).err());
                     } />
                 <span class="muted">
-                    "On the agent's machine, for every backend; the launcher's options can choose \
-                     another per backend."
+                    {t!("settings.app.default_dir_help")}
                 </span>
                 {move || dir_error.get().map(|e| view! {
                     <span class="field-error" role="alert" data-testid="pref-default-dir-error">{e}</span>

@@ -6,6 +6,7 @@ use crate::components::text_field::TextField;
 use crate::services::settings as svc;
 use crate::services::skills::not_available;
 use crate::state::backends::{use_backends, BackendsCtx};
+use crate::state::i18n::t;
 use canvas_core::settings::profiles::{check_profile, ProfileInfo, Validation};
 use leptos::prelude::*;
 use svc::ProfileAction;
@@ -78,17 +79,15 @@ pub(super) fn LlmSection() -> impl IntoView {
     view! {
         <div class="settings-section" data-testid="settings-llm">
             <p class="muted">
-                "Profiles are named LLM settings kept by the agent server. The active one is the \
-                 server's LLM: new conversations use it unless this browser's LLM settings (on \
-                 the start page) name a model."
+                {t!("settings.llm.intro")}
             </p>
-            <Suspense fallback=|| view! { <p class="loading">"Loading profiles…"</p> }>{rows}</Suspense>
+            <Suspense fallback=|| view! { <p class="loading">{t!("settings.llm.loading")}</p> }>{rows}</Suspense>
             <form class="form secret-form" data-testid="profile-form" hidden=unsupported
                 on:submit=move |ev: web_sys::SubmitEvent| { ev.prevent_default(); start(false); }>
-                <h2>{move || if exists() { "Replace a profile" } else { "New profile" }}</h2>
+                <h2>{move || if exists() { t!("settings.llm.replace_title") } else { t!("settings.llm.new_title") }}</h2>
                 {profile_fields(name, model, base_url, api_key, busy, models)}
                 <p class="muted" data-testid="profile-replaces" hidden=move || !exists()>
-                    "Saving replaces this profile; type its API key again (a stored key is never sent back)."
+                    {t!("settings.llm.replaces")}
                 </p>
                 <p class="field-error" role="alert" data-testid="profile-error" hidden=move || error.with(Option::is_none)>
                     {move || error.get().unwrap_or_default()}
@@ -98,9 +97,9 @@ pub(super) fn LlmSection() -> impl IntoView {
                 </p>
                 <div class="form-actions">
                     <button type="button" class="btn" data-testid="profile-test" disabled=move || busy.get()
-                        on:click=move |_| start(true)>"Test"</button>
+                        on:click=move |_| start(true)>{t!("settings.common.test")}</button>
                     <button type="submit" class="btn primary" data-testid="profile-save" disabled=move || busy.get()>
-                        {move || if busy.get() { "Working…" } else if exists() { "Replace" } else { "Save profile" }}
+                        {move || if busy.get() { t!("settings.common.working") } else if exists() { t!("settings.common.replace") } else { t!("settings.llm.save") }}
                     </button>
                 </div>
             </form>
@@ -132,7 +131,7 @@ fn save_action(
             match r {
                 Ok(()) => {
                     api_key.set(String::new());
-                    note.set(Some(format!("Saved the profile {n}.")));
+                    note.set(Some(t!("settings.llm.saved", name = n)));
                     reload.update(|r| *r += 1);
                 }
                 Err(e) => error.set(Some(e.user_message())),
@@ -157,10 +156,11 @@ fn test_action(
                 return;
             }
             match r {
-                Ok(Validation::Valid) => note.set(Some("The server reached the model.".into())),
-                Ok(Validation::Invalid { kind, message }) => error.set(Some(format!(
-                    "The server could not reach the model ({kind}): {}",
-                    canvas_core::error::scrub_secrets(&message)
+                Ok(Validation::Valid) => note.set(Some(t!("settings.llm.test_ok"))),
+                Ok(Validation::Invalid { kind, message }) => error.set(Some(t!(
+                    "settings.llm.test_failed",
+                    kind = kind,
+                    message = canvas_core::error::scrub_secrets(&message)
                 ))),
                 Err(e) => error.set(Some(e.user_message())),
             }
@@ -187,15 +187,15 @@ fn profile_fields(
             .collect_view()
     };
     view! {
-        <TextField label="Name" testid="profile-name" value=name disabled=busy plain=true
+        <TextField label=t!("settings.common.name") testid="profile-name" value=name disabled=busy plain=true
             maxlength="64" placeholder="fast-model" />
-        <TextField label="Model" testid="profile-model" value=model disabled=busy plain=true
+        <TextField label=t!("settings.llm.model") testid="profile-model" value=model disabled=busy plain=true
             list="llm-models" placeholder="openai/gpt-4o">
             <datalist id="llm-models">{model_options}</datalist>
         </TextField>
-        <TextField label="Base URL (optional)" testid="profile-base-url" value=base_url
+        <TextField label=t!("settings.llm.base_url") testid="profile-base-url" value=base_url
             disabled=busy kind="url" placeholder="https://api.example.com/v1" />
-        <TextField label="API key" testid="profile-api-key" value=api_key disabled=busy
+        <TextField label=t!("settings.llm.api_key") testid="profile-api-key" value=api_key disabled=busy
             kind="password" />
     }
 }

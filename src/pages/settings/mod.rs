@@ -8,6 +8,7 @@
 //! A backend kind without secrets says so instead of failing.
 
 use crate::links::href;
+use crate::state::i18n::{msg, t, Msg};
 use leptos::prelude::*;
 
 mod agent;
@@ -24,13 +25,13 @@ use mcp::McpSection;
 use secrets::SecretsSection;
 
 /// The sections: (path segment, label).
-const SECTIONS: &[(&str, &str)] = &[
-    ("llm", "LLM"),
-    ("agent", "Agent"),
-    ("mcp", "MCP"),
-    ("secrets", "Secrets"),
-    ("plugins", "Plugins"),
-    ("app", "App"),
+const SECTIONS: &[(&str, Msg)] = &[
+    ("llm", msg!("settings.tabs.llm")),
+    ("agent", msg!("settings.tabs.agent")),
+    ("mcp", msg!("settings.tabs.mcp")),
+    ("secrets", msg!("settings.tabs.secrets")),
+    ("plugins", msg!("settings.tabs.plugins")),
+    ("app", msg!("settings.tabs.app")),
 ];
 
 #[component]
@@ -52,7 +53,7 @@ pub fn SettingsPage(section: String) -> impl IntoView {
             let current = (id == shown_as).then_some("page");
             view! {
                 <a href=href(&format!("/settings/{id}")) class="settings-tab"
-                    data-testid=format!("settings-nav-{id}") aria-current=current>{label}</a>
+                    data-testid=format!("settings-nav-{id}") aria-current=current>{label.text()}</a>
             }
         })
         .collect_view();
@@ -64,11 +65,10 @@ pub fn SettingsPage(section: String) -> impl IntoView {
         "agents" => view! {
             <div class="settings-section" data-testid="settings-agent-profiles">
                 <p class="muted">
-                    "Agent profiles (stored agent configurations to launch) are not in this console \
-                     yet. The agent's own settings are under "
-                    <a href=href("/settings/agent")>"Agent"</a>
-                    ", its LLM profiles under "
-                    <a href=href("/settings/llm")>"LLM"</a>"."
+                    {t!("settings.agent_profiles.before")}
+                    <a href=href("/settings/agent")>{t!("settings.tabs.agent")}</a>
+                    {t!("settings.agent_profiles.middle")}
+                    <a href=href("/settings/llm")>{t!("settings.tabs.llm")}</a>{t!("settings.agent_profiles.after")}
                 </p>
             </div>
         }
@@ -78,8 +78,7 @@ pub fn SettingsPage(section: String) -> impl IntoView {
         "plugins" => view! {
             <div class="settings-section" data-testid="settings-plugins">
                 <p class="muted">
-                    "Plugins bundle skills, MCP servers and hooks. The agent server installs them \
-                     for every conversation it starts; disable one to leave it out."
+                    {t!("settings.plugins.intro")}
                 </p>
                 <crate::components::installed::InstalledExtensions kind=canvas_core::settings::extensions::Extension::Plugin />
             </div>
@@ -88,15 +87,15 @@ pub fn SettingsPage(section: String) -> impl IntoView {
         "app" => view! { <AppSection /> }.into_any(),
         other => view! {
             <div class="error" role="alert" data-testid="settings-unknown">
-                <p>{format!("There is no settings page “{other}”. Pick one above.")}</p>
+                <p>{t!("settings.unknown_page", page = other)}</p>
             </div>
         }
         .into_any(),
     };
     view! {
         <section class="page settings">
-            <header class="page-header"><h1>"Settings"</h1></header>
-            <nav class="settings-nav" aria-label="Settings">{nav}</nav>
+            <header class="page-header"><h1>{t!("settings.title")}</h1></header>
+            <nav class="settings-nav" aria-label=t!("settings.title")>{nav}</nav>
             {body}
         </section>
     }

@@ -4,6 +4,7 @@ use crate::components::confirm::ConfirmDialog;
 use crate::components::loaded::{loaded, ListStates};
 use crate::services::settings as svc;
 use crate::state::backends::use_backends;
+use crate::state::i18n::t;
 use canvas_core::error::ApiError;
 use canvas_core::settings::profiles::{ProfileInfo, ProfileList};
 use leptos::prelude::*;
@@ -24,8 +25,8 @@ pub(super) fn profile_list(
     loaded(
         r,
         states,
-        "LLM profiles are not available on this backend.".into(),
-        Some(("No profiles yet.".into(), empty)),
+        t!("settings.llm.unavailable"),
+        Some((t!("settings.llm.empty"), empty)),
         reload,
         |l| {
             let active = l.active.clone();
@@ -52,7 +53,10 @@ fn ProfileRow(
     let (n1, n2) = (profile.name.clone(), profile.name.clone());
     let details = format!(
         "{}{}",
-        profile.model.clone().unwrap_or_else(|| "(no model)".into()),
+        profile
+            .model
+            .clone()
+            .unwrap_or_else(|| t!("settings.llm.no_model")),
         profile
             .base_url
             .as_deref()
@@ -60,9 +64,9 @@ fn ProfileRow(
             .unwrap_or_default()
     );
     let key = if profile.api_key_set {
-        "key stored"
+        t!("settings.llm.key_stored")
     } else {
-        "no key"
+        t!("settings.llm.no_key")
     };
     let editing = profile.clone();
     view! {
@@ -71,18 +75,18 @@ fn ProfileRow(
             <code class="secret-name">{profile.name.clone()}</code>
             <span class="muted">{details}" · "{key}</span>
             {if active {
-                view! { <span class="badge status-execution-running" data-testid="profile-active">"Active"</span> }.into_any()
+                view! { <span class="badge status-execution-running" data-testid="profile-active">{t!("settings.llm.active")}</span> }.into_any()
             } else {
                 view! {
                     <button type="button" class="btn small" data-testid="activate-profile"
-                        on:click=move |_| pending.set(Some((n1.clone(), ProfileAction::Activate)))>"Activate"</button>
+                        on:click=move |_| pending.set(Some((n1.clone(), ProfileAction::Activate)))>{t!("settings.llm.activate")}</button>
                 }.into_any()
             }}
             <span class="conversation-actions">
                 <button type="button" class="btn small" data-testid="edit-profile"
-                    on:click=move |_| edit.run(editing.clone())>"Edit"</button>
+                    on:click=move |_| edit.run(editing.clone())>{t!("settings.common.edit")}</button>
                 <button type="button" class="btn small danger" data-testid="delete-profile"
-                    on:click=move |_| pending.set(Some((n2.clone(), ProfileAction::Delete)))>"Delete"</button>
+                    on:click=move |_| pending.set(Some((n2.clone(), ProfileAction::Delete)))>{t!("settings.common.delete")}</button>
             </span>
         </li>
     }
@@ -99,19 +103,19 @@ pub(super) fn ProfileDialog(
     let backends = use_backends();
     let (title, text, verb) = match action {
         ProfileAction::Activate => (
-            "Activate profile",
-            format!("Make {name} the server's LLM? New conversations that do not bring their own LLM use it."),
-            "Activate",
+            t!("settings.llm.activate_title"),
+            t!("settings.llm.activate_text", name = name),
+            t!("settings.llm.activate"),
         ),
         ProfileAction::Delete => (
-            "Delete profile",
-            format!("Delete the profile {name}? Its stored API key goes with it."),
-            "Delete",
+            t!("settings.llm.delete_title"),
+            t!("settings.llm.delete_text", name = name),
+            t!("settings.common.delete"),
         ),
     };
     view! {
         <ConfirmDialog title=title testid="profile-dialog" confirm_testid="confirm-profile-action"
-            text=text verb=verb busy_verb="Working…" style="primary"
+            text=text verb=verb busy_verb=t!("settings.common.working") style="primary"
             on_close=Callback::new(move |_| pending.set(None)) on_done=done
             run=move || {
                 let (n, active) = (name.clone(), backends.active.get_untracked());

@@ -6,6 +6,7 @@ use crate::components::text_field::TextField;
 use crate::services::settings as svc;
 use crate::services::skills::not_available;
 use crate::state::backends::{use_backends, BackendsCtx};
+use crate::state::i18n::t;
 use canvas_core::error::ApiError;
 use canvas_core::settings::secrets::{check_new_secret, SecretItem};
 use leptos::prelude::*;
@@ -63,32 +64,31 @@ pub(super) fn SecretsSection() -> impl IntoView {
     view! {
         <div class="settings-section" data-testid="settings-secrets">
             <p class="muted">
-                "Secrets are kept by the agent server and given to its conversations as \
-                 environment variables of the same name. A value is sent once and never shown again."
+                {t!("settings.secrets.intro")}
             </p>
-            <Suspense fallback=|| view! { <p class="loading" data-testid="secrets-loading">"Loading secrets…"</p> }>
+            <Suspense fallback=|| view! { <p class="loading" data-testid="secrets-loading">{t!("settings.secrets.loading")}</p> }>
                 {rows}
             </Suspense>
             <form class="form secret-form" data-testid="secret-form" on:submit=submit hidden=unsupported>
-                <h2>"Add a secret"</h2>
-                <TextField label="Name" testid="secret-name" value=name disabled=busy plain=true
+                <h2>{t!("settings.secrets.add_title")}</h2>
+                <TextField label=t!("settings.common.name") testid="secret-name" value=name disabled=busy plain=true
                     placeholder="GITHUB_TOKEN" maxlength="64" />
-                <TextField label="Value" testid="secret-value" value=value disabled=busy
+                <TextField label=t!("settings.secrets.value") testid="secret-value" value=value disabled=busy
                     kind="password" />
-                <TextField label="Description (optional)" testid="secret-description"
+                <TextField label=t!("settings.common.description_optional") testid="secret-description"
                     value=description disabled=busy />
                 <p class="muted" data-testid="secret-replaces" hidden=move || !exists()>
-                    "A secret with this name exists: saving replaces its value."
+                    {t!("settings.secrets.replaces")}
                 </p>
                 <p class="field-error" role="alert" data-testid="secret-error" hidden=move || error.with(Option::is_none)>
                     {move || error.get().unwrap_or_default()}
                 </p>
                 <p class="ok-note" role="status" data-testid="secret-saved" hidden=move || saved.with(Option::is_none)>
-                    {move || saved.get().map(|n| format!("Saved {n}.")).unwrap_or_default()}
+                    {move || saved.get().map(|n| t!("settings.secrets.saved", name = n)).unwrap_or_default()}
                 </p>
                 <div class="form-actions">
                     <button type="submit" class="btn primary" data-testid="secret-save" disabled=move || busy.get()>
-                        {move || if busy.get() { "Saving…" } else if exists() { "Replace" } else { "Add secret" }}
+                        {move || if busy.get() { t!("settings.common.saving") } else if exists() { t!("settings.common.replace") } else { t!("settings.secrets.add") }}
                     </button>
                 </div>
             </form>
@@ -112,8 +112,8 @@ fn secret_list(
     loaded(
         r,
         states,
-        "Secrets are not available on this backend.".into(),
-        Some(("No secrets yet.".into(), Vec::is_empty)),
+        t!("settings.secrets.unavailable"),
+        Some((t!("settings.secrets.empty"), Vec::is_empty)),
         reload,
         |items| {
             view! {
@@ -163,14 +163,14 @@ fn save_action(
 #[component]
 fn SecretRow(item: SecretItem, deleting: RwSignal<Option<String>>) -> impl IntoView {
     let name = item.name.clone();
-    let label = format!("Delete {}", item.name);
+    let label = t!("settings.secrets.delete_label", name = item.name);
     view! {
         <li class="secret-row" data-testid="secret-row" data-name=item.name.clone()>
             <code class="secret-name">{item.name.clone()}</code>
             <span class="muted secret-description">{item.description.unwrap_or_default()}</span>
-            <span class="muted secret-value" aria-label="Value hidden">"••••••"</span>
+            <span class="muted secret-value" aria-label=t!("settings.secrets.value_hidden")>"••••••"</span>
             <button type="button" class="btn small danger" data-testid="delete-secret" aria-label=label
-                on:click=move |_| deleting.set(Some(name.clone()))>"Delete"</button>
+                on:click=move |_| deleting.set(Some(name.clone()))>{t!("settings.common.delete")}</button>
         </li>
     }
 }
@@ -182,10 +182,11 @@ fn DeleteSecretDialog(
     on_deleted: Callback<()>,
 ) -> impl IntoView {
     let backends = use_backends();
-    let text = format!("Delete the secret {name}? Conversations that use it lose it.");
+    let text = t!("settings.secrets.delete_text", name = name);
     view! {
-        <ConfirmDialog title="Delete secret" testid="delete-secret-dialog"
-            confirm_testid="confirm-delete-secret" text=text verb="Delete" busy_verb="Deleting…"
+        <ConfirmDialog title=t!("settings.secrets.delete_title") testid="delete-secret-dialog"
+            confirm_testid="confirm-delete-secret" text=text verb=t!("settings.common.delete")
+            busy_verb=t!("settings.common.deleting")
             gone_is_done=true on_close=Callback::new(move |_| deleting.set(None)) on_done=on_deleted
             run=move || {
                 let (n, active) = (name.clone(), backends.active.get_untracked());

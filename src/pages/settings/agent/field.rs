@@ -1,6 +1,7 @@
 //! One field of a settings form: its editor, help, default and error.
 
 use super::Form;
+use crate::state::i18n::t;
 use canvas_core::settings::form::{current, display, editor, visible, Editor, Field};
 use leptos::prelude::*;
 use std::collections::BTreeMap;
@@ -67,11 +68,14 @@ pub(super) fn FieldRow(
     let testid = format!("setting-{key}");
     let hint = match editor(&field) {
         Editor::Secret => Some(if display(&stored).is_empty() {
-            "Not set.".to_string()
+            t!("settings.agent.secret_not_set")
         } else {
-            "Set. Type a new value to replace it; leave empty to keep it.".to_string()
+            t!("settings.agent.secret_set")
         }),
-        _ if !field.default.is_null() => Some(format!("Default: {}", display(&field.default))),
+        _ if !field.default.is_null() => Some(t!(
+            "settings.agent.default",
+            value = display(&field.default)
+        )),
         _ => None,
     };
     let input = field_input(&field, &id, &initial, invalid, set);
@@ -108,11 +112,11 @@ fn field_input(
             let mut options: Vec<(String, String)> = Vec::new();
             let nullable = field.default.is_null() || initial.is_empty();
             if nullable {
-                options.push((String::new(), "Not set".into()));
+                options.push((String::new(), t!("settings.agent.not_set")));
             }
             if matches!(editor(field), Editor::TriState) {
-                options.push(("true".into(), "On".into()));
-                options.push(("false".into(), "Off".into()));
+                options.push(("true".into(), t!("settings.agent.on")));
+                options.push(("false".into(), t!("settings.agent.off")));
             } else {
                 options.extend(
                     field

@@ -5,6 +5,7 @@ use super::Form;
 use crate::components::check::check_box;
 use crate::services::settings::{self as svc, AgentForms};
 use crate::state::backends::{use_backends, BackendsCtx};
+use crate::state::i18n::{t, tn};
 use canvas_core::settings::form::{
     agent_kind, applies, build_diff, is_empty_diff, variant_patch, variants, visible, Field,
     SchemaKind, EDITED_ELSEWHERE,
@@ -67,8 +68,8 @@ pub(super) fn AgentForm(forms: AgentForms, reload: RwSignal<u32>) -> impl IntoVi
         }
     };
     let variant_note = match kind.as_str() {
-        "acp" => "This server runs an ACP agent: the settings below are the ones it uses.",
-        _ => "This server runs the OpenHands agent.",
+        "acp" => t!("settings.agent.runs_acp"),
+        _ => t!("settings.agent.runs_openhands"),
     };
     // Switching the agent: its own request (the form then shows that agent's settings).
     let kinds = variants(&all[0].schema, &kind);
@@ -78,18 +79,16 @@ pub(super) fn AgentForm(forms: AgentForms, reload: RwSignal<u32>) -> impl IntoVi
         <form class="form agent-settings" data-testid="agent-settings-form" on:submit=submit novalidate>
             <p class="muted" data-testid="agent-kind" data-kind=kind.clone()>{variant_note}</p>
             {kind_select}
-            {check_box("settings-advanced", advanced, " Show advanced settings".into())}
+            {check_box("settings-advanced", advanced, format!(" {}", t!("settings.agent.show_advanced")))}
             {forms_view}
             <p class="muted" data-testid="mcp-elsewhere">
-                "MCP servers have their own page: "
-                <a href=crate::links::href("/settings/mcp")>"Settings → MCP"</a>"."
+                {t!("settings.agent.mcp_elsewhere_before")}
+                <a href=crate::links::href("/settings/mcp")>{t!("settings.agent.mcp_elsewhere_link")}</a>
+                {t!("settings.agent.mcp_elsewhere_after")}
             </p>
             <div class="form-actions sticky-actions">
                 <span class="muted" data-testid="settings-unsaved" hidden=move || changed.get() == 0>
-                    {move || match changed.get() {
-                        1 => "1 unsaved change".to_string(),
-                        n => format!("{n} unsaved changes"),
-                    }}
+                    {move || tn!("settings.agent.unsaved", changed.get())}
                 </span>
                 <p class="field-error" role="alert" data-testid="agent-settings-message"
                     class:ok-note=move || message.with(|m| matches!(m, Some((true, _))))
@@ -97,25 +96,25 @@ pub(super) fn AgentForm(forms: AgentForms, reload: RwSignal<u32>) -> impl IntoVi
                     {move || message.get().map(|(_, m)| m).unwrap_or_default()}
                 </p>
                 <button type="button" class="btn" data-testid="agent-settings-discard"
-                    disabled=move || busy.get() || changed.get() == 0 on:click=discard>"Discard"</button>
+                    disabled=move || busy.get() || changed.get() == 0 on:click=discard>{t!("settings.agent.discard")}</button>
                 <button type="submit" class="btn primary" data-testid="agent-settings-save"
                     disabled=move || busy.get() || changed.get() == 0>
-                    {move || if busy.get() { "Saving…" } else { "Save" }}
+                    {move || if busy.get() { t!("settings.common.saving") } else { t!("settings.common.save") }}
                 </button>
             </div>
         </form>
     }
 }
 
-/// One PATCH (the form's changes, or switching the agent); `failed` prefixes an error.
+/// One PATCH (the form's changes, or switching the agent: `switching`, said in an error).
 fn save_action(
     backends: BackendsCtx,
     busy: RwSignal<bool>,
     reload: RwSignal<u32>,
     message: RwSignal<Option<(bool, String)>>,
-) -> Action<(Value, &'static str), ()> {
-    Action::new_local(move |(patch, failed): &(Value, &'static str)| {
-        let (patch, failed) = (patch.clone(), *failed);
+) -> Action<(Value, bool), ()> {
+    Action::new_local(move |(patch, switching): &(Value, bool)| {
+        let (patch, switching) = (patch.clone(), *switching);
         let active = backends.active.get_untracked();
         async move {
             let r = svc::save_agent_forms(backends, &active, &patch).await;
@@ -125,7 +124,14 @@ fn save_action(
             match r {
                 // Read back what the server now holds (the form starts over from it).
                 Ok(()) => reload.update(|r| *r += 1),
-                Err(e) => message.set(Some((false, format!("{failed}{}", e.user_message())))),
+                Err(e) => {
+                    let text = if switching {
+                        t!("settings.agent.switch_failed", error = e.user_message())
+                    } else {
+                        e.user_message()
+                    };
+                    message.set(Some((false, text)));
+                }
             }
         }
     })
@@ -138,7 +144,7 @@ fn submit_forms(
     errors: RwSignal<BTreeMap<String, String>>,
     message: RwSignal<Option<(bool, String)>>,
     busy: RwSignal<bool>,
-    save: Action<(Value, &'static str), ()>,
+    save: Action<(Value, bool), ()>,
 ) {
     let mut patch = Map::new();
     let mut wrong = BTreeMap::new();
@@ -154,21 +160,18 @@ fn submit_forms(
     }
     if let Some(first) = wrong.keys().next() {
         focus_field(first);
-        message.set(Some((
-            false,
-            "Nothing was saved: fix the fields marked below.".into(),
-        )));
+        message.set(Some((false, t!("settings.agent.fix_fields"))));
         errors.set(wrong);
         return;
     }
     errors.set(BTreeMap::new());
     if patch.is_empty() {
-        message.set(Some((true, "Nothing changed.".into())));
+        message.set(Some((true, t!("settings.agent.nothing_changed"))));
         return;
     }
     message.set(None);
     busy.set(true);
-    save.dispatch((Value::Object(patch), ""));
+    save.dispatch((Value::Object(patch), false));
 }
 
 /// Switching the agent (when the server offers more than one): its own request.
@@ -178,7 +181,7 @@ fn kind_select(
     busy: RwSignal<bool>,
     changed: Memo<usize>,
     message: RwSignal<Option<(bool, String)>>,
-    save: Action<(Value, &'static str), ()>,
+    save: Action<(Value, bool), ()>,
 ) -> Option<impl IntoView> {
     (kinds.len() > 1).then(|| {
         let current = kind.to_string();
@@ -186,23 +189,23 @@ fn kind_select(
             .into_iter()
             .map(|k| {
                 let label = match k.as_str() {
-                    "openhands" => "OpenHands agent".to_string(),
-                    "acp" => "ACP agent (an external coding agent)".to_string(),
+                    "openhands" => t!("settings.agent.kind_openhands"),
+                    "acp" => t!("settings.agent.kind_acp"),
                     other => other.to_string(),
                 };
                 view! { <option value=k.clone() selected={k == current}>{label}</option> }
             })
             .collect_view();
         view! {
-            <label class="field">"Agent"
+            <label class="field">{t!("settings.agent.kind_label")}
                 <select data-testid="agent-kind-select" disabled={move || busy.get() || changed.get() > 0}
-                    title="Save or discard your changes first"
+                    title=t!("settings.agent.switch_blocked")
                     on:change=move |ev| {
                         let to = event_target_value(&ev);
                         if !busy.get_untracked() {
                             busy.set(true);
                             message.set(None);
-                            save.dispatch((variant_patch(&to), "The agent was not switched: "));
+                            save.dispatch((variant_patch(&to), true));
                         }
                     }>
                     {options}
@@ -225,8 +228,8 @@ fn forms_view(
         .iter()
         .map(|f| {
             let heading = match f.kind {
-                SchemaKind::Agent => "Agent",
-                SchemaKind::Conversation => "New conversations",
+                SchemaKind::Agent => t!("settings.agent.heading_agent"),
+                SchemaKind::Conversation => t!("settings.agent.heading_conversations"),
             };
             let sections = f
                 .schema

@@ -7,6 +7,7 @@
 
 use crate::components::loaded::{loaded, on_active, ListStates};
 use crate::services::settings as svc;
+use crate::state::i18n::t;
 use canvas_core::settings::form::{effective, Schema, SchemaKind};
 use leptos::prelude::*;
 use serde_json::Value;
@@ -37,7 +38,7 @@ pub fn AgentSection() -> impl IntoView {
             loaded(
                 r,
                 states,
-                "Agent settings are not available on this backend.".into(),
+                t!("settings.agent.unavailable"),
                 None,
                 reload,
                 |forms| view! { <AgentForm forms=forms reload=reload /> }.into_any(),
@@ -46,7 +47,7 @@ pub fn AgentSection() -> impl IntoView {
     };
     view! {
         <div class="settings-section" data-testid="settings-agent">
-            <Suspense fallback=|| view! { <p class="loading" data-testid="agent-settings-loading">"Loading the agent settings…"</p> }>
+            <Suspense fallback=|| view! { <p class="loading" data-testid="agent-settings-loading">{t!("settings.agent.loading")}</p> }>
                 {body}
             </Suspense>
         </div>

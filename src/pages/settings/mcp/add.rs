@@ -3,6 +3,7 @@
 use super::TEST_TIMEOUT_S;
 use crate::services::settings as svc;
 use crate::state::backends::{use_backends, BackendsCtx};
+use crate::state::i18n::t;
 use canvas_core::settings::mcp::{McpForm, McpTest, Transport};
 use leptos::prelude::*;
 
@@ -56,15 +57,15 @@ pub(super) fn McpAddForm(names: Signal<Vec<String>>, on_added: Callback<()>) -> 
         .collect_view();
     view! {
         <form class="form secret-form" data-testid="mcp-form" on:submit=submit>
-            <h2>"Add an MCP server"</h2>
+            <h2>{t!("settings.mcp.add_title")}</h2>
             <label class="field">
-                <span>"Name"</span>
+                <span>{t!("settings.common.name")}</span>
                 <input type="text" data-testid="mcp-name" autocomplete="off" spellcheck="false" maxlength="64"
                     placeholder="fetch" prop:value=field(|f| &f.name)
                     on:input=move |ev| form.update(|f| f.name = event_target_value(&ev)) />
             </label>
             <label class="field">
-                <span>"How the agent server reaches it"</span>
+                <span>{t!("settings.mcp.transport")}</span>
                 <select data-testid="mcp-transport"
                     prop:value=move || form.with(|f| f.transport.token())
                     on:change=move |ev| {
@@ -73,23 +74,23 @@ pub(super) fn McpAddForm(names: Signal<Vec<String>>, on_added: Callback<()>) -> 
                     }>{options}</select>
             </label>
             <div class="mcp-stdio" hidden=move || !stdio()>
-                {form_field(form, "Command", "mcp-command", Some("text"), "uvx", |f| &f.command, |f, v| f.command = v)}
+                {form_field(form, t!("settings.mcp.command"), "mcp-command", Some("text"), "uvx", |f| &f.command, |f, v| f.command = v)}
                 <label class="field">
-                    <span>"Arguments (one per line)"</span>
+                    <span>{t!("settings.mcp.args")}</span>
                     <textarea data-testid="mcp-args" rows="2" spellcheck="false" placeholder="mcp-server-fetch"
                         prop:value=field(|f| &f.args)
                         on:input=move |ev| form.update(|f| f.args = event_target_value(&ev))></textarea>
                 </label>
-                {form_field(form, "Environment (NAME=value, one per line; values are never shown again)",
+                {form_field(form, t!("settings.mcp.env"),
                     "mcp-env", None, "", |f| &f.env, |f, v| f.env = v)}
             </div>
             <div class="mcp-remote" hidden=stdio>
-                {form_field(form, "URL", "mcp-url", Some("url"), "https://mcp.example.com/mcp", |f| &f.url, |f, v| f.url = v)}
-                {form_field(form, "Headers (Name: value, one per line; values are never shown again)",
+                {form_field(form, t!("settings.mcp.url"), "mcp-url", Some("url"), "https://mcp.example.com/mcp", |f| &f.url, |f, v| f.url = v)}
+                {form_field(form, t!("settings.mcp.headers"),
                     "mcp-headers", None, "", |f| &f.headers, |f, v| f.headers = v)}
             </div>
             <label class="field">
-                <span>"Description (optional)"</span>
+                <span>{t!("settings.common.description_optional")}</span>
                 <input type="text" data-testid="mcp-description" autocomplete="off"
                     prop:value=field(|f| &f.description)
                     on:input=move |ev| form.update(|f| f.description = event_target_value(&ev)) />
@@ -105,10 +106,10 @@ pub(super) fn McpAddForm(names: Signal<Vec<String>>, on_added: Callback<()>) -> 
             <div class="form-actions">
                 <button type="button" class="btn" data-testid="mcp-test" disabled=move || busy.get().is_some()
                     on:click=start_test>
-                    {move || if busy.get() == Some("test") { "Testing…" } else { "Test" }}
+                    {move || if busy.get() == Some("test") { t!("settings.mcp.testing") } else { t!("settings.common.test") }}
                 </button>
                 <button type="submit" class="btn primary" data-testid="mcp-add" disabled=move || busy.get().is_some()>
-                    {move || if busy.get() == Some("add") { "Adding…" } else { "Add server" }}
+                    {move || if busy.get() == Some("add") { t!("settings.mcp.adding") } else { t!("settings.mcp.add") }}
                 </button>
             </div>
         </form>
@@ -159,7 +160,7 @@ fn add_action(
                 Ok(()) => {
                     // The values typed (environment, headers) leave the page with the form.
                     form.set(McpForm::default());
-                    note.set(Some((true, format!("Added {name}."))));
+                    note.set(Some((true, t!("settings.mcp.added", name = name))));
                     on_added.run(());
                 }
                 Err(e) => error.set(Some(e.user_message())),
@@ -173,7 +174,7 @@ fn add_action(
 /// values that are sent once and never shown again (environment, headers).
 fn form_field(
     form: RwSignal<McpForm>,
-    label: &'static str,
+    label: String,
     testid: &'static str,
     kind: Option<&'static str>,
     placeholder: &'static str,

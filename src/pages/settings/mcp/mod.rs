@@ -11,6 +11,7 @@ use crate::components::loaded::{loaded, on_active, ListStates};
 use crate::services::settings as svc;
 use crate::services::skills::not_available;
 use crate::state::backends::use_backends;
+use crate::state::i18n::t;
 use leptos::prelude::*;
 
 mod add;
@@ -39,8 +40,8 @@ pub fn McpSection() -> impl IntoView {
             loaded(
                 r,
                 states,
-                "MCP servers are not available on this backend.".into(),
-                Some(("No MCP servers yet.".into(), Vec::is_empty)),
+                t!("settings.mcp.unavailable"),
+                Some((t!("settings.mcp.empty"), Vec::is_empty)),
                 reload,
                 |servers| {
                     view! {
@@ -65,10 +66,9 @@ pub fn McpSection() -> impl IntoView {
     view! {
         <div class="settings-section" data-testid="settings-mcp">
             <p class="muted">
-                "MCP servers give the agent more tools. The agent server starts (or connects to) \
-                 each one for its conversations."
+                {t!("settings.mcp.intro")}
             </p>
-            <Suspense fallback=|| view! { <p class="loading" data-testid="mcp-loading">"Loading MCP servers…"</p> }>
+            <Suspense fallback=|| view! { <p class="loading" data-testid="mcp-loading">{t!("settings.mcp.loading")}</p> }>
                 {rows}
             </Suspense>
             <div hidden=unsupported>
@@ -88,10 +88,11 @@ fn RemoveDialog(
     on_removed: Callback<()>,
 ) -> impl IntoView {
     let backends = use_backends();
-    let text = format!("Remove the MCP server {name}? New conversations no longer get its tools.");
+    let text = t!("settings.mcp.remove_text", name = name);
     view! {
-        <ConfirmDialog title="Remove MCP server" testid="remove-mcp-dialog"
-            confirm_testid="confirm-remove-mcp" text=text verb="Remove" busy_verb="Removing…"
+        <ConfirmDialog title=t!("settings.mcp.remove_title") testid="remove-mcp-dialog"
+            confirm_testid="confirm-remove-mcp" text=text verb=t!("settings.mcp.remove")
+            busy_verb=t!("settings.mcp.removing")
             gone_is_done=true on_close=Callback::new(move |_| removing.set(None)) on_done=on_removed
             run=move || {
                 let (n, active) = (name.clone(), backends.active.get_untracked());

@@ -2,6 +2,7 @@
 
 use crate::services::settings as svc;
 use crate::state::backends::{use_backends, BackendsCtx};
+use crate::state::i18n::t;
 use canvas_core::settings::mcp::{enabled_patch, McpEdit, McpServer, Transport};
 use leptos::prelude::*;
 
@@ -13,12 +14,17 @@ pub(super) fn McpRow(
 ) -> impl IntoView {
     let backends = use_backends();
     let name = server.name.clone();
-    let label = format!("Remove {}", server.name);
+    let label = t!("settings.mcp.remove_label", name = server.name);
     let secrets = server
         .env_names
         .iter()
-        .map(|n| format!("env {n}"))
-        .chain(server.header_names.iter().map(|n| format!("header {n}")))
+        .map(|n| t!("settings.mcp.env_name", name = n))
+        .chain(
+            server
+                .header_names
+                .iter()
+                .map(|n| t!("settings.mcp.header_name", name = n)),
+        )
         .collect::<Vec<_>>()
         .join(", ");
     let (target, masked) = server.shown_target();
@@ -67,22 +73,20 @@ pub(super) fn McpRow(
                 <span class="muted">{server.transport.label()}": "</span>
                 <code data-testid="mcp-target">{target}</code>
                 {server.description.clone().map(|d| view! { <span class="muted" data-testid="mcp-description">" — "{d}</span> })}
-                {(!enabled).then(|| view! { <span class="badge" data-testid="mcp-disabled">"off"</span> })}
+                {(!enabled).then(|| view! { <span class="badge" data-testid="mcp-disabled">{t!("settings.mcp.off")}</span> })}
             </span>
             {masked.then(|| view! {
-                <p class="muted mcp-masked" data-testid="mcp-masked">"Credentials in this address or \
-                    its arguments are hidden here. Keep secrets in environment variables or headers: \
-                    the server never shows their values."</p>
+                <p class="muted mcp-masked" data-testid="mcp-masked">{t!("settings.mcp.masked")}</p>
             })}
-            <span class="muted" data-testid="mcp-secrets" title="Values are kept by the server and never shown">
+            <span class="muted" data-testid="mcp-secrets" title=t!("settings.mcp.secrets_title")>
                 {secrets}
             </span>
             <button type="button" class="btn small" data-testid="toggle-mcp" disabled=move || busy.get()
-                on:click=toggle>{if enabled { "Turn off" } else { "Turn on" }}</button>
+                on:click=toggle>{if enabled { t!("settings.mcp.turn_off") } else { t!("settings.mcp.turn_on") }}</button>
             <button type="button" class="btn small" data-testid="edit-mcp" aria-expanded=move || editing.get().to_string()
-                on:click=move |_| editing.update(|e| *e = !*e)>"Edit"</button>
+                on:click=move |_| editing.update(|e| *e = !*e)>{t!("settings.common.edit")}</button>
             <button type="button" class="btn small danger" data-testid="remove-mcp" aria-label=label
-                on:click=move |_| removing.set(Some(name.clone()))>"Remove"</button>
+                on:click=move |_| removing.set(Some(name.clone()))>{t!("settings.mcp.remove")}</button>
             {edit_form}
             {move || error.get().map(|e| view! { <p class="field-error" role="alert" data-testid="mcp-row-error">{e}</p> })}
         </li>
@@ -144,17 +148,17 @@ fn edit_form(
     let (description, set_description) = field(|e| &mut e.description, |e| e.description.clone());
     let target = if stdio {
         view! {
-            <label>"Command"
+            <label>{t!("settings.mcp.command")}
                 <input type="text" data-testid="mcp-edit-command" prop:value=command on:input=set_command />
             </label>
-            <label>"Arguments (one per line)"
+            <label>{t!("settings.mcp.args")}
                 <textarea rows="3" data-testid="mcp-edit-args" prop:value=args on:input=set_args></textarea>
             </label>
         }
         .into_any()
     } else {
         view! {
-            <label>"URL"
+            <label>{t!("settings.mcp.url")}
                 <input type="url" data-testid="mcp-edit-url" prop:value=url on:input=set_url />
             </label>
         }
@@ -163,19 +167,18 @@ fn edit_form(
     view! {
         <form class="mcp-edit" data-testid="mcp-edit" on:submit=save>
             {target}
-            <label>"Description"
+            <label>{t!("settings.mcp.description")}
                 <input type="text" data-testid="mcp-edit-description" prop:value=description
                     on:input=set_description />
             </label>
-            <p class="muted">"Environment values and headers stay as stored (remove and add \
-                the server again to change them)."</p>
+            <p class="muted">{t!("settings.mcp.edit_note")}</p>
             <div class="form-actions">
                 <button type="submit" class="btn primary" data-testid="mcp-edit-save"
-                    disabled=move || busy.get()>{move || if busy.get() { "Saving…" } else { "Save" }}</button>
+                    disabled=move || busy.get()>{move || if busy.get() { t!("settings.common.saving") } else { t!("settings.common.save") }}</button>
                 <button type="button" class="btn" on:click=move |_| {
                     editing.set(false);
                     error.set(None);
-                }>"Cancel"</button>
+                }>{t!("settings.common.cancel")}</button>
             </div>
         </form>
     }
