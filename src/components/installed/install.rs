@@ -2,6 +2,7 @@
 
 use crate::services::extensions as svc;
 use crate::state::backends::use_backends;
+use crate::state::i18n::t;
 use canvas_core::settings::extensions::{Extension, InstallForm, MarketEntry};
 use leptos::prelude::*;
 
@@ -44,11 +45,11 @@ pub(super) fn InstallForm(kind: Extension, on_installed: Callback<()>) -> impl I
         match install.value().get() {
         _ if install.pending().get() => Some(view! {
             <p class="muted" role="status" data-testid="install-progress">
-                {format!("Installing the {noun}… fetching a repository can take a minute.")}
+                {by_kind!(kind, "installed.skill.install_progress", "installed.plugin.install_progress")}
             </p>
         }.into_any()),
         Some(Ok(item)) => Some(view! {
-            <p class="ok" role="status" data-testid="install-done">{format!("Installed {}.", item.name)}</p>
+            <p class="ok" role="status" data-testid="install-done">{t!("installed.done", name = item.name)}</p>
         }.into_any()),
         Some(Err(e)) => Some(view! {
             <p class="field-error" role="alert" data-testid="install-error">{e.user_message()}</p>
@@ -59,28 +60,28 @@ pub(super) fn InstallForm(kind: Extension, on_installed: Callback<()>) -> impl I
     let id = format!("install-{noun}-source");
     view! {
         <form class="install-form" data-testid="install-form" on:submit=submit>
-            <label for=id.clone()>{format!("Install a {noun}")}</label>
+            <label for=id.clone()>{by_kind!(kind, "installed.skill.install_label", "installed.plugin.install_label")}</label>
             <input id=id type="text" data-testid="install-source" autocomplete="off" spellcheck="false"
-                placeholder="github:owner/repo/path, a git URL, or /a/folder/on/the/agent/machine"
+                placeholder=t!("installed.source_placeholder")
                 prop:value=move || source.get() on:input=move |ev| source.set(event_target_value(&ev)) />
             <details>
-                <summary>"Branch, folder, replace"</summary>
-                <label>"Branch, tag or commit"
+                <summary>{t!("installed.advanced")}</summary>
+                <label>{t!("installed.ref_label")}
                     <input type="text" data-testid="install-ref" prop:value=move || git_ref.get()
                         on:input=move |ev| git_ref.set(event_target_value(&ev)) />
                 </label>
-                <label>"Folder in the repository"
+                <label>{t!("installed.repo_path_label")}
                     <input type="text" data-testid="install-repo-path" prop:value=move || repo_path.get()
                         on:input=move |ev| repo_path.set(event_target_value(&ev)) />
                 </label>
                 <label class="choice">
                     <input type="checkbox" data-testid="install-force" prop:checked=move || force.get()
                         on:change=move |ev| force.set(event_target_checked(&ev)) />
-                    {format!(" Replace an installed {noun} of the same name")}
+                    {format!(" {}", by_kind!(kind, "installed.skill.force", "installed.plugin.force"))}
                 </label>
             </details>
             <button class="btn" type="submit" data-testid="install-submit" disabled=move || install.pending().get()>
-                {move || if install.pending().get() { "Installing…" } else { "Install" }}
+                {move || if install.pending().get() { t!("installed.installing") } else { t!("installed.install") }}
             </button>
             {status}
         </form>
@@ -91,7 +92,6 @@ pub(super) fn InstallForm(kind: Extension, on_installed: Callback<()>) -> impl I
 #[component]
 pub(super) fn Marketplace(kind: Extension, on_installed: Callback<()>) -> impl IntoView {
     let backends = use_backends();
-    let noun = kind.noun();
     let load = Action::new_local(move |_: &()| {
         let active = backends.active.get_untracked();
         async move { svc::marketplace(backends, &active, kind).await }
@@ -108,7 +108,7 @@ pub(super) fn Marketplace(kind: Extension, on_installed: Callback<()>) -> impl I
                 Ok(item) => {
                     note.set(Some((
                         entry.name.clone(),
-                        format!("Installed {}.", item.name),
+                        t!("installed.done", name = item.name),
                         false,
                     )));
                     on_installed.run(());
@@ -121,17 +121,17 @@ pub(super) fn Marketplace(kind: Extension, on_installed: Callback<()>) -> impl I
     let body = move || {
         if load.pending().get() {
             return Some(view! {
-                <p class="muted" role="status" data-testid="marketplace-loading">"Asking the server for its marketplace…"</p>
+                <p class="muted" role="status" data-testid="marketplace-loading">{t!("installed.market.loading")}</p>
             }.into_any());
         }
         load.value().get().map(|r| match r {
             Err(e) => view! {
                 <p class="field-error" role="alert" data-testid="marketplace-error">
-                    {format!("The marketplace could not be loaded: {} (offline servers cannot reach it).", e.user_message())}
+                    {t!("installed.market.error", error = e.user_message())}
                 </p>
             }.into_any(),
             Ok(entries) if entries.is_empty() => view! {
-                <p class="muted" data-testid="marketplace-empty">{format!("The marketplace offers no {noun}s here (an offline server has none to offer).")}</p>
+                <p class="muted" data-testid="marketplace-empty">{by_kind!(kind, "installed.skill.market_empty", "installed.plugin.market_empty")}</p>
             }.into_any(),
             Ok(entries) => view! {
                 <ul class="market-list" data-testid="marketplace-list">
@@ -142,7 +142,7 @@ pub(super) fn Marketplace(kind: Extension, on_installed: Callback<()>) -> impl I
                                 <strong>{e.name.clone()}</strong>
                                 " " <span class="muted">{e.description.clone()}</span>
                                 {if e.installed {
-                                    view! { <span class="badge">"installed"</span> }.into_any()
+                                    view! { <span class="badge">{t!("installed.badge_installed")}</span> }.into_any()
                                 } else {
                                     view! {
                                         <button type="button" class="btn small" data-testid="marketplace-install"
@@ -151,7 +151,7 @@ pub(super) fn Marketplace(kind: Extension, on_installed: Callback<()>) -> impl I
                                                 installing.set(Some(n1.clone()));
                                                 install.dispatch(e1.clone());
                                             }>
-                                            {move || if installing.with(|i| i.as_deref() == Some(n2.as_str())) { "Installing…" } else { "Install" }}
+                                            {move || if installing.with(|i| i.as_deref() == Some(n2.as_str())) { t!("installed.installing") } else { t!("installed.install") }}
                                         </button>
                                     }.into_any()
                                 }}
@@ -169,7 +169,7 @@ pub(super) fn Marketplace(kind: Extension, on_installed: Callback<()>) -> impl I
         <div class="marketplace">
             <button type="button" class="btn" data-testid="marketplace-open"
                 disabled=move || load.pending().get() on:click=move |_| { load.dispatch(()); }>
-                "Browse the marketplace"
+                {t!("installed.market.open")}
             </button>
             {body}
         </div>

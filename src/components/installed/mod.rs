@@ -10,8 +10,24 @@ use crate::components::loaded::{loaded, on_active, ListStates};
 use crate::services::extensions as svc;
 use crate::services::skills::not_available;
 use crate::state::backends::use_backends;
+use crate::state::i18n::t;
 use canvas_core::settings::extensions::{Extension, Installed};
 use leptos::prelude::*;
+
+/// `by_kind!(kind, "installed.skill.x", "installed.plugin.x", name = value, …)`: the skill's or
+/// the plugin's message (each its own sentence, so a language can inflect the noun).
+macro_rules! by_kind {
+    ($kind:expr, $skill:literal, $plugin:literal $(, $name:ident = $value:expr)* $(,)?) => {
+        match $kind {
+            canvas_core::settings::extensions::Extension::Skill => {
+                $crate::state::i18n::t!($skill $(, $name = $value)*)
+            }
+            canvas_core::settings::extensions::Extension::Plugin => {
+                $crate::state::i18n::t!($plugin $(, $name = $value)*)
+            }
+        }
+    };
+}
 
 mod install;
 mod row;
@@ -58,8 +74,15 @@ pub fn InstalledExtensions(
             loaded(
                 r,
                 states,
-                format!("{} are not available on this backend.", kind.feature()),
-                Some((format!("No {noun}s installed yet."), Vec::is_empty)),
+                by_kind!(
+                    kind,
+                    "installed.skill.unavailable",
+                    "installed.plugin.unavailable"
+                ),
+                Some((
+                    by_kind!(kind, "installed.skill.empty", "installed.plugin.empty"),
+                    Vec::is_empty,
+                )),
                 reload,
                 |items| {
                     view! {
@@ -76,10 +99,20 @@ pub fn InstalledExtensions(
 
     let confirm = move || {
         uninstalling.get().map(|name| {
-            let text = format!("Uninstall the {noun} {name}? New conversations no longer get it.");
+            let text = by_kind!(
+                kind,
+                "installed.skill.uninstall_text",
+                "installed.plugin.uninstall_text",
+                name = name
+            );
+            let title = by_kind!(
+                kind,
+                "installed.skill.uninstall_title",
+                "installed.plugin.uninstall_title"
+            );
             view! {
-                <ConfirmDialog title=format!("Uninstall {noun}") testid="uninstall-dialog"
-                    confirm_testid="confirm-uninstall" text=text verb="Uninstall" busy_verb="Uninstalling…"
+                <ConfirmDialog title=title testid="uninstall-dialog"
+                    confirm_testid="confirm-uninstall" text=text verb=t!("installed.uninstall") busy_verb=t!("installed.uninstalling")
                     gone_is_done=true on_close=Callback::new(move |_| uninstalling.set(None))
                     on_done=Callback::new(move |_| changed.with_value(|c| c()))
                     run=move || {
@@ -92,7 +125,7 @@ pub fn InstalledExtensions(
 
     view! {
         <section class="installed" data-testid=format!("installed-{noun}s")>
-            <Suspense fallback=move || view! { <p class="loading">{format!("Loading installed {noun}s…")}</p> }>
+            <Suspense fallback=move || view! { <p class="loading">{by_kind!(kind, "installed.skill.loading", "installed.plugin.loading")}</p> }>
                 {rows}
             </Suspense>
             {confirm}

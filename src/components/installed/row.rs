@@ -2,6 +2,7 @@
 
 use crate::services::extensions as svc;
 use crate::state::backends::BackendsCtx;
+use crate::state::i18n::t;
 use canvas_core::settings::extensions::{Extension, Installed};
 use leptos::prelude::*;
 
@@ -53,16 +54,19 @@ pub(super) fn update_action(
             }
             match r {
                 Ok(item) => {
-                    let at = item
-                        .resolved_ref
-                        .map(|r| format!(" (at {})", r.chars().take(10).collect::<String>()))
-                        .unwrap_or_default();
-                    row_note.set(Some((name, format!("Updated from its source{at}."), false)));
+                    let text = match item.resolved_ref {
+                        Some(r) => t!(
+                            "installed.updated_at",
+                            rev = r.chars().take(10).collect::<String>()
+                        ),
+                        None => t!("installed.updated"),
+                    };
+                    row_note.set(Some((name, text, false)));
                     changed.with_value(|c| c());
                 }
                 Err(e) => row_note.set(Some((
                     name,
-                    format!("Could not update: {}", e.user_message()),
+                    t!("installed.update_error", error = e.user_message()),
                     true,
                 ))),
             }
@@ -91,9 +95,12 @@ pub(super) fn installed_row(
     let meta = [
         (!item.version.is_empty()).then(|| format!("v{}", item.version)),
         (!item.source.is_empty()).then(|| item.source.clone()),
-        item.resolved_ref
-            .as_ref()
-            .map(|r| format!("at {}", r.chars().take(10).collect::<String>())),
+        item.resolved_ref.as_ref().map(|r| {
+            t!(
+                "installed.meta_at",
+                rev = r.chars().take(10).collect::<String>()
+            )
+        }),
     ]
     .into_iter()
     .flatten()
@@ -106,7 +113,7 @@ pub(super) fn installed_row(
             data-enabled=enabled.to_string()>
             <div class="installed-head">
                 <strong>{name.clone()}</strong>
-                {(!enabled).then(|| view! { <span class="badge" data-testid="installed-disabled">"disabled"</span> })}
+                {(!enabled).then(|| view! { <span class="badge" data-testid="installed-disabled">{t!("installed.disabled_badge")}</span> })}
                 <span class="muted" data-testid="installed-meta">{meta}</span>
             </div>
             {(!item.description.is_empty()).then(|| view! { <p class="muted">{item.description.clone()}</p> })}
@@ -117,7 +124,7 @@ pub(super) fn installed_row(
                         busy.set(Some(n2.clone()));
                         toggle.dispatch((n2.clone(), !enabled));
                     }>
-                    {if enabled { "Disable" } else { "Enable" }}
+                    {if enabled { t!("installed.disable") } else { t!("installed.enable") }}
                 </button>
                 <button type="button" class="btn small" data-testid="installed-update"
                     disabled=any_busy
@@ -126,10 +133,10 @@ pub(super) fn installed_row(
                         row_note.set(None);
                         update.dispatch(n3.clone());
                     }>
-                    {move || if is_busy() { "Working…" } else { "Update" }}
+                    {move || if is_busy() { t!("installed.working") } else { t!("installed.update") }}
                 </button>
                 <button type="button" class="btn small danger" data-testid="installed-uninstall"
-                    disabled=any_busy on:click=move |_| uninstalling.set(Some(n4.clone()))>"Uninstall"</button>
+                    disabled=any_busy on:click=move |_| uninstalling.set(Some(n4.clone()))>{t!("installed.uninstall")}</button>
             </div>
             {move || row_note.get().filter(|(n, _, _)| *n == n5).map(|(_, text, err)| view! {
                 <p class=if err { "field-error" } else { "ok" } role=if err { "alert" } else { "status" }

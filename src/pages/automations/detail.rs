@@ -7,6 +7,7 @@ use super::{actions, load_error, next_run_text, Controls, Editing};
 use crate::links::pinned;
 use crate::services::automations as svc;
 use crate::state::backends::use_backends;
+use crate::state::i18n::t;
 use canvas_core::automation::Automation;
 use canvas_core::error::ApiError;
 use leptos::prelude::*;
@@ -50,7 +51,7 @@ pub fn AutomationPage(id: String) -> impl IntoView {
             }
             match r {
                 Ok(_) => {
-                    notice.set(Some("Run started.".into()));
+                    notice.set(Some(t!("automations.run_started")));
                     offset.set(0);
                     runs_tick.update(|t| *t = t.wrapping_add(1));
                 }
@@ -75,13 +76,13 @@ pub fn AutomationPage(id: String) -> impl IntoView {
     let back = move || backends.active.with(|a| pinned("/automations", a));
     let header = move || {
         let Some((_, result)) = automation.get() else {
-            return view! { <p class="loading" data-testid="automation-loading">"Loading…"</p> }
+            return view! { <p class="loading" data-testid="automation-loading">{t!("automations.loading_one")}</p> }
                 .into_any();
         };
         match result {
             Err(ApiError::NotFound) => view! {
                 <div class="error" role="alert" data-testid="automation-missing">
-                    <p>"This automation does not exist on this backend (it may have been deleted)."</p>
+                    <p>{t!("automations.missing")}</p>
                 </div>
             }
             .into_any(),
@@ -92,7 +93,7 @@ pub fn AutomationPage(id: String) -> impl IntoView {
     let runs_view = move || runs_section(shown_runs, offset, runs_tick, backends);
     view! {
         <section class="page automation" data-testid="automation-page">
-            <p><a href=back data-testid="back-to-automations">"← Automations"</a></p>
+            <p><a href=back data-testid="back-to-automations">{t!("automations.back")}</a></p>
             {header}
             <p class="notice" role="status" data-testid="automation-notice" hidden=move || notice.get().is_none()>
                 {move || notice.get().unwrap_or_default()}
@@ -100,12 +101,12 @@ pub fn AutomationPage(id: String) -> impl IntoView {
             <p class="field-error" role="alert" data-testid="automation-error" hidden=move || error.get().is_none()>
                 {move || error.get().unwrap_or_default()}
             </p>
-            <h2>"Runs" <span class="muted refreshing" hidden=move || !has_active()>" (refreshing while a run is active)"</span></h2>
+            <h2>{t!("automations.runs.title")} <span class="muted refreshing" hidden=move || !has_active()>{format!(" {}", t!("automations.runs.refreshing"))}</span></h2>
             {runs_view}
             {move || editing.get().map(|e| view! { <AutomationForm editing=e close=Callback::new(move |saved: Option<Automation>| {
                 editing.set(None);
                 if saved.is_some() {
-                    notice.set(Some("Saved.".into()));
+                    notice.set(Some(t!("automations.saved")));
                     reload.update(|n| *n = n.wrapping_add(1));
                 }
             }) /> })}
@@ -152,16 +153,16 @@ fn loaded_header(
             {actions(&a, false, controls, editing, deleting)}
         </header>
         <dl class="automation-facts">
-            <dt>"State"</dt>
+            <dt>{t!("automations.fact.state")}</dt>
             <dd><span class=format!("badge automation-state state-{state_label}") data-testid="automation-state"
                 data-state=state_label.clone()>{state_label.clone()}</span>
-                {a.disabled_reason.clone().map(|d| view! { <span class="field-error">{format!(" Disabled by the service: {d}")}</span> })}
+                {a.disabled_reason.clone().map(|d| view! { <span class="field-error">{format!(" {}", t!("automations.disabled_by_service", reason = d))}</span> })}
             </dd>
-            <dt>"Trigger"</dt><dd data-testid="automation-trigger">{a.trigger.describe()}</dd>
-            <dt>"Next run"</dt><dd data-testid="automation-next">{next_run_text(&a)}</dd>
-            <dt>"Prompt"</dt><dd class="automation-prompt" data-testid="automation-prompt-text">{a.prompt.clone().unwrap_or_default()}</dd>
-            <dt>"LLM profile"</dt><dd>{a.model.clone().unwrap_or_else(|| "the backend's active profile".into())}</dd>
-            {(!a.repos.is_empty()).then(|| view! { <dt>"Repositories"</dt><dd>{a.repos.join(", ")}</dd> })}
+            <dt>{t!("automations.fact.trigger")}</dt><dd data-testid="automation-trigger">{a.trigger.describe()}</dd>
+            <dt>{t!("automations.fact.next_run")}</dt><dd data-testid="automation-next">{next_run_text(&a)}</dd>
+            <dt>{t!("automations.fact.prompt")}</dt><dd class="automation-prompt" data-testid="automation-prompt-text">{a.prompt.clone().unwrap_or_default()}</dd>
+            <dt>{t!("automations.fact.model")}</dt><dd>{a.model.clone().unwrap_or_else(|| t!("automations.fact.model_default"))}</dd>
+            {(!a.repos.is_empty()).then(|| view! { <dt>{t!("automations.fact.repos")}</dt><dd>{a.repos.join(", ")}</dd> })}
         </dl>
     }
     .into_any()

@@ -5,6 +5,7 @@ use crate::components::backends::dialog::Dialog;
 use crate::platform::tz::local_zone_name;
 use crate::services::automations as svc;
 use crate::state::backends::{use_backends, BackendsCtx};
+use crate::state::i18n::t;
 use canvas_core::automation::model::CRON_PRESETS;
 use canvas_core::automation::{cron, Automation, AutomationDraft, Capabilities};
 use leptos::prelude::*;
@@ -67,22 +68,22 @@ pub(super) fn AutomationForm(
         }
     };
     let title = if matches!(editing, Editing::New) {
-        "New automation"
+        t!("automations.new")
     } else {
-        "Edit automation"
+        t!("automations.edit_title")
     };
     view! {
         <Dialog title=title testid="automation-form" on_close=Callback::new(move |_| if !busy.get_untracked() { close.run(None) })>
             <form class="automation-form" on:submit=on_submit novalidate=true>
                 <div class="field">
-                    <label for="automation-name">"Name"</label>
+                    <label for="automation-name">{t!("automations.form.name")}</label>
                     <input id="automation-name" data-testid="automation-name" prop:value=move || name.get()
                         aria-invalid=move || field_error("name")().is_some().to_string()
                         on:input=move |ev| name.set(event_target_value(&ev)) />
                     <p class="field-error" hidden=move || field_error("name")().is_none()>{field_error("name")}</p>
                 </div>
                 <div class="field">
-                    <label for="automation-prompt">"Prompt"</label>
+                    <label for="automation-prompt">{t!("automations.fact.prompt")}</label>
                     <textarea id="automation-prompt" data-testid="automation-prompt" rows="4"
                         prop:value=move || prompt.get()
                         on:input=move |ev| prompt.set(event_target_value(&ev))></textarea>
@@ -91,13 +92,13 @@ pub(super) fn AutomationForm(
                 {schedule_field(schedule, field_error("schedule"))}
                 {timezone_field(timezone, field_error("timezone"), caps_now)}
                 <div class="field">
-                    <label for="automation-model">"LLM profile (blank: the backend's active profile)"</label>
+                    <label for="automation-model">{t!("automations.form.model")}</label>
                     <input id="automation-model" data-testid="automation-model" prop:value=move || model.get()
                         on:input=move |ev| model.set(event_target_value(&ev)) />
                     <p class="field-error" hidden=move || field_error("model")().is_none()>{field_error("model")}</p>
                 </div>
                 <div class="field">
-                    <label for="automation-repos">"Repositories to clone (one per line: owner/repo on GitHub, or a full https URL)"</label>
+                    <label for="automation-repos">{t!("automations.form.repos")}</label>
                     <textarea id="automation-repos" data-testid="automation-repos" rows="2"
                         prop:value=move || repos.get()
                         on:input=move |ev| repos.set(event_target_value(&ev))></textarea>
@@ -106,16 +107,16 @@ pub(super) fn AutomationForm(
                 <label class="check">
                     <input type="checkbox" data-testid="automation-active" prop:checked=move || active_on.get()
                         on:change=move |ev| active_on.set(event_target_checked(&ev)) />
-                    " Active (runs on its schedule)"
+                    " "{t!("automations.form.active")}
                 </label>
                 <p class="field-error" role="alert" data-testid="automation-save-error" hidden=move || server_error.get().is_none()>
                     {move || server_error.get().unwrap_or_default()}
                 </p>
                 <div class="form-actions">
                     <button type="button" class="btn" disabled=move || busy.get()
-                        on:click=move |_| close.run(None)>"Cancel"</button>
+                        on:click=move |_| close.run(None)>{t!("automations.cancel")}</button>
                     <button type="submit" class="btn primary" data-testid="save-automation" disabled=move || busy.get()>
-                        {move || if busy.get() { "Saving…" } else { "Save" }}
+                        {move || if busy.get() { t!("automations.saving") } else { t!("automations.save") }}
                     </button>
                 </div>
             </form>
@@ -175,7 +176,7 @@ fn schedule_field(
     error: impl Fn() -> Option<String> + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
     let schedule_words = move || match cron::parse(schedule.get().trim()) {
-        Ok(s) => Some(format!("Runs {}", s.describe())),
+        Ok(s) => Some(t!("automations.form.runs_when", schedule = s.describe())),
         Err(_) => None,
     };
     let presets = CRON_PRESETS
@@ -190,7 +191,7 @@ fn schedule_field(
         .collect_view();
     view! {
         <div class="field">
-            <label for="automation-schedule">"Schedule (cron: minute hour day month weekday)"</label>
+            <label for="automation-schedule">{t!("automations.form.schedule")}</label>
             <div class="cron-presets">{presets}</div>
             <input id="automation-schedule" data-testid="automation-schedule" class="mono"
                 prop:value=move || schedule.get()
@@ -233,7 +234,7 @@ fn timezone_field(
     };
     view! {
         <div class="field">
-            <label for="automation-timezone">"Time zone"</label>
+            <label for="automation-timezone">{t!("automations.form.timezone")}</label>
             <input id="automation-timezone" data-testid="automation-timezone" list="automation-zones"
                 prop:value=move || timezone.get()
                 on:input=move |ev| timezone.set(event_target_value(&ev)) />

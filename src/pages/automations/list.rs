@@ -7,6 +7,7 @@ use crate::components::page_header::page_header;
 use crate::links::pinned;
 use crate::services::automations as svc;
 use crate::state::backends::use_backends;
+use crate::state::i18n::t;
 use canvas_core::automation::Automation;
 use canvas_core::backends::selection::ActiveBackend;
 use leptos::prelude::*;
@@ -35,14 +36,14 @@ pub fn AutomationsPage() -> impl IntoView {
     });
     let body = move || {
         let Some((active, result)) = page.get() else {
-            return view! { <p class="loading" data-testid="automations-loading">"Loading automations…"</p> }
+            return view! { <p class="loading" data-testid="automations-loading">{t!("automations.loading")}</p> }
                 .into_any();
         };
         match result {
             Err(e) => load_error(&e, move || reload.update(|n| *n = n.wrapping_add(1))),
             Ok(p) if p.automations.is_empty() && offset.get_untracked() == 0 => view! {
                 <div class="empty" data-testid="automations-empty">
-                    <p>"No automations yet. An automation runs a prompt on a schedule; each run is a conversation."</p>
+                    <p>{t!("automations.empty")}</p>
                 </div>
             }
             .into_any(),
@@ -72,7 +73,7 @@ pub fn AutomationsPage() -> impl IntoView {
     };
     view! {
         <section class="page automations" data-testid="automations-page">
-            {page_header("Automations".into(), "btn primary", "new-automation", "New automation".into(),
+            {page_header(t!("automations.title"), "btn primary", "new-automation", t!("automations.new"),
                 move |_| editing.set(Some(Editing::New)))}
             <p class="notice" role="status" data-testid="automations-notice" hidden=move || notice.get().is_none()>
                 {move || notice.get().unwrap_or_default()}
@@ -81,13 +82,13 @@ pub fn AutomationsPage() -> impl IntoView {
             {move || editing.get().map(|e| view! { <AutomationForm editing=e close=Callback::new(move |saved: Option<Automation>| {
                 editing.set(None);
                 if let Some(a) = saved {
-                    changed.run(Some(format!("Saved “{}”.", a.name)));
+                    changed.run(Some(t!("automations.saved_named", name = a.name)));
                 }
             }) /> })}
             {move || deleting.get().map(|a| view! { <DeleteAutomation a=a close=Callback::new(move |deleted: bool| {
                 deleting.set(None);
                 if deleted {
-                    changed.run(Some("Automation deleted.".into()));
+                    changed.run(Some(t!("automations.deleted")));
                 }
             }) /> })}
         </section>
@@ -128,9 +129,7 @@ fn AutomationRow(
                     return;
                 }
                 match r {
-                    Ok(_) => changed.run(Some(
-                        "Run started: open the automation to follow it.".into(),
-                    )),
+                    Ok(_) => changed.run(Some(t!("automations.run_started_follow"))),
                     Err(e) => error.set(Some(e.user_message())),
                 }
             }
@@ -149,11 +148,11 @@ fn AutomationRow(
                     return;
                 }
                 match r {
-                    Ok(a) => changed.run(Some(format!(
-                        "“{}” is {}.",
-                        a.name,
-                        if a.is_active() { "active" } else { "paused" }
-                    ))),
+                    Ok(a) => changed.run(Some(if a.is_active() {
+                        t!("automations.now_active", name = a.name)
+                    } else {
+                        t!("automations.now_paused", name = a.name)
+                    })),
                     Err(e) => error.set(Some(e.user_message())),
                 }
             }
@@ -186,16 +185,16 @@ fn AutomationRow(
                 <span class="automation-trigger" data-testid="automation-trigger">{trigger}</span>
             </div>
             <div class="automation-meta muted">
-                <span data-testid="automation-next">{format!("Next run: {next}")}</span>
+                <span data-testid="automation-next">{t!("automations.next_run_named", next = next)}</span>
                 <span data-testid="automation-last">
                     {move || match last.get() {
-                        None => "Last run: …".into_any(),
-                        Some(Ok(None)) => "Last run: never".into_any(),
-                        Some(Ok(Some(r))) => view! { "Last run: " {run_badge(&r)} }.into_any(),
-                        Some(Err(_)) => "Last run: unknown".into_any(),
+                        None => t!("automations.last_run.pending").into_any(),
+                        Some(Ok(None)) => t!("automations.last_run.never").into_any(),
+                        Some(Ok(Some(r))) => view! { {t!("automations.last_run.label")} " " {run_badge(&r)} }.into_any(),
+                        Some(Err(_)) => t!("automations.last_run.unknown").into_any(),
                     }}
                 </span>
-                {disabled_reason.map(|d| view! { <span class="field-error">{format!("Disabled by the service: {d}")}</span> })}
+                {disabled_reason.map(|d| view! { <span class="field-error">{t!("automations.disabled_by_service", reason = d)}</span> })}
             </div>
             {actions(&a, true, controls, editing, deleting)}
             <p class="field-error" role="alert" data-testid="automation-row-error" hidden=move || error.get().is_none()>
@@ -226,19 +225,19 @@ pub(super) fn DeleteAutomation(a: Automation, close: Callback<bool>) -> impl Int
         }
     });
     view! {
-        <Dialog title="Delete automation" testid="delete-automation-dialog"
+        <Dialog title=t!("automations.delete_title") testid="delete-automation-dialog"
             on_close=Callback::new(move |_| if !busy.get_untracked() { close.run(false) })>
-            <p>{format!("Delete “{}”? Its schedule stops; past runs' conversations stay on the agent server.", a.name)}</p>
+            <p>{t!("automations.delete_text", name = a.name)}</p>
             <p class="field-error" role="alert" hidden=move || error.get().is_none()>
                 {move || error.get().unwrap_or_default()}
             </p>
             <div class="form-actions">
                 <button type="button" class="btn" disabled=move || busy.get()
-                    on:click=move |_| close.run(false)>"Cancel"</button>
+                    on:click=move |_| close.run(false)>{t!("automations.cancel")}</button>
                 <button type="button" class="btn danger" data-testid="confirm-delete-automation"
                     disabled=move || busy.get()
                     on:click=move |_| { busy.set(true); error.set(None); remove.dispatch(()); }>
-                    {move || if busy.get() { "Deleting…" } else { "Delete" }}
+                    {move || if busy.get() { t!("automations.deleting") } else { t!("automations.delete") }}
                 </button>
             </div>
         </Dialog>

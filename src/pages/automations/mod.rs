@@ -3,6 +3,7 @@
 //! backend's automation capability (`services::automations`), never a kind switch.
 
 use crate::platform::tz::{format_in_zone, local_zone_name, BrowserZone};
+use crate::state::i18n::t;
 use canvas_core::automation::model::{format_span, service_missing, NOT_RUNNING_HELP};
 use canvas_core::automation::{Automation, Run};
 use canvas_core::error::ApiError;
@@ -42,21 +43,24 @@ fn next_run_text(a: &Automation) -> String {
     let now = now_secs();
     let zone_name = match &a.trigger {
         canvas_core::automation::Trigger::Cron { timezone, .. } => timezone.clone(),
-        _ => return "on its trigger".into(),
+        _ => return t!("automations.next_run.on_trigger"),
     };
     if !a.is_active() {
-        return "not scheduled (paused)".into();
+        return t!("automations.next_run.paused");
     }
     let Some(zone) = BrowserZone::new(&zone_name) else {
-        return format!("unknown time zone {zone_name:?}");
+        return t!(
+            "automations.next_run.unknown_zone",
+            zone = format!("{zone_name:?}")
+        );
     };
     match a.next_run(now, &zone) {
-        Some(next) => format!(
-            "{} (in {})",
-            format_in_zone(next, &zone_name),
-            format_span(next - now)
+        Some(next) => t!(
+            "automations.next_run.at",
+            time = format_in_zone(next, &zone_name),
+            span = format_span(next - now)
         ),
-        None => "never (the schedule cannot fire)".into(),
+        None => t!("automations.next_run.never"),
     }
 }
 
@@ -73,7 +77,7 @@ fn run_badge(run: &Run) -> impl IntoView {
 fn NotRunning() -> impl IntoView {
     view! {
         <div class="error" role="alert" data-testid="automations-not-running">
-            <p><strong>"Automations are not available here."</strong></p>
+            <p><strong>{t!("automations.not_available")}</strong></p>
             <p>{NOT_RUNNING_HELP}</p>
         </div>
     }
@@ -88,7 +92,7 @@ fn load_error(e: &ApiError, retry: impl Fn() + 'static) -> AnyView {
         view! {
             <div class="error" role="alert" data-testid="automations-error">
                 <p>{msg}</p>
-                <button type="button" class="btn" on:click=move |_| retry()>"Try again"</button>
+                <button type="button" class="btn" on:click=move |_| retry()>{t!("automations.try_again")}</button>
             </div>
         }
         .into_any()
@@ -107,10 +111,10 @@ fn pager(offset: RwSignal<u64>, start: u64, shown: u64, total: u64, page: u64) -
     view! {
         <div class="pager" hidden={total <= page}>
             <button type="button" class="btn small" disabled={start == 0}
-                on:click=move |_| offset.update(|o| *o = o.saturating_sub(page))>"Newer"</button>
-            <span class="muted">{format!("{}–{} of {total}", start + 1, start + shown)}</span>
+                on:click=move |_| offset.update(|o| *o = o.saturating_sub(page))>{t!("automations.pager.newer")}</button>
+            <span class="muted">{t!("automations.pager.range", first = start + 1, last = start + shown, total = total)}</span>
             <button type="button" class="btn small" disabled={start + shown >= total}
-                on:click=move |_| offset.update(|o| *o += page)>"Older"</button>
+                on:click=move |_| offset.update(|o| *o += page)>{t!("automations.pager.older")}</button>
         </div>
     }
 }
@@ -144,17 +148,17 @@ fn actions(
     view! {
         <div class="automation-actions">
             <button type="button" class=run_class data-testid="run-automation"
-                aria-label=format!("Run now: {}", a.name) disabled=move || c.busy.get()
-                on:click=move |_| { c.error.set(None); c.run.run(()); }>"Run now"</button>
+                aria-label=t!("automations.run_now_named", name = a.name) disabled=move || c.busy.get()
+                on:click=move |_| { c.error.set(None); c.run.run(()); }>{t!("automations.run_now")}</button>
             <button type="button" class=class data-testid="toggle-automation"
                 disabled=move || c.busy.get()
                 on:click=move |_| { c.error.set(None); c.toggle.run(()); }>
-                {if is_active { "Pause" } else { "Resume" }}
+                {if is_active { t!("automations.pause") } else { t!("automations.resume") }}
             </button>
             <button type="button" class=class data-testid="edit-automation"
-                on:click=move |_| editing.set(Some(Editing::Edit(for_edit.clone())))>"Edit"</button>
+                on:click=move |_| editing.set(Some(Editing::Edit(for_edit.clone())))>{t!("automations.edit")}</button>
             <button type="button" class=danger data-testid="delete-automation"
-                on:click=move |_| deleting.set(Some(for_delete.clone()))>"Delete"</button>
+                on:click=move |_| deleting.set(Some(for_delete.clone()))>{t!("automations.delete")}</button>
         </div>
     }
 }

@@ -5,6 +5,7 @@ use crate::links::{conversation_path, pinned};
 use crate::platform::time::every;
 use crate::services::automations as svc;
 use crate::state::backends::{use_backends, BackendsCtx};
+use crate::state::i18n::{t, tn};
 use canvas_core::automation::model::{cancel_error_message, format_span, service_missing};
 use canvas_core::automation::{Run, RunPage};
 use canvas_core::backends::selection::ActiveBackend;
@@ -39,14 +40,14 @@ pub(super) fn runs_section(
     backends: BackendsCtx,
 ) -> AnyView {
     let Some(result) = shown_runs.get() else {
-        return view! { <p class="loading">"Loading runs…"</p> }.into_any();
+        return view! { <p class="loading">{t!("automations.runs.loading")}</p> }.into_any();
     };
     match result {
         Err(e) if service_missing(&e) => ().into_any(),
         Err(ApiError::NotFound) => ().into_any(),
-        Err(e) => view! { <p class="field-error" role="alert">{format!("Could not load the runs: {}", e.user_message())}</p> }.into_any(),
+        Err(e) => view! { <p class="field-error" role="alert">{t!("automations.runs.load_error", error = e.user_message())}</p> }.into_any(),
         Ok(p) if p.runs.is_empty() && offset.get_untracked() == 0 => view! {
-            <p class="muted" data-testid="runs-empty">"No runs yet. “Run now” starts one."</p>
+            <p class="muted" data-testid="runs-empty">{t!("automations.runs.empty")}</p>
         }
         .into_any(),
         Ok(p) => {
@@ -66,7 +67,7 @@ pub(super) fn runs_section(
                 .map(|r| view! { <RunRow run=r active=active.clone() refresh=runs_tick /> })
                 .collect_view();
             view! {
-                <p class="muted" data-testid="run-counts">{format!("{total} {}: {counts}", if total == 1 { "run" } else { "runs" })}</p>
+                <p class="muted" data-testid="run-counts">{tn!("automations.runs.count", total, counts = counts)}</p>
                 <ul class="run-list" data-testid="run-list">{rows}</ul>
                 {pager(offset, start, shown, total, u64::from(svc::RUNS_PAGE))}
             }
@@ -100,28 +101,36 @@ fn RunRow(run: Run, active: ActiveBackend, refresh: RwSignal<u32>) -> impl IntoV
     });
     let started = run.started_at.as_deref().and_then(iso_secs);
     let ended = run.completed_at.as_deref().and_then(iso_secs);
-    let took = match (started, ended) {
-        (Some(s), Some(e)) => format!(", took {}", format_span(e - s)),
-        (Some(s), None) => format!(", running for {}", format_span(now_secs() - s)),
-        _ => String::new(),
+    let time = local_time(&run.created_at);
+    let source = run
+        .trigger_source
+        .clone()
+        .unwrap_or_else(|| t!("automations.run.manual"));
+    let when = match (started, ended) {
+        (Some(s), Some(e)) => t!(
+            "automations.run.when_took",
+            time = time,
+            source = source,
+            span = format_span(e - s)
+        ),
+        (Some(s), None) => t!(
+            "automations.run.when_running",
+            time = time,
+            source = source,
+            span = format_span(now_secs() - s)
+        ),
+        _ => t!("automations.run.when", time = time, source = source),
     };
-    let when = format!(
-        "{} · {}{took}",
-        local_time(&run.created_at),
-        run.trigger_source
-            .clone()
-            .unwrap_or_else(|| "manual".into())
-    );
     let conversation = run.conversation_id.clone().map(|cid| {
         let link = pinned(&conversation_path(&cid), &active);
-        view! { <a href=link data-testid="run-conversation">"Open its conversation"</a> }
+        view! { <a href=link data-testid="run-conversation">{t!("automations.run.open_conversation")}</a> }
     });
     let still_going =
         run.status == canvas_core::automation::RunStatus::Cancelled && started.is_some();
     let cancellable = run.status.is_active();
     let detail = match (&run.final_message, &run.error_detail) {
-        (Some(m), _) => Some(("Final answer", m.clone(), "run-answer")),
-        (None, Some(e)) => Some(("Error", e.clone(), "run-error")),
+        (Some(m), _) => Some((t!("automations.run.final_answer"), m.clone(), "run-answer")),
+        (None, Some(e)) => Some((t!("automations.run.error"), e.clone(), "run-error")),
         _ => None,
     };
     let phase = run.current_phase.clone().filter(|_| run.status.is_active());
@@ -135,17 +144,17 @@ fn RunRow(run: Run, active: ActiveBackend, refresh: RwSignal<u32>) -> impl IntoV
                     <button type="button" class="btn small danger" data-testid="cancel-run"
                         disabled=move || busy.get()
                         on:click=move |_| { busy.set(true); error.set(None); cancel.dispatch(()); }>
-                        {move || if busy.get() { "Cancelling…" } else { "Cancel" }}
+                        {move || if busy.get() { t!("automations.cancelling") } else { t!("automations.cancel") }}
                     </button>
                 })}
             </div>
             {phase.map(|p| view! { <p class="muted run-phase" data-testid="run-phase">{p}</p> })}
             {detail.map(|(label, text, testid)| view! {
-                <p class="run-detail" data-testid=testid><strong>{format!("{label}: ")}</strong>{text}</p>
+                <p class="run-detail" data-testid=testid><strong>{format!("{label} ")}</strong>{text}</p>
             })}
             {still_going.then(|| view! {
                 <p class="muted" data-testid="run-cancel-note">
-                    "Cancelled here; a job that had already started may still finish on the agent server."
+                    {t!("automations.run.cancel_note")}
                 </p>
             })}
             <p class="field-error" role="alert" hidden=move || error.get().is_none()>{move || error.get().unwrap_or_default()}</p>

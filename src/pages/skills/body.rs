@@ -6,6 +6,7 @@ use super::tiers::{skill_sources, tier_notes, TierState};
 use crate::links::pinned;
 use crate::services::skills::{self as svc, ProjectDir};
 use crate::state::backends::{use_backends, BackendsCtx};
+use crate::state::i18n::{t, tn};
 use canvas_core::backends::selection::{ActiveBackend, CacheScope};
 use canvas_core::error::ApiError;
 use canvas_core::skills::{KindFilter, MergedSkill};
@@ -73,11 +74,11 @@ pub(super) fn SkillsBody(
             })
             .collect_view();
         let summary = if total == 0 && done {
-            "No skills found.".to_string()
+            t!("skills.none_found")
         } else if count == total {
-            format!("{total} skills")
+            tn!("skills.count", total)
         } else {
-            format!("{count} of {total} skills match the filter")
+            tn!("skills.count_filtered", total, shown = count)
         };
         view! {
             <p class="muted skills-count" data-testid="skills-count">{summary}</p>
@@ -99,7 +100,7 @@ pub(super) fn SkillsBody(
         if unavailable.get() {
             return view! {
                 <div class="error" role="alert" data-testid="skills-unavailable">
-                    <p><strong>"Skills are not available on this backend."</strong></p>
+                    <p><strong>{t!("skills.unavailable")}</strong></p>
                 </div>
             }
             .into_any();
@@ -141,11 +142,11 @@ fn toggle_action(
                 Err(e) => row_errors.update(|m| {
                     m.insert(
                         name,
-                        format!(
-                            "Could not {} this skill: {}",
-                            if disable { "disable" } else { "enable" },
-                            e.user_message()
-                        ),
+                        if disable {
+                            t!("skills.disable_error", error = e.user_message())
+                        } else {
+                            t!("skills.enable_error", error = e.user_message())
+                        },
                     );
                 }),
             }
@@ -169,7 +170,7 @@ fn unknown_disabled(
                 <li class="skill-unknown" data-testid="skill-unknown-disabled" data-skill=name.clone()>
                     <code>{name.clone()}</code>
                     <button type="button" class="btn small" disabled=move || busy.get().is_some()
-                        on:click=move |_| on_toggle.run((n.clone(), false))>"Enable"</button>
+                        on:click=move |_| on_toggle.run((n.clone(), false))>{t!("skills.enable")}</button>
                     <span class="field-error" role="alert">
                         {move || row_errors.with(|m| m.get(&err_name).cloned()).unwrap_or_default()}
                     </span>
@@ -179,7 +180,7 @@ fn unknown_disabled(
         .collect_view();
     view! {
         <section class="skills-unknown">
-            <h2>"Disabled, not found in any loaded source"</h2>
+            <h2>{t!("skills.unknown_disabled_title")}</h2>
             <ul>{items}</ul>
         </section>
     }
@@ -193,7 +194,7 @@ fn settings_error(settings: LocalResource<Result<Vec<String>, ApiError>>) -> Opt
         .map(|e| {
             view! {
                 <p class="field-error" role="alert" data-testid="skills-settings-error">
-                    {format!("Could not read which skills are disabled: {e}")}
+                    {t!("skills.settings_error", error = e)}
                 </p>
             }
         })

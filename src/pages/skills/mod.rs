@@ -13,6 +13,7 @@ use crate::components::page_header::page_header;
 use crate::links::href;
 use crate::services::skills as svc;
 use crate::state::backends::use_backends;
+use crate::state::i18n::t;
 use canvas_core::backends::selection::CacheScope;
 use canvas_core::backends::url::{parse_query, serialize_query};
 use canvas_core::skills::KindFilter;
@@ -116,7 +117,7 @@ pub fn SkillsPage() -> impl IntoView {
 
     let body = move || {
         match project.get() {
-        None => view! { <p class="loading" data-testid="skills-loading">"Loading skills…"</p> }
+        None => view! { <p class="loading" data-testid="skills-loading">{t!("skills.loading")}</p> }
             .into_any(),
         Some((active, p)) => {
             view! { <SkillsBody active=active project=p kind=kind text=text reload=reload typed=typed /> }
@@ -127,17 +128,16 @@ pub fn SkillsPage() -> impl IntoView {
 
     view! {
         <section class="page skills" data-testid="skills-page">
-            {page_header("Skills".into(), "btn", "skills-reload", "Reload".into(),
+            {page_header(t!("skills.title"), "btn", "skills-reload", t!("skills.reload"),
                 move |_| reload.update(|n| *n = n.wrapping_add(1)))}
             <p class="muted skills-intro">
-                "Skills give the agent knowledge and rules. They come from several places; when two \
-                 have the same name, the one from the later place wins: public < user < project."
+                {t!("skills.intro")}
             </p>
             <div class="skills-filters" role="search">
-                <div class="skills-kinds" role="group" aria-label="Kind of skill">{kind_buttons}</div>
+                <div class="skills-kinds" role="group" aria-label=t!("skills.kind_group")>{kind_buttons}</div>
                 <input type="search" class="skills-search" data-testid="skills-search"
-                    aria-label="Filter skills by name, description or trigger"
-                    placeholder="Filter by name, description or trigger"
+                    aria-label=t!("skills.search_label")
+                    placeholder=t!("skills.search_placeholder")
                     prop:value=move || text.get()
                     on:input=move |ev| {
                         text.set(event_target_value(&ev));
@@ -145,9 +145,9 @@ pub fn SkillsPage() -> impl IntoView {
                     } />
             </div>
             {body}
-            <h2>"Installed skills"</h2>
+            <h2>{t!("skills.installed_title")}</h2>
             <p class="muted">
-                "Installed from a repository or a folder; enabled ones join the user's skills above."
+                {t!("skills.installed_intro")}
             </p>
             <crate::components::installed::InstalledExtensions kind=canvas_core::settings::extensions::Extension::Skill
                 on_change=Callback::new(move |_| reload.update(|n| *n = n.wrapping_add(1))) />
@@ -163,7 +163,7 @@ fn kind_buttons(
     std::iter::once(None)
         .chain(KindFilter::ALL.into_iter().map(Some))
         .map(|k| {
-            let label = k.map(KindFilter::label).unwrap_or("All");
+            let label = k.map_or_else(|| t!("skills.kind_all"), |k| k.label().to_string());
             let param = k.map(KindFilter::param).unwrap_or("");
             view! {
                 <button type="button" class="btn small skills-kind" data-testid="skills-kind"

@@ -1,6 +1,7 @@
 //! The project directory field: where project skills come from.
 
 use crate::services::skills::{self as svc, ProjectDir};
+use crate::state::i18n::t;
 use canvas_core::backends::selection::{ActiveBackend, CacheScope};
 use leptos::prelude::*;
 
@@ -14,12 +15,9 @@ pub(super) fn project_field(
     let dir_input = RwSignal::new(project.dir.clone().unwrap_or_default());
     let dir_error = RwSignal::new(None::<String>);
     let dir_hint = match (&project.dir, project.typed) {
-        (Some(_), true) => "Remembered for this backend in this tab.",
-        (Some(_), false) => "The working directory of this backend's newest conversation.",
-        (None, _) => {
-            "Type a directory on the agent's machine to load its project skills (AGENTS.md, \
-             .agents/skills, .openhands/skills)."
-        }
+        (Some(_), true) => t!("skills.project.hint_remembered"),
+        (Some(_), false) => t!("skills.project.hint_newest"),
+        (None, _) => t!("skills.project.hint_none"),
     };
     let suggestions = project.suggestions.clone();
     let submit_dir = {
@@ -29,16 +27,21 @@ pub(super) fn project_field(
             let dir = dir_input.get_untracked().trim().to_string();
             // Remembered for this tab when storage allows; used now either way.
             if let Err(e) = svc::save_project_dir(&active, &dir) {
-                dir_error.set(Some(format!(
-                    "Could not remember the directory in this tab: {e}"
-                )));
+                dir_error.set(Some(t!("skills.project.save_error", error = e)));
             }
             typed.set((!dir.is_empty()).then(|| (active.cache_scope(), dir)));
         }
     };
     move || {
         let submit_dir = submit_dir.clone();
-        project_form(submit_dir, dir_input, dir_error, &suggestions, dir_hint).into_any()
+        project_form(
+            submit_dir,
+            dir_input,
+            dir_error,
+            &suggestions,
+            dir_hint.clone(),
+        )
+        .into_any()
     }
 }
 
@@ -48,19 +51,19 @@ fn project_form(
     dir_input: RwSignal<String>,
     dir_error: RwSignal<Option<String>>,
     suggestions: &[String],
-    dir_hint: &'static str,
+    dir_hint: String,
 ) -> impl IntoView {
     view! {
         <form class="skills-project" data-testid="skills-project" on:submit=submit_dir>
             <div class="field">
-                <label for="skills-project-dir">"Project directory"</label>
+                <label for="skills-project-dir">{t!("skills.project.label")}</label>
                 <div class="skills-project-row">
                     <input id="skills-project-dir" class="mono" data-testid="skills-project-dir"
                         list="skills-project-dirs" autocomplete="off" spellcheck="false"
                         placeholder="/path/to/your/project"
                         prop:value=move || dir_input.get()
                         on:input=move |ev| dir_input.set(event_target_value(&ev)) />
-                    <button type="submit" class="btn" data-testid="skills-project-load">"Load"</button>
+                    <button type="submit" class="btn" data-testid="skills-project-load">{t!("skills.project.load")}</button>
                 </div>
                 <datalist id="skills-project-dirs">
                     {suggestions.iter().map(|d| view! { <option value=d.clone()></option> }).collect_view()}

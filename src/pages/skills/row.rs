@@ -3,6 +3,7 @@
 use crate::components::chat::markdown::Markdown;
 use crate::links::use_go;
 use crate::services::skills as svc;
+use crate::state::i18n::t;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::skills::{use_skill_text, MergedSkill};
 use leptos::prelude::*;
@@ -47,9 +48,7 @@ pub(super) fn SkillRow(
     let use_text = use_skill_text(&s.skill);
     let use_skill = move |_| match svc::set_launcher_prefill(&active, &use_text) {
         Ok(()) => go(&home, false),
-        Err(e) => use_error.set(Some(format!(
-            "Could not pass “{use_text}” to the launcher: {e}"
-        ))),
+        Err(e) => use_error.set(Some(t!("skills.use_error", text = use_text, error = e))),
     };
     let toggle_name = name.clone();
     let busy_name = name.clone();
@@ -67,7 +66,7 @@ pub(super) fn SkillRow(
                     data-testid="skill-tier">{tier.label()}</span>
                 <span class="badge skill-kind" data-testid="skill-kind">{kind.label()}</span>
                 {disabled.then(|| view! {
-                    <span class="badge skill-disabled" data-testid="skill-disabled">"Disabled"</span>
+                    <span class="badge skill-disabled" data-testid="skill-disabled">{t!("skills.disabled_badge")}</span>
                 })}
             </div>
             {description.map(|d| view! { <p class="skill-description" data-testid="skill-description">{d}</p> })}
@@ -76,19 +75,19 @@ pub(super) fn SkillRow(
                 <button type="button" class="btn small" data-testid="skill-expand"
                     aria-expanded={let o = is_open.clone(); move || o().to_string()} aria-controls=content_id
                     on:click=flip_open>
-                    {let o = is_open.clone(); move || if o() { "Hide content" } else { "Show content" }}
+                    {let o = is_open.clone(); move || if o() { t!("skills.hide_content") } else { t!("skills.show_content") }}
                 </button>
                 <button type="button" class="btn small" data-testid="skill-toggle"
-                    aria-label=format!("{} {name}", if disabled { "Enable" } else { "Disable" })
+                    aria-label=if disabled { t!("skills.enable_named", name = name) } else { t!("skills.disable_named", name = name) }
                     disabled=move || busy.get().is_some()
                     on:click=move |_| on_toggle.run((toggle_name.clone(), !disabled))>
                     {move || match busy.get() {
-                        Some(n) if n == busy_name => if disabled { "Enabling…" } else { "Disabling…" },
-                        _ => if disabled { "Enable" } else { "Disable" },
+                        Some(n) if n == busy_name => if disabled { t!("skills.enabling") } else { t!("skills.disabling") },
+                        _ => if disabled { t!("skills.enable") } else { t!("skills.disable") },
                     }}
                 </button>
                 <button type="button" class="btn small" data-testid="skill-use" on:click=use_skill>
-                    "Use skill"
+                    {t!("skills.use")}
                 </button>
             </div>
             <p class="field-error" role="alert" data-testid="skill-error"
@@ -113,14 +112,14 @@ fn skill_facts(s: &MergedSkill) -> impl IntoView {
             .iter()
             .map(|t| view! { <code class="skill-trigger" data-testid="skill-trigger">{t.clone()}</code> })
             .collect_view();
-        view! { <dt>"Triggers"</dt><dd class="skill-triggers">{chips}</dd> }
+        view! { <dt>{t!("skills.fact.triggers")}</dt><dd class="skill-triggers">{chips}</dd> }
     });
     let overrides = (!s.overrides.is_empty()).then(|| {
         let items = s
             .overrides
             .iter()
             .map(|(t, src)| {
-                let src = src.clone().unwrap_or_else(|| "(built in)".into());
+                let src = src.clone().unwrap_or_else(|| t!("skills.built_in"));
                 view! {
                     <li data-testid="skill-override" data-tier=t.label()>
                         {format!("{} ", t.label())}<code>{src}</code>
@@ -128,28 +127,28 @@ fn skill_facts(s: &MergedSkill) -> impl IntoView {
                 }
             })
             .collect_view();
-        view! { <dt>"Overrides"</dt><dd><ul class="skill-overrides">{items}</ul></dd> }
+        view! { <dt>{t!("skills.fact.overrides")}</dt><dd><ul class="skill-overrides">{items}</ul></dd> }
     });
     let shadowed = (!s.shadowed.is_empty()).then(|| {
         let items = s
             .shadowed
             .iter()
             .map(|src| {
-                let src = src.clone().unwrap_or_else(|| "(built in)".into());
+                let src = src.clone().unwrap_or_else(|| t!("skills.built_in"));
                 view! { <li><code>{src}</code></li> }
             })
             .collect_view();
-        view! { <dt>"Also found (ignored)"</dt><dd><ul class="skill-overrides">{items}</ul></dd> }
+        view! { <dt>{t!("skills.fact.also_found")}</dt><dd><ul class="skill-overrides">{items}</ul></dd> }
     });
     let source = s
         .skill
         .source
         .clone()
-        .unwrap_or_else(|| "(built in)".into());
+        .unwrap_or_else(|| t!("skills.built_in"));
     view! {
         <dl class="skill-facts">
             {triggers}
-            <dt>"Source"</dt>
+            <dt>{t!("skills.fact.source")}</dt>
             <dd><code data-testid="skill-source">{source}</code></dd>
             {overrides}
             {shadowed}

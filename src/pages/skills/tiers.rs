@@ -2,6 +2,7 @@
 
 use crate::services::skills as svc;
 use crate::state::backends::BackendsCtx;
+use crate::state::i18n::{t, tn};
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::error::ApiError;
 use canvas_core::skills::{fetch_plan, merge, Merged, Tier, TierResult};
@@ -36,15 +37,18 @@ pub(super) fn tier_notes(states: Vec<(Tier, TierState)>, reload: RwSignal<u32>) 
         .map(|(tier, st)| {
             let noun = tier.label().to_lowercase();
             let (state, text) = match &st {
-                TierState::Loading => ("loading", format!("Loading {noun} skills…")),
-                TierState::Loaded(1) => ("loaded", format!("{}: 1 skill", tier.label())),
-                TierState::Loaded(n) => ("loaded", format!("{}: {n} skills", tier.label())),
-                TierState::Failed(e) => {
-                    ("failed", format!("Could not load {noun} skills: {e}"))
-                }
+                TierState::Loading => ("loading", t!("skills.tier.loading", tier = noun)),
+                TierState::Loaded(n) => (
+                    "loaded",
+                    tn!("skills.tier.loaded", *n, tier = tier.label()),
+                ),
+                TierState::Failed(e) => (
+                    "failed",
+                    t!("skills.tier.load_error", tier = noun, error = e),
+                ),
                 TierState::NotAvailable => (
                     "failed",
-                    format!("{} skills are not available on this backend.", tier.label()),
+                    t!("skills.tier.not_available", tier = tier.label()),
                 ),
             };
             let failed = state == "failed";
@@ -55,7 +59,7 @@ pub(super) fn tier_notes(states: Vec<(Tier, TierState)>, reload: RwSignal<u32>) 
                     <span role=if failed { "alert" } else { "status" }>{text}</span>
                     {failed.then(|| view! {
                         <button type="button" class="btn small" data-testid="skills-tier-retry"
-                            on:click=move |_| reload.update(|n| *n = n.wrapping_add(1))>"Try again"</button>
+                            on:click=move |_| reload.update(|n| *n = n.wrapping_add(1))>{t!("skills.try_again")}</button>
                     })}
                 </li>
             }
@@ -67,7 +71,7 @@ pub(super) fn tier_notes(states: Vec<(Tier, TierState)>, reload: RwSignal<u32>) 
             view! {
                 <li class="skills-tier tier-skipped" data-testid="skills-tier"
                     data-tier=Tier::Project.label() data-state="skipped">
-                    "Project skills: no project directory yet."
+                    {t!("skills.tier.no_project")}
                 </li>
             }
             .into_any(),
