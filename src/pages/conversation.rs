@@ -10,6 +10,7 @@ use crate::components::workspace::WorkspacePanel;
 use crate::services::conversation::{kept, load, sandbox_action, user_paused, user_sandbox_action};
 use crate::state::backends::use_backends;
 use crate::state::events::ConversationStore;
+use crate::state::i18n::{t, tn};
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::unified::ConversationSummary;
 use canvas_core::conversations::live::asks_before_actions;
@@ -55,7 +56,7 @@ pub fn ConversationPage(id: String) -> impl IntoView {
                 .into_any();
         }
         view! {
-        <Suspense fallback=|| view! { <p class="loading" data-testid="loading">"Loading conversation…"</p> }>
+        <Suspense fallback=|| view! { <p class="loading" data-testid="loading">{t!("conversation.loading")}</p> }>
             {move || Suspend::new(async move {
                 match info.await {
                     Ok((active, summary)) => {
@@ -71,7 +72,7 @@ pub fn ConversationPage(id: String) -> impl IntoView {
                     Err(e) => view! {
                         <div class="error" role="alert" data-testid="conversation-error">
                             <p>{e.user_message()}</p>
-                            <button class="btn" on:click=move |_| info.refetch()>"Try again"</button>
+                            <button class="btn" on:click=move |_| info.refetch()>{t!("conversation.try_again")}</button>
                         </div>
                     }.into_any(),
                 }
@@ -109,7 +110,7 @@ fn SandboxControls(
     let label = status.clone();
     view! {
         <span class="sandbox-controls" data-testid="sandbox-controls" data-status=status>
-            <span class="badge">"Sandbox: " {label}</span>
+            <span class="badge">{t!("conversation.sandbox", status = label)}</span>
             {action.map(|pause| view! {
                 <button
                     class="btn"
@@ -117,7 +118,7 @@ fn SandboxControls(
                     disabled=move || act.pending().get()
                     on:click=move |_| { act.dispatch(pause); }
                 >
-                    {if pause { "Pause sandbox" } else { "Resume sandbox" }}
+                    {if pause { t!("conversation.pause_sandbox") } else { t!("conversation.resume_sandbox") }}
                 </button>
             })}
             {move || error.get().map(|e| view! { <span class="error-text" role="alert">{e}</span> })}
@@ -166,7 +167,7 @@ fn ConversationView(
     let count = store.event_count;
     view! {
         <div class="conversation-page" data-testid="conversation-page">
-            <section class="chat" aria-label="Conversation">
+            <section class="chat" aria-label=t!("conversation.label")>
                 <header class="chat-header">
                     <h1 data-testid="conversation-heading" title=title>{title}</h1>
                     {sandbox}
@@ -174,7 +175,7 @@ fn ConversationView(
                     <Attention active=attention_active id=summary.id.clone() named=named
                         title=title status=store.status />
                     <span class="muted event-count" data-testid="event-count" data-count=move || count.get().to_string()>
-                        {move || format!("{} events", count.get())}
+                        {move || tn!("conversation.events", count.get())}
                     </span>
                     <ToolsMenu tools=tools />
                 </header>
@@ -183,7 +184,7 @@ fn ConversationView(
                 <ToolsNotice tools=tools />
                 <Composer store=store.clone() tools=tools working_dir=composer_dir />
             </section>
-            <aside class="workspace-aside" aria-label="Workspace">
+            <aside class="workspace-aside" aria-label=t!("workspace.title")>
                 <WorkspacePanel conversation=conv_sig working_dir=dir_sig />
             </aside>
         </div>

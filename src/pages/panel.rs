@@ -5,6 +5,7 @@ use crate::components::workspace::WorkspacePanel;
 use crate::links::{conversation_path, pinned};
 use crate::services::conversation::load;
 use crate::state::backends::use_backends;
+use crate::state::i18n::t;
 use canvas_core::transport::routing::ConversationRef;
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
@@ -27,14 +28,14 @@ pub fn PanelPage() -> impl IntoView {
     view! {
         <section class="page panel-page" data-testid="panel-page">
             <header class="page-header">
-                <h1>{move || loaded.get().and_then(|c| c.title).unwrap_or_else(|| "Workspace".into())}</h1>
+                <h1>{move || loaded.get().and_then(|c| c.title).unwrap_or_else(|| t!("workspace.title"))}</h1>
                 <a class="btn" data-testid="panel-back"
-                    href=move || backends.active.with(|a| pinned(&conversation_path(&id.get()), a))>"Back to the conversation"</a>
+                    href=move || backends.active.with(|a| pinned(&conversation_path(&id.get()), a))>{t!("conversation.back")}</a>
             </header>
             {move || conv.get().and_then(|r| r.as_ref().err().map(|e| view! {
                 <div class="error" role="alert" data-testid="panel-error">
                     <p>{e.user_message()}</p>
-                    <button class="btn" on:click=move |_| conv.refetch()>"Try again"</button>
+                    <button class="btn" on:click=move |_| conv.refetch()>{t!("conversation.try_again")}</button>
                 </div>
             }))}
             <WorkspacePanel conversation=conversation working_dir=working_dir />

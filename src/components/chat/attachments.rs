@@ -5,6 +5,7 @@
 
 use crate::components::icon::{icons, Icon};
 use crate::services::uploads::{self as svc, OnConflict};
+use crate::state::i18n::t;
 use canvas_core::conversations::chat::attachments::{self as rules, AttachmentKind};
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
@@ -122,10 +123,10 @@ pub fn AttachButton(att: Attachments) -> impl IntoView {
         input.set_value("");
     };
     view! {
-        <label class="btn small attach-button" title="Attach files or images (you can also paste or drop them)">
-            "Attach"
+        <label class="btn small attach-button" title=t!("chat.attach.hint")>
+            {t!("chat.attach.button")}
             <input type="file" multiple class="attach-input" data-testid="attach-input"
-                aria-label="Attach files or images" on:change=on_change />
+                aria-label=t!("chat.attach.label") on:change=on_change />
         </label>
     }
 }
@@ -136,7 +137,7 @@ pub fn AttachmentTray(att: Attachments) -> impl IntoView {
     let items = att.items;
     view! {
         <Show when=move || items.with(|i| !i.is_empty())>
-            <ul class="attach-tray" data-testid="attachments" aria-label="Attachments">
+            <ul class="attach-tray" data-testid="attachments" aria-label=t!("chat.attach.list_label")>
                 <For each=move || items.get() key=|p| p.id let:p>
                     {
                         let (id, name) = (p.id, p.name.clone());
@@ -149,7 +150,7 @@ pub fn AttachmentTray(att: Attachments) -> impl IntoView {
                                 }}
                                 <span class="muted attach-size">{rules::human_size(p.size)}</span>
                                 <button type="button" class="btn small attach-remove" data-testid="attachment-remove"
-                                    aria-label=format!("Remove {name}") title="Remove"
+                                    aria-label=t!("chat.attach.remove_named", name = name) title=t!("chat.attach.remove")
                                     on:click=move |_| items.update(|i| i.retain(|x| x.id != id))><Icon icon=icons::REMOVE /></button>
                             </li>
                         }
@@ -174,19 +175,16 @@ pub fn ConflictPrompt(
             let _ = b.focus();
         }
     });
-    let text = format!(
-        "Already in {dir}: {}. Replace, or keep both (the new file gets a numbered name)?",
-        names.join(", ")
-    );
+    let text = t!("chat.attach.conflict", dir = dir, names = names.join(", "));
     view! {
-        <div class="attach-conflict" role="alertdialog" aria-label="File names already taken" data-testid="attach-conflict">
+        <div class="attach-conflict" role="alertdialog" aria-label=t!("chat.attach.conflict_label") data-testid="attach-conflict">
             <p>{text}</p>
             <button type="button" class="btn small" data-testid="conflict-keep-both" node_ref=first
-                on:click=move |_| on_choice.run(Some(OnConflict::KeepBoth))>"Keep both"</button>
+                on:click=move |_| on_choice.run(Some(OnConflict::KeepBoth))>{t!("chat.attach.keep_both")}</button>
             <button type="button" class="btn small" data-testid="conflict-replace"
-                on:click=move |_| on_choice.run(Some(OnConflict::Replace))>"Replace"</button>
+                on:click=move |_| on_choice.run(Some(OnConflict::Replace))>{t!("chat.attach.replace")}</button>
             <button type="button" class="btn small" data-testid="conflict-cancel"
-                on:click=move |_| on_choice.run(None)>"Cancel"</button>
+                on:click=move |_| on_choice.run(None)>{t!("chat.attach.cancel")}</button>
         </div>
     }
 }

@@ -11,6 +11,7 @@ use crate::components::icon::{icons, Icon};
 use crate::platform::notify::{ask_permission, permission, set_sound, sound_on, tell};
 use crate::services::conversation::load;
 use crate::state::backends::use_backends;
+use crate::state::i18n::t;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::unified::UNTITLED;
 use canvas_core::conversations::live::attention::{
@@ -110,7 +111,7 @@ pub fn Attention(
                 sound.set(on);
                 sound_error.set(None);
             }
-            Err(e) => sound_error.set(Some(format!("The sound setting could not be saved: {e}"))),
+            Err(e) => sound_error.set(Some(t!("chat.attention.sound_error", error = e))),
         }
     };
     let hint = move || {
@@ -120,21 +121,21 @@ pub fn Attention(
         } else {
             t
         };
-        format!("Tell me when “{t}” finishes or needs me while this tab is in the background")
+        t!("chat.attention.notify_hint", title = t)
     };
     view! {
         <Show when=can_ask>
             <button class="btn small" data-testid="notify-me" title=hint on:click=move |_| { ask.dispatch(()); }>
-                "Notify me"
+                {t!("chat.attention.notify_me")}
             </button>
         </Show>
         <button class="btn small" data-testid="sound-toggle" aria-pressed=move || sound.get().to_string()
-            title="Play a short sound when a conversation in a background tab finishes or needs you"
+            title=t!("chat.attention.sound_hint")
             on:click=toggle_sound>
             {move || if sound.get() {
-                view! { <Icon icon=icons::SOUND_ON />" Sound on" }
+                view! { <Icon icon=icons::SOUND_ON />" "{t!("chat.attention.sound_on")} }
             } else {
-                view! { <Icon icon=icons::SOUND_OFF />" Sound off" }
+                view! { <Icon icon=icons::SOUND_OFF />" "{t!("chat.attention.sound_off")} }
             }}
         </button>
         <span class="field-error" role="alert" data-testid="sound-error" hidden=move || sound_error.with(Option::is_none)>

@@ -4,6 +4,7 @@
 //! link naming its host, never loaded.
 
 use crate::components::backends::dialog::Dialog;
+use crate::state::i18n::t;
 use canvas_core::backends::launcher::parse_origin;
 use canvas_core::conversations::chat::attachments::is_remote_image;
 use leptos::prelude::*;
@@ -21,22 +22,22 @@ pub fn MessageImages(images: Vec<String>) -> impl IntoView {
                 view! {
                     <a class="msg-image-link" data-testid="message-image-link" href=url
                         target="_blank" rel="noopener noreferrer">
-                        {format!("Image {} on {host} (not loaded)", i + 1)}
+                        {t!("chat.images.remote", number = i + 1, host = host)}
                     </a>
                 }.into_any()
             } else {
                 view! {
                     <button type="button" class="msg-image" data-testid="message-image"
-                        aria-label=format!("Image {} of {count}: enlarge", i + 1)
+                        aria-label=t!("chat.images.enlarge", number = i + 1, count = count)
                         on:click=move |_| open.set(Some(i))>
-                        <img src=url alt=format!("Image {}", i + 1) loading="lazy" />
+                        <img src=url alt=t!("chat.images.alt", number = i + 1) loading="lazy" />
                     </button>
                 }.into_any()
             }).collect_view()}
         </div>
         {move || open.get().and_then(|i| urls.with_value(|u| u.get(i).cloned())).map(|url| untrack(|| view! {
-            <Dialog title="Image" testid="image-viewer" on_close=Callback::new(move |_| open.set(None))>
-                <img class="image-full" src=url alt="The image, full size" />
+            <Dialog title=t!("chat.images.dialog_title") testid="image-viewer" on_close=Callback::new(move |_| open.set(None))>
+                <img class="image-full" src=url alt=t!("chat.images.full_alt") />
             </Dialog>
         }))}
     }

@@ -3,6 +3,7 @@
 
 use super::images::MessageImages;
 use super::markdown::Markdown;
+use crate::state::i18n::{t, tn};
 use canvas_core::conversations::live::events::{EditDiff, ItemKind, ViewItem};
 use leptos::prelude::*;
 
@@ -40,7 +41,7 @@ pub fn TimelineItem(item: ViewItem) -> impl IntoView {
         .into_any(),
         ItemKind::Thought { text } => view! {
             <details class="card thought" open=true>
-                <summary>"Thought"</summary>
+                <summary>{t!("chat.items.thought")}</summary>
                 <Markdown text=text />
             </details>
         }
@@ -70,7 +71,7 @@ pub fn TimelineItem(item: ViewItem) -> impl IntoView {
         } => tool_card(tool, summary, output, is_error, running, images),
         ItemKind::Finish { message } => view! {
             <div class="card finish" data-testid="finish-message">
-                <div class="card-head"><span class="card-title">"Finished"</span></div>
+                <div class="card-head"><span class="card-title">{t!("chat.items.finished")}</span></div>
                 <Markdown text=message />
             </div>
         }
@@ -83,13 +84,13 @@ pub fn TimelineItem(item: ViewItem) -> impl IntoView {
         }
         .into_any(),
         ItemKind::Rejected { reason, .. } => view! {
-            <div class="card rejected"><span class="card-title">"Rejected"</span>" "{reason}</div>
+            <div class="card rejected"><span class="card-title">{t!("chat.items.rejected")}</span>" "{reason}</div>
         }
         .into_any(),
-        ItemKind::Paused => view! { <div class="divider">"Paused"</div> }.into_any(),
+        ItemKind::Paused => view! { <div class="divider">{t!("chat.items.paused")}</div> }.into_any(),
         ItemKind::Condensation { summary, forgotten } => view! {
             <details class="card condensation">
-                <summary>{format!("History condensed ({forgotten} events)")}</summary>
+                <summary>{tn!("chat.items.condensed", forgotten)}</summary>
                 {summary.map(|s| view! { <Markdown text=s /> })}
             </details>
         }
@@ -103,7 +104,7 @@ pub fn TimelineItem(item: ViewItem) -> impl IntoView {
             view! {
                 <details class="card generic" data-testid="generic-item">
                     <summary>
-                        <span class="card-title">{if kind.is_empty() { "Event".to_string() } else { kind }}</span>
+                        <span class="card-title">{if kind.is_empty() { t!("chat.items.event") } else { kind }}</span>
                         " "<span class="muted">{summary}</span>
                     </summary>
                     <pre class="output">{pretty}</pre>
@@ -129,15 +130,15 @@ fn terminal_card(
     let exit = exit_code.map(|c| {
         view! {
             <span class="exit-code" class:bad=c != 0 data-testid="exit-code">
-                {format!("exit {c}")}
+                {t!("chat.items.exit", code = c)}
             </span>
         }
     });
     view! {
         <div class="card terminal" data-testid="terminal-action">
             <div class="card-head">
-                <span class="card-title">"Terminal"</span>
-                {running.then(|| view! { <span class="spinner" aria-label="running">"running…"</span> })}
+                <span class="card-title">{t!("chat.items.terminal")}</span>
+                {running.then(|| view! { <span class="spinner" aria-label=t!("chat.items.running_label")>{t!("chat.items.running")}</span> })}
                 {exit}
             </div>
             <pre class="command" data-testid="terminal-command"><code>{format!("$ {command}")}</code></pre>
@@ -161,7 +162,7 @@ fn file_edit_card(
         <details class="card file-edit" class:is-error=is_error data-testid="file-edit">
             <summary>
                 <span class="card-title">{format!("{command} {path}")}</span>
-                {running.then(|| view! { <span class="spinner">"running…"</span> })}
+                {running.then(|| view! { <span class="spinner">{t!("chat.items.running")}</span> })}
             </summary>
             {summary.map(|s| view! { <p class="muted">{s}</p> })}
             {diff.map(|d| view! {
@@ -190,7 +191,7 @@ fn tool_card(
         <details class="card tool" class:is-error=is_error open=shown>
             <summary>
                 <span class="card-title">{tool}</span>" "<span class="muted">{summary}</span>
-                {running.then(|| view! { <span class="spinner">"running…"</span> })}
+                {running.then(|| view! { <span class="spinner">{t!("chat.items.running")}</span> })}
             </summary>
             {output.map(|o| view! { <pre class="output">{o}</pre> })}
             {shown.then(|| view! { <MessageImages images=images /> })}

@@ -4,6 +4,7 @@
 //! safe highlighter as the file viewer (spans with classes, never HTML), diffs line by line,
 //! with the language and a "Copy" button above them (issue #15).
 
+use crate::state::i18n::t;
 use canvas_core::markdown::{self, Align, Block, Inline, ListItem};
 use canvas_core::workspace::highlight::{diff_line_class, highlight, is_diff_fence, Language};
 use leptos::prelude::*;
@@ -85,7 +86,7 @@ fn block(b: Block) -> AnyView {
 
 fn list_item(li: ListItem) -> impl IntoView {
     let check = li.checked.map(|c| {
-        view! { <input type="checkbox" disabled=true checked=c aria-label="task" /> }
+        view! { <input type="checkbox" disabled=true checked=c aria-label=t!("chat.markdown.task") /> }
     });
     view! { <li>{check}{blocks(li.blocks)}</li> }
 }
@@ -130,15 +131,14 @@ fn CodeBlock(language: String, code: String) -> impl IntoView {
     let diff = is_diff_fence(&language);
     let lang = Language::from_fence(&language);
     let label = if diff {
-        "Diff".to_string()
+        t!("chat.markdown.diff")
     } else if lang != Language::Plain {
         lang.name().to_string()
     } else {
         language
             .split_whitespace()
             .next()
-            .unwrap_or("Text")
-            .to_string()
+            .map_or_else(|| t!("chat.markdown.text"), str::to_string)
     };
     let body = if diff {
         code.split_inclusive('\n')
@@ -183,11 +183,11 @@ fn CodeBlock(language: String, code: String) -> impl IntoView {
             <div class="code-head">
                 <span class="code-lang" data-testid="code-language">{label}</span>
                 <button type="button" class="btn small code-copy" data-testid="code-copy"
-                    aria-label="Copy the code" on:click=move |_| { copy.dispatch(()); }>
+                    aria-label=t!("chat.markdown.copy_label") on:click=move |_| { copy.dispatch(()); }>
                     {move || match state.get() {
-                        None => "Copy".to_string(),
-                        Some(Ok(())) => "Copied".to_string(),
-                        Some(Err(e)) => format!("Could not copy: {e}"),
+                        None => t!("chat.markdown.copy"),
+                        Some(Ok(())) => t!("chat.markdown.copied"),
+                        Some(Err(e)) => t!("chat.markdown.copy_failed", error = e),
                     }}
                 </button>
             </div>

@@ -5,6 +5,7 @@
 use crate::components::chat::tools::{ConversationTools, ToolOp};
 use crate::services::conversation_tools::profile_choices;
 use crate::state::backends::use_backends;
+use crate::state::i18n::t;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::settings::profiles::ProfileInfo;
 use leptos::html;
@@ -39,13 +40,13 @@ pub fn ModelPicker(tools: ConversationTools, active: ActiveBackend) -> impl Into
     view! {
         <Show when=move || profiles.with(|p| !p.is_empty())>
             <select class="model-picker" data-testid="model-picker" node_ref=select
-                aria-label="Switch the LLM profile of this conversation"
-                title="Switch the LLM profile (from the next step on)"
+                aria-label=t!("chat.model.switch_label")
+                title=t!("chat.model.switch_hint")
                 data-model=move || model.get().unwrap_or_default()
                 disabled=move || busy.get()
                 on:change=on_change>
                 <option value="" selected>
-                    {move || model.get().map_or_else(|| "Model…".to_string(), |m| format!("Model: {m}"))}
+                    {move || model.get().map_or_else(|| t!("chat.model.choose"), |m| t!("chat.model.current", model = m))}
                 </option>
                 <For each=move || profiles.get() key=|p| p.name.clone() let:p>
                     <option value=p.name.clone() data-testid="model-option">

@@ -8,6 +8,7 @@ use crate::components::countdown::Countdown;
 use crate::platform::listen::on_window_event;
 use crate::services::conversation_tools::usage as usage_now;
 use crate::state::events::{Control, ConversationStore, Link};
+use crate::state::i18n::t;
 use canvas_core::conversations::live::events::{ExecutionStatus, PendingAction};
 use canvas_core::conversations::live::usage::{dollars, tokens, LlmUsage, Usage};
 use canvas_core::conversations::live::{confirm_key, controls, status_label, ConfirmKey, Controls};
@@ -79,7 +80,7 @@ pub fn StatusBar(store: ConversationStore, tools: ConversationTools) -> impl Int
             {move || usage.get().map(|u| if usage_detail.with(Option::is_some) {
                 view! {
                     <button type="button" class="usage usage-btn" data-testid="usage" aria-haspopup="dialog"
-                        title="Usage per LLM" on:click=move |_| {
+                        title=t!("chat.usage.per_llm") on:click=move |_| {
                             usage_open.set(true);
                             refresh_usage.dispatch(());
                         }>{u}</button>
@@ -89,21 +90,21 @@ pub fn StatusBar(store: ConversationStore, tools: ConversationTools) -> impl Int
             })}
             <span class="spacer"></span>
             {move || confirm_mode.get().map(|on| view! {
-                <label class="confirm-mode" title="Ask before each action the agent takes">
+                <label class="confirm-mode" title=t!("chat.status.confirm_mode_hint")>
                     <input type="checkbox" data-testid="confirm-mode" prop:checked=on
                         disabled=move || tools_busy.get()
                         on:change=move |ev| tools.run(ToolOp::ConfirmMode(event_target_checked(&ev))) />
-                    " Ask before actions"
+                    " "{t!("chat.status.confirm_mode")}
                 </label>
             })}
             <Show when=move || c.get().run>
-                <button class="btn small" data-testid="run" disabled=busy on:click=move |_| { act.dispatch(Control::Run); }>"Run"</button>
+                <button class="btn small" data-testid="run" disabled=busy on:click=move |_| { act.dispatch(Control::Run); }>{t!("chat.status.run")}</button>
             </Show>
             <Show when=move || c.get().pause>
-                <button class="btn small" data-testid="pause" disabled=busy on:click=move |_| { act.dispatch(Control::Pause); }>"Pause"</button>
+                <button class="btn small" data-testid="pause" disabled=busy on:click=move |_| { act.dispatch(Control::Pause); }>{t!("chat.status.pause")}</button>
             </Show>
             <Show when=move || c.get().interrupt>
-                <button class="btn small" data-testid="interrupt" disabled=busy on:click=move |_| { act.dispatch(Control::Interrupt); }>"Interrupt"</button>
+                <button class="btn small" data-testid="interrupt" disabled=busy on:click=move |_| { act.dispatch(Control::Interrupt); }>{t!("chat.status.interrupt")}</button>
             </Show>
             {move || error().map(|e| view! { <span class="control-error" role="alert">{e}</span> })}
         </div>
@@ -128,16 +129,16 @@ fn LinkStatus(store: ConversationStore) -> impl IntoView {
         Link::Failed(_) => "failed",
     };
     let link_text = move || match link.get() {
-        Link::Idle | Link::Connecting => "Connecting…".to_string(),
-        Link::Open => "Live".to_string(),
-        Link::Reconnecting { .. } => "Reconnecting…".to_string(),
+        Link::Idle | Link::Connecting => t!("chat.status.connecting"),
+        Link::Open => t!("chat.status.live"),
+        Link::Reconnecting { .. } => t!("chat.status.reconnecting"),
         Link::Failed(m) => m,
     };
     // The countdown ticks outside the live region (a screen reader hears the state once).
     let next_try = move || match link.get() {
         Link::Reconnecting { until_ms } => Some(view! {
             <span class="muted" data-testid="reconnect-countdown">
-                "next try in " <Countdown until_ms=until_ms />
+                {t!("chat.status.next_try")}" " <Countdown until_ms=until_ms />
             </span>
         }),
         _ => None,
@@ -149,7 +150,7 @@ fn LinkStatus(store: ConversationStore) -> impl IntoView {
         {next_try}
         {move || matches!(link.get(), Link::Failed(_) | Link::Reconnecting { .. }).then(|| {
             let st = store.clone();
-            view! { <button class="btn small" data-testid="retry-now" on:click=move |_| st.reconnect_now()>"Retry now"</button> }
+            view! { <button class="btn small" data-testid="retry-now" on:click=move |_| st.reconnect_now()>{t!("chat.status.retry_now")}</button> }
         })}
     }
 }
@@ -185,22 +186,22 @@ fn confirm_bar(
 ) -> impl IntoView {
     view! {
         <div class="confirm-bar" data-testid="confirm-bar" role="alert">
-            <span>"The agent wants to run:"</span>
+            <span>{t!("chat.confirm.wants_to_run")}</span>
             <ul>
                 {move || pending.get().into_iter().map(|p| view! {
-                    <li data-testid="pending-action" data-action-id=p.action_id><code>{p.summary}</code>" "<span class="muted">{format!("risk: {}", p.security_risk)}</span></li>
+                    <li data-testid="pending-action" data-action-id=p.action_id><code>{p.summary}</code>" "<span class="muted">{t!("chat.confirm.risk", risk = p.security_risk)}</span></li>
                 }).collect_view()}
             </ul>
             <button class="btn primary small" data-testid="approve" disabled=busy
                 aria-keyshortcuts="Control+Enter Meta+Enter" title="⌘/Ctrl+Enter"
-                on:click=move |_| { act.dispatch(Control::Approve); }>"Approve"</button>
-            <input class="reject-reason" data-testid="reject-reason" aria-label="Reason for rejecting (optional)"
-                placeholder="Reason (optional)" prop:value=move || reason.get()
+                on:click=move |_| { act.dispatch(Control::Approve); }>{t!("chat.confirm.approve")}</button>
+            <input class="reject-reason" data-testid="reject-reason" aria-label=t!("chat.confirm.reason_label")
+                placeholder=t!("chat.confirm.reason_placeholder") prop:value=move || reason.get()
                 on:input=move |ev| reason.set(event_target_value(&ev)) />
             <button class="btn small" data-testid="reject" disabled=busy
                 aria-keyshortcuts="Control+Shift+Backspace Meta+Shift+Backspace" title="⌘/Ctrl+Shift+Backspace"
-                on:click=move |_| { act.dispatch(Control::Reject); }>"Reject"</button>
-            <span class="muted confirm-keys">"⌘/Ctrl+Enter approves · ⌘/Ctrl+Shift+⌫ rejects"</span>
+                on:click=move |_| { act.dispatch(Control::Reject); }>{t!("chat.confirm.reject")}</button>
+            <span class="muted confirm-keys">{t!("chat.confirm.keys")}</span>
         </div>
     }
 }
@@ -211,7 +212,7 @@ fn UsageDialog(usage: RwSignal<Option<Usage>>, on_close: Callback<()>) -> impl I
     let row = |u: LlmUsage, total: bool| {
         view! {
             <tr data-testid="usage-row" data-usage-id=u.usage_id.clone() class:total=total>
-                <th scope="row">{if total { "Total".to_string() } else { u.usage_id.clone() }}</th>
+                <th scope="row">{if total { t!("chat.usage.total") } else { u.usage_id.clone() }}</th>
                 <td>{u.model}</td>
                 <td class="num">{tokens(u.prompt_tokens)}</td>
                 <td class="num">{tokens(u.completion_tokens)}</td>
@@ -222,12 +223,12 @@ fn UsageDialog(usage: RwSignal<Option<Usage>>, on_close: Callback<()>) -> impl I
         }
     };
     view! {
-        <Dialog title="Usage" testid="usage-dialog" on_close=on_close>
+        <Dialog title=t!("chat.usage.title") testid="usage-dialog" on_close=on_close>
             <table class="usage-table">
                 <thead><tr>
-                    <th scope="col">"LLM"</th><th scope="col">"Model"</th><th scope="col">"Input tokens"</th>
-                    <th scope="col">"Output tokens"</th><th scope="col">"Cache reads"</th>
-                    <th scope="col">"Cache writes"</th><th scope="col">"Cost"</th>
+                    <th scope="col">{t!("chat.usage.llm")}</th><th scope="col">{t!("chat.usage.model")}</th><th scope="col">{t!("chat.usage.input_tokens")}</th>
+                    <th scope="col">{t!("chat.usage.output_tokens")}</th><th scope="col">{t!("chat.usage.cache_reads")}</th>
+                    <th scope="col">{t!("chat.usage.cache_writes")}</th><th scope="col">{t!("chat.usage.cost")}</th>
                 </tr></thead>
                 <tbody>
                     {move || usage.get().map(|u| {
@@ -236,7 +237,7 @@ fn UsageDialog(usage: RwSignal<Option<Usage>>, on_close: Callback<()>) -> impl I
                     })}
                 </tbody>
             </table>
-            <p class="muted">"Counted by the server for this conversation; updated as the agent works."</p>
+            <p class="muted">{t!("chat.usage.note")}</p>
         </Dialog>
     }
 }

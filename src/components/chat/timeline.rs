@@ -10,6 +10,7 @@ use super::model_picker::SwitchMarkers;
 use super::tools::ConversationTools;
 use crate::components::icon::{icons, Icon};
 use crate::state::events::{ConversationStore, History, Row};
+use crate::state::i18n::t;
 use canvas_core::conversations::live::window::{scroll_step, Window};
 use canvas_core::conversations::live::{at_bottom, at_top};
 use leptos::html::Div;
@@ -102,7 +103,7 @@ pub fn Timeline(store: ConversationStore, tools: ConversationTools) -> impl Into
             </ol>
         </div>
         <Show when=move || !follow.get()>
-            <button class="btn jump-latest" data-testid="jump-latest" on:click=jump>"Jump to latest"<Icon icon=icons::LATEST /></button>
+            <button class="btn jump-latest" data-testid="jump-latest" on:click=jump>{t!("chat.timeline.jump_latest")}<Icon icon=icons::LATEST /></button>
         </Show>
     }
 }
@@ -159,13 +160,15 @@ fn keep_scroll(
 /// outside the window.
 fn history_note(history: History, more_above: bool) -> Option<AnyView> {
     match history {
-        History::Loading => Some(view! { <p class="loading">"Loading history…"</p> }.into_any()),
+        History::Loading => {
+            Some(view! { <p class="loading">{t!("chat.timeline.loading_history")}</p> }.into_any())
+        }
         History::LoadingOlder => {
-            Some(view! { <p class="loading">"Loading older events…"</p> }.into_any())
+            Some(view! { <p class="loading">{t!("chat.timeline.loading_older")}</p> }.into_any())
         }
         History::Ready { has_older } if has_older || more_above => Some(
             view! {
-                <p class="muted older-hint">"Scroll up for older events"</p>
+                <p class="muted older-hint">{t!("chat.timeline.older_hint")}</p>
             }
             .into_any(),
         ),

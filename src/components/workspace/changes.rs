@@ -6,6 +6,7 @@ use super::{InlineError, PanelProps};
 use crate::platform::time::every;
 use crate::services::workspace;
 use crate::state::backends::use_backends;
+use crate::state::i18n::t;
 use crate::state::workspace::ConvWorkspace;
 use crate::state::workspace::DiffMode;
 use canvas_core::agent_server::dto::{Commit, GitChange};
@@ -46,8 +47,8 @@ pub(crate) fn ChangesTab(props: PanelProps) -> impl IntoView {
                 RepoPlace::NotARepository => Some(
                     view! {
                         <p class="ws-note" role="note" data-testid="not-a-repository">
-                            "Not a git repository: " <code>{dir}</code>
-                            ". Changes and commits show here once it is one (e.g. after git init)."
+                            {t!("workspace.changes.not_repo_before")}" " <code>{dir}</code>
+                            {t!("workspace.changes.not_repo_after")}
                         </p>
                     }
                     .into_any(),
@@ -56,8 +57,8 @@ pub(crate) fn ChangesTab(props: PanelProps) -> impl IntoView {
                     let shown = toplevel.clone();
                     Some(view! {
                         <p class="ws-note" role="note" data-testid="repo-parent" data-toplevel=toplevel>
-                            "This folder is not a repository of its own: it lies inside the git repository at "
-                            <code>{shown}</code> ". The changes and commits below are that repository's."
+                            {t!("workspace.changes.inside_repo_before")}" "
+                            <code>{shown}</code> {t!("workspace.changes.inside_repo_after")}
                         </p>
                     }.into_any())
                 }
@@ -76,13 +77,13 @@ pub(crate) fn ChangesTab(props: PanelProps) -> impl IntoView {
         Suspend::new(async move {
             match changes.await {
                 Ok(list) if list.is_empty() => view! {
-                    <p class="ws-muted" data-testid="changes-empty">"No changes."</p>
+                    <p class="ws-muted" data-testid="changes-empty">{t!("workspace.changes.none")}</p>
                 }
                 .into_any(),
                 Ok(list) => {
                     let selected = ws.selected_change.get();
                     view! {
-                        <ul class="ws-changes" data-testid="changes-list" aria-label="Changed files">
+                        <ul class="ws-changes" data-testid="changes-list" aria-label=t!("workspace.changes.list_label")>
                             {list.into_iter().map(|ch| change_row(ch, selected.as_deref(), ws)).collect_view()}
                         </ul>
                     }
@@ -99,19 +100,19 @@ pub(crate) fn ChangesTab(props: PanelProps) -> impl IntoView {
     view! {
         <div class="ws-changes-tab" data-testid="changes-tab">
             <div class="ws-toolbar">
-                <button class="btn small" data-testid="changes-refresh" on:click=move |_| { changes.refetch(); commits.refetch(); }>"Refresh"</button>
-                <span class="ws-muted">{format!("Repository: {}", if repo.is_empty() { "(unknown)" } else { repo.as_str() })}</span>
+                <button class="btn small" data-testid="changes-refresh" on:click=move |_| { changes.refetch(); commits.refetch(); }>{t!("workspace.refresh")}</button>
+                <span class="ws-muted">{t!("workspace.changes.repository", repo = if repo.is_empty() { t!("workspace.changes.unknown_repo") } else { repo.clone() })}</span>
             </div>
             <Suspense>{place_note}</Suspense>
-            <Transition fallback=|| view! { <p class="ws-muted">"Loading changes…"</p> }>{list}</Transition>
+            <Transition fallback=|| view! { <p class="ws-muted">{t!("workspace.changes.loading")}</p> }>{list}</Transition>
             {move || ws.selected_change.get().map(|p| view! { <Diff conv=conv_d.clone() repo=repo_d.clone() rel=p mode=ws.diff_mode /> })}
-            <h3 class="ws-h">"Commits"</h3>
-            <Transition fallback=|| view! { <p class="ws-muted">"Loading commits…"</p> }>
+            <h3 class="ws-h">{t!("workspace.changes.commits")}</h3>
+            <Transition fallback=|| view! { <p class="ws-muted">{t!("workspace.changes.loading_commits")}</p> }>
                 {move || {
                     let (conv_k, repo_k) = (conv_k.clone(), repo_k.clone());
                     Suspend::new(async move {
                     match commits.await {
-                        Ok(page) if page.commits.is_empty() => view! { <p class="ws-muted">"No commits."</p> }.into_any(),
+                        Ok(page) if page.commits.is_empty() => view! { <p class="ws-muted">{t!("workspace.changes.no_commits")}</p> }.into_any(),
                         Ok(page) => view! {
                             <ul class="ws-commits" data-testid="commits-list">
                                 {page.commits.into_iter().map(|c| commit_row(c, ws, &conv_k, &repo_k)).collect_view()}
@@ -175,7 +176,7 @@ fn CommitFiles(conv: ConversationRef, repo: String, sha: String) -> impl IntoVie
         async move { workspace::commit_files(backends, &active, &conv, &repo, &sha).await }
     });
     view! {
-        <Transition fallback=|| view! { <p class="ws-muted">"Loading…"</p> }>
+        <Transition fallback=|| view! { <p class="ws-muted">{t!("workspace.loading_short")}</p> }>
             {move || Suspend::new(async move {
                 match files.await {
                     Ok(list) => view! {
@@ -214,23 +215,23 @@ fn Diff(
         async move { workspace::diff(backends, &active, &conv, &abs).await }
     });
     view! {
-        <section class="ws-diff" data-testid="diff-view" aria-label=format!("Diff of {rel}")>
+        <section class="ws-diff" data-testid="diff-view" aria-label=t!("workspace.diff.label", path = rel)>
             <header class="ws-viewer-head">
                 <code>{rel.clone()}</code>
-                <div class="ws-seg" role="group" aria-label="Diff layout">
+                <div class="ws-seg" role="group" aria-label=t!("workspace.diff.layout")>
                     <button class="btn small" data-testid="diff-unified" aria-pressed=move || (mode.get() == DiffMode::Unified).to_string()
-                        on:click=move |_| mode.set(DiffMode::Unified)>"Unified"</button>
+                        on:click=move |_| mode.set(DiffMode::Unified)>{t!("workspace.diff.unified")}</button>
                     <button class="btn small" data-testid="diff-split" aria-pressed=move || (mode.get() == DiffMode::SideBySide).to_string()
-                        on:click=move |_| mode.set(DiffMode::SideBySide)>"Side by side"</button>
+                        on:click=move |_| mode.set(DiffMode::SideBySide)>{t!("workspace.diff.side_by_side")}</button>
                 </div>
             </header>
-            <Transition fallback=|| view! { <p class="ws-muted">"Loading the diff…"</p> }>
+            <Transition fallback=|| view! { <p class="ws-muted">{t!("workspace.diff.loading")}</p> }>
                 {move || Suspend::new(async move {
                     match diff.await {
                         Ok(d) => {
                             let lines = diff_lines(d.original.as_deref(), d.modified.as_deref());
                             if lines.iter().all(|l| l.kind == canvas_core::workspace::diff::LineKind::Same) {
-                                return view! { <p class="ws-muted" data-testid="diff-none">"No differences."</p> }.into_any();
+                                return view! { <p class="ws-muted" data-testid="diff-none">{t!("workspace.diff.none")}</p> }.into_any();
                             }
                             let l2 = lines.clone();
                             (move || match mode.get() {

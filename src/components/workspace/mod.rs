@@ -8,6 +8,7 @@ mod terminal;
 
 use crate::components::icon::{icons, Icon};
 use crate::state::backends::use_backends;
+use crate::state::i18n::t;
 use crate::state::workspace::{use_workspace, ConvWorkspace, Tab, MAX_WIDTH, MIN_WIDTH};
 use canvas_core::transport::routing::ConversationRef;
 use leptos::prelude::*;
@@ -51,7 +52,7 @@ pub fn WorkspacePanel(
 
     let body = move || {
         let Some(conv) = conversation.get() else {
-            return view! { <p class="ws-muted" data-testid="workspace-loading">"Loading the workspace…"</p> }
+            return view! { <p class="ws-muted" data-testid="workspace-loading">{t!("workspace.loading")}</p> }
                 .into_any();
         };
         let scope = backends.active.with(|a| a.cache_scope());
@@ -87,14 +88,14 @@ pub fn WorkspacePanel(
             class="workspace-panel"
             class:collapsed=move || collapsed.get()
             data-testid="workspace-panel"
-            aria-label="Workspace"
+            aria-label=t!("workspace.title")
             style:width=move || if collapsed.get() { None } else { Some(format!("{}px", width.get())) }
         >
             <div
                 class="ws-resize"
                 role="separator"
                 aria-orientation="vertical"
-                aria-label="Resize the workspace panel"
+                aria-label=t!("workspace.resize")
                 aria-valuemin=MIN_WIDTH
                 aria-valuemax=MAX_WIDTH
                 aria-valuenow=move || width.get()
@@ -124,13 +125,13 @@ pub fn WorkspacePanel(
                     class="btn ws-collapse"
                     data-testid="workspace-collapse"
                     aria-expanded=move || (!collapsed.get()).to_string()
-                    aria-label=move || if collapsed.get() { "Show the workspace panel" } else { "Hide the workspace panel" }
+                    aria-label=move || if collapsed.get() { t!("workspace.show_panel") } else { t!("workspace.hide_panel") }
                     on:click=move |_| collapsed.update(|c| *c = !*c)
                 >
                     {move || if collapsed.get() {
-                        view! { <Icon icon=icons::PANEL_SHOW />"Workspace" }.into_any()
+                        view! { <Icon icon=icons::PANEL_SHOW />{t!("workspace.title")} }.into_any()
                     } else {
-                        view! { <Icon icon=icons::PANEL_HIDE />"Hide" }.into_any()
+                        view! { <Icon icon=icons::PANEL_HIDE />{t!("workspace.hide")} }.into_any()
                     }}
                 </button>
                 <div class="ws-content" hidden=move || collapsed.get()>
@@ -138,6 +139,15 @@ pub fn WorkspacePanel(
                 </div>
             </div>
         </aside>
+    }
+}
+
+/// A tab's name in the page's language.
+fn tab_label(tab: Tab) -> String {
+    match tab {
+        Tab::Terminal => t!("workspace.tab.terminal"),
+        Tab::Files => t!("workspace.tab.files"),
+        Tab::Changes => t!("workspace.tab.changes"),
     }
 }
 
@@ -181,7 +191,7 @@ fn PanelBody(props: PanelProps) -> impl IntoView {
                     tabindex=move || if tab.get() == t { "0" } else { "-1" }
                     on:click=move |_| tab.set(t)
                 >
-                    {t.label()}
+                    {tab_label(t)}
                 </button>
             }
         })
@@ -190,7 +200,7 @@ fn PanelBody(props: PanelProps) -> impl IntoView {
     let p2 = props.clone();
     let p3 = props;
     view! {
-        <div class="ws-tabs" role="tablist" aria-label="Workspace tabs" on:keydown=on_key>
+        <div class="ws-tabs" role="tablist" aria-label=t!("workspace.tabs") on:keydown=on_key>
             {tabs}
         </div>
         // Each tab is mounted only while selected; its state lives in the store.

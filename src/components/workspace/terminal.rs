@@ -5,6 +5,7 @@
 use super::{InlineError, PanelProps};
 use crate::services::terminal::{agent_terminal, start, stop};
 use crate::state::backends::use_backends;
+use crate::state::i18n::t;
 use canvas_core::transport::routing::ConversationRef;
 use canvas_core::workspace::terminal::{exit_label, parse_timeout};
 use leptos::prelude::*;
@@ -39,7 +40,10 @@ pub(crate) fn TerminalTab(props: PanelProps) -> impl IntoView {
             ws.input.set(text);
         }
     };
-    let cwd_label = root.clone().unwrap_or_else(|| "the workspace".into());
+    let run_placeholder = match &root {
+        Some(dir) => t!("workspace.terminal.placeholder_dir", dir = dir),
+        None => t!("workspace.terminal.placeholder"),
+    };
     let runs = move || {
         let c2 = c2.clone();
         ws.runs
@@ -51,7 +55,7 @@ pub(crate) fn TerminalTab(props: PanelProps) -> impl IntoView {
                 let c = c2.clone();
                 let exit = r.output.exit_code;
                 let label = match (r.running, exit) {
-                    (false, None) => "no exit code".to_string(),
+                    (false, None) => t!("workspace.terminal.no_exit_code"),
                     (running, exit) => exit_label(if running { None } else { exit }),
                 };
                 let stdout = r.output.stdout();
@@ -68,8 +72,8 @@ pub(crate) fn TerminalTab(props: PanelProps) -> impl IntoView {
                             >{label}</span>
                             {r.running.then(|| view! {
                                 <button class="btn small" data-testid="terminal-stop"
-                                    aria-label="Stop this command"
-                                    on:click=move |_| stop(backends, c.clone(), ws, seq)>"Stop"</button>
+                                    aria-label=t!("workspace.terminal.stop_label")
+                                    on:click=move |_| stop(backends, c.clone(), ws, seq)>{t!("workspace.terminal.stop")}</button>
                             })}
                         </div>
                         <pre class="ws-output" data-testid="terminal-output">{stdout}</pre>
@@ -85,20 +89,20 @@ pub(crate) fn TerminalTab(props: PanelProps) -> impl IntoView {
     view! {
         <div class="ws-terminal" data-testid="terminal-tab">
             <form class="ws-term-form" on:submit=submit>
-                <label class="ws-sr" for="ws-term-input">"Command"</label>
+                <label class="ws-sr" for="ws-term-input">{t!("workspace.terminal.command")}</label>
                 <input
                     id="ws-term-input"
                     class="ws-term-input"
                     data-testid="terminal-input"
                     autocomplete="off"
                     spellcheck="false"
-                    placeholder=format!("Run a command in {cwd_label}")
+                    placeholder=run_placeholder
                     prop:value=move || ws.input.get()
                     on:input=move |ev| ws.input.set(event_target_value(&ev))
                     on:keydown=on_key
                 />
                 <label class="ws-timeout">
-                    "Timeout (s)"
+                    {t!("workspace.terminal.timeout")}
                     <input
                         class="ws-timeout-input"
                         data-testid="terminal-timeout"
@@ -108,7 +112,7 @@ pub(crate) fn TerminalTab(props: PanelProps) -> impl IntoView {
                         on:input=move |ev| ws.timeout.set(event_target_value(&ev))
                     />
                 </label>
-                <button class="btn primary" type="submit" data-testid="terminal-run-button">"Run"</button>
+                <button class="btn primary" type="submit" data-testid="terminal-run-button">{t!("workspace.terminal.run")}</button>
             </form>
             {move || timeout_error.get().map(|e| view! { <InlineError message=e testid="terminal-timeout-error" /> })}
             <ol class="ws-runs" aria-live="polite">{runs}</ol>
@@ -138,12 +142,12 @@ fn AgentCommands(conv: ConversationRef) -> impl IntoView {
             let el: web_sys::HtmlDetailsElement = event_target(&ev);
             open.set(el.open());
         }>
-            <summary>"The agent's commands"</summary>
-            <button class="btn small" on:click=move |_| events.refetch() aria-label="Refresh the agent's commands">"Refresh"</button>
-            <Transition fallback=|| view! { <p class="ws-muted">"Loading…"</p> }>
+            <summary>{t!("workspace.terminal.agent_commands")}</summary>
+            <button class="btn small" on:click=move |_| events.refetch() aria-label=t!("workspace.terminal.refresh_agent_label")>{t!("workspace.refresh")}</button>
+            <Transition fallback=|| view! { <p class="ws-muted">{t!("workspace.loading_short")}</p> }>
                 {move || Suspend::new(async move {
                     match events.await {
-                        Ok(list) if list.is_empty() => view! { <p class="ws-muted">"The agent has not run any command yet."</p> }.into_any(),
+                        Ok(list) if list.is_empty() => view! { <p class="ws-muted">{t!("workspace.terminal.agent_none")}</p> }.into_any(),
                         Ok(list) => view! {
                             <ol class="ws-runs">
                                 {list.into_iter().rev().map(|c| view! {

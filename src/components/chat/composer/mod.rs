@@ -12,6 +12,7 @@ use crate::links::{pinned, use_go};
 use crate::services::uploads::{max_upload_bytes, OnConflict};
 use crate::state::backends::use_backends;
 use crate::state::events::ConversationStore;
+use crate::state::i18n::t;
 use canvas_core::conversations::chat::slash::{self, Parsed};
 use canvas_core::conversations::live::{composer_key, message_to_send, ComposerKey};
 use leptos::prelude::*;
@@ -31,8 +32,8 @@ pub fn MessageBox(
     on_send: Callback<()>,
     #[prop(into)] class: String,
     testid: &'static str,
-    label: &'static str,
-    placeholder: &'static str,
+    #[prop(into)] label: String,
+    #[prop(into)] placeholder: String,
     rows: &'static str,
     /// Sees each key first; `true` = handled (e.g. by the `/` menu).
     #[prop(optional)]
@@ -162,8 +163,8 @@ pub fn Composer(
             on:drop=on_drop>
             {move || suggestions.get().map(|items| slash_menu_view(items, selected, choose))}
             <MessageBox draft=draft on_send=submit
-                class="composer-input" testid="composer-input" label="Message the agent"
-                placeholder="Message the agent (Enter to send, Shift+Enter for a new line, / for commands)" rows="2"
+                class="composer-input" testid="composer-input" label=t!("chat.composer.label")
+                placeholder=t!("chat.composer.placeholder") rows="2"
                 on_key=on_key node_ref=input
                 attr:aria-autocomplete="list"
                 // Only while the menu is there (an id that names nothing is an error).
@@ -174,7 +175,7 @@ pub fn Composer(
             />
             <button class="btn primary" type="submit" data-testid="composer-send"
                 disabled=move || send.pending().get() || busy.get()>
-                "Send"
+                {t!("chat.composer.send")}
             </button>
             <div class="composer-bar">
                 <AttachButton att=att />

@@ -3,6 +3,7 @@
 
 use crate::services::skills::slash_triggers;
 use crate::state::backends::BackendsCtx;
+use crate::state::i18n::t;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::conversations::chat::slash::{self, Suggestion};
 use leptos::prelude::*;
@@ -131,7 +132,7 @@ pub(super) fn slash_menu_view(
     choose: impl Fn(usize) + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
     view! {
-        <ul class="slash-menu" role="listbox" id="slash-menu" data-testid="slash-menu" aria-label="Commands">
+        <ul class="slash-menu" role="listbox" id="slash-menu" data-testid="slash-menu" aria-label=t!("chat.slash.commands")>
             {items.into_iter().enumerate().map(|(i, s)| view! {
                 <li role="option" id=format!("slash-option-{i}") data-testid="slash-option"
                     data-insert=s.insert.clone()

@@ -8,6 +8,7 @@ use crate::platform::storage::WebStorage;
 use crate::services::conversation_tools as svc;
 use crate::state::backends::BackendsCtx;
 use crate::state::events::Row;
+use crate::state::i18n::t;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::ConversationRef;
 use canvas_core::conversations::chat::llm_switches::{self, LlmSwitch};
@@ -40,13 +41,13 @@ pub enum ToolOp {
 impl ToolOp {
     fn busy_text(&self) -> String {
         match self {
-            ToolOp::Export(_) => "Exporting the transcript…".into(),
-            ToolOp::Trajectory => "Downloading the trajectory…".into(),
-            ToolOp::Fork => "Forking…".into(),
-            ToolOp::Condense => "Asking the server to condense the history…".into(),
-            ToolOp::SwitchProfile(p) => format!("Switching to profile “{p}”…"),
-            ToolOp::Ask(_) => "Asking the agent…".into(),
-            ToolOp::ConfirmMode(_) => "Changing the confirmation mode…".into(),
+            ToolOp::Export(_) => t!("chat.tools.exporting"),
+            ToolOp::Trajectory => t!("chat.tools.downloading_trajectory"),
+            ToolOp::Fork => t!("chat.tools.forking"),
+            ToolOp::Condense => t!("chat.tools.condensing"),
+            ToolOp::SwitchProfile(p) => t!("chat.tools.switching", profile = p),
+            ToolOp::Ask(_) => t!("chat.tools.asking"),
+            ToolOp::ConfirmMode(_) => t!("chat.tools.changing_confirm_mode"),
         }
     }
 }
@@ -119,20 +120,20 @@ impl ConversationTools {
                 let done = match op {
                     ToolOp::Export(format) => svc::export(backends, &active, &conv, &title, format)
                         .await
-                        .map(|name| Notice::Done(format!("Saved {name}"))),
+                        .map(|name| Notice::Done(t!("chat.tools.saved", name = name))),
                     ToolOp::Trajectory => svc::trajectory(backends, &active, &conv, &title)
                         .await
-                        .map(|name| Notice::Done(format!("Saved {name}"))),
+                        .map(|name| Notice::Done(t!("chat.tools.saved", name = name))),
                     ToolOp::Fork => match svc::fork(backends, &active, &conv, &title).await {
                         Ok(href) => {
                             go(&href, false);
-                            Ok(Notice::Done("Opened the fork.".into()))
+                            Ok(Notice::Done(t!("chat.tools.forked")))
                         }
                         Err(e) => Err(e),
                     },
-                    ToolOp::Condense => svc::condense(backends, &active, &conv).await.map(|()| {
-                        Notice::Done("The server condenses the history (a card shows it).".into())
-                    }),
+                    ToolOp::Condense => svc::condense(backends, &active, &conv)
+                        .await
+                        .map(|()| Notice::Done(t!("chat.tools.condensed"))),
                     ToolOp::SwitchProfile(name) => {
                         match svc::switch_profile(backends, &active, &conv, &name).await {
                             Ok(now) => {
@@ -152,9 +153,7 @@ impl ConversationTools {
                                     Ok(all) => *l = all,
                                     Err(_) => l.push(switch),
                                 });
-                                Ok(Notice::Done(format!(
-                                    "Now on LLM profile “{name}” (from the next step on)."
-                                )))
+                                Ok(Notice::Done(t!("chat.tools.switched", profile = name)))
                             }
                             Err(e) => Err(e),
                         }
@@ -166,14 +165,11 @@ impl ConversationTools {
                         match svc::confirmation_mode(backends, &active, &conv, ask).await {
                             Ok(()) => {
                                 confirm_mode.try_set(Some(ask));
-                                Ok(Notice::Done(
-                                    if ask {
-                                        "The agent now asks before each action."
-                                    } else {
-                                        "The agent now runs actions without asking."
-                                    }
-                                    .into(),
-                                ))
+                                Ok(Notice::Done(if ask {
+                                    t!("chat.tools.confirm_on")
+                                } else {
+                                    t!("chat.tools.confirm_off")
+                                }))
                             }
                             Err(e) => Err(e),
                         }

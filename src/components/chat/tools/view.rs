@@ -2,6 +2,7 @@
 
 use super::{ConversationTools, Notice, ToolOp};
 use crate::components::menu;
+use crate::state::i18n::{msg, t, Msg};
 use canvas_core::conversations::chat::slash::ExportFormat;
 use leptos::html;
 use leptos::prelude::*;
@@ -19,23 +20,23 @@ pub fn ToolsNotice(tools: ConversationTools) -> impl IntoView {
             .into_any(),
             Notice::Done(t) => view! {
                 <p class="tools-notice" data-testid="tools-status" data-state="done" role="status">
-                    {t} " " <button type="button" class="btn small" on:click=dismiss>"OK"</button>
+                    {t} " " <button type="button" class="btn small" on:click=dismiss>{t!("chat.tools.ok")}</button>
                 </p>
             }
             .into_any(),
             Notice::Failed(t) => view! {
                 <p class="tools-notice error-text" data-testid="tools-status" data-state="failed" role="alert">
-                    {t} " " <button type="button" class="btn small" on:click=dismiss>"Dismiss"</button>
+                    {t} " " <button type="button" class="btn small" on:click=dismiss>{t!("chat.tools.dismiss")}</button>
                 </p>
             }
             .into_any(),
             Notice::Answer { question, answer } => view! {
                 <div class="ask-answer" data-testid="ask-answer" role="status">
-                    <p class="muted">"You asked (the agent was not interrupted): " <q>{question}</q></p>
+                    <p class="muted">{t!("chat.tools.you_asked")}" " <q>{question}</q></p>
                     <div class="ask-answer-text" data-testid="ask-answer-text">
                         <crate::components::chat::markdown::Markdown text=answer />
                     </div>
-                    <button type="button" class="btn small" on:click=dismiss>"Close"</button>
+                    <button type="button" class="btn small" on:click=dismiss>{t!("chat.tools.close")}</button>
                 </div>
             }
             .into_any(),
@@ -77,32 +78,32 @@ pub fn ToolsMenu(tools: ConversationTools) -> impl IntoView {
         }
     };
     let busy = tools.busy();
-    let item = move |testid: &'static str, label: &'static str, op: ToolOp| {
+    let item = move |testid: &'static str, label: Msg, op: ToolOp| {
         view! {
             <button type="button" role="menuitem" tabindex="-1" data-testid=testid
                 disabled=move || busy.get()
                 on:click=move |_| {
                     close(true);
                     tools.run(op.clone());
-                }>{label}</button>
+                }>{label.text()}</button>
         }
     };
     view! {
         <span class="tools-menu" on:focusout=on_focus_out>
             <button type="button" class="btn small" data-testid="conversation-menu" node_ref=button
                 aria-haspopup="menu" aria-expanded=move || open.get().to_string()
-                aria-label="Conversation actions" title="Export, fork, condense…"
+                aria-label=t!("chat.tools.menu_label") title=t!("chat.tools.menu_hint")
                 on:click=move |_| open.update(|o| *o = !*o)>
                 <crate::components::icon::Icon icon=crate::components::icon::icons::MORE />
             </button>
             <Show when=move || open.get()>
                 <div class="side-menu tools-menu-list" role="menu" data-testid="conversation-menu-list"
-                    aria-label="Conversation actions" node_ref=list on:keydown=on_key>
-                    {item("conv-export-md", "Export as Markdown", ToolOp::Export(ExportFormat::Markdown))}
-                    {item("conv-export-json", "Export as JSON", ToolOp::Export(ExportFormat::Json))}
-                    {item("conv-trajectory", "Download trajectory (.zip)", ToolOp::Trajectory)}
-                    {item("conv-fork", "Fork", ToolOp::Fork)}
-                    {item("conv-condense", "Condense history", ToolOp::Condense)}
+                    aria-label=t!("chat.tools.menu_label") node_ref=list on:keydown=on_key>
+                    {item("conv-export-md", msg!("chat.tools.export_md"), ToolOp::Export(ExportFormat::Markdown))}
+                    {item("conv-export-json", msg!("chat.tools.export_json"), ToolOp::Export(ExportFormat::Json))}
+                    {item("conv-trajectory", msg!("chat.tools.trajectory"), ToolOp::Trajectory)}
+                    {item("conv-fork", msg!("chat.tools.fork"), ToolOp::Fork)}
+                    {item("conv-condense", msg!("chat.tools.condense"), ToolOp::Condense)}
                 </div>
             </Show>
         </span>

@@ -6,6 +6,7 @@ use super::{InlineError, PanelProps};
 use crate::components::icon::{icons, Icon};
 use crate::services::{uploads, workspace};
 use crate::state::backends::{use_backends, BackendsCtx};
+use crate::state::i18n::t;
 use crate::state::workspace::ConvWorkspace;
 use canvas_core::conversations::chat::attachments::human_size;
 use canvas_core::error::ApiError;
@@ -80,9 +81,7 @@ pub(crate) fn FilesTab(props: PanelProps) -> impl IntoView {
         let input: web_sys::HtmlInputElement = event_target(&ev);
         let Some(files) = input.files() else { return };
         let Some(dir) = root_u.clone() else {
-            upload_status.set(Some(Err(
-                "Uploads need an absolute working directory.".into()
-            )));
+            upload_status.set(Some(Err(t!("workspace.files.upload_needs_dir"))));
             return;
         };
         let picked: Vec<_> = (0..files.length())
@@ -105,19 +104,19 @@ pub(crate) fn FilesTab(props: PanelProps) -> impl IntoView {
                 Err(m) => view! { <InlineError message=m testid="upload-error" /> }.into_any(),
             })}
             <div class="ws-files-body">
-                <Transition fallback=|| view! { <p class="ws-muted" data-testid="tree-loading">"Listing files…"</p> }>
+                <Transition fallback=|| view! { <p class="ws-muted" data-testid="tree-loading">{t!("workspace.files.listing")}</p> }>
                     {move || { Suspend::new(async move {
                         match listing.await {
                             Ok(_) => view! {
                                 {move || tree.with(|t| t.truncated).then(|| view! {
                                     <p class="ws-note" data-testid="tree-truncated">
-                                        "Only the first 2,000 entries are shown (listing truncated)."
+                                        {t!("workspace.files.truncated")}
                                     </p>
                                 })}
                                 {move || tree.with(|t| t.entries().is_empty()).then(|| view! {
-                                    <p class="ws-muted" data-testid="tree-empty">"No files."</p>
+                                    <p class="ws-muted" data-testid="tree-empty">{t!("workspace.files.none")}</p>
                                 })}
-                                <ul class="ws-tree" role="tree" aria-label="Files" data-testid="file-tree">{rows}</ul>
+                                <ul class="ws-tree" role="tree" aria-label=t!("workspace.files.tree_label") data-testid="file-tree">{rows}</ul>
                             }.into_any(),
                             Err(e) => view! { <InlineError message=e.user_message() testid="tree-error" /> }.into_any(),
                         }
@@ -153,7 +152,7 @@ fn upload_action(
                         uploads::upload_browser_file(backends, &active, &conv, &dir, file).await;
                     uploading.set(None);
                     upload_status.set(Some(
-                        r.map(|target| format!("Uploaded {target}"))
+                        r.map(|target| t!("workspace.files.uploaded", target = target))
                             .map_err(|e| e.user_message()),
                     ));
                 }
@@ -218,16 +217,16 @@ fn toolbar(
 ) -> impl IntoView {
     view! {
         <div class="ws-toolbar">
-            <button class="btn small" data-testid="files-refresh" on:click=move |_| listing.refetch()>"Refresh"</button>
+            <button class="btn small" data-testid="files-refresh" on:click=move |_| listing.refetch()>{t!("workspace.refresh")}</button>
             <label class="btn small ws-upload">
-                "Upload…"
+                {t!("workspace.files.upload")}
                 <input type="file" multiple class="ws-file-input" data-testid="files-upload"
-                    aria-label="Upload files to the working directory" on:change=on_upload />
+                    aria-label=t!("workspace.files.upload_label") on:change=on_upload />
             </label>
             {move || uploading.get().map(|n| view! {
                 <span class="ws-progress" data-testid="upload-progress" role="status">
-                    <progress aria-label=format!("Uploading {n}")></progress>
-                    {format!("Uploading {n}…")}
+                    <progress aria-label=t!("workspace.files.uploading_label", name = n)></progress>
+                    {t!("workspace.files.uploading", name = n)}
                 </span>
             })}
         </div>

@@ -3,6 +3,7 @@
 use super::super::InlineError;
 use crate::services::workspace;
 use crate::state::backends::use_backends;
+use crate::state::i18n::t;
 use canvas_core::client::WorkspaceFile;
 use canvas_core::conversations::chat::attachments::human_size;
 use canvas_core::error::ApiError;
@@ -63,14 +64,14 @@ pub(super) fn FileViewer(
     let name = file_name(&rel).to_string();
     let lang = Language::detect(&rel);
     let (conv_d, abs_d, name_d) = (conv.clone(), abs.clone(), name.clone());
-    let aria = format!("File {rel}");
+    let aria = t!("workspace.viewer.label", path = rel);
     view! {
         <section class="ws-viewer" data-testid="file-viewer" aria-label=aria>
             <header class="ws-viewer-head">
                 <code data-testid="viewer-path">{rel.clone()}</code>
                 <span class="ws-muted">{lang.name()}</span>
             </header>
-            <Transition fallback=|| view! { <p class="ws-muted">"Loading the file…"</p> }>
+            <Transition fallback=|| view! { <p class="ws-muted">{t!("workspace.viewer.loading")}</p> }>
                 {
                     let (conv_d, abs_d, name_d) = (conv_d.clone(), abs_d.clone(), name_d.clone());
                     let rel = rel.clone();
@@ -80,7 +81,7 @@ pub(super) fn FileViewer(
                     match content.await {
                         Ok(Viewed::TooLarge(n)) => view! {
                             <p class="ws-note" data-testid="viewer-too-large">
-                                {format!("This file is {} — too large to show here.", human_size(n))}
+                                {t!("workspace.viewer.too_large", size = human_size(n))}
                             </p>
                             <DownloadButton conv=conv_d abs=abs_d name=name_d />
                         }.into_any(),
@@ -90,22 +91,22 @@ pub(super) fn FileViewer(
                                 let dl = url.clone();
                                 view! {
                                     <img class="ws-image" data-testid="viewer-image" src=url alt=name_d.clone() />
-                                    <a class="btn small" href=dl download=name_d.clone() data-testid="viewer-download">"Download"</a>
+                                    <a class="btn small" href=dl download=name_d.clone() data-testid="viewer-download">{t!("workspace.viewer.download")}</a>
                                 }.into_any()
                             } else {
                                 match String::from_utf8(bytes) {
                                     Ok(text) => {
                                         let url = blob_url(text.as_bytes(), "application/octet-stream");
                                         view! {
-                                            <a class="btn small" href=url download=name_d.clone() data-testid="viewer-download">"Download"</a>
+                                            <a class="btn small" href=url download=name_d.clone() data-testid="viewer-download">{t!("workspace.viewer.download")}</a>
                                             <Code text=text lang=lang />
                                         }.into_any()
                                     }
                                     Err(e) => {
                                         let url = blob_url(e.as_bytes(), "application/octet-stream");
                                         view! {
-                                            <p class="ws-note" data-testid="viewer-binary">"Binary file."</p>
-                                            <a class="btn small" href=url download=name_d.clone() data-testid="viewer-download">"Download"</a>
+                                            <p class="ws-note" data-testid="viewer-binary">{t!("workspace.viewer.binary")}</p>
+                                            <a class="btn small" href=url download=name_d.clone() data-testid="viewer-download">{t!("workspace.viewer.download")}</a>
                                         }.into_any()
                                     }
                                 }
@@ -141,12 +142,12 @@ fn DownloadButton(
             None => view! {
                 <button class="btn small" data-testid="viewer-fetch" disabled=move || fetch.pending().get()
                     on:click=move |_| { fetch.dispatch(()); }>
-                    {move || if fetch.pending().get() { "Downloading…" } else { "Download" }}
+                    {move || if fetch.pending().get() { t!("workspace.viewer.downloading") } else { t!("workspace.viewer.download") }}
                 </button>
             }.into_any(),
             Some(Ok(bytes)) => {
                 let url = blob_url(&bytes, "application/octet-stream");
-                view! { <a class="btn small" href=url download=name.clone() data-testid="viewer-download">"Save the file"</a> }.into_any()
+                view! { <a class="btn small" href=url download=name.clone() data-testid="viewer-download">{t!("workspace.viewer.save")}</a> }.into_any()
             }
             Some(Err(e)) => view! { <InlineError message=e.user_message() /> }.into_any(),
         }}
