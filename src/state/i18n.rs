@@ -41,7 +41,6 @@ pub(crate) use t;
 /// plural form the page's language needs, `{count}` filled in; `tn!("id", count, name =
 /// value, …)` fills other parameters too. In a locale file such a message is an object with
 /// exactly the forms that language's counts need (`one`/`other` in English; Arabic has six).
-#[allow(unused_macros)] // until the first counted message lands
 macro_rules! tn {
     ($id:literal, $count:expr) => {
         {
@@ -56,7 +55,6 @@ macro_rules! tn {
         }
     };
 }
-#[allow(unused_imports)]
 pub(crate) use tn;
 
 /// A message kept for later (in a table, passed to a component): `msg!("id")`; its text with
