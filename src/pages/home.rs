@@ -84,8 +84,8 @@ pub fn HomePage() -> impl IntoView {
                 <MessageBox draft=draft on_send=Callback::new(move |_| submit())
                     class="composer-input launcher-input" testid="launcher-input" label="Task for the agent"
                     placeholder="Describe a task (Enter to start, Shift+Enter for a new line)" rows="4" />
-                {crate::lazy::lazy_after_list("where it runs", crate::components::run_where::preload_run_where, move || crate::components::run_where::run_where(run_where))}
-                {crate::lazy::lazy_after_list("launcher options", crate::components::launch_options::preload_launch_options, crate::components::launch_options::launch_options)}
+                {crate::lazy::lazy_after_list(crate::state::i18n::msg!("app.part.where_it_runs"), crate::components::run_where::preload_run_where, move || crate::components::run_where::run_where(run_where))}
+                {crate::lazy::lazy_after_list(crate::state::i18n::msg!("app.part.launcher_options"), crate::components::launch_options::preload_launch_options, crate::components::launch_options::launch_options)}
                 <div class="launcher-actions">
                     <button class="btn primary" type="submit" data-testid="launcher-start" disabled=move || create.pending().get()>
                         {move || if create.pending().get() { "Starting…" } else { "Start" }}
@@ -95,7 +95,7 @@ pub fn HomePage() -> impl IntoView {
             </form>
             // Only where conversations run on this browser's LLM (not on Omnigent's hosts).
             <Show when=move || backends.active.with(|a| settings::takes_browser_llm(backends, a))>
-                {crate::lazy::lazy_after_list("LLM settings", crate::pages::home::preload_llm_settings, crate::pages::home::llm_settings)}
+                {crate::lazy::lazy_after_list(crate::state::i18n::msg!("app.part.llm_settings"), crate::pages::home::preload_llm_settings, crate::pages::home::llm_settings)}
             </Show>
         </section>
     }

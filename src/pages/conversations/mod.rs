@@ -132,14 +132,14 @@ pub fn ConversationsPage() -> impl IntoView {
             </div>
             // `Show` builds the bar once (a plain closure would rebuild it on every URL change).
             <Show when=filters_shown>
-                {crate::lazy::lazy("filters", crate::pages::conversations::preload_list_filters, crate::pages::conversations::list_filters)}
+                {crate::lazy::lazy(crate::state::i18n::msg!("app.part.filters"), crate::pages::conversations::preload_list_filters, crate::pages::conversations::list_filters)}
             </Show>
             <p class="muted refresh-error" role="status" data-testid="refresh-error" hidden=move || list.refresh_error.get().is_none()>
                 {move || list.refresh_error.get().map(|e| format!("Could not refresh: {e}")).unwrap_or_default()}
             </p>
             {move || all.get().then(|| {
                 let refresh = Signal::derive(move || refresh_all.get());
-                crate::lazy::lazy("all backends", all::preload_all_conversations, move || {
+                crate::lazy::lazy(crate::state::i18n::msg!("app.part.all_backends"), all::preload_all_conversations, move || {
                     all::all_conversations(refresh)
                 })
             })}
