@@ -14,6 +14,35 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
+/// What a lazy part is called in its "Loading …" and error texts: a message, or words given
+/// as they are (tests).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PartName {
+    Msg(Msg),
+    Plain(&'static str),
+}
+
+impl PartName {
+    fn text(self) -> String {
+        match self {
+            PartName::Msg(m) => m.text(),
+            PartName::Plain(s) => s.to_string(),
+        }
+    }
+}
+
+impl From<Msg> for PartName {
+    fn from(m: Msg) -> Self {
+        PartName::Msg(m)
+    }
+}
+
+impl From<&'static str> for PartName {
+    fn from(s: &'static str) -> Self {
+        PartName::Plain(s)
+    }
+}
+
 /// A lazily loaded part could not be fetched.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChunkError(pub String);
@@ -146,20 +175,24 @@ where
 ///
 /// Only this thin wrapper is generic; the view itself is built by one non-generic function, so a
 /// new lazy part adds a few hundred bytes to the main module, not a copy of the whole thing.
-pub fn lazy(what: Msg, preload: impl Preload, build: impl Build) -> AnyView {
-    lazy_erased(what, preload.erase(), build.erase(), None)
+pub fn lazy(what: impl Into<PartName>, preload: impl Preload, build: impl Build) -> AnyView {
+    lazy_erased(what.into(), preload.erase(), build.erase(), None)
 }
 
 /// [`lazy`] for a secondary part of a first-render page (the launcher's options): it shows its
 /// skeleton until the conversation list has painted its first page
 /// ([`crate::state::first_paint`]), then fetches its chunk.
-pub fn lazy_after_list(what: Msg, preload: impl Preload, build: impl Build) -> AnyView {
+pub fn lazy_after_list(
+    what: impl Into<PartName>,
+    preload: impl Preload,
+    build: impl Build,
+) -> AnyView {
     let after = crate::state::first_paint::use_first_paint();
-    lazy_erased(what, preload.erase(), build.erase(), after)
+    lazy_erased(what.into(), preload.erase(), build.erase(), after)
 }
 
 fn lazy_erased(
-    what: Msg,
+    what: PartName,
     preload: PreloadFn,
     build: BuildFn,
     after: Option<crate::state::first_paint::FirstPaint>,
@@ -232,7 +265,7 @@ async fn lazy_styles() {
     }
 }
 
-fn chunk_error(what: Msg, e: ChunkError, attempt: RwSignal<u32>) -> impl IntoView {
+fn chunk_error(what: PartName, e: ChunkError, attempt: RwSignal<u32>) -> impl IntoView {
     view! {
         <div class="error chunk-error" role="alert" data-testid="chunk-error">
             <p>{t!("app.chunk_error", what = what.text(), error = e.0)}</p>
