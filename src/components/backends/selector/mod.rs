@@ -99,7 +99,7 @@ pub fn selector_view(listings: LocalResource<Listings>) -> impl IntoView {
                                 backends.reset_health(&id);
                                 conn.recheck();
                             }>
-                            "Reconnect Cloud"
+                            {t!("common.reconnect_cloud")}
                         </button>
                     }.into_any()
                 } else {
