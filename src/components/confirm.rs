@@ -3,6 +3,7 @@
 
 use crate::components::backends::dialog::Dialog;
 use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::error::ApiError;
 use leptos::prelude::*;
 use std::future::Future;
@@ -64,7 +65,7 @@ where
                     on_close.run(());
                     on_done.run(());
                 }
-                Err(e) => error.set(Some(e.user_message())),
+                Err(e) => error.set(Some(e.said())),
             }
         }
     });

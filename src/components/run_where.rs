@@ -7,6 +7,7 @@ use crate::platform::time::every;
 use crate::services::hosts::{has_hosts, host_rows, last_workspace, load_targets, Choice};
 use crate::state::backends::use_backends;
 use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::omnigent::hosts::HostRow;
 use leptos::prelude::*;
 use std::time::Duration;
@@ -71,7 +72,7 @@ pub fn RunWhere(
                 {move || match targets.get().flatten() {
                     None => view! { <p class="muted">{t!("launch.where.loading_hosts")}</p> }.into_any(),
                     Some(Err(e)) => view! {
-                        <p class="error" role="alert" data-testid="run-where-error">{e.user_message()}</p>
+                        <p class="error" role="alert" data-testid="run-where-error">{e.said()}</p>
                     }.into_any(),
                     Some(Ok(t)) => {
                         let now = js_sys::Date::now() as i64;

@@ -8,6 +8,7 @@ use crate::links::{pinned, use_go};
 use crate::services::settings;
 use crate::state::backends::use_backends;
 use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::conversations::live::message_to_send;
 use canvas_core::conversations::start::llm_settings::{effective_llm, mask_key, ServerLlm};
 use leptos::prelude::*;
@@ -37,7 +38,7 @@ pub fn HomePage() -> impl IntoView {
                 }
             }
             .map_err(|e| t!("home.start_load_error", error = e))?;
-            let path = work.await.map_err(|e| e.user_message())?;
+            let path = work.await.map_err(|e| e.said())?;
             Ok::<_, String>(pinned(&path, &active))
         }
     });
@@ -78,8 +79,8 @@ pub fn HomePage() -> impl IntoView {
             <header class="page-header"><h1>{t!("home.title")}</h1></header>
             <form class="launcher" on:submit=move |ev| { ev.prevent_default(); submit(); }>
                 <MessageBox draft=draft on_send=Callback::new(move |_| submit())
-                    class="composer-input launcher-input" testid="launcher-input" label="Task for the agent"
-                    placeholder="Describe a task (Enter to start, Shift+Enter for a new line)" rows="4" />
+                    class="composer-input launcher-input" testid="launcher-input" label=t!("home.launcher.label")
+                    placeholder=t!("home.launcher.placeholder") rows="4" />
                 {crate::lazy::lazy_after_list(crate::state::i18n::msg!("app.part.where_it_runs"), crate::components::run_where::preload_run_where, move || crate::components::run_where::run_where(run_where))}
                 {crate::lazy::lazy_after_list(crate::state::i18n::msg!("app.part.launcher_options"), crate::components::launch_options::preload_launch_options, crate::components::launch_options::launch_options)}
                 <div class="launcher-actions">
@@ -147,7 +148,7 @@ fn LlmForm(backend_id: String, server: Option<ServerLlm>) -> impl IntoView {
             if push {
                 settings::save_server(backends, &active, &s)
                     .await
-                    .map_err(|e| t!("home.llm.save_server_error", error = e.user_message()))?;
+                    .map_err(|e| t!("home.llm.save_server_error", error = e.said()))?;
             }
             Ok::<_, String>(())
         }

@@ -6,6 +6,7 @@ use crate::platform::time::every;
 use crate::services::start_task::poll;
 use crate::state::backends::use_backends;
 use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::{StartTask, StartTaskStatus};
 use leptos::prelude::*;
@@ -30,9 +31,7 @@ pub fn StartTaskPage(task_id: String) -> impl IntoView {
         let active = backends.active.get();
         let id = id.get_value();
         async move {
-            let task = poll(backends, &active, &id)
-                .await
-                .map_err(|e| e.user_message())?;
+            let task = poll(backends, &active, &id).await.map_err(|e| e.said())?;
             Ok::<_, String>((active, task))
         }
     });

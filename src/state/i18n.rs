@@ -106,6 +106,30 @@ pub fn say(words: &Text) -> String {
     words.render(&|id, args| Some(text(id, args)))
 }
 
+/// Core's errors, said in the page's language (their `user_text`; `user_message` is English).
+pub trait Said {
+    /// What the user is told, in the page's language.
+    fn said(&self) -> String;
+}
+
+impl Said for canvas_core::error::ApiError {
+    fn said(&self) -> String {
+        say(&self.user_text())
+    }
+}
+
+impl Said for canvas_core::error::ActionError {
+    fn said(&self) -> String {
+        say(&self.user_text())
+    }
+}
+
+impl Said for canvas_core::error::GateError {
+    fn said(&self) -> String {
+        say(&self.user_text())
+    }
+}
+
 /// The page's language.
 pub fn locale() -> Locale {
     ACTIVE.with(|a| a.borrow().as_ref().map_or(Locale::En, Catalogue::locale))

@@ -8,6 +8,7 @@
 use crate::services::launch::{self as svc, Offers};
 use crate::state::backends::use_backends;
 use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::conversations::start::launch_options::LaunchOptions;
 use canvas_core::error::ApiError;
@@ -63,8 +64,7 @@ fn OptionsBody(active: ActiveBackend, offers: Offers) -> impl IntoView {
         secrets.as_deref().unwrap_or_default(),
     );
     let opts = RwSignal::new(usable);
-    let error =
-        RwSignal::new(load_error.map(|e| t!("launch.load_error", error = e.user_message())));
+    let error = RwSignal::new(load_error.map(|e| t!("launch.load_error", error = e.said())));
     let id = StoredValue::new(id);
     // Every change is remembered at once (a refused directory is not).
     let change = move |f: &dyn Fn(&mut LaunchOptions)| {

@@ -5,6 +5,7 @@ use crate::services::conversation_list::rename;
 use crate::services::sidebar::SidebarCtx;
 use crate::state::backends::use_backends;
 use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::conversations::list::rename_title;
 use leptos::prelude::*;
 
@@ -37,7 +38,7 @@ pub(super) fn RenameDialog(ctx: SidebarCtx, id: String, title: String) -> impl I
                     });
                     ctx.renaming.set(None);
                 }
-                Err(e) => error.set(Some(e.user_message())),
+                Err(e) => error.set(Some(e.said())),
             }
         }
     });

@@ -9,6 +9,7 @@ use crate::pages::conversation::preload_conversation;
 use crate::services::conversation_list::{delete, rename, ListCtx};
 use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::client::unified::ConversationSummary;
 use canvas_core::conversations::list::{rename_title, status_badges};
 use leptos::html;
@@ -155,7 +156,7 @@ pub(crate) fn DeleteDialog(
                         f.run(id);
                     }
                 }
-                Err(e) => error.set(Some(e.user_message())),
+                Err(e) => error.set(Some(e.said())),
             }
         }
     });
@@ -204,7 +205,7 @@ fn rename_action(
                     list.set_title(&id, new_title);
                     finish_edit();
                 }
-                Err(e) => rename_error.set(Some(e.user_message())),
+                Err(e) => rename_error.set(Some(e.said())),
             }
         }
     })
