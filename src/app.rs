@@ -13,6 +13,7 @@ use crate::pages::skills::{preload_skills, skills_page};
 use crate::pages::start_task::{preload_start_task, start_task_page};
 use crate::pages::{conversations::ConversationsPage, home::HomePage, not_found::NotFound};
 use crate::state;
+use crate::state::i18n::msg;
 use leptos::prelude::*;
 use leptos_router::components::{Outlet, ParentRoute, Route, Router, Routes};
 use leptos_router::hooks::{use_location, use_params_map};
@@ -43,11 +44,11 @@ pub fn App() -> impl IntoView {
                         <Route path=path!("/conversations") view=ConversationsPage />
                         <ParentRoute path=path!("/conversations/:id") view=Outlet>
                             <Route path=path!("") view=ConversationOrTask />
-                            <Route path=path!("panel") view=|| lazy("workspace panel", preload_panel, panel_page) />
+                            <Route path=path!("panel") view=|| lazy(msg!("app.part.workspace_panel"), preload_panel, panel_page) />
                         </ParentRoute>
-                        <Route path=path!("/automations") view=|| lazy("automations", preload_automations, automations_page) />
+                        <Route path=path!("/automations") view=|| lazy(msg!("app.part.automations"), preload_automations, automations_page) />
                         <Route path=path!("/automations/:id") view=AutomationById />
-                        <Route path=path!("/skills") view=|| lazy("skills", preload_skills, skills_page) />
+                        <Route path=path!("/skills") view=|| lazy(msg!("app.part.skills"), preload_skills, skills_page) />
                         <Route path=path!("/settings") view=SettingsBySection />
                         <Route path=path!("/settings/:section") view=SettingsBySection />
                         // Upstream's top-level settings pages (bookmarks keep working).
@@ -71,14 +72,16 @@ fn ConversationOrTask() -> impl IntoView {
         match id.strip_prefix("task-") {
             Some(task) => {
                 let task = task.to_string();
-                lazy("start task", preload_start_task, move || {
+                lazy(msg!("app.part.start_task"), preload_start_task, move || {
                     start_task_page(task.clone())
                 })
                 .into_any()
             }
-            None => lazy("conversation", preload_conversation, move || {
-                conversation_page(id.clone())
-            })
+            None => lazy(
+                msg!("app.part.conversation"),
+                preload_conversation,
+                move || conversation_page(id.clone()),
+            )
             .into_any(),
         }
     }
@@ -91,7 +94,7 @@ fn AutomationById() -> impl IntoView {
     let id = Memo::new(move |_| params.with(|p| p.get("id").unwrap_or_default()));
     move || {
         let id = id.get();
-        lazy("automation", preload_automation, move || {
+        lazy(msg!("app.part.automation"), preload_automation, move || {
             automation_page(id.clone())
         })
     }
@@ -105,7 +108,7 @@ fn SettingsBySection() -> impl IntoView {
     move || {
         let section = section.get();
         lazy(
-            "settings",
+            msg!("app.part.settings"),
             crate::pages::settings::preload_settings,
             move || crate::pages::settings::settings_page(section.clone()),
         )
@@ -116,7 +119,7 @@ fn SettingsBySection() -> impl IntoView {
 #[component]
 fn SettingsAt(section: &'static str) -> impl IntoView {
     lazy(
-        "settings",
+        msg!("app.part.settings"),
         crate::pages::settings::preload_settings,
         move || crate::pages::settings::settings_page(section.to_string()),
     )
@@ -158,10 +161,17 @@ fn Gate(children: ChildrenFn) -> impl IntoView {
     let screen = Memo::new(move |_| current_screen(backends, conn));
     move || match screen.get() {
         Screen::App => children().into_any(),
-        Screen::Onboarding => lazy("welcome page", preload_onboarding, onboarding_page).into_any(),
-        Screen::PublicKey { rotated } => lazy("access key page", preload_public_key, move || {
-            public_key_page(rotated)
-        })
+        Screen::Onboarding => lazy(
+            msg!("app.part.welcome_page"),
+            preload_onboarding,
+            onboarding_page,
+        )
+        .into_any(),
+        Screen::PublicKey { rotated } => lazy(
+            msg!("app.part.access_key_page"),
+            preload_public_key,
+            move || public_key_page(rotated),
+        )
         .into_any(),
     }
 }

@@ -8,10 +8,40 @@
 //! A chunk that fails to load never takes the app down: [`lazy`] shows what happened with a
 //! "Retry" (a failed load is not cached, so retrying fetches again) and a "Reload".
 
+use crate::state::i18n::{t, Msg};
 use leptos::prelude::*;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+
+/// What a lazy part is called in its "Loading …" and error texts: a message, or words given
+/// as they are (tests).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PartName {
+    Msg(Msg),
+    Plain(&'static str),
+}
+
+impl PartName {
+    fn text(self) -> String {
+        match self {
+            PartName::Msg(m) => m.text(),
+            PartName::Plain(s) => s.to_string(),
+        }
+    }
+}
+
+impl From<Msg> for PartName {
+    fn from(m: Msg) -> Self {
+        PartName::Msg(m)
+    }
+}
+
+impl From<&'static str> for PartName {
+    fn from(s: &'static str) -> Self {
+        PartName::Plain(s)
+    }
+}
 
 /// A lazily loaded part could not be fetched.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -145,20 +175,24 @@ where
 ///
 /// Only this thin wrapper is generic; the view itself is built by one non-generic function, so a
 /// new lazy part adds a few hundred bytes to the main module, not a copy of the whole thing.
-pub fn lazy(what: &'static str, preload: impl Preload, build: impl Build) -> AnyView {
-    lazy_erased(what, preload.erase(), build.erase(), None)
+pub fn lazy(what: impl Into<PartName>, preload: impl Preload, build: impl Build) -> AnyView {
+    lazy_erased(what.into(), preload.erase(), build.erase(), None)
 }
 
 /// [`lazy`] for a secondary part of a first-render page (the launcher's options): it shows its
 /// skeleton until the conversation list has painted its first page
 /// ([`crate::state::first_paint`]), then fetches its chunk.
-pub fn lazy_after_list(what: &'static str, preload: impl Preload, build: impl Build) -> AnyView {
+pub fn lazy_after_list(
+    what: impl Into<PartName>,
+    preload: impl Preload,
+    build: impl Build,
+) -> AnyView {
     let after = crate::state::first_paint::use_first_paint();
-    lazy_erased(what, preload.erase(), build.erase(), after)
+    lazy_erased(what.into(), preload.erase(), build.erase(), after)
 }
 
 fn lazy_erased(
-    what: &'static str,
+    what: PartName,
     preload: PreloadFn,
     build: BuildFn,
     after: Option<crate::state::first_paint::FirstPaint>,
@@ -169,7 +203,7 @@ fn lazy_erased(
             <div class="skeleton" data-testid="chunk-loading" aria-busy="true" role="status">
                 <span class="skeleton-bar"></span>
                 <span class="skeleton-bar short"></span>
-                <span class="visually-hidden">{format!("Loading {what}…")}</span>
+                <span class="visually-hidden">{t!("app.loading_part", what = what.text())}</span>
             </div>
         }
     };
@@ -231,19 +265,16 @@ async fn lazy_styles() {
     }
 }
 
-fn chunk_error(what: &'static str, e: ChunkError, attempt: RwSignal<u32>) -> impl IntoView {
+fn chunk_error(what: PartName, e: ChunkError, attempt: RwSignal<u32>) -> impl IntoView {
     view! {
         <div class="error chunk-error" role="alert" data-testid="chunk-error">
-            <p>{format!("The {what} could not be loaded ({}).", e.0)}</p>
-            <p class="muted">
-                "Check that this page's server is reachable and try again. If Agent Canvas was \
-                 just updated, reloading the page picks up the new version."
-            </p>
+            <p>{t!("app.chunk_error", what = what.text(), error = e.0)}</p>
+            <p class="muted">{t!("app.chunk_error_help")}</p>
             <div class="form-actions">
                 <button class="btn primary" data-testid="chunk-retry"
-                    on:click=move |_| attempt.update(|a| *a += 1)>"Retry"</button>
+                    on:click=move |_| attempt.update(|a| *a += 1)>{t!("app.retry")}</button>
                 <button class="btn" data-testid="chunk-reload"
-                    on:click=move |_| { let _ = window().location().reload(); }>"Reload"</button>
+                    on:click=move |_| { let _ = window().location().reload(); }>{t!("app.reload")}</button>
             </div>
         </div>
     }

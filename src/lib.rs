@@ -35,10 +35,9 @@ fn show_crash(message: &str) {
     let _ = el.set_attribute("role", "alert");
     let _ = el.set_attribute("class", "app-crashed");
     let _ = el.set_attribute("data-testid", "app-crashed");
-    el.set_text_content(Some(&format!(
-        "Agent Canvas stopped because of an internal error. Reload the page to continue; \
-         nothing stored in this browser was changed. ({})",
-        canvas_core::error::scrub_secrets(message)
+    el.set_text_content(Some(&state::i18n::t!(
+        "app.crashed",
+        reason = canvas_core::error::scrub_secrets(message)
     )));
     let _ = body.prepend_with_node_1(&el);
 }

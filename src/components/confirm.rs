@@ -2,6 +2,8 @@
 //! delete a profile): Cancel, or the action, busy while it runs, its error shown in words.
 
 use crate::components::backends::dialog::Dialog;
+use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::error::ApiError;
 use leptos::prelude::*;
 use std::future::Future;
@@ -63,7 +65,7 @@ where
                     on_close.run(());
                     on_done.run(());
                 }
-                Err(e) => error.set(Some(e.user_message())),
+                Err(e) => error.set(Some(e.said())),
             }
         }
     });
@@ -74,7 +76,7 @@ where
                 {move || error.get().unwrap_or_default()}
             </p>
             <div class="form-actions">
-                <button type="button" class="btn" disabled=move || busy.get() on:click=move |_| close.run(())>"Cancel"</button>
+                <button type="button" class="btn" disabled=move || busy.get() on:click=move |_| close.run(())>{t!("common.cancel")}</button>
                 <button type="button" class=format!("btn {style}") data-testid=confirm_testid disabled=move || busy.get()
                     on:click=move |_| {
                         busy.set(true);

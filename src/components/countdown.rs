@@ -2,6 +2,7 @@
 //! a connection that is away ("next try in 4 s", "checking again in 21 s").
 
 use crate::platform::time::every;
+use crate::state::i18n::t;
 use canvas_core::conversations::live::events::stream::seconds_left;
 use leptos::prelude::*;
 use std::time::Duration;
@@ -12,5 +13,10 @@ pub fn Countdown(#[prop(into)] until_ms: Signal<f64>) -> impl IntoView {
     every(Duration::from_millis(1000), move || {
         now.try_set(js_sys::Date::now());
     });
-    move || format!("{} s", seconds_left(until_ms.get(), now.get()))
+    move || {
+        t!(
+            "common.seconds",
+            seconds = seconds_left(until_ms.get(), now.get())
+        )
+    }
 }

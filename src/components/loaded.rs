@@ -4,6 +4,8 @@
 
 use crate::services::skills::not_available;
 use crate::state::backends::{use_backends, BackendsCtx};
+use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::error::ApiError;
 use leptos::prelude::*;
@@ -57,8 +59,8 @@ pub fn loaded<T>(
                 .map_or_else(|| format!("{prefix}-error"), str::to_owned);
             view! {
                 <div class="error" role="alert" data-testid=testid>
-                    <p>{e.user_message()}</p>
-                    <button class="btn" on:click=move |_| reload.update(|r| *r += 1)>"Try again"</button>
+                    <p>{e.said()}</p>
+                    <button class="btn" on:click=move |_| reload.update(|r| *r += 1)>{t!("common.try_again")}</button>
                 </div>
             }
             .into_any()

@@ -6,24 +6,27 @@ use crate::components::backends::{use_backends_ui, BackendDialog};
 use crate::components::countdown::Countdown;
 use crate::state::backends::use_backends;
 use crate::state::connection::{use_connection, Connection};
+use crate::state::i18n::{msg, t, Msg};
 use canvas_core::backends::probe::ProbeError;
 use canvas_core::backends::version::GateError;
 use canvas_core::error::ApiError;
 use leptos::prelude::*;
 
 /// The heading of the recovery screen for each member of the error family.
-fn recovery_title(error: &ProbeError) -> &'static str {
+fn recovery_title(error: &ProbeError) -> Msg {
     match error {
-        ProbeError::Gate(GateError::NoBackendConfigured) => "No backend configured",
+        ProbeError::Gate(GateError::NoBackendConfigured) => msg!("common.recovery.no_backend"),
         ProbeError::Gate(GateError::UnsupportedVersion { .. }) => {
-            "Unsupported agent-server version"
+            msg!("common.recovery.unsupported_version")
         }
-        ProbeError::Gate(GateError::UnknownVersion { .. }) => "Unknown agent-server version",
-        ProbeError::Gate(GateError::Unreachable { .. }) => "Cannot reach the backend",
-        ProbeError::Api(ApiError::Unauthorized) => "The backend refused its API key",
-        ProbeError::Api(ApiError::Forbidden) => "Access denied",
-        ProbeError::Api(_) => "Cannot reach the backend",
-        ProbeError::Skipped => "API key required",
+        ProbeError::Gate(GateError::UnknownVersion { .. }) => {
+            msg!("common.recovery.unknown_version")
+        }
+        ProbeError::Gate(GateError::Unreachable { .. }) => msg!("common.recovery.unreachable"),
+        ProbeError::Api(ApiError::Unauthorized) => msg!("common.recovery.key_refused"),
+        ProbeError::Api(ApiError::Forbidden) => msg!("common.recovery.access_denied"),
+        ProbeError::Api(_) => msg!("common.recovery.unreachable"),
+        ProbeError::Skipped => msg!("common.recovery.key_required"),
     }
 }
 
@@ -42,7 +45,7 @@ pub fn RecoveryScreen() -> impl IntoView {
         Connection::Failed { error, message, .. } => Some((recovery_title(&error), message)),
         _ => None,
     };
-    let title = move || failure().map(|f| f.0).unwrap_or_default();
+    let title = move || failure().map(|f| f.0.text()).unwrap_or_default();
     let message = move || failure().map(|f| f.1).unwrap_or_default();
     // A refused key whose host the launcher now has another key for: one click fixes it.
     let key_fix = move || {
@@ -62,8 +65,8 @@ pub fn RecoveryScreen() -> impl IntoView {
         <section class="recovery" data-testid="recovery" role="alert">
             <h1>{title}</h1>
             <p class="recovery-backend">
-                "Backend: " <strong>{name}</strong>
-                <Show when=move || !host().is_empty()>" at " <code>{host}</code></Show>
+                {t!("common.recovery.backend")}" " <strong>{name}</strong>
+                <Show when=move || !host().is_empty()>" "{t!("common.recovery.at")}" " <code>{host}</code></Show>
             </p>
             <p data-testid="recovery-message">{message}</p>
             <div class="recovery-actions">
@@ -72,11 +75,11 @@ pub fn RecoveryScreen() -> impl IntoView {
                         let id = backends.active.with_untracked(|a| a.backend.id.clone());
                         let _ = backends.apply_launcher_key(&id);
                     }>
-                        "Use the launcher's key"
+                        {t!("common.use_launcher_key")}
                     </button>
                 </Show>
                 <button class="btn primary" on:click=move |_| conn.recheck()>
-                    "Try again"
+                    {t!("common.try_again")}
                 </button>
                 // Cookie mode (BR-4): the registry is fixed; reconnecting is all there is to do.
                 <Show
@@ -87,17 +90,17 @@ pub fn RecoveryScreen() -> impl IntoView {
                             backends.reset_health(&id);
                             conn.recheck();
                         }>
-                            "Reconnect Cloud"
+                            {t!("common.reconnect_cloud")}
                         </button>
                     }
                 >
                     <button class="btn" data-testid="recovery-manage" on:click=move |_| ui.open(BackendDialog::Manage)>
-                        "Manage backends"
+                        {t!("sidebar.manage_backends")}
                     </button>
                 </Show>
                 <Show when=move || can_add>
                     <button class="btn" data-testid="recovery-add" on:click=move |_| ui.open(BackendDialog::Add)>
-                        "Add backend"
+                        {t!("sidebar.add_backend")}
                     </button>
                 </Show>
             </div>
@@ -118,10 +121,10 @@ pub fn AwayBanner() -> impl IntoView {
         <div class="away-banner" role="alert" data-testid="away-banner">
             <span data-testid="away-message">{message}</span>
             <span class="muted">
-                "Checking again in " <Countdown until_ms=conn.next_check_at />
+                {t!("common.away.checking_before")}<Countdown until_ms=conn.next_check_at />{t!("common.away.checking_after")}
             </span>
             <button class="btn small" data-testid="away-retry" on:click=move |_| conn.recheck()>
-                "Try again"
+                {t!("common.try_again")}
             </button>
         </div>
     }

@@ -6,6 +6,8 @@
 use crate::platform::time::every;
 use crate::services::hosts::{has_hosts, host_rows, last_workspace, load_targets, Choice};
 use crate::state::backends::use_backends;
+use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::omnigent::hosts::HostRow;
 use leptos::prelude::*;
 use std::time::Duration;
@@ -66,11 +68,11 @@ pub fn RunWhere(
     view! {
         <Show when=move || choice.with(Option::is_some)>
             <fieldset class="run-where" data-testid="run-where">
-                <legend>"Where should it run?"</legend>
+                <legend>{t!("launch.where.title")}</legend>
                 {move || match targets.get().flatten() {
-                    None => view! { <p class="muted">"Loading hosts…"</p> }.into_any(),
+                    None => view! { <p class="muted">{t!("launch.where.loading_hosts")}</p> }.into_any(),
                     Some(Err(e)) => view! {
-                        <p class="error" role="alert" data-testid="run-where-error">{e.user_message()}</p>
+                        <p class="error" role="alert" data-testid="run-where-error">{e.said()}</p>
                     }.into_any(),
                     Some(Ok(t)) => {
                         let now = js_sys::Date::now() as i64;
@@ -78,7 +80,7 @@ pub fn RunWhere(
                         let agents = t.agents.clone();
                         view! {
                             <div class="field">
-                                <label for="run-where-agent">"Agent"</label>
+                                <label for="run-where-agent">{t!("launch.where.agent")}</label>
                                 <select id="run-where-agent" data-testid="session-agent"
                                     prop:value=agent_id
                                     on:change=move |ev| { let v = event_target_value(&ev); set(&|c| c.agent_id = v.clone()); }>
@@ -88,8 +90,8 @@ pub fn RunWhere(
                                     }).collect_view()}
                                 </select>
                             </div>
-                            <div class="field" role="radiogroup" aria-label="Host">
-                                <span class="label">"Host"</span>
+                            <div class="field" role="radiogroup" aria-label=t!("launch.where.host")>
+                                <span class="label">{t!("launch.where.host")}</span>
                                 {rows.is_empty().then(|| view! {
                                     <p class="muted" data-testid="no-hosts">{crate::services::hosts::NO_HOSTS_HINT}</p>
                                 })}
@@ -101,7 +103,7 @@ pub fn RunWhere(
                     }
                 }}
                 <div class="field">
-                    <label for="run-where-workspace">"Workspace on that host"</label>
+                    <label for="run-where-workspace">{t!("launch.where.workspace")}</label>
                     <input id="run-where-workspace" data-testid="session-workspace" spellcheck="false"
                         placeholder="/home/me/project"
                         prop:value=move || choice.with(|c| c.as_ref().map(|c| c.workspace.clone()).unwrap_or_default())
@@ -138,7 +140,7 @@ fn host_row(
                 <strong>{r.name.clone()}</strong>
                 " "
                 <span class="muted" data-testid="host-state">
-                    {if r.online { "online" } else { "offline" }}
+                    {if r.online { t!("launch.where.online") } else { t!("launch.where.offline") }}
                     {r.readiness.as_ref().map(|x| format!(" · {}", x.label()))}
                 </span>
                 {r.note.clone().map(|n| view! { <span class="muted">{format!(" — {n}")}</span> })}

@@ -11,7 +11,7 @@ use crate::components::status_dot::StatusDot;
 use crate::lazy::lazy;
 use crate::state::backends::use_backends;
 use crate::state::connection::{use_connection, Connection};
-use crate::state::i18n::{msg, Msg};
+use crate::state::i18n::{msg, t, Msg};
 use canvas_core::backends::health::{backend_health, Health};
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -131,7 +131,7 @@ pub fn Shell(children: ChildrenFn) -> impl IntoView {
             <header class="app-header">
                 <button type="button" class="drawer-toggle" data-testid="sidebar-drawer-toggle"
                     aria-controls="app-sidebar" aria-expanded=move || drawer.get().to_string()
-                    aria-label="Menu" node_ref=drawer_btn on:click=toggle_drawer>
+                    aria-label=t!("nav.menu") node_ref=drawer_btn on:click=toggle_drawer>
                     <crate::components::icon::Icon icon=crate::components::icon::icons::MENU />
                 </button>
                 <span class="brand">"Agent Canvas"</span>
@@ -147,7 +147,7 @@ pub fn Shell(children: ChildrenFn) -> impl IntoView {
                     {version}
                 </span>
             </header>
-            <nav class="sidebar" id="app-sidebar" aria-label="Main" node_ref=nav
+            <nav class="sidebar" id="app-sidebar" aria-label=t!("nav.main") node_ref=nav
                 on:keydown=move |ev: web_sys::KeyboardEvent| {
                     if ev.key() == "Escape" && drawer.get_untracked() {
                         drawer.set(false);
@@ -161,16 +161,16 @@ pub fn Shell(children: ChildrenFn) -> impl IntoView {
                 }).collect_view()}
                 <BackendSelector />
                 <Show when=in_app>
-                    {lazy("conversation list", crate::components::sidebar_list::preload_sidebar_list, crate::components::sidebar_list::sidebar_list)}
+                    {lazy(msg!("app.part.conversation_list"), crate::components::sidebar_list::preload_sidebar_list, crate::components::sidebar_list::sidebar_list)}
                 </Show>
             </nav>
             <div class="drawer-backdrop" aria-hidden="true" on:click=move |_| drawer.set(false)></div>
             <main class="content">
                 <Show when=move || failed(true)>
-                    {lazy("away banner", preload_away_banner, away_banner)}
+                    {lazy(msg!("app.part.away_banner"), preload_away_banner, away_banner)}
                 </Show>
                 <Show when=move || failed(false) fallback=move || children()>
-                    {lazy("recovery screen", preload_recovery, recovery_screen)}
+                    {lazy(msg!("app.part.recovery_screen"), preload_recovery, recovery_screen)}
                 </Show>
                 <SwitchingOverlay />
             </main>

@@ -18,6 +18,7 @@ use crate::links::{base_path, conversation_path, href, pinned_at, use_go};
 use crate::services::conversation_list::remembered_order;
 use crate::services::list_page::recent;
 use crate::state::backends::use_backends;
+use crate::state::i18n::{msg, t, Msg};
 use canvas_core::navigation::shortcuts::{neighbour, position, requested, step, Shortcut, HELP};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -105,7 +106,7 @@ pub fn Shortcuts(request: Request) -> impl IntoView {
     let launcher = href("/");
     let help = RwSignal::new(false);
     // Said (to screen readers, and to tests) when Alt+↓/↑ has nowhere to go.
-    let edge = RwSignal::new(None::<&'static str>);
+    let edge = RwSignal::new(None::<Msg>);
     let travel_go = go.clone();
     let travel = Action::new_local(move |forward: &bool| {
         let forward = *forward;
@@ -133,9 +134,9 @@ pub fn Shortcuts(request: Request) -> impl IntoView {
                 None
             };
             edge.try_set(matches!(target, Some(None)).then_some(if forward {
-                "This is the last conversation."
+                msg!("shortcuts.last_conversation")
             } else {
-                "This is the first conversation."
+                msg!("shortcuts.first_conversation")
             }));
             match target.flatten() {
                 Some((href, true)) => go(&href, false),
@@ -166,7 +167,7 @@ pub fn Shortcuts(request: Request) -> impl IntoView {
     });
     let close = Callback::new(move |_: ()| help.set(false));
     view! {
-        <p class="visually-hidden" role="status" data-testid="travel-note">{move || edge.get()}</p>
+        <p class="visually-hidden" role="status" data-testid="travel-note">{move || edge.get().map(Msg::text)}</p>
         {move || {
             help.get()
                 .then(|| untrack(|| view! { <ShortcutsDialog close=close /> }))
@@ -207,7 +208,7 @@ fn ShortcutsDialog(close: Callback<()>) -> impl IntoView {
                 .enumerate()
                 .map(|(i, k)| {
                     view! {
-                        {(i > 0).then_some(" or ")}
+                        {(i > 0).then(|| format!(" {} ", t!("shortcuts.or")))}
                         <kbd>{*k}</kbd>
                     }
                 })
@@ -221,15 +222,15 @@ fn ShortcutsDialog(close: Callback<()>) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <Dialog title="Keyboard shortcuts" testid="shortcuts-dialog" on_close=close>
+        <Dialog title=t!("shortcuts.title") testid="shortcuts-dialog" on_close=close>
             <table class="shortcuts-table" data-testid="shortcuts-list">
-                <caption class="visually-hidden">"Keys and what they do"</caption>
+                <caption class="visually-hidden">{t!("shortcuts.caption")}</caption>
                 <tbody>{rows}</tbody>
             </table>
-            <p class="muted">"Single keys work when you are not typing in a field."</p>
+            <p class="muted">{t!("shortcuts.single_keys")}</p>
             <div class="form-actions">
                 <button type="button" class="btn primary" data-testid="shortcuts-done"
-                    node_ref=done on:click=move |_| close.run(())>"Close"</button>
+                    node_ref=done on:click=move |_| close.run(())>{t!("shortcuts.close")}</button>
             </div>
         </Dialog>
     }

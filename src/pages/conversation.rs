@@ -10,6 +10,7 @@ use crate::components::workspace::WorkspacePanel;
 use crate::services::conversation::{kept, load, sandbox_action, user_paused, user_sandbox_action};
 use crate::state::backends::use_backends;
 use crate::state::events::ConversationStore;
+use crate::state::i18n::Said;
 use crate::state::i18n::{t, tn};
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::unified::ConversationSummary;
@@ -71,7 +72,7 @@ pub fn ConversationPage(id: String) -> impl IntoView {
                     }
                     Err(e) => view! {
                         <div class="error" role="alert" data-testid="conversation-error">
-                            <p>{e.user_message()}</p>
+                            <p>{e.said()}</p>
                             <button class="btn" on:click=move |_| info.refetch()>{t!("conversation.try_again")}</button>
                         </div>
                     }.into_any(),
@@ -103,7 +104,7 @@ fn SandboxControls(
         async move {
             match user_sandbox_action(backends, &active, &summary, pause).await {
                 Ok(()) => on_change.run(()),
-                Err(e) => error.set(Some(e.user_message())),
+                Err(e) => error.set(Some(e.said())),
             }
         }
     });

@@ -7,6 +7,8 @@ use crate::components::check::check_box;
 use crate::links::{pinned, use_go};
 use crate::services::settings;
 use crate::state::backends::use_backends;
+use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::conversations::live::message_to_send;
 use canvas_core::conversations::start::llm_settings::{effective_llm, mask_key, ServerLlm};
 use leptos::prelude::*;
@@ -35,13 +37,8 @@ pub fn HomePage() -> impl IntoView {
                     crate::pages::home::start_conversation(backends, active.clone(), message).await
                 }
             }
-            .map_err(|e| {
-                format!(
-                    "Could not load what starts a conversation ({e}). Check that this page's \
-                     server is reachable and try again."
-                )
-            })?;
-            let path = work.await.map_err(|e| e.user_message())?;
+            .map_err(|e| t!("home.start_load_error", error = e))?;
+            let path = work.await.map_err(|e| e.said())?;
             Ok::<_, String>(pinned(&path, &active))
         }
     });
@@ -79,23 +76,23 @@ pub fn HomePage() -> impl IntoView {
     let error = move || create.value().get().and_then(|r| r.err());
     view! {
         <section class="page home" data-testid="home">
-            <header class="page-header"><h1>"What should the agent do?"</h1></header>
+            <header class="page-header"><h1>{t!("home.title")}</h1></header>
             <form class="launcher" on:submit=move |ev| { ev.prevent_default(); submit(); }>
                 <MessageBox draft=draft on_send=Callback::new(move |_| submit())
-                    class="composer-input launcher-input" testid="launcher-input" label="Task for the agent"
-                    placeholder="Describe a task (Enter to start, Shift+Enter for a new line)" rows="4" />
-                {crate::lazy::lazy_after_list("where it runs", crate::components::run_where::preload_run_where, move || crate::components::run_where::run_where(run_where))}
-                {crate::lazy::lazy_after_list("launcher options", crate::components::launch_options::preload_launch_options, crate::components::launch_options::launch_options)}
+                    class="composer-input launcher-input" testid="launcher-input" label=t!("home.launcher.label")
+                    placeholder=t!("home.launcher.placeholder") rows="4" />
+                {crate::lazy::lazy_after_list(crate::state::i18n::msg!("app.part.where_it_runs"), crate::components::run_where::preload_run_where, move || crate::components::run_where::run_where(run_where))}
+                {crate::lazy::lazy_after_list(crate::state::i18n::msg!("app.part.launcher_options"), crate::components::launch_options::preload_launch_options, crate::components::launch_options::launch_options)}
                 <div class="launcher-actions">
                     <button class="btn primary" type="submit" data-testid="launcher-start" disabled=move || create.pending().get()>
-                        {move || if create.pending().get() { "Starting…" } else { "Start" }}
+                        {move || if create.pending().get() { t!("home.starting") } else { t!("home.start") }}
                     </button>
                 </div>
                 {move || error().map(|e| view! { <p class="error" role="alert" data-testid="launcher-error">{e}</p> })}
             </form>
             // Only where conversations run on this browser's LLM (not on Omnigent's hosts).
             <Show when=move || backends.active.with(|a| settings::takes_browser_llm(backends, a))>
-                {crate::lazy::lazy_after_list("LLM settings", crate::pages::home::preload_llm_settings, crate::pages::home::llm_settings)}
+                {crate::lazy::lazy_after_list(crate::state::i18n::msg!("app.part.llm_settings"), crate::pages::home::preload_llm_settings, crate::pages::home::llm_settings)}
             </Show>
         </section>
     }
@@ -110,9 +107,9 @@ pub fn LlmSettingsPanel() -> impl IntoView {
         async move { settings::load_server(backends, &active).await }
     });
     view! {
-        <section class="llm-settings" data-testid="llm-settings" aria-label="LLM settings">
-            <h2>"LLM"</h2>
-            <Transition fallback=|| view! { <p class="loading">"Loading settings…"</p> }>
+        <section class="llm-settings" data-testid="llm-settings" aria-label=t!("home.llm.label")>
+            <h2>{t!("launch.llm")}</h2>
+            <Transition fallback=|| view! { <p class="loading">{t!("home.llm.loading")}</p> }>
                 {move || Suspend::new(async move {
                     let srv = server.await;
                     let id = backends.active.with_untracked(|a| a.backend.id.clone());
@@ -145,72 +142,73 @@ fn LlmForm(backend_id: String, server: Option<ServerLlm>) -> impl IntoView {
         async move {
             let s = candidate.validated().map_err(|e| e.to_string())?;
             settings::save_local(&id, &s)
-                .map_err(|e| format!("Could not save the settings in this browser: {e}"))?;
+                .map_err(|e| t!("home.llm.save_local_error", error = e))?;
             saved.set(s.clone());
             new_key.set(String::new());
             if push {
                 settings::save_server(backends, &active, &s)
                     .await
-                    .map_err(|e| {
-                        format!(
-                            "Saved in this browser; the server refused: {}",
-                            e.user_message()
-                        )
-                    })?;
+                    .map_err(|e| t!("home.llm.save_server_error", error = e.said()))?;
             }
             Ok::<_, String>(())
         }
     });
-    let status = move || match save.value().get() {
+    let status = move || {
+        match save.value().get() {
         Some(Ok(())) => Some(
-            view! { <p class="ok" role="status" data-testid="llm-saved">"Saved."</p> }.into_any(),
+            view! { <p class="ok" role="status" data-testid="llm-saved">{t!("home.llm.saved")}</p> }.into_any(),
         ),
         Some(Err(e)) => {
             Some(view! { <p class="error" role="alert" data-testid="llm-error">{e}</p> }.into_any())
         }
         None => None,
+    }
     };
     let key_hint = move || {
         let k = saved.with(|s| mask_key(&s.api_key));
         if k.is_empty() {
-            "No key saved in this browser".to_string()
+            t!("home.llm.no_key")
         } else {
-            format!("Saved key {k} — leave empty to keep it")
+            t!("home.llm.saved_key", key = k)
         }
     };
     let server_line = server.clone().filter(|s| !s.model.is_empty()).map(|s| {
-        let key = if s.key_is_set { "key set" } else { "no key" };
+        let key = if s.key_is_set {
+            t!("home.llm.key_set")
+        } else {
+            t!("home.llm.key_not_set")
+        };
         view! {
             <p class="muted" data-testid="llm-server">
-                {format!("Server default: {} {} ({key})", s.model, s.base_url)}
+                {t!("home.llm.server_default", model = s.model, url = s.base_url, key = key)}
             </p>
         }
     });
     let effective = move || {
         let local = saved.get();
         effective_llm(Some(&local), server.as_ref())
-            .map(|l| format!("New conversations use {}", l.model))
-            .unwrap_or_else(|| "No LLM configured for this backend yet.".to_string())
+            .map(|l| t!("home.llm.effective", model = l.model))
+            .unwrap_or_else(|| t!("home.llm.none"))
     };
     view! {
         <form class="llm-form" on:submit=move |ev| { ev.prevent_default(); save.dispatch(()); }>
             <p data-testid="llm-effective">{effective}</p>
             {server_line}
-            <label>"Model"
+            <label>{t!("home.llm.model")}
                 <input data-testid="llm-model" type="text" placeholder="openai/gpt-4o"
                     prop:value=move || model.get() on:input=move |ev| model.set(event_target_value(&ev)) />
             </label>
-            <label>"Base URL"
-                <input data-testid="llm-base-url" type="url" placeholder="(provider default)"
+            <label>{t!("home.llm.base_url")}
+                <input data-testid="llm-base-url" type="url" placeholder=t!("home.llm.base_url_placeholder")
                     prop:value=move || base_url.get() on:input=move |ev| base_url.set(event_target_value(&ev)) />
             </label>
-            <label>"API key"
+            <label>{t!("backends.form.api_key")}
                 <input data-testid="llm-api-key" type="password" autocomplete="off" placeholder=key_hint
                     prop:value=move || new_key.get() on:input=move |ev| new_key.set(event_target_value(&ev)) />
             </label>
             <span class="muted" data-testid="llm-key-hint">{key_hint}</span>
-            {offers.then(|| check_box("llm-save-server", to_server, "Also store on the agent server".into()))}
-            <button class="btn" type="submit" data-testid="llm-save" disabled=move || save.pending().get()>"Save LLM settings"</button>
+            {offers.then(|| check_box("llm-save-server", to_server, t!("home.llm.store_on_server")))}
+            <button class="btn" type="submit" data-testid="llm-save" disabled=move || save.pending().get()>{t!("home.llm.save")}</button>
             {status}
         </form>
     }

@@ -1,3 +1,4 @@
+use crate::state::i18n::t;
 use leptos::prelude::*;
 use leptos_router::components::A;
 
@@ -5,8 +6,8 @@ use leptos_router::components::A;
 pub fn NotFound() -> impl IntoView {
     view! {
         <section class="empty" data-testid="not-found">
-            <h1>"Page not found"</h1>
-            <p><A href=crate::links::href("/conversations")>"Back to conversations"</A></p>
+            <h1>{t!("not_found.title")}</h1>
+            <p><A href=crate::links::href("/conversations")>{t!("not_found.back")}</A></p>
         </section>
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::components::backends::form::{BackendForm, Fixed, FormMode};
 use crate::state::backends::use_backends;
+use crate::state::i18n::t;
 use canvas_core::backends::launcher::LockMode;
 use canvas_core::backends::record::{AuthMode, BackendKind, LOCKED_CLOUD_ID, LOCKED_CLOUD_NAME};
 use leptos::prelude::*;
@@ -20,28 +21,28 @@ pub fn OnboardingPage() -> impl IntoView {
                 auth_mode: Some(AuthMode::ApiKey),
             };
             view! {
-                <h1 id="onboarding-title">"Connect to OpenHands Cloud"</h1>
+                <h1 id="onboarding-title">{t!("onboarding.cloud_title")}</h1>
                 <p>
-                    "This console only talks to " <code data-testid="locked-host">{host}</code>
-                    ". Enter an OpenHands Cloud API key for it (create one in the cloud's settings)."
+                    {t!("onboarding.cloud_before")}" " <code data-testid="locked-host">{host}</code>
+                    {t!("onboarding.cloud_after")}
                 </p>
                 <BackendForm
                     mode=FormMode::Upsert(LOCKED_CLOUD_ID.to_string())
                     fixed=fixed
-                    submit_label="Connect"
+                    submit_label=t!("onboarding.connect")
                     on_done=done
                 />
             }
             .into_any()
         }
         _ => view! {
-            <h1 id="onboarding-title">"Welcome to Agent Canvas"</h1>
+            <h1 id="onboarding-title">{t!("onboarding.welcome_title")}</h1>
             <p>
-                "No backend is configured yet. Add the agent server you run (for example "
+                {t!("onboarding.welcome_before")}" "
                 <code>"http://localhost:8000"</code>
-                " and its session API key) or OpenHands Cloud (its address and an API key)."
+                " "{t!("onboarding.welcome_after")}
             </p>
-            <BackendForm mode=FormMode::Add submit_label="Add backend" on_done=done />
+            <BackendForm mode=FormMode::Add submit_label=t!("sidebar.add_backend") on_done=done />
         }
         .into_any(),
     };

@@ -6,6 +6,7 @@ use crate::links::{conversation_path, pinned};
 use crate::services::conversation::load;
 use crate::state::backends::use_backends;
 use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::transport::routing::ConversationRef;
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
@@ -34,7 +35,7 @@ pub fn PanelPage() -> impl IntoView {
             </header>
             {move || conv.get().and_then(|r| r.as_ref().err().map(|e| view! {
                 <div class="error" role="alert" data-testid="panel-error">
-                    <p>{e.user_message()}</p>
+                    <p>{e.said()}</p>
                     <button class="btn" on:click=move |_| conv.refetch()>{t!("conversation.try_again")}</button>
                 </div>
             }))}

@@ -9,6 +9,7 @@
 
 use crate::services::backends::{test_connection, TestOutcome};
 use crate::state::backends::use_backends;
+use crate::state::i18n::t;
 use canvas_core::backends::record::{Backend, BackendKind, DEFAULT_LOCAL_ID, DEFAULT_LOCAL_NAME};
 use canvas_core::backends::registry::BackendDraft;
 use leptos::prelude::*;
@@ -32,9 +33,7 @@ pub fn PublicKeyPage(
             match outcome {
                 TestOutcome::Failed {
                     key_rejected: true, ..
-                } => error.set(Some(
-                    "The server refused this key. Check it and try again.".to_string(),
-                )),
+                } => error.set(Some(t!("public_key.refused"))),
                 TestOutcome::Failed { message, .. } => error.set(Some(message)),
                 _ => {
                     let existing_name = backends.backends.with_untracked(|l| {
@@ -60,11 +59,11 @@ pub fn PublicKeyPage(
         ev.prevent_default();
         let typed = key.get_untracked().trim().to_string();
         if typed.is_empty() {
-            error.set(Some("Enter the access key.".into()));
+            error.set(Some(t!("public_key.empty")));
             return;
         }
         if typed.chars().any(char::is_whitespace) {
-            error.set(Some("The key must not contain spaces.".into()));
+            error.set(Some(t!("public_key.spaces")));
             return;
         }
         let candidate = Backend::new(
@@ -81,22 +80,22 @@ pub fn PublicKeyPage(
     view! {
         <section class="onboarding" data-testid="public-key" aria-labelledby="public-key-title">
             <div class="onboarding-card">
-                <h1 id="public-key-title">"Enter the access key"</h1>
+                <h1 id="public-key-title">{t!("public_key.title")}</h1>
                 <Show when=move || rotated>
                     <p class="notice" data-testid="key-rotated" role="alert">
-                        "The key saved in this browser was refused by the server — it has probably been changed. Enter the current key to continue."
+                        {t!("public_key.rotated")}
                     </p>
                 </Show>
                 <p>
-                    "This Agent Canvas needs the agent server's session API key. Ask whoever runs it."
+                    {t!("public_key.intro")}
                 </p>
                 <form class="backend-form" novalidate on:submit=on_submit>
                     <div class="field">
-                        <label for="public-host">"Server"</label>
+                        <label for="public-host">{t!("public_key.server")}</label>
                         <input id="public-host" data-testid="public-host" readonly prop:value=host.clone() />
                     </div>
                     <div class="field">
-                        <label for="public-key-input">"Access key"</label>
+                        <label for="public-key-input">{t!("public_key.key")}</label>
                         <input
                             id="public-key-input"
                             type="password"
@@ -116,7 +115,7 @@ pub fn PublicKeyPage(
                     <div class="form-actions">
                         <button type="submit" class="btn primary" data-testid="public-key-submit"
                             disabled=move || checking.get()>
-                            {move || if checking.get() { "Checking…" } else { "Continue" }}
+                            {move || if checking.get() { t!("public_key.checking") } else { t!("public_key.continue") }}
                         </button>
                     </div>
                 </form>

@@ -5,6 +5,8 @@ use crate::links::{conversation_path, pinned, use_go};
 use crate::platform::time::every;
 use crate::services::start_task::poll;
 use crate::state::backends::use_backends;
+use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::{StartTask, StartTaskStatus};
 use leptos::prelude::*;
@@ -29,9 +31,7 @@ pub fn StartTaskPage(task_id: String) -> impl IntoView {
         let active = backends.active.get();
         let id = id.get_value();
         async move {
-            let task = poll(backends, &active, &id)
-                .await
-                .map_err(|e| e.user_message())?;
+            let task = poll(backends, &active, &id).await.map_err(|e| e.said())?;
             Ok::<_, String>((active, task))
         }
     });
@@ -60,22 +60,23 @@ pub fn StartTaskPage(task_id: String) -> impl IntoView {
         }
     });
     let back = move || backends.active.with(|a| pinned("/conversations", a));
-    let body = move || match last() {
+    let body = move || {
+        match last() {
         None => {
-            view! { <p class="loading" data-testid="start-task-loading">"Starting…"</p> }.into_any()
+            view! { <p class="loading" data-testid="start-task-loading">{t!("start_task.starting")}</p> }.into_any()
         }
         Some(Err(e)) => view! {
             <div class="error" role="alert" data-testid="start-task-poll-error">
-                <p>{format!("Could not check the task: {e}")}</p>
-                <p class="muted">"Retrying every 3 seconds."</p>
-                <a class="btn" href=back data-testid="start-task-back">"Back to conversations"</a>
+                <p>{t!("start_task.poll_error", error = e)}</p>
+                <p class="muted">{t!("start_task.retrying")}</p>
+                <a class="btn" href=back data-testid="start-task-back">{t!("start_task.back")}</a>
             </div>
         }
         .into_any(),
         Some(Ok((_, None))) => view! {
             <div class="error" role="alert" data-testid="start-task-missing">
-                <p>"This start task was not found (yet). Checking again every 3 seconds."</p>
-                <a class="btn" href=back>"Back to conversations"</a>
+                <p>{t!("start_task.missing")}</p>
+                <a class="btn" href=back>{t!("start_task.back")}</a>
             </div>
         }
         .into_any(),
@@ -84,21 +85,22 @@ pub fn StartTaskPage(task_id: String) -> impl IntoView {
                 .detail
                 .clone()
                 .filter(|d| !d.trim().is_empty())
-                .unwrap_or_else(|| "The task failed without a detail.".to_string());
+                .unwrap_or_else(|| t!("start_task.no_detail"));
             view! {
                 <div class="error" role="alert" data-testid="start-task-error">
-                    <p><strong>"The conversation could not be started."</strong></p>
+                    <p><strong>{t!("start_task.failed")}</strong></p>
                     <p data-testid="start-task-detail">{detail}</p>
-                    <a class="btn" href=back data-testid="start-task-back">"Back to conversations"</a>
+                    <a class="btn" href=back data-testid="start-task-back">{t!("start_task.back")}</a>
                 </div>
             }
             .into_any()
         }
         Some(Ok((_, Some(t)))) => view! { <Progress status=t.status /> }.into_any(),
+    }
     };
     view! {
         <section class="page start-task" data-testid="start-task" data-task-id=task_id>
-            <header class="page-header"><h1>"Starting a conversation"</h1></header>
+            <header class="page-header"><h1>{t!("start_task.title")}</h1></header>
             {body}
         </section>
     }
@@ -128,7 +130,7 @@ fn Progress(status: StartTaskStatus) -> impl IntoView {
     view! {
         <div class="start-task-progress" data-testid="start-task-progress" data-status=status.as_str().to_string()>
             <p class="status" data-testid="start-task-status" aria-live="polite">{status.label()}"…"</p>
-            <progress max=max.to_string() value=value.to_string() aria-label="Start progress"></progress>
+            <progress max=max.to_string() value=value.to_string() aria-label=t!("start_task.progress")></progress>
             <ol class="steps">{items}</ol>
         </div>
     }

@@ -10,6 +10,7 @@
 use crate::platform::storage::WebStorage;
 use crate::services::backends::load_orgs;
 use crate::state::backends::BackendsCtx;
+use crate::state::i18n::Said;
 use canvas_core::backends::record::Backend;
 use canvas_core::backends::selection::{parse_selection, ActiveBackend, Selection};
 use canvas_core::conversations::list::all_backends::{
@@ -48,15 +49,9 @@ async fn within<T>(ms: u32, fut: impl Future<Output = T>) -> Option<T> {
 /// The outcome of a failed request; an unreachable backend is recorded in its health (BR-7).
 fn failed(backends: BackendsCtx, backend_id: &str, e: ApiError) -> SourceOutcome {
     if matches!(e, ApiError::Network(_) | ApiError::Timeout) {
-        backends.record_health(
-            backend_id,
-            Err(e.user_message()),
-            js_sys::Date::now() as i64,
-        );
+        backends.record_health(backend_id, Err(e.said()), js_sys::Date::now() as i64);
     }
-    SourceOutcome::Failed {
-        message: e.user_message(),
-    }
+    SourceOutcome::Failed { message: e.said() }
 }
 
 /// One source's first `per_source` conversations, within `ms`.

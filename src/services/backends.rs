@@ -3,6 +3,7 @@
 
 use crate::state::api::routing;
 use crate::state::backends::BackendsCtx;
+use crate::state::i18n::Said;
 use canvas_core::backends::record::Backend;
 use leptos::prelude::*;
 
@@ -78,7 +79,7 @@ pub async fn test_connection(backends: BackendsCtx, backend: Backend) -> TestOut
                 }
                 Some(Err(e)) => {
                     return TestOutcome::Failed {
-                        message: e.user_message(),
+                        message: e.said(),
                         key_rejected: e.is_auth(),
                     }
                 }
@@ -100,7 +101,7 @@ pub async fn test_connection(backends: BackendsCtx, backend: Backend) -> TestOut
                     ),
                 },
                 Err(e) => TestOutcome::Failed {
-                    message: e.user_message(),
+                    message: e.said(),
                     key_rejected: e.is_auth(),
                 },
             }

@@ -13,6 +13,7 @@
 use crate::platform::http::BrowserTransport;
 use crate::platform::time::Clock;
 use crate::state::backends::BackendsCtx;
+use crate::state::i18n::Said;
 use canvas_core::backends::health::{periodic_probe_targets, Live, ProbePolicy};
 use canvas_core::backends::probe::{failure_view, probe, FailureView, ProbeError, ProbeOutcome};
 use canvas_core::backends::record::Backend;
@@ -113,7 +114,7 @@ pub fn provide_connection(backends: BackendsCtx) -> ConnectionCtx {
         async move {
             if active.is_none() {
                 return Connection::Failed {
-                    message: GateError::NoBackendConfigured.user_message(),
+                    message: GateError::NoBackendConfigured.said(),
                     error: ProbeError::Gate(GateError::NoBackendConfigured),
                     keeps_page: false,
                 };

@@ -1,6 +1,7 @@
-//! The message catalogue in the page (issue #33). English is compiled in (core's `build.rs`
-//! turns `locales/en.json` into a sorted table; every `t!` id is checked against it while
-//! compiling).
+//! The message catalogue in the page (issue #33). English is compiled in: every `t!`, `tn!`
+//! and `msg!` resolves its id while compiling (core's `i18n::english::message`: an unknown id
+//! fails the build) to the message's index and English text, so each text sits in the lazy
+//! part that shows it and the page carries no table of ids.
 //! Another locale's file (`locales/<tag>.json`, copied into the build) is fetched and read
 //! *before* the app mounts, so the first paint is already in that language — never a flash of
 //! English; the code that reads it is a lazy chunk (`i18n_read`) fetched beside the file, so a
@@ -11,8 +12,8 @@
 //! in `locales/en.json` and the fourteen other files (core's `tests/locales.rs` checks them).
 
 use crate::platform::storage::WebStorage;
-use canvas_core::i18n::english::english;
-use canvas_core::i18n::{best_match, Catalogue, Locale, RawMessage, Text};
+use canvas_core::i18n::english::MessageRef;
+use canvas_core::i18n::{best_match, Catalogue, Locale, Message, RawMessage, Text};
 use canvas_core::settings::preferences;
 use std::cell::RefCell;
 use wasm_bindgen::JsCast;
@@ -24,14 +25,14 @@ use wasm_bindgen_futures::JsFuture;
 macro_rules! t {
     ($id:literal) => {
         {
-            const ID: &str = ::canvas_core::i18n::english::known($id);
-            $crate::state::i18n::text(ID, &[])
+            const M: ::canvas_core::i18n::english::MessageRef = ::canvas_core::i18n::english::message($id);
+            $crate::state::i18n::text(M, &[])
         }
     };
     ($id:literal, $($name:ident = $value:expr),+ $(,)?) => {
         {
-            const ID: &str = ::canvas_core::i18n::english::known($id);
-            $crate::state::i18n::text(ID, &[$((stringify!($name), &*$value.to_string())),+])
+            const M: ::canvas_core::i18n::english::MessageRef = ::canvas_core::i18n::english::message($id);
+            $crate::state::i18n::text(M, &[$((stringify!($name), &*$value.to_string())),+])
         }
     };
 }
@@ -44,14 +45,14 @@ pub(crate) use t;
 macro_rules! tn {
     ($id:literal, $count:expr) => {
         {
-            const ID: &str = ::canvas_core::i18n::english::known($id);
-            $crate::state::i18n::plural(ID, $count as u64, &[])
+            const M: ::canvas_core::i18n::english::MessageRef = ::canvas_core::i18n::english::message($id);
+            $crate::state::i18n::plural(M, $count as u64, &[])
         }
     };
     ($id:literal, $count:expr, $($name:ident = $value:expr),+ $(,)?) => {
         {
-            const ID: &str = ::canvas_core::i18n::english::known($id);
-            $crate::state::i18n::plural(ID, $count as u64, &[$((stringify!($name), &*$value.to_string())),+])
+            const M: ::canvas_core::i18n::english::MessageRef = ::canvas_core::i18n::english::message($id);
+            $crate::state::i18n::plural(M, $count as u64, &[$((stringify!($name), &*$value.to_string())),+])
         }
     };
 }
@@ -60,7 +61,7 @@ pub(crate) use tn;
 /// A message kept for later (in a table, passed to a component): `msg!("id")`; its text with
 /// [`Msg::text`].
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Msg(#[doc(hidden)] pub &'static str);
+pub struct Msg(#[doc(hidden)] pub MessageRef);
 
 impl Msg {
     /// The message in the page's language.
@@ -72,43 +73,78 @@ impl Msg {
 /// `msg!("id")`: a [`Msg`] (usable in a `const`).
 macro_rules! msg {
     ($id:literal) => {{
-        const ID: &str = ::canvas_core::i18n::english::known($id);
-        $crate::state::i18n::Msg(ID)
+        const M: ::canvas_core::i18n::english::MessageRef =
+            ::canvas_core::i18n::english::message($id);
+        $crate::state::i18n::Msg(M)
     }};
 }
 pub(crate) use msg;
 
+/// The page's language when it is not English, and its messages in English's order.
+pub struct Active {
+    locale: Locale,
+    messages: Vec<Option<Message>>,
+}
+
 thread_local! {
-    static ACTIVE: RefCell<Option<Catalogue>> = const { RefCell::new(None) };
+    static ACTIVE: RefCell<Option<Active>> = const { RefCell::new(None) };
 }
 
-/// The text of message `id` with its `{name}` parameters filled in (use `t!`).
-pub fn text(id: &str, args: &[(&str, &str)]) -> String {
+/// Message `m` in the page's language (its English when the language lacks it), for `count`
+/// things when given.
+fn say_message(m: MessageRef, count: Option<u64>, args: &[(&str, &str)]) -> String {
     ACTIVE
-        .with(|a| a.borrow().as_ref().and_then(|c| c.text(id, args)))
-        .or_else(|| english(id, None, args))
-        .unwrap_or_else(|| id.to_string())
+        .with(|a| {
+            let a = a.borrow();
+            let a = a.as_ref()?;
+            let here = a.messages.get(usize::from(m.index))?.as_ref()?;
+            Some(here.say(a.locale, count, args))
+        })
+        .unwrap_or_else(|| m.english(count, args))
 }
 
-/// The text of message `id` for `count` things, `{count}` and `args` filled in (use `tn!`).
-pub fn plural(id: &str, count: u64, args: &[(&str, &str)]) -> String {
-    let n = count.to_string();
-    let mut all: Vec<(&str, &str)> = vec![("count", n.as_str())];
-    all.extend_from_slice(args);
-    ACTIVE
-        .with(|a| a.borrow().as_ref().and_then(|c| c.plural(id, count, args)))
-        .or_else(|| english(id, Some(count), &all))
-        .unwrap_or_else(|| id.to_string())
+/// Message `m` with its `{name}` parameters filled in (use `t!`).
+pub fn text(m: MessageRef, args: &[(&str, &str)]) -> String {
+    say_message(m, None, args)
+}
+
+/// Message `m` for `count` things, `{count}` and `args` filled in (use `tn!`).
+pub fn plural(m: MessageRef, count: u64, args: &[(&str, &str)]) -> String {
+    say_message(m, Some(count), args)
 }
 
 /// Words core wants said (an error, above all), in the page's language.
 pub fn say(words: &Text) -> String {
-    words.render(&|id, args| Some(text(id, args)))
+    words.render(&|m, args| text(m, args))
+}
+
+/// Core's errors, said in the page's language (their `user_text`; `user_message` is English).
+pub trait Said {
+    /// What the user is told, in the page's language.
+    fn said(&self) -> String;
+}
+
+impl Said for canvas_core::error::ApiError {
+    fn said(&self) -> String {
+        say(&self.user_text())
+    }
+}
+
+impl Said for canvas_core::error::ActionError {
+    fn said(&self) -> String {
+        say(&self.user_text())
+    }
+}
+
+impl Said for canvas_core::error::GateError {
+    fn said(&self) -> String {
+        say(&self.user_text())
+    }
 }
 
 /// The page's language.
 pub fn locale() -> Locale {
-    ACTIVE.with(|a| a.borrow().as_ref().map_or(Locale::En, Catalogue::locale))
+    ACTIVE.with(|a| a.borrow().as_ref().map_or(Locale::En, |a| a.locale))
 }
 
 /// The language this browser asks for (`navigator.languages`, best match, English last).
@@ -148,7 +184,7 @@ fn mark_page(locale: Locale) {
 }
 
 /// The file of `locale`, read by the lazy chunk `i18n_read`, which is fetched while the file is.
-async fn fetch_catalogue(locale: Locale) -> Result<Result<Catalogue, String>, String> {
+async fn fetch_catalogue(locale: Locale) -> Result<Result<Active, String>, String> {
     let window = web_sys::window().ok_or("no window")?;
     let js = |e: wasm_bindgen::JsValue| format!("{e:?}");
     // Relative to the page's base, so a base path is kept. The request starts here.
@@ -168,11 +204,17 @@ async fn fetch_catalogue(locale: Locale) -> Result<Result<Catalogue, String>, St
 }
 
 crate::lazy::split_fn! {
-    /// Reads a locale file (the code lives in chunk `i18n_read`).
-    pub fn read_locale(locale: Locale) -> Box<dyn FnOnce(String) -> Result<Catalogue, String>>,
+    /// Reads a locale file into its messages in English's order (the code, and the table of
+    /// ids it needs, live in chunk `i18n_read`).
+    pub fn read_locale(locale: Locale) -> Box<dyn FnOnce(String) -> Result<Active, String>>,
         in i18n_read, preload preload_i18n_read
     {
-        Box::new(move |json: String| read(locale, &json))
+        Box::new(move |json: String| {
+            read(locale, &json).map(|c| Active {
+                locale,
+                messages: c.in_english_order(),
+            })
+        })
     }
 }
 

@@ -6,6 +6,7 @@
 //! anything that looks like a credential, and the HTTP chokepoint should additionally call
 //! [`ApiError::redacted`] with the backend's key before the error leaves it.
 
+use crate::i18n::text::text;
 use crate::i18n::Text;
 
 /// Longest server-provided detail quoted in a message.
@@ -156,36 +157,36 @@ impl ApiError {
     /// language). Never contains a key (see the module docs).
     pub fn user_text(&self) -> Text {
         match self {
-            ApiError::Network(_) => Text::new("error.network"),
-            ApiError::Timeout => Text::new("error.timeout"),
-            ApiError::Unauthorized => Text::new("error.unauthorized"),
-            ApiError::Forbidden => Text::new("error.forbidden"),
-            ApiError::NotFound => Text::new("error.not_found"),
-            ApiError::Conflict => Text::new("error.conflict"),
+            ApiError::Network(_) => text!("error.network"),
+            ApiError::Timeout => text!("error.timeout"),
+            ApiError::Unauthorized => text!("error.unauthorized"),
+            ApiError::Forbidden => text!("error.forbidden"),
+            ApiError::NotFound => text!("error.not_found"),
+            ApiError::Conflict => text!("error.conflict"),
             // canvas-serve's ingress could not reach the agent server it fronts (issue #17): say
             // what happened in words, not the raw transport error.
             ApiError::Server {
                 status: 502,
                 detail,
             } if detail.trim_start().starts_with(INGRESS_UNREACHABLE) => {
-                Text::new("error.server_unreachable")
+                text!("error.server_unreachable")
             }
             ApiError::Server { status, detail } => {
                 let detail = shorten(&scrub_secrets(detail.trim()), MAX_DETAIL_CHARS);
                 if detail.is_empty() {
-                    Text::new("error.server").with("status", status.to_string())
+                    text!("error.server").with("status", status.to_string())
                 } else {
-                    Text::new("error.server_detail")
+                    text!("error.server_detail")
                         .with("status", status.to_string())
                         .with("detail", detail)
                 }
             }
-            ApiError::Decode(detail) => Text::new("error.decode")
+            ApiError::Decode(detail) => text!("error.decode")
                 .with("detail", shorten(&scrub_secrets(detail), MAX_DETAIL_CHARS)),
-            ApiError::NoBackend => Text::new("error.no_backend"),
+            ApiError::NoBackend => text!("error.no_backend"),
             ApiError::Incompatible(gate) => gate.user_text(),
-            ApiError::SandboxStarting => Text::new("error.sandbox_starting"),
-            ApiError::Unsupported(what) => Text::new("error.unsupported").with("what", *what),
+            ApiError::SandboxStarting => text!("error.sandbox_starting"),
+            ApiError::Unsupported(what) => text!("error.unsupported").with("what", *what),
         }
     }
 }
@@ -355,24 +356,22 @@ impl GateError {
         match self {
             GateError::Unreachable { detail } => {
                 let detail = shorten(&scrub_secrets(detail.trim()), MAX_DETAIL_CHARS);
-                Text::new("error.gate.unreachable").with("detail", detail.trim_end_matches('.'))
+                text!("error.gate.unreachable").with("detail", detail.trim_end_matches('.'))
             }
-            GateError::UnsupportedVersion { required, reported } => {
-                Text::new("error.gate.old_version")
-                    .with("required", required.clone())
-                    .with("reported", reported.clone())
-            }
+            GateError::UnsupportedVersion { required, reported } => text!("error.gate.old_version")
+                .with("required", required.clone())
+                .with("reported", reported.clone()),
             GateError::UnknownVersion {
                 required,
                 reported: Some(r),
-            } => Text::new("error.gate.invalid_version")
+            } => text!("error.gate.invalid_version")
                 .with("required", required.clone())
                 .with("reported", r.clone()),
             GateError::UnknownVersion {
                 required,
                 reported: None,
-            } => Text::new("error.gate.no_version").with("required", required.clone()),
-            GateError::NoBackendConfigured => Text::new("error.gate.no_backend"),
+            } => text!("error.gate.no_version").with("required", required.clone()),
+            GateError::NoBackendConfigured => text!("error.gate.no_backend"),
         }
     }
 }
@@ -415,12 +414,12 @@ impl ActionError {
     pub fn user_text(&self) -> Text {
         match self {
             ActionError::Api(e) => e.user_text(),
-            ActionError::Storage(e) => Text::new("error.storage").with("detail", e.to_string()),
-            ActionError::Refused(text) => Text::new("error.refused").with("text", text.clone()),
+            ActionError::Storage(e) => text!("error.storage").with("detail", e.to_string()),
+            ActionError::Refused(text) => text!("error.refused").with("text", text.clone()),
             ActionError::NotStarted(e) => {
-                Text::new("error.not_started").with_text("error", e.user_text())
+                text!("error.not_started").with_text("error", e.user_text())
             }
-            ActionError::About { what, error } => Text::new("error.about")
+            ActionError::About { what, error } => text!("error.about")
                 .with("what", what.clone())
                 .with_text("error", error.user_text()),
         }

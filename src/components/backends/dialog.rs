@@ -2,6 +2,7 @@
 //! trap), Esc closes it (unless `closable` is false), and focus returns to the element that had
 //! it before the dialog opened.
 
+use crate::state::i18n::t;
 use leptos::html;
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
@@ -159,7 +160,7 @@ pub fn Dialog(
                         <button
                             type="button"
                             class="btn icon dialog-close"
-                            aria-label="Close"
+                            aria-label=t!("common.close")
                             data-testid="dialog-close"
                             on:click=move |_| on_close.run(())
                         >

@@ -5,6 +5,7 @@ use super::dialog::Dialog;
 use super::{backend_status, use_backends_ui, BackendDialog};
 use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::connection::{probe_each_once, use_connection};
+use crate::state::i18n::t;
 use canvas_core::backends::health::reprobe_on_manage;
 use canvas_core::backends::record::Backend;
 use leptos::html;
@@ -24,7 +25,7 @@ fn KeyFix(backend: Backend) -> impl IntoView {
         <Show when=offered>
             <button type="button" class="btn small primary" data-testid="manage-use-launcher-key"
                 on:click=move |_| { let _ = backends.apply_launcher_key(&id.get_value()); }>
-                "Use the launcher's key"
+                {t!("common.use_launcher_key")}
             </button>
         </Show>
     }
@@ -49,7 +50,7 @@ pub fn ManageDialog() -> impl IntoView {
     let rows = move || backends.backends.get();
 
     view! {
-        <Dialog title="Manage backends" testid="manage-dialog" on_close=Callback::new(move |_| ui.close())>
+        <Dialog title=t!("sidebar.manage_backends") testid="manage-dialog" on_close=Callback::new(move |_| ui.close())>
             <ul class="manage-list" data-testid="manage-list">
                 <For each=rows key=|b: &Backend| format!("{}:{}:{}:{}", b.id, b.name, b.host, b.connection_revision.unwrap_or(0)) let:b>
                     {
@@ -99,12 +100,12 @@ pub fn ManageDialog() -> impl IntoView {
                                         view! {
                                             <div class="manage-actions">
                                                 <button type="button" class="btn small" data-testid="edit-backend"
-                                                    aria-label=format!("Edit {n}")
-                                                    on:click=move |_| ui.open(BackendDialog::Edit(edit_id.clone()))>"Edit"</button>
+                                                    aria-label=t!("backends.edit_named", name = n)
+                                                    on:click=move |_| ui.open(BackendDialog::Edit(edit_id.clone()))>{t!("backends.edit")}</button>
                                                 <button type="button" class="btn small danger" data-testid="delete-backend"
                                                     node_ref=delete_ref
-                                                    aria-label=format!("Delete {n}")
-                                                    on:click=move |_| confirming.set(Some(del_id.clone()))>"Delete"</button>
+                                                    aria-label=t!("backends.delete_named", name = n)
+                                                    on:click=move |_| confirming.set(Some(del_id.clone()))>{t!("backends.delete")}</button>
                                             </div>
                                         }
                                     }
@@ -117,7 +118,7 @@ pub fn ManageDialog() -> impl IntoView {
                 </For>
             </ul>
             <Show when=move || backends.backends.with(|l| l.is_empty())>
-                <p class="muted" data-testid="manage-empty">"No backends yet."</p>
+                <p class="muted" data-testid="manage-empty">{t!("backends.none_yet")}</p>
             </Show>
             <p class="field-error" role="alert" hidden=move || error.get().is_none()>
                 {move || error.get().unwrap_or_default()}
@@ -125,9 +126,9 @@ pub fn ManageDialog() -> impl IntoView {
             <div class="form-actions">
                 <Show when=move || can_add>
                     <button type="button" class="btn primary" data-testid="manage-add-backend"
-                        on:click=move |_| ui.open(BackendDialog::Add)>"Add backend"</button>
+                        on:click=move |_| ui.open(BackendDialog::Add)>{t!("sidebar.add_backend")}</button>
                 </Show>
-                <button type="button" class="btn" on:click=move |_| ui.close()>"Close"</button>
+                <button type="button" class="btn" on:click=move |_| ui.close()>{t!("common.close")}</button>
             </div>
         </Dialog>
     }
@@ -151,21 +152,21 @@ fn confirm_delete(
         }
     });
     view! {
-        <div class="manage-confirm" role="group" aria-label="Confirm deletion">
-            <span>{format!("Delete “{n}”?")}</span>
+        <div class="manage-confirm" role="group" aria-label=t!("backends.confirm_deletion")>
+            <span>{t!("backends.delete_question", name = n)}</span>
             <button type="button" class="btn small danger" data-testid="confirm-delete"
                 on:click=move |_| {
                     confirming.set(None);
                     if let Err(e) = backends.remove(&yes_id) {
                         error.set(Some(e.to_string()));
                     }
-                }>"Delete"</button>
+                }>{t!("backends.delete")}</button>
             <button type="button" class="btn small" data-testid="cancel-delete"
                 node_ref=cancel_ref
                 on:click=move |_| {
                     cancelled.set(Some(no_id.clone()));
                     confirming.set(None);
-                }>"Cancel"</button>
+                }>{t!("common.cancel")}</button>
         </div>
     }
 }

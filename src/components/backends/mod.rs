@@ -11,6 +11,7 @@ pub mod selector;
 
 use crate::state::backends::BackendsCtx;
 use crate::state::connection::{Connection, ConnectionCtx};
+use crate::state::i18n::t;
 use canvas_core::backends::health::{backend_health, Health};
 use canvas_core::backends::launcher::LockMode;
 use canvas_core::backends::record::{AuthMode, BackendKind, LOCKED_CLOUD_ID};
@@ -137,7 +138,7 @@ pub fn BackendDialogs() -> impl IntoView {
     move || {
         ui.dialog.get().map(|d| {
             crate::lazy::lazy(
-                "backend dialog",
+                crate::state::i18n::msg!("app.part.backend_dialog"),
                 crate::components::backends::preload_backend_dialogs,
                 move || crate::components::backends::backend_dialog(d.clone()),
             )
@@ -152,7 +153,7 @@ pub fn dialog_view(d: BackendDialog) -> AnyView {
     match d {
         BackendDialog::Manage => view! { <manage::ManageDialog /> }.into_any(),
         BackendDialog::Add => view! {
-            <dialog::Dialog title="Add backend" testid="add-backend-dialog" on_close=Callback::new(move |_| ui.close())>
+            <dialog::Dialog title=t!("sidebar.add_backend") testid="add-backend-dialog" on_close=Callback::new(move |_| ui.close())>
                 <form::BackendForm mode=form::FormMode::Add on_done=Callback::new(move |_| ui.close()) />
             </dialog::Dialog>
         }
@@ -160,7 +161,7 @@ pub fn dialog_view(d: BackendDialog) -> AnyView {
         BackendDialog::Edit(id) => {
             let fixed = locked_fields(backends, &id);
             view! {
-                <dialog::Dialog title="Edit backend" testid="edit-backend-dialog" on_close=Callback::new(move |_| ui.open(BackendDialog::Manage))>
+                <dialog::Dialog title=t!("backends.edit_title") testid="edit-backend-dialog" on_close=Callback::new(move |_| ui.open(BackendDialog::Manage))>
                     <form::BackendForm mode=form::FormMode::Edit(id.clone()) fixed=fixed on_done=Callback::new(move |_| ui.open(BackendDialog::Manage)) />
                 </dialog::Dialog>
             }
@@ -176,7 +177,7 @@ pub fn SwitchingOverlay() -> impl IntoView {
     view! {
         <Show when=move || ui.switching.get()>
             <div class="switching-overlay" data-testid="switching-overlay" role="status" aria-live="polite">
-                <span class="switching-box">"Switching…"</span>
+                <span class="switching-box">{t!("backends.switching")}</span>
             </div>
         </Show>
     }

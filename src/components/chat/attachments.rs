@@ -6,6 +6,7 @@
 use crate::components::icon::{icons, Icon};
 use crate::services::uploads::{self as svc, OnConflict};
 use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::conversations::chat::attachments::{self as rules, AttachmentKind};
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
@@ -79,7 +80,7 @@ impl Attachments {
                                 })
                             });
                         }
-                        Err(e) => problems.push(e.user_message()),
+                        Err(e) => problems.push(e.said()),
                     }
                 }
                 error.try_set((!problems.is_empty()).then(|| problems.join(" ")));

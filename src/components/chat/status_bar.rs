@@ -9,6 +9,7 @@ use crate::platform::listen::on_window_event;
 use crate::services::conversation_tools::usage as usage_now;
 use crate::state::events::{Control, ConversationStore, Link};
 use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::conversations::live::events::{ExecutionStatus, PendingAction};
 use canvas_core::conversations::live::usage::{dollars, tokens, LlmUsage, Usage};
 use canvas_core::conversations::live::{confirm_key, controls, status_label, ConfirmKey, Controls};
@@ -58,12 +59,7 @@ pub fn StatusBar(store: ConversationStore, tools: ConversationTools) -> impl Int
             done
         }
     });
-    let error = move || {
-        act.value()
-            .get()
-            .and_then(|r| r.err())
-            .map(|e| e.user_message())
-    };
+    let error = move || act.value().get().and_then(|r| r.err()).map(|e| e.said());
     let c = Memo::new(move |_| controls(&status.get()));
     let busy = act.pending();
     // ⌘/Ctrl+Enter approves, ⌘/Ctrl+Shift+Backspace rejects, from anywhere on the page.

@@ -3,6 +3,7 @@
 use crate::services::extensions as svc;
 use crate::state::backends::use_backends;
 use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::settings::extensions::{Extension, InstallForm, MarketEntry};
 use leptos::prelude::*;
 
@@ -52,7 +53,7 @@ pub(super) fn InstallForm(kind: Extension, on_installed: Callback<()>) -> impl I
             <p class="ok" role="status" data-testid="install-done">{t!("installed.done", name = item.name)}</p>
         }.into_any()),
         Some(Err(e)) => Some(view! {
-            <p class="field-error" role="alert" data-testid="install-error">{e.user_message()}</p>
+            <p class="field-error" role="alert" data-testid="install-error">{e.said()}</p>
         }.into_any()),
         None => None,
     }
@@ -114,7 +115,7 @@ pub(super) fn Marketplace(kind: Extension, on_installed: Callback<()>) -> impl I
                     on_installed.run(());
                     load.dispatch(());
                 }
-                Err(e) => note.set(Some((entry.name.clone(), e.user_message(), true))),
+                Err(e) => note.set(Some((entry.name.clone(), e.said(), true))),
             }
         }
     });
@@ -127,7 +128,7 @@ pub(super) fn Marketplace(kind: Extension, on_installed: Callback<()>) -> impl I
         load.value().get().map(|r| match r {
             Err(e) => view! {
                 <p class="field-error" role="alert" data-testid="marketplace-error">
-                    {t!("installed.market.error", error = e.user_message())}
+                    {t!("installed.market.error", error = e.said())}
                 </p>
             }.into_any(),
             Ok(entries) if entries.is_empty() => view! {

@@ -3,6 +3,7 @@
 use crate::services::extensions as svc;
 use crate::state::backends::BackendsCtx;
 use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::settings::extensions::{Extension, Installed};
 use leptos::prelude::*;
 
@@ -30,7 +31,7 @@ pub(super) fn toggle_action(
                     row_note.set(None);
                     changed.with_value(|c| c());
                 }
-                Err(e) => row_note.set(Some((name, e.user_message(), true))),
+                Err(e) => row_note.set(Some((name, e.said(), true))),
             }
         }
     })
@@ -66,7 +67,7 @@ pub(super) fn update_action(
                 }
                 Err(e) => row_note.set(Some((
                     name,
-                    t!("installed.update_error", error = e.user_message()),
+                    t!("installed.update_error", error = e.said()),
                     true,
                 ))),
             }

@@ -3,6 +3,7 @@
 use crate::services::launch::{self as svc, Offers};
 use crate::services::settings::subdirectories;
 use crate::state::backends::BackendsCtx;
+use crate::state::i18n::t;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::conversations::start::launch_options::{
     browse_dir, check_working_dir, DirChoice, LaunchOptions,
@@ -71,14 +72,14 @@ pub(super) fn dir_field(
     };
     let fallback = svc::default_dir();
     let placeholder = if fallback.is_empty() {
-        "A new folder under ~/workspace/project".to_string()
+        t!("launch.dir_placeholder")
     } else {
-        format!("{fallback} (the default in Settings → App)")
+        t!("launch.dir_placeholder_default", dir = fallback)
     };
     dirs_offered.then(|| {
         view! {
             <div class="field">
-                <label for="launch-dir">"Working directory"</label>
+                <label for="launch-dir">{t!("launch.dir")}</label>
                 <input id="launch-dir" type="text" list="launch-dirs" data-testid="launch-dir"
                     autocomplete="off" spellcheck="false" placeholder=placeholder
                     prop:value=move || typed.get() on:input=on_dir />
@@ -103,14 +104,14 @@ pub(super) fn profile_field(
         .collect_view();
     view! {
         <div class="field">
-            <label for="launch-profile">"LLM"</label>
+            <label for="launch-profile">{t!("launch.llm")}</label>
             <select id="launch-profile" data-testid="launch-profile"
                 prop:value=move || opts.with(|o| o.profile.clone().unwrap_or_default())
                 on:change=move |ev| {
                     let v = event_target_value(&ev);
                     change(&|o| o.profile = (!v.is_empty()).then(|| v.clone()));
                 }>
-                <option value="">"The backend's LLM settings"</option>
+                <option value="">{t!("launch.llm_backend_default")}</option>
                 {choices}
             </select>
         </div>
@@ -144,11 +145,11 @@ pub(super) fn secrets_field(
         })
         .collect_view();
     let empty = names.is_empty().then(|| {
-        view! { <p class="muted">"This backend stores no secrets (Settings → Secrets adds them)."</p> }
+        view! { <p class="muted">{t!("launch.no_secrets")}</p> }
     });
     view! {
         <fieldset class="pref-group">
-            <legend>"Secrets the agent gets"</legend>
+            <legend>{t!("launch.secrets")}</legend>
             {boxes}
             {empty}
         </fieldset>

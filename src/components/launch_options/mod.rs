@@ -7,6 +7,8 @@
 
 use crate::services::launch::{self as svc, Offers};
 use crate::state::backends::use_backends;
+use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::conversations::start::launch_options::LaunchOptions;
 use canvas_core::error::ApiError;
@@ -62,21 +64,14 @@ fn OptionsBody(active: ActiveBackend, offers: Offers) -> impl IntoView {
         secrets.as_deref().unwrap_or_default(),
     );
     let opts = RwSignal::new(usable);
-    let error = RwSignal::new(load_error.map(|e| {
-        format!(
-            "Starting with the defaults: {}. Choosing an option here replaces them.",
-            e.user_message()
-        )
-    }));
+    let error = RwSignal::new(load_error.map(|e| t!("launch.load_error", error = e.said())));
     let id = StoredValue::new(id);
     // Every change is remembered at once (a refused directory is not).
     let change = move |f: &dyn Fn(&mut LaunchOptions)| {
         opts.update(|o| f(o));
         match svc::save(&id.get_value(), &opts.get_untracked()) {
             Ok(()) => error.set(None),
-            Err(e) => error.set(Some(format!(
-                "Could not remember the options in this browser: {e}"
-            ))),
+            Err(e) => error.set(Some(t!("launch.save_error", error = e))),
         }
     };
 
@@ -90,21 +85,21 @@ fn OptionsBody(active: ActiveBackend, offers: Offers) -> impl IntoView {
     let gone_note = (!gone.is_empty()).then(|| {
         view! {
             <p class="muted" role="status" data-testid="launch-gone">
-                {format!("No longer on this backend, so not used: {}.", gone.join(", "))}
+                {t!("launch.gone", names = gone.join(", "))}
             </p>
         }
     });
     let summary = move || {
         let s = opts.with(LaunchOptions::summary);
         if s.is_empty() {
-            "defaults".to_string()
+            t!("launch.defaults")
         } else {
             s
         }
     };
     view! {
         <details class="launch-options" data-testid="launch-options">
-            <summary>"Options: " <span class="muted" data-testid="launch-options-summary">{summary}</span></summary>
+            <summary>{t!("launch.options")}" " <span class="muted" data-testid="launch-options-summary">{summary}</span></summary>
             {move || error.get().map(|e| view! { <p class="error" role="alert" data-testid="launch-options-error">{e}</p> })}
             {dir_field}
             {profile_field}

@@ -5,6 +5,7 @@ use crate::components::focus::focus_when_attached;
 use crate::links::{conversation_path, href, pinned, use_go};
 use crate::services::list_page::recent;
 use crate::state::backends::use_backends;
+use crate::state::i18n::{msg, t, Msg};
 use canvas_core::navigation::fuzzy::{highlight, rank};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -20,9 +21,17 @@ enum Command {
     Backend(String),
 }
 
+/// An entry's group: its name in `data-group` (English, stable for tests) and its text.
+#[derive(Clone, Copy, PartialEq)]
+struct Group(&'static str, Msg);
+
+const GO_TO: Group = Group("Go to", msg!("palette.group.go_to"));
+const SWITCH_BACKEND: Group = Group("Switch backend", msg!("palette.group.switch_backend"));
+const CONVERSATION: Group = Group("Conversation", msg!("palette.group.conversation"));
+
 #[derive(Clone, PartialEq)]
 struct Entry {
-    group: &'static str,
+    group: Group,
     label: String,
     command: Command,
 }
@@ -50,7 +59,7 @@ pub fn Palette(close: Callback<()>) -> impl IntoView {
                 b.id != active_id && b.id != canvas_core::backends::record::NO_BACKEND_ID
             }) {
                 out.push(Entry {
-                    group: "Switch backend",
+                    group: SWITCH_BACKEND,
                     label: b.name.clone(),
                     command: Command::Backend(b.id.clone()),
                 });
@@ -60,7 +69,7 @@ pub fn Palette(close: Callback<()>) -> impl IntoView {
         if let Some(list) = conversations.get() {
             for c in list {
                 out.push(Entry {
-                    group: "Conversation",
+                    group: CONVERSATION,
                     label: c.display_title(),
                     command: Command::Go(pinned(&conversation_path(&c.id), &active)),
                 });
@@ -121,24 +130,24 @@ pub fn Palette(close: Callback<()>) -> impl IntoView {
     let input = NodeRef::<leptos::html::Input>::new();
     Effect::new(move |_| focus_input(input));
     view! {
-        <Dialog title="Command palette" testid="command-palette" on_close=close>
+        <Dialog title=t!("palette.title") testid="command-palette" on_close=close>
             <input type="text" class="palette-input" data-testid="palette-input" node_ref=input
                 role="combobox" aria-expanded="true" aria-controls="palette-list"
-                aria-autocomplete="list" aria-label="Type a command, a backend or a conversation"
-                placeholder="Type a command, a backend or a conversation…"
+                aria-autocomplete="list" aria-label=t!("palette.input_label")
+                placeholder=t!("palette.input_placeholder")
                 aria-activedescendant=move || option_id(selected.get())
                 prop:value=move || query.get()
                 on:input=move |ev| query.set(event_target_value(&ev))
                 on:keydown=on_keydown />
             <ul id="palette-list" class="palette-list" role="listbox" data-testid="palette-list"
-                aria-label="Matches">
+                aria-label=t!("palette.matches")>
                 {move || {
                     let q = query.get();
                     matches.get().into_iter().enumerate().map(|(i, e)| option_view(i, e, &q, selected, run.clone()))
                         .collect_view()
                 }}
             </ul>
-            <p class="muted palette-help">"↑ ↓ to move · Enter to run · Esc to close · Ctrl+K / ⌘K anywhere"</p>
+            <p class="muted palette-help">{t!("palette.help")}</p>
         </Dialog>
     }
 }
@@ -146,22 +155,22 @@ pub fn Palette(close: Callback<()>) -> impl IntoView {
 /// The pages the palette goes to.
 fn page_entries() -> Vec<Entry> {
     [
-        ("Conversations", "/conversations"),
-        ("New conversation", "/"),
-        ("All backends' conversations", "/conversations?scope=all"),
-        ("Automations", "/automations"),
-        ("Skills", "/skills"),
-        ("Settings: LLM profiles", "/settings/llm"),
-        ("Settings: secrets", "/settings/secrets"),
+        (msg!("nav.conversations"), "/conversations"),
+        (msg!("palette.page.new_conversation"), "/"),
         (
-            "Settings: app preferences (theme, notifications, sound)",
-            "/settings/app",
+            msg!("palette.page.all_backends"),
+            "/conversations?scope=all",
         ),
+        (msg!("nav.automations"), "/automations"),
+        (msg!("nav.skills"), "/skills"),
+        (msg!("palette.page.llm_profiles"), "/settings/llm"),
+        (msg!("palette.page.secrets"), "/settings/secrets"),
+        (msg!("palette.page.app_preferences"), "/settings/app"),
     ]
     .into_iter()
     .map(|(label, path)| Entry {
-        group: "Go to",
-        label: label.into(),
+        group: GO_TO,
+        label: label.text(),
         command: Command::Go(href(path)),
     })
     .collect()
@@ -213,11 +222,11 @@ fn option_view(
     let entry = e.clone();
     view! {
         <li id=option_id(i) role="option" class="palette-option"
-            data-testid="palette-option" data-group=e.group
+            data-testid="palette-option" data-group=e.group.0
             aria-selected=move || (selected.get() == i).to_string()
             on:mousemove=move |_| selected.set(i)
             on:click=move |_| run(entry.clone())>
-            <span class="palette-group muted">{e.group}</span>
+            <span class="palette-group muted">{e.group.1.text()}</span>
             <span class="palette-label">{parts}</span>
         </li>
     }

@@ -70,7 +70,7 @@ pub fn PaletteHost() -> impl IntoView {
         {move || {
             open.get().then(|| {
                 crate::lazy::lazy(
-                    "command palette",
+                    crate::state::i18n::msg!("app.part.command_palette"),
                     crate::components::palette::preload_palette,
                     move || crate::components::palette::palette(close),
                 )
@@ -80,7 +80,7 @@ pub fn PaletteHost() -> impl IntoView {
             {move || {
                 armed.get().then(|| {
                     crate::lazy::lazy(
-                        "keyboard shortcuts",
+                        crate::state::i18n::msg!("app.part.keyboard_shortcuts"),
                         crate::components::shortcuts::preload_shortcuts,
                         move || crate::components::shortcuts::shortcuts(request),
                     )

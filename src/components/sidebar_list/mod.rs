@@ -13,6 +13,7 @@ use crate::services::conversation_list::{refresh_while_visible, ListCtx, ListSta
 use crate::services::sidebar::{self, pinned_summaries, scope, SidebarCtx};
 use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::connection::{use_connection, Connection};
+use crate::state::i18n::t;
 use canvas_core::conversations::list::sidebar::{
     missing_pins, open_conversation_id, order, unlisted_open, SIDEBAR_PAGE_SIZE,
 };
@@ -43,7 +44,7 @@ pub fn SidebarList() -> impl IntoView {
         });
     }
     view! {
-        <section class="side-list" data-testid="sidebar-conversations" aria-label="Conversations of this backend">
+        <section class="side-list" data-testid="sidebar-conversations" aria-label=t!("sidebar.list_label")>
             <div class="side-list-head">
                 <button type="button" class="side-list-toggle" data-testid="sidebar-list-toggle"
                     aria-expanded=move || (!collapsed.get()).to_string()
@@ -54,7 +55,7 @@ pub fn SidebarList() -> impl IntoView {
                     } else {
                         view! { <Icon icon=icons::EXPANDED /> }
                     }}</span>
-                    " Recent"
+                    " "{t!("sidebar.recent")}
                 </button>
             </div>
             // Collapsed, the list goes away with its timers and asks nothing.
@@ -142,24 +143,24 @@ fn SidebarBody() -> impl IntoView {
     view! {
                 <p class="field-error side-note" role="alert" data-testid="sidebar-storage-error"
                     hidden=move || ctx.storage_error.with(Option::is_none)>
-                    {move || ctx.storage_error.get().map(|e| format!("Pins are not available: {e}")).unwrap_or_default()}
+                    {move || ctx.storage_error.get().map(|e| t!("sidebar.pins_unavailable", error = e)).unwrap_or_default()}
                 </p>
                 {move || match (connected.get(), list.state.get()) {
                     (false, _) => view! {
-                        <p class="muted side-note" data-testid="sidebar-unavailable">"Not connected"</p>
+                        <p class="muted side-note" data-testid="sidebar-unavailable">{t!("sidebar.not_connected")}</p>
                     }.into_any(),
                     (true, ListState::Loading) => view! {
-                        <p class="muted side-note" data-testid="sidebar-loading">"Loading…"</p>
+                        <p class="muted side-note" data-testid="sidebar-loading">{t!("sidebar.loading")}</p>
                     }.into_any(),
                     (true, ListState::Failed(e)) => view! {
                         <p class="field-error side-note" role="alert" data-testid="sidebar-error">
                             {e}" "
-                            <button type="button" class="btn small" on:click=move |_| list.reset()>"Try again"</button>
+                            <button type="button" class="btn small" on:click=move |_| list.reset()>{t!("common.try_again")}</button>
                         </p>
                     }.into_any(),
                     (true, ListState::Ready) => view! {
                         <Show when=move || rows.with(|r| !r.is_empty())
-                            fallback=|| view! { <p class="muted side-note" data-testid="sidebar-empty">"No conversations yet"</p> }>
+                            fallback=|| view! { <p class="muted side-note" data-testid="sidebar-empty">{t!("sidebar.empty")}</p> }>
                             <ul class="side-convs" id="sidebar-conversation-list" data-testid="sidebar-conversation-list"
                                 node_ref=scroller on:scroll=on_scroll>
                                 <For each=move || rows.get() key=|r| (r.id.clone(), r.pinned) let:row>
@@ -170,7 +171,7 @@ fn SidebarBody() -> impl IntoView {
                                         <button type="button" class="btn small" data-testid="sidebar-load-more"
                                             disabled=move || list.loading_more.get()
                                             on:click=move |_| list.load_more()>
-                                            {move || if list.loading_more.get() { "Loading…" } else { "More" }}
+                                            {move || if list.loading_more.get() { t!("sidebar.loading") } else { t!("sidebar.more") }}
                                         </button>
                                     </li>
                                 </Show>

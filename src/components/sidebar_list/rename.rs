@@ -4,6 +4,8 @@ use crate::components::backends::dialog::Dialog;
 use crate::services::conversation_list::rename;
 use crate::services::sidebar::SidebarCtx;
 use crate::state::backends::use_backends;
+use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::conversations::list::rename_title;
 use leptos::prelude::*;
 
@@ -36,7 +38,7 @@ pub(super) fn RenameDialog(ctx: SidebarCtx, id: String, title: String) -> impl I
                     });
                     ctx.renaming.set(None);
                 }
-                Err(e) => error.set(Some(e.user_message())),
+                Err(e) => error.set(Some(e.said())),
             }
         }
     });
@@ -57,10 +59,10 @@ pub(super) fn RenameDialog(ctx: SidebarCtx, id: String, title: String) -> impl I
         }
     };
     view! {
-        <Dialog title="Rename conversation" testid="sidebar-rename-dialog" on_close=close>
+        <Dialog title=t!("sidebar.rename_title") testid="sidebar-rename-dialog" on_close=close>
             <form class="form" on:submit=submit>
                 <label class="field">
-                    <span>"Title"</span>
+                    <span>{t!("sidebar.rename_field")}</span>
                     <input type="text" data-testid="sidebar-rename-input" maxlength="200" autofocus
                         prop:value=move || value.get()
                         on:input=move |ev| value.set(event_target_value(&ev))
@@ -70,9 +72,9 @@ pub(super) fn RenameDialog(ctx: SidebarCtx, id: String, title: String) -> impl I
                     {move || error.get().unwrap_or_default()}
                 </p>
                 <div class="form-actions">
-                    <button type="button" class="btn" disabled=move || busy.get() on:click=move |_| close.run(())>"Cancel"</button>
+                    <button type="button" class="btn" disabled=move || busy.get() on:click=move |_| close.run(())>{t!("common.cancel")}</button>
                     <button type="submit" class="btn primary" data-testid="sidebar-rename-save" disabled=move || busy.get()>
-                        {move || if busy.get() { "Saving…" } else { "Save" }}
+                        {move || if busy.get() { t!("sidebar.saving") } else { t!("sidebar.save") }}
                     </button>
                 </div>
             </form>

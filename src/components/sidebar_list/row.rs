@@ -7,6 +7,7 @@ use crate::lazy::prefetch;
 use crate::links::{self, conversation_path};
 use crate::services::sidebar::SidebarCtx;
 use crate::state::backends::use_backends;
+use crate::state::i18n::t;
 use canvas_core::client::unified::ConversationSummary;
 use canvas_core::conversations::list::filter::status_group;
 use canvas_core::conversations::list::sidebar::is_unread;
@@ -98,15 +99,15 @@ pub(super) fn SidebarRow(
                 aria-current=move || is_open.get().then_some("page")>
                 <span class=move || format!("side-marker marker-{}", group.get().token())
                     role="img" aria-label=move || group.get().label() title=move || group.get().label()></span>
-                {pinned.then(|| view! { <span class="side-pin" role="img" aria-label="Pinned" title="Pinned"><Icon icon=icons::PINNED /></span> })}
+                {pinned.then(|| view! { <span class="side-pin" role="img" aria-label=t!("sidebar.pinned") title=t!("sidebar.pinned")><Icon icon=icons::PINNED /></span> })}
                 <span class="side-conv-title" data-testid="sidebar-conversation-title" title=move || title.get()>{move || title.get()}</span>
-                <span class="unread-dot" data-testid="sidebar-unread" aria-label="Unread" title="Changed since you last opened it"
+                <span class="unread-dot" data-testid="sidebar-unread" aria-label=t!("sidebar.unread") title=t!("sidebar.unread_title")
                     hidden=move || !unread.get()></span>
                 <RelTime iso=when class="side-conv-time" />
             </a>
             <button type="button" class="side-menu-btn" data-testid="sidebar-row-menu" node_ref=menu_btn
                 aria-haspopup="menu" aria-expanded=move || menu_open.get().to_string()
-                aria-label=move || format!("Actions for {}", title.get())
+                aria-label=move || t!("sidebar.actions_for", title = title.get())
                 on:click=move |_| menu_open.update(|o| *o = !*o)><Icon icon=icons::MORE /></button>
             <Show when=move || menu_open.get()>
                 {row_menu(menu, title, on_menu_key, &menu_id, pinned, ctx, scope, menu_open, close_menu)}
@@ -132,7 +133,7 @@ fn row_menu(
     let (pin_id, rename_id, delete_id) = (id.to_string(), id.to_string(), id.to_string());
     view! {
         <div class="side-menu" role="menu" data-testid="sidebar-menu" node_ref=menu
-            aria-label=move || format!("Actions for {}", title.get())
+            aria-label=move || t!("sidebar.actions_for", title = title.get())
             on:keydown=on_menu_key>
             <button type="button" role="menuitem" tabindex="-1" data-testid="sidebar-pin"
                 on:click={
@@ -142,7 +143,7 @@ fn row_menu(
                         close_menu(true);
                     }
                 }>
-                {if pinned { "Unpin" } else { "Pin to top" }}
+                {if pinned { t!("sidebar.unpin") } else { t!("sidebar.pin") }}
             </button>
             <button type="button" role="menuitem" tabindex="-1" data-testid="sidebar-rename"
                 on:click={
@@ -151,7 +152,7 @@ fn row_menu(
                         menu_open.set(false);
                         ctx.renaming.set(Some((id.clone(), title.get_untracked())));
                     }
-                }>"Rename…"</button>
+                }>{t!("sidebar.rename")}</button>
             <button type="button" role="menuitem" tabindex="-1" data-testid="sidebar-delete" class="danger"
                 on:click={
                     let id = delete_id.clone();
@@ -159,7 +160,7 @@ fn row_menu(
                         menu_open.set(false);
                         list.deleting.set(Some((id.clone(), title.get_untracked())));
                     }
-                }>"Delete…"</button>
+                }>{t!("sidebar.delete")}</button>
         </div>
     }
 }

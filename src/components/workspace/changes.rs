@@ -7,6 +7,7 @@ use crate::platform::time::every;
 use crate::services::workspace;
 use crate::state::backends::use_backends;
 use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use crate::state::workspace::ConvWorkspace;
 use crate::state::workspace::DiffMode;
 use canvas_core::agent_server::dto::{Commit, GitChange};
@@ -89,7 +90,7 @@ pub(crate) fn ChangesTab(props: PanelProps) -> impl IntoView {
                     }
                     .into_any()
                 }
-                Err(e) => view! { <InlineError message=e.user_message() testid="changes-error" /> }
+                Err(e) => view! { <InlineError message=e.said() testid="changes-error" /> }
                     .into_any(),
             }
         })
@@ -118,7 +119,7 @@ pub(crate) fn ChangesTab(props: PanelProps) -> impl IntoView {
                                 {page.commits.into_iter().map(|c| commit_row(c, ws, &conv_k, &repo_k)).collect_view()}
                             </ul>
                         }.into_any(),
-                        Err(e) => view! { <InlineError message=e.user_message() testid="commits-error" /> }.into_any(),
+                        Err(e) => view! { <InlineError message=e.said() testid="commits-error" /> }.into_any(),
                     }
                 })}}
             </Transition>
@@ -193,7 +194,7 @@ fn CommitFiles(conv: ConversationRef, repo: String, sha: String) -> impl IntoVie
                             }).collect_view()}
                         </ul>
                     }.into_any(),
-                    Err(e) => view! { <InlineError message=e.user_message() /> }.into_any(),
+                    Err(e) => view! { <InlineError message=e.said() /> }.into_any(),
                 }
             })}
         </Transition>
@@ -266,7 +267,7 @@ fn Diff(
                                 }.into_any(),
                             }).into_any()
                         }
-                        Err(e) => view! { <InlineError message=e.user_message() testid="diff-error" /> }.into_any(),
+                        Err(e) => view! { <InlineError message=e.said() testid="diff-error" /> }.into_any(),
                     }
                 })}
             </Transition>

@@ -6,6 +6,7 @@ use super::{InlineError, PanelProps};
 use crate::services::terminal::{agent_terminal, start, stop};
 use crate::state::backends::use_backends;
 use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::transport::routing::ConversationRef;
 use canvas_core::workspace::terminal::{exit_label, parse_timeout};
 use leptos::prelude::*;
@@ -161,7 +162,7 @@ fn AgentCommands(conv: ConversationRef) -> impl IntoView {
                                 }).collect_view()}
                             </ol>
                         }.into_any(),
-                        Err(e) => view! { <InlineError message=e.user_message() /> }.into_any(),
+                        Err(e) => view! { <InlineError message=e.said() /> }.into_any(),
                     }
                 })}
             </Transition>

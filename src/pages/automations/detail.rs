@@ -8,6 +8,7 @@ use crate::links::pinned;
 use crate::services::automations as svc;
 use crate::state::backends::use_backends;
 use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::automation::Automation;
 use canvas_core::error::ApiError;
 use leptos::prelude::*;
@@ -55,7 +56,7 @@ pub fn AutomationPage(id: String) -> impl IntoView {
                     offset.set(0);
                     runs_tick.update(|t| *t = t.wrapping_add(1));
                 }
-                Err(e) => error.set(Some(e.user_message())),
+                Err(e) => error.set(Some(e.said())),
             }
         }
     });
@@ -69,7 +70,7 @@ pub fn AutomationPage(id: String) -> impl IntoView {
             }
             match r {
                 Ok(_) => reload.update(|n| *n = n.wrapping_add(1)),
-                Err(e) => error.set(Some(e.user_message())),
+                Err(e) => error.set(Some(e.said())),
             }
         }
     });

@@ -6,6 +6,7 @@ use crate::platform::tz::local_zone_name;
 use crate::services::automations as svc;
 use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::automation::model::CRON_PRESETS;
 use canvas_core::automation::{cron, Automation, AutomationDraft, Capabilities};
 use leptos::prelude::*;
@@ -164,7 +165,7 @@ fn save_action(
             }
             match r {
                 Ok(a) => close.run(Some(a)),
-                Err(e) => server_error.set(Some(e.user_message())),
+                Err(e) => server_error.set(Some(e.said())),
             }
         }
     })

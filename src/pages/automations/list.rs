@@ -8,6 +8,7 @@ use crate::links::pinned;
 use crate::services::automations as svc;
 use crate::state::backends::use_backends;
 use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::automation::Automation;
 use canvas_core::backends::selection::ActiveBackend;
 use leptos::prelude::*;
@@ -130,7 +131,7 @@ fn AutomationRow(
                 }
                 match r {
                     Ok(_) => changed.run(Some(t!("automations.run_started_follow"))),
-                    Err(e) => error.set(Some(e.user_message())),
+                    Err(e) => error.set(Some(e.said())),
                 }
             }
         })
@@ -153,7 +154,7 @@ fn AutomationRow(
                     } else {
                         t!("automations.now_paused", name = a.name)
                     })),
-                    Err(e) => error.set(Some(e.user_message())),
+                    Err(e) => error.set(Some(e.said())),
                 }
             }
         })
@@ -220,7 +221,7 @@ pub(super) fn DeleteAutomation(a: Automation, close: Callback<bool>) -> impl Int
             }
             match r {
                 Ok(()) => close.run(true),
-                Err(e) => error.set(Some(e.user_message())),
+                Err(e) => error.set(Some(e.said())),
             }
         }
     });

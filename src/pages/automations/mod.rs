@@ -4,6 +4,7 @@
 
 use crate::platform::tz::{format_in_zone, local_zone_name, BrowserZone};
 use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::automation::model::{format_span, service_missing, NOT_RUNNING_HELP};
 use canvas_core::automation::{Automation, Run};
 use canvas_core::error::ApiError;
@@ -88,7 +89,7 @@ fn load_error(e: &ApiError, retry: impl Fn() + 'static) -> AnyView {
     if service_missing(e) {
         view! { <NotRunning /> }.into_any()
     } else {
-        let msg = e.user_message();
+        let msg = e.said();
         view! {
             <div class="error" role="alert" data-testid="automations-error">
                 <p>{msg}</p>

@@ -5,6 +5,7 @@ use crate::links::{conversation_path, pinned};
 use crate::platform::time::every;
 use crate::services::automations as svc;
 use crate::state::backends::{use_backends, BackendsCtx};
+use crate::state::i18n::Said;
 use crate::state::i18n::{t, tn};
 use canvas_core::automation::model::{cancel_error_message, format_span, service_missing};
 use canvas_core::automation::{Run, RunPage};
@@ -45,7 +46,7 @@ pub(super) fn runs_section(
     match result {
         Err(e) if service_missing(&e) => ().into_any(),
         Err(ApiError::NotFound) => ().into_any(),
-        Err(e) => view! { <p class="field-error" role="alert">{t!("automations.runs.load_error", error = e.user_message())}</p> }.into_any(),
+        Err(e) => view! { <p class="field-error" role="alert">{t!("automations.runs.load_error", error = e.said())}</p> }.into_any(),
         Ok(p) if p.runs.is_empty() && offset.get_untracked() == 0 => view! {
             <p class="muted" data-testid="runs-empty">{t!("automations.runs.empty")}</p>
         }

@@ -14,6 +14,7 @@ use crate::links::base_path;
 use crate::services::all_backends::{load, load_more, Loaded};
 use crate::services::conversation_list::remember_order;
 use crate::state::backends::use_backends;
+use crate::state::i18n::{t, tn};
 use canvas_core::conversations::list::all_backends::row_href;
 use canvas_core::conversations::list::{page_size, status_badges};
 use canvas_core::navigation::shortcuts::encode_links;
@@ -91,7 +92,7 @@ pub fn AllConversations(
         let Some(loaded) = shown.get() else {
             let n = backends.backends.with(Vec::len);
             return view! {
-                <p class="loading" data-testid="all-loading">{format!("Loading conversations from {n} backends…")}</p>
+                <p class="loading" data-testid="all-loading">{tn!("conversations.all.loading", n)}</p>
             }
             .into_any();
         };
@@ -152,13 +153,13 @@ pub fn AllConversations(
             <ul class="source-notes" role="status" data-testid="source-notes">{notes}{more_failed}</ul>
             <ul class="conversation-list" data-testid="all-list" data-count=count.to_string()>{rows}</ul>
             <p class="empty" hidden=count != 0 data-testid="all-empty">
-                {if filter.is_active() { "No conversation matches the filters." } else { "No conversations on any backend." }}
+                {if filter.is_active() { t!("conversations.no_match") } else { t!("conversations.all.empty") }}
             </p>
             <div class="load-more" hidden=!can_load_more data-loads=move || more.version().get()>
                 <button type="button" class="btn" data-testid="all-load-more"
                     disabled=move || more.pending().get()
                     on:click=move |_| { more.dispatch(()); }>
-                    {move || if more.pending().get() { "Loading…" } else { "Load more" }}
+                    {move || if more.pending().get() { t!("conversations.loading_more") } else { t!("conversations.load_more") }}
                 </button>
             </div>
         }

@@ -2,6 +2,7 @@
 
 use super::url_filter;
 use crate::state::backends::use_backends;
+use crate::state::i18n::t;
 use canvas_core::conversations::list::filter::{
     StatusGroup, ARCHIVED_PARAM, FROM_PARAM, STATUS_PARAM,
 };
@@ -68,16 +69,16 @@ pub fn ListFilters() -> impl IntoView {
                 .collect_view()
         });
         Some(view! {
-            <div class="filter-group" role="group" aria-label="Backends" data-testid="backend-filters">
-                <span class="muted filter-label">"Backends"</span>
+            <div class="filter-group" role="group" aria-label=t!("sidebar.backends") data-testid="backend-filters">
+                <span class="muted filter-label">{t!("sidebar.backends")}</span>
                 {chips}
             </div>
         })
     };
     view! {
         <div class="list-filters status-filters" data-testid="list-filters">
-            <div class="filter-group" role="group" aria-label="Status">
-                <span class="muted filter-label">"Status"</span>
+            <div class="filter-group" role="group" aria-label=t!("conversations.filter.status")>
+                <span class="muted filter-label">{t!("conversations.filter.status")}</span>
                 {statuses}
             </div>
             <label class="filter-archived">
@@ -87,7 +88,7 @@ pub fn ListFilters() -> impl IntoView {
                         let on = event_target_checked(&ev);
                         go_archived(&crate::links::current_with_param(ARCHIVED_PARAM, if on { "1" } else { "" }), true);
                     } />
-                " Show archived/closed"
+                " "{t!("conversations.filter.archived")}
             </label>
             {backend_chips}
         </div>

@@ -10,6 +10,7 @@ use crate::services::conversation_list::{
     refresh_while_visible, remember_order, ListCtx, ListState,
 };
 use crate::state::backends::use_backends;
+use crate::state::i18n::t;
 use canvas_core::conversations::list::filter::{
     ListFilter, ARCHIVED_PARAM, FROM_PARAM, STATUS_PARAM,
 };
@@ -30,7 +31,11 @@ pub(crate) use row::DeleteDialog;
 
 #[component]
 pub(crate) fn StatusBadge(badge: Badge) -> impl IntoView {
-    let label = format!("{} status: {}", badge.kind, badge.label);
+    let label = t!(
+        "conversations.badge",
+        kind = badge.kind,
+        status = badge.label
+    );
     view! {
         <span class=badge.class data-testid="status-badge" data-kind=badge.kind
             data-status=badge.label.clone() title=label.clone() aria-label=label>
@@ -106,40 +111,40 @@ pub fn ConversationsPage() -> impl IntoView {
     view! {
         <section class="page conversations">
             <header class="page-header">
-                <h1>"Conversations"</h1>
-                <A href=href("/") attr:class="btn primary" attr:data-testid="new-conversation">"New conversation"</A>
-                <button class="btn" data-testid="refresh-conversations" title="Refresh"
+                <h1>{t!("nav.conversations")}</h1>
+                <A href=href("/") attr:class="btn primary" attr:data-testid="new-conversation">{t!("conversations.new")}</A>
+                <button class="btn" data-testid="refresh-conversations" title=t!("conversations.refresh")
                     on:click=move |_| if all.get_untracked() { refresh_all.update(|n| *n += 1) } else { list.refresh() }>
-                    "Refresh"
+                    {t!("conversations.refresh")}
                 </button>
             </header>
             <div class="list-filters" role="search">
                 <input type="search" class="list-search" data-testid="conversation-search"
-                    placeholder="Search titles" aria-label="Search conversation titles"
+                    placeholder=t!("conversations.search_placeholder") aria-label=t!("conversations.search_label")
                     prop:value=move || search.get()
                     on:input=move |ev| set_search("q", &event_target_value(&ev)) />
                 <button type="button" class="btn" data-testid="all-backends-toggle"
                     aria-pressed=move || all.get().to_string()
                     on:mouseenter=|_| crate::lazy::prefetch(all::preload_all_conversations)
                     on:click=move |_| set_scope("scope", if all.get_untracked() { "" } else { "all" })>
-                    "All backends"
+                    {t!("conversations.all_backends")}
                 </button>
                 <button type="button" class="btn" data-testid="filters-toggle"
                     aria-expanded=move || filters_shown().to_string()
                     on:click=move |_| filters_open.set(true)>
-                    "Filters"
+                    {t!("conversations.filters")}
                 </button>
             </div>
             // `Show` builds the bar once (a plain closure would rebuild it on every URL change).
             <Show when=filters_shown>
-                {crate::lazy::lazy("filters", crate::pages::conversations::preload_list_filters, crate::pages::conversations::list_filters)}
+                {crate::lazy::lazy(crate::state::i18n::msg!("app.part.filters"), crate::pages::conversations::preload_list_filters, crate::pages::conversations::list_filters)}
             </Show>
             <p class="muted refresh-error" role="status" data-testid="refresh-error" hidden=move || list.refresh_error.get().is_none()>
-                {move || list.refresh_error.get().map(|e| format!("Could not refresh: {e}")).unwrap_or_default()}
+                {move || list.refresh_error.get().map(|e| t!("conversations.refresh_error", error = e)).unwrap_or_default()}
             </p>
             {move || all.get().then(|| {
                 let refresh = Signal::derive(move || refresh_all.get());
-                crate::lazy::lazy("all backends", all::preload_all_conversations, move || {
+                crate::lazy::lazy(crate::state::i18n::msg!("app.part.all_backends"), all::preload_all_conversations, move || {
                     all::all_conversations(refresh)
                 })
             })}
@@ -158,12 +163,12 @@ fn list_body(
 ) -> AnyView {
     match list.state.get() {
         ListState::Loading => view! {
-            <p class="loading" data-testid="loading">"Loading conversations…"</p>
+            <p class="loading" data-testid="loading">{t!("conversations.loading")}</p>
         }.into_any(),
         ListState::Failed(e) => view! {
             <div class="error" role="alert" data-testid="conversations-error">
                 <p>{e}</p>
-                <button class="btn" on:click=move |_| list.reset()>"Try again"</button>
+                <button class="btn" on:click=move |_| list.reset()>{t!("common.try_again")}</button>
             </div>
         }.into_any(),
         ListState::Ready => view! {
@@ -171,7 +176,7 @@ fn list_body(
                 when=move || list.items.with(|l| !l.is_empty())
                 fallback=|| view! {
                     <div class="empty" data-testid="conversations-empty">
-                        <p>"No conversations yet."</p>
+                        <p>{t!("conversations.empty")}</p>
                     </div>
                 }
             >
@@ -183,7 +188,7 @@ fn list_body(
                 </ul>
                 // Shown by CSS when the list above is empty.
                 <p class="empty no-match" data-testid="conversations-no-match">
-                    "No conversation matches the filters."
+                    {t!("conversations.no_match")}
                 </p>
             </Show>
             <Show when=move || list.next.with(Option::is_some)>
@@ -191,7 +196,7 @@ fn list_body(
                     <button type="button" class="btn" data-testid="load-more"
                         disabled=move || list.loading_more.get()
                         on:click=move |_| list.load_more()>
-                        {move || if list.loading_more.get() { "Loading…" } else { "Load more" }}
+                        {move || if list.loading_more.get() { t!("conversations.loading_more") } else { t!("conversations.load_more") }}
                     </button>
                 </div>
             </Show>

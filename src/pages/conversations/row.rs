@@ -8,6 +8,8 @@ use crate::links::{conversation_path, pinned};
 use crate::pages::conversation::preload_conversation;
 use crate::services::conversation_list::{delete, rename, ListCtx};
 use crate::state::backends::{use_backends, BackendsCtx};
+use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::client::unified::ConversationSummary;
 use canvas_core::conversations::list::{rename_title, status_badges};
 use leptos::html;
@@ -109,12 +111,12 @@ pub fn ConversationRow(id: String, list: ListCtx) -> impl IntoView {
             <span class="conversation-actions">
                 <button type="button" class="btn small" data-testid="rename-conversation"
                     node_ref=rename_btn
-                    aria-label=move || format!("Rename {}", title.get())
+                    aria-label=move || t!("conversations.rename_named", title = title.get())
                     disabled=move || editing.get()
-                    on:click=move |_| { rename_error.set(None); editing.set(true); }>"Rename"</button>
+                    on:click=move |_| { rename_error.set(None); editing.set(true); }>{t!("conversations.rename")}</button>
                 <button type="button" class="btn small danger" data-testid="delete-conversation"
-                    aria-label=move || format!("Delete {}", title.get())
-                    on:click=move |_| list.deleting.set(Some((del_id.clone(), title.get_untracked())))>"Delete"</button>
+                    aria-label=move || t!("conversations.delete_named", title = title.get())
+                    on:click=move |_| list.deleting.set(Some((del_id.clone(), title.get_untracked())))>{t!("conversations.delete")}</button>
             </span>
         </li>
     }
@@ -154,7 +156,7 @@ pub(crate) fn DeleteDialog(
                         f.run(id);
                     }
                 }
-                Err(e) => error.set(Some(e.user_message())),
+                Err(e) => error.set(Some(e.said())),
             }
         }
     });
@@ -164,18 +166,18 @@ pub(crate) fn DeleteDialog(
         remove.dispatch(id.clone());
     };
     view! {
-        <Dialog title="Delete conversation" testid="delete-conversation-dialog" on_close=close>
-            <p>{format!("Delete “{title}”? This cannot be undone.")}</p>
+        <Dialog title=t!("conversations.delete_title") testid="delete-conversation-dialog" on_close=close>
+            <p>{t!("conversations.delete_question", title = title)}</p>
             <p class="field-error" role="alert" data-testid="delete-error" hidden=move || error.get().is_none()>
                 {move || error.get().unwrap_or_default()}
             </p>
             <div class="form-actions">
                 <button type="button" class="btn" data-testid="cancel-delete-conversation"
                     disabled=move || busy.get()
-                    on:click=move |_| close.run(())>"Cancel"</button>
+                    on:click=move |_| close.run(())>{t!("common.cancel")}</button>
                 <button type="button" class="btn danger" data-testid="confirm-delete-conversation"
                     disabled=move || busy.get() on:click=confirm>
-                    {move || if busy.get() { "Deleting…" } else { "Delete" }}
+                    {move || if busy.get() { t!("conversations.deleting") } else { t!("conversations.delete") }}
                 </button>
             </div>
         </Dialog>
@@ -203,7 +205,7 @@ fn rename_action(
                     list.set_title(&id, new_title);
                     finish_edit();
                 }
-                Err(e) => rename_error.set(Some(e.user_message())),
+                Err(e) => rename_error.set(Some(e.said())),
             }
         }
     })
@@ -220,12 +222,12 @@ fn rename_field(
     view! {
         <div class="conversation-rename">
             <input type="text" class="rename-input" data-testid="rename-input"
-                aria-label="New title" maxlength="200"
+                aria-label=t!("conversations.new_title") maxlength="200"
                 aria-describedby="rename-help"
                 prop:value=move || conv.with_untracked(|c| c.title.clone().unwrap_or_default())
                 disabled=move || saving.get()
                 node_ref=input on:keydown=on_keydown />
-            <span class="muted rename-help">"Enter to save, Esc to cancel"</span>
+            <span class="muted rename-help">{t!("conversations.rename_help")}</span>
             <span class="field-error" role="alert" data-testid="rename-error"
                 hidden=move || rename_error.get().is_none()>
                 {move || rename_error.get().unwrap_or_default()}

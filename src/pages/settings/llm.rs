@@ -7,6 +7,7 @@ use crate::services::settings as svc;
 use crate::services::skills::not_available;
 use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::settings::profiles::{check_profile, ProfileInfo, Validation};
 use leptos::prelude::*;
 use svc::ProfileAction;
@@ -134,7 +135,7 @@ fn save_action(
                     note.set(Some(t!("settings.llm.saved", name = n)));
                     reload.update(|r| *r += 1);
                 }
-                Err(e) => error.set(Some(e.user_message())),
+                Err(e) => error.set(Some(e.said())),
             }
         }
     })
@@ -162,7 +163,7 @@ fn test_action(
                     kind = kind,
                     message = canvas_core::error::scrub_secrets(&message)
                 ))),
-                Err(e) => error.set(Some(e.user_message())),
+                Err(e) => error.set(Some(e.said())),
             }
         }
     })

@@ -7,6 +7,7 @@ use crate::services::settings as svc;
 use crate::services::skills::not_available;
 use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::error::ApiError;
 use canvas_core::settings::secrets::{check_new_secret, SecretItem};
 use leptos::prelude::*;
@@ -154,7 +155,7 @@ fn save_action(
                     saved.set(Some(item.name));
                     reload.update(|r| *r += 1);
                 }
-                Err(e) => error.set(Some(e.user_message())),
+                Err(e) => error.set(Some(e.said())),
             }
         }
     })

@@ -6,6 +6,7 @@ use super::tiers::{skill_sources, tier_notes, TierState};
 use crate::links::pinned;
 use crate::services::skills::{self as svc, ProjectDir};
 use crate::state::backends::{use_backends, BackendsCtx};
+use crate::state::i18n::Said;
 use crate::state::i18n::{t, tn};
 use canvas_core::backends::selection::{ActiveBackend, CacheScope};
 use canvas_core::error::ApiError;
@@ -143,9 +144,9 @@ fn toggle_action(
                     m.insert(
                         name,
                         if disable {
-                            t!("skills.disable_error", error = e.user_message())
+                            t!("skills.disable_error", error = e.said())
                         } else {
-                            t!("skills.enable_error", error = e.user_message())
+                            t!("skills.enable_error", error = e.said())
                         },
                     );
                 }),

@@ -2,6 +2,7 @@
 
 use crate::services::skills as svc;
 use crate::state::backends::BackendsCtx;
+use crate::state::i18n::Said;
 use crate::state::i18n::{t, tn};
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::error::ApiError;
@@ -23,7 +24,7 @@ pub(super) fn tier_state(load: &TierLoad) -> TierState {
     load.map(|r| match r {
         Ok(t) => TierState::Loaded(t.skills.len()),
         Err(e) if svc::not_available(e) => TierState::NotAvailable,
-        Err(e) => TierState::Failed(e.user_message()),
+        Err(e) => TierState::Failed(e.said()),
     })
     .unwrap_or(TierState::Loading)
 }

@@ -12,6 +12,7 @@ mod session_stream;
 use crate::platform::socket::{EventSocket, SocketHandlers};
 use crate::state::api::{client, routing};
 use crate::state::backends::BackendsCtx;
+use crate::state::i18n::Said;
 use canvas_core::agent_server::dto::{EventPage, OutgoingMessage};
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::backends::selection::CacheScope;
@@ -272,7 +273,7 @@ impl ConversationStore {
                 self.apply_page(page.items.into_iter().map(|e| e.0));
                 self.history.set(History::Ready { has_older: older });
             }
-            Err(e) => self.history.set(History::Error(e.user_message())),
+            Err(e) => self.history.set(History::Error(e.said())),
         }
     }
 
@@ -408,7 +409,7 @@ impl ConversationStore {
             Err(e) => {
                 return self.step_link(link::Input::OpenFailed {
                     generation,
-                    message: e.user_message(),
+                    message: e.said(),
                 })
             }
         };

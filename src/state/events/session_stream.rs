@@ -9,6 +9,7 @@
 use super::{mirror_rows, ConversationStore, History};
 use crate::platform::sse::{self, SseStream};
 use crate::state::api::client;
+use crate::state::i18n::Said;
 use canvas_core::client::Live;
 use canvas_core::conversations::live::events::link::{self, End, LiveLink};
 use canvas_core::error::ActionError;
@@ -77,7 +78,7 @@ impl ConversationStore {
             Err(e) => {
                 return self.step_link(link::Input::OpenFailed {
                     generation,
-                    message: e.user_message(),
+                    message: e.said(),
                 })
             }
             // A socket source is `start`'s other path.
@@ -155,7 +156,7 @@ impl ConversationStore {
                     this.apply_session_change(changed);
                     this.history.set(History::Ready { has_older: false });
                 }
-                Err(e) => this.history.set(History::Error(e.user_message())),
+                Err(e) => this.history.set(History::Error(e.said())),
             }
         });
     }

@@ -180,23 +180,24 @@ impl Catalogue {
 
     /// The text of `id` with `args` filled in (a plural message in its `other` form).
     pub fn text(&self, id: &str, args: &[(&str, &str)]) -> Option<String> {
-        match self.get(id)? {
-            Message::Text(t) => Some(format(t, args)),
-            Message::Plural(forms) => form(forms, Category::Other).map(|t| format(t, args)),
-        }
+        self.get(id).map(|m| m.say(self.locale, None, args))
     }
 
     /// The text of `id` for `count` (its plural form in this locale; `{count}` filled in).
     pub fn plural(&self, id: &str, count: u64, args: &[(&str, &str)]) -> Option<String> {
-        let n = count.to_string();
-        let mut all: Vec<(&str, &str)> = vec![("count", n.as_str())];
-        all.extend_from_slice(args);
-        match self.get(id)? {
-            Message::Text(t) => Some(format(t, &all)),
-            Message::Plural(forms) => form(forms, category(self.locale, count))
-                .or_else(|| form(forms, Category::Other))
-                .map(|t| format(t, &all)),
+        self.get(id).map(|m| m.say(self.locale, Some(count), args))
+    }
+
+    /// Its messages in English's order (`english::IDS`: a message's place there is its index),
+    /// so the page looks them up by index, without ids; one English lacks is dropped.
+    pub fn in_english_order(self) -> Vec<Option<Message>> {
+        let mut out = vec![None; super::english::IDS.len()];
+        for (id, m) in self.messages {
+            if let Some(i) = super::english::position(&id) {
+                out[i] = Some(m);
+            }
         }
+        out
     }
 
     /// Where this locale differs from `english` where it must not: a message missing or extra,
@@ -247,9 +248,33 @@ impl Catalogue {
     }
 }
 
-/// The text of `category` among `forms`.
-fn form(forms: &[(Category, String)], category: Category) -> Option<&String> {
-    forms.iter().find(|(c, _)| *c == category).map(|(_, t)| t)
+impl Message {
+    /// Its text in `locale`: for `count` things its plural form (`{count}` filled in, `other`
+    /// when the form is missing), else its `other` form; `args` filled in.
+    pub fn say(&self, locale: Locale, count: Option<u64>, args: &[(&str, &str)]) -> String {
+        match self {
+            Message::Text(t) => say_counted(t, count, args),
+            Message::Plural(forms) => {
+                let pick = |c: Category| forms.iter().find(|(f, _)| *f == c).map(|(_, t)| t);
+                let wanted = count.map_or(Category::Other, |n| category(locale, n));
+                let t = pick(wanted).or_else(|| pick(Category::Other));
+                say_counted(t.map_or("", String::as_str), count, args)
+            }
+        }
+    }
+}
+
+/// `template` with `args`, and `{count}` when counting.
+pub(crate) fn say_counted(template: &str, count: Option<u64>, args: &[(&str, &str)]) -> String {
+    match count {
+        None => format(template, args),
+        Some(n) => {
+            let n = n.to_string();
+            let mut all: Vec<(&str, &str)> = vec![("count", n.as_str())];
+            all.extend_from_slice(args);
+            format(template, &all)
+        }
+    }
 }
 
 /// Every parameter a message uses in any of its forms (`count` included for plural ones).

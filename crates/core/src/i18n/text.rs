@@ -3,17 +3,27 @@
 //! decides *what* is said (BR-7). [`Text::english`] says them in English where no page is
 //! (tests, the native client, logs).
 
-use super::english::english;
+use super::english::MessageRef;
 
-/// Looks a message up: id and parameters → its text (`None`: not there).
-pub type Lookup<'a> = &'a dyn Fn(&str, &[(&str, &str)]) -> Option<String>;
+/// Says a message: the message and its parameters → its text.
+pub type Lookup<'a> = &'a dyn Fn(MessageRef, &[(&str, &str)]) -> String;
+
+/// `text!("id")`: the [`Text`] of message `id` (resolved while compiling: an unknown id fails
+/// the build).
+macro_rules! text {
+    ($id:literal) => {{
+        const M: $crate::i18n::english::MessageRef = $crate::i18n::english::message($id);
+        $crate::i18n::Text::new(M)
+    }};
+}
+pub(crate) use text;
 
 /// A message and its parameters. A parameter is plain text (a server's detail, a file name)
 /// or another message (the error inside "created but not started: …").
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Text {
-    /// The message id (in `locales/en.json`).
-    pub id: &'static str,
+    /// The message.
+    pub message: MessageRef,
     /// Its `{name}` parameters.
     pub args: Vec<(&'static str, Arg)>,
 }
@@ -28,10 +38,10 @@ pub enum Arg {
 }
 
 impl Text {
-    /// Message `id` without parameters.
-    pub fn new(id: &'static str) -> Text {
+    /// `message` without parameters (written `text!("id")`).
+    pub fn new(message: MessageRef) -> Text {
         Text {
-            id,
+            message,
             args: Vec::new(),
         }
     }
@@ -48,8 +58,7 @@ impl Text {
         self
     }
 
-    /// The words, each message looked up by `lookup` (id, parameters → text; `None`: the id
-    /// itself is shown).
+    /// The words, each message said by `lookup`.
     pub fn render(&self, lookup: Lookup<'_>) -> String {
         let args: Vec<(&str, String)> = self
             .args
@@ -63,11 +72,11 @@ impl Text {
             })
             .collect();
         let args: Vec<(&str, &str)> = args.iter().map(|(n, v)| (*n, v.as_str())).collect();
-        lookup(self.id, &args).unwrap_or_else(|| self.id.to_string())
+        lookup(self.message, &args)
     }
 
     /// In English.
     pub fn english(&self) -> String {
-        self.render(&|id, args| english(id, None, args))
+        self.render(&|m, args| m.english(None, args))
     }
 }

@@ -2,6 +2,7 @@
 
 use crate::services::backends::TestOutcome;
 use crate::state::backends::BackendsCtx;
+use crate::state::i18n::t;
 use canvas_core::backends::form::infer_kind;
 use canvas_core::backends::record::BackendKind;
 use leptos::prelude::*;
@@ -28,7 +29,7 @@ pub(super) fn name_field(
     let name_id = ids.get_value().0;
     view! {
         <div class="field">
-            <label for=ids.get_value().0>"Name"</label>
+            <label for=ids.get_value().0>{t!("backends.form.name")}</label>
             <input
                 id=ids.get_value().0
                 name="name"
@@ -57,7 +58,7 @@ pub(super) fn host_field(
     let host_id = host_id.to_string();
     view! {
         <div class="field">
-            <label for=host_id.clone()>"Host"</label>
+            <label for=host_id.clone()>{t!("backends.form.host")}</label>
             <input
                 id=host_id.clone()
                 name="host"
@@ -93,7 +94,7 @@ pub(super) fn key_field(
     let key_id = key_id.to_string();
     view! {
         <div class="field">
-            <label for=key_id.clone()>"API key"</label>
+            <label for=key_id.clone()>{t!("backends.form.api_key")}</label>
             <input
                 id=key_id.clone()
                 name="api-key"
@@ -125,7 +126,7 @@ pub(super) fn kind_field(
     let inferred = move || infer_kind(&host.get());
     view! {
         <div class="field">
-            <label for=kind_id.clone()>"Kind"</label>
+            <label for=kind_id.clone()>{t!("backends.form.kind")}</label>
             <select
                 id=kind_id.clone()
                 name="kind"
@@ -137,7 +138,7 @@ pub(super) fn kind_field(
                 }
             >
                 <option value="auto">
-                    {move || format!("Automatic ({})", inferred().label())}
+                    {move || t!("backends.form.kind_automatic", kind = inferred().label())}
                 </option>
                 {BackendKind::CHOICES.map(|k| view! { <option value=k.as_str()>{k.choice_label()}</option> }).collect_view()}
             </select>
@@ -158,16 +159,16 @@ pub(super) fn test_result_view(
                 Some(_) => "ok",
             }
         >
-            {move || testing.get().then(|| view! { <span class="muted">"Testing…"</span> })}
+            {move || testing.get().then(|| view! { <span class="muted">{t!("backends.form.testing")}</span> })}
             {move || test_result.get().map(|r| match r {
                 TestOutcome::Connected { version, orgs: None } => view! {
-                    <p class="ok">"Connected. Server version "
-                        <strong data-testid="test-version">{version.unwrap_or_else(|| "(unknown)".into())}</strong>
+                    <p class="ok">{t!("backends.form.connected_version")}" "
+                        <strong data-testid="test-version">{version.unwrap_or_else(|| t!("backends.form.version_unknown"))}</strong>
                     </p>
                 }.into_any(),
                 TestOutcome::Connected { orgs: Some(orgs), .. } => view! {
                     <div class="ok">
-                        <p>"Connected. Organizations:"</p>
+                        <p>{t!("backends.form.connected_orgs")}</p>
                         <ul data-testid="test-orgs">
                             {orgs.into_iter().map(|o| view! { <li>{o}</li> }).collect_view()}
                         </ul>

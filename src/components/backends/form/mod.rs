@@ -3,6 +3,7 @@
 
 use crate::services::backends::{test_connection, TestOutcome};
 use crate::state::backends::{use_backends, BackendsCtx};
+use crate::state::i18n::t;
 use canvas_core::backends::form::{validate, BackendForm as FormInput, FormErrors};
 use canvas_core::backends::record::{AuthMode, Backend, BackendKind};
 use canvas_core::backends::registry::BackendDraft;
@@ -42,7 +43,7 @@ pub fn BackendForm(
     on_done: Callback<()>,
     #[prop(optional)] fixed: Fixed,
     /// Text of the save button.
-    #[prop(into, default = "Save".to_string())]
+    #[prop(into, default = t!("backends.form.save"))]
     submit_label: String,
 ) -> impl IntoView {
     let backends = use_backends();
@@ -143,7 +144,7 @@ pub fn BackendForm(
             <div class="form-actions">
                 <button type="button" class="btn" data-testid="test-connection"
                     disabled=move || testing.get() on:click=on_test>
-                    "Test connection"
+                    {t!("backends.form.test_connection")}
                 </button>
                 <button type="submit" class="btn primary" data-testid="save-backend">{submit_label}</button>
             </div>

@@ -3,6 +3,7 @@
 use super::super::backend_status;
 use crate::state::backends::BackendsCtx;
 use crate::state::connection::ConnectionCtx;
+use crate::state::i18n::t;
 use canvas_core::backends::health::Health;
 use canvas_core::backends::orgs::{has_orgs, org_entries, OrgListing};
 use canvas_core::backends::record::Backend;
@@ -66,7 +67,7 @@ pub(super) fn entries_of(list: &[Backend], listings: Option<&Listings>) -> Vec<E
                     error: None,
                 }))
             }
-            Some(Ok(_)) => out.push(single(Some("No organization available".into()))),
+            Some(Ok(_)) => out.push(single(Some(t!("sidebar.no_organization")))),
             Some(Err(e)) => out.push(single(Some(e.clone()))),
             None => out.push(single(None)),
         }
@@ -107,12 +108,24 @@ pub(super) fn entry_view(
         let label = label.clone();
         move || {
             let (s, t) = status.get();
-            let current = if is_active.get() { ", active" } else { "" };
             let word = s.as_str();
-            if s.is_bad() {
-                format!("{label} ({word}: {t}){current}")
-            } else {
-                format!("{label} ({word}){current}")
+            match (s.is_bad(), is_active.get()) {
+                (true, true) => {
+                    t!(
+                        "sidebar.entry_failing_active",
+                        name = label,
+                        status = word,
+                        detail = t
+                    )
+                }
+                (true, false) => t!(
+                    "sidebar.entry_failing",
+                    name = label,
+                    status = word,
+                    detail = t
+                ),
+                (false, true) => t!("sidebar.entry_active", name = label, status = word),
+                (false, false) => t!("sidebar.entry", name = label, status = word),
             }
         }
     };

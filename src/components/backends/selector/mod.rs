@@ -10,6 +10,7 @@ use crate::lazy::prefetch;
 use crate::services::backends::load_orgs;
 use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::connection::{probe_each_once, use_connection};
+use crate::state::i18n::Said;
 use crate::state::i18n::{msg, t, Msg};
 use canvas_core::backends::launcher::LockMode;
 use canvas_core::backends::orgs::{auto_pick, has_orgs, org_is_listed};
@@ -99,7 +100,7 @@ pub fn selector_view(listings: LocalResource<Listings>) -> impl IntoView {
                                 backends.reset_health(&id);
                                 conn.recheck();
                             }>
-                            "Reconnect Cloud"
+                            {t!("common.reconnect_cloud")}
                         </button>
                     }.into_any()
                 } else {
@@ -129,7 +130,7 @@ fn org_listings(backends: BackendsCtx) -> LocalResource<Listings> {
         let targets = clouds.get();
         async move {
             let loads = targets.into_iter().map(|(b, _)| async move {
-                let r = load_orgs(backends, &b).await.map_err(|e| e.user_message());
+                let r = load_orgs(backends, &b).await.map_err(|e| e.said());
                 (b.id.clone(), r)
             });
             futures::future::join_all(loads)

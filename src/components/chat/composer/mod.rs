@@ -13,6 +13,7 @@ use crate::services::uploads::{max_upload_bytes, OnConflict};
 use crate::state::backends::use_backends;
 use crate::state::events::ConversationStore;
 use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::conversations::chat::slash::{self, Parsed};
 use canvas_core::conversations::live::{composer_key, message_to_send, ComposerKey};
 use leptos::prelude::*;
@@ -122,12 +123,9 @@ pub fn Composer(
         }
     });
     let error = move || {
-        slash_error.get().or_else(|| {
-            send.value()
-                .get()
-                .and_then(|r| r.err())
-                .map(|e| e.user_message())
-        })
+        slash_error
+            .get()
+            .or_else(|| send.value().get().and_then(|r| r.err()).map(|e| e.said()))
     };
 
     // The `/` menu: built-in commands, then the triggers of the backend's enabled skills.

@@ -9,6 +9,7 @@ use crate::services::conversation_tools as svc;
 use crate::state::backends::BackendsCtx;
 use crate::state::events::Row;
 use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::ConversationRef;
 use canvas_core::conversations::chat::llm_switches::{self, LlmSwitch};
@@ -175,9 +176,7 @@ impl ConversationTools {
                         }
                     }
                 };
-                notice.try_set(Some(
-                    done.unwrap_or_else(|e| Notice::Failed(e.user_message())),
-                ));
+                notice.try_set(Some(done.unwrap_or_else(|e| Notice::Failed(e.said()))));
             }
         });
         Self {

@@ -7,6 +7,7 @@ use crate::components::icon::{icons, Icon};
 use crate::services::{uploads, workspace};
 use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use crate::state::workspace::ConvWorkspace;
 use canvas_core::conversations::chat::attachments::human_size;
 use canvas_core::error::ApiError;
@@ -118,7 +119,7 @@ pub(crate) fn FilesTab(props: PanelProps) -> impl IntoView {
                                 })}
                                 <ul class="ws-tree" role="tree" aria-label=t!("workspace.files.tree_label") data-testid="file-tree">{rows}</ul>
                             }.into_any(),
-                            Err(e) => view! { <InlineError message=e.user_message() testid="tree-error" /> }.into_any(),
+                            Err(e) => view! { <InlineError message=e.said() testid="tree-error" /> }.into_any(),
                         }
                     })}}
                 </Transition>
@@ -153,7 +154,7 @@ fn upload_action(
                     uploading.set(None);
                     upload_status.set(Some(
                         r.map(|target| t!("workspace.files.uploaded", target = target))
-                            .map_err(|e| e.user_message()),
+                            .map_err(|e| e.said()),
                     ));
                 }
                 listing.refetch();

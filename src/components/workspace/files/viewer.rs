@@ -4,6 +4,7 @@ use super::super::InlineError;
 use crate::services::workspace;
 use crate::state::backends::use_backends;
 use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::client::WorkspaceFile;
 use canvas_core::conversations::chat::attachments::human_size;
 use canvas_core::error::ApiError;
@@ -113,7 +114,7 @@ pub(super) fn FileViewer(
                             }
                         }
                         Ok(Viewed::Text(text)) => view! { <Code text=text lang=lang /> }.into_any(),
-                        Err(e) => view! { <InlineError message=e.user_message() testid="viewer-error" /> }.into_any(),
+                        Err(e) => view! { <InlineError message=e.said() testid="viewer-error" /> }.into_any(),
                     }
                 })}}
             </Transition>
@@ -149,7 +150,7 @@ fn DownloadButton(
                 let url = blob_url(&bytes, "application/octet-stream");
                 view! { <a class="btn small" href=url download=name.clone() data-testid="viewer-download">{t!("workspace.viewer.save")}</a> }.into_any()
             }
-            Some(Err(e)) => view! { <InlineError message=e.user_message() /> }.into_any(),
+            Some(Err(e)) => view! { <InlineError message=e.said() /> }.into_any(),
         }}
     }
 }

@@ -5,6 +5,7 @@ use super::Form;
 use crate::components::check::check_box;
 use crate::services::settings::{self as svc, AgentForms};
 use crate::state::backends::{use_backends, BackendsCtx};
+use crate::state::i18n::Said;
 use crate::state::i18n::{t, tn};
 use canvas_core::settings::form::{
     agent_kind, applies, build_diff, is_empty_diff, variant_patch, variants, visible, Field,
@@ -126,9 +127,9 @@ fn save_action(
                 Ok(()) => reload.update(|r| *r += 1),
                 Err(e) => {
                     let text = if switching {
-                        t!("settings.agent.switch_failed", error = e.user_message())
+                        t!("settings.agent.switch_failed", error = e.said())
                     } else {
-                        e.user_message()
+                        e.said()
                     };
                     message.set(Some((false, text)));
                 }

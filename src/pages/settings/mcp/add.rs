@@ -4,6 +4,7 @@ use super::TEST_TIMEOUT_S;
 use crate::services::settings as svc;
 use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::settings::mcp::{McpForm, McpTest, Transport};
 use leptos::prelude::*;
 
@@ -133,7 +134,7 @@ fn test_action(
             }
             match r {
                 Ok(t) => note.set(Some((matches!(t, McpTest::Tools(_)), t.message()))),
-                Err(e) => error.set(Some(e.user_message())),
+                Err(e) => error.set(Some(e.said())),
             }
         }
     })
@@ -163,7 +164,7 @@ fn add_action(
                     note.set(Some((true, t!("settings.mcp.added", name = name))));
                     on_added.run(());
                 }
-                Err(e) => error.set(Some(e.user_message())),
+                Err(e) => error.set(Some(e.said())),
             }
         }
     })

@@ -3,6 +3,7 @@
 use crate::services::settings as svc;
 use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::i18n::t;
+use crate::state::i18n::Said;
 use canvas_core::settings::mcp::{enabled_patch, McpEdit, McpServer, Transport};
 use leptos::prelude::*;
 
@@ -118,7 +119,7 @@ fn send_action(
                     editing.set(false);
                     on_changed.run(());
                 }
-                Err(e) => error.set(Some(e.user_message())),
+                Err(e) => error.set(Some(e.said())),
             }
         }
     })
