@@ -417,9 +417,23 @@ impl Browser {
         })
     }
 
-    /// Waits until `css` matches, then clicks the first match as a person would.
+    /// Waits until `css` matches and the first match is what a person sees at its centre (not
+    /// covered by something still moving into place), then clicks it as a person would.
     pub async fn click(&self, css: &str) {
         self.wait_for(css).await;
+        self.wait_js(
+            &format!("{css} to be uncovered"),
+            &format!(
+                "const el = document.querySelector({});\
+                 if (!el) return false;\
+                 el.scrollIntoView({{block: 'nearest', inline: 'nearest'}});\
+                 const r = el.getBoundingClientRect();\
+                 const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);\
+                 return !!hit && (hit === el || el.contains(hit));",
+                json!(css)
+            ),
+        )
+        .await;
         self.client
             .find(fantoccini::Locator::Css(css))
             .await
