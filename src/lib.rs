@@ -18,7 +18,7 @@ pub fn start() {
         show_crash(&info.to_string());
     }));
     wasm_bindgen_futures::spawn_local(async {
-        state::i18n::load().await;
+        state::language::load().await;
         leptos::mount::mount_to_body(app::App);
     });
 }

@@ -6,4 +6,5 @@ pub mod connection;
 pub mod events;
 pub mod first_paint;
 pub mod i18n;
+pub mod language;
 pub mod workspace;

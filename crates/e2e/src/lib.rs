@@ -418,7 +418,8 @@ impl Browser {
     }
 
     /// Waits until `css` matches and the first match is what a person sees at its centre (not
-    /// covered by something still moving into place), then clicks it as a person would.
+    /// covered by something still moving into place; a select's option is picked as it is),
+    /// then clicks it as a person would.
     pub async fn click(&self, css: &str) {
         self.wait_for(css).await;
         self.wait_js(
@@ -426,6 +427,7 @@ impl Browser {
             &format!(
                 "const el = document.querySelector({});\
                  if (!el) return false;\
+                 if (el.closest('select')) return true;\
                  el.scrollIntoView({{block: 'nearest', inline: 'nearest'}});\
                  const r = el.getBoundingClientRect();\
                  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);\

@@ -3,7 +3,8 @@
 
 use crate::platform::notify;
 use crate::platform::storage::WebStorage;
-use crate::state::i18n::{self, t};
+use crate::state::i18n::t;
+use crate::state::language;
 use canvas_core::i18n::Locale;
 use canvas_core::settings::preferences::{self, Theme};
 use leptos::prelude::*;
@@ -72,7 +73,7 @@ pub(super) fn AppSection() -> impl IntoView {
                         let _ = window().location().reload();
                     }>
                     <option value="" selected=chosen.is_none()>
-                        {t!("settings.app.language_auto", language = i18n::browser_locale().native_name())}
+                        {t!("settings.app.language_auto", language = language::browser_locale().native_name())}
                     </option>
                     {Locale::ALL.into_iter().map(|l| view! {
                         <option value=l.tag() lang=l.tag() selected=chosen == Some(l)>{l.native_name()}</option>

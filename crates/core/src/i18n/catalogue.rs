@@ -1,6 +1,6 @@
 //! A locale's messages, read from its file, looked up by id, and checked against English.
 
-use super::format::{format, placeholders};
+use super::format::{placeholders, say_counted};
 use super::locale::Locale;
 use super::plural::{categories, category, Category};
 use serde_json::Value;
@@ -260,19 +260,6 @@ impl Message {
                 let t = pick(wanted).or_else(|| pick(Category::Other));
                 say_counted(t.map_or("", String::as_str), count, args)
             }
-        }
-    }
-}
-
-/// `template` with `args`, and `{count}` when counting.
-pub(crate) fn say_counted(template: &str, count: Option<u64>, args: &[(&str, &str)]) -> String {
-    match count {
-        None => format(template, args),
-        Some(n) => {
-            let n = n.to_string();
-            let mut all: Vec<(&str, &str)> = vec![("count", n.as_str())];
-            all.extend_from_slice(args);
-            format(template, &all)
         }
     }
 }

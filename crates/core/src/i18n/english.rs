@@ -4,7 +4,7 @@
 //! text reaches the binary only where its message is used (in the lazy part that shows it);
 //! [`IDS`] is read at run time only by the code that reads another language's file.
 
-use super::catalogue::say_counted;
+use super::format::say_counted;
 use super::locale::Locale;
 use super::plural::{category, Category};
 use std::cmp::Ordering;

@@ -79,6 +79,19 @@ fn is_name(s: &str) -> bool {
     !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
+/// `template` with `args`, and `{count}` when counting.
+pub(crate) fn say_counted(template: &str, count: Option<u64>, args: &[(&str, &str)]) -> String {
+    match count {
+        None => format(template, args),
+        Some(n) => {
+            let n = n.to_string();
+            let mut all: Vec<(&str, &str)> = vec![("count", n.as_str())];
+            all.extend_from_slice(args);
+            format(template, &all)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
