@@ -8,7 +8,7 @@ use crate::links::pinned;
 use crate::services::automations as svc;
 use crate::state::backends::use_backends;
 use crate::state::i18n::t;
-use crate::state::i18n::Said;
+use crate::state::i18n::{say, Said};
 use canvas_core::automation::Automation;
 use canvas_core::error::ApiError;
 use leptos::prelude::*;
@@ -135,6 +135,7 @@ fn loaded_header(
     deleting: RwSignal<Option<Automation>>,
 ) -> AnyView {
     let state_label = a.state.label().to_string();
+    let state_shown = say(&a.state.label_text());
     let is_active = a.is_active();
     let controls = Controls {
         busy,
@@ -156,10 +157,10 @@ fn loaded_header(
         <dl class="automation-facts">
             <dt>{t!("automations.fact.state")}</dt>
             <dd><span class=format!("badge automation-state state-{state_label}") data-testid="automation-state"
-                data-state=state_label.clone()>{state_label.clone()}</span>
+                data-state=state_label.clone()>{state_shown}</span>
                 {a.disabled_reason.clone().map(|d| view! { <span class="field-error">{format!(" {}", t!("automations.disabled_by_service", reason = d))}</span> })}
             </dd>
-            <dt>{t!("automations.fact.trigger")}</dt><dd data-testid="automation-trigger">{a.trigger.describe()}</dd>
+            <dt>{t!("automations.fact.trigger")}</dt><dd data-testid="automation-trigger">{say(&a.trigger.describe_text())}</dd>
             <dt>{t!("automations.fact.next_run")}</dt><dd data-testid="automation-next">{next_run_text(&a)}</dd>
             <dt>{t!("automations.fact.prompt")}</dt><dd class="automation-prompt" data-testid="automation-prompt-text">{a.prompt.clone().unwrap_or_default()}</dd>
             <dt>{t!("automations.fact.model")}</dt><dd>{a.model.clone().unwrap_or_else(|| t!("automations.fact.model_default"))}</dd>

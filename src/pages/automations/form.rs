@@ -6,9 +6,10 @@ use crate::platform::tz::local_zone_name;
 use crate::services::automations as svc;
 use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::i18n::t;
-use crate::state::i18n::Said;
+use crate::state::i18n::{say, Said};
 use canvas_core::automation::model::CRON_PRESETS;
 use canvas_core::automation::{cron, Automation, AutomationDraft, Capabilities};
+use canvas_core::i18n::Text;
 use leptos::prelude::*;
 
 /// Create or edit an automation: name, prompt, a cron builder (presets + a raw field validated
@@ -54,7 +55,7 @@ pub(super) fn AutomationForm(
             errors.with(|es| {
                 es.iter()
                     .find(|e| e.field == field)
-                    .map(|e| e.message.clone())
+                    .map(|e| say(&e.message))
             })
         }
     };
@@ -177,7 +178,10 @@ fn schedule_field(
     error: impl Fn() -> Option<String> + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
     let schedule_words = move || match cron::parse(schedule.get().trim()) {
-        Ok(s) => Some(t!("automations.form.runs_when", schedule = s.describe())),
+        Ok(s) => Some(t!(
+            "automations.form.runs_when",
+            schedule = say(&s.describe_text())
+        )),
         Err(_) => None,
     };
     let presets = CRON_PRESETS
@@ -186,7 +190,7 @@ fn schedule_field(
             let expr = expr.to_string();
             view! {
                 <button type="button" class="btn small" data-testid="cron-preset"
-                    on:click=move |_| schedule.set(expr.clone())>{*label}</button>
+                    on:click=move |_| schedule.set(expr.clone())>{say(&Text::new(*label))}</button>
             }
         })
         .collect_view();

@@ -8,7 +8,7 @@ use crate::links::pinned;
 use crate::services::automations as svc;
 use crate::state::backends::use_backends;
 use crate::state::i18n::t;
-use crate::state::i18n::Said;
+use crate::state::i18n::{say, Said};
 use canvas_core::automation::Automation;
 use canvas_core::backends::selection::ActiveBackend;
 use leptos::prelude::*;
@@ -161,7 +161,8 @@ fn AutomationRow(
     };
     let state = a.state.clone();
     let state_label = state.label().to_string();
-    let trigger = a.trigger.describe();
+    let state_shown = say(&state.label_text());
+    let trigger = say(&a.trigger.describe_text());
     let next = next_run_text(&a);
     let name = a.name.clone();
     let disabled_reason = a.disabled_reason.clone();
@@ -181,7 +182,7 @@ fn AutomationRow(
             <div class="automation-main">
                 <a class="automation-name" href=link data-testid="automation-link">{name.clone()}</a>
                 <span class=format!("badge automation-state state-{}", state_label) data-testid="automation-state">
-                    {state_label.clone()}
+                    {state_shown}
                 </span>
                 <span class="automation-trigger" data-testid="automation-trigger">{trigger}</span>
             </div>

@@ -4,10 +4,11 @@
 
 use crate::platform::tz::{format_in_zone, local_zone_name, BrowserZone};
 use crate::state::i18n::t;
-use crate::state::i18n::Said;
-use canvas_core::automation::model::{format_span, service_missing, NOT_RUNNING_HELP};
+use crate::state::i18n::{say, Said};
+use canvas_core::automation::model::{format_span_text, service_missing, NOT_RUNNING_HELP};
 use canvas_core::automation::{Automation, Run};
 use canvas_core::error::ApiError;
+use canvas_core::i18n::Text;
 use leptos::prelude::*;
 use std::time::Duration;
 
@@ -59,7 +60,7 @@ fn next_run_text(a: &Automation) -> String {
         Some(next) => t!(
             "automations.next_run.at",
             time = format_in_zone(next, &zone_name),
-            span = format_span(next - now)
+            span = say(&format_span_text(next - now))
         ),
         None => t!("automations.next_run.never"),
     }
@@ -67,9 +68,10 @@ fn next_run_text(a: &Automation) -> String {
 
 fn run_badge(run: &Run) -> impl IntoView {
     let label = run.status.label().to_string();
+    let shown = say(&run.status.label_text());
     view! {
         <span class=format!("badge run-status run-status-{}", label.to_lowercase())
-            data-testid="run-status" data-status=label.clone()>{label.clone()}</span>
+            data-testid="run-status" data-status=label.clone()>{shown}</span>
     }
 }
 
@@ -79,7 +81,7 @@ fn NotRunning() -> impl IntoView {
     view! {
         <div class="error" role="alert" data-testid="automations-not-running">
             <p><strong>{t!("automations.not_available")}</strong></p>
-            <p>{NOT_RUNNING_HELP}</p>
+            <p>{say(&Text::new(NOT_RUNNING_HELP))}</p>
         </div>
     }
 }

@@ -5,9 +5,9 @@ use crate::links::{conversation_path, pinned};
 use crate::platform::time::every;
 use crate::services::automations as svc;
 use crate::state::backends::{use_backends, BackendsCtx};
-use crate::state::i18n::Said;
+use crate::state::i18n::{say, Said};
 use crate::state::i18n::{t, tn};
-use canvas_core::automation::model::{cancel_error_message, format_span, service_missing};
+use canvas_core::automation::model::{cancel_error_text, format_span_text, service_missing};
 use canvas_core::automation::{Run, RunPage};
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::error::ApiError;
@@ -53,9 +53,9 @@ pub(super) fn runs_section(
         .into_any(),
         Ok(p) => {
             let counts = p
-                .status_counts
+                .status_count_texts()
                 .iter()
-                .map(|(k, v)| format!("{v} {}", k.to_lowercase()))
+                .map(say)
                 .collect::<Vec<_>>()
                 .join(" · ");
             let start = offset.get_untracked();
@@ -94,7 +94,7 @@ fn RunRow(run: Run, active: ActiveBackend, refresh: RwSignal<u32>) -> impl IntoV
             match r {
                 Ok(_) => refresh.update(|t| *t = t.wrapping_add(1)),
                 Err(e) => {
-                    error.set(Some(cancel_error_message(&e)));
+                    error.set(Some(say(&cancel_error_text(&e))));
                     refresh.update(|t| *t = t.wrapping_add(1));
                 }
             }
@@ -112,13 +112,13 @@ fn RunRow(run: Run, active: ActiveBackend, refresh: RwSignal<u32>) -> impl IntoV
             "automations.run.when_took",
             time = time,
             source = source,
-            span = format_span(e - s)
+            span = say(&format_span_text(e - s))
         ),
         (Some(s), None) => t!(
             "automations.run.when_running",
             time = time,
             source = source,
-            span = format_span(now_secs() - s)
+            span = say(&format_span_text(now_secs() - s))
         ),
         _ => t!("automations.run.when", time = time, source = source),
     };

@@ -6,8 +6,11 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use crate::automation::cron;
+use crate::automation::cron::{self, verbatim};
 use crate::error::ApiError;
+use crate::i18n::english::{message, MessageRef};
+use crate::i18n::text::text;
+use crate::i18n::Text;
 
 /// How an automation is started.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,19 +53,32 @@ impl Trigger {
         }
     }
 
+    /// The trigger in words, in English (see [`Trigger::describe_text`]).
+    pub fn describe(&self) -> String {
+        self.describe_text().english()
+    }
+
     /// The trigger in words: "weekdays at 09:00 (Europe/Berlin)", "on github
     /// pull_request.opened".
-    pub fn describe(&self) -> String {
+    pub fn describe_text(&self) -> Text {
         match self {
-            Trigger::Cron { schedule, timezone } => cron::describe_trigger(schedule, timezone),
-            Trigger::Event { source, on, filter } => {
-                let mut s = format!("on {source} {on}");
-                if let Some(f) = filter {
-                    s.push_str(&format!(" where {f}"));
-                }
-                s
-            }
-            Trigger::Other(t) => format!("{t} trigger"),
+            Trigger::Cron { schedule, timezone } => cron::describe_trigger_text(schedule, timezone),
+            Trigger::Event {
+                source,
+                on,
+                filter: None,
+            } => text!("automation.trigger.event")
+                .with("source", source)
+                .with("on", on),
+            Trigger::Event {
+                source,
+                on,
+                filter: Some(f),
+            } => text!("automation.trigger.event_where")
+                .with("source", source)
+                .with("on", on)
+                .with("filter", f),
+            Trigger::Other(t) => text!("automation.trigger.other").with("kind", t),
         }
     }
 }
@@ -87,12 +103,21 @@ impl AutomationState {
         }
     }
 
-    /// Lower-case word for badges.
+    /// Lower-case word for badges (also their CSS modifier and `data-state`: stays English).
     pub fn label(&self) -> &str {
         match self {
             AutomationState::Active => "active",
             AutomationState::Inactive => "paused",
             AutomationState::Other(s) => s,
+        }
+    }
+
+    /// The badge's word as shown (its English is [`AutomationState::label`]).
+    pub fn label_text(&self) -> Text {
+        match self {
+            AutomationState::Active => text!("automation.state.active"),
+            AutomationState::Inactive => text!("automation.state.paused"),
+            AutomationState::Other(s) => verbatim(s),
         }
     }
 }
@@ -262,6 +287,20 @@ impl RunStatus {
         }
     }
 
+    /// The badge's word as shown (its English is [`RunStatus::label`], which stays the CSS
+    /// modifier and `data-status`).
+    pub fn label_text(&self) -> Text {
+        match self {
+            RunStatus::Pending => text!("automation.run_status.pending"),
+            RunStatus::Running => text!("automation.run_status.running"),
+            RunStatus::Completed => text!("automation.run_status.completed"),
+            RunStatus::Failed => text!("automation.run_status.failed"),
+            RunStatus::Cancelled => text!("automation.run_status.cancelled"),
+            RunStatus::Skipped => text!("automation.run_status.skipped"),
+            RunStatus::Other(s) => verbatim(s),
+        }
+    }
+
     /// Not finished yet: can be cancelled, and the page keeps refreshing.
     pub fn is_active(&self) -> bool {
         matches!(self, RunStatus::Pending | RunStatus::Running)
@@ -365,6 +404,23 @@ impl RunPage {
     /// Whether any run on this page is still pending or running.
     pub fn has_active(&self) -> bool {
         self.runs.iter().any(|r| r.status.is_active())
+    }
+
+    /// The lifetime counts in words, one per status: "1 completed", "2 failed" (a status this
+    /// console does not know: its name in lower case).
+    pub fn status_count_texts(&self) -> Vec<Text> {
+        self.status_counts
+            .iter()
+            .map(|(status, n)| {
+                let word = match RunStatus::parse(status) {
+                    RunStatus::Other(s) => verbatim(&s.to_lowercase()),
+                    known => known.label_text(),
+                };
+                text!("automation.run_status.counted")
+                    .with("number", n.to_string())
+                    .with_text("status", word)
+            })
+            .collect()
     }
 }
 
@@ -496,7 +552,7 @@ pub struct DraftError {
     /// `name`, `prompt`, `schedule`, `timezone`, `model` or `repos`.
     pub field: &'static str,
     /// What is wrong, for a person.
-    pub message: String,
+    pub message: Text,
 }
 
 /// The service's pattern for an LLM profile name: `^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`.
@@ -557,58 +613,50 @@ impl AutomationDraft {
     /// order). `caps` gives the cron floor and the accepted zones.
     pub fn validate(&self, caps: &Capabilities) -> Vec<DraftError> {
         let mut errs = Vec::new();
-        let mut err = |field, message: String| errs.push(DraftError { field, message });
+        let mut err = |field, message: Text| errs.push(DraftError { field, message });
         let name = self.name.trim();
         if name.is_empty() {
-            err("name", "Give the automation a name.".into());
+            err("name", text!("automation.draft.name_empty"));
         } else if name.chars().count() > 500 {
-            err("name", "The name is longer than 500 characters.".into());
+            err("name", text!("automation.draft.name_too_long"));
         }
         if self.prompt.trim().is_empty() {
-            err("prompt", "Write the prompt the agent runs.".into());
+            err("prompt", text!("automation.draft.prompt_empty"));
         } else if self.prompt.chars().count() > 50_000 {
-            err(
-                "prompt",
-                "The prompt is longer than 50,000 characters.".into(),
-            );
+            err("prompt", text!("automation.draft.prompt_too_long"));
         }
         match cron::parse(self.schedule.trim()) {
-            Err(e) => err("schedule", e.to_string()),
+            Err(e) => err("schedule", e.text()),
             Ok(s) => {
                 let gap = s.min_interval_secs();
                 if gap < caps.min_interval_secs {
                     err(
                         "schedule",
-                        format!(
-                            "Runs every {gap} s; this service runs an automation at most every \
-                             {} s.",
-                            caps.min_interval_secs
-                        ),
+                        text!("automation.draft.schedule_too_often")
+                            .with("gap", gap.to_string())
+                            .with("min", caps.min_interval_secs.to_string()),
                     );
                 }
             }
         }
         let tz = self.timezone.trim();
         if tz.is_empty() {
-            err("timezone", "Pick a time zone.".into());
+            err("timezone", text!("automation.draft.timezone_empty"));
         } else if !caps.timezones.is_empty() && !caps.timezones.iter().any(|z| z == tz) {
             err(
                 "timezone",
-                format!("{tz:?} is not a time zone this service knows (e.g. Europe/Berlin)."),
+                text!("automation.draft.timezone_unknown").with("zone", format!("{tz:?}")),
             );
         }
         let model = self.model.trim();
         if !model.is_empty() && !is_profile_name(model) {
-            err(
-                "model",
-                "An LLM profile name: letters, digits, '.', '_' or '-', at most 64.".into(),
-            );
+            err("model", text!("automation.draft.model_invalid"));
         }
         for r in self.repo_lines() {
             if !is_repo(&r) {
                 err(
                     "repos",
-                    format!("{r:?} is not owner/repo or an https:// repository URL."),
+                    text!("automation.draft.repo_invalid").with("repo", format!("{r:?}")),
                 );
             }
         }
@@ -692,10 +740,9 @@ pub fn state_patch(active: bool) -> Value {
     json!({"state": if active { "ACTIVE" } else { "INACTIVE" }})
 }
 
-/// What to tell a user whose backend has no automation service behind it.
-pub const NOT_RUNNING_HELP: &str = "The automation service is not running next to this backend. \
-Start the console with `cargo xtask run --automations`, or serve it with \
-`canvas-serve --automation-url <url>` pointing at a running openhands-automation service.";
+/// What to tell a user whose backend has no automation service behind it (say it with
+/// `Text::new`).
+pub const NOT_RUNNING_HELP: MessageRef = message("automation.not_running_help");
 
 /// Whether a failed request means "no automation service here" (rather than a failing one):
 /// the ingress answers 503 without one, an agent server alone 404, and nothing at all is a
@@ -713,35 +760,52 @@ pub fn service_missing(e: &ApiError) -> bool {
     )
 }
 
-/// What a failed run-control request means for a person (`409` on cancel: already finished).
+/// What a failed run-control request means for a person, in English (see
+/// [`cancel_error_text`]).
 pub fn cancel_error_message(e: &ApiError) -> String {
+    cancel_error_text(e).english()
+}
+
+/// What a failed run-control request means for a person (`409` on cancel: already finished).
+pub fn cancel_error_text(e: &ApiError) -> Text {
     match e {
-        ApiError::Conflict => "This run already finished; there is nothing to cancel.".into(),
-        other => other.user_message(),
+        ApiError::Conflict => text!("automation.cancel_already_finished"),
+        other => other.user_text(),
     }
+}
+
+/// A span of seconds in English (see [`format_span_text`]).
+pub fn format_span(secs: i64) -> String {
+    format_span_text(secs).english()
 }
 
 /// A span of seconds for a person: "45 s", "3 min 5 s", "2 h 10 min", "3 d 4 h".
-pub fn format_span(secs: i64) -> String {
+pub fn format_span_text(secs: i64) -> Text {
     let s = secs.max(0);
+    let (d, h, m) = (s / 86_400, (s % 86_400) / 3600, (s % 3600) / 60);
+    let n = |v: i64| v.to_string();
     match s {
-        0..=59 => format!("{s} s"),
-        60..=3599 if s % 60 == 0 => format!("{} min", s / 60),
-        60..=3599 => format!("{} min {} s", s / 60, s % 60),
-        3600..=86_399 if (s % 3600) / 60 == 0 => format!("{} h", s / 3600),
-        3600..=86_399 => format!("{} h {} min", s / 3600, (s % 3600) / 60),
-        _ if (s % 86_400) / 3600 == 0 => format!("{} d", s / 86_400),
-        _ => format!("{} d {} h", s / 86_400, (s % 86_400) / 3600),
+        0..=59 => text!("automation.span.s").with("s", n(s)),
+        60..=3599 if s % 60 == 0 => text!("automation.span.min").with("min", n(m)),
+        60..=3599 => text!("automation.span.min_s")
+            .with("min", n(m))
+            .with("s", n(s % 60)),
+        3600..=86_399 if m == 0 => text!("automation.span.h").with("h", n(h)),
+        3600..=86_399 => text!("automation.span.h_min")
+            .with("h", n(h))
+            .with("min", n(m)),
+        _ if h == 0 => text!("automation.span.d").with("d", n(d)),
+        _ => text!("automation.span.d_h").with("d", n(d)).with("h", n(h)),
     }
 }
 
-/// Cron presets offered by the form: (label, expression).
-pub const CRON_PRESETS: &[(&str, &str)] = &[
-    ("Every hour", "0 * * * *"),
-    ("Every day at 09:00", "0 9 * * *"),
-    ("Weekdays at 09:00", "0 9 * * 1-5"),
-    ("Mondays at 09:00", "0 9 * * 1"),
-    ("First of the month", "0 9 1 * *"),
+/// Cron presets offered by the form: (label, expression); say a label with `Text::new`.
+pub const CRON_PRESETS: &[(MessageRef, &str)] = &[
+    (message("automation.preset.every_hour"), "0 * * * *"),
+    (message("automation.preset.every_day_0900"), "0 9 * * *"),
+    (message("automation.preset.weekdays_0900"), "0 9 * * 1-5"),
+    (message("automation.preset.mondays_0900"), "0 9 * * 1"),
+    (message("automation.preset.first_of_month"), "0 9 1 * *"),
 ];
 
 #[cfg(test)]

@@ -40,7 +40,15 @@
 
 use std::fmt;
 
+use crate::i18n::english::{message, MessageRef};
+use crate::i18n::text::text;
+use crate::i18n::Text;
 use crate::time::days_in_month;
+
+/// Words shown as they are (a number, a time, a word the service sent).
+pub(crate) fn verbatim(s: &str) -> Text {
+    text!("automation.verbatim").with("text", s)
+}
 
 /// croniter gives up when no match is found within this many years (`max_years_between_matches`).
 const MAX_YEARS: i64 = 50;
@@ -83,14 +91,19 @@ impl CronField {
         CronField::DayOfWeek,
     ];
 
+    /// The field's name as shown in error messages, in English.
+    pub fn name(self) -> String {
+        self.name_text().english()
+    }
+
     /// The field's name as shown in error messages.
-    pub fn name(self) -> &'static str {
+    pub fn name_text(self) -> Text {
         match self {
-            CronField::Minute => "minute",
-            CronField::Hour => "hour",
-            CronField::DayOfMonth => "day of month",
-            CronField::Month => "month",
-            CronField::DayOfWeek => "day of week",
+            CronField::Minute => text!("automation.cron_field.minute"),
+            CronField::Hour => text!("automation.cron_field.hour"),
+            CronField::DayOfMonth => text!("automation.cron_field.day_of_month"),
+            CronField::Month => text!("automation.cron_field.month"),
+            CronField::DayOfWeek => text!("automation.cron_field.day_of_week"),
         }
     }
 
@@ -134,7 +147,7 @@ impl CronField {
 
 impl fmt::Display for CronField {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        f.write_str(&self.name())
     }
 }
 
@@ -142,56 +155,24 @@ const MONTH_ABBREVIATIONS: [&str; 12] = [
     "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
 ];
 const WEEKDAY_ABBREVIATIONS: [&str; 7] = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"];
-const MONTH_NAMES: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
-const WEEKDAY_NAMES: [&str; 7] = [
-    "Sunday",
-    "Monday",
-    "Tuesday",
-    "Wednesday",
-    "Thursday",
-    "Friday",
-    "Saturday",
-];
-
 /// Why a cron expression was not accepted. The message names the field and the problem.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CronError {
     /// Nothing but whitespace.
-    #[error("the schedule is empty")]
     Empty,
     /// Not five fields (and not six or seven either).
-    #[error("expected 5 fields (minute hour day month weekday), found {found}")]
     FieldCount {
         /// How many whitespace-separated fields there were.
         found: usize,
     },
     /// Six or seven fields: croniter's seconds / year fields, not supported here.
-    #[error(
-        "expected 5 fields (minute hour day month weekday), found {found}: \
-         a seconds or year field is not supported"
-    )]
     ExtraFields {
         /// How many whitespace-separated fields there were (6 or 7).
         found: usize,
     },
     /// `@something` that is not a known shortcut (or has spaces around it).
-    #[error("{0}")]
-    Shortcut(String),
+    Shortcut(Text),
     /// A value outside the field's range.
-    #[error("{field}: {value} is out of range {min}–{max}")]
     OutOfRange {
         /// The field.
         field: CronField,
@@ -203,25 +184,65 @@ pub enum CronError {
         max: u32,
     },
     /// A field that cannot be read.
-    #[error("{field}: {problem}")]
     Invalid {
         /// The field.
         field: CronField,
         /// What is wrong, in words.
-        problem: String,
+        problem: Text,
     },
     /// Syntax croniter knows but this console does not support.
-    #[error("{field}: {what} is not supported")]
     Unsupported {
         /// The field.
         field: CronField,
         /// The construct, in words.
-        what: String,
+        what: Text,
     },
     /// Valid syntax that never matches a date (the service rejects these too).
-    #[error("can never run: {0}")]
-    NeverRuns(String),
+    NeverRuns(Text),
 }
+
+impl CronError {
+    /// What is wrong, for a person: "hour: 25 is out of range 0–23".
+    pub fn text(&self) -> Text {
+        match self {
+            CronError::Empty => text!("automation.cron_error.empty"),
+            CronError::FieldCount { found } => {
+                text!("automation.cron_error.field_count").with("found", found.to_string())
+            }
+            CronError::ExtraFields { found } => {
+                text!("automation.cron_error.extra_fields").with("found", found.to_string())
+            }
+            CronError::Shortcut(t) => t.clone(),
+            CronError::OutOfRange {
+                field,
+                value,
+                min,
+                max,
+            } => text!("automation.cron_error.out_of_range")
+                .with_text("field", field.name_text())
+                .with("value", value.as_str())
+                .with("min", min.to_string())
+                .with("max", max.to_string()),
+            CronError::Invalid { field, problem } => text!("automation.cron_error.invalid")
+                .with_text("field", field.name_text())
+                .with_text("problem", problem.clone()),
+            CronError::Unsupported { field, what } => text!("automation.cron_error.unsupported")
+                .with_text("field", field.name_text())
+                .with_text("what", what.clone()),
+            CronError::NeverRuns(reason) => {
+                text!("automation.cron_error.never_runs").with_text("reason", reason.clone())
+            }
+        }
+    }
+}
+
+impl fmt::Display for CronError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text().english())
+    }
+}
+
+impl std::error::Error for CronError {}
 
 /// Time-zone rules: the UTC offset in effect at an instant. Implemented by the app over the
 /// browser's `Intl.DateTimeFormat`, by [`FixedOffset`] here, and over `chrono-tz` in tests.
@@ -326,7 +347,7 @@ mod parse;
 #[cfg(test)]
 mod tests;
 
-pub use describe::describe_trigger;
+pub use describe::{describe_trigger, describe_trigger_text};
 pub use parse::parse;
 
 impl CronSchedule {

@@ -2,6 +2,7 @@
 
 use super::next::validation_base;
 use super::*;
+use crate::i18n::text::text;
 
 /// Parse a cron expression the way the service (croniter 7.0.0) reads it.
 ///
@@ -32,16 +33,9 @@ pub fn parse(expr: &str) -> Result<CronSchedule, CronError> {
             "@hourly",
         ];
         return Err(CronError::Shortcut(if known.contains(&fields[0]) {
-            format!(
-                "remove the spaces around {}: a shortcut must be the whole schedule",
-                fields[0]
-            )
+            text!("automation.cron_error.shortcut_spaces").with("shortcut", fields[0])
         } else {
-            format!(
-                "unknown shortcut {}: use @yearly, @annually, @monthly, @weekly, @daily, \
-                 @midnight or @hourly",
-                fields[0]
-            )
+            text!("automation.cron_error.shortcut_unknown").with("shortcut", fields[0])
         }));
     }
     match fields.len() {
@@ -97,14 +91,14 @@ pub fn parse(expr: &str) -> Result<CronSchedule, CronError> {
     if has_nth && dow.values != 0 {
         return Err(CronError::Unsupported {
             field: CronField::DayOfWeek,
-            what: "mixing '#' or 'L' weekdays with plain weekdays".into(),
+            what: text!("automation.cron_error.nth_with_plain_weekdays"),
         });
     }
     let days = if has_nth {
         if !stars[2] {
             return Err(CronError::Unsupported {
                 field: CronField::DayOfMonth,
-                what: "a day of month together with '#' or 'L' weekdays".into(),
+                what: text!("automation.cron_error.day_of_month_with_nth"),
             });
         }
         DayRule::Nth(dow.nth)
@@ -151,31 +145,26 @@ fn digits_value(s: &str) -> u32 {
 
 /// Mirrors croniter's `_expand` for one field (after lowercasing).
 fn expand_field(field: CronField, text: &str) -> Result<Expanded, CronError> {
-    let invalid = |problem: String| CronError::Invalid { field, problem };
+    let invalid = |problem: Text| CronError::Invalid { field, problem };
     // croniter's hash expander runs on the whole field: `H…` needs a hash id the service never
     // passes (so croniter rejects it), `R…` is random on every evaluation.
     if let Some(rest) = text.strip_prefix('h').or_else(|| text.strip_prefix('r')) {
         if rest.is_empty() || rest.starts_with('(') || rest.starts_with('/') {
             let what = if text.starts_with('h') {
-                "H (hashed value)"
+                text!("automation.cron_error.hashed")
             } else {
-                "R (random value)"
+                text!("automation.cron_error.random")
             };
-            return Err(CronError::Unsupported {
-                field,
-                what: what.into(),
-            });
+            return Err(CronError::Unsupported { field, what });
         }
     }
     let mut out = Expanded::default();
     if text.contains('?') {
         if text != "?" {
-            return Err(invalid("'?' must stand alone".into()));
+            return Err(invalid(text!("automation.cron_error.question_alone")));
         }
         if !matches!(field, CronField::DayOfMonth | CronField::DayOfWeek) {
-            return Err(invalid(
-                "'?' is only allowed in the day-of-month and day-of-week fields".into(),
-            ));
+            return Err(invalid(text!("automation.cron_error.question_field")));
         }
         out.star = true;
         return Ok(out);
@@ -196,9 +185,9 @@ enum Nth {
 }
 
 fn expand_item(field: CronField, item: &str, out: &mut Expanded) -> Result<(), CronError> {
-    let invalid = |problem: String| CronError::Invalid { field, problem };
+    let invalid = |problem: Text| CronError::Invalid { field, problem };
     if item.is_empty() {
-        return Err(invalid("empty entry (check the commas)".into()));
+        return Err(invalid(text!("automation.cron_error.empty_entry")));
     }
     let (min, max) = field.bounds();
     let mut body = item;
@@ -209,7 +198,11 @@ fn expand_item(field: CronField, item: &str, out: &mut Expanded) -> Result<(), C
             if is_digits(n) && is_nth_head(head) {
                 let n = digits_value(n);
                 if !(1..=5).contains(&n) {
-                    return Err(invalid(format!("'#{n}' in {item} must be 1–5")));
+                    return Err(invalid(
+                        text!("automation.cron_error.nth_range")
+                            .with("n", n.to_string())
+                            .with("item", item),
+                    ));
                 }
                 nth = Some(Nth::Number(n));
                 body = head;
@@ -226,7 +219,7 @@ fn expand_item(field: CronField, item: &str, out: &mut Expanded) -> Result<(), C
         if w.is_some_and(is_digits) {
             return Err(CronError::Unsupported {
                 field,
-                what: format!("W (nearest weekday, {item})"),
+                what: text!("automation.cron_error.nearest_weekday").with("item", item),
             });
         }
     }
@@ -272,12 +265,11 @@ fn expand_item(field: CronField, item: &str, out: &mut Expanded) -> Result<(), C
             } else if let Some(v) = field.name_value(s) {
                 v
             } else if field == CronField::DayOfMonth && s == "l" {
-                return Err(invalid(format!("'L' can only end a range ({item})")));
+                return Err(invalid(
+                    text!("automation.cron_error.l_ends_range").with("item", item),
+                ));
             } else {
-                return Err(invalid(format!(
-                    "'{s}' in {item} is not a number{}",
-                    name_hint(field)
-                )));
+                return Err(invalid(not_a_number(field, s, Some(item))));
             };
             if value > max {
                 return Err(out_of_range(shown_number(s)));
@@ -288,7 +280,11 @@ fn expand_item(field: CronField, item: &str, out: &mut Expanded) -> Result<(), C
         let step = match step {
             None => 1,
             Some(s) => match digits_value(s) {
-                0 => return Err(invalid(format!("step 0 in {item} is not allowed"))),
+                0 => {
+                    return Err(invalid(
+                        text!("automation.cron_error.step_zero").with("item", item),
+                    ))
+                }
                 s => s,
             },
         };
@@ -332,9 +328,9 @@ fn expand_item(field: CronField, item: &str, out: &mut Expanded) -> Result<(), C
         return Ok(());
     }
     if text.starts_with('-') {
-        return Err(invalid(format!(
-            "negative numbers are not allowed ({item})"
-        )));
+        return Err(invalid(
+            text!("automation.cron_error.negative").with("item", item),
+        ));
     }
     let value = if is_digits(&text) {
         fold_sunday(field, digits_value(&text))
@@ -344,10 +340,7 @@ fn expand_item(field: CronField, item: &str, out: &mut Expanded) -> Result<(), C
         out.last = true;
         return Ok(());
     } else {
-        return Err(invalid(format!(
-            "'{item}' is not a number{}",
-            name_hint(field)
-        )));
+        return Err(invalid(not_a_number(field, item, None)));
     };
     if value < min || value > max {
         return Err(out_of_range(shown_number(&text)));
@@ -375,12 +368,21 @@ fn fold_sunday(field: CronField, v: u32) -> u32 {
     }
 }
 
-fn name_hint(field: CronField) -> &'static str {
-    match field {
-        CronField::Month => " or a month name (JAN–DEC)",
-        CronField::DayOfWeek => " or a weekday name (SUN–SAT)",
-        CronField::DayOfMonth => " or L",
-        _ => "",
+/// "'x' is not a number", or "'x' in `item` is not a number", with what else the field takes.
+fn not_a_number(field: CronField, value: &str, item: Option<&str>) -> Text {
+    let t = match (field, item) {
+        (CronField::Month, None) => text!("automation.cron_error.not_a_number_month"),
+        (CronField::DayOfWeek, None) => text!("automation.cron_error.not_a_number_weekday"),
+        (CronField::DayOfMonth, None) => text!("automation.cron_error.not_a_number_day"),
+        (_, None) => text!("automation.cron_error.not_a_number"),
+        (CronField::Month, Some(_)) => text!("automation.cron_error.not_a_number_in_month"),
+        (CronField::DayOfWeek, Some(_)) => text!("automation.cron_error.not_a_number_in_weekday"),
+        (CronField::DayOfMonth, Some(_)) => text!("automation.cron_error.not_a_number_in_day"),
+        (_, Some(_)) => text!("automation.cron_error.not_a_number_in"),
+    };
+    match item {
+        Some(item) => t.with("value", value).with("item", item),
+        None => t.with("value", value),
     }
 }
 
