@@ -6,8 +6,8 @@
 use crate::platform::time::every;
 use crate::services::hosts::{has_hosts, host_rows, last_workspace, load_targets, Choice};
 use crate::state::backends::use_backends;
-use crate::state::i18n::t;
 use crate::state::i18n::Said;
+use crate::state::i18n::{say, t};
 use canvas_core::omnigent::hosts::HostRow;
 use leptos::prelude::*;
 use std::time::Duration;
@@ -93,7 +93,7 @@ pub fn RunWhere(
                             <div class="field" role="radiogroup" aria-label=t!("launch.where.host")>
                                 <span class="label">{t!("launch.where.host")}</span>
                                 {rows.is_empty().then(|| view! {
-                                    <p class="muted" data-testid="no-hosts">{crate::services::hosts::NO_HOSTS_HINT}</p>
+                                    <p class="muted" data-testid="no-hosts">{say(&canvas_core::i18n::Text::new(crate::services::hosts::NO_HOSTS_HINT))}</p>
                                 })}
                                 <ul class="host-list">
                                     {rows.into_iter().map(|r| host_row(r, host_id, set)).collect_view()}
@@ -141,9 +141,9 @@ fn host_row(
                 " "
                 <span class="muted" data-testid="host-state">
                     {if r.online { t!("launch.where.online") } else { t!("launch.where.offline") }}
-                    {r.readiness.as_ref().map(|x| format!(" · {}", x.label()))}
+                    {r.readiness.as_ref().map(|x| format!(" · {}", say(&x.label_text())))}
                 </span>
-                {r.note.clone().map(|n| view! { <span class="muted">{format!(" — {n}")}</span> })}
+                {r.note_text.as_ref().map(|n| view! { <span class="muted">{format!(" — {}", say(n))}</span> })}
             </label>
         </li>
     }

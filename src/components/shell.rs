@@ -11,8 +11,8 @@ use crate::components::status_dot::StatusDot;
 use crate::lazy::lazy;
 use crate::state::backends::use_backends;
 use crate::state::connection::{use_connection, Connection};
-use crate::state::i18n::{msg, t, Msg};
-use canvas_core::backends::health::{backend_health, Health};
+use crate::state::i18n::{msg, say, t, Msg};
+use canvas_core::backends::health::{backend_health_text, Health};
 use leptos::prelude::*;
 use leptos_router::components::A;
 
@@ -85,7 +85,8 @@ pub fn Shell(children: ChildrenFn) -> impl IntoView {
         Connection::Failed { .. } if disabled() => Health::Disabled,
         Connection::Failed { .. } => Health::Failing,
     });
-    let status_title = Signal::derive(move || backend_health(None, Some(&conn.live()), true).1);
+    let status_title =
+        Signal::derive(move || say(&backend_health_text(None, Some(&conn.live()), true).1));
     let version = move || match conn.state() {
         Connection::Connected(Some(v)) => Some(view! {
             <span class="version-badge" data-testid="server-version">{v.to_string()}</span>

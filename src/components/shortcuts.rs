@@ -216,7 +216,7 @@ fn ShortcutsDialog(close: Callback<()>) -> impl IntoView {
             view! {
                 <tr data-testid="shortcut">
                     <th scope="row" class="shortcut-keys">{keys}</th>
-                    <td>{*what}</td>
+                    <td>{Msg(*what).text()}</td>
                 </tr>
             }
         })

@@ -160,7 +160,7 @@ fn ConversationView(
     let working_dir = summary.working_dir.clone();
     let composer_dir = working_dir.clone();
     let placement = summary.placement.map(|p| {
-        view! { <span class="muted placement" data-testid="placement" data-host-online=p.host_online.to_string()>{p.words()}</span> }
+        view! { <span class="muted placement" data-testid="placement" data-host-online=p.host_online.to_string()>{crate::state::i18n::say(&p.words_text())}</span> }
     });
 
     let conv_sig = Signal::derive(move || Some(handle.clone()));

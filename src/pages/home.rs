@@ -142,7 +142,7 @@ fn LlmForm(backend_id: String, server: Option<ServerLlm>) -> impl IntoView {
         async move {
             let s = candidate.validated().map_err(|e| e.to_string())?;
             settings::save_local(&id, &s)
-                .map_err(|e| t!("home.llm.save_local_error", error = e))?;
+                .map_err(|e| t!("home.llm.save_local_error", error = e.said()))?;
             saved.set(s.clone());
             new_key.set(String::new());
             if push {

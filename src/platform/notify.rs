@@ -65,14 +65,14 @@ pub fn sound_on() -> bool {
 
 /// Turns the chime on or off; `Err` says why it could not be remembered. Turning it on is a
 /// click, which lets the page's audio start (browsers hold audio until a gesture).
-pub fn set_sound(on: bool) -> Result<(), String> {
+pub fn set_sound(on: bool) -> Result<(), canvas_core::storage::StorageError> {
     let r = preferences::set_sound(&WebStorage::local(), on);
     if on {
         if let Some(ctx) = audio() {
             let _ = ctx.resume();
         }
     }
-    r.map_err(|e| e.to_string())
+    r
 }
 
 thread_local! {

@@ -96,7 +96,7 @@ pub async fn test_connection(backends: BackendsCtx, backend: Backend) -> TestOut
                     orgs: Some(
                         canvas_core::backends::orgs::org_entries(&backend.name, &listing)
                             .into_iter()
-                            .map(|e| e.label)
+                            .map(|e| crate::state::i18n::say(&e.label_text))
                             .collect(),
                     ),
                 },

@@ -3,6 +3,7 @@
 //! what to persist; this module persists it and updates the signals.
 
 use crate::platform::{globals, location, storage::WebStorage};
+use crate::state::i18n::Said;
 use canvas_core::backends::health::{read_health, write_health, HealthMap};
 use canvas_core::backends::launcher::LauncherConfig;
 use canvas_core::backends::record::Backend;
@@ -126,7 +127,7 @@ impl BackendsCtx {
 
     fn apply(&self, change: RegistryChange) {
         if let Err(e) = registry::persist_change(&LOCAL, &SESSION, &change) {
-            self.storage_error.set(Some(e.to_string()));
+            self.storage_error.set(Some(e.said()));
         }
         // LLM keys and launcher options stored for a backend that is gone or now points elsewhere go with it.
         let stale = self.backends.with_untracked(|before| {
@@ -186,7 +187,7 @@ impl BackendsCtx {
             .backends
             .with_untracked(|b| registry::select_backend(b, id, org_id))?;
         if let Err(e) = selection::write_selection(&LOCAL, &SESSION, &sel) {
-            self.storage_error.set(Some(e.to_string()));
+            self.storage_error.set(Some(e.said()));
         }
         self.selection.set(Some(sel));
         Ok(())
@@ -242,7 +243,7 @@ impl BackendsCtx {
         if changed {
             let h = self.health.get_untracked();
             if let Err(e) = write_health(&LOCAL, &h) {
-                self.storage_error.set(Some(e.to_string()));
+                self.storage_error.set(Some(e.said()));
             }
         }
     }
@@ -263,7 +264,7 @@ impl BackendsCtx {
             .update(|h| _ = h.record_key_rejected(backend_id, now_ms, message));
         let h = self.health.get_untracked();
         if let Err(e) = write_health(&LOCAL, &h) {
-            self.storage_error.set(Some(e.to_string()));
+            self.storage_error.set(Some(e.said()));
         }
     }
 
@@ -288,7 +289,7 @@ impl BackendsCtx {
         if changed {
             let h = self.health.get_untracked();
             if let Err(e) = write_health(&LOCAL, &h) {
-                self.storage_error.set(Some(e.to_string()));
+                self.storage_error.set(Some(e.said()));
             }
         }
     }

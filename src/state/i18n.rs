@@ -149,6 +149,30 @@ impl Said for canvas_core::error::GateError {
     }
 }
 
+impl Said for canvas_core::storage::StorageError {
+    fn said(&self) -> String {
+        say(&self.user_text())
+    }
+}
+
+impl Said for canvas_core::settings::secrets::SecretInputError {
+    fn said(&self) -> String {
+        say(&self.message_text())
+    }
+}
+
+impl Said for canvas_core::settings::mcp::McpInputError {
+    fn said(&self) -> String {
+        say(&self.message_text())
+    }
+}
+
+impl Said for canvas_core::settings::profiles::ProfileInputError {
+    fn said(&self) -> String {
+        say(&self.message_text())
+    }
+}
+
 /// The page's language.
 pub fn locale() -> Locale {
     ACTIVE.with(|a| a.borrow().as_ref().map_or(Locale::En, |a| a.locale))

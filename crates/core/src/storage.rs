@@ -8,6 +8,9 @@
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 
+use crate::i18n::text::text;
+use crate::i18n::Text;
+
 /// localStorage: JSON array of [`crate::backends::record::Backend`].
 pub const BACKENDS_KEY: &str = "openhands-backends";
 /// localStorage, our own key: JSON array of backends whose kind the upstream console does not
@@ -22,22 +25,38 @@ pub const HEALTH_KEY: &str = "openhands-backend-health";
 pub const LAST_CONVERSATION_KEY: &str = "openhands-last-conversation-by-backend";
 
 /// Why a storage call failed. String payloads so that the error is `Clone` and carries no
-/// platform handle (e.g. no `JsValue`).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// platform handle (e.g. no `JsValue`). Displays as its English text ([`StorageError::user_text`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StorageError {
     /// The storage object does not exist or cannot be reached (private mode, disabled).
-    #[error("storage unavailable: {0}")]
     Unavailable(String),
     /// A write exceeded the quota.
-    #[error("storage quota exceeded: {0}")]
     QuotaExceeded(String),
     /// The browser refused access (SecurityError).
-    #[error("storage access denied: {0}")]
     Security(String),
     /// Anything else the platform reported.
-    #[error("storage error: {0}")]
     Other(String),
 }
+
+impl StorageError {
+    /// What the user is told (the platform's own words as its detail).
+    pub fn user_text(&self) -> Text {
+        match self {
+            StorageError::Unavailable(d) => text!("storage.unavailable").with("detail", d.as_str()),
+            StorageError::QuotaExceeded(d) => text!("storage.quota").with("detail", d.as_str()),
+            StorageError::Security(d) => text!("storage.denied").with("detail", d.as_str()),
+            StorageError::Other(d) => text!("storage.other").with("detail", d.as_str()),
+        }
+    }
+}
+
+impl std::fmt::Display for StorageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.user_text().english())
+    }
+}
+
+impl std::error::Error for StorageError {}
 
 /// A string key/value store with fallible operations (Web Storage semantics).
 pub trait Storage {

@@ -5,7 +5,7 @@ use super::dialog::Dialog;
 use super::{backend_status, use_backends_ui, BackendDialog};
 use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::connection::{probe_each_once, use_connection};
-use crate::state::i18n::t;
+use crate::state::i18n::{say, t};
 use canvas_core::backends::health::reprobe_on_manage;
 use canvas_core::backends::record::Backend;
 use leptos::html;
@@ -63,7 +63,7 @@ pub fn ManageDialog() -> impl IntoView {
                                 backend_status(backends, conn, &id, active)
                             })
                         };
-                        let kind = b.kind.label();
+                        let kind = say(&b.kind.label_text());
                         let (edit_id, del_id, yes_id, row_id) = (id.clone(), id.clone(), id.clone(), id.clone());
                         let is_confirming = Memo::new(move |_| confirming.get().as_deref() == Some(row_id.as_str()));
                         let name2 = name.clone();
@@ -71,7 +71,7 @@ pub fn ManageDialog() -> impl IntoView {
                             <li class="manage-row" data-testid="manage-row" data-backend-id=id.clone()>
                                 <span class=move || status.get().0.dot_class()
                                     role="img" data-status=move || status.get().0.as_str()
-                                    aria-label=move || format!("{}: {}", status.get().0.as_str(), status.get().1)
+                                    aria-label=move || t!("backend.status_aria", status = say(&status.get().0.label_text()), detail = status.get().1)
                                     title=move || status.get().1></span>
                                 <div class="manage-info">
                                     <strong class="manage-name">{name.clone()}</strong>

@@ -11,8 +11,8 @@ pub mod selector;
 
 use crate::state::backends::BackendsCtx;
 use crate::state::connection::{Connection, ConnectionCtx};
-use crate::state::i18n::t;
-use canvas_core::backends::health::{backend_health, Health};
+use crate::state::i18n::{say, t};
+use canvas_core::backends::health::{backend_health_text, Health};
 use canvas_core::backends::launcher::LockMode;
 use canvas_core::backends::record::{AuthMode, BackendKind, LOCKED_CLOUD_ID};
 use leptos::prelude::*;
@@ -69,7 +69,8 @@ pub fn backend_status(
     let entry = backends.health.with(|h| h.get(backend_id).cloned());
     let live = is_active_entry.then(|| conn.live());
     let heard = backends.heard_from.with(|s| s.contains(backend_id));
-    backend_health(entry.as_ref(), live.as_ref(), heard)
+    let (health, title) = backend_health_text(entry.as_ref(), live.as_ref(), heard);
+    (health, say(&title))
 }
 
 /// What the main area shows: the app, the first-run onboarding (no backend at all), or the

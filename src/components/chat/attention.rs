@@ -11,7 +11,7 @@ use crate::components::icon::{icons, Icon};
 use crate::platform::notify::{ask_permission, permission, set_sound, sound_on, tell};
 use crate::services::conversation::load;
 use crate::state::backends::use_backends;
-use crate::state::i18n::t;
+use crate::state::i18n::{t, Said};
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::unified::UNTITLED;
 use canvas_core::conversations::live::attention::{
@@ -111,7 +111,7 @@ pub fn Attention(
                 sound.set(on);
                 sound_error.set(None);
             }
-            Err(e) => sound_error.set(Some(t!("chat.attention.sound_error", error = e))),
+            Err(e) => sound_error.set(Some(t!("chat.attention.sound_error", error = e.said()))),
         }
     };
     let hint = move || {

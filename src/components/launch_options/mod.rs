@@ -71,7 +71,7 @@ fn OptionsBody(active: ActiveBackend, offers: Offers) -> impl IntoView {
         opts.update(|o| f(o));
         match svc::save(&id.get_value(), &opts.get_untracked()) {
             Ok(()) => error.set(None),
-            Err(e) => error.set(Some(t!("launch.save_error", error = e))),
+            Err(e) => error.set(Some(t!("launch.save_error", error = e.said()))),
         }
     };
 

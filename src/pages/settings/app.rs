@@ -3,7 +3,7 @@
 
 use crate::platform::notify;
 use crate::platform::storage::WebStorage;
-use crate::state::i18n::t;
+use crate::state::i18n::{self, t, Said};
 use crate::state::language;
 use canvas_core::i18n::Locale;
 use canvas_core::settings::preferences::{self, Theme};
@@ -32,7 +32,10 @@ pub(super) fn AppSection() -> impl IntoView {
     let dir_error = RwSignal::new(None::<String>);
     let error = RwSignal::new(None::<String>);
     let report = move |r: Result<(), canvas_core::storage::StorageError>| {
-        error.set(r.err().map(|e| t!("settings.app.save_failed", error = e)));
+        error.set(
+            r.err()
+                .map(|e| t!("settings.app.save_failed", error = e.said())),
+        );
     };
     let ask = Action::new_local(move |_: &()| async move {
         notify::ask_permission().await;
@@ -50,7 +53,7 @@ pub(super) fn AppSection() -> impl IntoView {
                             theme.set(t);
                             apply_theme(t);
                         } />
-                    " "{t.label()}
+                    " "{i18n::say(&t.label_text())}
                 </label>
             }
         })
@@ -106,7 +109,7 @@ pub(super) fn AppSection() -> impl IntoView {
                         prop:checked=move || sound.get()
                         on:change=move |ev| {
                             let on = event_target_checked(&ev);
-                            report(notify::set_sound(on).map_err(canvas_core::storage::StorageError::Other));
+                            report(notify::set_sound(on));
                             sound.set(on);
                         } />
                     {" "}{t!("settings.app.sound")}

@@ -45,7 +45,7 @@ pub(super) fn LlmSection() -> impl IntoView {
             &base_url.get_untracked(),
             &api_key.get_untracked(),
         )
-        .map_err(|e| e.message())
+        .map_err(|e| e.said())
     };
     let save = save_action(backends, busy, api_key, note, error, reload);
     let test = test_action(backends, busy, note, error);

@@ -57,7 +57,7 @@ pub(super) fn SecretsSection() -> impl IntoView {
                 busy.set(true);
                 save.dispatch((n, value.get_untracked(), description.get_untracked()));
             }
-            Err(e) => error.set(Some(e.message())),
+            Err(e) => error.set(Some(e.said())),
         }
     };
     let rows = move || list.get().map(|r| secret_list(r, reload, deleting));

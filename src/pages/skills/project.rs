@@ -1,7 +1,7 @@
 //! The project directory field: where project skills come from.
 
 use crate::services::skills::{self as svc, ProjectDir};
-use crate::state::i18n::t;
+use crate::state::i18n::{t, Said};
 use canvas_core::backends::selection::{ActiveBackend, CacheScope};
 use leptos::prelude::*;
 
@@ -27,7 +27,7 @@ pub(super) fn project_field(
             let dir = dir_input.get_untracked().trim().to_string();
             // Remembered for this tab when storage allows; used now either way.
             if let Err(e) = svc::save_project_dir(&active, &dir) {
-                dir_error.set(Some(t!("skills.project.save_error", error = e)));
+                dir_error.set(Some(t!("skills.project.save_error", error = e.said())));
             }
             typed.set((!dir.is_empty()).then(|| (active.cache_scope(), dir)));
         }

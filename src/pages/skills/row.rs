@@ -3,7 +3,7 @@
 use crate::components::chat::markdown::Markdown;
 use crate::links::use_go;
 use crate::services::skills as svc;
-use crate::state::i18n::t;
+use crate::state::i18n::{t, Said};
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::skills::{use_skill_text, MergedSkill};
 use leptos::prelude::*;
@@ -48,7 +48,11 @@ pub(super) fn SkillRow(
     let use_text = use_skill_text(&s.skill);
     let use_skill = move |_| match svc::set_launcher_prefill(&active, &use_text) {
         Ok(()) => go(&home, false),
-        Err(e) => use_error.set(Some(t!("skills.use_error", text = use_text, error = e))),
+        Err(e) => use_error.set(Some(t!(
+            "skills.use_error",
+            text = use_text,
+            error = e.said()
+        ))),
     };
     let toggle_name = name.clone();
     let busy_name = name.clone();

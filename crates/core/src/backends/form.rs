@@ -3,6 +3,8 @@
 
 use crate::backends::record::{AuthMode, BackendKind};
 use crate::backends::registry::BackendDraft;
+use crate::i18n::text::text;
+use crate::i18n::Text;
 
 /// What the user typed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -23,11 +25,11 @@ pub struct BackendForm {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FormErrors {
     /// Error of the name field.
-    pub name: Option<String>,
+    pub name: Option<Text>,
     /// Error of the host field.
-    pub host: Option<String>,
+    pub host: Option<Text>,
     /// Error of the API key field.
-    pub api_key: Option<String>,
+    pub api_key: Option<Text>,
 }
 
 impl FormErrors {
@@ -153,20 +155,18 @@ pub fn infer_kind(host: &str) -> BackendKind {
 
 /// Normalizes a host as typed: trim, strip trailing `/`, keep an explicit `http`/`https`
 /// scheme, else pick one (see [`defaults_to_http`]). Errors are user-facing.
-pub fn normalize_host_input(raw: &str) -> Result<String, String> {
+pub fn normalize_host_input(raw: &str) -> Result<String, Text> {
     let s = raw.trim();
     if s.is_empty() {
-        return Err("Enter the backend's address, e.g. http://localhost:8000".into());
+        return Err(text!("backend.form_error.no_host"));
     }
     if s.chars().any(char::is_whitespace) {
-        return Err("The address must not contain spaces".into());
+        return Err(text!("backend.form_error.host_spaces"));
     }
     let (scheme, rest) = match split_scheme(s) {
         Some((scheme, rest)) => {
             if scheme != "http" && scheme != "https" {
-                return Err(format!(
-                    "Only http:// and https:// addresses are supported (got {scheme}://)"
-                ));
+                return Err(text!("backend.form_error.bad_scheme").with("scheme", scheme));
             }
             (Some(scheme), rest)
         }
@@ -174,7 +174,7 @@ pub fn normalize_host_input(raw: &str) -> Result<String, String> {
     };
     let rest = rest.trim_end_matches('/');
     if !port_is_valid(rest) {
-        return Err("The port must be a number, e.g. localhost:8000".into());
+        return Err(text!("backend.form_error.bad_port"));
     }
     let hostname = hostname_of(rest);
     if hostname.is_empty()
@@ -182,7 +182,7 @@ pub fn normalize_host_input(raw: &str) -> Result<String, String> {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '_'))
     {
-        return Err("The address needs a valid host name, e.g. localhost:8000".into());
+        return Err(text!("backend.form_error.bad_host_name"));
     }
     let scheme = scheme.unwrap_or_else(|| {
         if defaults_to_http(&hostname) {
@@ -194,12 +194,13 @@ pub fn normalize_host_input(raw: &str) -> Result<String, String> {
     Ok(format!("{scheme}://{rest}"))
 }
 
-/// Validates the form; on success, the draft to save (host normalized, kind resolved).
-pub fn validate(form: &BackendForm) -> Result<BackendDraft, FormErrors> {
+/// Validates the form; on success, the draft to save (host normalized, kind resolved), else
+/// each field's error (boxed: the errors are messages with their parameters).
+pub fn validate(form: &BackendForm) -> Result<BackendDraft, Box<FormErrors>> {
     let mut errors = FormErrors::default();
     let name = form.name.trim().to_string();
     if name.is_empty() {
-        errors.name = Some("Give the backend a name".into());
+        errors.name = Some(text!("backend.form_error.no_name"));
     }
     let host = match normalize_host_input(&form.host) {
         Ok(h) => Some(h),
@@ -213,9 +214,9 @@ pub fn validate(form: &BackendForm) -> Result<BackendDraft, FormErrors> {
         .unwrap_or_else(|| infer_kind(host.as_deref().unwrap_or(&form.host)));
     let api_key = form.api_key.trim().to_string();
     if api_key.chars().any(char::is_whitespace) {
-        errors.api_key = Some("The API key must not contain spaces".into());
+        errors.api_key = Some(text!("backend.form_error.key_spaces"));
     } else if kind == BackendKind::Cloud && !form.cookie_mode && api_key.is_empty() {
-        errors.api_key = Some("A cloud backend needs an API key".into());
+        errors.api_key = Some(text!("backend.form_error.cloud_needs_key"));
     }
     match host {
         Some(host) if errors.is_empty() => Ok(BackendDraft {
@@ -228,7 +229,7 @@ pub fn validate(form: &BackendForm) -> Result<BackendDraft, FormErrors> {
                 _ => None,
             },
         }),
-        _ => Err(errors),
+        _ => Err(Box::new(errors)),
     }
 }
 

@@ -7,6 +7,8 @@ use serde_json::{Map, Value};
 
 use crate::backends::record::Backend;
 use crate::error::{scrub_secrets, ErrorKind};
+use crate::i18n::text::text;
+use crate::i18n::Text;
 use crate::storage::{Storage, StorageError, HEALTH_KEY};
 
 /// After this many consecutive failures a backend is disabled.
@@ -335,6 +337,16 @@ impl Health {
         }
     }
 
+    /// The status in words (said where it is read out; `as_str` is the stable `data-status`).
+    pub fn label_text(self) -> Text {
+        match self {
+            Health::Checking => text!("backend.status.checking"),
+            Health::Connected => text!("backend.status.connected"),
+            Health::Failing => text!("backend.status.failing"),
+            Health::Disabled => text!("backend.status.disabled"),
+        }
+    }
+
     /// The CSS classes of its dot.
     pub fn dot_class(self) -> &'static str {
         match self {
@@ -362,53 +374,66 @@ pub enum Live {
     Failed(String),
 }
 
-/// The health of a backend and its title (BR-7): a disabled entry wins; the active backend
-/// follows its live connection; others their stored entry, "connected" once heard from.
+/// The health of a backend and its title in English (see [`backend_health_text`]).
 pub fn backend_health(
     entry: Option<&HealthEntry>,
     live: Option<&Live>,
     heard_from: bool,
 ) -> (Health, String) {
+    let (health, title) = backend_health_text(entry, live, heard_from);
+    (health, title.english())
+}
+
+/// The health of a backend and its title (BR-7): a disabled entry wins; the active backend
+/// follows its live connection; others their stored entry, "connected" once heard from.
+pub fn backend_health_text(
+    entry: Option<&HealthEntry>,
+    live: Option<&Live>,
+    heard_from: bool,
+) -> (Health, Text) {
     if let Some(e) = entry.filter(|e| e.key_rejected) {
         let err = e.last_error.clone().unwrap_or_default();
         return (
             Health::Disabled,
-            format!(
-                "Key rejected: the server refused this backend's key ({err}). Enter the current \
-                 key with Edit; it is not checked again until then."
-            ),
+            text!("backend.health.key_rejected").with("error", err),
         );
     }
     if let Some(e) = entry.filter(|e| e.disabled) {
         let err = e.last_error.clone().unwrap_or_default();
         return (
             Health::Disabled,
-            format!(
-                "Disabled after {} failed checks: {err}",
-                e.consecutive_failures
-            ),
+            text!("backend.health.disabled_after")
+                .with("failures", e.consecutive_failures.to_string())
+                .with("error", err),
         );
     }
     if let Some(live) = live {
         return match live {
-            Live::Checking => (Health::Checking, "Checking connection…".into()),
-            Live::Connected(Some(v)) => {
-                (Health::Connected, format!("Connected (agent server {v})"))
-            }
-            Live::Connected(None) => (Health::Connected, "Connected".into()),
-            Live::Failed(message) => (Health::Failing, message.clone()),
+            Live::Checking => (Health::Checking, text!("backend.health.checking")),
+            Live::Connected(Some(v)) => (
+                Health::Connected,
+                text!("backend.health.connected_version").with("version", v.as_str()),
+            ),
+            Live::Connected(None) => (Health::Connected, text!("backend.health.connected")),
+            Live::Failed(message) => (
+                Health::Failing,
+                text!("backend.as_is").with("text", message.as_str()),
+            ),
         };
     }
     if let Some(e) = entry.filter(|e| e.consecutive_failures > 0) {
         return (
             Health::Failing,
-            e.last_error.clone().unwrap_or_else(|| "Failing".into()),
+            match &e.last_error {
+                Some(err) => text!("backend.as_is").with("text", err.as_str()),
+                None => text!("backend.health.failing"),
+            },
         );
     }
     if heard_from {
-        (Health::Connected, "Connected".into())
+        (Health::Connected, text!("backend.health.connected"))
     } else {
-        (Health::Checking, "Checking connection…".into())
+        (Health::Checking, text!("backend.health.checking"))
     }
 }
 

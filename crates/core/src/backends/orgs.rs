@@ -13,13 +13,17 @@ use crate::backends::selection::ActiveBackend;
 use crate::client::factory::backend_api;
 use crate::cloud::dto::{KeyCheck, Organization, Organizations};
 use crate::error::ApiError;
+use crate::i18n::text::text;
+use crate::i18n::Text;
 use crate::transport::plan::Transport;
 use crate::transport::routing::RoutingContext;
 
-/// The separator of an entry label (an en dash with spaces).
-pub const LABEL_SEPARATOR: &str = " – ";
-/// How the personal org is shown.
-pub const PERSONAL_WORKSPACE: &str = "Personal workspace";
+/// How the personal org is shown, in English (message `backend.personal_workspace`).
+pub const PERSONAL_WORKSPACE: &str =
+    match crate::i18n::english::message("backend.personal_workspace").english {
+        crate::i18n::english::English::Text(t) => t,
+        crate::i18n::english::English::Plural(_) => panic!("a plural message"),
+    };
 
 /// What the backend's credential may see.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,8 +67,10 @@ pub struct OrgListing {
 pub struct OrgEntry {
     /// The org id (goes into the selection's `orgId`).
     pub org_id: String,
-    /// `"<backend name> – <org name | Personal workspace>"`.
+    /// `"<backend name> – <org name | Personal workspace>"`, in English.
     pub label: String,
+    /// The same label as words to say.
+    pub label_text: Text,
     /// Whether this is the user's personal workspace.
     pub personal: bool,
 }
@@ -78,20 +84,28 @@ pub fn is_personal(org: &Organization, user_id: Option<&str>) -> bool {
     }
 }
 
-/// `"<backend name> – <org name | Personal workspace>"` (an org without a name shows its id).
+/// `"<backend name> – <org name | Personal workspace>"` (an org without a name shows its id),
+/// in English.
 pub fn entry_label(backend_name: &str, org: &Organization, user_id: Option<&str>) -> String {
+    entry_label_text(backend_name, org, user_id).english()
+}
+
+/// `"<backend name> – <org name | Personal workspace>"` (an org without a name shows its id).
+pub fn entry_label_text(backend_name: &str, org: &Organization, user_id: Option<&str>) -> Text {
     let org_part = if is_personal(org, user_id) {
-        PERSONAL_WORKSPACE.to_string()
+        text!("backend.personal_workspace")
     } else if org.name.trim().is_empty() {
-        org.id.clone()
+        text!("backend.as_is").with("text", org.id.as_str())
     } else {
-        org.name.trim().to_string()
+        text!("backend.as_is").with("text", org.name.trim())
     };
     let name = backend_name.trim();
     if name.is_empty() {
         org_part
     } else {
-        format!("{name}{LABEL_SEPARATOR}{org_part}")
+        text!("backend.org_entry")
+            .with("backend", name)
+            .with_text("org", org_part)
     }
 }
 
@@ -123,6 +137,7 @@ pub fn org_entries(backend_name: &str, listing: &OrgListing) -> Vec<OrgEntry> {
         .map(|o| OrgEntry {
             org_id: o.id.clone(),
             label: entry_label(backend_name, o, user),
+            label_text: entry_label_text(backend_name, o, user),
             personal: is_personal(o, user),
         })
         .collect()

@@ -8,6 +8,8 @@
 //! in [`Backend::extra`] and written back unchanged, so a rewrite (e.g. the launcher key sync)
 //! does not silently destroy another version's data.
 
+use crate::i18n::text::text;
+use crate::i18n::Text;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
@@ -52,11 +54,16 @@ impl BackendKind {
         BackendKind::Omnigent,
     ];
 
+    /// The form's wording of this kind, in English.
+    pub fn choice_label(self) -> String {
+        self.choice_label_text().english()
+    }
+
     /// The form's wording of this kind.
-    pub fn choice_label(self) -> &'static str {
+    pub fn choice_label_text(self) -> Text {
         match self {
-            BackendKind::Local => "Agent server (local)",
-            other => other.label(),
+            BackendKind::Local => text!("backend.kind.local_choice"),
+            other => other.label_text(),
         }
     }
 
@@ -77,14 +84,19 @@ impl BackendKind {
         }
     }
 
+    /// What a person calls this kind of server, in English.
+    pub fn label(self) -> String {
+        self.label_text().english()
+    }
+
     /// What a person calls this kind of server.
-    pub fn label(self) -> &'static str {
+    pub fn label_text(self) -> Text {
         match self {
-            BackendKind::Local => "Agent server",
-            BackendKind::Cloud => "OpenHands Cloud",
-            BackendKind::Omnigent => "Omnigent",
+            BackendKind::Local => text!("backend.kind.local"),
+            BackendKind::Cloud => text!("backend.kind.cloud"),
+            BackendKind::Omnigent => text!("backend.kind.omnigent"),
             #[cfg(test)]
-            BackendKind::Fake => "Fake",
+            BackendKind::Fake => text!("backend.as_is").with("text", "Fake"),
         }
     }
 

@@ -57,12 +57,18 @@ pub struct Placement {
 }
 
 impl Placement {
+    /// In words, for the conversation's header (in English).
+    pub fn words(&self) -> String {
+        self.words_text().english()
+    }
+
     /// In words, for the conversation's header.
-    pub fn words(&self) -> &'static str {
+    pub fn words_text(&self) -> crate::i18n::Text {
+        use crate::i18n::text::text;
         match (self.host_online, self.runner_online) {
-            (true, true) => "host online · runner online",
-            (true, false) => "host online · runner not running (it starts with the next message)",
-            (false, _) => "host offline: start `omnigent host` on that machine to continue",
+            (true, true) => text!("host.placement.online"),
+            (true, false) => text!("host.placement.runner_stopped"),
+            (false, _) => text!("host.placement.host_offline"),
         }
     }
 }

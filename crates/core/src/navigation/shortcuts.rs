@@ -6,6 +6,7 @@
 //! Alt+↓ / Alt+↑ work in text fields too (the message box), not in a dialog.
 
 use crate::backends::url::{app_href, parse_pin, path_segment};
+use crate::i18n::english::{message, MessageRef};
 
 /// What a shortcut does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,20 +129,14 @@ pub fn is_text_field(tag: &str, input_type: Option<&str>, content_editable: bool
 
 /// The `?` dialog's table: the keys (each shown as one `<kbd>`, alternatives separated) and
 /// what they do.
-pub const HELP: &[(&[&str], &str)] = &[
-    (&["Ctrl+K", "⌘K"], "Open the command palette"),
-    (&["?"], "Show these shortcuts"),
-    (&["c"], "New conversation"),
-    (&["/"], "Focus the message box (on a list: the search box)"),
-    (
-        &["j", "Alt+↓"],
-        "Next conversation (on a list: the next row)",
-    ),
-    (
-        &["k", "Alt+↑"],
-        "Previous conversation (on a list: the previous row)",
-    ),
-    (&["Esc"], "Close a dialog"),
+pub const HELP: &[(&[&str], MessageRef)] = &[
+    (&["Ctrl+K", "⌘K"], message("shortcut.palette")),
+    (&["?"], message("shortcut.help")),
+    (&["c"], message("shortcut.new_conversation")),
+    (&["/"], message("shortcut.focus_composer")),
+    (&["j", "Alt+↓"], message("shortcut.next")),
+    (&["k", "Alt+↑"], message("shortcut.previous")),
+    (&["Esc"], message("shortcut.close_dialog")),
 ];
 
 /// The row to focus when moving through `len` rows from `current` (none focused: the first
@@ -413,7 +408,7 @@ mod tests {
         // Every key the help names does what it says.
         for (keys, what) in HELP {
             for key in *keys {
-                let want = match *what {
+                let want = match what.english(None, &[]).as_str() {
                     w if w.starts_with("Open the command") => Some(S::Palette),
                     w if w.starts_with("Show") => Some(S::Help),
                     w if w.starts_with("New") => Some(S::NewConversation),

@@ -702,15 +702,21 @@ impl HarnessReadiness {
         matches!(self, HarnessReadiness::BinaryMissing)
     }
 
-    /// What it means, in words a person understands.
+    /// What it means, in words a person understands (in English).
     pub fn label(&self) -> String {
+        self.label_text().english()
+    }
+
+    /// What it means, in words a person understands.
+    pub fn label_text(&self) -> crate::i18n::Text {
+        use crate::i18n::text::text;
         match self {
-            HarnessReadiness::Ready => "ready".into(),
-            HarnessReadiness::NotConfigured => "not set up on this host".into(),
-            HarnessReadiness::BinaryMissing => "not installed on this host".into(),
-            HarnessReadiness::NeedsAuth => "needs sign-in".into(),
-            HarnessReadiness::VersionTooLow => "installed version is too old".into(),
-            HarnessReadiness::Other(s) => format!("not ready ({s})"),
+            HarnessReadiness::Ready => text!("host.readiness.ready"),
+            HarnessReadiness::NotConfigured => text!("host.readiness.not_configured"),
+            HarnessReadiness::BinaryMissing => text!("host.readiness.binary_missing"),
+            HarnessReadiness::NeedsAuth => text!("host.readiness.needs_auth"),
+            HarnessReadiness::VersionTooLow => text!("host.readiness.version_too_low"),
+            HarnessReadiness::Other(s) => text!("host.readiness.other").with("value", s.as_str()),
         }
     }
 }

@@ -15,6 +15,9 @@ use std::fmt;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
+use crate::i18n::english::{message, MessageRef};
+use crate::i18n::text::text;
+use crate::i18n::Text;
 use crate::omnigent::dto::Host;
 
 /// A host is live when it was seen within this many milliseconds (the server's
@@ -36,8 +39,7 @@ impl<'de> Deserialize<'de> for HarnessReadiness {
 }
 
 /// What the host picker says when no host is connected.
-pub const NO_HOSTS_HINT: &str =
-    "No host is connected. Run `omnigent host --server <this server>` on a machine to add one.";
+pub const NO_HOSTS_HINT: MessageRef = message("host.no_hosts_hint");
 
 /// The readiness of `harness` on `host` (not listed ⇒ [`HarnessReadiness::NotConfigured`]).
 pub fn harness_readiness(host: &Host, harness: &str) -> HarnessReadiness {
@@ -88,8 +90,11 @@ pub struct HostRow {
     /// It can be picked: online and, when a harness was asked about, not refused by the
     /// server ([`HarnessReadiness::blocks_launch`]).
     pub selectable: bool,
-    /// Why it cannot be picked, or what may go wrong there, in words (`None`: nothing to say).
+    /// Why it cannot be picked, or what may go wrong there, in English (`None`: nothing to
+    /// say).
     pub note: Option<String>,
+    /// The same note as words to say.
+    pub note_text: Option<Text>,
 }
 
 /// The host picker's rows for an agent running on `harness` (if known): managed hosts left
@@ -104,14 +109,20 @@ pub fn picker_rows(hosts: &[Host], harness: Option<&str>, now_ms: i64) -> Vec<Ho
             let blocked = readiness
                 .as_ref()
                 .is_some_and(HarnessReadiness::blocks_launch);
-            let note = if !online {
-                Some("offline: start `omnigent host` on that machine".to_string())
+            let note_text = if !online {
+                Some(text!("host.note.offline"))
             } else {
                 match (harness, &readiness) {
-                    (Some(name), Some(r)) if blocked => Some(format!("{name}: {r}")),
-                    (Some(name), Some(r)) if !r.is_ready() => Some(format!(
-                        "{name}: {r}; the session may fail until that is done"
-                    )),
+                    (Some(name), Some(r)) if blocked => Some(
+                        text!("host.note.blocked")
+                            .with("harness", name)
+                            .with_text("readiness", r.label_text()),
+                    ),
+                    (Some(name), Some(r)) if !r.is_ready() => Some(
+                        text!("host.note.not_ready")
+                            .with("harness", name)
+                            .with_text("readiness", r.label_text()),
+                    ),
                     _ => None,
                 }
             };
@@ -121,7 +132,8 @@ pub fn picker_rows(hosts: &[Host], harness: Option<&str>, now_ms: i64) -> Vec<Ho
                 online,
                 selectable: online && !blocked,
                 readiness,
-                note,
+                note: note_text.as_ref().map(Text::english),
+                note_text,
             }
         })
         .collect();

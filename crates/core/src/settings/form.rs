@@ -11,6 +11,9 @@
 
 use serde_json::{Map, Value};
 
+use crate::i18n::text::text;
+use crate::i18n::Text;
+
 /// Which settings a schema describes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SchemaKind {
@@ -376,17 +379,22 @@ fn nullable(field: &Field) -> bool {
     field.default.is_null()
 }
 
-/// The value an editor's text means, or what is wrong with it.
+/// The value an editor's text means, or what is wrong with it (in English).
 pub fn parse(field: &Field, text: &str) -> Result<Value, String> {
+    parse_text(field, text).map_err(|e| e.english())
+}
+
+/// The value an editor's text means, or what is wrong with it.
+pub fn parse_text(field: &Field, text: &str) -> Result<Value, Text> {
     let t = text.trim();
     if t.is_empty() && !matches!(editor(field), Editor::Text) {
         return if nullable(field) || matches!(editor(field), Editor::Secret) {
             Ok(Value::Null)
         } else {
             Err(match editor(field) {
-                Editor::Integer => "Needs a whole number.".to_string(),
-                Editor::Number => "Needs a number.".to_string(),
-                _ => "Needs a value.".to_string(),
+                Editor::Integer => text!("settings_core.field.needs_whole_number"),
+                Editor::Number => text!("settings_core.field.needs_number"),
+                _ => text!("settings_core.field.needs_value"),
             })
         };
     }
@@ -402,30 +410,35 @@ pub fn parse(field: &Field, text: &str) -> Result<Value, String> {
             .ok()
             .and_then(|i| field.choices.get(i))
             .map(|c| c.value.clone())
-            .ok_or_else(|| "Pick one of the choices.".to_string()),
+            .ok_or_else(|| text!("settings_core.field.pick_choice")),
         Editor::Checkbox | Editor::TriState => match t {
             "true" => Ok(Value::Bool(true)),
             "false" => Ok(Value::Bool(false)),
-            _ => Err("Pick on or off.".to_string()),
+            _ => Err(text!("settings_core.field.pick_on_off")),
         },
         Editor::Integer => t
             .parse::<i64>()
             .map(Value::from)
-            .map_err(|_| format!("“{t}” is not a whole number.")),
+            .map_err(|_| text!("settings_core.field.not_whole_number").with("value", t)),
         Editor::Number => t
             .parse::<f64>()
             .ok()
             .filter(|f| f.is_finite())
             .and_then(|f| serde_json::Number::from_f64(f).map(Value::Number))
-            .ok_or_else(|| format!("“{t}” is not a number.")),
+            .ok_or_else(|| text!("settings_core.field.not_number").with("value", t)),
         Editor::Json => {
-            let v: Value = serde_json::from_str(t).map_err(|e| format!("Not valid JSON: {e}."))?;
+            let v: Value = serde_json::from_str(t)
+                .map_err(|e| text!("settings_core.field.bad_json").with("detail", e.to_string()))?;
             match (&field.value_type, &v) {
                 (ValueType::Array, Value::Array(_)) | (ValueType::Object, Value::Object(_)) => {
                     Ok(v)
                 }
-                (ValueType::Array, _) => Err("Needs a JSON list, like [\"a\", \"b\"].".into()),
-                (ValueType::Object, _) => Err("Needs a JSON object, like {\"a\": 1}.".into()),
+                (ValueType::Array, _) => {
+                    Err(text!("settings_core.field.needs_list").with("example", "[\"a\", \"b\"]"))
+                }
+                (ValueType::Object, _) => {
+                    Err(text!("settings_core.field.needs_object").with("example", "{\"a\": 1}"))
+                }
                 _ => Ok(v),
             }
         }
@@ -436,19 +449,31 @@ pub fn parse(field: &Field, text: &str) -> Result<Value, String> {
 pub fn effective(field: &Field, settings: &Value, edit: Option<&str>) -> Value {
     match edit {
         Some(text) if !(field.secret && text.is_empty()) => {
-            parse(field, text).unwrap_or_else(|_| current(field, settings))
+            parse_text(field, text).unwrap_or_else(|_| current(field, settings))
         }
         _ => current(field, settings),
     }
 }
 
 /// The changes of a form as the nested diff `PATCH /api/settings` takes, or the fields whose
-/// text is wrong (key, reason). Unchanged fields, and secrets left empty, are not sent.
+/// text is wrong (key, reason in English). Unchanged fields, and secrets left empty, are not
+/// sent.
 pub fn build_diff(
     schema: &Schema,
     settings: &Value,
     edits: &[(String, String)],
 ) -> Result<Value, Vec<(String, String)>> {
+    build_diff_text(schema, settings, edits)
+        .map_err(|errs| errs.into_iter().map(|(k, e)| (k, e.english())).collect())
+}
+
+/// The changes of a form as the nested diff `PATCH /api/settings` takes, or the fields whose
+/// text is wrong (key, reason). Unchanged fields, and secrets left empty, are not sent.
+pub fn build_diff_text(
+    schema: &Schema,
+    settings: &Value,
+    edits: &[(String, String)],
+) -> Result<Value, Vec<(String, Text)>> {
     let mut diff = Value::Object(Map::new());
     let mut errors = Vec::new();
     for (key, text) in edits {
@@ -463,7 +488,7 @@ pub fn build_diff(
         if field.secret && text.is_empty() {
             continue;
         }
-        match parse(field, text) {
+        match parse_text(field, text) {
             Ok(v) if !field.secret && v == current(field, settings) => {}
             Ok(v) => set_path(&mut diff, key, v),
             Err(e) => errors.push((key.clone(), e)),

@@ -8,6 +8,9 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::i18n::text::text;
+use crate::i18n::Text;
+
 /// How the agent server reaches an MCP server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Transport {
@@ -32,12 +35,17 @@ impl Transport {
         }
     }
 
+    /// What the user reads, in English.
+    pub fn label(self) -> String {
+        self.label_text().english()
+    }
+
     /// What the user reads.
-    pub fn label(self) -> &'static str {
+    pub fn label_text(self) -> Text {
         match self {
-            Transport::Stdio => "Command (stdio)",
-            Transport::Http => "URL (HTTP)",
-            Transport::Sse => "URL (SSE)",
+            Transport::Stdio => text!("settings_core.transport.stdio"),
+            Transport::Http => text!("settings_core.transport.http"),
+            Transport::Sse => text!("settings_core.transport.sse"),
         }
     }
 
@@ -313,28 +321,23 @@ pub enum McpInputError {
 }
 
 impl McpInputError {
-    /// What the user reads.
+    /// What the user reads, in English.
     pub fn message(&self) -> String {
+        self.message_text().english()
+    }
+
+    /// What the user reads.
+    pub fn message_text(&self) -> Text {
         match self {
-            McpInputError::BadName => {
-                "Name it with letters, digits, “-” or “_” (up to 64, starting \
-                                       with a letter or digit)."
-                    .into()
-            }
-            McpInputError::Taken => {
-                "A server with this name exists: remove it first or pick another name.".into()
-            }
-            McpInputError::NoCommand => "Give the command that starts the server.".into(),
-            McpInputError::BadUrl => {
-                "Give the server's URL, starting with http:// or https://.".into()
-            }
+            McpInputError::BadName => text!("settings_core.mcp.bad_name"),
+            McpInputError::Taken => text!("settings_core.mcp.taken"),
+            McpInputError::NoCommand => text!("settings_core.mcp.no_command"),
+            McpInputError::BadUrl => text!("settings_core.mcp.bad_url"),
             McpInputError::BadEnvLine(n) => {
-                format!(
-                    "Environment line {n}: write it as NAME=value (NAME of letters, digits, _)."
-                )
+                text!("settings_core.mcp.bad_env_line").with("line", n.to_string())
             }
             McpInputError::BadHeaderLine(n) => {
-                format!("Header line {n}: write it as Name: value.")
+                text!("settings_core.mcp.bad_header_line").with("line", n.to_string())
             }
         }
     }
@@ -554,19 +557,24 @@ pub enum McpTest {
 }
 
 impl McpTest {
-    /// What the user reads.
+    /// What the user reads, in English.
     pub fn message(&self) -> String {
+        self.message_text().english()
+    }
+
+    /// What the user reads.
+    pub fn message_text(&self) -> Text {
         match self {
-            McpTest::Tools(t) if t.is_empty() => "Connected; it offers no tools.".into(),
-            McpTest::Tools(t) => format!("Connected; {} tool(s): {}.", t.len(), t.join(", ")),
-            McpTest::Failed { kind, error } => {
-                let what = match kind.as_str() {
-                    "timeout" => "It did not answer in time",
-                    "connection" => "Could not connect",
-                    _ => "The test failed",
-                };
-                format!("{what}: {error}")
+            McpTest::Tools(t) if t.is_empty() => text!("settings_core.mcp_test.no_tools"),
+            McpTest::Tools(t) => text!("settings_core.mcp_test.tools")
+                .with("n", t.len().to_string())
+                .with("tools", t.join(", ")),
+            McpTest::Failed { kind, error } => match kind.as_str() {
+                "timeout" => text!("settings_core.mcp_test.timeout"),
+                "connection" => text!("settings_core.mcp_test.no_connection"),
+                _ => text!("settings_core.mcp_test.failed"),
             }
+            .with("error", error.as_str()),
         }
     }
 }

@@ -2,6 +2,8 @@
 //! origin), not on any backend. The theme is applied before the first paint by a small inline
 //! script in `index.html` that reads [`THEME_KEY`] (keep the two in step).
 
+use crate::i18n::text::text;
+use crate::i18n::Text;
 use crate::storage::{Storage, StorageError};
 
 /// `localStorage`: `"light"` or `"dark"`; absent = follow the system.
@@ -42,12 +44,17 @@ impl Theme {
         }
     }
 
+    /// What the choice says, in English (its `data-testid` is made from it).
+    pub fn label(self) -> String {
+        self.label_text().english()
+    }
+
     /// What the choice says.
-    pub fn label(self) -> &'static str {
+    pub fn label_text(self) -> Text {
         match self {
-            Theme::System => "System",
-            Theme::Light => "Light",
-            Theme::Dark => "Dark",
+            Theme::System => text!("settings_core.theme.system"),
+            Theme::Light => text!("settings_core.theme.light"),
+            Theme::Dark => text!("settings_core.theme.dark"),
         }
     }
 

@@ -7,6 +7,8 @@ use serde_json::{json, Value};
 
 use crate::conversations::start::llm_settings::LlmSettings;
 use crate::error::ApiError;
+use crate::i18n::text::text;
+use crate::i18n::Text;
 
 /// One profile as listed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -57,16 +59,18 @@ pub enum ProfileInputError {
 }
 
 impl ProfileInputError {
-    /// What the user reads.
+    /// What the user reads, in English.
     pub fn message(&self) -> String {
+        self.message_text().english()
+    }
+
+    /// What the user reads.
+    pub fn message_text(&self) -> Text {
         match self {
-            ProfileInputError::BadName => format!(
-                "Start the name with a letter or digit and use only letters, digits, '.', '_' \
-                 and '-' (at most {MAX_PROFILE_NAME})."
-            ),
-            ProfileInputError::NoModel => {
-                "Name the model, e.g. openai/gpt-4o or anthropic/claude-sonnet-4-5.".to_string()
+            ProfileInputError::BadName => {
+                text!("settings_core.profile.bad_name").with("max", MAX_PROFILE_NAME.to_string())
             }
+            ProfileInputError::NoModel => text!("settings_core.profile.no_model"),
         }
     }
 }

@@ -8,6 +8,8 @@
 use serde_json::{json, Value};
 
 use crate::error::ApiError;
+use crate::i18n::text::text;
+use crate::i18n::Text;
 
 /// One secret as listed (never its value).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -35,17 +37,20 @@ pub enum SecretInputError {
 }
 
 impl SecretInputError {
-    /// What the user reads.
+    /// What the user reads, in English.
     pub fn message(&self) -> String {
+        self.message_text().english()
+    }
+
+    /// What the user reads.
+    pub fn message_text(&self) -> Text {
         match self {
-            SecretInputError::EmptyName => "Give the secret a name.".to_string(),
-            SecretInputError::BadName => "Start the name with a letter and use only letters, \
-                 digits and _ (it becomes an environment variable, e.g. GITHUB_TOKEN)."
-                .to_string(),
+            SecretInputError::EmptyName => text!("settings_core.secret.empty_name"),
+            SecretInputError::BadName => text!("settings_core.secret.bad_name"),
             SecretInputError::LongName => {
-                format!("The name is longer than {MAX_NAME_CHARS} characters.")
+                text!("settings_core.secret.long_name").with("max", MAX_NAME_CHARS.to_string())
             }
-            SecretInputError::EmptyValue => "The value is empty.".to_string(),
+            SecretInputError::EmptyValue => text!("settings_core.secret.empty_value"),
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::services::backends::TestOutcome;
 use crate::state::backends::BackendsCtx;
-use crate::state::i18n::t;
+use crate::state::i18n::{say, t};
 use canvas_core::backends::form::infer_kind;
 use canvas_core::backends::record::BackendKind;
 use leptos::prelude::*;
@@ -138,9 +138,9 @@ pub(super) fn kind_field(
                 }
             >
                 <option value="auto">
-                    {move || t!("backends.form.kind_automatic", kind = inferred().label())}
+                    {move || t!("backends.form.kind_automatic", kind = say(&inferred().label_text()))}
                 </option>
-                {BackendKind::CHOICES.map(|k| view! { <option value=k.as_str()>{k.choice_label()}</option> }).collect_view()}
+                {BackendKind::CHOICES.map(|k| view! { <option value=k.as_str()>{say(&k.choice_label_text())}</option> }).collect_view()}
             </select>
         </div>
     }

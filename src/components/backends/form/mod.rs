@@ -3,7 +3,7 @@
 
 use crate::services::backends::{test_connection, TestOutcome};
 use crate::state::backends::{use_backends, BackendsCtx};
-use crate::state::i18n::t;
+use crate::state::i18n::{say, t};
 use canvas_core::backends::form::{validate, BackendForm as FormInput, FormErrors};
 use canvas_core::backends::record::{AuthMode, Backend, BackendKind};
 use canvas_core::backends::registry::BackendDraft;
@@ -79,7 +79,7 @@ pub fn BackendForm(
                 Some(d)
             }
             Err(e) => {
-                errors.set(e);
+                errors.set(*e);
                 None
             }
         }
@@ -118,9 +118,9 @@ pub fn BackendForm(
     };
 
     let err = |f: fn(&FormErrors) -> Option<String>| Signal::derive(move || errors.with(f));
-    let name_err = err(|e| e.name.clone());
-    let host_err = err(|e| e.host.clone());
-    let key_err = err(|e| e.api_key.clone());
+    let name_err = err(|e| e.name.as_ref().map(say));
+    let host_err = err(|e| e.host.as_ref().map(say));
+    let key_err = err(|e| e.api_key.as_ref().map(say));
     let (_, host_id, key_id, kind_id) = ids.get_value();
     let name_fixed = fixed.with_value(|f| f.name.is_some());
     let host_fixed = fixed.with_value(|f| f.host.is_some());

@@ -3,7 +3,7 @@
 use super::super::backend_status;
 use crate::state::backends::BackendsCtx;
 use crate::state::connection::ConnectionCtx;
-use crate::state::i18n::t;
+use crate::state::i18n::{say, t};
 use canvas_core::backends::health::Health;
 use canvas_core::backends::orgs::{has_orgs, org_entries, OrgListing};
 use canvas_core::backends::record::Backend;
@@ -63,7 +63,7 @@ pub(super) fn entries_of(list: &[Backend], listings: Option<&Listings>) -> Vec<E
                 out.extend(org_entries(&display_name(b), l).into_iter().map(|e| Entry {
                     backend_id: b.id.clone(),
                     org_id: Some(e.org_id),
-                    label: e.label,
+                    label: say(&e.label_text),
                     error: None,
                 }))
             }
@@ -108,7 +108,7 @@ pub(super) fn entry_view(
         let label = label.clone();
         move || {
             let (s, t) = status.get();
-            let word = s.as_str();
+            let word = say(&s.label_text());
             match (s.is_bad(), is_active.get()) {
                 (true, true) => {
                     t!(

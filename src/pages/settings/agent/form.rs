@@ -6,9 +6,9 @@ use crate::components::check::check_box;
 use crate::services::settings::{self as svc, AgentForms};
 use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::i18n::Said;
-use crate::state::i18n::{t, tn};
+use crate::state::i18n::{say, t, tn};
 use canvas_core::settings::form::{
-    agent_kind, applies, build_diff, is_empty_diff, variant_patch, variants, visible, Field,
+    agent_kind, applies, build_diff_text, is_empty_diff, variant_patch, variants, visible, Field,
     SchemaKind, EDITED_ELSEWHERE,
 };
 use leptos::prelude::*;
@@ -151,12 +151,12 @@ fn submit_forms(
     let mut wrong = BTreeMap::new();
     for f in all.iter() {
         let edits: Vec<(String, String)> = f.edits.get_untracked().into_iter().collect();
-        match build_diff(&f.schema, &f.values, &edits) {
+        match build_diff_text(&f.schema, &f.values, &edits) {
             Ok(d) if is_empty_diff(&d) => {}
             Ok(d) => {
                 patch.insert(f.kind.diff_member().to_string(), d);
             }
-            Err(errs) => wrong.extend(errs),
+            Err(errs) => wrong.extend(errs.into_iter().map(|(k, e)| (k, say(&e)))),
         }
     }
     if let Some(first) = wrong.keys().next() {

@@ -3,8 +3,8 @@
 use super::TEST_TIMEOUT_S;
 use crate::services::settings as svc;
 use crate::state::backends::{use_backends, BackendsCtx};
-use crate::state::i18n::t;
 use crate::state::i18n::Said;
+use crate::state::i18n::{self, t};
 use canvas_core::settings::mcp::{McpForm, McpTest, Transport};
 use leptos::prelude::*;
 
@@ -28,7 +28,7 @@ pub(super) fn McpAddForm(names: Signal<Vec<String>>, on_added: Callback<()>) -> 
                 busy.set(Some("test"));
                 test.dispatch(body);
             }
-            Err(e) => error.set(Some(e.message())),
+            Err(e) => error.set(Some(e.said())),
         }
     };
     let submit = move |ev: web_sys::SubmitEvent| {
@@ -47,14 +47,14 @@ pub(super) fn McpAddForm(names: Signal<Vec<String>>, on_added: Callback<()>) -> 
                 busy.set(Some("add"));
                 add.dispatch(pair);
             }
-            Err(e) => error.set(Some(e.message())),
+            Err(e) => error.set(Some(e.said())),
         }
     };
     let stdio = move || form.with(|f| f.transport == Transport::Stdio);
     let field = move |get: fn(&McpForm) -> &String| move || form.with(|f| get(f).clone());
     let options = Transport::ALL
         .iter()
-        .map(|t| view! { <option value=t.token()>{t.label()}</option> })
+        .map(|t| view! { <option value=t.token()>{i18n::say(&t.label_text())}</option> })
         .collect_view();
     view! {
         <form class="form secret-form" data-testid="mcp-form" on:submit=submit>
@@ -133,7 +133,10 @@ fn test_action(
                 return;
             }
             match r {
-                Ok(t) => note.set(Some((matches!(t, McpTest::Tools(_)), t.message()))),
+                Ok(t) => note.set(Some((
+                    matches!(t, McpTest::Tools(_)),
+                    i18n::say(&t.message_text()),
+                ))),
                 Err(e) => error.set(Some(e.said())),
             }
         }

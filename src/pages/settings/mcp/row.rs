@@ -2,8 +2,8 @@
 
 use crate::services::settings as svc;
 use crate::state::backends::{use_backends, BackendsCtx};
-use crate::state::i18n::t;
 use crate::state::i18n::Said;
+use crate::state::i18n::{self, t};
 use canvas_core::settings::mcp::{enabled_patch, McpEdit, McpServer, Transport};
 use leptos::prelude::*;
 
@@ -50,7 +50,7 @@ pub(super) fn McpRow(
                 busy.set(true);
                 send.dispatch(patch);
             }
-            Err(e) => error.set(Some(e.message())),
+            Err(e) => error.set(Some(e.said())),
         }
     };
     let toggle = move |_| {
@@ -71,7 +71,7 @@ pub(super) fn McpRow(
             data-enabled=enabled.to_string()>
             <code class="secret-name">{server.name.clone()}</code>
             <span class="mcp-target">
-                <span class="muted">{server.transport.label()}": "</span>
+                <span class="muted">{i18n::say(&server.transport.label_text())}": "</span>
                 <code data-testid="mcp-target">{target}</code>
                 {server.description.clone().map(|d| view! { <span class="muted" data-testid="mcp-description">" — "{d}</span> })}
                 {(!enabled).then(|| view! { <span class="badge" data-testid="mcp-disabled">{t!("settings.mcp.off")}</span> })}
