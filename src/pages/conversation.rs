@@ -97,6 +97,11 @@ fn SandboxControls(
         .as_ref()
         .map(|s| s.as_str().to_string())
         .unwrap_or_default();
+    let label = summary
+        .sandbox_status
+        .as_ref()
+        .map(|s| crate::state::i18n::say(&canvas_core::conversations::list::sandbox_status_text(s)))
+        .unwrap_or_default();
     let action = summary.sandbox_action();
     let error = RwSignal::new(None::<String>);
     let act = Action::new_local(move |pause: &bool| {
@@ -108,7 +113,6 @@ fn SandboxControls(
             }
         }
     });
-    let label = status.clone();
     view! {
         <span class="sandbox-controls" data-testid="sandbox-controls" data-status=status>
             <span class="badge">{t!("conversation.sandbox", status = label)}</span>
@@ -142,7 +146,7 @@ fn ConversationView(
     let handle = summary.handle();
     let attention_active = active.clone();
     // The server names a new conversation in the background; `Attention` asks for it.
-    let title = RwSignal::new(summary.display_title());
+    let title = RwSignal::new(crate::state::i18n::say(&summary.title_text()));
     let store = ConversationStore::new(backends, active.clone(), handle.clone());
     store.start();
     let tools = ConversationTools::new(

@@ -123,13 +123,13 @@ fn Progress(status: StartTaskStatus) -> impl IntoView {
                 _ => "pending",
             };
             view! {
-                <li class=format!("step {state}") data-state=state>{s.label()}</li>
+                <li class=format!("step {state}") data-state=state>{crate::state::i18n::say(&s.label_text())}</li>
             }
         })
         .collect_view();
     view! {
         <div class="start-task-progress" data-testid="start-task-progress" data-status=status.as_str().to_string()>
-            <p class="status" data-testid="start-task-status" aria-live="polite">{status.label()}"…"</p>
+            <p class="status" data-testid="start-task-status" aria-live="polite">{crate::state::i18n::say(&status.label_text())}"…"</p>
             <progress max=max.to_string() value=value.to_string() aria-label=t!("start_task.progress")></progress>
             <ol class="steps">{items}</ol>
         </div>

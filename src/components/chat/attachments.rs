@@ -48,7 +48,7 @@ impl Attachments {
                     let kind = match rules::classify(&name, &mime, size, limit) {
                         Ok(k) => k,
                         Err(e) => {
-                            problems.push(e.to_string());
+                            problems.push(crate::state::i18n::say(&e.text()));
                             continue;
                         }
                     };
@@ -57,7 +57,7 @@ impl Attachments {
                         let images = items
                             .with_untracked(|i| i.iter().filter(|p| p.image.is_some()).count());
                         if let Err(e) = rules::check_image_count(images + 1) {
-                            problems.push(e.to_string());
+                            problems.push(crate::state::i18n::say(&e.text()));
                             continue;
                         }
                     }
@@ -149,7 +149,7 @@ pub fn AttachmentTray(att: Attachments) -> impl IntoView {
                                     Some(url) => view! { <img class="attach-thumb" src=url alt=p.name.clone() /> }.into_any(),
                                     None => view! { <span class="attach-file">{p.name.clone()}</span> }.into_any(),
                                 }}
-                                <span class="muted attach-size">{rules::human_size(p.size)}</span>
+                                <span class="muted attach-size">{crate::state::i18n::say(&rules::human_size_text(p.size))}</span>
                                 <button type="button" class="btn small attach-remove" data-testid="attachment-remove"
                                     aria-label=t!("chat.attach.remove_named", name = name) title=t!("chat.attach.remove")
                                     on:click=move |_| items.update(|i| i.retain(|x| x.id != id))><Icon icon=icons::REMOVE /></button>

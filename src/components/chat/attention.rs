@@ -13,9 +13,9 @@ use crate::services::conversation::load;
 use crate::state::backends::use_backends;
 use crate::state::i18n::{t, Said};
 use canvas_core::backends::selection::ActiveBackend;
-use canvas_core::client::unified::UNTITLED;
+use canvas_core::client::unified::UNTITLED_MESSAGE;
 use canvas_core::conversations::live::attention::{
-    ask_for_title, needs_you, notification, tab_title, APP_TITLE, NEEDS_YOU_ICON,
+    ask_for_title, needs_you, notification_text, tab_title_text, APP_TITLE, NEEDS_YOU_ICON,
 };
 use canvas_core::conversations::live::events::ExecutionStatus;
 use leptos::prelude::*;
@@ -62,7 +62,7 @@ pub fn Attention(
     Effect::new(move |before: Option<ExecutionStatus>| {
         let now = status.get();
         let shown = title.get_untracked();
-        document().set_title(&tab_title(&shown, &now));
+        document().set_title(&crate::state::i18n::say(&tab_title_text(&shown, &now)));
         if let (Some(link), Some(plain)) = (icon_link(), plain_icon.as_deref()) {
             link.set_href(if needs_you(&now) {
                 NEEDS_YOU_ICON
@@ -70,8 +70,11 @@ pub fn Attention(
                 plain
             });
         }
-        if let Some(body) = before.as_ref().and_then(|b| notification(b, &now)) {
-            tell(&tab_title(&shown, &now), body);
+        if let Some(body) = before.as_ref().and_then(|b| notification_text(b, &now)) {
+            tell(
+                &crate::state::i18n::say(&tab_title_text(&shown, &now)),
+                &crate::state::i18n::say(&body),
+            );
         }
         let unnamed = named.with_value(|n| n.clone());
         if let Some(b) = &before {
@@ -84,7 +87,12 @@ pub fn Attention(
     // A new title (from the server) is shown in the tab at once.
     Effect::watch(
         move || title.get(),
-        move |t, _, _| document().set_title(&tab_title(t, &status.get_untracked())),
+        move |t, _, _| {
+            document().set_title(&crate::state::i18n::say(&tab_title_text(
+                t,
+                &status.get_untracked(),
+            )))
+        },
         false,
     );
     on_cleanup(move || {
@@ -117,7 +125,7 @@ pub fn Attention(
     let hint = move || {
         let t = title.get();
         let t = if t.is_empty() {
-            UNTITLED.to_string()
+            crate::state::i18n::say(&canvas_core::i18n::Text::new(UNTITLED_MESSAGE))
         } else {
             t
         };

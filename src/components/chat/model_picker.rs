@@ -73,7 +73,7 @@ pub fn SwitchMarkers(tools: ConversationTools, after: Option<String>) -> impl In
                     view! {
                         <li class="timeline-item llm-switch" data-testid="llm-switch"
                             data-profile=s.profile.clone() role="note">
-                            <div class="divider">{s.label()}</div>
+                            <div class="divider">{crate::state::i18n::say(&s.label_text())}</div>
                         </li>
                     }
                 })

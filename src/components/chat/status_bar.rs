@@ -12,7 +12,7 @@ use crate::state::i18n::t;
 use crate::state::i18n::Said;
 use canvas_core::conversations::live::events::{ExecutionStatus, PendingAction};
 use canvas_core::conversations::live::usage::{dollars, tokens, LlmUsage, Usage};
-use canvas_core::conversations::live::{confirm_key, controls, status_label, ConfirmKey, Controls};
+use canvas_core::conversations::live::{confirm_key, controls, status_text, ConfirmKey, Controls};
 use canvas_core::error::ActionError;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -70,7 +70,7 @@ pub fn StatusBar(store: ConversationStore, tools: ConversationTools) -> impl Int
     view! {
         <div class="status-bar" data-testid="status-bar">
             <span class="exec-status" data-testid="exec-status" data-status=move || status.get().as_str().to_string()>
-                {move || status_label(&status.get())}
+                {move || crate::state::i18n::say(&status_text(&status.get()))}
             </span>
             <LinkStatus store=store.clone() />
             {move || usage.get().map(|u| if usage_detail.with(Option::is_some) {

@@ -70,7 +70,7 @@ pub fn Palette(close: Callback<()>) -> impl IntoView {
             for c in list {
                 out.push(Entry {
                     group: CONVERSATION,
-                    label: c.display_title(),
+                    label: crate::state::i18n::say(&c.title_text()),
                     command: Command::Go(pinned(&conversation_path(&c.id), &active)),
                 });
             }

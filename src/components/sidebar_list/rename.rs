@@ -55,7 +55,7 @@ pub(super) fn RenameDialog(ctx: SidebarCtx, id: String, title: String) -> impl I
                 save.dispatch((id.clone(), t));
             }
             Ok(None) => ctx.renaming.set(None),
-            Err(e) => error.set(Some(e.message())),
+            Err(e) => error.set(Some(crate::state::i18n::say(&e.text()))),
         }
     };
     view! {

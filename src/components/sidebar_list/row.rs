@@ -98,7 +98,7 @@ pub(super) fn SidebarRow(
             <a href=link class="side-conv-link" data-testid="sidebar-conversation-link"
                 aria-current=move || is_open.get().then_some("page")>
                 <span class=move || format!("side-marker marker-{}", group.get().token())
-                    role="img" aria-label=move || group.get().label() title=move || group.get().label()></span>
+                    role="img" aria-label=move || crate::state::i18n::say(&group.get().label_text()) title=move || crate::state::i18n::say(&group.get().label_text())></span>
                 {pinned.then(|| view! { <span class="side-pin" role="img" aria-label=t!("sidebar.pinned") title=t!("sidebar.pinned")><Icon icon=icons::PINNED /></span> })}
                 <span class="side-conv-title" data-testid="sidebar-conversation-title" title=move || title.get()>{move || title.get()}</span>
                 <span class="unread-dot" data-testid="sidebar-unread" aria-label=t!("sidebar.unread") title=t!("sidebar.unread_title")

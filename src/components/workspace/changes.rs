@@ -12,7 +12,7 @@ use crate::state::workspace::ConvWorkspace;
 use crate::state::workspace::DiffMode;
 use canvas_core::agent_server::dto::{Commit, GitChange};
 use canvas_core::transport::routing::ConversationRef;
-use canvas_core::workspace::changes::{badge, label, RepoPlace};
+use canvas_core::workspace::changes::{badge, label_text, RepoPlace};
 use canvas_core::workspace::diff::{diff_lines, side_by_side, unified};
 use canvas_core::workspace::paths::join;
 use leptos::prelude::*;
@@ -139,7 +139,7 @@ fn change_row(ch: GitChange, selected: Option<&str>, ws: ConvWorkspace) -> impl 
             <button class="ws-change-btn" class:selected=sel aria-pressed=sel.to_string()
                 on:click=move |_| ws.selected_change.set(Some(p2.clone()))>
                 <span class=format!("ws-badge {css}") data-testid="change-badge"
-                    title=label(&ch.status) aria-label=label(&ch.status)>{letter}</span>
+                    title=crate::state::i18n::say(&label_text(&ch.status)) aria-label=crate::state::i18n::say(&label_text(&ch.status))>{letter}</span>
                 <span class="ws-change-path">{path}</span>
             </button>
         </li>
@@ -187,7 +187,7 @@ fn CommitFiles(conv: ConversationRef, repo: String, sha: String) -> impl IntoVie
                                 let p2 = path.clone();
                                 view! {
                                     <li data-path=p2>
-                                        <span class=format!("ws-badge {css}") aria-label=label(&status)>{letter}</span>
+                                        <span class=format!("ws-badge {css}") aria-label=crate::state::i18n::say(&label_text(&status))>{letter}</span>
                                         " "<span class="ws-change-path">{path}</span>
                                     </li>
                                 }

@@ -8,7 +8,7 @@ use crate::state::backends::use_backends;
 use crate::state::i18n::t;
 use crate::state::i18n::Said;
 use canvas_core::transport::routing::ConversationRef;
-use canvas_core::workspace::terminal::{exit_label, parse_timeout};
+use canvas_core::workspace::terminal::{exit_text, parse_timeout_text};
 use leptos::prelude::*;
 
 #[component]
@@ -16,7 +16,11 @@ pub(crate) fn TerminalTab(props: PanelProps) -> impl IntoView {
     let backends = use_backends();
     let PanelProps { conv, root, ws } = props;
     let (c1, c2, r1) = (conv.clone(), conv.clone(), root.clone());
-    let timeout_error = Memo::new(move |_| parse_timeout(&ws.timeout.get()).err());
+    let timeout_error = Memo::new(move |_| {
+        parse_timeout_text(&ws.timeout.get())
+            .err()
+            .map(|e| crate::state::i18n::say(&e))
+    });
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         start(backends, c1.clone(), r1.clone(), ws);
@@ -57,7 +61,7 @@ pub(crate) fn TerminalTab(props: PanelProps) -> impl IntoView {
                 let exit = r.output.exit_code;
                 let label = match (r.running, exit) {
                     (false, None) => t!("workspace.terminal.no_exit_code"),
-                    (running, exit) => exit_label(if running { None } else { exit }),
+                    (running, exit) => crate::state::i18n::say(&exit_text(if running { None } else { exit })),
                 };
                 let stdout = r.output.stdout();
                 let stderr = r.output.stderr();
@@ -155,7 +159,7 @@ fn AgentCommands(conv: ConversationRef) -> impl IntoView {
                                     <li class="ws-run" data-testid="agent-command">
                                         <div class="ws-run-head">
                                             <code class="ws-run-cmd">"$ " {c.command}</code>
-                                            <span class="ws-exit">{exit_label(if c.running { None } else { c.exit_code })}</span>
+                                            <span class="ws-exit">{crate::state::i18n::say(&exit_text(if c.running { None } else { c.exit_code }))}</span>
                                         </div>
                                         {c.output.map(|o| view! { <pre class="ws-output">{o}</pre> })}
                                     </li>

@@ -124,7 +124,7 @@ pub fn AllConversations(
             .into_iter()
             .map(|r| {
                 let href = row_href(r, &base);
-                let title = r.summary.display_title();
+                let title = crate::state::i18n::say(&r.summary.title_text());
                 let time = r
                     .summary
                     .updated_at

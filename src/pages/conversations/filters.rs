@@ -35,7 +35,7 @@ pub fn ListFilters() -> impl IntoView {
                         let value = filter().toggled_status(g);
                         go(&crate::links::current_with_param(STATUS_PARAM, &value), true);
                     }>
-                    {g.label()}
+                    {crate::state::i18n::say(&g.label_text())}
                 </button>
             }
         })

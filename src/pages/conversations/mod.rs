@@ -31,15 +31,11 @@ pub(crate) use row::DeleteDialog;
 
 #[component]
 pub(crate) fn StatusBadge(badge: Badge) -> impl IntoView {
-    let label = t!(
-        "conversations.badge",
-        kind = badge.kind,
-        status = badge.label
-    );
+    let label = crate::state::i18n::say(&badge.aria_text());
     view! {
         <span class=badge.class data-testid="status-badge" data-kind=badge.kind
             data-status=badge.label.clone() title=label.clone() aria-label=label>
-            {badge.label.clone()}
+            {crate::state::i18n::say(&badge.label_text())}
         </span>
     }
 }

@@ -31,7 +31,7 @@ pub fn ConversationRow(id: String, list: ListCtx) -> impl IntoView {
     let link = backends
         .active
         .with_untracked(|a| pinned(&conversation_path(&id), a));
-    let title = Memo::new(move |_| conv.with(|c| c.display_title()));
+    let title = Memo::new(move |_| conv.with(|c| crate::state::i18n::say(&c.title_text())));
     let updated = Memo::new(move |_| {
         conv.with(|c| {
             c.updated_at
@@ -70,7 +70,7 @@ pub fn ConversationRow(id: String, list: ListCtx) -> impl IntoView {
         let new_title = match rename_title(&el.value(), current.as_deref()) {
             Ok(Some(t)) => t,
             Ok(None) => return finish_edit(),
-            Err(e) => return rename_error.set(Some(e.message())),
+            Err(e) => return rename_error.set(Some(crate::state::i18n::say(&e.text()))),
         };
         saving.set(true);
         rename_action.dispatch((save_id.get_value(), new_title));

@@ -163,7 +163,10 @@ fn kind_buttons(
     std::iter::once(None)
         .chain(KindFilter::ALL.into_iter().map(Some))
         .map(|k| {
-            let label = k.map_or_else(|| t!("skills.kind_all"), |k| k.label().to_string());
+            let label = k.map_or_else(
+                || t!("skills.kind_all"),
+                |k| crate::state::i18n::say(&k.label_text()),
+            );
             let param = k.map(KindFilter::param).unwrap_or("");
             view! {
                 <button type="button" class="btn small skills-kind" data-testid="skills-kind"

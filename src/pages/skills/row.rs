@@ -67,8 +67,8 @@ pub(super) fn SkillRow(
             <div class="skill-main">
                 <span class="skill-name" data-testid="skill-name">{name.clone()}</span>
                 <span class=format!("badge skill-tier tier-{}", tier.label().to_lowercase())
-                    data-testid="skill-tier">{tier.label()}</span>
-                <span class="badge skill-kind" data-testid="skill-kind">{kind.label()}</span>
+                    data-testid="skill-tier">{crate::state::i18n::say(&tier.label_text())}</span>
+                <span class="badge skill-kind" data-testid="skill-kind">{crate::state::i18n::say(&kind.label_text())}</span>
                 {disabled.then(|| view! {
                     <span class="badge skill-disabled" data-testid="skill-disabled">{t!("skills.disabled_badge")}</span>
                 })}
@@ -126,7 +126,7 @@ fn skill_facts(s: &MergedSkill) -> impl IntoView {
                 let src = src.clone().unwrap_or_else(|| t!("skills.built_in"));
                 view! {
                     <li data-testid="skill-override" data-tier=t.label()>
-                        {format!("{} ", t.label())}<code>{src}</code>
+                        {format!("{} ", crate::state::i18n::say(&t.label_text()))}<code>{src}</code>
                     </li>
                 }
             })

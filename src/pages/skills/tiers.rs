@@ -36,12 +36,12 @@ pub(super) fn tier_notes(states: Vec<(Tier, TierState)>, reload: RwSignal<u32>) 
     let mut notes: Vec<AnyView> = states
         .into_iter()
         .map(|(tier, st)| {
-            let noun = tier.label().to_lowercase();
+            let noun = crate::state::i18n::say(&tier.noun_text());
             let (state, text) = match &st {
                 TierState::Loading => ("loading", t!("skills.tier.loading", tier = noun)),
                 TierState::Loaded(n) => (
                     "loaded",
-                    tn!("skills.tier.loaded", *n, tier = tier.label()),
+                    tn!("skills.tier.loaded", *n, tier = crate::state::i18n::say(&tier.label_text())),
                 ),
                 TierState::Failed(e) => (
                     "failed",
@@ -49,7 +49,7 @@ pub(super) fn tier_notes(states: Vec<(Tier, TierState)>, reload: RwSignal<u32>) 
                 ),
                 TierState::NotAvailable => (
                     "failed",
-                    t!("skills.tier.not_available", tier = tier.label()),
+                    t!("skills.tier.not_available", tier = crate::state::i18n::say(&tier.label_text())),
                 ),
             };
             let failed = state == "failed";

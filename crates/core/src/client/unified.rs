@@ -74,7 +74,10 @@ impl Placement {
 }
 
 /// What a conversation without a title is called.
-pub const UNTITLED: &str = "Untitled conversation";
+pub const UNTITLED: &str = crate::conversations::static_english(UNTITLED_MESSAGE);
+/// [`UNTITLED`] as a message of the catalogue.
+pub const UNTITLED_MESSAGE: crate::i18n::english::MessageRef =
+    crate::i18n::english::message("conversation_core.untitled");
 
 impl ConversationSummary {
     /// The title to show: the server's, or [`UNTITLED`] when it has none (blank counts as none).
@@ -83,6 +86,15 @@ impl ConversationSummary {
             .clone()
             .filter(|t| !t.trim().is_empty())
             .unwrap_or_else(|| UNTITLED.to_string())
+    }
+
+    /// The title to show ([`Self::display_title`]), "Untitled conversation" said in the
+    /// page's language.
+    pub fn title_text(&self) -> crate::i18n::Text {
+        match self.title.as_deref().filter(|t| !t.trim().is_empty()) {
+            Some(t) => crate::i18n::Text::new(crate::conversations::AS_SENT).with("status", t),
+            None => crate::i18n::Text::new(UNTITLED_MESSAGE),
+        }
     }
 
     /// A cloud conversation whose sandbox is PAUSED: opening it resumes the sandbox once.

@@ -8,6 +8,8 @@ use serde_json::Value;
 
 use crate::agent_server::dto::ExecutionStatus;
 use crate::error::REDACTED;
+use crate::i18n::text::text;
+use crate::i18n::Text;
 use crate::transport::de::{
     id_at, id_string, lenient, opt_string, page_parts_by, str_at, string_enum, FromJson,
 };
@@ -166,20 +168,40 @@ impl StartTaskStatus {
         Self::steps().iter().position(|s| s == self)
     }
 
-    /// A human label ("Waiting for a sandbox"); unknown statuses show their raw value.
+    /// A human label ("Waiting for a sandbox"), in English; unknown statuses show their raw
+    /// value.
     pub fn label(&self) -> String {
+        self.label_text().english()
+    }
+
+    /// A human label ("Waiting for a sandbox"); unknown statuses show their raw value.
+    pub fn label_text(&self) -> Text {
         match self {
-            StartTaskStatus::Working => "Accepted".into(),
-            StartTaskStatus::WaitingForSandbox => "Waiting for a sandbox".into(),
-            StartTaskStatus::PreparingRepository => "Preparing the repository".into(),
-            StartTaskStatus::RunningSetupScript => "Running the setup script".into(),
-            StartTaskStatus::SettingUpGitHooks => "Setting up git hooks".into(),
-            StartTaskStatus::SettingUpSkills => "Setting up skills".into(),
-            StartTaskStatus::StartingConversation => "Starting the conversation".into(),
-            StartTaskStatus::Ready => "Ready".into(),
-            StartTaskStatus::Error => "Failed".into(),
-            StartTaskStatus::Unknown(raw) if raw.is_empty() => "Starting".into(),
-            StartTaskStatus::Unknown(raw) => raw.clone(),
+            StartTaskStatus::Working => text!("conversation_core.start.working"),
+            StartTaskStatus::WaitingForSandbox => {
+                text!("conversation_core.start.waiting_for_sandbox")
+            }
+            StartTaskStatus::PreparingRepository => {
+                text!("conversation_core.start.preparing_repository")
+            }
+            StartTaskStatus::RunningSetupScript => {
+                text!("conversation_core.start.running_setup_script")
+            }
+            StartTaskStatus::SettingUpGitHooks => {
+                text!("conversation_core.start.setting_up_git_hooks")
+            }
+            StartTaskStatus::SettingUpSkills => text!("conversation_core.start.setting_up_skills"),
+            StartTaskStatus::StartingConversation => {
+                text!("conversation_core.start.starting_conversation")
+            }
+            StartTaskStatus::Ready => text!("conversation_core.start.ready"),
+            StartTaskStatus::Error => text!("conversation_core.start.failed"),
+            StartTaskStatus::Unknown(raw) if raw.is_empty() => {
+                text!("conversation_core.start.starting")
+            }
+            StartTaskStatus::Unknown(raw) => {
+                text!("conversation_core.start.as_sent").with("status", raw.clone())
+            }
         }
     }
 }

@@ -23,6 +23,8 @@
 //!   [`Merged::enabled`], and the lower-tier skill it overrode does
 //!   NOT come back.
 
+use crate::i18n::english::{message, MessageRef};
+use crate::i18n::Text;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use serde_json::{json, Value};
@@ -61,15 +63,54 @@ impl Tier {
         Tier::Project,
     ];
 
-    /// The word shown in the UI.
+    /// The word shown in the UI, in English (also the stable `data-tier` value).
     pub fn label(self) -> &'static str {
+        crate::conversations::static_english(self.messages().0)
+    }
+
+    /// The word shown in the UI.
+    pub fn label_text(self) -> Text {
+        Text::new(self.messages().0)
+    }
+
+    /// The tier named inside a sentence ("Loading user skills…"): lower case where the
+    /// language writes it so.
+    pub fn noun_text(self) -> Text {
+        Text::new(self.messages().1)
+    }
+
+    fn messages(self) -> (MessageRef, MessageRef) {
+        const SANDBOX: (MessageRef, MessageRef) = (
+            message("skills_core.tier.sandbox"),
+            message("skills_core.tier_noun.sandbox"),
+        );
+        const MARKETPLACE: (MessageRef, MessageRef) = (
+            message("skills_core.tier.marketplace"),
+            message("skills_core.tier_noun.marketplace"),
+        );
+        const PUBLIC: (MessageRef, MessageRef) = (
+            message("skills_core.tier.public"),
+            message("skills_core.tier_noun.public"),
+        );
+        const USER: (MessageRef, MessageRef) = (
+            message("skills_core.tier.user"),
+            message("skills_core.tier_noun.user"),
+        );
+        const ORGANIZATION: (MessageRef, MessageRef) = (
+            message("skills_core.tier.organization"),
+            message("skills_core.tier_noun.organization"),
+        );
+        const PROJECT: (MessageRef, MessageRef) = (
+            message("skills_core.tier.project"),
+            message("skills_core.tier_noun.project"),
+        );
         match self {
-            Tier::Sandbox => "Sandbox",
-            Tier::Marketplace => "Marketplace",
-            Tier::Public => "Public",
-            Tier::User => "User",
-            Tier::Organization => "Organization",
-            Tier::Project => "Project",
+            Tier::Sandbox => SANDBOX,
+            Tier::Marketplace => MARKETPLACE,
+            Tier::Public => PUBLIC,
+            Tier::User => USER,
+            Tier::Organization => ORGANIZATION,
+            Tier::Project => PROJECT,
         }
     }
 }
@@ -205,12 +246,24 @@ impl KindFilter {
             .find(|k| k.param().eq_ignore_ascii_case(v))
     }
 
-    /// The word shown in the UI.
+    /// The word shown in the UI, in English.
     pub fn label(self) -> &'static str {
+        crate::conversations::static_english(self.message())
+    }
+
+    /// The word shown in the UI.
+    pub fn label_text(self) -> Text {
+        Text::new(self.message())
+    }
+
+    fn message(self) -> MessageRef {
+        const REPO: MessageRef = message("skills_core.kind.repo");
+        const KNOWLEDGE: MessageRef = message("skills_core.kind.knowledge");
+        const AGENT_SKILLS: MessageRef = message("skills_core.kind.agentskills");
         match self {
-            KindFilter::Repo => "Always on",
-            KindFilter::Knowledge => "Triggered",
-            KindFilter::AgentSkills => "AgentSkills",
+            KindFilter::Repo => REPO,
+            KindFilter::Knowledge => KNOWLEDGE,
+            KindFilter::AgentSkills => AGENT_SKILLS,
         }
     }
 }

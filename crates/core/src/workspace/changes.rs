@@ -1,6 +1,8 @@
 //! Git change badges.
 
 use crate::agent_server::dto::GitChangeStatus;
+use crate::i18n::english::{message, MessageRef};
+use crate::i18n::Text;
 use crate::workspace::paths::shell_quote;
 
 /// The badge of a change: a letter and a CSS modifier.
@@ -14,14 +16,28 @@ pub fn badge(status: &GitChangeStatus) -> (&'static str, &'static str) {
     }
 }
 
-/// The word for a change (accessible name of its badge).
+/// The word for a change (accessible name of its badge), in English.
 pub fn label(status: &GitChangeStatus) -> &'static str {
+    crate::conversations::static_english(label_message(status))
+}
+
+/// The word for a change (accessible name of its badge).
+pub fn label_text(status: &GitChangeStatus) -> Text {
+    Text::new(label_message(status))
+}
+
+fn label_message(status: &GitChangeStatus) -> MessageRef {
+    const ADDED: MessageRef = message("workspace_core.change.added");
+    const DELETED: MessageRef = message("workspace_core.change.deleted");
+    const MODIFIED: MessageRef = message("workspace_core.change.modified");
+    const RENAMED: MessageRef = message("workspace_core.change.renamed");
+    const CHANGED: MessageRef = message("workspace_core.change.changed");
     match badge(status).1 {
-        "added" => "added",
-        "deleted" => "deleted",
-        "modified" => "modified",
-        "moved" => "renamed",
-        _ => "changed",
+        "added" => ADDED,
+        "deleted" => DELETED,
+        "modified" => MODIFIED,
+        "moved" => RENAMED,
+        _ => CHANGED,
     }
 }
 

@@ -3,6 +3,8 @@
 //! `\`, a control character (a line break would add lines to the message that lists the
 //! uploads, issue #41) or a bidirectional override are refused.
 
+use crate::i18n::text::text;
+use crate::i18n::Text;
 use std::fmt;
 
 /// Why a path or name was refused.
@@ -25,17 +27,23 @@ pub const MAX_NAME_BYTES: usize = 255;
 
 impl fmt::Display for PathError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text().english())
+    }
+}
+
+impl PathError {
+    /// Why the path or name is refused, for the user.
+    pub fn text(&self) -> Text {
         match self {
-            PathError::NotAbsolute(p) => write!(f, "“{p}” is not an absolute path"),
-            PathError::EmptyName => f.write_str("the file name is empty"),
-            PathError::DotName => f.write_str("“.” and “..” are not allowed as file names"),
-            PathError::BadCharacter => f.write_str(
-                "a file name may not contain “/”, “\\”, line breaks or other control characters",
-            ),
-            PathError::TooLong(n) => write!(
-                f,
-                "the file name is {n} bytes long; the most a file system takes is {MAX_NAME_BYTES}"
-            ),
+            PathError::NotAbsolute(p) => {
+                text!("workspace_core.path.not_absolute").with("path", p.clone())
+            }
+            PathError::EmptyName => text!("workspace_core.path.empty_name"),
+            PathError::DotName => text!("workspace_core.path.dot_name"),
+            PathError::BadCharacter => text!("workspace_core.path.bad_character"),
+            PathError::TooLong(n) => text!("workspace_core.path.too_long")
+                .with("bytes", n.to_string())
+                .with("max", MAX_NAME_BYTES.to_string()),
         }
     }
 }

@@ -1,6 +1,8 @@
 //! Terminal rules: the timeout input, exit-code labels, assembling a command's streamed output
 //! from its `BashOutput` chunks, and the agent's own terminal actions from the timeline.
 
+use crate::i18n::text::text;
+use crate::i18n::Text;
 use std::collections::BTreeMap;
 
 use serde_json::Value;
@@ -13,24 +15,36 @@ pub const DEFAULT_TIMEOUT_SECONDS: u32 = 60;
 /// The longest timeout accepted.
 pub const MAX_TIMEOUT_SECONDS: u32 = 3600;
 
-/// Reads the timeout field: whole seconds in 1..=[`MAX_TIMEOUT_SECONDS`].
+/// Reads the timeout field: whole seconds in 1..=[`MAX_TIMEOUT_SECONDS`] (the error in
+/// English).
 pub fn parse_timeout(input: &str) -> Result<u32, String> {
+    parse_timeout_text(input).map_err(|e| e.english())
+}
+
+/// Reads the timeout field: whole seconds in 1..=[`MAX_TIMEOUT_SECONDS`].
+pub fn parse_timeout_text(input: &str) -> Result<u32, Text> {
     let t = input.trim().trim_end_matches('s').trim();
     match t.parse::<u32>() {
         Ok(n) if (1..=MAX_TIMEOUT_SECONDS).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "The timeout must be a whole number of seconds from 1 to {MAX_TIMEOUT_SECONDS}."
-        )),
+        _ => {
+            Err(text!("workspace_core.timeout_invalid")
+                .with("max", MAX_TIMEOUT_SECONDS.to_string()))
+        }
     }
 }
 
-/// How a finished (or running) command is described.
+/// How a finished (or running) command is described, in English.
 pub fn exit_label(exit_code: Option<i64>) -> String {
+    exit_text(exit_code).english()
+}
+
+/// How a finished (or running) command is described.
+pub fn exit_text(exit_code: Option<i64>) -> Text {
     match exit_code {
-        None => "running".into(),
-        Some(-1) => "timed out (exit code -1)".into(),
-        Some(c) if c < -1 => format!("stopped (exit code {c})"),
-        Some(c) => format!("exit code {c}"),
+        None => text!("workspace_core.exit.running"),
+        Some(-1) => text!("workspace_core.exit.timed_out"),
+        Some(c) if c < -1 => text!("workspace_core.exit.stopped").with("code", c.to_string()),
+        Some(c) => text!("workspace_core.exit.code").with("code", c.to_string()),
     }
 }
 

@@ -202,7 +202,9 @@ enum Submit {
 fn submit_of(text: &str) -> Submit {
     match slash::parse(text) {
         Parsed::Text(t) => Submit::Send(t),
-        Parsed::Invalid { message, .. } => Submit::Invalid(message),
+        Parsed::Invalid { command, .. } => {
+            Submit::Invalid(crate::state::i18n::say(&command.invalid_text()))
+        }
         Parsed::New => Submit::New,
         Parsed::Model(name) => Submit::Tool(ToolOp::SwitchProfile(name)),
         Parsed::Condense => Submit::Tool(ToolOp::Condense),

@@ -133,16 +133,16 @@ pub(super) fn slash_menu_view(
 ) -> impl IntoView {
     view! {
         <ul class="slash-menu" role="listbox" id="slash-menu" data-testid="slash-menu" aria-label=t!("chat.slash.commands")>
-            {items.into_iter().enumerate().map(|(i, s)| view! {
+            {items.into_iter().enumerate().map(|(i, s)| { let help = crate::state::i18n::say(&s.help_text()); view! {
                 <li role="option" id=format!("slash-option-{i}") data-testid="slash-option"
                     data-insert=s.insert.clone()
                     class:skill=s.is_skill
                     aria-selected=move || (selected.get() == i).to_string()
                     on:mousedown=move |ev| { ev.prevent_default(); choose(i); }>
                     <span class="slash-label">{s.label}</span>
-                    <span class="muted slash-help">{s.help}</span>
+                    <span class="muted slash-help">{help}</span>
                 </li>
-            }).collect_view()}
+            }}).collect_view()}
         </ul>
     }
 }

@@ -9,7 +9,7 @@ use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::i18n::t;
 use crate::state::i18n::Said;
 use crate::state::workspace::ConvWorkspace;
-use canvas_core::conversations::chat::attachments::human_size;
+use canvas_core::conversations::chat::attachments::human_size_text;
 use canvas_core::error::ApiError;
 use canvas_core::transport::routing::ConversationRef;
 use canvas_core::workspace::tree::FileTree;
@@ -202,7 +202,7 @@ fn tree_rows(
                             }>
                             <Icon icon=icon />{e.name.clone()}
                         </button>
-                        {e.size.map(|s| view! { <span class="ws-size">{human_size(s)}</span> })}
+                        {e.size.map(|s| view! { <span class="ws-size">{crate::state::i18n::say(&human_size_text(s))}</span> })}
                     </li>
                 }
             })

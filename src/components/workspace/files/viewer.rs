@@ -6,7 +6,7 @@ use crate::state::backends::use_backends;
 use crate::state::i18n::t;
 use crate::state::i18n::Said;
 use canvas_core::client::WorkspaceFile;
-use canvas_core::conversations::chat::attachments::human_size;
+use canvas_core::conversations::chat::attachments::human_size_text;
 use canvas_core::error::ApiError;
 use canvas_core::workspace::highlight::{highlight, Language};
 use canvas_core::workspace::paths::{file_name, image_mime, join};
@@ -82,7 +82,7 @@ pub(super) fn FileViewer(
                     match content.await {
                         Ok(Viewed::TooLarge(n)) => view! {
                             <p class="ws-note" data-testid="viewer-too-large">
-                                {t!("workspace.viewer.too_large", size = human_size(n))}
+                                {t!("workspace.viewer.too_large", size = crate::state::i18n::say(&human_size_text(n)))}
                             </p>
                             <DownloadButton conv=conv_d abs=abs_d name=name_d />
                         }.into_any(),

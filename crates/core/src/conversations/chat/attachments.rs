@@ -12,6 +12,8 @@
 //! | the message tells the agent where the uploaded files are | [`message_text`] |
 //! | only `data:image/{png,jpeg,gif,webp};base64,…` and `https://…` URLs are shown | [`safe_image_url`] |
 
+use crate::i18n::text::text;
+use crate::i18n::Text;
 use std::fmt;
 
 use base64::engine::general_purpose::STANDARD;
@@ -70,33 +72,35 @@ pub enum AttachmentError {
 
 impl fmt::Display for AttachmentError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text().english())
+    }
+}
+
+impl AttachmentError {
+    /// The message for the user.
+    pub fn text(&self) -> Text {
         match self {
             AttachmentError::BadName { name, reason } if name.is_empty() => {
-                write!(f, "A file without a name cannot be attached ({reason}).")
+                text!("chat_core.attach.unnamed").with_text("reason", reason.text())
             }
-            AttachmentError::BadName { name, reason } => write!(
-                f,
-                "“{name}” cannot be attached: {reason}. Rename it and try again."
-            ),
-            AttachmentError::ImageTooLarge { name, size } => write!(
-                f,
-                "{name} is {}; images can be at most {}. Attach it as a file instead or make it \
-                 smaller.",
-                human_size(*size),
-                human_size(MAX_IMAGE_BYTES)
-            ),
-            AttachmentError::FileTooLarge { name, size, limit } => write!(
-                f,
-                "{name} is {}; files can be at most {} on this backend. Make it smaller or split \
-                 it.",
-                human_size(*size),
-                human_size(*limit)
-            ),
-            AttachmentError::TooManyImages { count } => write!(
-                f,
-                "A message can carry at most {MAX_IMAGES_PER_MESSAGE} images (this one has \
-                 {count}). Remove some or send them in several messages."
-            ),
+            AttachmentError::BadName { name, reason } => text!("chat_core.attach.bad_name")
+                .with("name", name.clone())
+                .with_text("reason", reason.text()),
+            AttachmentError::ImageTooLarge { name, size } => {
+                text!("chat_core.attach.image_too_large")
+                    .with("name", name.clone())
+                    .with_text("size", human_size_text(*size))
+                    .with_text("max", human_size_text(MAX_IMAGE_BYTES))
+            }
+            AttachmentError::FileTooLarge { name, size, limit } => {
+                text!("chat_core.attach.file_too_large")
+                    .with("name", name.clone())
+                    .with_text("size", human_size_text(*size))
+                    .with_text("max", human_size_text(*limit))
+            }
+            AttachmentError::TooManyImages { count } => text!("chat_core.attach.too_many_images")
+                .with("max", MAX_IMAGES_PER_MESSAGE.to_string())
+                .with("images", count.to_string()),
         }
     }
 }
@@ -233,15 +237,24 @@ pub fn safe_image_url(url: &str) -> Option<&str> {
 /// A size for people: `512 B`, `1.5 KB`, `7.2 MB`, `2 GB` (binary units, one decimal, a `.0`
 /// dropped).
 pub fn human_size(bytes: u64) -> String {
-    const UNITS: [(u64, &str); 3] = [(1 << 30, "GB"), (1 << 20, "MB"), (1 << 10, "KB")];
-    for (unit, label) in UNITS {
+    human_size_text(bytes).english()
+}
+
+/// [`human_size`] in the page's language (the number as it is, the unit said there).
+pub fn human_size_text(bytes: u64) -> Text {
+    let units = [
+        (1u64 << 30, text!("chat_core.size.gb")),
+        (1 << 20, text!("chat_core.size.mb")),
+        (1 << 10, text!("chat_core.size.kb")),
+    ];
+    for (unit, words) in units {
         if bytes >= unit {
-            let text = format!("{:.1}", bytes as f64 / unit as f64);
-            let text = text.strip_suffix(".0").unwrap_or(&text);
-            return format!("{text} {label}");
+            let number = format!("{:.1}", bytes as f64 / unit as f64);
+            let number = number.strip_suffix(".0").unwrap_or(&number);
+            return words.with("size", number);
         }
     }
-    format!("{bytes} B")
+    text!("chat_core.size.b").with("size", bytes.to_string())
 }
 
 /// Whether an image ([`safe_image_url`]) lives on another server (`https://`). The console

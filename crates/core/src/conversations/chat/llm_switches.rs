@@ -9,6 +9,8 @@
 //! parse is an error and is never overwritten by a guess (the switch still happens, only its
 //! marker is not kept).
 
+use crate::i18n::text::text;
+use crate::i18n::Text;
 use serde::{Deserialize, Serialize};
 
 use crate::storage::Storage;
@@ -29,11 +31,18 @@ pub struct LlmSwitch {
 }
 
 impl LlmSwitch {
-    /// What the marker says.
+    /// What the marker says, in English.
     pub fn label(&self) -> String {
+        self.label_text().english()
+    }
+
+    /// What the marker says.
+    pub fn label_text(&self) -> Text {
         match &self.model {
-            Some(m) if !m.is_empty() => format!("Switched to {m} (profile “{}”)", self.profile),
-            _ => format!("Switched to profile “{}”", self.profile),
+            Some(m) if !m.is_empty() => text!("chat_core.switch.model")
+                .with("model", m.clone())
+                .with("profile", self.profile.clone()),
+            _ => text!("chat_core.switch.profile").with("profile", self.profile.clone()),
         }
     }
 }

@@ -7,6 +7,9 @@
 //! rest, trimmed (they may span lines: `/ask` takes a whole question). Anything else, unknown
 //! `/commands` and skill triggers included, is sent to the agent as text, unchanged.
 
+use crate::i18n::english::{message, MessageRef};
+use crate::i18n::text::text;
+use crate::i18n::Text;
 use crate::navigation::fuzzy;
 
 /// A built-in slash command.
@@ -61,15 +64,43 @@ impl Builtin {
         }
     }
 
-    /// What it does, in one line.
+    /// What it does, in one line, in English.
     pub fn help(self) -> &'static str {
+        crate::conversations::static_english(self.help_message())
+    }
+
+    /// What it does, in one line.
+    pub fn help_text(self) -> Text {
+        Text::new(self.help_message())
+    }
+
+    fn help_message(self) -> MessageRef {
+        const NEW: MessageRef = message("chat_core.slash.help.new");
+        const MODEL: MessageRef = message("chat_core.slash.help.model");
+        const CONDENSE: MessageRef = message("chat_core.slash.help.condense");
+        const FORK: MessageRef = message("chat_core.slash.help.fork");
+        const EXPORT: MessageRef = message("chat_core.slash.help.export");
+        const ASK: MessageRef = message("chat_core.slash.help.ask");
         match self {
-            Builtin::New => "Start a new conversation",
-            Builtin::Model => "Switch the model or LLM profile",
-            Builtin::Condense => "Condense the conversation's history",
-            Builtin::Fork => "Fork this conversation",
-            Builtin::Export => "Export the transcript as Markdown (md) or JSON",
-            Builtin::Ask => "Ask the agent a question without interrupting it",
+            Builtin::New => NEW,
+            Builtin::Model => MODEL,
+            Builtin::Condense => CONDENSE,
+            Builtin::Fork => FORK,
+            Builtin::Export => EXPORT,
+            Builtin::Ask => ASK,
+        }
+    }
+
+    /// What is wrong when it is used wrongly ([`Parsed::Invalid`]): `/ask needs a question:
+    /// /ask <question>`.
+    pub fn invalid_text(self) -> Text {
+        match self {
+            Builtin::New | Builtin::Condense | Builtin::Fork => {
+                text!("chat_core.slash.no_arguments").with("command", self.name())
+            }
+            Builtin::Model => text!("chat_core.slash.model_needs_name").with("usage", self.usage()),
+            Builtin::Ask => text!("chat_core.slash.ask_needs_question").with("usage", self.usage()),
+            Builtin::Export => text!("chat_core.slash.export_format"),
         }
     }
 
@@ -145,21 +176,18 @@ pub fn parse(input: &str) -> Parsed {
     let Some(command) = Builtin::from_name(name) else {
         return text();
     };
-    let invalid = |message: String| Parsed::Invalid { command, message };
+    let invalid = || Parsed::Invalid {
+        command,
+        message: command.invalid_text().english(),
+    };
     match command {
-        Builtin::New | Builtin::Condense | Builtin::Fork if !arg.is_empty() => {
-            invalid(format!("/{} takes no arguments", command.name()))
-        }
+        Builtin::New | Builtin::Condense | Builtin::Fork if !arg.is_empty() => invalid(),
         Builtin::New => Parsed::New,
         Builtin::Condense => Parsed::Condense,
         Builtin::Fork => Parsed::Fork,
-        Builtin::Model if arg.is_empty() => {
-            invalid(format!("/model needs a name: {}", command.usage()))
-        }
+        Builtin::Model if arg.is_empty() => invalid(),
         Builtin::Model => Parsed::Model(arg.to_owned()),
-        Builtin::Ask if arg.is_empty() => {
-            invalid(format!("/ask needs a question: {}", command.usage()))
-        }
+        Builtin::Ask if arg.is_empty() => invalid(),
         Builtin::Ask => Parsed::Ask(arg.to_owned()),
         Builtin::Export => {
             if arg.is_empty()
@@ -170,7 +198,7 @@ pub fn parse(input: &str) -> Parsed {
             } else if arg.eq_ignore_ascii_case("json") {
                 Parsed::Export(ExportFormat::Json)
             } else {
-                invalid("/export takes md or json".into())
+                invalid()
             }
         }
     }
@@ -194,7 +222,18 @@ pub struct Suggestion {
 pub const MAX_SUGGESTIONS: usize = 12;
 
 /// The help line of a skill's entry.
-const SKILL_HELP: &str = "Skill";
+const SKILL_HELP: MessageRef = message("chat_core.slash.skill");
+
+impl Suggestion {
+    /// Its help line ([`Suggestion::help`] in the page's language).
+    pub fn help_text(&self) -> Text {
+        let name = self.label.strip_prefix('/').unwrap_or(&self.label);
+        match Builtin::from_name(name).filter(|_| !self.is_skill) {
+            Some(b) => b.help_text(),
+            None => Text::new(SKILL_HELP),
+        }
+    }
+}
 
 /// The `/` menu for what is typed: `None` unless `input` is a single token starting with `/`
 /// (nothing before the `/`, no whitespace yet); else the entries whose name (without the `/`)
@@ -240,7 +279,7 @@ pub fn menu(input: &str, skill_triggers: &[String]) -> Option<Vec<Suggestion>> {
         let entry = Suggestion {
             insert: format!("{label} "),
             label,
-            help: SKILL_HELP.to_owned(),
+            help: crate::conversations::static_english(SKILL_HELP).to_owned(),
             is_skill: true,
         };
         entries.push((name.to_owned(), entry));
@@ -508,5 +547,13 @@ mod tests {
         let m = menu("/sk", &many).unwrap();
         assert_eq!(m.len(), MAX_SUGGESTIONS);
         assert!(m.iter().all(|s| s.is_skill));
+    }
+
+    #[test]
+    fn every_entry_has_its_help_as_a_message() {
+        let skills = vec!["deploy".to_string()];
+        for entry in menu("/", &skills).unwrap() {
+            assert_eq!(entry.help_text().english(), entry.help, "{}", entry.label);
+        }
     }
 }

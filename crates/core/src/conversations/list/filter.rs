@@ -21,6 +21,8 @@
 use crate::agent_server::dto::ExecutionStatus;
 use crate::client::unified::ConversationSummary;
 use crate::cloud::dto::SandboxStatus;
+use crate::i18n::english::{message, MessageRef};
+use crate::i18n::Text;
 
 /// The title text query parameter.
 pub const QUERY_PARAM: &str = "q";
@@ -67,14 +69,28 @@ impl StatusGroup {
         }
     }
 
-    /// What the filter button says.
+    /// What the filter button says, in English.
     pub fn label(self) -> &'static str {
+        crate::conversations::static_english(self.message())
+    }
+
+    /// What the filter button says.
+    pub fn label_text(self) -> Text {
+        Text::new(self.message())
+    }
+
+    fn message(self) -> MessageRef {
+        const RUNNING: MessageRef = message("conversation_core.group.running");
+        const WAITING: MessageRef = message("conversation_core.group.waiting");
+        const IDLE: MessageRef = message("conversation_core.group.idle");
+        const FINISHED: MessageRef = message("conversation_core.group.finished");
+        const ERROR: MessageRef = message("conversation_core.group.error");
         match self {
-            StatusGroup::Running => "Running",
-            StatusGroup::Waiting => "Waiting for you",
-            StatusGroup::Idle => "Idle",
-            StatusGroup::Finished => "Finished",
-            StatusGroup::Error => "Error",
+            StatusGroup::Running => RUNNING,
+            StatusGroup::Waiting => WAITING,
+            StatusGroup::Idle => IDLE,
+            StatusGroup::Finished => FINISHED,
+            StatusGroup::Error => ERROR,
         }
     }
 

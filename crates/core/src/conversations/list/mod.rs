@@ -14,6 +14,8 @@ pub mod paging;
 pub mod sidebar;
 
 use crate::client::unified::ConversationSummary;
+use crate::i18n::text::text;
+use crate::i18n::Text;
 
 /// Conversations per page when the URL sets none.
 pub const DEFAULT_PAGE_SIZE: u32 = 20;
@@ -83,6 +85,43 @@ fn badge(kind: &'static str, label: &str) -> Badge {
     }
 }
 
+impl Badge {
+    /// What the badge says, in the page's language (an unknown status as the server sent it).
+    pub fn label_text(&self) -> Text {
+        let known = match (self.kind, self.label.as_str()) {
+            ("execution", "idle") => Some(text!("conversation_core.badge.idle")),
+            ("execution", "running") => Some(text!("conversation_core.badge.running")),
+            ("execution", "paused") => Some(text!("conversation_core.badge.paused")),
+            ("execution", "waiting_for_confirmation") => {
+                Some(text!("conversation_core.badge.waiting_for_confirmation"))
+            }
+            ("execution", "finished") => Some(text!("conversation_core.badge.finished")),
+            ("execution", "error") => Some(text!("conversation_core.badge.error")),
+            ("execution", "stuck") => Some(text!("conversation_core.badge.stuck")),
+            ("execution", "deleting") => Some(text!("conversation_core.badge.deleting")),
+            ("sandbox", "STARTING") => Some(text!("conversation_core.badge.sandbox_starting")),
+            ("sandbox", "RUNNING") => Some(text!("conversation_core.badge.sandbox_running")),
+            ("sandbox", "PAUSED") => Some(text!("conversation_core.badge.sandbox_paused")),
+            ("sandbox", "ERROR") => Some(text!("conversation_core.badge.sandbox_error")),
+            ("sandbox", "MISSING") => Some(text!("conversation_core.badge.sandbox_missing")),
+            _ => None,
+        };
+        known.unwrap_or_else(|| {
+            text!("conversation_core.badge.as_sent").with("status", &*self.label)
+        })
+    }
+
+    /// The badge's accessible name: `"execution status: running"`.
+    pub fn aria_text(&self) -> Text {
+        let words = if self.kind == "sandbox" {
+            text!("conversation_core.badge.sandbox_status")
+        } else {
+            text!("conversation_core.badge.execution_status")
+        };
+        words.with_text("status", self.label_text())
+    }
+}
+
 /// The badges of a row: the sandbox status first (cloud), then the agent's execution status;
 /// empty statuses give no badge.
 pub fn status_badges(c: &ConversationSummary) -> Vec<Badge> {
@@ -100,6 +139,12 @@ pub fn status_badges(c: &ConversationSummary) -> Vec<Badge> {
     out
 }
 
+/// A cloud sandbox's status in words (as its badge says it; an unknown one as the server sent
+/// it).
+pub fn sandbox_status_text(status: &crate::cloud::dto::SandboxStatus) -> Text {
+    badge("sandbox", status.as_str()).label_text()
+}
+
 /// Why a rename was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RenameError {
@@ -110,12 +155,17 @@ pub enum RenameError {
 }
 
 impl RenameError {
-    /// What the user reads.
+    /// What the user reads, in English.
     pub fn message(&self) -> String {
+        self.text().english()
+    }
+
+    /// What the user reads.
+    pub fn text(&self) -> Text {
         match self {
-            RenameError::Empty => "The title cannot be empty.".to_string(),
+            RenameError::Empty => text!("conversation_core.rename.empty"),
             RenameError::TooLong => {
-                format!("The title is longer than {MAX_TITLE_CHARS} characters.")
+                text!("conversation_core.rename.too_long").with("max", MAX_TITLE_CHARS.to_string())
             }
         }
     }
@@ -238,6 +288,32 @@ mod tests {
         assert_eq!(
             rename_title(&"é".repeat(MAX_TITLE_CHARS), None),
             Ok(Some("é".repeat(MAX_TITLE_CHARS)))
+        );
+    }
+
+    #[test]
+    fn badges_say_their_status_and_kind_as_messages() {
+        let mut c = conv("a");
+        c.execution_status = Some(ExecutionStatus::WaitingForConfirmation);
+        c.sandbox_status = Some(SandboxStatus::Paused);
+        let b = status_badges(&c);
+        assert_eq!(b[0].label_text().english(), "PAUSED");
+        assert_eq!(b[0].aria_text().english(), "sandbox status: PAUSED");
+        assert_eq!(b[1].label_text().english(), "waiting_for_confirmation");
+        assert_eq!(
+            b[1].aria_text().english(),
+            "execution status: waiting_for_confirmation"
+        );
+        assert_eq!(
+            sandbox_status_text(&SandboxStatus::Missing).english(),
+            "MISSING"
+        );
+        // Unknown values pass through as sent.
+        c.sandbox_status = Some(SandboxStatus::Unknown("HIBERNATING".into()));
+        assert_eq!(status_badges(&c)[0].label_text().english(), "HIBERNATING");
+        assert_eq!(
+            RenameError::TooLong.text().english(),
+            RenameError::TooLong.message()
         );
     }
 }

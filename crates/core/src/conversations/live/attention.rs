@@ -3,15 +3,17 @@
 //! and when to ask the server again for a title it generates in the background.
 
 use crate::conversations::live::events::ExecutionStatus;
+use crate::i18n::text::text;
+use crate::i18n::Text;
 
 /// The app's name, the tab title outside conversations.
 pub const APP_TITLE: &str = "Agent Canvas";
 
-/// A short marker for the tab title, `None` for statuses that need no attention.
-pub fn status_marker(status: &ExecutionStatus) -> Option<&'static str> {
+/// The symbol marking the tab title, `None` for statuses that need no attention and for the one
+/// said in words ([`ExecutionStatus::WaitingForConfirmation`]: "● Needs you").
+fn status_symbol(status: &ExecutionStatus) -> Option<&'static str> {
     match status {
         ExecutionStatus::Running => Some("▶"),
-        ExecutionStatus::WaitingForConfirmation => Some("● Needs you"),
         ExecutionStatus::Finished => Some("✓"),
         ExecutionStatus::Error | ExecutionStatus::Stuck => Some("⚠"),
         ExecutionStatus::Paused => Some("⏸"),
@@ -19,18 +21,33 @@ pub fn status_marker(status: &ExecutionStatus) -> Option<&'static str> {
     }
 }
 
-/// The tab title of a conversation page: `"<marker> <title> · Agent Canvas"`.
+/// The tab title of a conversation page: `"<marker> <title> · Agent Canvas"`, in English.
 pub fn tab_title(title: &str, status: &ExecutionStatus) -> String {
+    tab_title_text(title, status).english()
+}
+
+/// The tab title of a conversation page: `"<marker> <title> · Agent Canvas"` (the app's name
+/// as it is in every language).
+pub fn tab_title_text(title: &str, status: &ExecutionStatus) -> Text {
     let title = title.trim();
-    let title = if title.is_empty() {
-        "Conversation"
-    } else {
-        title
+    let with_title = |t: Text| {
+        if title.is_empty() {
+            t.with_text("title", text!("conversation_core.tab.untitled"))
+        } else {
+            t.with("title", title)
+        }
     };
-    match status_marker(status) {
-        Some(m) => format!("{m} {title} · {APP_TITLE}"),
-        None => format!("{title} · {APP_TITLE}"),
-    }
+    let marked = text!("conversation_core.tab.marked");
+    let words = match status {
+        ExecutionStatus::WaitingForConfirmation => {
+            marked.with_text("marker", text!("conversation_core.tab.needs_you"))
+        }
+        _ => match status_symbol(status) {
+            Some(m) => marked.with("marker", m),
+            None => text!("conversation_core.tab.title"),
+        },
+    };
+    with_title(words).with("app", APP_TITLE)
 }
 
 /// Whether the tab's icon should carry the "needs you" dot.
@@ -49,18 +66,25 @@ pub fn ask_for_title(title: Option<&str>, before: &ExecutionStatus, now: &Execut
     title.is_none_or(|t| t.trim().is_empty()) && before != now
 }
 
-/// The notification a change from `before` to `now` deserves (its body text), if any: the agent
-/// finished, failed, or waits for a confirmation. Repeating the same status never notifies
-/// again, and neither does the first status a page learns (from `Unknown`: that is history,
-/// not news).
+/// The notification a change from `before` to `now` deserves (its body text, in English), if
+/// any: the agent finished, failed, or waits for a confirmation. Repeating the same status never
+/// notifies again, and neither does the first status a page learns (from `Unknown`: that is
+/// history, not news).
 pub fn notification(before: &ExecutionStatus, now: &ExecutionStatus) -> Option<&'static str> {
+    notification_text(before, now).map(|t| crate::conversations::static_english(t.message))
+}
+
+/// The notification a change from `before` to `now` deserves (see [`notification`]).
+pub fn notification_text(before: &ExecutionStatus, now: &ExecutionStatus) -> Option<Text> {
     if before == now || matches!(before, ExecutionStatus::Unknown(_)) {
         return None;
     }
     match now {
-        ExecutionStatus::Finished => Some("The agent finished."),
-        ExecutionStatus::WaitingForConfirmation => Some("The agent waits for your confirmation."),
-        ExecutionStatus::Error | ExecutionStatus::Stuck => Some("The agent stopped with an error."),
+        ExecutionStatus::Finished => Some(text!("conversation_core.notify.finished")),
+        ExecutionStatus::WaitingForConfirmation => Some(text!("conversation_core.notify.waiting")),
+        ExecutionStatus::Error | ExecutionStatus::Stuck => {
+            Some(text!("conversation_core.notify.error"))
+        }
         _ => None,
     }
 }

@@ -19,6 +19,8 @@ use crate::backends::selection::ActiveBackend;
 use crate::client::unified::EventQuery;
 use crate::conversations::live::events::ExecutionStatus;
 use crate::error::ApiError;
+use crate::i18n::english::{message, MessageRef};
+use crate::i18n::Text;
 use crate::transport::routing::{ConversationRef, RoutingContext};
 
 /// Events per history page (newest first).
@@ -52,18 +54,36 @@ pub fn has_older(page_len: usize, next_page_id: Option<&str>) -> bool {
     next_page_id.is_some_and(|p| !p.is_empty()) || page_len >= HISTORY_PAGE as usize
 }
 
-/// The status bar's text for an execution status.
+/// The status bar's text for an execution status, in English.
 pub fn status_label(status: &ExecutionStatus) -> &'static str {
+    crate::conversations::static_english(status_message(status))
+}
+
+/// The status bar's text for an execution status.
+pub fn status_text(status: &ExecutionStatus) -> Text {
+    Text::new(status_message(status))
+}
+
+fn status_message(status: &ExecutionStatus) -> MessageRef {
+    const IDLE: MessageRef = message("conversation_core.status.idle");
+    const RUNNING: MessageRef = message("conversation_core.status.running");
+    const PAUSED: MessageRef = message("conversation_core.status.paused");
+    const WAITING: MessageRef = message("conversation_core.status.waiting_for_confirmation");
+    const FINISHED: MessageRef = message("conversation_core.status.finished");
+    const ERROR: MessageRef = message("conversation_core.status.error");
+    const STUCK: MessageRef = message("conversation_core.status.stuck");
+    const DELETING: MessageRef = message("conversation_core.status.deleting");
+    const CONNECTING: MessageRef = message("conversation_core.status.connecting");
     match status {
-        ExecutionStatus::Idle => "Idle",
-        ExecutionStatus::Running => "Running",
-        ExecutionStatus::Paused => "Paused",
-        ExecutionStatus::WaitingForConfirmation => "Waiting for confirmation",
-        ExecutionStatus::Finished => "Finished",
-        ExecutionStatus::Error => "Error",
-        ExecutionStatus::Stuck => "Stuck",
-        ExecutionStatus::Deleting => "Deleting",
-        ExecutionStatus::Unknown(_) => "Connecting…",
+        ExecutionStatus::Idle => IDLE,
+        ExecutionStatus::Running => RUNNING,
+        ExecutionStatus::Paused => PAUSED,
+        ExecutionStatus::WaitingForConfirmation => WAITING,
+        ExecutionStatus::Finished => FINISHED,
+        ExecutionStatus::Error => ERROR,
+        ExecutionStatus::Stuck => STUCK,
+        ExecutionStatus::Deleting => DELETING,
+        ExecutionStatus::Unknown(_) => CONNECTING,
     }
 }
 

@@ -4,6 +4,8 @@
 //! them as `ConversationStateUpdateEvent`s (`key: "stats"`, and inside `key: "full_state"` when
 //! a socket connects), so totals follow a run live.
 
+use crate::i18n::text::text;
+use crate::i18n::Text;
 use serde_json::Value;
 
 /// One LLM's accumulated usage.
@@ -137,19 +139,26 @@ impl Usage {
         t
     }
 
-    /// For the header: `"45 tokens (30 in · 15 out) · $0.0012"`; `None` before anything was used.
+    /// For the header: `"45 tokens (30 in · 15 out) · $0.0012"`, in English; `None` before
+    /// anything was used.
     pub fn words(&self) -> Option<String> {
+        self.words_text().map(|t| t.english())
+    }
+
+    /// For the header: `"45 tokens (30 in · 15 out) · $0.0012"` (the numbers as they are);
+    /// `None` before anything was used.
+    pub fn words_text(&self) -> Option<Text> {
         let t = self.total();
         if t.is_empty() {
             return None;
         }
-        Some(format!(
-            "{} tokens ({} in · {} out) · {}",
-            tokens(t.prompt_tokens + t.completion_tokens),
-            tokens(t.prompt_tokens),
-            tokens(t.completion_tokens),
-            dollars(t.cost)
-        ))
+        Some(
+            text!("chat_core.usage")
+                .with("total", tokens(t.prompt_tokens + t.completion_tokens))
+                .with("input", tokens(t.prompt_tokens))
+                .with("output", tokens(t.completion_tokens))
+                .with("cost", dollars(t.cost)),
+        )
     }
 }
 
