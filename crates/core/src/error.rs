@@ -415,7 +415,7 @@ impl ActionError {
         match self {
             ActionError::Api(e) => e.user_text(),
             ActionError::Storage(e) => text!("error.storage").with("detail", e.to_string()),
-            ActionError::Refused(text) => text!("error.refused").with("text", text.clone()),
+            ActionError::Refused(text) => Text::as_is(text.clone()),
             ActionError::NotStarted(e) => {
                 text!("error.not_started").with_text("error", e.user_text())
             }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use crate::automation::cron::{self, verbatim};
+use crate::automation::cron;
 use crate::error::ApiError;
 use crate::i18n::english::{message, MessageRef};
 use crate::i18n::text::text;
@@ -117,7 +117,7 @@ impl AutomationState {
         match self {
             AutomationState::Active => text!("automation.state.active"),
             AutomationState::Inactive => text!("automation.state.paused"),
-            AutomationState::Other(s) => verbatim(s),
+            AutomationState::Other(s) => Text::as_is(s),
         }
     }
 }
@@ -297,7 +297,7 @@ impl RunStatus {
             RunStatus::Failed => text!("automation.run_status.failed"),
             RunStatus::Cancelled => text!("automation.run_status.cancelled"),
             RunStatus::Skipped => text!("automation.run_status.skipped"),
-            RunStatus::Other(s) => verbatim(s),
+            RunStatus::Other(s) => Text::as_is(s),
         }
     }
 
@@ -413,7 +413,7 @@ impl RunPage {
             .iter()
             .map(|(status, n)| {
                 let word = match RunStatus::parse(status) {
-                    RunStatus::Other(s) => verbatim(&s.to_lowercase()),
+                    RunStatus::Other(s) => Text::as_is(s.to_lowercase()),
                     known => known.label_text(),
                 };
                 text!("automation.run_status.counted")

@@ -415,17 +415,14 @@ pub fn backend_health_text(
                 text!("backend.health.connected_version").with("version", v.as_str()),
             ),
             Live::Connected(None) => (Health::Connected, text!("backend.health.connected")),
-            Live::Failed(message) => (
-                Health::Failing,
-                text!("backend.as_is").with("text", message.as_str()),
-            ),
+            Live::Failed(message) => (Health::Failing, Text::as_is(message.as_str())),
         };
     }
     if let Some(e) = entry.filter(|e| e.consecutive_failures > 0) {
         return (
             Health::Failing,
             match &e.last_error {
-                Some(err) => text!("backend.as_is").with("text", err.as_str()),
+                Some(err) => Text::as_is(err.as_str()),
                 None => text!("backend.health.failing"),
             },
         );

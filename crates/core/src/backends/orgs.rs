@@ -95,9 +95,9 @@ pub fn entry_label_text(backend_name: &str, org: &Organization, user_id: Option<
     let org_part = if is_personal(org, user_id) {
         text!("backend.personal_workspace")
     } else if org.name.trim().is_empty() {
-        text!("backend.as_is").with("text", org.id.as_str())
+        Text::as_is(org.id.as_str())
     } else {
-        text!("backend.as_is").with("text", org.name.trim())
+        Text::as_is(org.name.trim())
     };
     let name = backend_name.trim();
     if name.is_empty() {

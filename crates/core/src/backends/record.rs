@@ -96,7 +96,7 @@ impl BackendKind {
             BackendKind::Cloud => text!("backend.kind.cloud"),
             BackendKind::Omnigent => text!("backend.kind.omnigent"),
             #[cfg(test)]
-            BackendKind::Fake => text!("backend.as_is").with("text", "Fake"),
+            BackendKind::Fake => Text::as_is("Fake"),
         }
     }
 

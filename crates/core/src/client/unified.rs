@@ -74,7 +74,7 @@ impl Placement {
 }
 
 /// What a conversation without a title is called.
-pub const UNTITLED: &str = crate::conversations::static_english(UNTITLED_MESSAGE);
+pub const UNTITLED: &str = UNTITLED_MESSAGE.english_static();
 /// [`UNTITLED`] as a message of the catalogue.
 pub const UNTITLED_MESSAGE: crate::i18n::english::MessageRef =
     crate::i18n::english::message("conversation_core.untitled");
@@ -92,7 +92,7 @@ impl ConversationSummary {
     /// page's language.
     pub fn title_text(&self) -> crate::i18n::Text {
         match self.title.as_deref().filter(|t| !t.trim().is_empty()) {
-            Some(t) => crate::i18n::Text::new(crate::conversations::AS_SENT).with("status", t),
+            Some(t) => crate::i18n::Text::as_is(t),
             None => crate::i18n::Text::new(UNTITLED_MESSAGE),
         }
     }

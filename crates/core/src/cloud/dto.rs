@@ -199,9 +199,7 @@ impl StartTaskStatus {
             StartTaskStatus::Unknown(raw) if raw.is_empty() => {
                 text!("conversation_core.start.starting")
             }
-            StartTaskStatus::Unknown(raw) => {
-                text!("conversation_core.start.as_sent").with("status", raw.clone())
-            }
+            StartTaskStatus::Unknown(raw) => Text::as_is(raw.clone()),
         }
     }
 }

@@ -12,16 +12,3 @@ pub mod chat;
 pub mod list;
 pub mod live;
 pub mod start;
-
-/// The English of a message without parameters, as a `&'static str` (for the English functions
-/// whose callers need one: core's tests, stable keys such as `data-tier`).
-pub(crate) const fn static_english(m: crate::i18n::english::MessageRef) -> &'static str {
-    match m.english {
-        crate::i18n::english::English::Text(t) => t,
-        crate::i18n::english::English::Plural(_) => "",
-    }
-}
-
-/// `{status}`: words the server sent, shown as they are where a message is expected.
-pub(crate) const AS_SENT: crate::i18n::english::MessageRef =
-    crate::i18n::english::message("conversation_core.badge.as_sent");

@@ -29,6 +29,15 @@ pub struct MessageRef {
 }
 
 impl MessageRef {
+    /// Its English as written, for a message without parameters or forms (a plural message
+    /// gives ""): where a caller needs a `&'static str`.
+    pub const fn english_static(self) -> &'static str {
+        match self.english {
+            English::Text(t) => t,
+            English::Plural(_) => "",
+        }
+    }
+
     /// Its English with `args` (for `count` things when given: its plural form, `{count}`
     /// filled in).
     pub fn english(self, count: Option<u64>, args: &[(&str, &str)]) -> String {

@@ -46,6 +46,12 @@ impl Text {
         }
     }
 
+    /// Words shown as they are (a server's status word, a name): one message for every such
+    /// place, `text.as_is` ("{text}").
+    pub fn as_is(words: impl Into<String>) -> Text {
+        text!("text.as_is").with("text", words)
+    }
+
     /// With parameter `name` as plain text.
     pub fn with(mut self, name: &'static str, value: impl Into<String>) -> Text {
         self.args.push((name, Arg::Plain(value.into())));

@@ -65,7 +65,7 @@ impl Tier {
 
     /// The word shown in the UI, in English (also the stable `data-tier` value).
     pub fn label(self) -> &'static str {
-        crate::conversations::static_english(self.messages().0)
+        self.messages().0.english_static()
     }
 
     /// The word shown in the UI.
@@ -248,7 +248,7 @@ impl KindFilter {
 
     /// The word shown in the UI, in English.
     pub fn label(self) -> &'static str {
-        crate::conversations::static_english(self.message())
+        self.message().english_static()
     }
 
     /// The word shown in the UI.

@@ -18,7 +18,7 @@ pub fn badge(status: &GitChangeStatus) -> (&'static str, &'static str) {
 
 /// The word for a change (accessible name of its badge), in English.
 pub fn label(status: &GitChangeStatus) -> &'static str {
-    crate::conversations::static_english(label_message(status))
+    label_message(status).english_static()
 }
 
 /// The word for a change (accessible name of its badge).

@@ -122,7 +122,7 @@ fn month_name(month: u32) -> Text {
 /// "a", "a and b", "a, b and c" (`last` = the "and" or the "or" message).
 fn join_list(mut items: Vec<Text>, last: MessageRef) -> Text {
     let Some(final_item) = items.pop() else {
-        return verbatim("");
+        return Text::as_is("");
     };
     let mut rest = items.into_iter();
     let Some(first) = rest.next() else {
@@ -144,7 +144,7 @@ fn list_and(items: Vec<Text>) -> Text {
 }
 
 fn plain_list(items: impl IntoIterator<Item = String>) -> Text {
-    list_and(items.into_iter().map(|s| verbatim(&s)).collect())
+    list_and(items.into_iter().map(Text::as_is).collect())
 }
 
 fn bits(mask: u64, range: std::ops::RangeInclusive<u32>) -> Vec<u32> {
@@ -181,7 +181,7 @@ fn compact(values: &[u32], label: impl Fn(u32) -> Text) -> Vec<Text> {
 }
 
 fn number(n: u32) -> Text {
-    verbatim(&n.to_string())
+    Text::as_is(n.to_string())
 }
 
 /// `Some(s)` when the values are exactly 0, s, 2s, … for a step s ≥ 2 dividing `modulus`.

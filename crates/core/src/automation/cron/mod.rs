@@ -45,11 +45,6 @@ use crate::i18n::text::text;
 use crate::i18n::Text;
 use crate::time::days_in_month;
 
-/// Words shown as they are (a number, a time, a word the service sent).
-pub(crate) fn verbatim(s: &str) -> Text {
-    text!("automation.verbatim").with("text", s)
-}
-
 /// croniter gives up when no match is found within this many years (`max_years_between_matches`).
 const MAX_YEARS: i64 = 50;
 

@@ -66,7 +66,7 @@ impl Builtin {
 
     /// What it does, in one line, in English.
     pub fn help(self) -> &'static str {
-        crate::conversations::static_english(self.help_message())
+        self.help_message().english_static()
     }
 
     /// What it does, in one line.
@@ -279,7 +279,7 @@ pub fn menu(input: &str, skill_triggers: &[String]) -> Option<Vec<Suggestion>> {
         let entry = Suggestion {
             insert: format!("{label} "),
             label,
-            help: crate::conversations::static_english(SKILL_HELP).to_owned(),
+            help: SKILL_HELP.english_static().to_owned(),
             is_skill: true,
         };
         entries.push((name.to_owned(), entry));

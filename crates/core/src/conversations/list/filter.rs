@@ -71,7 +71,7 @@ impl StatusGroup {
 
     /// What the filter button says, in English.
     pub fn label(self) -> &'static str {
-        crate::conversations::static_english(self.message())
+        self.message().english_static()
     }
 
     /// What the filter button says.

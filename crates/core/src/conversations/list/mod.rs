@@ -106,9 +106,7 @@ impl Badge {
             ("sandbox", "MISSING") => Some(text!("conversation_core.badge.sandbox_missing")),
             _ => None,
         };
-        known.unwrap_or_else(|| {
-            text!("conversation_core.badge.as_sent").with("status", &*self.label)
-        })
+        known.unwrap_or_else(|| Text::as_is(&*self.label))
     }
 
     /// The badge's accessible name: `"execution status: running"`.

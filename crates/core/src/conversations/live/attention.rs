@@ -71,7 +71,7 @@ pub fn ask_for_title(title: Option<&str>, before: &ExecutionStatus, now: &Execut
 /// notifies again, and neither does the first status a page learns (from `Unknown`: that is
 /// history, not news).
 pub fn notification(before: &ExecutionStatus, now: &ExecutionStatus) -> Option<&'static str> {
-    notification_text(before, now).map(|t| crate::conversations::static_english(t.message))
+    notification_text(before, now).map(|t| t.message.english_static())
 }
 
 /// The notification a change from `before` to `now` deserves (see [`notification`]).

@@ -56,7 +56,7 @@ pub fn has_older(page_len: usize, next_page_id: Option<&str>) -> bool {
 
 /// The status bar's text for an execution status, in English.
 pub fn status_label(status: &ExecutionStatus) -> &'static str {
-    crate::conversations::static_english(status_message(status))
+    status_message(status).english_static()
 }
 
 /// The status bar's text for an execution status.
