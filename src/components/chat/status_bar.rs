@@ -5,13 +5,14 @@
 use crate::components::backends::dialog::Dialog;
 use crate::components::chat::tools::{ConversationTools, ToolOp};
 use crate::components::countdown::Countdown;
+use crate::platform::intl;
 use crate::platform::listen::on_window_event;
 use crate::services::conversation_tools::usage as usage_now;
 use crate::state::events::{Control, ConversationStore, Link};
 use crate::state::i18n::t;
 use crate::state::i18n::Said;
 use canvas_core::conversations::live::events::{ExecutionStatus, PendingAction};
-use canvas_core::conversations::live::usage::{dollars, tokens, LlmUsage, Usage};
+use canvas_core::conversations::live::usage::{LlmUsage, Usage};
 use canvas_core::conversations::live::{confirm_key, controls, status_text, ConfirmKey, Controls};
 use canvas_core::error::ActionError;
 use leptos::prelude::*;
@@ -210,11 +211,11 @@ fn UsageDialog(usage: RwSignal<Option<Usage>>, on_close: Callback<()>) -> impl I
             <tr data-testid="usage-row" data-usage-id=u.usage_id.clone() class:total=total>
                 <th scope="row">{if total { t!("chat.usage.total") } else { u.usage_id.clone() }}</th>
                 <td>{u.model}</td>
-                <td class="num">{tokens(u.prompt_tokens)}</td>
-                <td class="num">{tokens(u.completion_tokens)}</td>
-                <td class="num">{tokens(u.cache_read_tokens)}</td>
-                <td class="num">{tokens(u.cache_write_tokens)}</td>
-                <td class="num">{dollars(u.cost)}</td>
+                <td class="num">{intl::number(u.prompt_tokens)}</td>
+                <td class="num">{intl::number(u.completion_tokens)}</td>
+                <td class="num">{intl::number(u.cache_read_tokens)}</td>
+                <td class="num">{intl::number(u.cache_write_tokens)}</td>
+                <td class="num">{intl::dollars(u.cost)}</td>
             </tr>
         }
     };
