@@ -7,10 +7,12 @@ use crate::platform::storage::WebStorage;
 use crate::services::settings;
 use crate::state::backends::BackendsCtx;
 use canvas_core::backends::selection::ActiveBackend;
+use canvas_core::client::SendPlanned;
 use canvas_core::conversations::start::launch_options::{
     launch_options_key, DirChoice, LaunchOptions,
 };
 use canvas_core::error::{ActionError, ApiError};
+use canvas_core::git::probe::RepoProbe;
 use canvas_core::storage::{Storage, StorageError};
 
 const LOCAL: WebStorage = WebStorage::local();
@@ -86,4 +88,16 @@ pub async fn offers(backends: BackendsCtx, active: &ActiveBackend) -> Offers {
         secrets: secrets.map(|l| l.into_iter().map(|s| s.name).collect()),
         dirs,
     }
+}
+
+/// What directory `dir` is before a conversation starts there: in a git repository (its
+/// branches and tags), or why not (issue #34). `Unsupported` where the kind has no runtime to
+/// ask before a conversation exists.
+pub async fn repository_at(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    dir: &str,
+) -> Result<RepoProbe, ApiError> {
+    let c = crate::state::api::client(backends, active);
+    c.api.repository_at(None, dir).send(&c.transport).await
 }

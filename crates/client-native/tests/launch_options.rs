@@ -115,6 +115,7 @@ async fn launcher_options_reach_a_real_agent_server() {
         working_dir: format!("{project_dir}/alpha"),
         profile: Some(pname.clone()),
         secrets: vec!["CANVAS_LAUNCH_TOKEN".into()],
+        ..LaunchOptions::default()
     };
     let mut new = canvas_core::conversations::start::create::new_conversation(
         "hello from the launcher",

@@ -39,6 +39,7 @@ pub mod client;
 pub mod cloud;
 pub mod conversations;
 pub mod error;
+pub mod git;
 pub mod i18n;
 pub mod markdown;
 pub mod navigation;

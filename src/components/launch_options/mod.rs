@@ -15,8 +15,10 @@ use canvas_core::error::ApiError;
 use leptos::prelude::*;
 
 mod fields;
+mod repo;
 
 use fields::{dir_field, profile_field, secrets_field};
+use repo::repo_field;
 
 /// The options for the active backend (rebuilt when it changes).
 #[component]
@@ -76,6 +78,9 @@ fn OptionsBody(active: ActiveBackend, offers: Offers) -> impl IntoView {
     };
 
     // The directory field: typed text (checked as typed), suggestions.
+    let in_repo = RwSignal::new(false);
+    let repo_field =
+        dirs_offered.then(|| repo_field(backends, active.clone(), opts, in_repo, change));
     let dir_field = dir_field(backends, active, &offers, dirs_offered, opts, change);
 
     let profile_field = profiles.map(|names| profile_field(names, opts, change));
@@ -90,7 +95,16 @@ fn OptionsBody(active: ActiveBackend, offers: Offers) -> impl IntoView {
         }
     });
     let summary = move || {
-        let s = opts.with(LaunchOptions::summary);
+        let mut s = opts.with(LaunchOptions::summary);
+        // How it works on the repository, where the directory is in one.
+        if in_repo.get() {
+            if let Some(mode) = opts.with(|o| o.work_mode.summary()) {
+                if !s.is_empty() {
+                    s.push_str(" · ");
+                }
+                s.push_str(&crate::state::i18n::say(&mode));
+            }
+        }
         if s.is_empty() {
             t!("launch.defaults")
         } else {
@@ -102,6 +116,7 @@ fn OptionsBody(active: ActiveBackend, offers: Offers) -> impl IntoView {
             <summary>{t!("launch.options")}" " <span class="muted" data-testid="launch-options-summary">{summary}</span></summary>
             {move || error.get().map(|e| view! { <p class="error" role="alert" data-testid="launch-options-error">{e}</p> })}
             {dir_field}
+            {repo_field}
             {profile_field}
             {secrets_field}
             {gone_note}

@@ -35,6 +35,7 @@ use crate::cloud::dto::{KeyCheck, OrgMe, Organizations, Sandbox, StartTask};
 use crate::conversations::live::usage::Usage;
 use crate::conversations::start::launch_options::DirChoice;
 use crate::error::ApiError;
+use crate::git::probe::RepoProbe;
 use crate::omnigent::dto::{AgentPage, AgentScope, Host, Me, NewSession, Session};
 use crate::settings::extensions::{Extension, Installed, MarketEntry};
 use crate::settings::form::SchemaKind;
@@ -188,6 +189,8 @@ dispatch! {
     GitApi fn git_diff(&self, conv: Option<&ConversationRef>, path: &str, git_ref: Option<&str>) -> Planned<GitDiff>;
     /// Recent commits of the repository at `path`, newest first.
     GitApi fn git_commits(&self, conv: Option<&ConversationRef>, path: &str, limit: u32) -> Planned<CommitsPage>;
+    /// What a directory is before a conversation starts there (in a git repository or not).
+    GitApi fn repository_at(&self, conv: Option<&ConversationRef>, dir: &str) -> Planned<RepoProbe>;
     /// Load skills tier by tier.
     SkillsApi fn list_skills(&self, conv: Option<&ConversationRef>, req: &SkillsRequest) -> Planned<SkillsResponse>;
 

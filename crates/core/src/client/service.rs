@@ -24,6 +24,7 @@ use crate::client::unified::{
 };
 use crate::cloud::dto::{KeyCheck, OrgMe, Organizations, Sandbox, StartTask};
 use crate::error::ApiError;
+use crate::git::probe::RepoProbe;
 use crate::omnigent::dto::{AgentPage, AgentScope, Host, Me, NewSession, Session};
 use crate::settings::extensions::{Extension, Installed, MarketEntry};
 use crate::settings::profiles::{ProfileList, Validation};
@@ -273,6 +274,11 @@ pub trait GitApi {
         _limit: u32,
     ) -> Planned<CommitsPage> {
         Err(ApiError::Unsupported("Git"))
+    }
+    /// What directory `dir` is before a conversation starts there: in a git repository (its
+    /// branches and tags), or why not ([`crate::git::probe`]).
+    fn repository_at(&self, _conv: Option<&ConversationRef>, _dir: &str) -> Planned<RepoProbe> {
+        Err(ApiError::Unsupported("Git repositories"))
     }
 }
 

@@ -8,6 +8,7 @@ use serde_json::{json, Map, Value};
 use crate::agent_server::dto::{user_message, ConversationInfo, ExecutionStatus};
 use crate::cloud::dto::{AppConversation, SandboxStatus, StartTask};
 use crate::error::REDACTED;
+use crate::git::worktree::WorkMode;
 use crate::transport::routing::ConversationRef;
 
 /// A conversation as lists and headers show it.
@@ -232,6 +233,9 @@ pub struct NewConversation {
     /// Local: create without the first message (the agent server runs any first message at
     /// once); the caller sends `initial_message` itself once the conversation is set up.
     pub hold: bool,
+    /// Local: how it works on the git repository its directory is in (`None`: as the server
+    /// does by default, in the folder). The server ignores it outside a repository.
+    pub work_mode: Option<WorkMode>,
     /// Anything else, merged into the body.
     pub extra: Map<String, Value>,
 }
@@ -258,6 +262,9 @@ impl NewConversation {
         }
         if let Some(text) = self.initial_message.as_ref().filter(|_| !self.hold) {
             body.insert("initial_message".into(), user_message(text, true));
+        }
+        if let Some(fields) = self.work_mode.as_ref().and_then(WorkMode::request_fields) {
+            body.extend(fields);
         }
         for (k, v) in &self.extra {
             body.insert(k.clone(), v.clone());

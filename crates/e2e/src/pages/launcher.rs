@@ -52,6 +52,11 @@ impl LauncherPage<'_> {
         self.b.wait_text(SUMMARY, text).await;
     }
 
+    /// Waits until the options' summary contains `text`.
+    pub async fn wait_summary_containing(&self, text: &str) {
+        self.b.wait_text_containing(SUMMARY, text).await;
+    }
+
     /// Types `dir` as the working directory.
     pub async fn type_dir(&self, dir: &str) {
         self.b.type_into("[data-testid=launch-dir]", dir).await;

@@ -17,6 +17,7 @@ use serde_json::{json, Map, Value};
 
 use crate::client::unified::NewConversation;
 use crate::error::ApiError;
+use crate::git::worktree::WorkMode;
 use crate::transport::decode::decode_json;
 use crate::transport::encode::encode_segment;
 
@@ -49,6 +50,8 @@ pub struct LaunchOptions {
     pub profile: Option<String>,
     /// Names of the backend's stored secrets to pass on.
     pub secrets: Vec<String>,
+    /// How it works on the git repository the directory is in (issue #34; stored as `repo`).
+    pub work_mode: WorkMode,
 }
 
 impl LaunchOptions {
@@ -71,10 +74,15 @@ impl LaunchOptions {
                 .collect::<Result<_, _>>()?,
             Some(_) => return Err(bad()),
         };
+        let work_mode = match obj.get("repo") {
+            None | Some(Value::Null) => WorkMode::default(),
+            Some(v) => WorkMode::from_storage(v).ok_or_else(bad)?,
+        };
         Ok(LaunchOptions {
             working_dir: text("working_dir")?.unwrap_or_default(),
             profile: text("profile")?.filter(|p| !p.is_empty()),
             secrets,
+            work_mode,
         }
         .normalized())
     }
@@ -91,6 +99,9 @@ impl LaunchOptions {
         }
         if !s.secrets.is_empty() {
             obj.insert("secrets".into(), json!(s.secrets));
+        }
+        if let Some(repo) = s.work_mode.to_storage() {
+            obj.insert("repo".into(), repo);
         }
         Value::Object(obj).to_string()
     }
@@ -141,6 +152,7 @@ impl LaunchOptions {
                 working_dir: self.working_dir.clone(),
                 profile,
                 secrets: kept,
+                work_mode: self.work_mode.clone(),
             },
             gone,
         )
@@ -169,6 +181,7 @@ impl LaunchOptions {
     pub fn apply(&self, new: &mut NewConversation) {
         new.secrets = self.secrets.clone();
         new.hold = self.profile.is_some();
+        new.work_mode = Some(self.work_mode.clone());
     }
 }
 
@@ -295,6 +308,7 @@ mod tests {
             working_dir: " /srv/app ".into(),
             profile: Some("stub".into()),
             secrets: vec!["A".into(), " ".into(), "B".into(), "A".into()],
+            work_mode: WorkMode::InFolder,
         };
         let raw = o.to_storage();
         assert_eq!(
@@ -303,6 +317,7 @@ mod tests {
                 working_dir: "/srv/app".into(),
                 profile: Some("stub".into()),
                 secrets: vec!["A".into(), "B".into()],
+                work_mode: WorkMode::InFolder,
             }
         );
         assert_eq!(LaunchOptions::default().to_storage(), "{}");
@@ -325,6 +340,7 @@ mod tests {
             r#"{"secrets":"A"}"#,
             r#"{"secrets":[1]}"#,
             r#"{"working_dir":3}"#,
+            r#"{"repo":{"mode":"sideways"}}"#,
         ] {
             let e = LaunchOptions::parse(bad).unwrap_err();
             assert!(e.contains("unreadable"), "{bad}: {e}");
@@ -337,6 +353,7 @@ mod tests {
             working_dir: "/w".into(),
             profile: Some("old".into()),
             secrets: vec!["KEPT".into(), "GONE".into()],
+            ..LaunchOptions::default()
         };
         let (now, gone) = o.available(&["new".into()], &["KEPT".into()]);
         assert_eq!(now.profile, None);
@@ -379,14 +396,23 @@ mod tests {
         LaunchOptions::default().apply(&mut new);
         assert_eq!(new.working_dir.as_deref(), Some("/default"));
         assert!(!new.hold);
+        // A new worktree by default (the server ignores it outside a repository).
+        assert_eq!(new.local_body()["worktree"], true);
+        assert_eq!(
+            new.local_body()["worktree_options"]["base"],
+            "default_branch"
+        );
+        assert_eq!(new.cloud_body().get("worktree"), None);
         LaunchOptions {
             working_dir: "/w".into(),
             profile: Some("p".into()),
             secrets: vec!["S".into()],
+            work_mode: WorkMode::InFolder,
         }
         .apply(&mut new);
         assert_eq!(new.secrets, vec!["S".to_string()]);
         assert!(new.hold);
+        assert_eq!(new.local_body().get("worktree"), None, "in the folder");
         new.initial_message = Some("go".into());
         let body = new.local_body();
         assert_eq!(

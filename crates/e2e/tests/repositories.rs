@@ -1,0 +1,226 @@
+//! Working on repositories (issue #34) against the real agent server and real git: the test
+//! makes a bare "origin" and a clone with two branches and a tag. From the launcher, a
+//! conversation starts in a **new worktree** branched from a chosen branch (the server's
+//! `worktree_options`): `git worktree list` in the clone shows it on `<prefix><id>` at that
+//! branch's commit, and the clone's HEAD and status are unchanged. **In the folder** works in
+//! the clone itself; outside a repository the choice is not offered and the launcher says why.
+//! The choice is remembered across a reload.
+//!
+//! The shared agent server: worktrees live under `/tmp/conversation-worktrees/<conversation
+//! id>`, so tests cannot disturb each other; the conversations are deleted at the end.
+
+use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
+use canvas_fixtures::llm_stub::{self, StubHandle, StubScript};
+use reqwest::Method;
+use serde_json::json;
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+/// Runs git in `dir` with no user or system config; its stdout, trimmed.
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args([
+            "-c",
+            "user.name=Test",
+            "-c",
+            "user.email=test@example.invalid",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// `root/origin.git` (bare) and `root/shop`, a clone on `main` with `feature/login` and tag
+/// `v1.0`, everything pushed.
+fn make_repositories(root: &Path) -> std::path::PathBuf {
+    let shop = root.join("shop");
+    std::fs::create_dir_all(&shop).expect("clone dir");
+    git(&shop, &["init", "-q", "-b", "main"]);
+    std::fs::write(shop.join("README.md"), "The shop.\n").expect("write");
+    git(&shop, &["add", "README.md"]);
+    git(&shop, &["commit", "-q", "-m", "First"]);
+    git(&shop, &["tag", "v1.0"]);
+    git(&shop, &["checkout", "-q", "-b", "feature/login"]);
+    std::fs::write(shop.join("login.txt"), "Log in here.\n").expect("write");
+    git(&shop, &["add", "login.txt"]);
+    git(&shop, &["commit", "-q", "-m", "Login page"]);
+    git(&shop, &["checkout", "-q", "main"]);
+    git(root, &["init", "-q", "--bare", "-b", "main", "origin.git"]);
+    git(&shop, &["remote", "add", "origin", "../origin.git"]);
+    git(
+        &shop,
+        &["push", "-q", "origin", "main", "feature/login", "v1.0"],
+    );
+    git(&shop, &["fetch", "-q", "origin"]);
+    git(&shop, &["remote", "set-head", "origin", "main"]);
+    // Uncommitted work of the user's own, which a worktree conversation must not touch.
+    std::fs::write(shop.join("notes.txt"), "my own notes\n").expect("write");
+    shop
+}
+
+/// This browser's LLM: the stub (the home page's LLM form, kept in this browser only).
+async fn configure_stub_llm(b: &Browser, stub: &StubHandle) {
+    b.wait_for("[data-testid=llm-model]").await;
+    b.js(&format!(
+        "const set = (id, v) => {{ const e = document.querySelector(`[data-testid=${{id}}]`); \
+           e.value = v; e.dispatchEvent(new Event('input', {{bubbles: true}})); }}; \
+         set('llm-model', 'openai/stub-model'); set('llm-base-url', '{}'); set('llm-api-key', 'stub-key'); \
+         const s = document.querySelector('[data-testid=llm-save-server]'); \
+         if (s && s.checked) {{ s.checked = false; s.dispatchEvent(new Event('change', {{bubbles: true}})); }} \
+         document.querySelector('[data-testid=llm-save]').click(); return true;",
+        stub.url()
+    ))
+    .await;
+    b.wait_for("[data-testid=llm-saved]").await;
+}
+
+/// Starts `message` from the launcher; the new conversation's id once its page is open.
+async fn start(b: &Browser, message: &str) -> String {
+    let before = b.js("return location.pathname").await;
+    b.launcher().start(message).await;
+    let id = b
+        .wait_js(
+            "the conversation page",
+            &format!(
+                "return document.querySelector('[data-testid=conversation-page]') \
+                   && location.pathname !== {before} \
+                   ? location.pathname.split('/conversations/')[1].split('/')[0] : null"
+            ),
+        )
+        .await;
+    id.as_str().expect("conversation id").to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_worktree_from_a_chosen_branch_leaves_the_checkout_untouched() {
+    let env = Env::get();
+    let stub = llm_stub::start(StubScript::new().with_final_message("On it.")).await;
+    let root = env.scratch("repositories");
+    let shop = make_repositories(&root);
+    let plain = root.join("plain");
+    std::fs::create_dir_all(&plain).expect("plain dir");
+    let head_before = git(&shop, &["rev-parse", "HEAD"]);
+    let status_before = git(&shop, &["status", "--porcelain"]);
+    let login_tip = git(&shop, &["rev-parse", "feature/login"]);
+    let shop_path = shop.display().to_string();
+
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/", server.url())).await;
+    b.wait_backend_status("connected").await;
+    configure_stub_llm(&b, &stub).await;
+    let launcher = b.launcher();
+    launcher.open_options().await;
+
+    // Outside a repository the choice is not offered, and the launcher says why.
+    launcher.type_dir(&plain.display().to_string()).await;
+    b.wait_for("[data-testid=launch-repo][data-state=none]")
+        .await;
+    b.wait_text_containing("[data-testid=launch-repo]", "is not in a git repository")
+        .await;
+    assert_eq!(b.count("[data-testid=launch-mode-worktree]").await, 0);
+
+    // In the clone: a new worktree is the default; branch from feature/login.
+    launcher.type_dir(&shop_path).await;
+    b.wait_for("[data-testid=launch-repo][data-state=repo]")
+        .await;
+    b.wait_text_containing("[data-testid=launch-repo-where]", "on branch main")
+        .await;
+    b.wait_checked("[data-testid=launch-mode-worktree]", true)
+        .await;
+    b.choose("[data-testid=launch-base]", "ref").await;
+    b.wait_js(
+        "the repository's refs offered",
+        "const o = [...document.querySelectorAll('#launch-refs option')].map(o => o.value); \
+         return ['main', 'feature/login', 'origin/feature/login', 'v1.0'].every(r => o.includes(r));",
+    )
+    .await;
+    // A name the server would refuse is said at the field and not remembered.
+    b.type_into("[data-testid=launch-ref]", "feature login")
+        .await;
+    b.wait_text_containing("[data-testid=launch-repo-error]", "“feature login”")
+        .await;
+    b.type_into("[data-testid=launch-ref]", "feature/login")
+        .await;
+    b.type_into("[data-testid=launch-prefix]", "canvas/").await;
+    launcher
+        .wait_summary_containing("worktree from feature/login")
+        .await;
+    assert_eq!(b.count("[data-testid=launch-repo-error]").await, 0);
+
+    // Remembered for this backend.
+    b.client.refresh().await.expect("reload");
+    launcher.open_options().await;
+    b.wait_for("[data-testid=launch-repo][data-state=repo]")
+        .await;
+    b.wait_value("[data-testid=launch-base]", "ref").await;
+    b.wait_value("[data-testid=launch-ref]", "feature/login")
+        .await;
+    b.wait_value("[data-testid=launch-prefix]", "canvas/").await;
+
+    let id = start(&b, "Work on the login page").await;
+    b.conversation()
+        .wait_answer("On it.", Duration::from_secs(90))
+        .await;
+    let api = AgentApi::new(&env.agent_url, &env.agent_key);
+    let (status, info) = api.get(&format!("/api/conversations/{id}")).await;
+    assert_eq!(status, 200, "{info}");
+    let full_id = info["id"].as_str().expect("id").to_string();
+    let worktree = format!("/tmp/conversation-worktrees/{full_id}/shop");
+    assert_eq!(info["workspace"]["working_dir"], json!(worktree), "{info}");
+    let branch = format!("canvas/{full_id}");
+    let list = git(&shop, &["worktree", "list", "--porcelain"]);
+    assert!(
+        list.contains(&format!("worktree {worktree}\n"))
+            && list.contains(&format!("branch refs/heads/{branch}")),
+        "the clone lists the conversation's worktree on its branch:\n{list}"
+    );
+    assert_eq!(
+        git(&shop, &["rev-parse", &branch]),
+        login_tip,
+        "the branch starts at feature/login"
+    );
+    assert_eq!(git(&shop, &["rev-parse", "HEAD"]), head_before);
+    assert_eq!(git(&shop, &["symbolic-ref", "--short", "HEAD"]), "main");
+    assert_eq!(git(&shop, &["status", "--porcelain"]), status_before);
+
+    // In the folder: the clone itself, no new worktree.
+    b.goto(&format!("{}/", server.url())).await;
+    launcher.open_options().await;
+    b.wait_for("[data-testid=launch-repo][data-state=repo]")
+        .await;
+    b.click("[data-testid=launch-mode-folder]").await;
+    launcher
+        .wait_summary_containing("in the folder itself")
+        .await;
+    let second = start(&b, "Work right here").await;
+    b.conversation()
+        .wait_answer("On it.", Duration::from_secs(90))
+        .await;
+    let (_, info) = api.get(&format!("/api/conversations/{second}")).await;
+    assert_eq!(info["workspace"]["working_dir"], json!(shop_path), "{info}");
+    assert_eq!(
+        git(&shop, &["worktree", "list", "--porcelain"]),
+        list,
+        "no new worktree"
+    );
+
+    for conv in [&id, &second] {
+        api.send(Method::DELETE, &format!("/api/conversations/{conv}"), None)
+            .await;
+    }
+}
