@@ -3,6 +3,7 @@
 
 use crate::components::chat::attention::Attention;
 use crate::components::chat::composer::Composer;
+use crate::components::chat::git_where::GitWhere;
 use crate::components::chat::status_bar::StatusBar;
 use crate::components::chat::timeline::Timeline;
 use crate::components::chat::tools::{ConversationTools, ToolsInit, ToolsMenu, ToolsNotice};
@@ -145,6 +146,8 @@ fn ConversationView(
     });
     let handle = summary.handle();
     let attention_active = active.clone();
+    let (git_active, git_conv, git_dir) =
+        (active.clone(), handle.clone(), summary.working_dir.clone());
     // The server names a new conversation in the background; `Attention` asks for it.
     let title = RwSignal::new(crate::state::i18n::say(&summary.title_text()));
     let store = ConversationStore::new(backends, active.clone(), handle.clone());
@@ -177,6 +180,7 @@ fn ConversationView(
                     <h1 data-testid="conversation-heading" title=title>{title}</h1>
                     {sandbox}
                     {placement}
+                    <GitWhere active=git_active conv=git_conv working_dir=git_dir status=store.status />
                     <Attention active=attention_active id=summary.id.clone() named=named
                         title=title status=store.status />
                     <span class="muted event-count" data-testid="event-count" data-count=move || count.get().to_string()>

@@ -74,6 +74,17 @@ pub async fn changes(
         .await
 }
 
+/// Where the repository at `dir` stands: branch, base, ahead, upstream, uncommitted files.
+pub async fn git_status(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    dir: &str,
+) -> Result<canvas_core::git::status::StatusProbe, ApiError> {
+    let c = client(backends, active);
+    c.api.git_status(Some(conv), dir).send(&c.transport).await
+}
+
 /// The recent commits of the repository at `repo`.
 pub async fn commits(
     backends: BackendsCtx,

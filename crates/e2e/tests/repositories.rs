@@ -106,7 +106,17 @@ async fn start(b: &Browser, message: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_new_worktree_from_a_chosen_branch_leaves_the_checkout_untouched() {
     let env = Env::get();
-    let stub = llm_stub::start(StubScript::new().with_final_message("On it.")).await;
+    // The agent commits a file and leaves a draft uncommitted, wherever it works.
+    let stub = llm_stub::start(
+        StubScript::new()
+            .with_command(
+                "printf 'hello\\n' > hello.txt && git add hello.txt && \
+                 git -c user.name=Agent -c user.email=agent@example.invalid -c commit.gpgsign=false \
+                 commit -qm 'Say hello' && printf 'draft' > draft.txt && echo committed",
+            )
+            .with_final_message("On it."),
+    )
+    .await;
     let root = env.scratch("repositories");
     let shop = make_repositories(&root);
     let plain = root.join("plain");
@@ -190,13 +200,51 @@ async fn a_new_worktree_from_a_chosen_branch_leaves_the_checkout_untouched() {
         "the clone lists the conversation's worktree on its branch:\n{list}"
     );
     assert_eq!(
-        git(&shop, &["rev-parse", &branch]),
+        git(&shop, &["rev-parse", &format!("{branch}~1")]),
         login_tip,
-        "the branch starts at feature/login"
+        "the branch starts at feature/login (then the agent's commit)"
+    );
+    assert_eq!(
+        git(
+            &shop,
+            &["rev-list", "--count", &format!("feature/login..{branch}")]
+        ),
+        "1",
+        "the agent's commit is on the conversation's branch"
     );
     assert_eq!(git(&shop, &["rev-parse", "HEAD"]), head_before);
     assert_eq!(git(&shop, &["symbolic-ref", "--short", "HEAD"]), "main");
     assert_eq!(git(&shop, &["status", "--porcelain"]), status_before);
+
+    // The header shows where it works: the branch, its base, 1 commit ahead, 1 file not
+    // committed, the worktree on hover.
+    let header = b
+        .wait_js(
+            "the header's git status after the run",
+            "const w = document.querySelector('[data-testid=git-where]'); \
+             const a = document.querySelector('[data-testid=git-ahead]'); \
+             return w && a && a.dataset.count === '1' ? { \
+               title: w.title, text: w.innerText, \
+               branch: document.querySelector('[data-testid=git-branch]').innerText, \
+               base: document.querySelector('[data-testid=git-base]').dataset.base, \
+               uncommitted: document.querySelector('[data-testid=git-uncommitted]').dataset.count } : null",
+        )
+        .await;
+    assert_eq!(header["branch"], json!(branch), "{header}");
+    assert_eq!(header["base"], json!("feature/login"), "{header}");
+    assert_eq!(header["uncommitted"], json!("1"), "{header}");
+    assert!(
+        header["title"]
+            .as_str()
+            .unwrap_or_default()
+            .contains(&worktree),
+        "{header}"
+    );
+    let text = header["text"].as_str().unwrap_or_default();
+    assert!(
+        text.contains("1 commit ahead") && text.contains("1 uncommitted file"),
+        "{header}"
+    );
 
     // In the folder: the clone itself, no new worktree.
     b.goto(&format!("{}/", server.url())).await;
@@ -213,11 +261,28 @@ async fn a_new_worktree_from_a_chosen_branch_leaves_the_checkout_untouched() {
         .await;
     let (_, info) = api.get(&format!("/api/conversations/{second}")).await;
     assert_eq!(info["workspace"]["working_dir"], json!(shop_path), "{info}");
+    let worktrees = |list: &str| {
+        list.lines()
+            .filter(|l| l.starts_with("worktree "))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
     assert_eq!(
-        git(&shop, &["worktree", "list", "--porcelain"]),
-        list,
+        worktrees(&git(&shop, &["worktree", "list", "--porcelain"])),
+        worktrees(&list),
         "no new worktree"
     );
+    assert_eq!(
+        git(&shop, &["log", "-1", "--format=%s", "main"]),
+        "Say hello",
+        "in the folder, the agent committed on the clone's own branch"
+    );
+    b.wait_js(
+        "the header on the clone's own branch",
+        "const br = document.querySelector('[data-testid=git-branch]'); \
+         return br && br.innerText === 'main' && !document.querySelector('[data-testid=git-base]');",
+    )
+    .await;
 
     for conv in [&id, &second] {
         api.send(Method::DELETE, &format!("/api/conversations/{conv}"), None)

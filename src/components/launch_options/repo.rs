@@ -81,7 +81,7 @@ pub(super) fn repo_field(
             Some(Ok(RepoProbe::Repo(repo))) => Some(frame("repo", choice(repo, opts, change).into_any())),
             Some(Ok(other)) => Some(frame(
                 "none",
-                view! { <p class="muted">{other.why_no_choice(&d).map(|w| say(&w))}</p> }
+                view! { <p class="muted">{other.why_not(&d).map(|w| say(&w))}</p> }
                     .into_any(),
             )),
         }

@@ -36,6 +36,7 @@ use crate::client::unified::{
 use crate::cloud::dto::{KeyCheck, OrgMe, Organizations, Sandbox, StartTask};
 use crate::conversations::live::events::stream::events_socket_url;
 use crate::error::ApiError;
+use crate::git::{self, status::StatusProbe};
 use crate::transport::auth::{org_header, request_headers};
 use crate::transport::encode::{id_segment, with_query, Query};
 use crate::transport::multipart::multipart_body;
@@ -501,6 +502,14 @@ impl GitApi for CloudApi {
         limit: u32,
     ) -> Planned<CommitsPage> {
         self.in_sandbox(conv, endpoints::git_commits(path, limit))
+    }
+
+    /// In the conversation's sandbox, like any command (`None` ⇒ `NotFound`).
+    fn git_status(&self, conv: Option<&ConversationRef>, dir: &str) -> Planned<StatusProbe> {
+        let req = git::bash(git::status::command(dir));
+        Ok(self
+            .execute_bash(conv, &req)?
+            .map(|r| git::status::parse(&r)))
     }
 }
 

@@ -35,7 +35,7 @@ use crate::cloud::dto::{KeyCheck, OrgMe, Organizations, Sandbox, StartTask};
 use crate::conversations::live::usage::Usage;
 use crate::conversations::start::launch_options::DirChoice;
 use crate::error::ApiError;
-use crate::git::probe::RepoProbe;
+use crate::git::{probe::RepoProbe, status::StatusProbe};
 use crate::omnigent::dto::{AgentPage, AgentScope, Host, Me, NewSession, Session};
 use crate::settings::extensions::{Extension, Installed, MarketEntry};
 use crate::settings::form::SchemaKind;
@@ -191,6 +191,8 @@ dispatch! {
     GitApi fn git_commits(&self, conv: Option<&ConversationRef>, path: &str, limit: u32) -> Planned<CommitsPage>;
     /// What a directory is before a conversation starts there (in a git repository or not).
     GitApi fn repository_at(&self, conv: Option<&ConversationRef>, dir: &str) -> Planned<RepoProbe>;
+    /// Where the repository at a directory stands (branch, base, ahead, uncommitted).
+    GitApi fn git_status(&self, conv: Option<&ConversationRef>, dir: &str) -> Planned<StatusProbe>;
     /// Load skills tier by tier.
     SkillsApi fn list_skills(&self, conv: Option<&ConversationRef>, req: &SkillsRequest) -> Planned<SkillsResponse>;
 

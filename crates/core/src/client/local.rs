@@ -30,7 +30,7 @@ use crate::client::unified::{
 };
 use crate::conversations::live::events::stream::events_socket_url;
 use crate::error::ApiError;
-use crate::git::probe::RepoProbe;
+use crate::git::{self, probe::RepoProbe, status::StatusProbe};
 use crate::settings::extensions::{
     decode_installed_list, decode_installed_one, decode_marketplace, enabled_body, Extension,
     Installed, MarketEntry,
@@ -455,19 +455,19 @@ impl GitApi for LocalApi {
 
     /// One command through the runtime, its output parsed in core.
     fn repository_at(&self, conv: Option<&ConversationRef>, dir: &str) -> Planned<RepoProbe> {
-        let req = BashRequest {
-            command: crate::git::probe::command(dir),
-            cwd: None,
-            timeout_seconds: Some(PROBE_TIMEOUT_S),
-        };
+        let req = git::bash(git::probe::command(dir));
         Ok(self
             .execute_bash(conv, &req)?
-            .map(|r| crate::git::probe::parse(&r)))
+            .map(|r| git::probe::parse(&r)))
+    }
+
+    fn git_status(&self, conv: Option<&ConversationRef>, dir: &str) -> Planned<StatusProbe> {
+        let req = git::bash(git::status::command(dir));
+        Ok(self
+            .execute_bash(conv, &req)?
+            .map(|r| git::status::parse(&r)))
     }
 }
-
-/// How long the repository check may take on the server (a slow disk, a huge repository).
-const PROBE_TIMEOUT_S: u32 = 30;
 
 impl SettingsApi for LocalApi {
     fn get_settings(&self) -> Planned<Settings> {

@@ -24,7 +24,7 @@ use crate::client::unified::{
 };
 use crate::cloud::dto::{KeyCheck, OrgMe, Organizations, Sandbox, StartTask};
 use crate::error::ApiError;
-use crate::git::probe::RepoProbe;
+use crate::git::{probe::RepoProbe, status::StatusProbe};
 use crate::omnigent::dto::{AgentPage, AgentScope, Host, Me, NewSession, Session};
 use crate::settings::extensions::{Extension, Installed, MarketEntry};
 use crate::settings::profiles::{ProfileList, Validation};
@@ -279,6 +279,11 @@ pub trait GitApi {
     /// branches and tags), or why not ([`crate::git::probe`]).
     fn repository_at(&self, _conv: Option<&ConversationRef>, _dir: &str) -> Planned<RepoProbe> {
         Err(ApiError::Unsupported("Git repositories"))
+    }
+    /// Where the repository at `dir` stands: branch, base, commits ahead, upstream,
+    /// uncommitted files ([`crate::git::status`]).
+    fn git_status(&self, _conv: Option<&ConversationRef>, _dir: &str) -> Planned<StatusProbe> {
+        Err(ApiError::Unsupported("Git"))
     }
 }
 

@@ -2,11 +2,9 @@
 //! is in a git repository, and that repository's branches and tags (for "branch from …"). One
 //! command through the runtime ([`command`]), its output parsed here ([`parse`]).
 
+use super::{read_prelude, repo_prelude, Found, Prelude};
 use crate::agent_server::dto::BashResult;
 use crate::error::ApiError;
-use crate::i18n::text::text;
-use crate::i18n::Text;
-use crate::workspace::paths::shell_quote;
 
 /// The most refs listed (newest commits first): enough to pick from, small to send.
 pub const MAX_REFS: usize = 300;
@@ -36,77 +34,33 @@ impl Repository {
     }
 }
 
-/// What the directory is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RepoProbe {
-    /// In a repository.
-    Repo(Repository),
-    /// The directory is not in a repository.
-    NotARepo,
-    /// The directory does not exist (yet: the server creates it).
-    NoFolder,
-    /// The agent's machine has no `git`.
-    NoGit,
-}
-
-impl RepoProbe {
-    /// Why the launcher does not offer a worktree here, in words (`None`: it does).
-    pub fn why_no_choice(&self, dir: &str) -> Option<Text> {
-        match self {
-            RepoProbe::Repo(_) => None,
-            RepoProbe::NotARepo => Some(text!("git.not_a_repo").with("dir", dir)),
-            RepoProbe::NoFolder => Some(text!("git.no_folder").with("dir", dir)),
-            RepoProbe::NoGit => Some(text!("git.no_git")),
-        }
-    }
-}
+/// What the directory is: in a repository (its refs), or why not.
+pub type RepoProbe = Found<Repository>;
 
 /// The command that tells what `dir` is (run with `sh`; the answer is [`parse`]d).
 pub fn command(dir: &str) -> String {
     format!(
-        "cd -- {dir} 2>/dev/null || {{ echo nofolder; exit 0; }}; \
-         command -v git >/dev/null 2>&1 || {{ echo nogit; exit 0; }}; \
-         top=$(git rev-parse --show-toplevel 2>/dev/null) || {{ echo norepo; exit 0; }}; \
-         printf 'top %s\\nhead %s\\n' \"$top\" \"$(git symbolic-ref --short -q HEAD)\"; \
+        "{}; printf 'head %s\\n' \"$(git symbolic-ref --short -q HEAD)\"; \
          git for-each-ref --sort=-committerdate --count={MAX_REFS} --format='%(refname)' \
          refs/heads refs/remotes refs/tags",
-        dir = shell_quote(dir.trim())
+        repo_prelude(dir)
     )
 }
 
 /// Reads the answer of [`command`]; anything else is a typed error.
 pub fn parse(result: &BashResult) -> Result<RepoProbe, ApiError> {
-    let odd = |why: &str| ApiError::Decode(format!("repository check: {why}"));
-    if result.exit_code != Some(0) {
-        let detail = result.stderr.trim();
-        return Err(odd(&format!(
-            "exit code {}{}{detail}",
-            result.exit_code.map_or("none".into(), |c| c.to_string()),
-            if detail.is_empty() { "" } else { ": " }
-        )));
-    }
-    let mut lines = result.stdout.lines().map(str::trim_end);
-    let first = lines.next().unwrap_or_default();
-    let simple = match first {
-        "nofolder" => Some(RepoProbe::NoFolder),
-        "nogit" => Some(RepoProbe::NoGit),
-        "norepo" => Some(RepoProbe::NotARepo),
-        _ => None,
+    let (root, mut lines) = match read_prelude(result, "repository check")? {
+        Prelude::Top(root, lines) => (root, lines),
+        Prelude::Not(other) => return Ok(other.of()),
     };
-    if let Some(p) = simple {
-        return Ok(p);
-    }
-    let root = first
-        .strip_prefix("top ")
-        .filter(|r| r.starts_with('/'))
-        .ok_or_else(|| odd("no top directory"))?;
+    let odd = |why: &str| ApiError::Decode(format!("repository check: {why}"));
     let head = lines
         .next()
         .and_then(|l| l.strip_prefix("head"))
         .ok_or_else(|| odd("no HEAD line"))?
         .trim();
     let mut repo = Repository {
-        root: root.to_string(),
+        root,
         branch: (!head.is_empty()).then(|| head.to_string()),
         ..Repository::default()
     };
@@ -121,7 +75,7 @@ pub fn parse(result: &BashResult) -> Result<RepoProbe, ApiError> {
             }
         }
     }
-    Ok(RepoProbe::Repo(repo))
+    Ok(Found::Repo(repo))
 }
 
 #[cfg(test)]
@@ -146,13 +100,13 @@ mod tests {
     #[test]
     fn answers_parse_into_what_the_directory_is() {
         let cases = [
-            ("nofolder\n", RepoProbe::NoFolder),
-            ("nogit\n", RepoProbe::NoGit),
-            ("norepo\n", RepoProbe::NotARepo),
+            ("nofolder\n", Found::NoFolder),
+            ("nogit\n", Found::NoGit),
+            ("norepo\n", Found::NotARepo),
             (
                 "top /home/me/app\nhead main\nrefs/heads/main\nrefs/heads/feature/x\n\
                  refs/remotes/origin/HEAD\nrefs/remotes/origin/main\nrefs/tags/v1.0\n",
-                RepoProbe::Repo(Repository {
+                Found::Repo(Repository {
                     root: "/home/me/app".into(),
                     branch: Some("main".into()),
                     branches: vec!["main".into(), "feature/x".into()],
@@ -163,7 +117,7 @@ mod tests {
             (
                 // Detached HEAD, or a repository without a commit yet.
                 "top /r\nhead \n",
-                RepoProbe::Repo(Repository {
+                Found::Repo(Repository {
                     root: "/r".into(),
                     ..Repository::default()
                 }),
@@ -173,7 +127,7 @@ mod tests {
             assert_eq!(parse(&ran(0, out)).unwrap(), want, "{out:?}");
         }
         let repo = parse(&ran(0, "top /r\nhead x\nrefs/tags/t\nrefs/heads/x\n")).unwrap();
-        let RepoProbe::Repo(repo) = repo else {
+        let Found::Repo(repo) = repo else {
             panic!("a repository")
         };
         assert_eq!(repo.refs().collect::<Vec<_>>(), ["x", "t"]);
@@ -199,13 +153,10 @@ mod tests {
     #[test]
     fn why_the_choice_is_not_offered() {
         let repo = RepoProbe::Repo(Repository::default());
-        assert_eq!(repo.why_no_choice("/r"), None);
-        let s = RepoProbe::NotARepo
-            .why_no_choice("/home/me/x")
-            .unwrap()
-            .english();
+        assert_eq!(repo.why_not("/r"), None);
+        let s = RepoProbe::NotARepo.why_not("/home/me/x").unwrap().english();
         assert!(s.contains("/home/me/x"), "{s}");
-        assert!(RepoProbe::NoFolder.why_no_choice("/n").is_some());
-        assert!(RepoProbe::NoGit.why_no_choice("/n").is_some());
+        assert!(RepoProbe::NoFolder.why_not("/n").is_some());
+        assert!(RepoProbe::NoGit.why_not("/n").is_some());
     }
 }
