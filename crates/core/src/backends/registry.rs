@@ -15,6 +15,7 @@ use crate::backends::record::{
     LOCKED_CLOUD_ID, NO_BACKEND_ID,
 };
 use crate::backends::selection::{clear_selection, read_selection, write_selection, Selection};
+use crate::i18n::text::text;
 use crate::storage::{Storage, StorageError, BACKENDS_KEY, EXTRA_BACKENDS_KEY};
 
 /// Where the registry that was read came from.
@@ -284,11 +285,9 @@ pub fn write_registry(local: &dyn Storage, backends: &[Backend]) -> Result<(), S
         Some(raw)
             if !serde_json::from_str::<serde_json::Value>(&raw).is_ok_and(|v| v.is_array()) =>
         {
-            Err(StorageError::Other(format!(
-                "{EXTRA_BACKENDS_KEY} in this browser's storage is not a list of backends; \
-                 it was left as it is (remove it in the browser's developer tools to save \
-                 Omnigent backends again)"
-            )))
+            Err(StorageError::Corrupt(
+                text!("storage.corrupt_backends").with("key", EXTRA_BACKENDS_KEY),
+            ))
         }
         _ => local.set(EXTRA_BACKENDS_KEY, &backends_to_json_string(&extra)),
     }
