@@ -7,6 +7,7 @@ use crate::components::countdown::Countdown;
 use crate::state::backends::use_backends;
 use crate::state::connection::{use_connection, Connection};
 use crate::state::i18n::{msg, t, Msg};
+use canvas_core::backends::health::failure_text;
 use canvas_core::backends::probe::ProbeError;
 use canvas_core::backends::version::GateError;
 use canvas_core::error::ApiError;
@@ -42,7 +43,10 @@ pub fn RecoveryScreen() -> impl IntoView {
         canvas_core::backends::launcher::LockMode::Cookie { .. }
     );
     let failure = move || match conn.state() {
-        Connection::Failed { error, message, .. } => Some((recovery_title(&error), message)),
+        Connection::Failed { error, message, .. } => Some((
+            recovery_title(&error),
+            crate::state::i18n::say(&failure_text(&message)),
+        )),
         _ => None,
     };
     let title = move || failure().map(|f| f.0.text()).unwrap_or_default();
@@ -114,7 +118,7 @@ pub fn RecoveryScreen() -> impl IntoView {
 pub fn AwayBanner() -> impl IntoView {
     let conn = use_connection();
     let message = move || match conn.state() {
-        Connection::Failed { message, .. } => message,
+        Connection::Failed { message, .. } => crate::state::i18n::say(&failure_text(&message)),
         _ => String::new(),
     };
     view! {
