@@ -363,22 +363,39 @@ pub struct RegistryChange {
     pub connection_changed: Option<String>,
 }
 
-/// Why a registry operation was refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// Why a registry operation was refused. Displays as its English text
+/// ([`RegistryError::user_text`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RegistryError {
     /// Ids must be non-empty.
-    #[error("a backend id must not be empty")]
     EmptyId,
     /// The id is the NO_BACKEND sentinel's.
-    #[error("the id \"{0}\" is reserved")]
     ReservedId(String),
     /// Another backend has this id.
-    #[error("a backend with id \"{0}\" already exists")]
     DuplicateId(String),
     /// No backend has this id.
-    #[error("no backend with id \"{0}\"")]
     NotFound(String),
 }
+
+impl RegistryError {
+    /// What the user is told.
+    pub fn user_text(&self) -> crate::i18n::Text {
+        match self {
+            RegistryError::EmptyId => text!("error.registry.empty_id"),
+            RegistryError::ReservedId(id) => text!("error.registry.reserved_id").with("id", id),
+            RegistryError::DuplicateId(id) => text!("error.registry.duplicate_id").with("id", id),
+            RegistryError::NotFound(id) => text!("error.registry.not_found").with("id", id),
+        }
+    }
+}
+
+impl std::fmt::Display for RegistryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.user_text().english())
+    }
+}
+
+impl std::error::Error for RegistryError {}
 
 /// Add a backend with a caller-generated `id` (UUIDv4); it becomes active (BR-5).
 pub fn add_backend(
