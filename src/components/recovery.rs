@@ -7,7 +7,6 @@ use crate::components::countdown::Countdown;
 use crate::state::backends::use_backends;
 use crate::state::connection::{use_connection, Connection};
 use crate::state::i18n::{msg, t, Msg};
-use canvas_core::backends::health::failure_text;
 use canvas_core::backends::probe::ProbeError;
 use canvas_core::backends::version::GateError;
 use canvas_core::error::ApiError;
@@ -45,7 +44,7 @@ pub fn RecoveryScreen() -> impl IntoView {
     let failure = move || match conn.state() {
         Connection::Failed { error, message, .. } => Some((
             recovery_title(&error),
-            crate::state::i18n::say(&failure_text(&message)),
+            crate::state::i18n::say(&error.text(&message)),
         )),
         _ => None,
     };
@@ -118,7 +117,7 @@ pub fn RecoveryScreen() -> impl IntoView {
 pub fn AwayBanner() -> impl IntoView {
     let conn = use_connection();
     let message = move || match conn.state() {
-        Connection::Failed { message, .. } => crate::state::i18n::say(&failure_text(&message)),
+        Connection::Failed { error, message, .. } => crate::state::i18n::say(&error.text(&message)),
         _ => String::new(),
     };
     view! {
