@@ -42,7 +42,10 @@ pub fn RecoveryScreen() -> impl IntoView {
         canvas_core::backends::launcher::LockMode::Cookie { .. }
     );
     let failure = move || match conn.state() {
-        Connection::Failed { error, message, .. } => Some((recovery_title(&error), message)),
+        Connection::Failed { error, message, .. } => Some((
+            recovery_title(&error),
+            crate::state::i18n::say(&error.text(&message)),
+        )),
         _ => None,
     };
     let title = move || failure().map(|f| f.0.text()).unwrap_or_default();
@@ -114,7 +117,7 @@ pub fn RecoveryScreen() -> impl IntoView {
 pub fn AwayBanner() -> impl IntoView {
     let conn = use_connection();
     let message = move || match conn.state() {
-        Connection::Failed { message, .. } => message,
+        Connection::Failed { error, message, .. } => crate::state::i18n::say(&error.text(&message)),
         _ => String::new(),
     };
     view! {

@@ -49,7 +49,7 @@ pub fn PublicKeyPage(
                         auth_mode: None,
                     };
                     if let Err(e) = backends.upsert_with_id(DEFAULT_LOCAL_ID, draft) {
-                        error.set(Some(e.to_string()));
+                        error.set(Some(crate::state::i18n::say(&e.user_text())));
                     }
                 }
             }

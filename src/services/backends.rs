@@ -53,7 +53,7 @@ pub async fn test_connection(backends: BackendsCtx, backend: Backend) -> TestOut
     .await;
     match outcome {
         ProbeOutcome::Failed { message, error } => TestOutcome::Failed {
-            message,
+            message: crate::state::i18n::say(&error.text(&message)),
             key_rejected: matches!(error, ProbeError::Api(ref e) if e.is_auth()),
         },
         ProbeOutcome::Healthy { version } => {

@@ -16,6 +16,8 @@ use canvas_core::conversations::chat::export::{
 use canvas_core::conversations::chat::slash::ExportFormat;
 use canvas_core::conversations::live::events::Timeline;
 use canvas_core::error::{ActionError, ApiError};
+use canvas_core::i18n::english::{message, MessageRef};
+use canvas_core::i18n::Text;
 use serde_json::Value;
 
 /// More than this many pages (100 events each) is not a transcript anyone downloads.
@@ -53,9 +55,8 @@ async fn all_events(
             _ => return Ok(events),
         }
     }
-    Err(ActionError::Refused(
-        "The conversation is too long to export here.".into(),
-    ))
+    const TOO_LONG: MessageRef = message("error.export_too_long");
+    Err(ActionError::Refused(Text::new(TOO_LONG)))
 }
 
 /// Downloads the transcript of `conv` as Markdown or JSON; answers the file's name.
@@ -142,9 +143,10 @@ pub async fn use_profile(
     with_tools(backends, active, |api| api.switch_profile(conv, name))
         .await
         .map_err(|e| match e {
-            ApiError::NotFound => ActionError::Refused(format!(
-                "There is no LLM profile named “{name}” (Settings → LLM lists them)."
-            )),
+            ApiError::NotFound => {
+                const NO_PROFILE: MessageRef = message("error.no_profile_named");
+                ActionError::Refused(Text::new(NO_PROFILE).with("name", name))
+            }
             e => e.into(),
         })
 }

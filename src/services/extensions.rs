@@ -24,7 +24,7 @@ pub async fn install(
     kind: Extension,
     form: &InstallForm,
 ) -> Result<Installed, ActionError> {
-    let body = form.body().map_err(ActionError::Refused)?;
+    let body = form.body_text().map_err(ActionError::Refused)?;
     with_pages(backends, active, |p| p.install(kind, &body))
         .await
         .map_err(ActionError::from)

@@ -122,8 +122,8 @@ pub async fn start_session(
         title: Some(title_of(message)),
         first_message: Some(message.to_string()),
     };
-    if let Some(problem) = new.problem() {
-        return Err(ActionError::Refused(problem.to_string()));
+    if let Some(problem) = new.problem_text() {
+        return Err(ActionError::Refused(problem));
     }
     let session = c.call(|api| api.create_session(&new)).await?;
     // Best effort: the next session on this backend starts with the same workspace.

@@ -13,6 +13,8 @@ use canvas_core::conversations::start::launch_options::{
 };
 use canvas_core::error::{ActionError, ApiError};
 use canvas_core::git::probe::RepoProbe;
+use canvas_core::i18n::english::{message, MessageRef};
+use canvas_core::i18n::Text;
 use canvas_core::storage::{Storage, StorageError};
 
 const LOCAL: WebStorage = WebStorage::local();
@@ -22,10 +24,10 @@ const LOCAL: WebStorage = WebStorage::local();
 pub fn load(backend_id: &str) -> Result<LaunchOptions, ActionError> {
     match LOCAL.get(&launch_options_key(backend_id)) {
         Ok(None) => Ok(LaunchOptions::default()),
-        Ok(Some(raw)) => LaunchOptions::parse(&raw).map_err(ActionError::Refused),
+        Ok(Some(raw)) => LaunchOptions::parse_text(&raw).map_err(ActionError::Refused),
         Err(e) => {
-            Err(ActionError::from(e)
-                .about("The saved options for new conversations cannot be read"))
+            const CANNOT_READ: MessageRef = message("launch.cannot_read");
+            Err(ActionError::from(e).about(Text::new(CANNOT_READ)))
         }
     }
 }

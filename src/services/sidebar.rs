@@ -6,6 +6,7 @@ use crate::platform::storage::WebStorage;
 use crate::services::conversation_list::ListCtx;
 use crate::state::api::client;
 use crate::state::backends::BackendsCtx;
+use crate::state::i18n::Said;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::unified::ConversationSummary;
 use canvas_core::client::SendPlanned;
@@ -55,12 +56,12 @@ impl SidebarCtx {
             Ok(p) => self.pins.set(p),
             Err(e) => {
                 self.pins.set(Vec::new());
-                errors.push(e.to_string());
+                errors.push(e.said());
             }
         }
         match sidebar::read_seen(&store) {
             Ok(s) => self.seen.set(s),
-            Err(e) => errors.push(e.to_string()),
+            Err(e) => errors.push(e.said()),
         }
         self.storage_error
             .set((!errors.is_empty()).then(|| errors.join("; ")));
@@ -75,7 +76,7 @@ impl SidebarCtx {
                     self.extra.update(|e| e.retain(|c| c.id != id));
                 }
             }
-            Err(e) => self.storage_error.set(Some(e.to_string())),
+            Err(e) => self.storage_error.set(Some(e.said())),
         }
     }
 
@@ -86,7 +87,7 @@ impl SidebarCtx {
         };
         let store = WebStorage::local();
         if let Err(e) = sidebar::mark_seen(&store, scope, &c.id, updated) {
-            self.storage_error.set(Some(e.to_string()));
+            self.storage_error.set(Some(e.said()));
             return;
         }
         if let Ok(s) = sidebar::read_seen(&store) {

@@ -10,6 +10,8 @@ use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::backend_api;
 use canvas_core::client::SendPlanned;
 use canvas_core::error::ActionError;
+use canvas_core::i18n::english::{message, MessageRef};
+use canvas_core::i18n::Text;
 use canvas_core::transport::routing::ConversationRef;
 use canvas_core::workspace::paths::upload_target;
 use canvas_core::workspace::tree::Listing;
@@ -19,9 +21,10 @@ use wasm_bindgen_futures::JsFuture;
 pub async fn read_file(file: &web_sys::File) -> Result<Vec<u8>, ActionError> {
     match JsFuture::from(file.array_buffer()).await {
         Ok(buf) => Ok(js_sys::Uint8Array::new(&buf).to_vec()),
-        Err(_) => Err(
-            ActionError::Refused("the browser could not read the file.".into()).about(file.name()),
-        ),
+        Err(_) => {
+            const UNREADABLE: MessageRef = message("error.file_unreadable");
+            Err(ActionError::Refused(Text::new(UNREADABLE)).about_name(file.name()))
+        }
     }
 }
 
@@ -47,7 +50,10 @@ pub async fn upload_dir(
         .send(&c.transport)
         .await
         .map(|h| h.home)
-        .map_err(|e| ActionError::from(e).about("No place to upload files to"))
+        .map_err(|e| {
+            const NO_PLACE: MessageRef = message("error.no_upload_place");
+            ActionError::from(e).about(Text::new(NO_PLACE))
+        })
 }
 
 /// The names directly in `dir` (for conflicts; empty when it cannot be listed).
@@ -82,12 +88,12 @@ pub async fn upload(
     bytes: Vec<u8>,
 ) -> Result<String, ActionError> {
     let target =
-        upload_target(dir, name).map_err(|e| ActionError::Refused(e.to_string()).about(name))?;
+        upload_target(dir, name).map_err(|e| ActionError::Refused(e.text()).about_name(name))?;
     with_tools(backends, active, |t| {
         t.upload_file(Some(conv), &target, name, bytes)
     })
     .await
-    .map_err(|e| ActionError::from(e).about(name))?;
+    .map_err(|e| ActionError::from(e).about_name(name))?;
     Ok(target)
 }
 
@@ -101,7 +107,7 @@ pub async fn upload_browser_file(
     file: web_sys::File,
 ) -> Result<String, ActionError> {
     let name = file.name();
-    upload_target(dir, &name).map_err(|e| ActionError::Refused(e.to_string()).about(&name))?;
+    upload_target(dir, &name).map_err(|e| ActionError::Refused(e.text()).about_name(&name))?;
     let bytes = read_file(&file).await?;
     upload(backends, active, conv, dir, &name, bytes).await
 }

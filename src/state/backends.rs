@@ -90,7 +90,7 @@ pub fn provide_backends() -> BackendsCtx {
         health,
         launcher: StoredValue::new(launcher),
         source: RwSignal::new(read.source),
-        storage_error: RwSignal::new(read.write_error.map(|e| e.to_string())),
+        storage_error: RwSignal::new(read.write_error.map(|e| e.said())),
         active,
         heard_from: RwSignal::new(BTreeSet::new()),
     };

@@ -387,18 +387,18 @@ pub enum ActionError {
     /// This browser's storage refused to keep or give back what was asked.
     #[error(transparent)]
     Storage(#[from] crate::storage::StorageError),
-    /// The input, the state or the browser does not allow it, already in words ("Pick a host
-    /// first.", "Could not save x.md: no document.").
-    #[error("{0}")]
-    Refused(String),
+    /// The input, the state or the browser does not allow it, in words ("Pick a host.",
+    /// "Could not save x.md: no document.").
+    #[error("{}", .0.english())]
+    Refused(Text),
     /// The conversation was created, but `0` kept it from starting: it waits in the list.
     #[error("created but not started: {0}")]
     NotStarted(Box<ActionError>),
     /// `error` happened to `what` (a file's name, "No place to upload files to").
-    #[error("{what}: {error}")]
+    #[error("{}: {error}", .what.english())]
     About {
-        /// What it happened to, in words.
-        what: String,
+        /// What it happened to, in words (a name: [`Text::as_is`]).
+        what: Text,
         /// What happened.
         error: Box<ActionError>,
     },
@@ -415,22 +415,27 @@ impl ActionError {
         match self {
             ActionError::Api(e) => e.user_text(),
             ActionError::Storage(e) => text!("error.storage").with("detail", e.to_string()),
-            ActionError::Refused(text) => Text::as_is(text.clone()),
+            ActionError::Refused(text) => text.clone(),
             ActionError::NotStarted(e) => {
                 text!("error.not_started").with_text("error", e.user_text())
             }
             ActionError::About { what, error } => text!("error.about")
-                .with("what", what.clone())
+                .with_text("what", what.clone())
                 .with_text("error", error.user_text()),
         }
     }
 
-    /// This error, said of `what` (a file's name, the step that failed).
-    pub fn about(self, what: impl Into<String>) -> Self {
+    /// This error, said of `what` (the step that failed).
+    pub fn about(self, what: Text) -> Self {
         ActionError::About {
-            what: what.into(),
+            what,
             error: Box::new(self),
         }
+    }
+
+    /// This error, said of `name` (a file's name, shown as it is).
+    pub fn about_name(self, name: impl Into<String>) -> Self {
+        self.about(Text::as_is(name))
     }
 }
 
@@ -450,10 +455,10 @@ mod tests {
         assert!(text.starts_with("This browser's storage refused"), "{text}");
         assert!(text.contains("quota exceeded"), "{text}");
         assert_eq!(
-            ActionError::Refused("Pick a host first.".into()).user_message(),
+            ActionError::Refused(Text::as_is("Pick a host first.")).user_message(),
             "Pick a host first."
         );
-        let about = ActionError::from(ApiError::Conflict).about("notes.txt");
+        let about = ActionError::from(ApiError::Conflict).about_name("notes.txt");
         assert_eq!(
             about.user_message(),
             format!("notes.txt: {}", ApiError::Conflict.user_message())

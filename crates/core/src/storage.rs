@@ -36,6 +36,9 @@ pub enum StorageError {
     Security(String),
     /// Anything else the platform reported.
     Other(String),
+    /// A stored value is not what it should be, so it was left as it is (what it is and what to
+    /// do, in words).
+    Corrupt(Text),
 }
 
 impl StorageError {
@@ -46,6 +49,7 @@ impl StorageError {
             StorageError::QuotaExceeded(d) => text!("storage.quota").with("detail", d.as_str()),
             StorageError::Security(d) => text!("storage.denied").with("detail", d.as_str()),
             StorageError::Other(d) => text!("storage.other").with("detail", d.as_str()),
+            StorageError::Corrupt(t) => text!("storage.other").with_text("detail", t.clone()),
         }
     }
 }

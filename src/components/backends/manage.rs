@@ -158,7 +158,7 @@ fn confirm_delete(
                 on:click=move |_| {
                     confirming.set(None);
                     if let Err(e) = backends.remove(&yes_id) {
-                        error.set(Some(e.to_string()));
+                        error.set(Some(say(&e.user_text())));
                     }
                 }>{t!("backends.delete")}</button>
             <button type="button" class="btn small" data-testid="cancel-delete"

@@ -6,7 +6,7 @@ use crate::state::backends::BackendsCtx;
 use crate::state::i18n::t;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::conversations::start::launch_options::{
-    browse_dir, check_working_dir, DirChoice, LaunchOptions,
+    browse_dir, check_working_dir_text, DirChoice, LaunchOptions,
 };
 use leptos::prelude::*;
 
@@ -25,12 +25,12 @@ pub(super) fn dir_field(
     let on_dir = move |ev: leptos::ev::Event| {
         let v = event_target_value(&ev);
         typed.set(v.clone());
-        match check_working_dir(&v) {
+        match check_working_dir_text(&v) {
             Ok(()) => {
                 dir_error.set(None);
                 change(&|o| o.working_dir = v.trim().to_string());
             }
-            Err(e) => dir_error.set(Some(e)),
+            Err(e) => dir_error.set(Some(crate::state::i18n::say(&e))),
         }
     };
     // The subfolders of the folder being typed. An Action, not a resource: a resource read

@@ -8,9 +8,11 @@
 use crate::services::launch::{self as svc, Offers};
 use crate::state::backends::use_backends;
 use crate::state::i18n::t;
-use crate::state::i18n::Said;
+use crate::state::i18n::{plural, say, Said};
 use canvas_core::backends::selection::ActiveBackend;
-use canvas_core::conversations::start::launch_options::LaunchOptions;
+use canvas_core::conversations::start::launch_options::{
+    LaunchOptions, SummaryPart, SECRETS_COUNTED,
+};
 use canvas_core::error::ApiError;
 use leptos::prelude::*;
 
@@ -61,7 +63,7 @@ fn OptionsBody(active: ActiveBackend, offers: Offers) -> impl IntoView {
         Ok(o) => (o, None),
         Err(e) => (LaunchOptions::default(), Some(e)),
     };
-    let (usable, gone) = start.available(
+    let (usable, gone) = start.available_text(
         profiles.as_deref().unwrap_or_default(),
         secrets.as_deref().unwrap_or_default(),
     );
@@ -90,21 +92,28 @@ fn OptionsBody(active: ActiveBackend, offers: Offers) -> impl IntoView {
     let gone_note = (!gone.is_empty()).then(|| {
         view! {
             <p class="muted" role="status" data-testid="launch-gone">
-                {t!("launch.gone", names = gone.join(", "))}
+                {t!("launch.gone", names = gone.iter().map(say).collect::<Vec<_>>().join(", "))}
             </p>
         }
     });
     let summary = move || {
-        let mut s = opts.with(LaunchOptions::summary);
-        // How it works on the repository, where the directory is in one.
-        if in_repo.get() {
-            if let Some(mode) = opts.with(|o| o.work_mode.summary()) {
-                if !s.is_empty() {
-                    s.push_str(" · ");
-                }
-                s.push_str(&crate::state::i18n::say(&mode));
-            }
-        }
+        let s = opts.with(|o| {
+            o.summary_parts()
+                .iter()
+                .map(|p| match p {
+                    SummaryPart::Text(t) => say(t),
+                    SummaryPart::Secrets(n) => plural(SECRETS_COUNTED, *n as u64, &[]),
+                })
+                // How it works on the repository, where the directory is in one.
+                .chain(
+                    in_repo
+                        .get()
+                        .then(|| o.work_mode.summary().map(|t| say(&t)))
+                        .flatten(),
+                )
+                .collect::<Vec<_>>()
+                .join(" · ")
+        });
         if s.is_empty() {
             t!("launch.defaults")
         } else {

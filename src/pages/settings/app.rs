@@ -125,7 +125,11 @@ pub(super) fn AppSection() -> impl IntoView {
                     on:input=move |ev| {
                         let v = event_target_value(&ev);
                         default_dir.set(v.clone());
-                        dir_error.set(preferences::set_default_dir(&store, &v).err());
+                        dir_error.set(
+                            preferences::set_default_dir_text(&store, &v)
+                                .err()
+                                .map(|e| i18n::say(&e)),
+                        );
                     } />
                 <span class="muted">
                     {t!("settings.app.default_dir_help")}

@@ -6,8 +6,8 @@ use crate::components::text_field::TextField;
 use crate::services::settings as svc;
 use crate::services::skills::not_available;
 use crate::state::backends::{use_backends, BackendsCtx};
-use crate::state::i18n::t;
 use crate::state::i18n::Said;
+use crate::state::i18n::{say, t};
 use canvas_core::settings::profiles::{check_profile, ProfileInfo, Validation};
 use leptos::prelude::*;
 use svc::ProfileAction;
@@ -158,11 +158,7 @@ fn test_action(
             }
             match r {
                 Ok(Validation::Valid) => note.set(Some(t!("settings.llm.test_ok"))),
-                Ok(Validation::Invalid { kind, message }) => error.set(Some(t!(
-                    "settings.llm.test_failed",
-                    kind = kind,
-                    message = canvas_core::error::scrub_secrets(&message)
-                ))),
+                Ok(v @ Validation::Invalid { .. }) => error.set(v.failure_text().map(|t| say(&t))),
                 Err(e) => error.set(Some(e.said())),
             }
         }

@@ -198,11 +198,11 @@ impl ConversationStore {
                 return Ok(());
             }
             if waited >= SUBSCRIBE_WAIT_MS {
-                return Err(ActionError::Refused(
-                    "Not connected to the session's live stream yet, so the reply \
-                            could be missed. Wait for “Live”, then send again."
-                        .to_string(),
-                ));
+                const NOT_READY: canvas_core::i18n::english::MessageRef =
+                    canvas_core::i18n::english::message("error.stream_not_ready");
+                return Err(ActionError::Refused(canvas_core::i18n::Text::new(
+                    NOT_READY,
+                )));
             }
             crate::platform::time::sleep_ms(SUBSCRIBE_POLL_MS).await;
             waited += SUBSCRIBE_POLL_MS;

@@ -6,7 +6,8 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::backends::record::Backend;
-use crate::error::{scrub_secrets, ErrorKind};
+use crate::error::{scrub_secrets, ApiError, ErrorKind, GateError, INGRESS_UNREACHABLE};
+use crate::i18n::english::{message, MessageRef};
 use crate::i18n::text::text;
 use crate::i18n::Text;
 use crate::storage::{Storage, StorageError, HEALTH_KEY};
@@ -384,6 +385,70 @@ pub fn backend_health(
     (health, title.english())
 }
 
+/// "API key required": why a cloud backend without a key is not probed.
+pub const KEY_REQUIRED: MessageRef = message("common.recovery.key_required");
+
+/// What a local agent server's failed probe request says: 401 ⇒ "Invalid API key"; anything
+/// else ⇒ the common message.
+pub fn probe_failure_text(error: &ApiError) -> Text {
+    match error {
+        ApiError::Unauthorized => text!("error.probe.invalid_key"),
+        _ => error.user_text(),
+    }
+}
+
+/// What a cloud backend's failed probe request says: 401 ⇒ "Logged out"; network/CORS ⇒
+/// "Cloud API key or network issue"; anything else ⇒ the common message.
+pub fn cloud_probe_failure_text(error: &ApiError) -> Text {
+    match error {
+        ApiError::Unauthorized => text!("error.probe.logged_out"),
+        ApiError::Network(_) => text!("error.probe.cloud_unreachable"),
+        _ => error.user_text(),
+    }
+}
+
+/// What an Omnigent server's failed probe request says: unreachable ⇒ how this page reaches
+/// it; 401 ⇒ "Invalid API key"; anything else ⇒ "Omnigent server: " and the common message.
+pub fn omnigent_probe_failure_text(error: &ApiError) -> Text {
+    match error {
+        ApiError::Network(_) => text!("error.probe.omnigent_unreachable"),
+        ApiError::Unauthorized => text!("error.probe.invalid_key"),
+        _ => text!("error.probe.omnigent").with_text("error", error.user_text()),
+    }
+}
+
+/// A probe failure as recorded in English (the health map's `lastError`, a live failure) as a
+/// message: the message it is the English of, when it is one without details from the server;
+/// else the words as they are. The stored value stays English (the health map's format is
+/// shared with upstream); only what is shown is said in the page's language.
+pub fn failure_text(english: &str) -> Text {
+    let errors = [
+        ApiError::Network(String::new()),
+        ApiError::Timeout,
+        ApiError::Unauthorized,
+        ApiError::Forbidden,
+        ApiError::NotFound,
+        ApiError::Conflict,
+        ApiError::NoBackend,
+        ApiError::SandboxStarting,
+        ApiError::Server {
+            status: 502,
+            detail: INGRESS_UNREACHABLE.to_string(),
+        },
+        ApiError::Incompatible(GateError::NoBackendConfigured),
+    ];
+    let mut known = std::iter::once(Text::new(KEY_REQUIRED)).chain(errors.iter().flat_map(|e| {
+        [
+            probe_failure_text(e),
+            cloud_probe_failure_text(e),
+            omnigent_probe_failure_text(e),
+        ]
+    }));
+    known
+        .find(|t| t.english() == english)
+        .unwrap_or_else(|| Text::as_is(english))
+}
+
 /// The health of a backend and its title (BR-7): a disabled entry wins; the active backend
 /// follows its live connection; others their stored entry, "connected" once heard from.
 pub fn backend_health_text(
@@ -392,19 +457,19 @@ pub fn backend_health_text(
     heard_from: bool,
 ) -> (Health, Text) {
     if let Some(e) = entry.filter(|e| e.key_rejected) {
-        let err = e.last_error.clone().unwrap_or_default();
+        let err = failure_text(e.last_error.as_deref().unwrap_or_default());
         return (
             Health::Disabled,
-            text!("backend.health.key_rejected").with("error", err),
+            text!("backend.health.key_rejected").with_text("error", err),
         );
     }
     if let Some(e) = entry.filter(|e| e.disabled) {
-        let err = e.last_error.clone().unwrap_or_default();
+        let err = failure_text(e.last_error.as_deref().unwrap_or_default());
         return (
             Health::Disabled,
             text!("backend.health.disabled_after")
                 .with("failures", e.consecutive_failures.to_string())
-                .with("error", err),
+                .with_text("error", err),
         );
     }
     if let Some(live) = live {
@@ -415,14 +480,14 @@ pub fn backend_health_text(
                 text!("backend.health.connected_version").with("version", v.as_str()),
             ),
             Live::Connected(None) => (Health::Connected, text!("backend.health.connected")),
-            Live::Failed(message) => (Health::Failing, Text::as_is(message.as_str())),
+            Live::Failed(message) => (Health::Failing, failure_text(message)),
         };
     }
     if let Some(e) = entry.filter(|e| e.consecutive_failures > 0) {
         return (
             Health::Failing,
             match &e.last_error {
-                Some(err) => Text::as_is(err.as_str()),
+                Some(err) => failure_text(err),
                 None => text!("backend.health.failing"),
             },
         );
@@ -442,6 +507,36 @@ mod tests {
     use crate::storage::{FailingStorage, MemoryStorage};
     use proptest::prelude::*;
     use serde_json::json;
+
+    #[test]
+    fn a_recorded_probe_failure_is_said_as_its_message_and_reads_the_same_in_english() {
+        let as_is = message("text.as_is");
+        for error in [
+            ApiError::Unauthorized,
+            ApiError::Network("TypeError".into()),
+        ] {
+            for said in [
+                probe_failure_text(&error),
+                cloud_probe_failure_text(&error),
+                omnigent_probe_failure_text(&error),
+            ] {
+                let again = failure_text(&said.english());
+                assert_ne!(again.message, as_is, "{said:?}");
+                assert_eq!(again.english(), said.english());
+            }
+        }
+        assert_eq!(
+            failure_text("Logged out").message,
+            message("error.probe.logged_out")
+        );
+        // Details from a server are kept as they are.
+        let detail = probe_failure_text(&ApiError::Server {
+            status: 500,
+            detail: "boom".into(),
+        })
+        .english();
+        assert_eq!(failure_text(&detail), Text::as_is(detail.clone()));
+    }
 
     #[test]
     fn br7_entry_json_is_camel_case_with_nulls() {

@@ -26,6 +26,16 @@ pub enum ProbeError {
 }
 
 impl ProbeError {
+    /// What a probe that failed with this error says, as a message, given the `message` it
+    /// recorded (its English): a rejected version its own message (with the versions), else
+    /// [`crate::backends::health::failure_text`] of `message`.
+    pub fn text(&self, message: &str) -> crate::i18n::Text {
+        match self {
+            ProbeError::Gate(g) => g.user_text(),
+            _ => crate::backends::health::failure_text(message),
+        }
+    }
+
     /// Whether the failure may pass by itself: the server is away (no answer, a timeout, a 5xx
     /// such as canvas-serve's 502 while the agent server behind it restarts). A refused key, a
     /// version the gate rejects, no backend or a skipped probe needs the user instead.

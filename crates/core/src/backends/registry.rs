@@ -15,6 +15,7 @@ use crate::backends::record::{
     LOCKED_CLOUD_ID, NO_BACKEND_ID,
 };
 use crate::backends::selection::{clear_selection, read_selection, write_selection, Selection};
+use crate::i18n::text::text;
 use crate::storage::{Storage, StorageError, BACKENDS_KEY, EXTRA_BACKENDS_KEY};
 
 /// Where the registry that was read came from.
@@ -284,11 +285,9 @@ pub fn write_registry(local: &dyn Storage, backends: &[Backend]) -> Result<(), S
         Some(raw)
             if !serde_json::from_str::<serde_json::Value>(&raw).is_ok_and(|v| v.is_array()) =>
         {
-            Err(StorageError::Other(format!(
-                "{EXTRA_BACKENDS_KEY} in this browser's storage is not a list of backends; \
-                 it was left as it is (remove it in the browser's developer tools to save \
-                 Omnigent backends again)"
-            )))
+            Err(StorageError::Corrupt(
+                text!("storage.corrupt_backends").with("key", EXTRA_BACKENDS_KEY),
+            ))
         }
         _ => local.set(EXTRA_BACKENDS_KEY, &backends_to_json_string(&extra)),
     }
@@ -364,22 +363,39 @@ pub struct RegistryChange {
     pub connection_changed: Option<String>,
 }
 
-/// Why a registry operation was refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// Why a registry operation was refused. Displays as its English text
+/// ([`RegistryError::user_text`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RegistryError {
     /// Ids must be non-empty.
-    #[error("a backend id must not be empty")]
     EmptyId,
     /// The id is the NO_BACKEND sentinel's.
-    #[error("the id \"{0}\" is reserved")]
     ReservedId(String),
     /// Another backend has this id.
-    #[error("a backend with id \"{0}\" already exists")]
     DuplicateId(String),
     /// No backend has this id.
-    #[error("no backend with id \"{0}\"")]
     NotFound(String),
 }
+
+impl RegistryError {
+    /// What the user is told.
+    pub fn user_text(&self) -> crate::i18n::Text {
+        match self {
+            RegistryError::EmptyId => text!("error.registry.empty_id"),
+            RegistryError::ReservedId(id) => text!("error.registry.reserved_id").with("id", id),
+            RegistryError::DuplicateId(id) => text!("error.registry.duplicate_id").with("id", id),
+            RegistryError::NotFound(id) => text!("error.registry.not_found").with("id", id),
+        }
+    }
+}
+
+impl std::fmt::Display for RegistryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.user_text().english())
+    }
+}
+
+impl std::error::Error for RegistryError {}
 
 /// Add a backend with a caller-generated `id` (UUIDv4); it becomes active (BR-5).
 pub fn add_backend(

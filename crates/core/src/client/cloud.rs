@@ -635,7 +635,9 @@ impl BackendApi for CloudApi {
             ProbePlan::Requests(vec![ProbeRequest::authenticated("/api/organizations")])
         } else if backend.api_key.trim().is_empty() {
             ProbePlan::Skip {
-                message: "API key required".to_string(),
+                message: crate::backends::health::KEY_REQUIRED
+                    .english_static()
+                    .to_string(),
             }
         } else {
             ProbePlan::Requests(vec![ProbeRequest {
@@ -649,11 +651,7 @@ impl BackendApi for CloudApi {
 
     /// 401 ⇒ "Logged out"; network/CORS ⇒ "Cloud API key or network issue"; anything else ⇒
     /// the common user message.
-    fn probe_failure_message(&self, error: &ApiError) -> String {
-        match error {
-            ApiError::Unauthorized => "Logged out".to_string(),
-            ApiError::Network(_) => "Cloud API key or network issue".to_string(),
-            _ => error.user_message(),
-        }
+    fn probe_failure_text(&self, error: &ApiError) -> crate::i18n::Text {
+        crate::backends::health::cloud_probe_failure_text(error)
     }
 }

@@ -118,6 +118,8 @@ dispatch! {
     BackendApi fn probe_plan(&self) -> ProbePlan;
     /// The text recorded (and shown) when a probe request failed with `error` (BR-7).
     BackendApi fn probe_failure_message(&self, error: &ApiError) -> String;
+    /// What a probe request that failed with `error` says (BR-7), as a message.
+    BackendApi fn probe_failure_text(&self, error: &ApiError) -> crate::i18n::Text;
 
     // The server.
     /// `GET /server_info` (local; feed [`ServerInfo::gate`]), `GET /v1/info` (Omnigent).

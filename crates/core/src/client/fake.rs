@@ -118,8 +118,9 @@ impl BackendApi for FakeApi {
         ProbePlan::Requests(vec![ProbeRequest::authenticated("/fake/health")])
     }
 
-    fn probe_failure_message(&self, error: &ApiError) -> String {
-        format!("fake: {}", error.user_message())
+    /// The test backend's own words ("fake: " and the common message), in English.
+    fn probe_failure_text(&self, error: &ApiError) -> crate::i18n::Text {
+        crate::i18n::Text::as_is(format!("fake: {}", error.user_message()))
     }
 }
 

@@ -727,10 +727,7 @@ impl BackendApi for LocalApi {
     }
 
     /// 401 ⇒ "Invalid API key"; anything else ⇒ the common user message.
-    fn probe_failure_message(&self, error: &ApiError) -> String {
-        match error {
-            ApiError::Unauthorized => "Invalid API key".to_string(),
-            _ => error.user_message(),
-        }
+    fn probe_failure_text(&self, error: &ApiError) -> crate::i18n::Text {
+        crate::backends::health::probe_failure_text(error)
     }
 }

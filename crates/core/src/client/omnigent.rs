@@ -366,15 +366,7 @@ impl BackendApi for OmnigentApi {
         ProbePlan::Requests(vec![ProbeRequest::authenticated("/v1/info")])
     }
 
-    fn probe_failure_message(&self, error: &ApiError) -> String {
-        match error {
-            ApiError::Network(_) => "Omnigent server unreachable. Omnigent sends no CORS \
-                headers, so this page must reach it on its own origin: serve the console with \
-                `canvas-serve --omnigent <name>=<url>` (or from the Omnigent server itself), \
-                and check that `omnigent server` is running."
-                .to_string(),
-            ApiError::Unauthorized => "Invalid API key".to_string(),
-            _ => format!("Omnigent server: {}", error.user_message()),
-        }
+    fn probe_failure_text(&self, error: &ApiError) -> crate::i18n::Text {
+        crate::backends::health::omnigent_probe_failure_text(error)
     }
 }

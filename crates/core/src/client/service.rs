@@ -588,8 +588,13 @@ pub trait BackendApi: ConversationsApi + Send + Sync {
     }
     /// How to check this backend's health (BR-7): the requests in order, or a reason not to.
     fn probe_plan(&self) -> ProbePlan;
-    /// The text recorded (and shown) when a probe request failed with `error` (BR-7).
-    fn probe_failure_message(&self, error: &ApiError) -> String;
+    /// The text recorded (and shown) when a probe request failed with `error` (BR-7), in
+    /// English (what the health map stores).
+    fn probe_failure_message(&self, error: &ApiError) -> String {
+        self.probe_failure_text(error).english()
+    }
+    /// What a probe request that failed with `error` says (BR-7), as a message.
+    fn probe_failure_text(&self, error: &ApiError) -> crate::i18n::Text;
 }
 
 /// Where the events websocket of a conversation connects, and the key for its auth frame.

@@ -16,6 +16,8 @@ use crate::agent_server::dto::ExecutionStatus as SummaryStatus;
 use crate::client::unified::{ConversationSummary, Placement};
 use crate::conversations::live::events::ExecutionStatus;
 use crate::error::ApiError;
+use crate::i18n::text::text;
+use crate::i18n::Text;
 /// `2026-12-01T05:20:47Z` for seconds since the epoch (moved to [`crate::time`]).
 pub use crate::time::iso_from_epoch_secs;
 use crate::transport::de::{
@@ -344,14 +346,19 @@ pub struct NewSession {
 }
 
 impl NewSession {
-    /// What is wrong with the form before anything is sent, in words (`None`: fine).
-    pub fn problem(&self) -> Option<&'static str> {
+    /// What is wrong with the form before anything is sent, in English (`None`: fine).
+    pub fn problem(&self) -> Option<String> {
+        self.problem_text().map(|t| t.english())
+    }
+
+    /// What is wrong with the form before anything is sent, as a message (`None`: fine).
+    pub fn problem_text(&self) -> Option<Text> {
         if self.agent_id.trim().is_empty() {
-            Some("Pick an agent.")
+            Some(text!("hosts.pick_agent"))
         } else if self.host_id.trim().is_empty() {
-            Some("Pick a host.")
+            Some(text!("hosts.pick_host"))
         } else if !self.workspace.trim().starts_with('/') {
-            Some("The workspace must be an absolute path on the host (starting with /).")
+            Some(text!("hosts.workspace_not_absolute"))
         } else {
             None
         }

@@ -8,6 +8,8 @@
 use serde_json::{json, Value};
 
 use crate::error::ApiError;
+use crate::i18n::text::text;
+use crate::i18n::Text;
 use crate::transport::decode::decode_json;
 
 /// Which kind of extension.
@@ -130,15 +132,17 @@ pub struct InstallForm {
 }
 
 impl InstallForm {
-    /// `POST …/install` body, or what is wrong with the form.
+    /// `POST …/install` body, or what is wrong with the form (in English:
+    /// [`InstallForm::body_text`]).
     pub fn body(&self) -> Result<Value, String> {
+        self.body_text().map_err(|t| t.english())
+    }
+
+    /// `POST …/install` body, or what is wrong with the form as a message.
+    pub fn body_text(&self) -> Result<Value, Text> {
         let source = self.source.trim();
         if source.is_empty() {
-            return Err(
-                "Type where to install from: a git URL, github:owner/repo, or a folder on the \
-                 agent's machine."
-                    .into(),
-            );
+            return Err(text!("settings.extensions.no_source"));
         }
         let mut body = json!({ "source": source, "force": self.force });
         for (key, value) in [("ref", &self.git_ref), ("repo_path", &self.repo_path)] {

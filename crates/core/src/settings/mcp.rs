@@ -551,8 +551,8 @@ pub enum McpTest {
     Failed {
         /// The server's classification.
         kind: String,
-        /// What went wrong.
-        error: String,
+        /// What went wrong (`None`: the server gave no reason).
+        error: Option<String>,
     },
 }
 
@@ -574,7 +574,12 @@ impl McpTest {
                 "connection" => text!("settings_core.mcp_test.no_connection"),
                 _ => text!("settings_core.mcp_test.failed"),
             }
-            .with("error", error.as_str()),
+            .with_text(
+                "error",
+                error
+                    .as_deref()
+                    .map_or_else(|| text!("mcp.no_reason"), Text::as_is),
+            ),
         }
     }
 }
@@ -598,11 +603,7 @@ pub fn decode_mcp_test(v: &Value) -> Result<McpTest, String> {
                 .and_then(Value::as_str)
                 .unwrap_or("unknown")
                 .to_string(),
-            error: v
-                .get("error")
-                .and_then(Value::as_str)
-                .unwrap_or("no reason given")
-                .to_string(),
+            error: v.get("error").and_then(Value::as_str).map(str::to_string),
         }),
         None => Err("the MCP test answer has no `ok`".into()),
     }

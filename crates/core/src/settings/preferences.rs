@@ -137,16 +137,22 @@ pub fn default_dir(storage: &dyn Storage) -> String {
 }
 
 /// Stores the default working directory (checked with
-/// `launch_options::check_working_dir`; blank: the key goes away).
+/// `launch_options::check_working_dir`; blank: the key goes away). Why not, in English:
+/// [`set_default_dir_text`].
 pub fn set_default_dir(storage: &dyn Storage, dir: &str) -> Result<(), String> {
+    set_default_dir_text(storage, dir).map_err(|t| t.english())
+}
+
+/// [`set_default_dir`], why not as a message.
+pub fn set_default_dir_text(storage: &dyn Storage, dir: &str) -> Result<(), Text> {
     let dir = dir.trim();
-    crate::conversations::start::launch_options::check_working_dir(dir)?;
+    crate::conversations::start::launch_options::check_working_dir_text(dir)?;
     if dir.is_empty() {
         storage.remove(DEFAULT_DIR_KEY)
     } else {
         storage.set(DEFAULT_DIR_KEY, dir)
     }
-    .map_err(|e| e.to_string())
+    .map_err(|e| e.user_text())
 }
 
 #[cfg(test)]

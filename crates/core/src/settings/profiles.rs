@@ -41,9 +41,30 @@ pub enum Validation {
     Invalid {
         /// e.g. `AuthenticationError`.
         kind: String,
-        /// What went wrong (secrets scrubbed when shown).
+        /// What went wrong (secrets scrubbed when shown; empty: the server gave no reason).
         message: String,
     },
+}
+
+impl Validation {
+    /// What the user reads when the model could not be reached (`None`: it could).
+    pub fn failure_text(&self) -> Option<Text> {
+        match self {
+            Validation::Valid => None,
+            Validation::Invalid { kind, message } => {
+                let why = if message.is_empty() {
+                    text!("settings.llm.no_reason")
+                } else {
+                    Text::as_is(crate::error::scrub_secrets(message))
+                };
+                Some(
+                    text!("settings.llm.test_failed")
+                        .with("kind", kind.clone())
+                        .with_text("message", why),
+                )
+            }
+        }
+    }
 }
 
 /// The longest profile name the server accepts.
@@ -159,8 +180,7 @@ pub fn decode_validation(status: u16, body: &[u8]) -> Result<Validation, ApiErro
             let e = v.get("error").cloned().unwrap_or(Value::Null);
             Ok(Validation::Invalid {
                 kind: opt_str(&e, "type").unwrap_or_else(|| "Error".to_string()),
-                message: opt_str(&e, "message")
-                    .unwrap_or_else(|| "the server gave no reason".to_string()),
+                message: opt_str(&e, "message").unwrap_or_default(),
             })
         }
         None => Err(ApiError::Decode(format!(

@@ -233,7 +233,7 @@ fn save(
             on_done.try_run(());
         }
         Err(e) => {
-            let _ = save_error.try_set(Some(e.to_string()));
+            let _ = save_error.try_set(Some(say(&e.user_text())));
         }
     }
 }

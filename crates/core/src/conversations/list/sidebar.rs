@@ -13,6 +13,8 @@
 use std::collections::BTreeMap;
 
 use crate::client::unified::ConversationSummary;
+use crate::i18n::english::{message, MessageRef};
+use crate::i18n::Text;
 use crate::storage::{Storage, StorageError};
 use crate::time::parse_iso_micros;
 
@@ -37,15 +39,24 @@ pub fn scope_key(backend_id: &str, org_id: Option<&str>) -> String {
     }
 }
 
-fn corrupt(key: &str, what: &str, e: impl std::fmt::Display) -> StorageError {
-    StorageError::Other(format!("{key} is not {what} ({e}); left as it is"))
+/// What a corrupt value of [`PINS_KEY`] is said with.
+const PINS_CORRUPT: MessageRef = message("storage.corrupt_pins");
+/// What a corrupt value of [`SEEN_KEY`] is said with.
+const SEEN_CORRUPT: MessageRef = message("storage.corrupt_seen");
+
+/// A corrupt value under `key`, said with `what` (its `{key}`, and the parser's `{detail}`).
+fn corrupt(what: MessageRef, key: &str, e: impl std::fmt::Display) -> StorageError {
+    StorageError::Corrupt(
+        Text::new(what)
+            .with("key", key)
+            .with("detail", e.to_string()),
+    )
 }
 
 fn read_pins(storage: &dyn Storage) -> Result<BTreeMap<String, Vec<String>>, StorageError> {
     match storage.get(PINS_KEY)? {
         None => Ok(BTreeMap::new()),
-        Some(raw) => serde_json::from_str(&raw)
-            .map_err(|e| corrupt(PINS_KEY, "a map of pinned conversations", e)),
+        Some(raw) => serde_json::from_str(&raw).map_err(|e| corrupt(PINS_CORRUPT, PINS_KEY, e)),
     }
 }
 
@@ -149,8 +160,7 @@ fn seen_entry(scope: &str, id: &str) -> String {
 pub fn read_seen(storage: &dyn Storage) -> Result<Seen, StorageError> {
     match storage.get(SEEN_KEY)? {
         None => Ok(Vec::new()),
-        Some(raw) => serde_json::from_str(&raw)
-            .map_err(|e| corrupt(SEEN_KEY, "a list of seen conversations", e)),
+        Some(raw) => serde_json::from_str(&raw).map_err(|e| corrupt(SEEN_CORRUPT, SEEN_KEY, e)),
     }
 }
 

@@ -18,6 +18,9 @@ use serde_json::{json, Map, Value};
 use crate::client::unified::NewConversation;
 use crate::error::ApiError;
 use crate::git::worktree::WorkMode;
+use crate::i18n::english::{message, MessageRef};
+use crate::i18n::text::text;
+use crate::i18n::Text;
 use crate::transport::decode::decode_json;
 use crate::transport::encode::encode_segment;
 
@@ -57,8 +60,14 @@ pub struct LaunchOptions {
 impl LaunchOptions {
     /// Reads what [`LaunchOptions::to_storage`] wrote. Unknown fields are ignored; anything
     /// that is not such an object is an error (the caller keeps it as it is).
+    /// The error in English: [`LaunchOptions::parse_text`].
     pub fn parse(raw: &str) -> Result<LaunchOptions, String> {
-        let bad = || "the saved options for new conversations are unreadable".to_string();
+        Self::parse_text(raw).map_err(|t| t.english())
+    }
+
+    /// [`LaunchOptions::parse`], its error as a message.
+    pub fn parse_text(raw: &str) -> Result<LaunchOptions, Text> {
+        let bad = || text!("launch.unreadable");
         let v: Value = serde_json::from_str(raw).map_err(|_| bad())?;
         let obj = v.as_object().ok_or_else(bad)?;
         let text = |k: &str| match obj.get(k) {
@@ -130,11 +139,21 @@ impl LaunchOptions {
         profiles: &[String],
         secrets: &[String],
     ) -> (LaunchOptions, Vec<String>) {
+        let (now, gone) = self.available_text(profiles, secrets);
+        (now, gone.iter().map(Text::english).collect())
+    }
+
+    /// [`LaunchOptions::available`], what is gone as messages.
+    pub fn available_text(
+        &self,
+        profiles: &[String],
+        secrets: &[String],
+    ) -> (LaunchOptions, Vec<Text>) {
         let mut gone = Vec::new();
         let profile = match &self.profile {
             Some(p) if profiles.contains(p) => Some(p.clone()),
             Some(p) => {
-                gone.push(format!("profile {p}"));
+                gone.push(text!("launch.profile_named").with("name", p.clone()));
                 None
             }
             None => None,
@@ -144,7 +163,7 @@ impl LaunchOptions {
             if secrets.contains(s) {
                 kept.push(s.clone());
             } else {
-                gone.push(format!("secret {s}"));
+                gone.push(text!("launch.secret_named").with("name", s.clone()));
             }
         }
         (
@@ -158,21 +177,34 @@ impl LaunchOptions {
         )
     }
 
-    /// One line saying what differs from the defaults ("" when nothing does).
+    /// One line saying what differs from the defaults ("" when nothing does), in English: its
+    /// [`LaunchOptions::summary_parts`] joined by ` · `.
     pub fn summary(&self) -> String {
+        self.summary_parts()
+            .iter()
+            .map(SummaryPart::english)
+            .collect::<Vec<_>>()
+            .join(" · ")
+    }
+
+    /// What differs from the defaults, one part each (none when nothing does): the directory,
+    /// the profile, how many secrets.
+    pub fn summary_parts(&self) -> Vec<SummaryPart> {
         let mut parts = Vec::new();
         if !self.working_dir.is_empty() {
-            parts.push(format!("in {}", self.working_dir));
+            parts.push(SummaryPart::Text(
+                text!("launch.summary_dir").with("dir", self.working_dir.clone()),
+            ));
         }
         if let Some(p) = &self.profile {
-            parts.push(format!("profile {p}"));
+            parts.push(SummaryPart::Text(
+                text!("launch.profile_named").with("name", p.clone()),
+            ));
         }
-        match self.secrets.len() {
-            0 => {}
-            1 => parts.push("1 secret".into()),
-            n => parts.push(format!("{n} secrets")),
+        if !self.secrets.is_empty() {
+            parts.push(SummaryPart::Secrets(self.secrets.len()));
         }
-        parts.join(" · ")
+        parts
     }
 
     /// Applies the options to a new conversation (its directory comes from
@@ -185,8 +217,35 @@ impl LaunchOptions {
     }
 }
 
-/// Why a typed working directory was refused.
+/// The counted message of [`SummaryPart::Secrets`] ("1 secret", "2 secrets").
+pub const SECRETS_COUNTED: MessageRef = message("launch.summary_secrets");
+
+/// One part of [`LaunchOptions::summary_parts`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SummaryPart {
+    /// Words (the directory, the profile).
+    Text(Text),
+    /// How many secrets the agent gets: [`SECRETS_COUNTED`] for this count.
+    Secrets(usize),
+}
+
+impl SummaryPart {
+    /// In English.
+    pub fn english(&self) -> String {
+        match self {
+            SummaryPart::Text(t) => t.english(),
+            SummaryPart::Secrets(n) => SECRETS_COUNTED.english(Some(*n as u64), &[]),
+        }
+    }
+}
+
+/// Why a typed working directory was refused, in English: [`check_working_dir_text`].
 pub fn check_working_dir(dir: &str) -> Result<(), String> {
+    check_working_dir_text(dir).map_err(|t| t.english())
+}
+
+/// Why a typed working directory was refused, as a message.
+pub fn check_working_dir_text(dir: &str) -> Result<(), Text> {
     let dir = dir.trim();
     let b = dir.as_bytes();
     let windows =
@@ -194,9 +253,7 @@ pub fn check_working_dir(dir: &str) -> Result<(), String> {
     if dir.is_empty() || dir.starts_with('/') || windows {
         Ok(())
     } else {
-        Err(format!(
-            "\"{dir}\" is not an absolute path: start it with / (the directory on the agent's machine)"
-        ))
+        Err(text!("launch.dir_not_absolute").with("dir", dir))
     }
 }
 
