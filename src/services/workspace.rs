@@ -60,16 +60,18 @@ pub async fn download(
         .await
 }
 
-/// The changed files of the repository at `repo`.
+/// The changed files of the repository at `repo`, against commit `against` (`None`: the
+/// server's choice, the upstream or default branch).
 pub async fn changes(
     backends: BackendsCtx,
     active: &ActiveBackend,
     conv: &ConversationRef,
     repo: &str,
+    against: Option<&str>,
 ) -> Result<Vec<GitChange>, ApiError> {
     let c = client(backends, active);
     c.api
-        .git_changes(Some(conv), repo, None)
+        .git_changes(Some(conv), repo, against)
         .send(&c.transport)
         .await
 }
@@ -83,6 +85,20 @@ pub async fn git_status(
 ) -> Result<canvas_core::git::status::StatusProbe, ApiError> {
     let c = client(backends, active);
     c.api.git_status(Some(conv), dir).send(&c.transport).await
+}
+
+/// What the branch checked out at `dir` was made from (`None`: unknown, or not a repository,
+/// or the backend cannot say).
+pub async fn branch_base(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    dir: &str,
+) -> Option<canvas_core::git::status::Base> {
+    match git_status(backends, active, conv, dir).await {
+        Ok(canvas_core::git::Found::Repo(s)) => s.base,
+        _ => None,
+    }
 }
 
 /// The recent commits of the repository at `repo`.
@@ -99,16 +115,18 @@ pub async fn commits(
         .await
 }
 
-/// Before/after of the file at the absolute path `abs`.
+/// Before/after of the file at the absolute path `abs` (before: at commit `against`, else the
+/// server's choice).
 pub async fn diff(
     backends: BackendsCtx,
     active: &ActiveBackend,
     conv: &ConversationRef,
     abs: &str,
+    against: Option<&str>,
 ) -> Result<GitDiff, ApiError> {
     let c = client(backends, active);
     c.api
-        .git_diff(Some(conv), abs, None)
+        .git_diff(Some(conv), abs, against)
         .send(&c.transport)
         .await
 }

@@ -246,6 +246,24 @@ async fn a_new_worktree_from_a_chosen_branch_leaves_the_checkout_untouched() {
         "{header}"
     );
 
+    // Changes: the branch's own since its base — the agent's commit and its draft, not the
+    // base branch's login.txt (which the server's default, origin/main, would add).
+    let ws = b.workspace();
+    ws.open_tab("changes").await;
+    assert_eq!(ws.wait_change("hello.txt").await, "added");
+    ws.wait_change("draft.txt").await;
+    b.wait_for("[data-testid=changes-since][data-base='feature/login']")
+        .await;
+    assert_eq!(
+        b.count("[data-testid=change-row][data-path='login.txt']")
+            .await,
+        0,
+        "the base's own files are not the branch's changes"
+    );
+    ws.open_change("hello.txt").await;
+    b.wait_text_containing("[data-testid=diff-view]", "hello")
+        .await;
+
     // In the folder: the clone itself, no new worktree.
     b.goto(&format!("{}/", server.url())).await;
     launcher.open_options().await;

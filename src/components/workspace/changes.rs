@@ -11,6 +11,7 @@ use crate::state::i18n::Said;
 use crate::state::workspace::ConvWorkspace;
 use crate::state::workspace::DiffMode;
 use canvas_core::agent_server::dto::{Commit, GitChange};
+use canvas_core::git::status::Base;
 use canvas_core::transport::routing::ConversationRef;
 use canvas_core::workspace::changes::{badge, label_text, RepoPlace};
 use canvas_core::workspace::diff::{diff_lines, side_by_side, unified};
@@ -26,10 +27,26 @@ pub(crate) fn ChangesTab(props: PanelProps) -> impl IntoView {
     let PanelProps { conv, root, ws } = props;
     let repo = root.clone().unwrap_or_default();
     let (conv_c, repo_c) = (conv.clone(), repo.clone());
+    // What the branch was made from, asked once per opening: the changes are the branch's own
+    // since then (committed or not), not only what is uncommitted (issue #34).
+    let base = StoredValue::new(None::<Option<Base>>);
     let changes = LocalResource::new(move || {
         let active = backends.active.get();
         let (conv, repo) = (conv_c.clone(), repo_c.clone());
-        async move { workspace::changes(backends, &active, &conv, &repo).await }
+        async move {
+            let since = match base.get_value() {
+                Some(b) => b,
+                None => {
+                    let b = workspace::branch_base(backends, &active, &conv, &repo).await;
+                    base.set_value(Some(b.clone()));
+                    b
+                }
+            };
+            let against = since.as_ref().map(|b| b.commit.clone());
+            workspace::changes(backends, &active, &conv, &repo, against.as_deref())
+                .await
+                .map(|list| (since, list))
+        }
     });
     // Refetch on a timer while this tab is mounted (i.e. visible); opening the tab fetches.
     every(REFRESH, move || changes.refetch());
@@ -77,13 +94,19 @@ pub(crate) fn ChangesTab(props: PanelProps) -> impl IntoView {
     let list = move || {
         Suspend::new(async move {
             match changes.await {
-                Ok(list) if list.is_empty() => view! {
+                Ok((_, list)) if list.is_empty() => view! {
                     <p class="ws-muted" data-testid="changes-empty">{t!("workspace.changes.none")}</p>
                 }
                 .into_any(),
-                Ok(list) => {
+                Ok((since, list)) => {
                     let selected = ws.selected_change.get();
+                    let since = since.map(|b| view! {
+                        <p class="ws-muted" data-testid="changes-since" data-base=b.name.clone()>
+                            {t!("workspace.changes.since", base = b.name)}
+                        </p>
+                    });
                     view! {
+                        {since}
                         <ul class="ws-changes" data-testid="changes-list" aria-label=t!("workspace.changes.list_label")>
                             {list.into_iter().map(|ch| change_row(ch, selected.as_deref(), ws)).collect_view()}
                         </ul>
@@ -106,7 +129,10 @@ pub(crate) fn ChangesTab(props: PanelProps) -> impl IntoView {
             </div>
             <Suspense>{place_note}</Suspense>
             <Transition fallback=|| view! { <p class="ws-muted">{t!("workspace.changes.loading")}</p> }>{list}</Transition>
-            {move || ws.selected_change.get().map(|p| view! { <Diff conv=conv_d.clone() repo=repo_d.clone() rel=p mode=ws.diff_mode /> })}
+            {move || ws.selected_change.get().map(|p| {
+                let against = base.get_value().flatten().map(|b| b.commit);
+                view! { <Diff conv=conv_d.clone() repo=repo_d.clone() rel=p against=against mode=ws.diff_mode /> }
+            })}
             <h3 class="ws-h">{t!("workspace.changes.commits")}</h3>
             <Transition fallback=|| view! { <p class="ws-muted">{t!("workspace.changes.loading_commits")}</p> }>
                 {move || {
@@ -206,14 +232,15 @@ fn Diff(
     conv: ConversationRef,
     repo: String,
     rel: String,
+    against: Option<String>,
     mode: RwSignal<DiffMode>,
 ) -> impl IntoView {
     let backends = use_backends();
     let abs = join(&repo, &rel);
     let diff = LocalResource::new(move || {
         let active = backends.active.get();
-        let (conv, abs) = (conv.clone(), abs.clone());
-        async move { workspace::diff(backends, &active, &conv, &abs).await }
+        let (conv, abs, against) = (conv.clone(), abs.clone(), against.clone());
+        async move { workspace::diff(backends, &active, &conv, &abs, against.as_deref()).await }
     });
     view! {
         <section class="ws-diff" data-testid="diff-view" aria-label=t!("workspace.diff.label", path = rel)>
