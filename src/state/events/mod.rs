@@ -476,8 +476,14 @@ impl ConversationStore {
     pub fn take_usage(&self, u: canvas_core::conversations::live::usage::Usage) {
         let mut merged = self.usage_detail.get_untracked().unwrap_or_default();
         if merged.merge(u) || self.usage_detail.with_untracked(Option::is_none) {
-            self.usage
-                .set(merged.words_text().map(|w| crate::state::i18n::say(&w)));
+            self.usage.set(
+                merged
+                    .words_text_with(
+                        &crate::platform::intl::number,
+                        &crate::platform::intl::dollars,
+                    )
+                    .map(|w| crate::state::i18n::say(&w)),
+            );
             self.usage_detail.set(Some(merged));
         }
     }

@@ -172,7 +172,13 @@ impl ConversationStore {
         }
         let status = s.stream.status();
         let count = s.stream.items().len();
-        let usage = s.stream.usage().words();
+        let usage = s
+            .stream
+            .usage()
+            .words_text_with(&crate::platform::intl::number, &|c| {
+                crate::platform::intl::money(c, 4)
+            })
+            .map(|w| crate::state::i18n::say(&w));
         drop(guard);
         if self.usage.get_untracked() != usage {
             self.usage.set(usage);
