@@ -409,7 +409,7 @@ impl ConversationStore {
             Err(e) => {
                 return self.step_link(link::Input::OpenFailed {
                     generation,
-                    message: e.said(),
+                    message: e.user_text().into(),
                 })
             }
         };
@@ -438,7 +438,7 @@ impl ConversationStore {
             Ok(socket) => self.inner.borrow_mut().socket = Some(socket),
             Err(message) => self.step_link(link::Input::OpenFailed {
                 generation,
-                message,
+                message: message.into(),
             }),
         }
     }

@@ -78,7 +78,7 @@ impl ConversationStore {
             Err(e) => {
                 return self.step_link(link::Input::OpenFailed {
                     generation,
-                    message: e.said(),
+                    message: e.user_text().into(),
                 })
             }
             // A socket source is `start`'s other path.
@@ -98,7 +98,7 @@ impl ConversationStore {
             move |end| {
                 b.step_link(link::Input::Ended {
                     generation,
-                    end: End::from_stream(&end),
+                    end: End::from_stream_text(&end),
                     now_ms: js_sys::Date::now(),
                 })
             },

@@ -106,6 +106,76 @@ impl Text {
     }
 }
 
+/// Words core tells the user inside its state (a card's title, why a link gave up), kept with
+/// their English: state machines, exports and tests read and compare them by their English
+/// (two that read the same are the same words); the page says [`Words::text`] in its
+/// language. Plain text (a server's error code, the browser's reason) is [`Text::as_is`].
+#[derive(Clone, Debug)]
+pub struct Words {
+    english: String,
+    text: Text,
+}
+
+impl Words {
+    /// `text`, with its English.
+    pub fn new(text: Text) -> Words {
+        Words {
+            english: text.english(),
+            text,
+        }
+    }
+
+    /// The words to say.
+    pub fn text(&self) -> &Text {
+        &self.text
+    }
+
+    /// In English.
+    pub fn english(&self) -> &str {
+        &self.english
+    }
+}
+
+impl PartialEq for Words {
+    fn eq(&self, other: &Words) -> bool {
+        self.english == other.english
+    }
+}
+
+impl Eq for Words {}
+
+impl std::ops::Deref for Words {
+    type Target = str;
+
+    /// Its English (what core's own readers of the words use).
+    fn deref(&self) -> &str {
+        &self.english
+    }
+}
+
+impl From<Text> for Words {
+    fn from(text: Text) -> Words {
+        Words::new(text)
+    }
+}
+
+impl From<String> for Words {
+    /// Plain text, shown as it is.
+    fn from(words: String) -> Words {
+        Words {
+            text: Text::as_is(words.as_str()),
+            english: words,
+        }
+    }
+}
+
+impl From<&str> for Words {
+    /// Plain text, shown as it is.
+    fn from(words: &str) -> Words {
+        Words::from(words.to_string())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,5 +202,17 @@ mod tests {
         assert_eq!(empty.say(&words(2)), "context 2 tokens");
         // An uncounted text of a plural message takes its `other` form.
         assert_eq!(uk.say(&Text::new(CONTEXT).with("used", "7")), "7 токена");
+    }
+
+    #[test]
+    fn words_keep_their_text_and_compare_by_their_english() {
+        const REFUSED: MessageRef = crate::i18n::english::message("live.link.key_refused");
+        let said = Words::new(Text::new(REFUSED));
+        let plain = Words::from("The server refused the session key for live events.");
+        assert_eq!(said, plain, "the same English");
+        assert_eq!(said.text(), &Text::new(REFUSED));
+        assert_eq!(plain.text(), &Text::as_is(plain.english()));
+        assert_eq!(&*said, said.english());
+        assert_ne!(said, Words::from(String::from("other")));
     }
 }
