@@ -78,13 +78,13 @@ pub fn TimelineItem(item: ViewItem) -> impl IntoView {
         .into_any(),
         ItemKind::Error { title, detail } => view! {
             <div class="card error-card" role="alert" data-testid="error-item">
-                <div class="card-head"><span class="card-title">{title}</span></div>
+                <div class="card-head"><span class="card-title">{crate::state::i18n::say(title.text())}</span></div>
                 <pre class="output">{detail}</pre>
             </div>
         }
         .into_any(),
         ItemKind::Rejected { reason, .. } => view! {
-            <div class="card rejected"><span class="card-title">{t!("chat.items.rejected")}</span>" "{reason}</div>
+            <div class="card rejected"><span class="card-title">{t!("chat.items.rejected")}</span>" "{crate::state::i18n::say(reason.text())}</div>
         }
         .into_any(),
         ItemKind::Paused => view! { <div class="divider">{t!("chat.items.paused")}</div> }.into_any(),

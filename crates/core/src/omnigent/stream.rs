@@ -47,7 +47,7 @@ use serde_json::{Map, Value};
 use crate::conversations::live::events::dirty::{Dirty, Touched};
 use crate::conversations::live::events::{ExecutionStatus, ItemKind, ViewItem};
 use crate::i18n::english::{message, MessageRef};
-use crate::i18n::Text;
+use crate::i18n::{Text, Words};
 use crate::omnigent::dto::{epoch_secs_of, iso_from_epoch_secs, Session, SessionStatus};
 use crate::omnigent::sse::{SseEvent, SseParser};
 
@@ -163,6 +163,8 @@ impl Usage {
 }
 
 const CONTEXT: MessageRef = message("usage.context");
+/// An error card's title when the server gives none.
+const ERROR_TITLE: MessageRef = message("conversation_core.status.error");
 const CONTEXT_COST: MessageRef = message("usage.context_cost");
 const CONTEXT_OF: MessageRef = message("usage.context_of");
 const CONTEXT_OF_COST: MessageRef = message("usage.context_of_cost");
@@ -1056,9 +1058,9 @@ fn body_of(item_type: &str, p: &Map<String, Value>, whole: &Value) -> Body {
             let title = str_of(p, "title")
                 .or_else(|| str_of(p, "code"))
                 .filter(|t| !t.trim().is_empty())
-                .unwrap_or("Error");
+                .map_or_else(|| Words::new(Text::new(ERROR_TITLE)), Words::from);
             Body::Show(ItemKind::Error {
-                title: title.to_string(),
+                title,
                 detail: text_of(p.get("message")),
             })
         }

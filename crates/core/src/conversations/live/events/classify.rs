@@ -6,6 +6,8 @@ use super::item::{EditDiff, ExecutionStatus};
 use super::timestamp::Timestamp;
 use super::IgnoreReason;
 use crate::conversations::chat::attachments::safe_image_url;
+use crate::i18n::text::text;
+use crate::i18n::Words;
 
 /// A stored event: identity, order, and what it means for the view.
 #[derive(Debug)]
@@ -33,14 +35,14 @@ pub(crate) enum Ev {
     Reject {
         action_id: String,
         tool_call_id: String,
-        reason: String,
+        reason: Words,
     },
     AgentError {
         tool_call_id: String,
         error: String,
     },
     Error {
-        title: String,
+        title: Words,
         detail: String,
     },
     Pause,
@@ -161,21 +163,23 @@ fn interpret(obj: Map<String, Value>) -> Ev {
             action_id: str_of(&obj, "action_id").to_owned(),
             tool_call_id: str_of(&obj, "tool_call_id").to_owned(),
             reason: non_empty(str_of(&obj, "rejection_reason"))
-                .unwrap_or("User rejected the action")
-                .to_owned(),
+                .map_or_else(|| text!("event.rejected_by_user").into(), Words::from),
         },
         "AgentErrorEvent" => Ev::AgentError {
             tool_call_id: str_of(&obj, "tool_call_id").to_owned(),
             error: str_of(&obj, "error").to_owned(),
         },
         "ConversationErrorEvent" | "ServerErrorEvent" => Ev::Error {
-            title: non_empty(str_of(&obj, "code"))
-                .unwrap_or(if kind == "ServerErrorEvent" {
-                    "Server error"
-                } else {
-                    "Conversation error"
-                })
-                .to_owned(),
+            title: non_empty(str_of(&obj, "code")).map_or_else(
+                || {
+                    if kind == "ServerErrorEvent" {
+                        text!("event.title.server_error").into()
+                    } else {
+                        text!("event.title.conversation_error").into()
+                    }
+                },
+                Words::from,
+            ),
             detail: str_of(&obj, "detail").to_owned(),
         },
         "PauseEvent" => Ev::Pause,
