@@ -105,7 +105,7 @@ pub fn TimelineItem(item: ViewItem) -> impl IntoView {
                 <details class="card generic" data-testid="generic-item">
                     <summary>
                         <span class="card-title">{if kind.is_empty() { t!("chat.items.event") } else { kind }}</span>
-                        " "<span class="muted">{summary}</span>
+                        " "<span class="muted">{crate::state::i18n::say(summary.text())}</span>
                     </summary>
                     <pre class="output">{pretty}</pre>
                 </details>

@@ -144,6 +144,12 @@ impl PartialEq for Words {
 
 impl Eq for Words {}
 
+impl PartialEq<str> for Words {
+    fn eq(&self, other: &str) -> bool {
+        self.english == other
+    }
+}
+
 impl std::ops::Deref for Words {
     type Target = str;
 

@@ -917,7 +917,7 @@ fn kind_of(body: &Body) -> ItemKind {
         },
         Body::Hidden => ItemKind::Generic {
             kind: String::new(),
-            summary: String::new(),
+            summary: String::new().into(),
             json: Value::Null,
         },
     }
@@ -1107,7 +1107,7 @@ fn body_of(item_type: &str, p: &Map<String, Value>, whole: &Value) -> Body {
                 .unwrap_or_default();
             Body::Show(ItemKind::Generic {
                 kind: other.to_string(),
-                summary,
+                summary: summary.into(),
                 json: whole.clone(),
             })
         }

@@ -1207,7 +1207,7 @@ mod tests {
                 },
                 ItemKind::Generic {
                     kind: one_line.clone(),
-                    summary: text.to_string(),
+                    summary: text.to_string().into(),
                     json: Value::Null,
                 },
                 ItemKind::Terminal {

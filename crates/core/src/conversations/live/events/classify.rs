@@ -52,7 +52,7 @@ pub(crate) enum Ev {
     },
     Generic {
         kind: String,
-        summary: String,
+        summary: Words,
         json: Value,
     },
 }
@@ -383,20 +383,23 @@ pub(crate) fn content_images(v: &Value) -> Vec<String> {
         .collect()
 }
 
-fn generic_summary(kind: &str, obj: &Map<String, Value>) -> String {
+fn generic_summary(kind: &str, obj: &Map<String, Value>) -> Words {
     if kind == "HookExecutionEvent" {
-        let mut s = format!(
-            "{} hook `{}`",
-            str_of(obj, "hook_event_type"),
-            str_of(obj, "hook_command")
-        );
-        if let Some(code) = obj.get("exit_code").and_then(Value::as_i64) {
-            s.push_str(&format!(" exited {code}"));
+        let code = obj.get("exit_code").and_then(Value::as_i64);
+        let blocked = obj.get("blocked").and_then(Value::as_bool) == Some(true);
+        let words = match (code, blocked) {
+            (None, false) => text!("event.hook.ran"),
+            (None, true) => text!("event.hook.blocked"),
+            (Some(_), false) => text!("event.hook.exited"),
+            (Some(_), true) => text!("event.hook.exited_blocked"),
         }
-        if obj.get("blocked").and_then(Value::as_bool) == Some(true) {
-            s.push_str(" (blocked)");
+        .with("event", str_of(obj, "hook_event_type"))
+        .with("command", str_of(obj, "hook_command"));
+        return match code {
+            Some(code) => words.with("code", code.to_string()),
+            None => words,
         }
-        return s;
+        .into();
     }
     for key in [
         "summary", "title", "message", "detail", "error", "reason", "content",
@@ -406,10 +409,10 @@ fn generic_summary(kind: &str, obj: &Map<String, Value>) -> String {
             .and_then(Value::as_str)
             .and_then(non_empty_trimmed)
         {
-            return truncate(s, 200);
+            return truncate(s, 200).into();
         }
     }
-    String::new()
+    String::new().into()
 }
 
 fn truncate(s: &str, max_chars: usize) -> String {

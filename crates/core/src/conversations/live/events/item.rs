@@ -123,7 +123,7 @@ pub enum ItemKind {
         /// The event's `kind` (empty if it had none).
         kind: String,
         /// A short text picked from the event (`summary`, `title`, `message`, `detail`, …).
-        summary: String,
+        summary: Words,
         /// The whole event.
         json: Value,
     },
