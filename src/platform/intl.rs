@@ -38,17 +38,26 @@ pub fn number(n: u64) -> String {
 /// A cost in US dollars: four decimals under a dollar ("$0.0012"), two above ("$3.50"), in the
 /// page's way of writing money.
 pub fn dollars(cost: f64) -> String {
-    let digits = if cost < 1.0 { "4" } else { "2" };
+    money(cost, if cost < 1.0 { 4 } else { 2 })
+}
+
+/// A cost in US dollars with `digits` decimals ("$0.0120" with four), in the page's way of
+/// writing money.
+pub fn money(cost: f64, digits: usize) -> String {
     let o = options(&[("style", "currency"), ("currency", "USD")]);
     for key in ["minimumFractionDigits", "maximumFractionDigits"] {
-        let _ = Reflect::set(&o, &JsValue::from_str(key), &JsValue::from_str(digits));
+        let _ = Reflect::set(
+            &o,
+            &JsValue::from_str(key),
+            &JsValue::from_f64(digits as f64),
+        );
     }
     Intl::NumberFormat::new(&locales(), &o)
         .format()
         .call1(&JsValue::NULL, &JsValue::from_f64(cost))
         .ok()
         .and_then(|s| s.as_string())
-        .unwrap_or_else(|| canvas_core::conversations::live::usage::dollars(cost))
+        .unwrap_or_else(|| format!("${cost:.digits$}"))
 }
 
 /// "now", "5 min. ago", "3 hr. ago", "yesterday", "2 days ago" — in the page's language.

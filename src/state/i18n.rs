@@ -122,7 +122,7 @@ pub fn plural(m: MessageRef, count: u64, args: &[(&str, &str)]) -> String {
 
 /// Words core wants said (an error, above all), in the page's language.
 pub fn say(words: &Text) -> String {
-    words.render(&|m, args| text(m, args))
+    words.render(&|m, count, args| say_message(m, count, args))
 }
 
 /// Core's errors, said in the page's language (their `user_text`; `user_message` is English).

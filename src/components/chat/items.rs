@@ -78,13 +78,13 @@ pub fn TimelineItem(item: ViewItem) -> impl IntoView {
         .into_any(),
         ItemKind::Error { title, detail } => view! {
             <div class="card error-card" role="alert" data-testid="error-item">
-                <div class="card-head"><span class="card-title">{title}</span></div>
+                <div class="card-head"><span class="card-title">{crate::state::i18n::say(title.text())}</span></div>
                 <pre class="output">{detail}</pre>
             </div>
         }
         .into_any(),
         ItemKind::Rejected { reason, .. } => view! {
-            <div class="card rejected"><span class="card-title">{t!("chat.items.rejected")}</span>" "{reason}</div>
+            <div class="card rejected"><span class="card-title">{t!("chat.items.rejected")}</span>" "{crate::state::i18n::say(reason.text())}</div>
         }
         .into_any(),
         ItemKind::Paused => view! { <div class="divider">{t!("chat.items.paused")}</div> }.into_any(),
@@ -105,7 +105,7 @@ pub fn TimelineItem(item: ViewItem) -> impl IntoView {
                 <details class="card generic" data-testid="generic-item">
                     <summary>
                         <span class="card-title">{if kind.is_empty() { t!("chat.items.event") } else { kind }}</span>
-                        " "<span class="muted">{summary}</span>
+                        " "<span class="muted">{crate::state::i18n::say(summary.text())}</span>
                     </summary>
                     <pre class="output">{pretty}</pre>
                 </details>

@@ -129,7 +129,7 @@ fn LinkStatus(store: ConversationStore) -> impl IntoView {
         Link::Idle | Link::Connecting => t!("chat.status.connecting"),
         Link::Open => t!("chat.status.live"),
         Link::Reconnecting { .. } => t!("chat.status.reconnecting"),
-        Link::Failed(m) => m,
+        Link::Failed(m) => crate::state::i18n::say(m.text()),
     };
     // The countdown ticks outside the live region (a screen reader hears the state once).
     let next_try = move || match link.get() {

@@ -85,7 +85,7 @@ pub(crate) fn TerminalTab(props: PanelProps) -> impl IntoView {
                         {(!stderr.is_empty()).then(|| view! {
                             <pre class="ws-output ws-stderr" data-testid="terminal-stderr">{stderr}</pre>
                         })}
-                        {r.note.clone().map(|n| view! { <p class="ws-note" data-testid="terminal-note">{n}</p> })}
+                        {r.note_text.as_ref().map(|n| view! { <p class="ws-note" data-testid="terminal-note">{crate::state::i18n::say(n)}</p> })}
                     </li>
                 }
             })

@@ -109,7 +109,7 @@ pub fn AllConversations(
             .map(|n| {
                 view! {
                     <li data-testid="source-note" data-backend-id=n.source.backend_id.clone()
-                        data-org-id=n.source.org_id.clone()>{n.text.clone()}</li>
+                        data-org-id=n.source.org_id.clone()>{crate::state::i18n::say(&n.words)}</li>
                 }
             })
             .collect_view();

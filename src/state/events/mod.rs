@@ -409,7 +409,7 @@ impl ConversationStore {
             Err(e) => {
                 return self.step_link(link::Input::OpenFailed {
                     generation,
-                    message: e.said(),
+                    message: e.user_text().into(),
                 })
             }
         };
@@ -438,7 +438,7 @@ impl ConversationStore {
             Ok(socket) => self.inner.borrow_mut().socket = Some(socket),
             Err(message) => self.step_link(link::Input::OpenFailed {
                 generation,
-                message,
+                message: message.into(),
             }),
         }
     }
@@ -476,8 +476,14 @@ impl ConversationStore {
     pub fn take_usage(&self, u: canvas_core::conversations::live::usage::Usage) {
         let mut merged = self.usage_detail.get_untracked().unwrap_or_default();
         if merged.merge(u) || self.usage_detail.with_untracked(Option::is_none) {
-            self.usage
-                .set(merged.words_text().map(|w| crate::state::i18n::say(&w)));
+            self.usage.set(
+                merged
+                    .words_text_with(
+                        &crate::platform::intl::number,
+                        &crate::platform::intl::dollars,
+                    )
+                    .map(|w| crate::state::i18n::say(&w)),
+            );
             self.usage_detail.set(Some(merged));
         }
     }

@@ -78,7 +78,7 @@ impl ConversationStore {
             Err(e) => {
                 return self.step_link(link::Input::OpenFailed {
                     generation,
-                    message: e.said(),
+                    message: e.user_text().into(),
                 })
             }
             // A socket source is `start`'s other path.
@@ -98,7 +98,7 @@ impl ConversationStore {
             move |end| {
                 b.step_link(link::Input::Ended {
                     generation,
-                    end: End::from_stream(&end),
+                    end: End::from_stream_text(&end),
                     now_ms: js_sys::Date::now(),
                 })
             },
@@ -172,7 +172,13 @@ impl ConversationStore {
         }
         let status = s.stream.status();
         let count = s.stream.items().len();
-        let usage = s.stream.usage().words();
+        let usage = s
+            .stream
+            .usage()
+            .words_text_with(&crate::platform::intl::number, &|c| {
+                crate::platform::intl::money(c, 4)
+            })
+            .map(|w| crate::state::i18n::say(&w));
         drop(guard);
         if self.usage.get_untracked() != usage {
             self.usage.set(usage);

@@ -3,6 +3,7 @@
 use super::format::{placeholders, say_counted};
 use super::locale::Locale;
 use super::plural::{categories, category, Category};
+use super::text::Text;
 use serde_json::Value;
 
 /// One message.
@@ -186,6 +187,17 @@ impl Catalogue {
     /// The text of `id` for `count` (its plural form in this locale; `{count}` filled in).
     pub fn plural(&self, id: &str, count: u64, args: &[(&str, &str)]) -> Option<String> {
         self.get(id).map(|m| m.say(self.locale, Some(count), args))
+    }
+
+    /// `words` in this locale: each message as this locale has it (its plural form for the
+    /// text's count), one it lacks in English.
+    pub fn say(&self, words: &Text) -> String {
+        words.render(
+            &|m, count, args| match self.get(super::english::IDS[usize::from(m.index)]) {
+                Some(here) => here.say(self.locale, count, args),
+                None => m.english(count, args),
+            },
+        )
     }
 
     /// Its messages in English's order (`english::IDS`: a message's place there is its index),

@@ -18,4 +18,4 @@ pub use catalogue::{Catalogue, CatalogueError, Message, Mismatch, RawMessage};
 pub use format::{format, placeholders};
 pub use locale::{best_match, Locale};
 pub use plural::{category, Category};
-pub use text::{Arg, Text};
+pub use text::{Arg, Text, Words};

@@ -46,6 +46,8 @@ use serde_json::{Map, Value};
 
 use crate::conversations::live::events::dirty::{Dirty, Touched};
 use crate::conversations::live::events::{ExecutionStatus, ItemKind, ViewItem};
+use crate::i18n::english::{message, MessageRef};
+use crate::i18n::{Text, Words};
 use crate::omnigent::dto::{epoch_secs_of, iso_from_epoch_secs, Session, SessionStatus};
 use crate::omnigent::sse::{SseEvent, SseParser};
 
@@ -113,23 +115,59 @@ pub struct Usage {
 
 impl Usage {
     /// In words for the status bar (`None` when nothing is known yet), e.g.
-    /// `"context 1,234 / 128,000 tokens · $0.0123"`.
+    /// `"context 1,234 / 128,000 tokens · $0.0123"`, in English.
     pub fn words(&self) -> Option<String> {
-        let mut parts = Vec::new();
-        if let Some(used) = self.context_tokens {
-            parts.push(match self.context_window {
-                Some(window) => {
-                    format!("context {} / {} tokens", thousands(used), thousands(window))
-                }
-                None => format!("context {} tokens", thousands(used)),
-            });
-        }
-        if let Some(cost) = self.total_cost_usd.filter(|c| c.is_finite() && *c >= 0.0) {
-            parts.push(format!("${cost:.4}"));
-        }
-        (!parts.is_empty()).then(|| parts.join(" · "))
+        self.words_text_with(&thousands, &|cost| format!("${cost:.4}"))
+            .map(|t| t.english())
+    }
+
+    /// In words for the status bar (`None` when nothing is known yet), the token counts
+    /// written by `number` and the cost (four decimals) by `money`: the page passes its
+    /// language's ways of writing them.
+    pub fn words_text_with(
+        &self,
+        number: &dyn Fn(u64) -> String,
+        money: &dyn Fn(f64) -> String,
+    ) -> Option<Text> {
+        let cost = self
+            .total_cost_usd
+            .filter(|c| c.is_finite() && *c >= 0.0)
+            .map(money);
+        let words = match (self.context_tokens, self.context_window) {
+            (Some(used), Some(window)) => Text::counted(
+                if cost.is_some() {
+                    CONTEXT_OF_COST
+                } else {
+                    CONTEXT_OF
+                },
+                window,
+            )
+            .with("used", number(used))
+            .with("window", number(window)),
+            (Some(used), None) => Text::counted(
+                if cost.is_some() {
+                    CONTEXT_COST
+                } else {
+                    CONTEXT
+                },
+                used,
+            )
+            .with("used", number(used)),
+            (None, _) => return cost.map(Text::as_is),
+        };
+        Some(match cost {
+            Some(cost) => words.with("cost", cost),
+            None => words,
+        })
     }
 }
+
+const CONTEXT: MessageRef = message("usage.context");
+/// An error card's title when the server gives none.
+const ERROR_TITLE: MessageRef = message("conversation_core.status.error");
+const CONTEXT_COST: MessageRef = message("usage.context_cost");
+const CONTEXT_OF: MessageRef = message("usage.context_of");
+const CONTEXT_OF_COST: MessageRef = message("usage.context_of_cost");
 
 /// `1234567` → `"1,234,567"`.
 fn thousands(n: u64) -> String {
@@ -879,7 +917,7 @@ fn kind_of(body: &Body) -> ItemKind {
         },
         Body::Hidden => ItemKind::Generic {
             kind: String::new(),
-            summary: String::new(),
+            summary: String::new().into(),
             json: Value::Null,
         },
     }
@@ -1020,9 +1058,9 @@ fn body_of(item_type: &str, p: &Map<String, Value>, whole: &Value) -> Body {
             let title = str_of(p, "title")
                 .or_else(|| str_of(p, "code"))
                 .filter(|t| !t.trim().is_empty())
-                .unwrap_or("Error");
+                .map_or_else(|| Words::new(Text::new(ERROR_TITLE)), Words::from);
             Body::Show(ItemKind::Error {
-                title: title.to_string(),
+                title,
                 detail: text_of(p.get("message")),
             })
         }
@@ -1069,7 +1107,7 @@ fn body_of(item_type: &str, p: &Map<String, Value>, whole: &Value) -> Body {
                 .unwrap_or_default();
             Body::Show(ItemKind::Generic {
                 kind: other.to_string(),
-                summary,
+                summary: summary.into(),
                 json: whole.clone(),
             })
         }

@@ -13,7 +13,12 @@ use serde_json::Value;
 
 use crate::agent_server::dto::{BashCommand, BashRequest, BashResult};
 use crate::error::ApiError;
-use crate::workspace::terminal::{parse_timeout, CommandOutput};
+use crate::i18n::english::{message, MessageRef};
+use crate::i18n::text::text;
+use crate::i18n::Text;
+#[cfg(test)]
+use crate::workspace::terminal::parse_timeout;
+use crate::workspace::terminal::{parse_timeout_text, CommandOutput};
 
 /// How long the runner waits before asking for a running command's next outputs.
 pub const POLL_MS: u32 = 300;
@@ -23,12 +28,17 @@ pub const MAX_POLL_FAILURES: u32 = 3;
 pub const DEADLINE_GRACE_SECONDS: u32 = 15;
 
 /// Shown while waiting on a server that cannot stream.
-pub const NO_STREAMING_NOTE: &str =
-    "This server cannot stream or stop commands: Stop only stops waiting.";
+pub const NO_STREAMING: MessageRef = message("workspace.terminal.note.no_streaming");
 /// Shown when the user stopped waiting.
-pub const STOPPED_WAITING_NOTE: &str = "Stopped waiting for this command.";
+pub const STOPPED_WAITING: MessageRef = message("workspace.terminal.note.stopped_waiting");
 /// Shown when no exit code came within the deadline.
-pub const DEADLINE_NOTE: &str = "No exit code within the timeout: stopped waiting.";
+pub const DEADLINE: MessageRef = message("workspace.terminal.note.deadline");
+/// [`NO_STREAMING`] in English.
+pub const NO_STREAMING_NOTE: &str = NO_STREAMING.english_static();
+/// [`STOPPED_WAITING`] in English.
+pub const STOPPED_WAITING_NOTE: &str = STOPPED_WAITING.english_static();
+/// [`DEADLINE`] in English.
+pub const DEADLINE_NOTE: &str = DEADLINE.english_static();
 
 /// Where a run stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,8 +66,10 @@ pub struct Run {
     pub running: bool,
     /// The server's command id (stop needs it).
     pub command_id: Option<String>,
-    /// A note shown under the output (error, "stopped waiting", …).
+    /// A note shown under the output (error, "stopped waiting", …), in English.
     pub note: Option<String>,
+    /// The same note as words to say.
+    pub note_text: Option<Text>,
     request: BashRequest,
     phase: Phase,
     /// Epoch ms after which following gives up.
@@ -127,7 +139,7 @@ impl Run {
         timeout_input: &str,
         cwd: Option<String>,
     ) -> (Run, Vec<Effect>) {
-        let timeout = parse_timeout(timeout_input);
+        let timeout = parse_timeout_text(timeout_input);
         let mut run = Run {
             seq,
             command: command.clone(),
@@ -135,6 +147,7 @@ impl Run {
             running: true,
             command_id: None,
             note: None,
+            note_text: None,
             request: BashRequest {
                 command,
                 cwd,
@@ -170,7 +183,7 @@ impl Run {
                         self.output.apply(&res);
                         self.finish(None);
                     }
-                    Err(e) => self.finish(Some(e.user_message())),
+                    Err(e) => self.finish(Some(e.user_text())),
                 }
                 Vec::new()
             }
@@ -190,12 +203,14 @@ impl Run {
                 Vec::new()
             }
             (Phase::Executing, Input::Stop) => {
-                self.finish(Some(STOPPED_WAITING_NOTE.into()));
+                self.finish(Some(Text::new(STOPPED_WAITING)));
                 Vec::new()
             }
             (_, Input::StopFailed(e)) => {
                 self.abandoned = true;
-                self.note = Some(format!("Could not stop: {}", e.user_message()));
+                self.set_note(Some(
+                    text!("workspace.terminal.note.stop_failed").with_text("error", e.user_text()),
+                ));
                 Vec::new()
             }
             // Late or out-of-place answers (the run ended meanwhile) change nothing.
@@ -217,16 +232,16 @@ impl Run {
             | Err(ApiError::NotFound | ApiError::Unsupported(_))
             | Err(ApiError::Server { status: 405, .. }) => {
                 // No streaming on this server: wait for the final answer (stop = stop waiting).
-                self.note = Some(NO_STREAMING_NOTE.into());
+                self.set_note(Some(Text::new(NO_STREAMING)));
                 self.phase = Phase::Executing;
                 if self.abandoned {
-                    self.finish(Some(STOPPED_WAITING_NOTE.into()));
+                    self.finish(Some(Text::new(STOPPED_WAITING)));
                     return Vec::new();
                 }
                 vec![Effect::Execute(self.request.clone())]
             }
             Err(e) => {
-                self.finish(Some(e.user_message()));
+                self.finish(Some(e.user_text()));
                 Vec::new()
             }
         }
@@ -246,13 +261,13 @@ impl Run {
             Err(e) => {
                 self.failures += 1;
                 if self.failures >= MAX_POLL_FAILURES {
-                    self.finish(Some(e.user_message()));
+                    self.finish(Some(e.user_text()));
                     return Vec::new();
                 }
             }
         }
         if now_ms > self.deadline_ms {
-            self.finish(Some(DEADLINE_NOTE.into()));
+            self.finish(Some(Text::new(DEADLINE)));
             return Vec::new();
         }
         self.follow()
@@ -261,7 +276,7 @@ impl Run {
     /// The next page, unless the user stopped waiting.
     fn follow(&mut self) -> Vec<Effect> {
         if self.abandoned {
-            self.finish(Some(STOPPED_WAITING_NOTE.into()));
+            self.finish(Some(Text::new(STOPPED_WAITING)));
             return Vec::new();
         }
         match &self.command_id {
@@ -274,10 +289,15 @@ impl Run {
         }
     }
 
-    fn finish(&mut self, note: Option<String>) {
+    fn finish(&mut self, note: Option<Text>) {
         self.running = false;
         self.phase = Phase::Done;
-        self.note = note;
+        self.set_note(note);
+    }
+
+    fn set_note(&mut self, note: Option<Text>) {
+        self.note = note.as_ref().map(Text::english);
+        self.note_text = note;
     }
 }
 

@@ -1194,11 +1194,11 @@ mod tests {
                     message: text.to_string(),
                 },
                 ItemKind::Error {
-                    title: one_line.clone(),
+                    title: one_line.clone().into(),
                     detail: text.to_string(),
                 },
                 ItemKind::Rejected {
-                    reason: text.to_string(),
+                    reason: text.to_string().into(),
                     action_id: String::new(),
                 },
                 ItemKind::Condensation {
@@ -1207,7 +1207,7 @@ mod tests {
                 },
                 ItemKind::Generic {
                     kind: one_line.clone(),
-                    summary: text.to_string(),
+                    summary: text.to_string().into(),
                     json: Value::Null,
                 },
                 ItemKind::Terminal {

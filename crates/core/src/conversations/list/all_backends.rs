@@ -28,6 +28,8 @@ use crate::backends::url::{app_href, path_segment};
 use crate::client::unified::{ConversationSummary, ConversationSummaryPage};
 use crate::cloud::dto::Organization;
 use crate::error::scrub_secrets;
+use crate::i18n::text::text;
+use crate::i18n::Text;
 use crate::time::parse_iso_micros;
 
 /// How long one source may take to answer its conversation list (8 s).
@@ -265,8 +267,10 @@ pub struct SourceNote {
     pub label: String,
     /// Why.
     pub kind: NoteKind,
-    /// The sentence shown, starting with the label.
+    /// The sentence shown, starting with the label, in English.
     pub text: String,
+    /// The same sentence as words to say.
+    pub words: Text,
 }
 
 /// A source whose page had a next page.
@@ -314,49 +318,57 @@ pub fn row_href(row: &MergedRow, base_path: &str) -> String {
     app_href(base_path, &path, Some(row.source.pin()))
 }
 
-/// `8 s`, `8.5 s`.
+/// `8 s`, `8.5 s` (as the timed-out note writes it in English).
+#[cfg(test)]
 fn seconds(ms: u32) -> String {
+    format!("{} s", seconds_number(ms))
+}
+
+/// `8`, `8.5`.
+fn seconds_number(ms: u32) -> String {
     let (whole, millis) = (ms / 1000, ms % 1000);
     if millis == 0 {
-        format!("{whole} s")
+        whole.to_string()
     } else {
         let s = format!("{:.3}", f64::from(ms) / 1000.0);
-        format!("{} s", s.trim_end_matches('0'))
+        s.trim_end_matches('0').to_string()
     }
 }
 
-fn note(source: &SourceKey, label: &str, kind: NoteKind) -> SourceNote {
+fn note(source: &SourceKey, label: &str, kind: NoteKind, words: Text) -> SourceNote {
     SourceNote {
         source: source.clone(),
         label: label.to_string(),
         kind,
-        text: String::new(),
+        text: words.english(),
+        words,
     }
 }
 
 /// The sentence of a note.
-fn note_text(label: &str, outcome: &SourceOutcome) -> Option<(NoteKind, String)> {
+fn note_text(label: &str, outcome: &SourceOutcome) -> Option<(NoteKind, Text)> {
     match outcome {
         SourceOutcome::Page(_) => None,
         SourceOutcome::Failed { message } => {
             let message = truncate_error(scrub_secrets(message.trim()).trim());
             let text = if message.is_empty() {
-                format!("{label}: not reachable.")
+                text!("list.source.unreachable").with("label", label)
             } else {
-                format!("{label}: not reachable — {message}")
+                text!("list.source.unreachable_detail")
+                    .with("label", label)
+                    .with("error", message)
             };
             Some((NoteKind::Failed, text))
         }
         SourceOutcome::TimedOut => Some((
             NoteKind::TimedOut,
-            format!("{label}: timed out after {}", seconds(SOURCE_TIMEOUT_MS)),
+            text!("list.source.timed_out")
+                .with("label", label)
+                .with("seconds", seconds_number(SOURCE_TIMEOUT_MS)),
         )),
         SourceOutcome::Disabled => Some((
             NoteKind::Disabled,
-            format!(
-                "{label}: skipped — disabled after repeated connection failures; \
-                 Manage backends checks it again"
-            ),
+            text!("list.source.disabled").with("label", label),
         )),
     }
 }
@@ -492,10 +504,7 @@ pub fn merge(sources: &[(SourceKey, String, SourceOutcome)], limit: usize) -> Me
             }
         } else if let Some((kind, text)) = note_text(&label, outcome) {
             if !notes.iter().any(|n| n.source == key) {
-                notes.push(SourceNote {
-                    text,
-                    ..note(&key, &label, kind)
-                });
+                notes.push(note(&key, &label, kind, text));
             }
         }
     }

@@ -145,19 +145,29 @@ impl Usage {
         self.words_text().map(|t| t.english())
     }
 
-    /// For the header: `"45 tokens (30 in · 15 out) · $0.0012"` (the numbers as they are);
-    /// `None` before anything was used.
+    /// For the header: `"45 tokens (30 in · 15 out) · $0.0012"` (the numbers as core writes
+    /// them, [`tokens`] and [`dollars`]); `None` before anything was used.
     pub fn words_text(&self) -> Option<Text> {
+        self.words_text_with(&tokens, &dollars)
+    }
+
+    /// For the header, the token counts written by `number` and the cost by `money` (the
+    /// page's language's ways, through the browser); `None` before anything was used.
+    pub fn words_text_with(
+        &self,
+        number: &dyn Fn(u64) -> String,
+        money: &dyn Fn(f64) -> String,
+    ) -> Option<Text> {
         let t = self.total();
         if t.is_empty() {
             return None;
         }
         Some(
             text!("chat_core.usage")
-                .with("total", tokens(t.prompt_tokens + t.completion_tokens))
-                .with("input", tokens(t.prompt_tokens))
-                .with("output", tokens(t.completion_tokens))
-                .with("cost", dollars(t.cost)),
+                .with("total", number(t.prompt_tokens + t.completion_tokens))
+                .with("input", number(t.prompt_tokens))
+                .with("output", number(t.completion_tokens))
+                .with("cost", money(t.cost)),
         )
     }
 }

@@ -6,6 +6,8 @@ use super::item::{EditDiff, ExecutionStatus};
 use super::timestamp::Timestamp;
 use super::IgnoreReason;
 use crate::conversations::chat::attachments::safe_image_url;
+use crate::i18n::text::text;
+use crate::i18n::Words;
 
 /// A stored event: identity, order, and what it means for the view.
 #[derive(Debug)]
@@ -33,14 +35,14 @@ pub(crate) enum Ev {
     Reject {
         action_id: String,
         tool_call_id: String,
-        reason: String,
+        reason: Words,
     },
     AgentError {
         tool_call_id: String,
         error: String,
     },
     Error {
-        title: String,
+        title: Words,
         detail: String,
     },
     Pause,
@@ -50,7 +52,7 @@ pub(crate) enum Ev {
     },
     Generic {
         kind: String,
-        summary: String,
+        summary: Words,
         json: Value,
     },
 }
@@ -161,21 +163,23 @@ fn interpret(obj: Map<String, Value>) -> Ev {
             action_id: str_of(&obj, "action_id").to_owned(),
             tool_call_id: str_of(&obj, "tool_call_id").to_owned(),
             reason: non_empty(str_of(&obj, "rejection_reason"))
-                .unwrap_or("User rejected the action")
-                .to_owned(),
+                .map_or_else(|| text!("event.rejected_by_user").into(), Words::from),
         },
         "AgentErrorEvent" => Ev::AgentError {
             tool_call_id: str_of(&obj, "tool_call_id").to_owned(),
             error: str_of(&obj, "error").to_owned(),
         },
         "ConversationErrorEvent" | "ServerErrorEvent" => Ev::Error {
-            title: non_empty(str_of(&obj, "code"))
-                .unwrap_or(if kind == "ServerErrorEvent" {
-                    "Server error"
-                } else {
-                    "Conversation error"
-                })
-                .to_owned(),
+            title: non_empty(str_of(&obj, "code")).map_or_else(
+                || {
+                    if kind == "ServerErrorEvent" {
+                        text!("event.title.server_error").into()
+                    } else {
+                        text!("event.title.conversation_error").into()
+                    }
+                },
+                Words::from,
+            ),
             detail: str_of(&obj, "detail").to_owned(),
         },
         "PauseEvent" => Ev::Pause,
@@ -379,20 +383,23 @@ pub(crate) fn content_images(v: &Value) -> Vec<String> {
         .collect()
 }
 
-fn generic_summary(kind: &str, obj: &Map<String, Value>) -> String {
+fn generic_summary(kind: &str, obj: &Map<String, Value>) -> Words {
     if kind == "HookExecutionEvent" {
-        let mut s = format!(
-            "{} hook `{}`",
-            str_of(obj, "hook_event_type"),
-            str_of(obj, "hook_command")
-        );
-        if let Some(code) = obj.get("exit_code").and_then(Value::as_i64) {
-            s.push_str(&format!(" exited {code}"));
+        let code = obj.get("exit_code").and_then(Value::as_i64);
+        let blocked = obj.get("blocked").and_then(Value::as_bool) == Some(true);
+        let words = match (code, blocked) {
+            (None, false) => text!("event.hook.ran"),
+            (None, true) => text!("event.hook.blocked"),
+            (Some(_), false) => text!("event.hook.exited"),
+            (Some(_), true) => text!("event.hook.exited_blocked"),
         }
-        if obj.get("blocked").and_then(Value::as_bool) == Some(true) {
-            s.push_str(" (blocked)");
+        .with("event", str_of(obj, "hook_event_type"))
+        .with("command", str_of(obj, "hook_command"));
+        return match code {
+            Some(code) => words.with("code", code.to_string()),
+            None => words,
         }
-        return s;
+        .into();
     }
     for key in [
         "summary", "title", "message", "detail", "error", "reason", "content",
@@ -402,10 +409,10 @@ fn generic_summary(kind: &str, obj: &Map<String, Value>) -> String {
             .and_then(Value::as_str)
             .and_then(non_empty_trimmed)
         {
-            return truncate(s, 200);
+            return truncate(s, 200).into();
         }
     }
-    String::new()
+    String::new().into()
 }
 
 fn truncate(s: &str, max_chars: usize) -> String {

@@ -1,5 +1,6 @@
 //! What the conversation view shows: [`ViewItem`]s, the [`ExecutionStatus`], pending actions.
 
+use crate::i18n::Words;
 use serde_json::Value;
 
 /// One card of the conversation view, derived from one event (or an action paired with its
@@ -97,14 +98,14 @@ pub enum ItemKind {
     /// `ConversationErrorEvent`/`ServerErrorEvent` (`title` = `code`) or `AgentErrorEvent`.
     Error {
         /// Short title (the error code, or "Agent error").
-        title: String,
+        title: Words,
         /// The detail text.
         detail: String,
     },
     /// The user (or a hook) rejected an action (`UserRejectObservation`).
     Rejected {
         /// The rejection reason.
-        reason: String,
+        reason: Words,
         /// The rejected action's event id.
         action_id: String,
     },
@@ -122,7 +123,7 @@ pub enum ItemKind {
         /// The event's `kind` (empty if it had none).
         kind: String,
         /// A short text picked from the event (`summary`, `title`, `message`, `detail`, …).
-        summary: String,
+        summary: Words,
         /// The whole event.
         json: Value,
     },

@@ -14,6 +14,8 @@ use crate::conversations::live::events::stream::{
     close_disposition, Backoff, CloseDisposition, SocketGeneration, HANDSHAKE_TIMEOUT_MS,
 };
 use crate::error::ApiError;
+use crate::i18n::text::text;
+use crate::i18n::{Text, Words};
 
 /// What the status bar shows about the link.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,7 +32,7 @@ pub enum Link {
         until_ms: f64,
     },
     /// Given up (key refused, conversation gone, no usable address): why.
-    Failed(String),
+    Failed(Words),
 }
 
 /// How a connection ended.
@@ -38,8 +40,10 @@ pub enum Link {
 pub enum End {
     /// Something that may pass: reconnect with backoff.
     Retry,
-    /// Retrying cannot help: what to tell the user.
+    /// Retrying cannot help: what to tell the user, in English.
     GiveUp(String),
+    /// Retrying cannot help: what to tell the user.
+    GiveUpText(Text),
 }
 
 impl End {
@@ -48,21 +52,26 @@ impl End {
     pub fn from_close_code(code: u16) -> End {
         match close_disposition(code) {
             CloseDisposition::Reconnect => End::Retry,
-            CloseDisposition::Unauthorized => {
-                End::GiveUp("The server refused the session key for live events.".into())
-            }
-            CloseDisposition::NotFound => {
-                End::GiveUp("This conversation does not exist on the server.".into())
-            }
+            CloseDisposition::Unauthorized => End::GiveUpText(text!("live.link.key_refused")),
+            CloseDisposition::NotFound => End::GiveUpText(text!("live.link.no_conversation")),
+        }
+    }
+
+    /// A session stream ended (`Ok`: the server closed it) or failed: a refused key or a
+    /// session that is gone gives up (why in English), anything else is retried.
+    pub fn from_stream(result: &Result<(), ApiError>) -> End {
+        match End::from_stream_text(result) {
+            End::GiveUpText(why) => End::GiveUp(why.english()),
+            end => end,
         }
     }
 
     /// A session stream ended (`Ok`: the server closed it) or failed: a refused key or a
     /// session that is gone gives up, anything else is retried.
-    pub fn from_stream(result: &Result<(), ApiError>) -> End {
+    pub fn from_stream_text(result: &Result<(), ApiError>) -> End {
         match result {
             Err(e) if e.is_auth() || matches!(e, ApiError::NotFound) => {
-                End::GiveUp(e.user_message())
+                End::GiveUpText(e.user_text())
             }
             _ => End::Retry,
         }
@@ -110,7 +119,7 @@ pub enum Input {
         /// Which connection.
         generation: u64,
         /// Why.
-        message: String,
+        message: Words,
     },
 }
 
@@ -271,7 +280,8 @@ impl LiveLink {
                     delay_ms,
                 });
             }
-            End::GiveUp(message) => effects.push(Effect::Show(Link::Failed(message))),
+            End::GiveUp(message) => effects.push(Effect::Show(Link::Failed(message.into()))),
+            End::GiveUpText(why) => effects.push(Effect::Show(Link::Failed(Words::new(why)))),
         }
         effects
     }

@@ -7,6 +7,8 @@ use super::classify::{ActionCard, ActionData, Entry, Ev, ObservationData};
 use super::dirty::{Dirty, Touched};
 use super::item::{ItemKind, PendingAction, ViewItem};
 use super::timestamp::Timestamp;
+use crate::i18n::text::text;
+use crate::i18n::Words;
 
 /// Order of an entry: timestamp, then arrival.
 pub(crate) type Key = (Timestamp, u64);
@@ -204,7 +206,7 @@ impl View {
                 if let Some(i) = self.close_action("", tool_call_id) {
                     self.stop_running(i);
                 }
-                self.error(e, "Agent error", error);
+                self.error(e, &text!("event.title.agent_error").into(), error);
             }
             Ev::Error { title, detail } => {
                 self.end_stream();
@@ -237,7 +239,7 @@ impl View {
     }
 
     /// Errors repeated back to back (the server re-emits the same conversation error) show once.
-    fn error(&mut self, e: &Entry, title: &str, detail: &str) {
+    fn error(&mut self, e: &Entry, title: &Words, detail: &str) {
         if let Some(ViewItem {
             kind:
                 ItemKind::Error {
@@ -252,7 +254,7 @@ impl View {
             }
         }
         let kind = ItemKind::Error {
-            title: title.to_owned(),
+            title: title.clone(),
             detail: detail.to_owned(),
         };
         self.push(e, kind, false);
