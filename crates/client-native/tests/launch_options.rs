@@ -115,7 +115,9 @@ async fn launcher_options_reach_a_real_agent_server() {
         working_dir: format!("{project_dir}/alpha"),
         profile: Some(pname.clone()),
         secrets: vec!["CANVAS_LAUNCH_TOKEN".into()],
-        ..LaunchOptions::default()
+        // The project lies inside this checkout: the default (a new worktree of the whole
+        // checkout) is not what this test is about.
+        work_mode: canvas_core::git::worktree::WorkMode::InFolder,
     };
     let mut new = canvas_core::conversations::start::create::new_conversation(
         "hello from the launcher",
