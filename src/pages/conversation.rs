@@ -180,7 +180,7 @@ fn ConversationView(
                     <h1 data-testid="conversation-heading" title=title>{title}</h1>
                     {sandbox}
                     {placement}
-                    <GitWhere active=git_active conv=git_conv working_dir=git_dir status=store.status />
+                    <GitWhere active=git_active conv=git_conv working_dir=git_dir status=store.status store=store.clone() />
                     <Attention active=attention_active id=summary.id.clone() named=named
                         title=title status=store.status />
                     <span class="muted event-count" data-testid="event-count" data-count=move || count.get().to_string()>

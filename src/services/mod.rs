@@ -11,6 +11,7 @@ pub mod conversation_list;
 pub mod conversation_tools;
 pub mod extensions;
 pub mod first_page;
+pub mod git;
 pub mod hosts;
 pub mod launch;
 pub mod list_page;

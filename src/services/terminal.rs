@@ -115,10 +115,21 @@ pub fn start(
     if command.trim().is_empty() {
         return;
     }
-    let seq = ws.next_seq.get_value();
-    ws.next_seq.set_value(seq + 1);
     ws.history.update_value(|h| h.push(&command));
     ws.input.set(String::new());
+    run(backends, conv, root, ws, command);
+}
+
+/// Runs `command` in the terminal (its output shows there, live); answers the run's number.
+pub fn run(
+    backends: BackendsCtx,
+    conv: ConversationRef,
+    root: Option<String>,
+    ws: ConvWorkspace,
+    command: String,
+) -> u64 {
+    let seq = ws.next_seq.get_value();
+    ws.next_seq.set_value(seq + 1);
     let (run, effects) = Run::start(seq, command, &ws.timeout.get_untracked(), root);
     ws.runs.update(|r| r.push(run));
     let driver = Driver {
@@ -129,6 +140,7 @@ pub fn start(
         seq,
     };
     driver.perform(effects);
+    seq
 }
 
 /// Stops a running command (the server kills it; without a command id we only stop waiting).

@@ -99,6 +99,22 @@ pub struct WorkspaceStore {
 }
 
 impl WorkspaceStore {
+    /// The state of conversation `conv_id` on backend `active` (the panel's and the header's).
+    pub fn for_conversation(
+        &self,
+        active: &canvas_core::backends::selection::ActiveBackend,
+        conv_id: &str,
+    ) -> ConvWorkspace {
+        let scope = active.cache_scope();
+        self.conv(&format!(
+            "{}|{}|{}|{}",
+            scope.backend_id,
+            scope.org_id.unwrap_or_default(),
+            scope.revision,
+            conv_id
+        ))
+    }
+
     /// The state of conversation `key` (created on first use, then kept).
     pub fn conv(&self, key: &str) -> ConvWorkspace {
         if let Some(c) = self.convs.with_value(|m| m.get(key).copied()) {

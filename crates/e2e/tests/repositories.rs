@@ -58,7 +58,9 @@ fn make_repositories(root: &Path) -> std::path::PathBuf {
     git(&shop, &["commit", "-q", "-m", "Login page"]);
     git(&shop, &["checkout", "-q", "main"]);
     git(root, &["init", "-q", "--bare", "-b", "main", "origin.git"]);
-    git(&shop, &["remote", "add", "origin", "../origin.git"]);
+    // An absolute URL: a relative one would be read from each worktree's own directory.
+    let origin = root.join("origin.git").display().to_string();
+    git(&shop, &["remote", "add", "origin", &origin]);
     git(
         &shop,
         &["push", "-q", "origin", "main", "feature/login", "v1.0"],
@@ -84,6 +86,24 @@ async fn configure_stub_llm(b: &Browser, stub: &StubHandle) {
     ))
     .await;
     b.wait_for("[data-testid=llm-saved]").await;
+}
+
+/// Opens the header's Git menu and picks `item`.
+async fn git_action(b: &Browser, item: &str) {
+    b.click("[data-testid=git-menu-button]").await;
+    b.click(&format!("[data-testid={item}]")).await;
+}
+
+/// Waits until the last git action's result is `state` (`done`, `failed`).
+async fn wait_result(b: &Browser, state: &str) {
+    b.wait_for(&format!("[data-testid=git-result][data-state={state}]"))
+        .await;
+}
+
+/// Waits until the header says the branch is `n` commits ahead of its base.
+async fn wait_ahead(b: &Browser, n: &str) {
+    b.wait_for(&format!("[data-testid=git-ahead][data-count='{n}']"))
+        .await;
 }
 
 /// Starts `message` from the launcher; the new conversation's id once its page is open.
@@ -133,6 +153,23 @@ async fn a_new_worktree_from_a_chosen_branch_leaves_the_checkout_untouched() {
     b.goto(&format!("{}/", server.url())).await;
     b.wait_backend_status("connected").await;
     configure_stub_llm(&b, &stub).await;
+
+    // Settings → Git: who the header's Commit commits as on this backend.
+    b.goto(&format!("{}/settings/git", server.url())).await;
+    b.type_into("[data-testid=git-name]", "Ada Lovelace").await;
+    b.type_into("[data-testid=git-email]", "ada at home").await;
+    b.click("[data-testid=git-save]").await;
+    b.wait_text_containing(
+        "[data-testid=git-identity-message][data-state=failed]",
+        "ada at home",
+    )
+    .await;
+    b.type_into("[data-testid=git-email]", "ada@example.org")
+        .await;
+    b.click("[data-testid=git-save]").await;
+    b.wait_for("[data-testid=git-identity-message][data-state=saved]")
+        .await;
+    b.goto(&format!("{}/", server.url())).await;
     let launcher = b.launcher();
     launcher.open_options().await;
 
@@ -264,6 +301,95 @@ async fn a_new_worktree_from_a_chosen_branch_leaves_the_checkout_untouched() {
     b.wait_text_containing("[data-testid=diff-view]", "hello")
         .await;
 
+    // Git actions from the header, each run in the terminal. Commit, with the identity.
+    git_action(&b, "git-commit").await;
+    b.type_into("[data-testid=git-form-text]", "Keep the draft")
+        .await;
+    b.click("[data-testid=git-form-submit]").await;
+    wait_result(&b, "done").await;
+    assert_eq!(
+        git(&shop, &["log", "-1", "--format=%s|%an|%ae", &branch]),
+        "Keep the draft|Ada Lovelace|ada@example.org"
+    );
+    wait_ahead(&b, "2").await;
+    // Nothing left to commit: said in words, nothing made.
+    git_action(&b, "git-commit").await;
+    b.type_into("[data-testid=git-form-text]", "Again").await;
+    b.click("[data-testid=git-form-submit]").await;
+    b.wait_text_containing(
+        "[data-testid=git-result][data-state=failed]",
+        "Nothing to commit",
+    )
+    .await;
+    // Push: the branch reaches origin, with its upstream set.
+    let origin = root.join("origin.git");
+    git_action(&b, "git-push").await;
+    wait_result(&b, "done").await;
+    assert_eq!(
+        git(&origin, &["rev-parse", &branch]),
+        git(&shop, &["rev-parse", &branch])
+    );
+    b.wait_for(&format!(
+        "[data-testid=git-upstream][data-upstream='origin/{branch}'][data-ahead='0']"
+    ))
+    .await;
+    // Someone else pushes to the branch; Pull fast-forwards to it.
+    let other = root.join("other");
+    git(
+        &root,
+        &["clone", "-q", "-b", &branch, "origin.git", "other"],
+    );
+    std::fs::write(other.join("theirs.txt"), "theirs\n").expect("write");
+    git(&other, &["add", "theirs.txt"]);
+    git(&other, &["commit", "-q", "-m", "Theirs"]);
+    git(&other, &["push", "-q", "origin", &branch]);
+    git_action(&b, "git-pull").await;
+    wait_result(&b, "done").await;
+    assert_eq!(
+        git(Path::new(&worktree), &["rev-parse", "HEAD"]),
+        git(&other, &["rev-parse", "HEAD"]),
+        "fast-forwarded to the pushed commit"
+    );
+    // They push again while this branch commits on its own: the push is rejected, origin
+    // keeps their commit.
+    std::fs::write(other.join("theirs.txt"), "theirs, again\n").expect("write");
+    git(&other, &["commit", "-q", "-am", "Theirs again"]);
+    git(&other, &["push", "-q", "origin", &branch]);
+    let theirs = git(&other, &["rev-parse", "HEAD"]);
+    std::fs::write(Path::new(&worktree).join("mine.txt"), "mine\n").expect("write");
+    git_action(&b, "git-commit").await;
+    b.type_into("[data-testid=git-form-text]", "Mine").await;
+    b.click("[data-testid=git-form-submit]").await;
+    wait_result(&b, "done").await;
+    git_action(&b, "git-push").await;
+    b.wait_text_containing("[data-testid=git-result][data-state=failed]", "rejected")
+        .await;
+    assert_eq!(
+        git(&origin, &["rev-parse", &branch]),
+        theirs,
+        "origin unchanged"
+    );
+    // Push & create PR: the agent is asked, naming the branch and its base.
+    git_action(&b, "git-pr").await;
+    wait_result(&b, "done").await;
+    let asked = canvas_harness::wait_until(
+        "the agent asked for a pull request",
+        Duration::from_secs(60),
+        || {
+            Ok(stub
+                .requests()
+                .iter()
+                .any(|r| {
+                    let s = r.to_string();
+                    s.contains("pull request")
+                        && s.contains(&branch)
+                        && s.contains("`feature/login`")
+                })
+                .then_some(()))
+        },
+    );
+    assert!(asked.is_ok(), "{asked:?}");
+
     // In the folder: the clone itself, no new worktree.
     b.goto(&format!("{}/", server.url())).await;
     launcher.open_options().await;
@@ -306,4 +432,10 @@ async fn a_new_worktree_from_a_chosen_branch_leaves_the_checkout_untouched() {
         api.send(Method::DELETE, &format!("/api/conversations/{conv}"), None)
             .await;
     }
+    // Nothing left behind in the shared /tmp (the server keeps a deleted conversation's
+    // worktree when it was asked by another spelling of the id).
+    let _ = Command::new("git")
+        .args(["worktree", "remove", "--force", &worktree])
+        .current_dir(&shop)
+        .status();
 }

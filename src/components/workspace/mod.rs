@@ -55,15 +55,9 @@ pub fn WorkspacePanel(
             return view! { <p class="ws-muted" data-testid="workspace-loading">{t!("workspace.loading")}</p> }
                 .into_any();
         };
-        let scope = backends.active.with(|a| a.cache_scope());
-        let key = format!(
-            "{}|{}|{}|{}",
-            scope.backend_id,
-            scope.org_id.unwrap_or_default(),
-            scope.revision,
-            conv.id
-        );
-        let ws = use_workspace().conv(&key);
+        let ws = backends
+            .active
+            .with(|a| use_workspace().for_conversation(a, &conv.id));
         let root = working_dir.get();
         view! { <PanelBody props=PanelProps { conv, root, ws } /> }.into_any()
     };

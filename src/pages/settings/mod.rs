@@ -4,7 +4,8 @@
 //! `/settings/mcp` — its MCP servers, listed, tested, added and removed (`mcp/`);
 //! `/settings/secrets` — its secrets
 //! (names listed, values write-only: typed once, sent, cleared, never shown or asked for
-//! again) — and `/settings/app` — this browser's preferences (theme, notifications, sound).
+//! again) — `/settings/git` — the git identity commits are made with, per backend — and
+//! `/settings/app` — this browser's preferences (theme, notifications, sound).
 //! A backend kind without secrets says so instead of failing.
 
 use crate::links::href;
@@ -13,6 +14,7 @@ use leptos::prelude::*;
 
 mod agent;
 mod app;
+mod git;
 mod llm;
 mod mcp;
 mod profiles;
@@ -20,6 +22,7 @@ mod secrets;
 
 use agent::AgentSection;
 use app::AppSection;
+use git::GitSection;
 use llm::LlmSection;
 use mcp::McpSection;
 use secrets::SecretsSection;
@@ -31,6 +34,7 @@ const SECTIONS: &[(&str, Msg)] = &[
     ("mcp", msg!("settings.tabs.mcp")),
     ("secrets", msg!("settings.tabs.secrets")),
     ("plugins", msg!("settings.tabs.plugins")),
+    ("git", msg!("settings.tabs.git")),
     ("app", msg!("settings.tabs.app")),
 ];
 
@@ -84,6 +88,7 @@ pub fn SettingsPage(section: String) -> impl IntoView {
             </div>
         }
         .into_any(),
+        "git" => view! { <GitSection /> }.into_any(),
         "app" => view! { <AppSection /> }.into_any(),
         other => view! {
             <div class="error" role="alert" data-testid="settings-unknown">

@@ -4,6 +4,7 @@
 //! its branches and tags). Pure: the commands are strings, the answers are parsed here; the
 //! app runs them through the client's runtime ([`crate::client::service::GitApi`]).
 
+pub mod actions;
 pub mod probe;
 pub mod status;
 pub mod worktree;
