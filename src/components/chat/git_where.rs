@@ -38,6 +38,9 @@ pub fn GitWhere(
     let backends = use_backends();
     let dir = working_dir.filter(|d| !d.trim().is_empty())?;
     let found = RwSignal::new(None::<BranchStatus>);
+    // Until the first answer the chip's place says it is loading (the header then grows: a
+    // page that waits for it to settle does not click into a moving layout).
+    let answered = RwSignal::new(false);
     let refresh = RwSignal::new(0u32);
     let ws = use_workspace().for_conversation(&active, &conv.id);
     let menu_at = MenuAt {
@@ -62,9 +65,16 @@ pub fn GitWhere(
             if let Ok(Found::Repo(s)) = svc::git_status(backends, &active, &conv, &dir).await {
                 found.try_set(Some(s));
             }
+            answered.try_set(true);
         });
     });
     let chip = move || {
+        if !answered.get() {
+            return Some(
+                view! { <span class="git-where" aria-busy="true" data-testid="git-where-loading"></span> }
+                    .into_any(),
+            );
+        }
         found.get().map(|s| {
             let name = s.name().to_string();
             let branch = s.branch.clone().unwrap_or_else(|| t!("git.head.detached"));
@@ -100,6 +110,7 @@ pub fn GitWhere(
                     </span>
                 </span>
             }
+            .into_any()
         })
     };
     // A memo: the menu (and what it is showing) stays while the status is asked again.
