@@ -62,3 +62,65 @@ pub fn focus_stays(to: Option<web_sys::EventTarget>, within: &[Option<web_sys::N
     };
     within.iter().flatten().any(|w| w.contains(Some(&to)))
 }
+
+/// A header menu's state and wiring (the conversation's `⋯` and Git menus): whether it is
+/// open, its button and its list; the first item focused on opening; ↑/↓/Home/End/Esc/Tab
+/// ([`on_menu_key`]); closed when the focus leaves both.
+#[derive(Clone, Copy)]
+pub struct MenuState {
+    /// Whether the list is shown.
+    pub open: leptos::prelude::RwSignal<bool>,
+    /// The menu's button.
+    pub button: leptos::prelude::NodeRef<leptos::html::Button>,
+    /// The `role=menu` list.
+    pub list: leptos::prelude::NodeRef<leptos::html::Div>,
+}
+
+impl MenuState {
+    /// A closed menu, wired: focuses its first item each time it opens.
+    pub fn wired() -> Self {
+        use leptos::prelude::*;
+        let state = MenuState {
+            open: RwSignal::new(false),
+            button: NodeRef::new(),
+            list: NodeRef::new(),
+        };
+        Effect::new(move |_| {
+            if let Some(m) = state.list.get() {
+                focus_item(&m, 0);
+            }
+        });
+        state
+    }
+
+    /// Closes it, giving the focus back to its button when `refocus`.
+    pub fn close(self, refocus: bool) {
+        use leptos::prelude::*;
+        self.open.set(false);
+        if refocus {
+            if let Some(b) = self.button.get_untracked() {
+                let _ = b.focus();
+            }
+        }
+    }
+
+    /// A key pressed in the list.
+    pub fn on_key(self, ev: &web_sys::KeyboardEvent) {
+        use leptos::prelude::*;
+        if let Some(m) = self.list.get_untracked() {
+            on_menu_key(ev, &m, move |refocus| self.close(refocus));
+        }
+    }
+
+    /// The focus left something inside the menu: closed unless it went to the list or button.
+    pub fn on_focus_out(self, ev: &web_sys::FocusEvent) {
+        use leptos::prelude::*;
+        let within = [
+            self.list.get_untracked().map(Into::into),
+            self.button.get_untracked().map(Into::into),
+        ];
+        if !focus_stays(ev.related_target(), &within) {
+            self.open.set(false);
+        }
+    }
+}

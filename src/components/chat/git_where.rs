@@ -23,7 +23,7 @@ use canvas_core::git::actions::{pull_request_prompt, GitAction};
 use canvas_core::git::status::BranchStatus;
 use canvas_core::git::Found;
 use canvas_core::transport::routing::ConversationRef;
-use leptos::html;
+
 use leptos::prelude::*;
 
 /// The repository chip (see the module docs).
@@ -149,32 +149,15 @@ fn GitMenu(
     found: RwSignal<Option<BranchStatus>>,
     refresh: RwSignal<u32>,
 ) -> impl IntoView {
-    let open = RwSignal::new(false);
+    let m = menu::MenuState::wired();
+    let (open, button, list) = (m.open, m.button, m.list);
+    let close = move |refocus: bool| m.close(refocus);
+    let on_key = move |ev: web_sys::KeyboardEvent| m.on_key(&ev);
     let form = RwSignal::new(Form::None);
     let typed = RwSignal::new(String::new());
     // The action running (its terminal run), and what the last one came to: (ok, words).
     let pending = RwSignal::new(None::<(u64, GitAction)>);
     let result = RwSignal::new(None::<(bool, String)>);
-    let button = NodeRef::<html::Button>::new();
-    let list = NodeRef::<html::Div>::new();
-    Effect::new(move |_| {
-        if let Some(m) = list.get() {
-            menu::focus_item(&m, 0);
-        }
-    });
-    let close = move |refocus: bool| {
-        open.set(false);
-        if refocus {
-            if let Some(b) = button.get_untracked() {
-                let _ = b.focus();
-            }
-        }
-    };
-    let on_key = move |ev: web_sys::KeyboardEvent| {
-        if let Some(m) = list.get_untracked() {
-            menu::on_menu_key(&ev, &m, close);
-        }
-    };
     // When the run ends: what happened, in words; the header asks again.
     let ws = at.ws;
     Effect::new(move |_| {
@@ -266,12 +249,7 @@ fn GitMenu(
     };
     view! {
         <span class="tools-menu git-menu" data-testid="git-menu"
-            on:focusout=move |ev: web_sys::FocusEvent| {
-                let within = [list.get_untracked().map(Into::into), button.get_untracked().map(Into::into)];
-                if !menu::focus_stays(ev.related_target(), &within) {
-                    open.set(false);
-                }
-            }>
+            on:focusout=move |ev: web_sys::FocusEvent| m.on_focus_out(&ev)>
             <button type="button" class="btn small" data-testid="git-menu-button" node_ref=button
                 aria-haspopup="menu" aria-expanded=move || open.get().to_string()
                 on:click=move |_| open.update(|o| *o = !*o)>{t!("git.menu")}</button>

@@ -4,7 +4,7 @@ use super::{ConversationTools, Notice, ToolOp};
 use crate::components::menu;
 use crate::state::i18n::{msg, t, Msg};
 use canvas_core::conversations::chat::slash::ExportFormat;
-use leptos::html;
+
 use leptos::prelude::*;
 
 /// What the tools said last: progress, a result, an error, or the agent's answer.
@@ -47,36 +47,11 @@ pub fn ToolsNotice(tools: ConversationTools) -> impl IntoView {
 /// The header's `⋯` menu of the conversation's tools.
 #[component]
 pub fn ToolsMenu(tools: ConversationTools) -> impl IntoView {
-    let open = RwSignal::new(false);
-    let button = NodeRef::<html::Button>::new();
-    let list = NodeRef::<html::Div>::new();
-    Effect::new(move |_| {
-        if let Some(m) = list.get() {
-            menu::focus_item(&m, 0);
-        }
-    });
-    let close = move |refocus: bool| {
-        open.set(false);
-        if refocus {
-            if let Some(b) = button.get_untracked() {
-                let _ = b.focus();
-            }
-        }
-    };
-    let on_key = move |ev: web_sys::KeyboardEvent| {
-        if let Some(m) = list.get_untracked() {
-            menu::on_menu_key(&ev, &m, close);
-        }
-    };
-    let on_focus_out = move |ev: web_sys::FocusEvent| {
-        let within = [
-            list.get_untracked().map(Into::into),
-            button.get_untracked().map(Into::into),
-        ];
-        if !menu::focus_stays(ev.related_target(), &within) {
-            open.set(false);
-        }
-    };
+    let m = menu::MenuState::wired();
+    let (open, button, list) = (m.open, m.button, m.list);
+    let close = move |refocus: bool| m.close(refocus);
+    let on_key = move |ev: web_sys::KeyboardEvent| m.on_key(&ev);
+    let on_focus_out = move |ev: web_sys::FocusEvent| m.on_focus_out(&ev);
     let busy = tools.busy();
     let item = move |testid: &'static str, label: Msg, op: ToolOp| {
         view! {
