@@ -80,9 +80,12 @@ fn OptionsBody(active: ActiveBackend, offers: Offers) -> impl IntoView {
     };
 
     // The directory field: typed text (checked as typed), suggestions.
-    let in_repo = RwSignal::new(false);
+    // What the backend said about the directory (the repository field asks; the summary reads).
+    let repo_answer = RwSignal::new(None);
+    let in_repo =
+        move || repo_answer.with(|a| matches!(a, Some(Ok(canvas_core::git::Found::Repo(_)))));
     let repo_field =
-        dirs_offered.then(|| repo_field(backends, active.clone(), opts, in_repo, change));
+        dirs_offered.then(|| repo_field(backends, active.clone(), opts, repo_answer, change));
     let dir_field = dir_field(backends, active, &offers, dirs_offered, opts, change);
 
     let profile_field = profiles.map(|names| profile_field(names, opts, change));
@@ -106,8 +109,7 @@ fn OptionsBody(active: ActiveBackend, offers: Offers) -> impl IntoView {
                 })
                 // How it works on the repository, where the directory is in one.
                 .chain(
-                    in_repo
-                        .get()
+                    in_repo()
                         .then(|| o.work_mode.summary().map(|t| say(&t)))
                         .flatten(),
                 )

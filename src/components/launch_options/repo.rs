@@ -18,12 +18,13 @@ use leptos::prelude::*;
 const TYPING_PAUSE_MS: u32 = 300;
 
 /// The field, below the working directory (nothing where the kind cannot tell: no runtime
-/// before a conversation exists); `in_repo` follows whether the directory is in a repository.
+/// before a conversation exists); it writes the backend's answer about
+/// the directory into `answer` (`None` while asking), which the launcher's summary reads too.
 pub(super) fn repo_field(
     backends: BackendsCtx,
     active: ActiveBackend,
     opts: RwSignal<LaunchOptions>,
-    in_repo: RwSignal<bool>,
+    answer: RwSignal<Option<Result<RepoProbe, ApiError>>>,
     change: impl Fn(&dyn Fn(&mut LaunchOptions)) + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
     // The directory the conversation would start in ("" = a new folder).
@@ -38,7 +39,6 @@ pub(super) fn repo_field(
     // Asked once typing pauses, in a task of its own, not a resource (a resource would make the
     // launcher's Suspense rebuild the fields while typing). An answer is kept only while its
     // directory is still the one typed: answers to earlier keystrokes may come back later.
-    let answer = RwSignal::new(None::<Result<RepoProbe, ApiError>>);
     Effect::new(move |_| {
         let d = dir.get();
         answer.set(None);
@@ -58,7 +58,6 @@ pub(super) fn repo_field(
         });
     });
     let answer = move || answer.get();
-    Effect::new(move |_| in_repo.set(matches!(answer(), Some(Ok(RepoProbe::Repo(_))))));
     move || {
         let d = dir.get();
         if d.is_empty() {
