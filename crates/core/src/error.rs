@@ -6,8 +6,19 @@
 //! anything that looks like a credential, and the HTTP chokepoint should additionally call
 //! [`ApiError::redacted`] with the backend's key before the error leaves it.
 
+use crate::i18n::english::MessageRef;
 use crate::i18n::text::text;
 use crate::i18n::Text;
+
+/// `unsupported!("feature.x")`: [`ApiError::Unsupported`] of feature message `feature.x`
+/// (resolved while compiling, like `text!`: an unknown id fails the build).
+macro_rules! unsupported {
+    ($id:literal) => {{
+        const FEATURE: $crate::i18n::english::MessageRef = $crate::i18n::english::message($id);
+        $crate::error::ApiError::Unsupported(FEATURE)
+    }};
+}
+pub(crate) use unsupported;
 
 /// Longest server-provided detail quoted in a message.
 pub(crate) const MAX_DETAIL_CHARS: usize = 300;
@@ -60,9 +71,10 @@ pub enum ApiError {
     /// its sandbox is still starting (cloud spec, runtime calls).
     #[error("the sandbox is still starting")]
     SandboxStarting,
-    /// This kind of backend does not offer the feature (what it is, e.g. "Cloud start tasks").
-    #[error("{0} not available on this backend")]
-    Unsupported(&'static str),
+    /// This kind of backend does not offer the feature: what it is, a `feature.*` message
+    /// (e.g. "Cloud start tasks"), written `unsupported!("feature.cloud_start_tasks")`.
+    #[error("{} not available on this backend", .0.english_static())]
+    Unsupported(MessageRef),
 }
 
 impl From<NoBackendError> for ApiError {
@@ -186,7 +198,9 @@ impl ApiError {
             ApiError::NoBackend => text!("error.no_backend"),
             ApiError::Incompatible(gate) => gate.user_text(),
             ApiError::SandboxStarting => text!("error.sandbox_starting"),
-            ApiError::Unsupported(what) => text!("error.unsupported").with("what", *what),
+            ApiError::Unsupported(what) => {
+                text!("error.unsupported").with_text("what", Text::new(*what))
+            }
         }
     }
 }
@@ -519,6 +533,31 @@ mod tests {
         assert!(ApiError::Network(String::new())
             .user_message()
             .contains("CORS"));
+    }
+
+    #[test]
+    fn an_unsupported_feature_is_named_in_the_language_of_the_page() {
+        use crate::i18n::{Catalogue, Locale};
+        let err = unsupported!("feature.llm_profiles");
+        assert!(err.is_unsupported());
+        assert_eq!(
+            err.user_message(),
+            "LLM profiles: not available on this backend."
+        );
+        assert_eq!(
+            err.to_string(),
+            "LLM profiles not available on this backend"
+        );
+        let de = Catalogue::parse(
+            Locale::De,
+            r#"{ "error.unsupported": "{what}: auf diesem Backend nicht verfügbar.",
+                 "feature.llm_profiles": "LLM-Profile" }"#,
+        )
+        .expect("de");
+        assert_eq!(
+            de.say(&err.user_text()),
+            "LLM-Profile: auf diesem Backend nicht verfügbar."
+        );
     }
 
     #[test]

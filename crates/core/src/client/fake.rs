@@ -132,6 +132,7 @@ mod tests {
     use crate::backends::record::Backend;
     use crate::client::factory::backend_api;
     use crate::conversations::live::{live_source, Live};
+    use crate::error::unsupported;
     use crate::test_util::block_on;
     use crate::transport::plan::{RawResponse, Transport};
     use crate::transport::routing::RoutingContext;
@@ -171,7 +172,7 @@ mod tests {
         // Capabilities it lacks are one typed error, decided before any I/O.
         let err = api.list_conversations(None, 10).unwrap_err();
         assert!(err.is_unsupported(), "{err:?}");
-        assert_eq!(err, ApiError::Unsupported("Conversations"));
+        assert_eq!(err, unsupported!("feature.conversations"));
         assert!(api.describe_server().unwrap_err().is_unsupported());
     }
 

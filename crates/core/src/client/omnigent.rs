@@ -36,7 +36,7 @@ use crate::client::service::{
 use crate::client::unified::{
     ConversationSummary, ConversationSummaryPage, Created, NewConversation,
 };
-use crate::error::ApiError;
+use crate::error::{unsupported, ApiError};
 use crate::omnigent::dto::{
     decode_accepted, decode_agents, decode_hosts, decode_info, decode_me, decode_session,
     decode_session_page, interrupt_event, user_message_event, AgentPage, AgentScope, Host, Info,
@@ -214,9 +214,7 @@ impl EventsApi for OmnigentApi {
         _conv: &ConversationRef,
         _newest_timestamp: Option<&str>,
     ) -> Result<SocketTarget, ApiError> {
-        Err(ApiError::Unsupported(
-            "The events websocket (Omnigent streams server-sent events)",
-        ))
+        Err(unsupported!("feature.events_websocket"))
     }
 
     /// The session's server-sent event stream.
@@ -245,9 +243,7 @@ impl EventsApi for OmnigentApi {
         _run: bool,
     ) -> Planned<()> {
         if !msg.image_urls.is_empty() {
-            return Err(ApiError::Unsupported(
-                "Images in messages (Omnigent sessions take text only)",
-            ));
+            return Err(unsupported!("feature.images_in_messages"));
         }
         self.post_event(&conv.id, user_message_event(&msg.text))
     }
@@ -255,9 +251,7 @@ impl EventsApi for OmnigentApi {
 
 impl crate::client::service::ConversationStartApi for OmnigentApi {
     fn create_conversation(&self, _new: &NewConversation) -> Planned<Created> {
-        Err(ApiError::Unsupported(
-            "Starting a session without picking an agent and a host",
-        ))
+        Err(unsupported!("feature.session_without_agent_and_host"))
     }
 }
 
@@ -273,7 +267,7 @@ impl FilesApi for OmnigentApi {
         _root: Option<&str>,
         _dir: &str,
     ) -> Planned<Listing> {
-        Err(ApiError::Unsupported("Workspace files"))
+        Err(unsupported!("feature.workspace_files"))
     }
 
     fn read_workspace_file(
@@ -282,7 +276,7 @@ impl FilesApi for OmnigentApi {
         _root: Option<&str>,
         _rel: &str,
     ) -> Planned<WorkspaceFile> {
-        Err(ApiError::Unsupported("Workspace files"))
+        Err(unsupported!("feature.workspace_files"))
     }
 }
 impl GitApi for OmnigentApi {}

@@ -23,7 +23,7 @@ use crate::client::unified::{
     ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,
 };
 use crate::cloud::dto::{KeyCheck, OrgMe, Organizations, Sandbox, StartTask};
-use crate::error::ApiError;
+use crate::error::{unsupported, ApiError};
 use crate::git::{probe::RepoProbe, status::StatusProbe};
 use crate::omnigent::dto::{AgentPage, AgentScope, Host, Me, NewSession, Session};
 use crate::settings::extensions::{Extension, Installed, MarketEntry};
@@ -41,13 +41,13 @@ pub trait ServerApi {
     /// Local: `GET /server_info` (unauthenticated, 5 s; feed [`ServerInfo::gate`]).
     /// Cloud: not applicable ⇒ `Unsupported`.
     fn server_info(&self) -> Planned<ServerInfo> {
-        Err(ApiError::Unsupported("Server information"))
+        Err(unsupported!("feature.server_information"))
     }
     /// What "Test connection" adds to the probe's answer: the server's own account of its
     /// version and mode, where it gives one (Omnigent's `/v1/info`); `Unsupported` where the
     /// probe already said all there is.
     fn describe_server(&self) -> Planned<ServerDescription> {
-        Err(ApiError::Unsupported("Describing the server"))
+        Err(unsupported!("feature.describing_the_server"))
     }
 }
 
@@ -79,23 +79,23 @@ pub trait ConversationsApi {
         _page_id: Option<&str>,
         _limit: u32,
     ) -> Planned<ConversationSummaryPage> {
-        Err(ApiError::Unsupported("Conversations"))
+        Err(unsupported!("feature.conversations"))
     }
     /// One entry per id, in order, `None` for unknown ids.
     fn get_conversations(&self, _ids: &[&str]) -> Planned<Vec<Option<ConversationSummary>>> {
-        Err(ApiError::Unsupported("Conversations"))
+        Err(unsupported!("feature.conversations"))
     }
     /// One conversation (`NotFound` when unknown).
     fn get_conversation(&self, _id: &str) -> Planned<ConversationSummary> {
-        Err(ApiError::Unsupported("Conversations"))
+        Err(unsupported!("feature.conversations"))
     }
     /// Set the title.
     fn rename_conversation(&self, _id: &str, _title: &str) -> Planned<()> {
-        Err(ApiError::Unsupported("Renaming conversations"))
+        Err(unsupported!("feature.renaming_conversations"))
     }
     /// Delete.
     fn delete_conversation(&self, _id: &str) -> Planned<()> {
-        Err(ApiError::Unsupported("Deleting conversations"))
+        Err(unsupported!("feature.deleting_conversations"))
     }
 }
 
@@ -103,7 +103,7 @@ pub trait ConversationsApi {
 pub trait ConversationStartApi {
     /// Create: local ⇒ `Created::Ready`; cloud ⇒ `Created::Starting` (poll the start task).
     fn create_conversation(&self, _new: &NewConversation) -> Planned<Created> {
-        Err(ApiError::Unsupported("Starting a conversation"))
+        Err(unsupported!("feature.starting_a_conversation"))
     }
 }
 
@@ -127,27 +127,27 @@ pub trait EventsApi {
     }
     /// Start the agent loop.
     fn run_conversation(&self, _conv: &ConversationRef) -> Planned<()> {
-        Err(ApiError::Unsupported("Running the agent"))
+        Err(unsupported!("feature.running_the_agent"))
     }
     /// Pause the agent.
     fn pause_conversation(&self, _conv: &ConversationRef) -> Planned<()> {
-        Err(ApiError::Unsupported("Pausing the agent"))
+        Err(unsupported!("feature.pausing_the_agent"))
     }
     /// Interrupt the agent's current step.
     fn interrupt_conversation(&self, _conv: &ConversationRef) -> Planned<()> {
-        Err(ApiError::Unsupported("Interrupting the agent"))
+        Err(unsupported!("feature.interrupting_the_agent"))
     }
     /// Condense the history.
     fn condense_conversation(&self, _conv: &ConversationRef) -> Planned<()> {
-        Err(ApiError::Unsupported("Condensing the history"))
+        Err(unsupported!("feature.condensing_the_history"))
     }
     /// A page of history.
     fn search_events(&self, _conv: &ConversationRef, _query: &EventQuery) -> Planned<EventPage> {
-        Err(ApiError::Unsupported("The conversation history"))
+        Err(unsupported!("feature.conversation_history"))
     }
     /// How many events the conversation has.
     fn count_events(&self, _conv: &ConversationRef) -> Planned<u64> {
-        Err(ApiError::Unsupported("The conversation history"))
+        Err(unsupported!("feature.conversation_history"))
     }
     /// Send a user message with its images (`run`: start the agent if idle).
     fn send_user_message(
@@ -156,7 +156,7 @@ pub trait EventsApi {
         _msg: &OutgoingMessage,
         _run: bool,
     ) -> Planned<()> {
-        Err(ApiError::Unsupported("Sending messages"))
+        Err(unsupported!("feature.sending_messages"))
     }
     /// Send a text-only user message ([`EventsApi::send_user_message`]).
     fn send_message(&self, conv: &ConversationRef, text: &str, run: bool) -> Planned<()> {
@@ -169,7 +169,7 @@ pub trait EventsApi {
         _accept: bool,
         _reason: Option<&str>,
     ) -> Planned<()> {
-        Err(ApiError::Unsupported("Confirmations"))
+        Err(unsupported!("feature.confirmations"))
     }
 }
 
@@ -182,7 +182,7 @@ pub trait RuntimeApi {
         _conv: Option<&ConversationRef>,
         _req: &BashRequest,
     ) -> Planned<BashResult> {
-        Err(ApiError::Unsupported("Commands"))
+        Err(unsupported!("feature.commands"))
     }
     /// Bash events (commands and outputs), newest first.
     fn search_bash_events(
@@ -191,7 +191,7 @@ pub trait RuntimeApi {
         _page_id: Option<&str>,
         _limit: u32,
     ) -> Planned<BashEventPage> {
-        Err(ApiError::Unsupported("Commands"))
+        Err(unsupported!("feature.commands"))
     }
     /// Start a command without waiting for it (`start_bash_command`); follow it with
     /// [`RuntimeApi::bash_outputs`] and stop it with [`RuntimeApi::stop_bash`].
@@ -200,7 +200,7 @@ pub trait RuntimeApi {
         _conv: Option<&ConversationRef>,
         _req: &BashRequest,
     ) -> Planned<BashCommand> {
-        Err(ApiError::Unsupported("Streaming commands"))
+        Err(unsupported!("feature.streaming_commands"))
     }
     /// The `BashOutput` chunks of one command with `order > after_order`, oldest first.
     fn bash_outputs(
@@ -209,11 +209,11 @@ pub trait RuntimeApi {
         _command_id: &str,
         _after_order: Option<i64>,
     ) -> Planned<BashEventPage> {
-        Err(ApiError::Unsupported("Streaming commands"))
+        Err(unsupported!("feature.streaming_commands"))
     }
     /// Stop a running command (its last output then carries a negative exit code).
     fn stop_bash(&self, _conv: Option<&ConversationRef>, _command_id: &str) -> Planned<()> {
-        Err(ApiError::Unsupported("Stopping commands"))
+        Err(unsupported!("feature.stopping_commands"))
     }
 }
 
@@ -238,11 +238,11 @@ pub trait FilesApi {
     ) -> Planned<WorkspaceFile>;
     /// The home directory and favorite locations.
     fn file_home(&self, _conv: Option<&ConversationRef>) -> Planned<FileHome> {
-        Err(ApiError::Unsupported("Files"))
+        Err(unsupported!("feature.files"))
     }
     /// Download the file at an absolute `path`.
     fn download_file(&self, _conv: Option<&ConversationRef>, _path: &str) -> Planned<Vec<u8>> {
-        Err(ApiError::Unsupported("Downloading files"))
+        Err(unsupported!("feature.downloading_files"))
     }
 }
 
@@ -255,7 +255,7 @@ pub trait GitApi {
         _path: &str,
         _git_ref: Option<&str>,
     ) -> Planned<Vec<GitChange>> {
-        Err(ApiError::Unsupported("Git"))
+        Err(unsupported!("feature.git"))
     }
     /// Before/after of the file at `path`.
     fn git_diff(
@@ -264,7 +264,7 @@ pub trait GitApi {
         _path: &str,
         _git_ref: Option<&str>,
     ) -> Planned<GitDiff> {
-        Err(ApiError::Unsupported("Git"))
+        Err(unsupported!("feature.git"))
     }
     /// Recent commits of the repository at `path`, newest first.
     fn git_commits(
@@ -273,17 +273,17 @@ pub trait GitApi {
         _path: &str,
         _limit: u32,
     ) -> Planned<CommitsPage> {
-        Err(ApiError::Unsupported("Git"))
+        Err(unsupported!("feature.git"))
     }
     /// What directory `dir` is before a conversation starts there: in a git repository (its
     /// branches and tags), or why not ([`crate::git::probe`]).
     fn repository_at(&self, _conv: Option<&ConversationRef>, _dir: &str) -> Planned<RepoProbe> {
-        Err(ApiError::Unsupported("Git repositories"))
+        Err(unsupported!("feature.git_repositories"))
     }
     /// Where the repository at `dir` stands: branch, base, commits ahead, upstream,
     /// uncommitted files ([`crate::git::status`]).
     fn git_status(&self, _conv: Option<&ConversationRef>, _dir: &str) -> Planned<StatusProbe> {
-        Err(ApiError::Unsupported("Git"))
+        Err(unsupported!("feature.git"))
     }
 }
 
@@ -296,12 +296,12 @@ pub trait SettingsApi {
     }
     /// Read.
     fn get_settings(&self) -> Planned<Settings> {
-        Err(ApiError::Unsupported("Settings"))
+        Err(unsupported!("feature.settings"))
     }
     /// Update with a diff (local: `{agent_settings_diff?, conversation_settings_diff?,
     /// misc_settings_diff?}`; cloud: the settings fields to set).
     fn update_settings(&self, _diff: &Value) -> Planned<Settings> {
-        Err(ApiError::Unsupported("Settings"))
+        Err(unsupported!("feature.settings"))
     }
 }
 
@@ -311,28 +311,28 @@ pub trait SettingsPagesApi {
     /// A settings schema as the server sends it (`GET /api/settings/agent-schema` or
     /// `/conversation-schema`; read with `settings_form::decode_schema`).
     fn settings_schema(&self, _kind: crate::settings::form::SchemaKind) -> Planned<Value> {
-        Err(ApiError::Unsupported("Agent settings"))
+        Err(unsupported!("feature.agent_settings"))
     }
     /// Stores a new MCP server (`mcp::McpForm::server_body`; a taken name is a conflict).
     fn add_mcp_server(&self, _name: &str, _server: &Value) -> Planned<()> {
-        Err(ApiError::Unsupported("MCP servers"))
+        Err(unsupported!("feature.mcp_servers"))
     }
     /// Removes a stored MCP server.
     fn remove_mcp_server(&self, _name: &str) -> Planned<()> {
-        Err(ApiError::Unsupported("MCP servers"))
+        Err(unsupported!("feature.mcp_servers"))
     }
     /// Changes a stored MCP server (`mcp::McpEdit::patch`, `mcp::enabled_patch`).
     fn update_mcp_server(&self, _name: &str, _patch: &Value) -> Planned<()> {
-        Err(ApiError::Unsupported("MCP servers"))
+        Err(unsupported!("feature.mcp_servers"))
     }
     /// Connects to a server and lists its tools without storing it (`mcp::McpForm::test_body`);
     /// the raw answer, read with `mcp::decode_mcp_test`.
     fn test_mcp_server(&self, _body: &Value) -> Planned<Value> {
-        Err(ApiError::Unsupported("MCP servers"))
+        Err(unsupported!("feature.mcp_servers"))
     }
     /// The secrets' names and descriptions (values never come back).
     fn list_secrets(&self) -> Planned<Vec<SecretItem>> {
-        Err(ApiError::Unsupported("Secrets"))
+        Err(unsupported!("feature.secrets"))
     }
     /// Creates or replaces secret `name` (checked with `secrets::check_new_secret`).
     fn put_secret(
@@ -341,52 +341,52 @@ pub trait SettingsPagesApi {
         _value: &str,
         _description: Option<&str>,
     ) -> Planned<SecretItem> {
-        Err(ApiError::Unsupported("Secrets"))
+        Err(unsupported!("feature.secrets"))
     }
     /// Deletes secret `name`.
     fn delete_secret(&self, _name: &str) -> Planned<()> {
-        Err(ApiError::Unsupported("Secrets"))
+        Err(unsupported!("feature.secrets"))
     }
     /// The LLM profiles and the active one.
     fn list_profiles(&self) -> Planned<ProfileList> {
-        Err(ApiError::Unsupported("LLM profiles"))
+        Err(unsupported!("feature.llm_profiles"))
     }
     /// Creates or replaces profile `name` with `llm` (from `profiles::check_profile`).
     fn save_profile(&self, _name: &str, _llm: &Value) -> Planned<()> {
-        Err(ApiError::Unsupported("LLM profiles"))
+        Err(unsupported!("feature.llm_profiles"))
     }
     /// Deletes profile `name`.
     fn delete_profile(&self, _name: &str) -> Planned<()> {
-        Err(ApiError::Unsupported("LLM profiles"))
+        Err(unsupported!("feature.llm_profiles"))
     }
     /// Makes profile `name` the server's LLM for new conversations.
     fn activate_profile(&self, _name: &str) -> Planned<()> {
-        Err(ApiError::Unsupported("LLM profiles"))
+        Err(unsupported!("feature.llm_profiles"))
     }
     /// Asks the server to reach `llm` (a pre-flight check under the name `name`).
     fn validate_llm(&self, _name: &str, _llm: &Value) -> Planned<Validation> {
-        Err(ApiError::Unsupported("LLM profiles"))
+        Err(unsupported!("feature.llm_profiles"))
     }
     /// The models the server knows (for the model field's suggestions).
     fn llm_models(&self) -> Planned<Vec<String>> {
-        Err(ApiError::Unsupported("LLM models"))
+        Err(unsupported!("feature.llm_models"))
     }
     /// The LLM providers the server knows.
     fn llm_providers(&self) -> Planned<Vec<String>> {
-        Err(ApiError::Unsupported("LLM models"))
+        Err(unsupported!("feature.llm_models"))
     }
     /// The workspaces registered on the server (the launcher's directory suggestions).
     fn list_workspaces(
         &self,
     ) -> Planned<Vec<crate::conversations::start::launch_options::DirChoice>> {
-        Err(ApiError::Unsupported("Workspaces"))
+        Err(unsupported!("feature.workspaces"))
     }
     /// The subfolders of `path` on the agent's machine (first page).
     fn subdirectories(
         &self,
         _path: &str,
     ) -> Planned<Vec<crate::conversations::start::launch_options::DirChoice>> {
-        Err(ApiError::Unsupported("Workspaces"))
+        Err(unsupported!("feature.workspaces"))
     }
     /// The installed skills or plugins.
     fn installed(&self, kind: Extension) -> Planned<Vec<Installed>> {
@@ -422,7 +422,7 @@ pub trait SkillsApi {
         _conv: Option<&ConversationRef>,
         _req: &SkillsRequest,
     ) -> Planned<SkillsResponse> {
-        Err(ApiError::Unsupported("Skills"))
+        Err(unsupported!("feature.skills"))
     }
 }
 
@@ -437,7 +437,7 @@ pub trait ConversationToolsApi {
         _file_name: &str,
         _bytes: Vec<u8>,
     ) -> Planned<FileUploadResult> {
-        Err(ApiError::Unsupported("Uploading files"))
+        Err(unsupported!("feature.uploading_files"))
     }
     /// The largest file [`ConversationToolsApi::upload_file`] can send (`None`: no limit of ours).
     fn max_upload_bytes(&self) -> Option<u64> {
@@ -449,33 +449,33 @@ pub trait ConversationToolsApi {
         _conv: &ConversationRef,
         _title: Option<&str>,
     ) -> Planned<ConversationSummary> {
-        Err(ApiError::Unsupported("Forking a conversation"))
+        Err(unsupported!("feature.forking_a_conversation"))
     }
     /// The server's trajectory of the conversation as a zip (`GET /api/file/download-trajectory/{id}`).
     fn download_trajectory(&self, _conv: &ConversationRef) -> Planned<Vec<u8>> {
-        Err(ApiError::Unsupported("Downloading the trajectory"))
+        Err(unsupported!("feature.downloading_the_trajectory"))
     }
     /// Switches the conversation to LLM profile `name` (`POST …/switch_profile`).
     fn switch_profile(&self, _conv: &ConversationRef, _name: &str) -> Planned<()> {
-        Err(ApiError::Unsupported("Switching the model"))
+        Err(unsupported!("feature.switching_the_model"))
     }
     /// Switches the conversation to the LLM `llm` (`POST …/switch_llm`, `{"llm": …}`).
     fn switch_llm(&self, _conv: &ConversationRef, _llm: &Value) -> Planned<()> {
-        Err(ApiError::Unsupported("Switching the model"))
+        Err(unsupported!("feature.switching_the_model"))
     }
     /// Asks before every action (`ask`) or never (`POST …/confirmation_policy`).
     fn set_confirmation_policy(&self, _conv: &ConversationRef, _ask: bool) -> Planned<()> {
-        Err(ApiError::Unsupported("Confirmation mode"))
+        Err(unsupported!("feature.confirmation_mode"))
     }
     /// Asks the agent `question` without interrupting it (`POST …/ask_agent`); its answer.
     fn ask_agent(&self, _conv: &ConversationRef, _question: &str) -> Planned<String> {
-        Err(ApiError::Unsupported("Asking the agent"))
+        Err(unsupported!("feature.asking_the_agent"))
     }
     /// The conversation's usage as the server counts it now (`GET /api/conversations/{id}`,
     /// its `stats`): complete where the streamed stats are not (an LLM switched in mid-way is
     /// not streamed).
     fn usage(&self, _conv: &ConversationRef) -> Planned<crate::conversations::live::usage::Usage> {
-        Err(ApiError::Unsupported("Usage per LLM"))
+        Err(unsupported!("feature.usage_per_llm"))
     }
 }
 
@@ -484,19 +484,19 @@ pub trait ConversationToolsApi {
 pub trait CloudSandboxApi {
     /// `GET /api/v1/app-conversations/start-tasks?ids=…`.
     fn start_tasks(&self, _ids: &[&str]) -> Planned<Vec<Option<StartTask>>> {
-        Err(ApiError::Unsupported("Cloud start tasks"))
+        Err(unsupported!("feature.cloud_start_tasks"))
     }
     /// `GET /api/v1/sandboxes?id=…`.
     fn sandboxes(&self, _ids: &[&str]) -> Planned<Vec<Option<Sandbox>>> {
-        Err(ApiError::Unsupported("Cloud sandboxes"))
+        Err(unsupported!("feature.cloud_sandboxes"))
     }
     /// `POST /api/v1/sandboxes/{id}/pause` (the "stop" button).
     fn pause_sandbox(&self, _sandbox_id: &str) -> Planned<()> {
-        Err(ApiError::Unsupported("Cloud sandboxes"))
+        Err(unsupported!("feature.cloud_sandboxes"))
     }
     /// `POST /api/v1/sandboxes/{id}/resume`.
     fn resume_sandbox(&self, _sandbox_id: &str) -> Planned<()> {
-        Err(ApiError::Unsupported("Cloud sandboxes"))
+        Err(unsupported!("feature.cloud_sandboxes"))
     }
 }
 
@@ -510,30 +510,30 @@ pub trait HostsApi {
     }
     /// `GET /v1/me`: who the server thinks we are.
     fn me(&self) -> Planned<Me> {
-        Err(ApiError::Unsupported("Hosts"))
+        Err(unsupported!("feature.hosts"))
     }
     /// `GET /v1/hosts`: every host of the user (see [`crate::omnigent::hosts`] for which are
     /// live and pickable).
     fn hosts(&self) -> Planned<Vec<Host>> {
-        Err(ApiError::Unsupported("Hosts"))
+        Err(unsupported!("feature.hosts"))
     }
     /// `GET /v1/agents?limit=100[&after=]`: one page of agents.
     ///
     /// `scope`: the server's agents (built-in ones) or the user's own (`scope=user`: agents
     /// installed with `POST /v1/agents` are listed only there).
     fn agents(&self, _scope: AgentScope, _after: Option<&str>) -> Planned<AgentPage> {
-        Err(ApiError::Unsupported("Agents on hosts"))
+        Err(unsupported!("feature.agents_on_hosts"))
     }
     /// `GET /v1/sessions/{id}`: the snapshot, committed items included (feed it to
     /// [`SessionStream::apply_snapshot`](crate::omnigent::stream::SessionStream::apply_snapshot)).
     fn get_session(&self, _id: &str) -> Planned<Session> {
-        Err(ApiError::Unsupported("Sessions on hosts"))
+        Err(unsupported!("feature.sessions_on_hosts"))
     }
     /// `POST /v1/sessions` (201 → the session). Check [`NewSession::problem`] first; the
     /// server's refusals (bad workspace 400, harness not configured 412) come back as errors
     /// whose text says what to do.
     fn create_session(&self, _new: &NewSession) -> Planned<Session> {
-        Err(ApiError::Unsupported("Sessions on hosts"))
+        Err(unsupported!("feature.sessions_on_hosts"))
     }
 }
 
@@ -545,15 +545,15 @@ pub trait CloudAccountApi {
     }
     /// `GET /api/organizations`.
     fn organizations(&self) -> Planned<Organizations> {
-        Err(ApiError::Unsupported("Organizations"))
+        Err(unsupported!("feature.organizations"))
     }
     /// `GET /api/organizations/{orgId}/me`.
     fn org_me(&self, _org_id: &str) -> Planned<OrgMe> {
-        Err(ApiError::Unsupported("Organizations"))
+        Err(unsupported!("feature.organizations"))
     }
     /// `GET /api/keys/current` (400 ⇒ legacy key).
     fn keys_current(&self) -> Planned<KeyCheck> {
-        Err(ApiError::Unsupported("API keys"))
+        Err(unsupported!("feature.api_keys"))
     }
 }
 
@@ -584,7 +584,7 @@ pub trait BackendApi: ConversationsApi + Send + Sync {
     }
     /// The automation service next to this backend (issue #14), or why there is none.
     fn automations(&self) -> Result<AutomationClient, ApiError> {
-        Err(ApiError::Unsupported("Automations"))
+        Err(unsupported!("feature.automations"))
     }
     /// How to check this backend's health (BR-7): the requests in order, or a reason not to.
     fn probe_plan(&self) -> ProbePlan;

@@ -10,7 +10,7 @@ use super::*;
 use crate::agent_server::dto;
 use crate::backends::record::{AuthMode, Backend, BackendKind};
 use crate::backends::selection::ActiveBackend;
-use crate::error::ApiError;
+use crate::error::{unsupported, ApiError};
 use crate::transport::{multipart, plan};
 
 const RT_URL: &str = "https://rt-1.prod-runtime.all-hands.dev/pre/api/conversations/rt-conv";
@@ -291,7 +291,7 @@ fn br8_cloud_routing_table_app_direct_runtime_proxied() {
     assert!(api.has_organizations());
     let h = "https://app.all-hands.dev";
     let want: Vec<(&str, Result<Seen, ApiError>)> = vec![
-        ("server_info", Err(ApiError::Unsupported("Server information"))),
+        ("server_info", Err(unsupported!("feature.server_information"))),
         ("list", Ok(d("GET", &format!("{h}/api/v1/app-conversations/search?limit=20&page_id=p2&sort_order=UPDATED_AT_DESC")))),
         ("get_many", Ok(d("GET", &format!("{h}/api/v1/app-conversations?ids=a&ids=b")))),
         ("get", Ok(d("GET", &format!("{h}/api/v1/app-conversations?ids=a")))),

@@ -8,6 +8,7 @@
 use serde_json::{json, Value};
 
 use crate::error::ApiError;
+use crate::i18n::english::{message, MessageRef};
 use crate::i18n::text::text;
 use crate::i18n::Text;
 use crate::transport::decode::decode_json;
@@ -38,11 +39,13 @@ impl Extension {
         }
     }
 
-    /// What the console calls the feature when a backend lacks it.
-    pub fn feature(self) -> &'static str {
+    /// What the console calls the feature when a backend lacks it (a `feature.*` message).
+    pub fn feature(self) -> MessageRef {
+        const INSTALLED_SKILLS: MessageRef = message("feature.installed_skills");
+        const PLUGINS: MessageRef = message("feature.plugins");
         match self {
-            Extension::Skill => "Installed skills",
-            Extension::Plugin => "Plugins",
+            Extension::Skill => INSTALLED_SKILLS,
+            Extension::Plugin => PLUGINS,
         }
     }
 }

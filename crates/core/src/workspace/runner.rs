@@ -304,6 +304,7 @@ impl Run {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::unsupported;
     use serde_json::json;
 
     const T0: i64 = 1_000_000;
@@ -404,7 +405,7 @@ mod tests {
                 None,
             ),
             (
-                Err(ApiError::Unsupported("Terminal")),
+                Err(unsupported!("feature.terminal")),
                 vec![unsupported()],
                 true,
                 Some(NO_STREAMING_NOTE.into()),
