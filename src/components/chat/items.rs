@@ -179,7 +179,7 @@ fn file_edit_card(
 
 /// Any other tool call: its summary and output, and its images (then it opens by itself).
 fn tool_card(
-    tool: String,
+    tool: canvas_core::i18n::Words,
     summary: String,
     output: Option<String>,
     is_error: bool,
@@ -190,7 +190,7 @@ fn tool_card(
     view! {
         <details class="card tool" class:is-error=is_error open=shown>
             <summary>
-                <span class="card-title">{tool}</span>" "<span class="muted">{summary}</span>
+                <span class="card-title">{crate::state::i18n::say(tool.text())}</span>" "<span class="muted">{summary}</span>
                 {running.then(|| view! { <span class="spinner">{t!("chat.items.running")}</span> })}
             </summary>
             {output.map(|o| view! { <pre class="output">{o}</pre> })}

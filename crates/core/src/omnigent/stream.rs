@@ -165,6 +165,8 @@ impl Usage {
 const CONTEXT: MessageRef = message("usage.context");
 /// An error card's title when the server gives none.
 const ERROR_TITLE: MessageRef = message("conversation_core.status.error");
+/// The title of an output card whose call is not known.
+const TOOL_RESULT: MessageRef = message("event.title.tool_result");
 const CONTEXT_COST: MessageRef = message("usage.context_cost");
 const CONTEXT_OF: MessageRef = message("usage.context_of");
 const CONTEXT_OF_COST: MessageRef = message("usage.context_of_cost");
@@ -900,7 +902,7 @@ fn kind_of(body: &Body) -> ItemKind {
             settled,
             ..
         } => ItemKind::ToolCall {
-            tool: tool.clone(),
+            tool: tool.clone().into(),
             summary: summary.clone(),
             output: None,
             images: Vec::new(),
@@ -908,7 +910,7 @@ fn kind_of(body: &Body) -> ItemKind {
             running: !settled,
         },
         Body::Output { call_id, output } => ItemKind::ToolCall {
-            tool: "Tool result".into(),
+            tool: Words::new(Text::new(TOOL_RESULT)),
             summary: call_id.clone(),
             output: Some(output.clone()),
             images: Vec::new(),
@@ -1033,7 +1035,7 @@ fn body_of(item_type: &str, p: &Map<String, Value>, whole: &Value) -> Body {
         "function_call" => {
             let arguments = text_of(p.get("arguments"));
             Body::Call {
-                tool: str_of(p, "name").unwrap_or("tool").to_string(),
+                tool: str_of(p, "name").unwrap_or("tool").into(),
                 summary: call_summary(&arguments),
                 call_id: str_of(p, "call_id").unwrap_or("").to_string(),
                 settled: false,
@@ -1091,7 +1093,7 @@ fn body_of(item_type: &str, p: &Map<String, Value>, whole: &Value) -> Body {
             })
         }
         "slash_command" => Body::Show(ItemKind::ToolCall {
-            tool: format!("/{}", str_of(p, "name").unwrap_or("")),
+            tool: format!("/{}", str_of(p, "name").unwrap_or("")).into(),
             summary: shorten(&text_of(p.get("arguments"))),
             output: str_of(p, "output").map(str::to_string),
             images: Vec::new(),

@@ -1217,7 +1217,7 @@ mod tests {
                     running: false,
                 },
                 ItemKind::ToolCall {
-                    tool: one_line.clone(),
+                    tool: one_line.clone().into(),
                     summary: text.to_string(),
                     output: None,
                     images: vec![],

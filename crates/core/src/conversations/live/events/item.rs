@@ -76,8 +76,9 @@ pub enum ItemKind {
     },
     /// Any other tool call (task tracker, browser, MCP, …), completed by its observation.
     ToolCall {
-        /// The tool's name (`ActionEvent.tool_name`).
-        tool: String,
+        /// The tool's name (`ActionEvent.tool_name`, shown as it is), or words naming the card
+        /// ("Tool result").
+        tool: Words,
         /// The server's summary of the action (else the action kind).
         summary: String,
         /// The observation's text, once it arrived.

@@ -290,7 +290,7 @@ impl View {
             },
             ActionCard::Think { text } => ItemKind::Thought { text: text.clone() },
             ActionCard::Tool { kind } => ItemKind::ToolCall {
-                tool: a.tool_name.clone(),
+                tool: a.tool_name.clone().into(),
                 summary: a.summary.clone().unwrap_or_else(|| {
                     if kind.is_empty() {
                         a.tool_name.clone()
@@ -338,7 +338,7 @@ impl View {
                     running: false,
                 },
                 _ => ItemKind::ToolCall {
-                    tool: o.tool_name.clone(),
+                    tool: o.tool_name.clone().into(),
                     summary: o.kind.clone(),
                     output: Some(o.text.clone()),
                     images: o.images.clone(),
