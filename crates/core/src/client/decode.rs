@@ -153,6 +153,19 @@ pub fn decode_file_home(status: u16, body: &[u8]) -> Result<FileHome, ApiError> 
     decode_json(status, body)
 }
 
+/// `GET /api/vscode/url`: the editor's address (`None`: no editor runs there).
+pub fn decode_editor_url(status: u16, body: &[u8]) -> Result<Option<String>, ApiError> {
+    let v: Value = decode_json(status, body)?;
+    match v.get("url") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(u)) if u.trim().is_empty() => Ok(None),
+        Some(Value::String(u)) => Ok(Some(u.clone())),
+        Some(other) => Err(ApiError::Decode(format!(
+            "editor address: expected text, got {other}"
+        ))),
+    }
+}
+
 /// `POST /api/file/upload`.
 pub fn decode_upload_result(status: u16, body: &[u8]) -> Result<FileUploadResult, ApiError> {
     check(status, body)?;

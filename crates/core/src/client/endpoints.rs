@@ -12,8 +12,8 @@ use crate::agent_server::dto::{
 };
 use crate::client::decode::{
     decode_ask_answer, decode_bash_command, decode_bash_event_page, decode_bash_result,
-    decode_bytes, decode_commits_page, decode_count, decode_event_page, decode_file_home,
-    decode_git_changes, decode_git_diff, decode_skills, decode_success,
+    decode_bytes, decode_commits_page, decode_count, decode_editor_url, decode_event_page,
+    decode_file_home, decode_git_changes, decode_git_diff, decode_skills, decode_success,
 };
 use crate::client::unified::{EventQuery, MAX_PAGE_LIMIT};
 use crate::conversations::live::usage::{decode_usage, Usage};
@@ -336,6 +336,12 @@ pub(crate) fn git_commits(path: &str, limit: u32) -> Spec<CommitsPage> {
         .push("path", path)
         .push("limit", limit.clamp(1, 200));
     Endpoint::get(with_query("/api/git/commits", &q), decode_commits_page)
+}
+
+/// `GET /api/vscode/url` for `dir`: the server's VS Code (openvscode-server) opened on it.
+pub(crate) fn editor_url(dir: &str) -> Spec<Option<String>> {
+    let q = Query::new().push("workspace_dir", dir);
+    Endpoint::get(with_query("/api/vscode/url", &q), decode_editor_url)
 }
 
 pub(crate) fn list_skills(req: &SkillsRequest) -> Spec<SkillsResponse> {

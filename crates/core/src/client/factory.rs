@@ -195,6 +195,8 @@ dispatch! {
     GitApi fn repository_at(&self, conv: Option<&ConversationRef>, dir: &str) -> Planned<RepoProbe>;
     /// Where the repository at a directory stands (branch, base, ahead, uncommitted).
     GitApi fn git_status(&self, conv: Option<&ConversationRef>, dir: &str) -> Planned<StatusProbe>;
+    /// The address of an editor (VS Code) opened on `dir` (`None`: none runs there).
+    GitApi fn editor_url(&self, conv: Option<&ConversationRef>, dir: &str) -> Planned<Option<String>>;
     /// Load skills tier by tier.
     SkillsApi fn list_skills(&self, conv: Option<&ConversationRef>, req: &SkillsRequest) -> Planned<SkillsResponse>;
 

@@ -467,6 +467,9 @@ impl GitApi for LocalApi {
             .execute_bash(conv, &req)?
             .map(|r| git::status::parse(&r)))
     }
+    fn editor_url(&self, _conv: Option<&ConversationRef>, dir: &str) -> Planned<Option<String>> {
+        self.send(endpoints::editor_url(dir))
+    }
 }
 
 impl SettingsApi for LocalApi {

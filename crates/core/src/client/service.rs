@@ -285,6 +285,11 @@ pub trait GitApi {
     fn git_status(&self, _conv: Option<&ConversationRef>, _dir: &str) -> Planned<StatusProbe> {
         Err(unsupported!("feature.git"))
     }
+    /// The address of the server's VS Code opened on `dir` (`None`: it runs none). It carries
+    /// the server's connection token, as the server builds it: open it, never show or log it.
+    fn editor_url(&self, _conv: Option<&ConversationRef>, _dir: &str) -> Planned<Option<String>> {
+        Err(unsupported!("feature.editor"))
+    }
 }
 
 /// Settings.

@@ -8,7 +8,7 @@ use serde_json::{json, Map, Value};
 use crate::agent_server::dto::{user_message, ConversationInfo, ExecutionStatus};
 use crate::cloud::dto::{AppConversation, SandboxStatus, StartTask};
 use crate::error::REDACTED;
-use crate::git::worktree::WorkMode;
+use crate::git::worktree::{WorkMode, BRANCH_TAG, REPOSITORY_TAG};
 use crate::transport::routing::ConversationRef;
 
 /// A conversation as lists and headers show it.
@@ -30,9 +30,11 @@ pub struct ConversationSummary {
     pub sandbox_status: Option<SandboxStatus>,
     /// Cloud: the sandbox (for pause / resume).
     pub sandbox_id: Option<String>,
-    /// Cloud: the repository.
+    /// The repository it works on: cloud's `owner/repo`; local: the top directory this
+    /// console tagged it with at the start ([`crate::git::worktree::REPOSITORY_TAG`]).
     pub selected_repository: Option<String>,
-    /// Cloud: the branch.
+    /// Its branch: cloud's; local: the tagged one (its worktree's, or the folder's at the
+    /// start); Omnigent: the session's worktree branch.
     pub selected_branch: Option<String>,
     /// Cloud: the runtime conversation URL.
     pub conversation_url: Option<String>,
@@ -165,9 +167,19 @@ impl From<ConversationInfo> for ConversationSummary {
                 .and_then(serde_json::Value::as_str)
                 .map(str::to_owned),
             model: c.model,
+            selected_repository: tag(&c.tags, REPOSITORY_TAG),
+            selected_branch: tag(&c.tags, BRANCH_TAG),
             ..Self::default()
         }
     }
+}
+
+/// A tag's text (`None`: absent, empty or not text).
+fn tag(tags: &std::collections::BTreeMap<String, Value>, key: &str) -> Option<String> {
+    tags.get(key)
+        .and_then(Value::as_str)
+        .filter(|v| !v.trim().is_empty())
+        .map(str::to_owned)
 }
 
 impl From<AppConversation> for ConversationSummary {

@@ -5,7 +5,11 @@
 //! `worktree_options { base, ref, branch_prefix }`; the server ignores it when the directory
 //! is not in a repository.
 
+use std::collections::BTreeMap;
+
 use serde_json::{json, Map, Value};
+
+use super::probe::Repository;
 
 use crate::i18n::text::text;
 use crate::i18n::Text;
@@ -47,6 +51,14 @@ impl Default for WorkMode {
         }
     }
 }
+
+/// The conversation tag (`StartConversationRequest.tags`, kept by the server) naming the
+/// repository a conversation this console started works on: its top directory.
+pub const REPOSITORY_TAG: &str = "repository";
+/// The conversation tag naming its branch: the worktree's own, or the folder's at the start.
+pub const BRANCH_TAG: &str = "branch";
+/// The longest tag value the server takes.
+const MAX_TAG_CHARS: usize = 256;
 
 /// A ref name the server takes (`^[A-Za-z0-9][A-Za-z0-9._/-]*$`).
 pub fn valid_ref(name: &str) -> bool {
@@ -166,6 +178,38 @@ impl WorkMode {
         }
     }
 
+    /// The branch the server gives conversation `id` in a worktree (`<prefix><id>`, as the
+    /// agent server names it); `None` in the folder.
+    pub fn branch_for(&self, id: &str) -> Option<String> {
+        match self {
+            WorkMode::Worktree { branch_prefix, .. } => {
+                Some(format!("{}{id}", branch_prefix.trim()))
+            }
+            WorkMode::InFolder => None,
+        }
+    }
+
+    /// The tags of conversation `id` started this way on `repo`: where it works, so a list
+    /// can show its branch and group it by repository without asking each runtime. The
+    /// repository is its top directory (its name alone when the path is longer than the
+    /// server takes); the branch is the worktree's, or in the folder the one checked out now.
+    pub fn start_tags(&self, repo: &Repository, id: &str) -> BTreeMap<String, String> {
+        let mut tags = BTreeMap::new();
+        let root = if repo.root.chars().count() <= MAX_TAG_CHARS {
+            repo.root.clone()
+        } else {
+            repository_name(&repo.root).to_string()
+        };
+        if !root.is_empty() && root.chars().count() <= MAX_TAG_CHARS {
+            tags.insert(REPOSITORY_TAG.to_string(), root);
+        }
+        let branch = self.branch_for(id).or_else(|| repo.branch.clone());
+        if let Some(b) = branch.filter(|b| !b.is_empty() && b.chars().count() <= MAX_TAG_CHARS) {
+            tags.insert(BRANCH_TAG.to_string(), b);
+        }
+        tags
+    }
+
     /// A few words for the launcher's summary (`None` for the default).
     pub fn summary(&self) -> Option<Text> {
         match self {
@@ -179,9 +223,62 @@ impl WorkMode {
     }
 }
 
+/// A repository's name: the last part of its path or `owner/name` (`/home/a/shop` → `shop`).
+/// One separator, `/`: the servers' paths are POSIX (`char` patterns kept it small in the
+/// first render, where the conversation rows use it).
+pub fn repository_name(repository: &str) -> &str {
+    let trimmed = repository.trim_end_matches('/');
+    match trimmed.rfind('/') {
+        Some(i) if i + 1 < trimmed.len() => &trimmed[i + 1..],
+        _ => trimmed,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_conversation_is_tagged_with_where_it_works() {
+        let repo = Repository {
+            root: "/home/ana/shop".into(),
+            branch: Some("main".into()),
+            ..Repository::default()
+        };
+        let tags = |m: &WorkMode| m.start_tags(&repo, "c0ffee");
+        let want = |b: &str| {
+            BTreeMap::from([
+                (REPOSITORY_TAG.to_string(), "/home/ana/shop".to_string()),
+                (BRANCH_TAG.to_string(), b.to_string()),
+            ])
+        };
+        assert_eq!(tags(&WorkMode::default()), want("openhands/c0ffee"));
+        assert_eq!(tags(&wt(Base::Head, " team/ ")), want("team/c0ffee"));
+        assert_eq!(tags(&WorkMode::InFolder), want("main"));
+        // Detached in the folder: no branch to name. A path too long for a tag: its name.
+        let long = Repository {
+            root: format!("/{}/shop", "d".repeat(300)),
+            branch: None,
+            ..Repository::default()
+        };
+        assert_eq!(
+            WorkMode::InFolder.start_tags(&long, "c0ffee"),
+            BTreeMap::from([(REPOSITORY_TAG.to_string(), "shop".to_string())])
+        );
+    }
+
+    #[test]
+    fn repository_names_are_the_last_part() {
+        for (repo, name) in [
+            ("/home/ana/shop", "shop"),
+            ("/home/ana/shop/", "shop"),
+            ("octo/shop", "shop"),
+            ("shop", "shop"),
+            ("/", ""),
+        ] {
+            assert_eq!(repository_name(repo), name, "{repo}");
+        }
+    }
 
     fn wt(base: Base, prefix: &str) -> WorkMode {
         WorkMode::Worktree {

@@ -310,6 +310,7 @@ impl From<Session> for ConversationSummary {
             updated_at: s.updated_at.and_then(iso_from_epoch_secs),
             execution_status: s.status.as_ref().map(SessionStatus::summary_status),
             working_dir: s.workspace,
+            selected_branch: s.git_branch.filter(|b| !b.trim().is_empty()),
             placement: s.host_online.map(|host_online| Placement {
                 host_online,
                 runner_online: s.runner_online.unwrap_or(false),

@@ -15,12 +15,20 @@ pub fn is_success(status: u16) -> bool {
 }
 
 /// The human part of an error body: FastAPI's `{"detail": "…"}`, the `msg`s of a validation
-/// error (`{"detail": [{"loc": [...], "msg": "…"}]}`), `{"message": "…"}`, else the text.
+/// error (`{"detail": [{"loc": [...], "msg": "…"}]}`), `{"message": "…"}`, the `exception` of
+/// an agent server's internal error, else the text.
 pub fn error_detail(body: &[u8]) -> String {
     let text = String::from_utf8_lossy(body);
     let Ok(v) = serde_json::from_slice::<Value>(body) else {
         return text.trim().to_string();
     };
+    // The agent server answers an unexpected failure with a bare "Internal Server Error" and
+    // what went wrong in `exception` (a refused `git worktree add`, say): that is the reason.
+    if v.get("detail").and_then(Value::as_str) == Some("Internal Server Error") {
+        if let Some(e) = v.get("exception").and_then(Value::as_str) {
+            return e.trim().to_string();
+        }
+    }
     match v
         .get("detail")
         .or_else(|| v.get("message"))
@@ -97,4 +105,36 @@ pub fn decode_bytes(status: u16, body: &[u8]) -> Result<Vec<u8>, ApiError> {
 pub fn decode_text(status: u16, body: &[u8]) -> Result<String, ApiError> {
     check(status, body)?;
     Ok(String::from_utf8_lossy(body).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_servers_reason_is_read_from_its_error_body() {
+        for (body, want) in [
+            (
+                r#"{"detail": "Conversation not found"}"#,
+                "Conversation not found",
+            ),
+            (
+                r#"{"detail": [{"loc": ["body", "ref"], "msg": "bad"}]}"#,
+                "body.ref: bad",
+            ),
+            (r#"{"message": " gone "}"#, "gone"),
+            // The agent server's internal errors: the exception is the reason.
+            (
+                r#"{"detail": "Internal Server Error", "exception": "Git command failed: git worktree add -b o/1 /tmp/w no-such", "error_id": "e6"}"#,
+                "Git command failed: git worktree add -b o/1 /tmp/w no-such",
+            ),
+            (
+                r#"{"detail": "Internal Server Error"}"#,
+                "Internal Server Error",
+            ),
+            ("plain words\n", "plain words"),
+        ] {
+            assert_eq!(error_detail(body.as_bytes()), want, "{body}");
+        }
+    }
 }

@@ -10,6 +10,7 @@
 
 pub mod all_backends;
 pub mod filter;
+pub mod group;
 pub mod paging;
 pub mod sidebar;
 

@@ -207,6 +207,45 @@ mod tests {
     }
 
     #[test]
+    fn where_a_conversation_works_comes_back_with_it() {
+        use crate::client::unified::ConversationSummary;
+        use crate::git::probe::Repository;
+        use crate::git::worktree::WorkMode;
+        use crate::transport::de::FromJson;
+        let repo = Repository {
+            root: "/home/ana/shop".into(),
+            branch: Some("main".into()),
+            ..Repository::default()
+        };
+        let mut new = new_conversation("hi", "c-1", "/home/ana/shop", None);
+        // The app sends the tags as they are (`extra`).
+        new.extra.insert(
+            "tags".into(),
+            json!(WorkMode::default().start_tags(&repo, "c-1")),
+        );
+        let body = new.local_body();
+        assert_eq!(
+            body["tags"],
+            json!({"repository": "/home/ana/shop", "branch": "openhands/c-1"})
+        );
+        // The server keeps the tags; the list reads them back.
+        let info = crate::agent_server::dto::ConversationInfo::from_json(
+            &json!({"id": "c-1", "tags": body["tags"]}),
+        )
+        .unwrap();
+        let row = ConversationSummary::from(info);
+        assert_eq!(row.selected_repository.as_deref(), Some("/home/ana/shop"));
+        assert_eq!(row.selected_branch.as_deref(), Some("openhands/c-1"));
+        // Odd tags read as nothing.
+        let odd = crate::agent_server::dto::ConversationInfo::from_json(
+            &json!({"id": "c-3", "tags": {"repository": 7, "branch": " "}}),
+        )
+        .unwrap();
+        let row = ConversationSummary::from(odd);
+        assert_eq!((row.selected_repository, row.selected_branch), (None, None));
+    }
+
+    #[test]
     fn server_llm_reads_model_and_key_flag_only() {
         let s: Settings = crate::transport::de::FromJson::from_json(&json!({
             "agent_settings": {"llm": {"model": "openai/m", "base_url": "http://b", "api_key": "**********"}},
