@@ -6,6 +6,7 @@ use crate::platform::storage::WebStorage;
 use crate::services::{conversation_tools, launch, settings};
 use crate::state::api::{client, routing, transport};
 use crate::state::backends::BackendsCtx;
+use crate::state::i18n::Said;
 use canvas_core::backends::selection::{ActiveBackend, CacheScope};
 use canvas_core::client::unified::{ConversationSummary, Created};
 use canvas_core::client::{backend_api, ConversationRef, SendPlanned};
@@ -136,6 +137,9 @@ pub async fn start(
     let local = settings::load_local(&active.backend.id);
     let server_llm = server.as_ref().map(ServerLlm::from_settings);
     let llm = effective_llm(Some(&local), server_llm.as_ref());
+    let tags = chosen
+        .as_deref()
+        .and_then(|d| launch::start_tags(&active.backend.id, d, &opts.work_mode, &id));
     let dir = working_dir_for(chosen, &home, &id);
     let mut req = new_conversation(message, &id, &dir, llm.as_ref());
     req.disabled_skills = server
@@ -143,7 +147,26 @@ pub async fn start(
         .map(|s| s.disabled_skills())
         .unwrap_or_default();
     opts.apply(&mut req);
-    let created = c.call(|api| api.create_conversation(&req)).await?;
+    // Where it works, as the launcher found it: the list shows its branch and groups by it.
+    let in_worktree = tags.is_some()
+        && matches!(
+            opts.work_mode,
+            canvas_core::git::worktree::WorkMode::Worktree { .. }
+        );
+    if let Some(tags) = tags {
+        req.extra.insert("tags".into(), tags);
+    }
+    let created = c.call(|api| api.create_conversation(&req)).await;
+    // A worktree the server would not make (a ref it does not know, a state it refuses): its
+    // reason is said at the repository field too.
+    if in_worktree {
+        let refusal = match &created {
+            Err(e @ ApiError::Server { .. }) => Some((active.backend.id.clone(), e.said())),
+            _ => None,
+        };
+        leptos::prelude::Set::set(&launch::refused(), refusal);
+    }
+    let created = created?;
     if let (Some(profile), Created::Ready(s)) = (&opts.profile, &created) {
         let conv = ConversationRef::new(s.id.clone());
         let waiting = |e: ActionError| ActionError::NotStarted(Box::new(e));

@@ -13,11 +13,63 @@ use canvas_core::conversations::start::launch_options::{
 };
 use canvas_core::error::{ActionError, ApiError};
 use canvas_core::git::probe::RepoProbe;
+use canvas_core::git::worktree::WorkMode;
 use canvas_core::i18n::english::{message, MessageRef};
 use canvas_core::i18n::Text;
 use canvas_core::storage::{Storage, StorageError};
 
 const LOCAL: WebStorage = WebStorage::local();
+
+/// The tags of a conversation started in the directory the launcher looked at, for its
+/// work mode and id (`WorkMode::start_tags`). Made in the launcher's chunk, so this module
+/// (in the main one) only keeps and calls it: writing them here cost ≈ 1 KB gzip before the
+/// first render.
+pub type TagsFor = std::rc::Rc<dyn Fn(&WorkMode, &str) -> serde_json::Value>;
+
+thread_local! {
+    /// Where the launcher last found a repository (backend id, directory) and the tags a
+    /// conversation started there gets: the list shows its branch and groups it by repository
+    /// without asking the backend again.
+    static FOUND: std::cell::RefCell<Option<(String, String, TagsFor)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+thread_local! {
+    /// Why the backend refused the last start in a worktree (backend id, its reason, said):
+    /// shown at the repository field until the choice changes or a start succeeds. Counted,
+    /// not owned: no view's cleanup disposes of it.
+    static REFUSED: leptos::prelude::ArcRwSignal<Option<(String, String)>> =
+        leptos::prelude::ArcRwSignal::new(None);
+}
+
+/// The last start in a worktree the backend refused (see `REFUSED`).
+pub fn refused() -> leptos::prelude::ArcRwSignal<Option<(String, String)>> {
+    REFUSED.with(Clone::clone)
+}
+
+/// Remembers what the launcher learnt about `dir` on backend `backend_id` (`None`: not in a
+/// repository, or not known).
+pub fn remember_repository(backend_id: &str, dir: &str, tags: Option<TagsFor>) {
+    FOUND.with(|f| {
+        *f.borrow_mut() = tags.map(|t| (backend_id.to_string(), dir.trim().to_string(), t));
+    });
+}
+
+/// The tags of conversation `id` started in `dir` on backend `backend_id` with `mode`, if the
+/// launcher found a repository there.
+pub fn start_tags(
+    backend_id: &str,
+    dir: &str,
+    mode: &WorkMode,
+    id: &str,
+) -> Option<serde_json::Value> {
+    FOUND.with(|f| {
+        f.borrow()
+            .as_ref()
+            .filter(|(b, d, _)| b == backend_id && d == dir.trim())
+            .map(|(_, _, tags)| tags(mode, id))
+    })
+}
 
 /// The options remembered for a backend (none: the defaults). An unreadable entry is an error
 /// and stays as it is until the user chooses again.

@@ -102,6 +102,18 @@ pub async fn branch_base(
 }
 
 /// The recent commits of the repository at `repo`.
+/// The address of the backend's VS Code opened on `dir` (`Ok(None)`: it runs none). The
+/// address carries the server's connection token: opened, never shown or logged.
+pub async fn editor_url(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    dir: &str,
+) -> Result<Option<String>, ApiError> {
+    let c = client(backends, active);
+    c.api.editor_url(Some(conv), dir).send(&c.transport).await
+}
+
 pub async fn commits(
     backends: BackendsCtx,
     active: &ActiveBackend,

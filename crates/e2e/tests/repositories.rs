@@ -209,6 +209,36 @@ async fn a_new_worktree_from_a_chosen_branch_leaves_the_checkout_untouched() {
         .await;
     assert_eq!(b.count("[data-testid=launch-repo-error]").await, 0);
 
+    // A ref the server does not know passes the pattern but is refused at the start: the
+    // server's reason is said at the field, and the clone gains no worktree.
+    b.type_into("[data-testid=launch-ref]", "no-such-branch")
+        .await;
+    launcher
+        .wait_summary_containing("worktree from no-such-branch")
+        .await;
+    let worktrees_before = git(&shop, &["worktree", "list", "--porcelain"]);
+    launcher.start("Work on a branch that is not there").await;
+    b.wait_text_containing("[data-testid=launch-repo-refused]", "no-such-branch")
+        .await;
+    assert_eq!(
+        b.js("return location.pathname.includes('/conversations/')")
+            .await,
+        json!(false),
+        "still on the launcher"
+    );
+    assert_eq!(
+        git(&shop, &["worktree", "list", "--porcelain"]),
+        worktrees_before
+    );
+    // Choosing again clears it.
+    b.type_into("[data-testid=launch-ref]", "feature/login")
+        .await;
+    b.wait_js(
+        "the refusal cleared",
+        "return !document.querySelector('[data-testid=launch-repo-refused]');",
+    )
+    .await;
+
     // Remembered for this backend.
     b.client.refresh().await.expect("reload");
     launcher.open_options().await;
@@ -300,6 +330,14 @@ async fn a_new_worktree_from_a_chosen_branch_leaves_the_checkout_untouched() {
     ws.open_change("hello.txt").await;
     b.wait_text_containing("[data-testid=diff-view]", "hello")
         .await;
+    // No VS Code runs beside this agent server (openvscode-server is not installed here): once
+    // the server has answered without an address, "Open in VS Code" stays hidden.
+    b.wait_js(
+        "the editor's answer",
+        "return !!document.querySelector('[data-testid=changes-tab] [data-editor=none]') \
+           && !document.querySelector('[data-testid=open-editor]');",
+    )
+    .await;
 
     // Git actions from the header, each run in the terminal. Commit, with the identity.
     git_action(&b, "git-commit").await;
@@ -425,6 +463,64 @@ async fn a_new_worktree_from_a_chosen_branch_leaves_the_checkout_untouched() {
         "the header on the clone's own branch",
         "const br = document.querySelector('[data-testid=git-branch]'); \
          return br && br.innerText === 'main' && !document.querySelector('[data-testid=git-base]');",
+    )
+    .await;
+
+    // Where each works, on its sidebar row: the worktree's branch, the clone's own.
+    let sidebar_where = |conv: &str| {
+        format!(
+            "(() => {{ const e = document.querySelector(\"[data-sidebar-id='{conv}'] [data-testid=sidebar-where]\"); \
+               return e ? e.innerText : null; }})()"
+        )
+    };
+    b.wait_js(
+        "each sidebar row names its branch",
+        &format!(
+            "return {} === {} && {} === 'shop · main';",
+            sidebar_where(&id),
+            json!(format!("shop · {branch}")),
+            sidebar_where(&second)
+        ),
+    )
+    .await;
+    // The list grouped by repository (kept in the URL): both in the clone's group, each row
+    // with the repository and its branch.
+    b.goto(&format!("{}/conversations?group=repository", server.url()))
+        .await;
+    let grouped = format!(
+        "const g = [...document.querySelectorAll('[data-testid=list-group]')] \
+           .find(g => g.dataset.group === {key}); \
+         if (!g) return null; \
+         const row = id => g.querySelector(`[data-conversation-id='${{id}}']`); \
+         const text = (r, t) => r && r.querySelector(`[data-testid=${{t}}]`)?.innerText; \
+         const seen = {{ name: g.querySelector('[data-testid=list-group-name]').innerText, \
+                   count: g.querySelectorAll('[data-testid=conversation-row]').length, \
+                   first: text(row({first}), 'conversation-where'), \
+                   second: text(row({second}), 'conversation-where'), \
+                   checked: !!document.querySelector('[data-testid=group-toggle]')?.checked }}; \
+         return seen.count >= 2 && seen.first && seen.second ? seen : null;",
+        key = json!(format!("repo:{shop_path}")),
+        first = json!(id),
+        second = json!(second),
+    );
+    let want = json!({"name": "shop", "count": 2, "first": format!("shop · {branch}"),
+        "second": "shop · main", "checked": true});
+    let seen = b.wait_js("the clone's group", &grouped).await;
+    assert_eq!(seen, want, "grouped by repository");
+    b.client.refresh().await.expect("reload");
+    let seen = b
+        .wait_js("the clone's group after a reload", &grouped)
+        .await;
+    assert_eq!(seen, want, "still grouped after a reload");
+    // Back to one list: the URL forgets the grouping.
+    b.click("[data-testid=group-toggle]").await;
+    b.wait_js(
+        "the plain list",
+        &format!(
+            "return !document.querySelector('[data-testid=list-groups]') \
+               && !location.search.includes('group=') \
+               && !!document.querySelector(\"[data-testid=conversation-list] [data-conversation-id='{id}']\");"
+        ),
     )
     .await;
 

@@ -122,8 +122,17 @@ fn OptionsBody(active: ActiveBackend, offers: Offers) -> impl IntoView {
             s
         }
     };
+    // A start the backend refused in a worktree opens the options, where its reason is said.
+    let details = NodeRef::<leptos::html::Details>::new();
+    Effect::new(move |_| {
+        if svc::refused().with(Option::is_some) {
+            if let Some(d) = details.get_untracked() {
+                d.set_open(true);
+            }
+        }
+    });
     view! {
-        <details class="launch-options" data-testid="launch-options">
+        <details class="launch-options" data-testid="launch-options" node_ref=details>
             <summary>{t!("launch.options")}" " <span class="muted" data-testid="launch-options-summary">{summary}</span></summary>
             {move || error.get().map(|e| view! { <p class="error" role="alert" data-testid="launch-options-error">{e}</p> })}
             {dir_field}

@@ -36,6 +36,7 @@ pub(super) fn repo_field(
             chosen
         }
     });
+    let backend_id = active.backend.id.clone();
     // Asked once typing pauses, in a task of its own, not a resource (a resource would make the
     // launcher's Suspense rebuild the fields while typing). An answer is kept only while its
     // directory is still the one typed: answers to earlier keystrokes may come back later.
@@ -53,6 +54,18 @@ pub(super) fn repo_field(
             }
             let probe = svc::repository_at(backends, &active, &d).await;
             if dir.get_untracked() == d {
+                let tags = match &probe {
+                    Ok(RepoProbe::Repo(r)) => {
+                        let r = r.clone();
+                        let tags: svc::TagsFor =
+                            std::rc::Rc::new(move |mode: &WorkMode, id: &str| {
+                                serde_json::json!(mode.start_tags(&r, id))
+                            });
+                        Some(tags)
+                    }
+                    _ => None,
+                };
+                svc::remember_repository(&active.backend.id, &d, tags);
                 answer.set(Some(probe));
             }
         });
@@ -77,7 +90,10 @@ pub(super) fn repo_field(
                 view! { <p class="error" role="alert">{t!("git.check_failed", error = e.said())}</p> }
                     .into_any(),
             )),
-            Some(Ok(RepoProbe::Repo(repo))) => Some(frame("repo", choice(repo, opts, change).into_any())),
+            Some(Ok(RepoProbe::Repo(repo))) => Some(frame(
+                "repo",
+                choice(repo, opts, change, backend_id.clone()).into_any(),
+            )),
             Some(Ok(other)) => Some(frame(
                 "none",
                 view! { <p class="muted">{other.why_not(&d).map(|w| say(&w))}</p> }
@@ -101,7 +117,23 @@ fn choice(
     repo: Repository,
     opts: RwSignal<LaunchOptions>,
     change: impl Fn(&dyn Fn(&mut LaunchOptions)) + Copy + Send + Sync + 'static,
+    backend_id: String,
 ) -> impl IntoView {
+    // The backend's reason for refusing the last start here, until the choice changes.
+    let refused = StoredValue::new(svc::refused());
+    let clear = move || refused.with_value(|r| r.set(None));
+    let refusal = move || {
+        refused
+            .with_value(|r| r.get())
+            .filter(|(b, _)| *b == backend_id)
+            .map(|(_, why)| {
+                view! {
+                    <p class="error" role="alert" data-testid="launch-repo-refused">
+                        {t!("git.start_refused", error = why)}
+                    </p>
+                }
+            })
+    };
     let where_ = match &repo.branch {
         Some(b) => t!("git.repo_on", root = repo.root.clone(), branch = b.clone()),
         None => t!("git.repo_detached", root = repo.root.clone()),
@@ -144,6 +176,7 @@ fn choice(
     let problem = RwSignal::new(None::<String>);
     // The worktree mode the fields say now; remembered when the server would take it.
     let apply = move || {
+        clear();
         let base = match base_kind.get_untracked() {
             "head" => Base::Head,
             "ref" => Base::Ref(typed_ref.get_untracked().trim().to_string()),
@@ -216,6 +249,7 @@ fn choice(
     };
     view! {
         <p class="muted" data-testid="launch-repo-where">{where_}</p>
+        {refusal}
         <div class="repo-modes" role="radiogroup" aria-label=t!("git.legend")>
             <label class="choice">
                 <input type="radio" name="launch-mode" data-testid="launch-mode-worktree"
@@ -229,6 +263,7 @@ fn choice(
                     prop:checked=move || !in_worktree.get()
                     on:change=move |_| {
                         problem.set(None);
+                        clear();
                         change(&|o| o.work_mode = WorkMode::InFolder);
                     } />
                 " " <span>{t!("git.mode_folder")}</span>

@@ -10,6 +10,7 @@ use crate::state::backends::use_backends;
 use crate::state::i18n::t;
 use canvas_core::client::unified::ConversationSummary;
 use canvas_core::conversations::list::filter::status_group;
+use canvas_core::conversations::list::group::where_line;
 use canvas_core::conversations::list::sidebar::is_unread;
 use leptos::html;
 use leptos::prelude::*;
@@ -38,6 +39,7 @@ pub(super) fn SidebarRow(
         .with_untracked(|a| links::pinned(&conversation_path(&id), a));
     let title = Memo::new(move |_| conv.with(ConversationSummary::display_title));
     let group = Memo::new(move |_| conv.with(status_group));
+    let where_ = Memo::new(move |_| conv.with(where_line));
     let is_open = {
         let id = id.clone();
         Memo::new(move |_| open.with(|o| o.as_deref() == Some(id.as_str())))
@@ -101,6 +103,9 @@ pub(super) fn SidebarRow(
                     role="img" aria-label=move || crate::state::i18n::say(&group.get().label_text()) title=move || crate::state::i18n::say(&group.get().label_text())></span>
                 {pinned.then(|| view! { <span class="side-pin" role="img" aria-label=t!("sidebar.pinned") title=t!("sidebar.pinned")><Icon icon=icons::PINNED /></span> })}
                 <span class="side-conv-title" data-testid="sidebar-conversation-title" title=move || title.get()>{move || title.get()}</span>
+                // Where it works, on a line of its own (repository and branch; issue #34).
+                <span class="side-conv-where" data-testid="sidebar-where" hidden=move || where_.with(|w| w.0.is_empty())
+                    title=move || where_.get().1>{move || where_.get().0}</span>
                 <span class="unread-dot" data-testid="sidebar-unread" aria-label=t!("sidebar.unread") title=t!("sidebar.unread_title")
                     hidden=move || !unread.get()></span>
                 <RelTime iso=when class="side-conv-time" />

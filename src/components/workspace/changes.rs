@@ -91,6 +91,31 @@ pub(crate) fn ChangesTab(props: PanelProps) -> impl IntoView {
         async move { workspace::commits(backends, &active, &conv, &repo).await }
     });
 
+    // "Open in VS Code" where the backend runs one (asked once per opening; hidden otherwise,
+    // whatever the reason). Its address carries the server's token: kept here, opened on click,
+    // never put in the page.
+    let (conv_e, repo_e) = (conv.clone(), repo.clone());
+    let editor = LocalResource::new(move || {
+        let active = backends.active.get();
+        let (conv, repo) = (conv_e.clone(), repo_e.clone());
+        async move {
+            workspace::editor_url(backends, &active, &conv, &repo)
+                .await
+                .ok()
+                .flatten()
+        }
+    });
+    let editor_state = move || match editor.get() {
+        None => "checking",
+        Some(None) => "none",
+        Some(Some(_)) => "ready",
+    };
+    let open_editor = move |_| {
+        if let (Some(Some(url)), Some(w)) = (editor.get_untracked(), web_sys::window()) {
+            let _ = w.open_with_url_and_target_and_features(&url, "_blank", "noopener,noreferrer");
+        }
+    };
+
     let list = move || {
         Suspend::new(async move {
             match changes.await {
@@ -123,8 +148,11 @@ pub(crate) fn ChangesTab(props: PanelProps) -> impl IntoView {
     let (conv_k, repo_k) = (conv.clone(), repo.clone());
     view! {
         <div class="ws-changes-tab" data-testid="changes-tab">
-            <div class="ws-toolbar">
+            <div class="ws-toolbar" data-editor=editor_state>
                 <button class="btn small" data-testid="changes-refresh" on:click=move |_| { changes.refetch(); commits.refetch(); }>{t!("workspace.refresh")}</button>
+                {move || (editor_state() == "ready").then(|| view! {
+                    <button class="btn small" data-testid="open-editor" on:click=open_editor>{t!("workspace.changes.open_editor")}</button>
+                })}
                 <span class="ws-muted">{t!("workspace.changes.repository", repo = if repo.is_empty() { t!("workspace.changes.unknown_repo") } else { repo.clone() })}</span>
             </div>
             <Suspense>{place_note}</Suspense>

@@ -6,10 +6,12 @@ use crate::state::i18n::t;
 use canvas_core::conversations::list::filter::{
     StatusGroup, ARCHIVED_PARAM, FROM_PARAM, STATUS_PARAM,
 };
+use canvas_core::conversations::list::group::{by_repository, BY_REPOSITORY, GROUP_PARAM};
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
-/// The filter bar (a lazy chunk): status buttons, "Show archived/closed", and in the
+/// The filter bar (a lazy chunk): status buttons, "Show archived/closed", "Group by
+/// repository" (the one-backend list), and in the
 /// all-backends view one button per backend. Each change replaces the URL's query
 /// (`links::current_with_param` / `current_with_values`), so a reload or a shared link shows
 /// the same list.
@@ -23,6 +25,7 @@ pub fn ListFilters() -> impl IntoView {
     let go = crate::links::use_go();
     let go_status = go.clone();
     let go_archived = go.clone();
+    let go_group = go.clone();
     let statuses = StatusGroup::ALL
         .into_iter()
         .map(|g| {
@@ -89,6 +92,16 @@ pub fn ListFilters() -> impl IntoView {
                         go_archived(&crate::links::current_with_param(ARCHIVED_PARAM, if on { "1" } else { "" }), true);
                     } />
                 " "{t!("conversations.filter.archived")}
+            </label>
+            // The one-backend list grouped by repository / workspace (issue #34).
+            <label class="filter-grouping" hidden=move || all.get()>
+                <input type="checkbox" data-testid="group-toggle"
+                    prop:checked=move || query.with(|q| by_repository(q.get_str(GROUP_PARAM)))
+                    on:change=move |ev| {
+                        let on = event_target_checked(&ev);
+                        go_group(&crate::links::current_with_param(GROUP_PARAM, if on { BY_REPOSITORY } else { "" }), true);
+                    } />
+                " "{t!("conversations.group_by")}
             </label>
             {backend_chips}
         </div>

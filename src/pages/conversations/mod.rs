@@ -14,6 +14,7 @@ use crate::state::i18n::t;
 use canvas_core::conversations::list::filter::{
     ListFilter, ARCHIVED_PARAM, FROM_PARAM, STATUS_PARAM,
 };
+use canvas_core::conversations::list::group::{by_repository, GROUP_PARAM};
 use canvas_core::conversations::list::{page_size, Badge};
 use canvas_core::navigation::shortcuts::encode_ids;
 use leptos::prelude::*;
@@ -23,6 +24,7 @@ use leptos_router::params::ParamsMap;
 
 mod all;
 mod filters;
+mod grouped;
 pub mod row;
 
 pub use filters::ListFilters;
@@ -52,6 +54,8 @@ pub fn ConversationsPage() -> impl IntoView {
     let size = Memo::new(move |_| page_size(query.with(|q| q.get("page_size")).as_deref()));
     let list = ListCtx::new(backends, size);
     let all = Memo::new(move |_| query.with(|q| q.get("scope").as_deref() == Some("all")));
+    // Grouped by repository / workspace (`?group=repository`), in the one-backend list.
+    let grouped = Memo::new(move |_| query.with(|q| by_repository(q.get_str(GROUP_PARAM))));
     // Keyed by the active backend (id, org, revision) and the page size: a switch starts over,
     // so the list never shows another backend's conversations. The all-backends view asks
     // every backend itself, so this list waits until it is shown.
@@ -92,7 +96,7 @@ pub fn ConversationsPage() -> impl IntoView {
         filters_open.get()
             || query.with(|q| {
                 q.get_str("scope") == Some("all")
-                    || [STATUS_PARAM, ARCHIVED_PARAM, FROM_PARAM]
+                    || [STATUS_PARAM, ARCHIVED_PARAM, FROM_PARAM, GROUP_PARAM]
                         .iter()
                         .any(|k| q.get_str(k).is_some_and(|v| !v.is_empty()))
             })
@@ -145,7 +149,7 @@ pub fn ConversationsPage() -> impl IntoView {
                 })
             })}
             <div hidden=move || all.get()>
-            {move || list_body(list, ids)}
+            {move || list_body(list, ids, grouped)}
             </div>
             {move || list.deleting.get().map(|(id, title)| view! { <DeleteDialog list=list id=id title=title /> })}
         </section>
@@ -156,6 +160,7 @@ pub fn ConversationsPage() -> impl IntoView {
 fn list_body(
     list: ListCtx,
     ids: impl Fn() -> Vec<String> + Copy + Send + Sync + 'static,
+    grouped: Memo<bool>,
 ) -> AnyView {
     match list.state.get() {
         ListState::Loading => view! {
@@ -176,16 +181,20 @@ fn list_body(
                     </div>
                 }
             >
-                <ul class="conversation-list" data-testid="conversation-list"
-                    data-count=move || list.items.with(Vec::len).to_string()>
-                    <For each=ids key=|id: &String| id.clone() let:id>
-                        <ConversationRow id=id list=list />
-                    </For>
-                </ul>
-                // Shown by CSS when the list above is empty.
-                <p class="empty no-match" data-testid="conversations-no-match">
-                    {t!("conversations.no_match")}
-                </p>
+                // Grouped (a lazy part), the plain list is hidden, not rebuilt.
+                <div class="plain-list" hidden=move || grouped.get()>
+                    <ul class="conversation-list" data-testid="conversation-list"
+                        data-count=move || list.items.with(Vec::len).to_string()>
+                        <For each=ids key=|id: &String| id.clone() let:id>
+                            <ConversationRow id=id list=list />
+                        </For>
+                    </ul>
+                    // Shown by CSS when the list above is empty.
+                    <p class="empty no-match" data-testid="conversations-no-match">
+                        {t!("conversations.no_match")}
+                    </p>
+                </div>
+                {move || grouped.get().then(|| crate::lazy::lazy(crate::state::i18n::msg!("app.part.groups"), grouped::preload_grouped_list, move || grouped::grouped_list(list)))}
             </Show>
             <Show when=move || list.next.with(Option::is_some)>
                 <div class="load-more">

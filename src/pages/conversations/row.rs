@@ -11,6 +11,7 @@ use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::i18n::t;
 use crate::state::i18n::Said;
 use canvas_core::client::unified::ConversationSummary;
+use canvas_core::conversations::list::group::where_line;
 use canvas_core::conversations::list::{rename_title, status_badges};
 use leptos::html;
 use leptos::prelude::*;
@@ -99,6 +100,10 @@ pub fn ConversationRow(id: String, list: ListCtx) -> impl IntoView {
                 fallback=move || view! {
                     <A href=link.clone() attr:class="conversation-link">
                         <span class="conversation-title" data-testid="conversation-title" title=move || title.get()>{move || title.get()}</span>
+                        // Where it works (issue #34): repository and branch, where the server says.
+                        <span class="conv-where" data-testid="conversation-where"
+                            hidden=move || conv.with(|c| c.selected_repository.is_none() && c.selected_branch.is_none())
+                            title=move || conv.with(|c| where_line(c).1)>{move || conv.with(|c| where_line(c).0)}</span>
                     </A>
                 }
             >
