@@ -166,6 +166,14 @@ pub fn decode_editor_url(status: u16, body: &[u8]) -> Result<Option<String>, Api
     }
 }
 
+/// `GET /api/git/repositories/search`.
+pub fn decode_provider_search(
+    status: u16,
+    body: &[u8],
+) -> Result<crate::git::provider::Search, ApiError> {
+    crate::git::provider::parse(decode_json(status, body)?)
+}
+
 /// `POST /api/file/upload`.
 pub fn decode_upload_result(status: u16, body: &[u8]) -> Result<FileUploadResult, ApiError> {
     check(status, body)?;

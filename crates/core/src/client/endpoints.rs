@@ -13,7 +13,8 @@ use crate::agent_server::dto::{
 use crate::client::decode::{
     decode_ask_answer, decode_bash_command, decode_bash_event_page, decode_bash_result,
     decode_bytes, decode_commits_page, decode_count, decode_editor_url, decode_event_page,
-    decode_file_home, decode_git_changes, decode_git_diff, decode_skills, decode_success,
+    decode_file_home, decode_git_changes, decode_git_diff, decode_provider_search, decode_skills,
+    decode_success,
 };
 use crate::client::unified::{EventQuery, MAX_PAGE_LIMIT};
 use crate::conversations::live::usage::{decode_usage, Usage};
@@ -343,6 +344,30 @@ pub(crate) fn editor_url(dir: &str) -> Spec<Option<String>> {
     let q = Query::new().push("workspace_dir", dir);
     Endpoint::get(with_query("/api/vscode/url", &q), decode_editor_url)
 }
+
+/// `GET /api/git/repositories/search`: the provider's repositories whose name holds `query`.
+pub(crate) fn search_repositories(
+    provider: &str,
+    query: &str,
+    page_id: Option<&str>,
+) -> Spec<crate::git::provider::Search> {
+    let mut q = Query::new().push("provider", provider).push("limit", 30);
+    if !query.trim().is_empty() {
+        q = q.push("query", query.trim());
+    }
+    if let Some(p) = page_id {
+        q = q.push("page_id", p);
+    }
+    // The server asks GitHub page by page (15 s each) while a query narrows them.
+    Endpoint::get(
+        with_query("/api/git/repositories/search", &q),
+        decode_provider_search,
+    )
+    .timeout(PROVIDER_SEARCH_TIMEOUT_MS)
+}
+
+/// How long a provider search may take.
+const PROVIDER_SEARCH_TIMEOUT_MS: u32 = 45_000;
 
 pub(crate) fn list_skills(req: &SkillsRequest) -> Spec<SkillsResponse> {
     let body = to_json(req)?;

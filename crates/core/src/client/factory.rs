@@ -195,6 +195,8 @@ dispatch! {
     GitApi fn repository_at(&self, conv: Option<&ConversationRef>, dir: &str) -> Planned<RepoProbe>;
     /// Where the repository at a directory stands (branch, base, ahead, uncommitted).
     GitApi fn git_status(&self, conv: Option<&ConversationRef>, dir: &str) -> Planned<StatusProbe>;
+    /// The git provider's repositories the backend's token reaches, named like `query`.
+    GitApi fn search_repositories(&self, provider: &str, query: &str, page_id: Option<&str>) -> Planned<crate::git::provider::Search>;
     /// The address of an editor (VS Code) opened on `dir` (`None`: none runs there).
     GitApi fn editor_url(&self, conv: Option<&ConversationRef>, dir: &str) -> Planned<Option<String>>;
     /// Load skills tier by tier.

@@ -467,6 +467,15 @@ impl GitApi for LocalApi {
             .execute_bash(conv, &req)?
             .map(|r| git::status::parse(&r)))
     }
+    fn search_repositories(
+        &self,
+        provider: &str,
+        query: &str,
+        page_id: Option<&str>,
+    ) -> Planned<crate::git::provider::Search> {
+        self.send(endpoints::search_repositories(provider, query, page_id))
+    }
+
     fn editor_url(&self, _conv: Option<&ConversationRef>, dir: &str) -> Planned<Option<String>> {
         self.send(endpoints::editor_url(dir))
     }

@@ -285,6 +285,15 @@ pub trait GitApi {
     fn git_status(&self, _conv: Option<&ConversationRef>, _dir: &str) -> Planned<StatusProbe> {
         Err(unsupported!("feature.git"))
     }
+    /// The provider's repositories the server's own token reaches ([`crate::git::provider`]).
+    fn search_repositories(
+        &self,
+        _provider: &str,
+        _query: &str,
+        _page_id: Option<&str>,
+    ) -> Planned<crate::git::provider::Search> {
+        Err(unsupported!("feature.git_repositories"))
+    }
     /// The address of the server's VS Code opened on `dir` (`None`: it runs none). It carries
     /// the server's connection token, as the server builds it: open it, never show or log it.
     fn editor_url(&self, _conv: Option<&ConversationRef>, _dir: &str) -> Planned<Option<String>> {

@@ -6,6 +6,7 @@
 
 pub mod actions;
 pub mod probe;
+pub mod provider;
 pub mod status;
 pub mod worktree;
 
