@@ -117,10 +117,32 @@ pub async fn start(
     let c = client(backends, active);
     let id = uuid_v4();
     // Unreadable options are shown by the launcher; this start uses the defaults.
-    let opts = launch::load(&active.backend.id).unwrap_or_default();
+    let mut opts = launch::load(&active.backend.id).unwrap_or_default();
+    // A provider repository to start on: the agent clones it first, into a new folder, with
+    // the server's token (a secret it looks up) in its environment.
+    let clone = launch::take_clone(&active.backend.id);
+    let asked;
+    let message = match &clone {
+        Some((repo, token)) => {
+            if let Some(t) = token.as_ref().filter(|t| !opts.secrets.contains(t)) {
+                opts.secrets.push(t.clone());
+            }
+            asked = crate::state::i18n::say(&canvas_core::git::provider::first_task(
+                repo,
+                token.as_deref(),
+                message,
+            ));
+            asked.as_str()
+        }
+        None => message,
+    };
     // The server's home only when no directory was chosen, asked beside its settings: one
     // round trip before the create, not two (issue #30).
-    let chosen = chosen_dir(&opts.working_dir, &launch::default_dir());
+    // A clone goes into a new folder of its own.
+    let chosen = match clone {
+        Some(_) => None,
+        None => chosen_dir(&opts.working_dir, &launch::default_dir()),
+    };
     let home = async {
         match &chosen {
             Some(_) => String::new(),

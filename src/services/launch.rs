@@ -13,6 +13,7 @@ use canvas_core::conversations::start::launch_options::{
 };
 use canvas_core::error::{ActionError, ApiError};
 use canvas_core::git::probe::RepoProbe;
+use canvas_core::git::provider::{ProviderRepository, Search, GITHUB};
 use canvas_core::git::worktree::WorkMode;
 use canvas_core::i18n::english::{message, MessageRef};
 use canvas_core::i18n::Text;
@@ -45,6 +46,42 @@ thread_local! {
 /// The last start in a worktree the backend refused (see `REFUSED`).
 pub fn refused() -> leptos::prelude::ArcRwSignal<Option<(String, String)>> {
     REFUSED.with(Clone::clone)
+}
+
+thread_local! {
+    /// The provider repository the next start clones first (backend id, the repository, the
+    /// server's secret holding the token), until a start takes it or the user drops it.
+    static CLONE: std::cell::RefCell<Option<(String, ProviderRepository, Option<String>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Sets (or drops, `None`) the repository the next start on `backend_id` clones first.
+pub fn choose_clone(backend_id: &str, repo: Option<(ProviderRepository, Option<String>)>) {
+    CLONE.with(|c| *c.borrow_mut() = repo.map(|(r, t)| (backend_id.to_string(), r, t)));
+}
+
+/// The repository the next start on `backend_id` clones first, taken (a start uses it once).
+pub fn take_clone(backend_id: &str) -> Option<(ProviderRepository, Option<String>)> {
+    CLONE.with(|c| {
+        let mut c = c.borrow_mut();
+        match c.as_ref() {
+            Some((b, _, _)) if b == backend_id => c.take().map(|(_, r, t)| (r, t)),
+            _ => None,
+        }
+    })
+}
+
+/// The provider's repositories the backend's own token reaches, named like `query`.
+pub async fn search_repositories(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    query: &str,
+) -> Result<Search, ApiError> {
+    let c = crate::state::api::client(backends, active);
+    c.api
+        .search_repositories(GITHUB, query, None)
+        .send(&c.transport)
+        .await
 }
 
 /// Remembers what the launcher learnt about `dir` on backend `backend_id` (`None`: not in a

@@ -535,3 +535,54 @@ async fn a_new_worktree_from_a_chosen_branch_leaves_the_checkout_untouched() {
         .current_dir(&shop)
         .status();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_github_search_says_where_the_token_goes_and_what_the_server_answered() {
+    let env = Env::get();
+    // A private server: the token is a secret of the whole server.
+    let agent = env.private_agent_server("provider").await;
+    let api = AgentApi::new(&agent.url, &agent.session_api_key);
+    let mut config = canvas_serve::Config::new(&env.dist);
+    config.agent_server_url = Some(agent.url.clone());
+    config.session_api_key = Some(agent.session_api_key.clone());
+    let server = canvas_serve::start(config).await.expect("serve");
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/", server.url())).await;
+    b.wait_backend_status("connected").await;
+    let launcher = b.launcher();
+    launcher.open_options().await;
+    // Nothing is asked of GitHub until the section is opened.
+    b.click("[data-testid=provider-open]").await;
+    // No token on the server: said so, with where to add one.
+    b.wait_for("[data-testid=provider-results][data-state=no-token]")
+        .await;
+    let link = b
+        .js("return document.querySelector('[data-testid=provider-add-token]').getAttribute('href')")
+        .await;
+    assert!(
+        link.as_str()
+            .is_some_and(|l| l.ends_with("/settings/secrets")),
+        "{link}"
+    );
+    // A token the server reads: it asks GitHub with it. GitHub refuses it, or (here, with no
+    // internet) cannot be reached: either way the server's answer is said, the token never.
+    let token = "not-a-real-token-5c1e";
+    api.send(
+        Method::PUT,
+        "/api/settings/secrets",
+        Some(json!({"name": "github_token", "value": token})),
+    )
+    .await;
+    b.type_into("[data-testid=provider-query]", "shop").await;
+    // The server gives GitHub 15 s per page.
+    b.wait_js_for(
+        "the server's answer",
+        "return !!document.querySelector('[data-testid=provider-results][data-state=error]');",
+        Duration::from_secs(60),
+    )
+    .await;
+    let said = b.text_of("[data-testid=provider-error]").await;
+    assert!(said.starts_with("GitHub search failed: "), "{said}");
+    assert!(!said.contains(token), "{said}");
+    assert_eq!(b.count("[data-testid=provider-chosen]").await, 0);
+}

@@ -17,6 +17,7 @@ use canvas_core::error::ApiError;
 use leptos::prelude::*;
 
 mod fields;
+mod provider;
 mod repo;
 
 use fields::{dir_field, profile_field, secrets_field};
@@ -86,6 +87,14 @@ fn OptionsBody(active: ActiveBackend, offers: Offers) -> impl IntoView {
         move || repo_answer.with(|a| matches!(a, Some(Ok(canvas_core::git::Found::Repo(_)))));
     let repo_field =
         dirs_offered.then(|| repo_field(backends, active.clone(), opts, repo_answer, change));
+    // Where a directory is taken, a provider's repository can be started on too.
+    let provider_field = dirs_offered.then(|| {
+        provider::provider_field(
+            backends,
+            active.clone(),
+            secrets.clone().unwrap_or_default(),
+        )
+    });
     let dir_field = dir_field(backends, active, &offers, dirs_offered, opts, change);
 
     let profile_field = profiles.map(|names| profile_field(names, opts, change));
@@ -137,6 +146,7 @@ fn OptionsBody(active: ActiveBackend, offers: Offers) -> impl IntoView {
             {move || error.get().map(|e| view! { <p class="error" role="alert" data-testid="launch-options-error">{e}</p> })}
             {dir_field}
             {repo_field}
+            {provider_field}
             {profile_field}
             {secrets_field}
             {gone_note}
