@@ -695,3 +695,161 @@ async fn the_language_picked_in_settings_comes_back_with_the_page_right_to_left_
         json!(null)
     );
 }
+
+/// What English of the catalogue a page in `tag` must not show: each message whose text in
+/// `tag` differs from its English, as the whole text (no parameters) or as its longer literal
+/// parts between parameters (two words or more, at least 8 characters).
+fn english_not_in(tag: &str) -> serde_json::Value {
+    let read = |t: &str| -> serde_json::Map<String, serde_json::Value> {
+        let path = format!("{}/../../locales/{t}.json", env!("CARGO_MANIFEST_DIR"));
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("locale file"))
+            .expect("locale json")
+    };
+    let (en, other) = (read("en"), read(tag));
+    let (mut whole, mut parts) = (Vec::new(), Vec::new());
+    for (id, text) in &en {
+        if other.get(id) == Some(text) {
+            continue;
+        }
+        let forms: Vec<&str> = match text {
+            serde_json::Value::String(s) => vec![s.as_str()],
+            serde_json::Value::Object(m) => m.values().filter_map(|v| v.as_str()).collect(),
+            _ => Vec::new(),
+        };
+        for f in forms {
+            if !f.contains('{') {
+                if f.trim().chars().filter(|c| c.is_alphabetic()).count() >= 3 {
+                    whole.push(f.trim().to_string());
+                }
+                continue;
+            }
+            for piece in f.split(['{', '}']).step_by(2) {
+                let p = piece.trim();
+                if p.len() >= 8 && p.contains(' ') {
+                    parts.push(p.to_string());
+                }
+            }
+        }
+    }
+    json!({"whole": whole, "parts": parts})
+}
+
+/// The visible English of the catalogue on the page (text, `aria-label`, `title`,
+/// `placeholder`), leaving out `skip` (content: names, titles) and code.
+async fn english_on_page(b: &Browser, english: &serde_json::Value, skip: &[&str]) -> Vec<String> {
+    let script = format!(
+        "const en = {english}; const skip = new Set({skip}); \
+         const whole = new Set(en.whole); const found = []; \
+         const check = (t, where) => {{ t = t.trim(); if (!t || skip.has(t)) return; \
+           if (whole.has(t)) {{ found.push(where + ': ' + t); return; }} \
+           for (const p of en.parts) if (t.includes(p)) {{ found.push(where + ': ' + t + ' ⊃ ' + p); return; }} }}; \
+         const shown = el => el && el.checkVisibility() && !el.closest('code, pre, textarea, .mono'); \
+         const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT); \
+         while (w.nextNode()) {{ const n = w.currentNode; if (shown(n.parentElement)) check(n.textContent, 'text'); }} \
+         for (const el of document.querySelectorAll('[aria-label], [title], [placeholder]')) {{ \
+           if (!shown(el)) continue; \
+           for (const a of ['aria-label', 'title', 'placeholder']) if (el.hasAttribute(a)) check(el.getAttribute(a), a); }} \
+         check(document.title, 'tab title'); \
+         return found;",
+        english = english,
+        skip = json!(skip),
+    );
+    serde_json::from_value(b.js(&script).await).expect("a list")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_japanese_browser_opens_in_japanese_and_a_chinese_page_says_nothing_in_english() {
+    let env = Env::get();
+    let api = AgentApi::new(&env.agent_url, &env.agent_key);
+    let dir = env.scratch("zh-conversation");
+    let title = "整理登录页面";
+    let id = api
+        .create_conversation(&dir.display().to_string(), title)
+        .await;
+    let server = canvas_serve::start(env.serve_config())
+        .await
+        .expect("serve");
+    let b = Browser::start(&env).await;
+    // A browser set to Japanese (what it tells every page: `navigator.languages`).
+    b.on_new_document(
+        "Object.defineProperty(navigator, 'languages', { get: () => ['ja-JP', 'ja'] }); \
+         Object.defineProperty(navigator, 'language', { get: () => 'ja-JP' });",
+    )
+    .await;
+    b.goto(&format!("{}/", server.url())).await;
+    b.wait_text("[data-testid=nav-conversations]", "会話").await;
+    assert_eq!(lang_dir(&b).await, json!(["ja", "ltr"]));
+    assert_eq!(
+        b.js("return localStorage.getItem('agent-canvas-language')")
+            .await,
+        json!(null),
+        "the browser's language is followed, not stored"
+    );
+
+    // Chinese, picked in Settings: kept across a reload, and no page says English words of
+    // the catalogue — only content (names, the title, paths) stays as it is.
+    b.goto(&format!("{}/settings/app", server.url())).await;
+    b.choose("[data-testid=pref-language]", "zh-CN").await;
+    b.wait_text("[data-testid=nav-conversations]", "对话").await;
+    b.client.refresh().await.expect("reload");
+    b.wait_text("[data-testid=nav-conversations]", "对话").await;
+    assert_eq!(lang_dir(&b).await, json!(["zh-CN", "ltr"]));
+    let english = english_not_in("zh-CN");
+    let names: Vec<String> = b
+        .js("return JSON.parse(localStorage.getItem('openhands-backends') || '[]').map(x => x.name)")
+        .await
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|n| n.as_str().map(str::to_string))
+        .collect();
+    let mut skip: Vec<&str> = names.iter().map(String::as_str).collect();
+    skip.push(title);
+    let mut seen = Vec::new();
+    b.wait_backend_status("connected").await;
+    seen.extend(english_on_page(&b, &english, &skip).await);
+    for (path, ready) in [
+        ("/", "[data-testid=launcher-input]"),
+        ("/conversations", "[data-testid=conversation-row]"),
+        ("/settings/git", "[data-testid=git-name]"),
+    ] {
+        b.goto(&format!("{}{path}", server.url())).await;
+        b.wait_backend_status("connected").await;
+        b.wait_for(ready).await;
+        let on = english_on_page(&b, &english, &skip).await;
+        seen.extend(on.into_iter().map(|f| format!("{path}: {f}")));
+    }
+    // A conversation, and the palette over it.
+    b.goto(&format!("{}/conversations/{id}", server.url()))
+        .await;
+    b.wait_live_link().await;
+    b.wait_text_containing("[data-testid=conversation-heading]", title)
+        .await;
+    let on = english_on_page(&b, &english, &skip).await;
+    seen.extend(on.into_iter().map(|f| format!("conversation: {f}")));
+    b.shell().open_palette().await;
+    let on = english_on_page(&b, &english, &skip).await;
+    seen.extend(on.into_iter().map(|f| format!("palette: {f}")));
+    assert!(
+        seen.is_empty(),
+        "English on Chinese pages:\n{}",
+        seen.join("\n")
+    );
+    // The check sees English where there is some: the same pages in English.
+    b.goto(&format!("{}/settings/app", server.url())).await;
+    b.choose("[data-testid=pref-language]", "en").await;
+    b.wait_text("[data-testid=nav-conversations]", "Conversations")
+        .await;
+    let english_page = english_on_page(&b, &english, &skip).await;
+    assert!(
+        english_page.iter().any(|f| f == "text: Conversations") && english_page.len() > 10,
+        "{english_page:?}"
+    );
+    api.send(
+        reqwest::Method::DELETE,
+        &format!("/api/conversations/{id}"),
+        None,
+    )
+    .await;
+}
