@@ -59,8 +59,12 @@ pub fn SidebarList() -> impl IntoView {
                 </button>
             </div>
             // Collapsed, the list goes away with its timers and asks nothing.
+            // What the toggle controls: there whenever the list is expanded, whatever state the
+            // list is in (loading, empty, not connected), so `aria-controls` names an element.
             <Show when=move || !collapsed.get()>
-                <SidebarBody />
+                <div class="side-list-body" id="sidebar-conversation-list">
+                    <SidebarBody />
+                </div>
             </Show>
         </section>
     }
@@ -161,7 +165,7 @@ fn SidebarBody() -> impl IntoView {
                     (true, ListState::Ready) => view! {
                         <Show when=move || rows.with(|r| !r.is_empty())
                             fallback=|| view! { <p class="muted side-note" data-testid="sidebar-empty">{t!("sidebar.empty")}</p> }>
-                            <ul class="side-convs" id="sidebar-conversation-list" data-testid="sidebar-conversation-list"
+                            <ul class="side-convs" data-testid="sidebar-conversation-list"
                                 node_ref=scroller on:scroll=on_scroll>
                                 <For each=move || rows.get() key=|r| (r.id.clone(), r.pinned) let:row>
                                     <SidebarRow id=row.id pinned=row.pinned ctx=ctx open=open scope=scope_now />

@@ -8,7 +8,6 @@ use crate::links::{self, conversation_path};
 use crate::services::sidebar::SidebarCtx;
 use crate::state::backends::use_backends;
 use crate::state::i18n::t;
-use canvas_core::client::unified::ConversationSummary;
 use canvas_core::conversations::list::filter::status_group;
 use canvas_core::conversations::list::group::where_line;
 use canvas_core::conversations::list::sidebar::is_unread;
@@ -37,7 +36,8 @@ pub(super) fn SidebarRow(
     let link = backends
         .active
         .with_untracked(|a| links::pinned(&conversation_path(&id), a));
-    let title = Memo::new(move |_| conv.with(ConversationSummary::display_title));
+    // In the page's language ("Untitled conversation" too).
+    let title = Memo::new(move |_| conv.with(|c| crate::state::i18n::say(&c.title_text())));
     let group = Memo::new(move |_| conv.with(status_group));
     let where_ = Memo::new(move |_| conv.with(where_line));
     let is_open = {
