@@ -146,8 +146,12 @@ fn ConversationView(
     });
     let handle = summary.handle();
     let attention_active = active.clone();
-    let (git_active, git_conv, git_dir) =
-        (active.clone(), handle.clone(), summary.working_dir.clone());
+    let (git_active, git_conv, git_dir, git_branch) = (
+        active.clone(),
+        handle.clone(),
+        summary.working_dir.clone(),
+        summary.selected_branch.clone(),
+    );
     // The server names a new conversation in the background; `Attention` asks for it.
     let title = RwSignal::new(crate::state::i18n::say(&summary.title_text()));
     let store = ConversationStore::new(backends, active.clone(), handle.clone());
@@ -180,7 +184,7 @@ fn ConversationView(
                     <h1 data-testid="conversation-heading" title=title>{title}</h1>
                     {sandbox}
                     {placement}
-                    <GitWhere active=git_active conv=git_conv working_dir=git_dir status=store.status store=store.clone() />
+                    <GitWhere active=git_active conv=git_conv working_dir=git_dir reported_branch=git_branch status=store.status store=store.clone() />
                     <Attention active=attention_active id=summary.id.clone() named=named
                         title=title status=store.status />
                     <span class="muted event-count" data-testid="event-count" data-count=move || count.get().to_string()>

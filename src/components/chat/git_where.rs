@@ -19,6 +19,7 @@ use crate::state::i18n::{say, t, tn, Said};
 use crate::state::workspace::{use_workspace, ConvWorkspace, Tab};
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::conversations::live::events::ExecutionStatus;
+use canvas_core::error::ApiError;
 use canvas_core::git::actions::{pull_request_prompt, GitAction};
 use canvas_core::git::status::BranchStatus;
 use canvas_core::git::Found;
@@ -32,6 +33,9 @@ pub fn GitWhere(
     active: ActiveBackend,
     conv: ConversationRef,
     working_dir: Option<String>,
+    /// The branch the backend reports for the conversation (Omnigent's session worktree),
+    /// shown where the repository cannot be asked itself.
+    reported_branch: Option<String>,
     status: RwSignal<ExecutionStatus>,
     store: ConversationStore,
 ) -> impl IntoView {
@@ -41,6 +45,8 @@ pub fn GitWhere(
     // Until the first answer the chip's place says it is loading (the header then grows: a
     // page that waits for it to settle does not click into a moving layout).
     let answered = RwSignal::new(false);
+    // The kind cannot ask the repository (Omnigent): the branch it reports, if any.
+    let unsupported = RwSignal::new(false);
     let refresh = RwSignal::new(0u32);
     let ws = use_workspace().for_conversation(&active, &conv.id);
     let menu_at = MenuAt {
@@ -62,8 +68,14 @@ pub fn GitWhere(
         leptos::task::spawn_local(async move {
             // Errors and "not a repository" show nothing: the header is no place for them
             // (the Changes tab says where the folder stands).
-            if let Ok(Found::Repo(s)) = svc::git_status(backends, &active, &conv, &dir).await {
-                found.try_set(Some(s));
+            match svc::git_status(backends, &active, &conv, &dir).await {
+                Ok(Found::Repo(s)) => {
+                    found.try_set(Some(s));
+                }
+                Err(ApiError::Unsupported(_)) => {
+                    unsupported.try_set(true);
+                }
+                _ => {}
             }
             answered.try_set(true);
         });
@@ -74,6 +86,16 @@ pub fn GitWhere(
                 view! { <span class="git-where" aria-busy="true" data-testid="git-where-loading"></span> }
                     .into_any(),
             );
+        }
+        if unsupported.get() {
+            return reported_branch.clone().map(|b| {
+                view! {
+                    <span class="git-where muted" data-testid="git-where" data-reported="true">
+                        <span class="mono" dir="ltr" data-testid="git-branch">{b}</span>
+                    </span>
+                }
+                .into_any()
+            });
         }
         found.get().map(|s| {
             let name = s.name().to_string();

@@ -750,6 +750,21 @@ mod tests {
     }
 
     #[test]
+    fn a_sessions_worktree_branch_is_where_it_works() {
+        let body = json!({"id": "s-1", "title": "T", "workspace": "/w/shop",
+            "git_branch": "omnigent/s-1"});
+        let s = decode_session(200, body.to_string().as_bytes()).unwrap();
+        let row = ConversationSummary::from(s);
+        assert_eq!(row.selected_branch.as_deref(), Some("omnigent/s-1"));
+        assert_eq!(row.working_dir.as_deref(), Some("/w/shop"));
+        for none in [json!(null), json!("  ")] {
+            let body = json!({"id": "s-2", "git_branch": none});
+            let s = decode_session(200, body.to_string().as_bytes()).unwrap();
+            assert_eq!(ConversationSummary::from(s).selected_branch, None);
+        }
+    }
+
+    #[test]
     fn epoch_seconds_are_read_tolerantly() {
         let cases = [
             (json!(5), Some(5)),
