@@ -6,27 +6,26 @@ use crate::platform::storage::WebStorage;
 use crate::services::terminal;
 use crate::state::backends::BackendsCtx;
 use crate::state::workspace::ConvWorkspace;
+use canvas_core::error::ActionError;
 use canvas_core::git::actions::{identity_key, GitAction, Identity};
+use canvas_core::i18n::english::{message, MessageRef};
+use canvas_core::i18n::Text;
 use canvas_core::storage::{Storage, StorageError};
 use canvas_core::transport::routing::ConversationRef;
 
 const LOCAL: WebStorage = WebStorage::local();
 
-/// Why the stored identity cannot be used.
-#[derive(Debug, Clone, PartialEq)]
-pub enum IdentityError {
-    /// Storage refused.
-    Storage(StorageError),
-    /// Not what this app writes: kept as it is until the user saves a new one.
-    Unreadable,
-}
-
-/// The identity commits are made with on `backend_id` (none stored: empty).
-pub fn identity(backend_id: &str) -> Result<Identity, IdentityError> {
+/// The identity commits are made with on `backend_id` (none stored: empty). Like the launch
+/// options (`services::launch::load`): storage's refusal, or an entry this app did not write,
+/// as an `ActionError` — the entry is kept as it is until the user saves a new one.
+pub fn identity(backend_id: &str) -> Result<Identity, ActionError> {
     match LOCAL.get(&identity_key(backend_id)) {
         Ok(None) => Ok(Identity::default()),
-        Ok(Some(raw)) => Identity::parse(&raw).ok_or(IdentityError::Unreadable),
-        Err(e) => Err(IdentityError::Storage(e)),
+        Ok(Some(raw)) => Identity::parse(&raw).ok_or_else(|| {
+            const UNREADABLE: MessageRef = message("git.identity.unreadable");
+            ActionError::Refused(Text::new(UNREADABLE))
+        }),
+        Err(e) => Err(e.into()),
     }
 }
 

@@ -210,15 +210,8 @@ fn GitMenu(
             }
             let who = match git_svc::identity(&at.backend_id) {
                 Ok(who) => who,
-                Err(git_svc::IdentityError::Unreadable) => {
-                    result.set(Some((false, t!("git.identity.unreadable"))));
-                    return;
-                }
-                Err(git_svc::IdentityError::Storage(e)) => {
-                    result.set(Some((
-                        false,
-                        canvas_core::error::ActionError::from(e).said(),
-                    )));
+                Err(e) => {
+                    result.set(Some((false, e.said())));
                     return;
                 }
             };

@@ -19,12 +19,7 @@ pub(super) fn GitSection() -> impl IntoView {
         let id = backend_id.get();
         let (start, load_error) = match svc::identity(&id) {
             Ok(who) => (who, None),
-            Err(svc::IdentityError::Unreadable) => {
-                (Identity::default(), Some(t!("git.identity.unreadable")))
-            }
-            Err(svc::IdentityError::Storage(e)) => {
-                (Identity::default(), Some(ActionError::from(e).said()))
-            }
+            Err(e) => (Identity::default(), Some(e.said())),
         };
         // The fields start from what is stored and are not written back while typed (an
         // email field rewritten on each keystroke loses the caret at a space).
