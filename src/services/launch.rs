@@ -12,7 +12,7 @@ use canvas_core::conversations::start::launch_options::{
     launch_options_key, DirChoice, LaunchOptions,
 };
 use canvas_core::error::{ActionError, ApiError};
-use canvas_core::git::probe::RepoProbe;
+use canvas_core::git::probe::{RepoProbe, Repository};
 use canvas_core::git::provider::{ProviderRepository, Search, GITHUB};
 use canvas_core::git::worktree::WorkMode;
 use canvas_core::i18n::english::{message, MessageRef};
@@ -21,17 +21,11 @@ use canvas_core::storage::{Storage, StorageError};
 
 const LOCAL: WebStorage = WebStorage::local();
 
-/// The tags of a conversation started in the directory the launcher looked at, for its
-/// work mode and id (`WorkMode::start_tags`). Made in the launcher's chunk, so this module
-/// (in the main one) only keeps and calls it: writing them here cost ≈ 1 KB gzip before the
-/// first render.
-pub type TagsFor = std::rc::Rc<dyn Fn(&WorkMode, &str) -> serde_json::Value>;
-
 thread_local! {
-    /// Where the launcher last found a repository (backend id, directory) and the tags a
-    /// conversation started there gets: the list shows its branch and groups it by repository
-    /// without asking the backend again.
-    static FOUND: std::cell::RefCell<Option<(String, String, TagsFor)>> =
+    /// Where the launcher last found a repository (backend id, directory, the repository): a
+    /// conversation started there is tagged with where it works (`WorkMode::start_tags`), so
+    /// the lists show its branch and group it by repository without asking the backend again.
+    static FOUND: std::cell::RefCell<Option<(String, String, Repository)>> =
         const { std::cell::RefCell::new(None) };
 }
 
@@ -86,9 +80,9 @@ pub async fn search_repositories(
 
 /// Remembers what the launcher learnt about `dir` on backend `backend_id` (`None`: not in a
 /// repository, or not known).
-pub fn remember_repository(backend_id: &str, dir: &str, tags: Option<TagsFor>) {
+pub fn remember_repository(backend_id: &str, dir: &str, repo: Option<Repository>) {
     FOUND.with(|f| {
-        *f.borrow_mut() = tags.map(|t| (backend_id.to_string(), dir.trim().to_string(), t));
+        *f.borrow_mut() = repo.map(|r| (backend_id.to_string(), dir.trim().to_string(), r));
     });
 }
 
@@ -104,7 +98,7 @@ pub fn start_tags(
         f.borrow()
             .as_ref()
             .filter(|(b, d, _)| b == backend_id && d == dir.trim())
-            .map(|(_, _, tags)| tags(mode, id))
+            .map(|(_, _, repo)| serde_json::json!(mode.start_tags(repo, id)))
     })
 }
 

@@ -23,6 +23,46 @@ mod repo;
 use fields::{dir_field, profile_field, secrets_field};
 use repo::repo_field;
 
+/// Asks `ask(input)` once `input` (tracked; `None`: nothing to ask) has not changed for
+/// `pause_ms`: `answer` is `None` while asking, then the answer, handed to `keep` first. An
+/// answer to an input that has changed since is dropped (answers to earlier keystrokes may
+/// come back later). A task of its own, not a resource: a resource would make the launcher's
+/// Suspense rebuild the fields while typing.
+fn ask_when_typing_pauses<I, T, F>(
+    pause_ms: u32,
+    input: impl Fn() -> Option<I> + 'static,
+    answer: RwSignal<Option<T>>,
+    ask: impl Fn(I) -> F + Clone + 'static,
+    keep: impl Fn(&I, &T) + Clone + 'static,
+) where
+    I: Clone + 'static,
+    T: Send + Sync + 'static,
+    F: std::future::Future<Output = T> + 'static,
+{
+    // Which input is the current one: each change counts one more.
+    let asked = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        let wanted = input();
+        asked.update_value(|n| *n += 1);
+        let current = asked.get_value();
+        answer.set(None);
+        let Some(i) = wanted else { return };
+        let (ask, keep) = (ask.clone(), keep.clone());
+        leptos::task::spawn_local(async move {
+            let still = move || asked.try_get_value() == Some(current);
+            crate::platform::time::sleep_ms(pause_ms).await;
+            if !still() {
+                return;
+            }
+            let got = ask(i.clone()).await;
+            if still() {
+                keep(&i, &got);
+                answer.try_set(Some(got));
+            }
+        });
+    });
+}
+
 /// The options for the active backend (rebuilt when it changes).
 #[component]
 pub fn LaunchOptionsPanel() -> impl IntoView {

@@ -36,25 +36,19 @@ pub(super) fn provider_field(
         .iter()
         .find(|n| secrets.iter().any(|s| s == *n))
         .map(|n| n.to_string());
-    Effect::new(move |_| {
-        if !open.get() {
-            return;
-        }
-        again.track();
-        let q = query.get();
-        answer.set(None);
-        let active = active.clone();
-        leptos::task::spawn_local(async move {
-            crate::platform::time::sleep_ms(TYPING_PAUSE_MS).await;
-            if query.get_untracked() != q {
-                return;
-            }
-            let found = svc::search_repositories(backends, &active, &q).await;
-            if query.get_untracked() == q {
-                answer.set(Some(found));
-            }
-        });
-    });
+    super::ask_when_typing_pauses(
+        TYPING_PAUSE_MS,
+        move || {
+            again.track();
+            open.get().then(|| query.get())
+        },
+        answer,
+        move |q: String| {
+            let active = active.clone();
+            async move { svc::search_repositories(backends, &active, &q).await }
+        },
+        |_: &String, _: &Result<Search, ApiError>| {},
+    );
     let choose = {
         let backend_id = backend_id.clone();
         move |repo: Option<ProviderRepository>| {

@@ -37,39 +37,24 @@ pub(super) fn repo_field(
         }
     });
     let backend_id = active.backend.id.clone();
-    // Asked once typing pauses, in a task of its own, not a resource (a resource would make the
-    // launcher's Suspense rebuild the fields while typing). An answer is kept only while its
-    // directory is still the one typed: answers to earlier keystrokes may come back later.
-    Effect::new(move |_| {
-        let d = dir.get();
-        answer.set(None);
-        if d.is_empty() {
-            return;
-        }
-        let active = active.clone();
-        leptos::task::spawn_local(async move {
-            crate::platform::time::sleep_ms(TYPING_PAUSE_MS).await;
-            if dir.get_untracked() != d {
-                return;
-            }
-            let probe = svc::repository_at(backends, &active, &d).await;
-            if dir.get_untracked() == d {
-                let tags = match &probe {
-                    Ok(RepoProbe::Repo(r)) => {
-                        let r = r.clone();
-                        let tags: svc::TagsFor =
-                            std::rc::Rc::new(move |mode: &WorkMode, id: &str| {
-                                serde_json::json!(mode.start_tags(&r, id))
-                            });
-                        Some(tags)
-                    }
-                    _ => None,
-                };
-                svc::remember_repository(&active.backend.id, &d, tags);
-                answer.set(Some(probe));
-            }
-        });
-    });
+    // What a start there needs to know is remembered with the answer (`services::launch`).
+    let remembered_on = backend_id.clone();
+    super::ask_when_typing_pauses(
+        TYPING_PAUSE_MS,
+        move || Some(dir.get()).filter(|d| !d.is_empty()),
+        answer,
+        move |d: String| {
+            let active = active.clone();
+            async move { svc::repository_at(backends, &active, &d).await }
+        },
+        move |d: &String, probe: &Result<RepoProbe, ApiError>| {
+            let repo = match probe {
+                Ok(RepoProbe::Repo(r)) => Some(r.clone()),
+                _ => None,
+            };
+            svc::remember_repository(&remembered_on, d, repo);
+        },
+    );
     let answer = move || answer.get();
     move || {
         let d = dir.get();
