@@ -70,6 +70,14 @@ impl Env {
         c
     }
 
+    /// Serve config fronting `agent` (a private agent server) instead of the shared one.
+    pub fn serve_config_on(&self, agent: &AgentServer) -> canvas_serve::Config {
+        let mut c = canvas_serve::Config::new(&self.dist);
+        c.agent_server_url = Some(agent.url.clone());
+        c.session_api_key = Some(agent.session_api_key.clone());
+        c
+    }
+
     /// Serve config on `port` whose cloud proxy may reach the stand-in's runtime host (a
     /// loopback address, hence `cloud_proxy_allow_private`). No launcher key is injected.
     pub fn cloud_proxy_serve_config(

@@ -901,9 +901,7 @@ async fn serve_both(
     agent: &canvas_harness::AgentServer,
     build: Option<&Path>,
 ) -> (canvas_serve::Running, Option<UpstreamHost>) {
-    let mut config = canvas_serve::Config::new(&env.dist);
-    config.agent_server_url = Some(agent.url.clone());
-    config.session_api_key = Some(agent.session_api_key.clone());
+    let config = env.serve_config_on(agent);
     let ours = canvas_serve::start(config).await.expect("serve ours");
     let host = match build {
         Some(build) => Some(UpstreamHost::start(build, &agent.url, &agent.session_api_key).await),

@@ -64,9 +64,7 @@ async fn skills_and_plugins_are_installed_disabled_and_uninstalled_from_the_ui()
         "---\nname: city-facts\ndescription: Facts about cities.\n---\nParis is in France.\n",
     );
 
-    let mut config = canvas_serve::Config::new(&env.dist);
-    config.agent_server_url = Some(agent.url.clone());
-    config.session_api_key = Some(agent.session_api_key.clone());
+    let config = env.serve_config_on(&agent);
     let server = canvas_serve::start(config).await.expect("serve");
     let b = Browser::start(&env).await;
     b.goto(&format!("{}/skills", server.url())).await;

@@ -64,9 +64,7 @@ async fn launcher_options_are_remembered_and_reach_the_new_conversation() {
     let project = project.display().to_string();
     let root = root.display().to_string();
 
-    let mut config = canvas_serve::Config::new(&env.dist);
-    config.agent_server_url = Some(agent.url.clone());
-    config.session_api_key = Some(agent.session_api_key.clone());
+    let config = env.serve_config_on(&agent);
     let server = canvas_serve::start(config).await.expect("serve");
     let b = Browser::start(&env).await;
     b.goto(&format!("{}/", server.url())).await;

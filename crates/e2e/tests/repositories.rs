@@ -542,9 +542,7 @@ async fn a_github_search_says_where_the_token_goes_and_what_the_server_answered(
     // A private server: the token is a secret of the whole server.
     let agent = env.private_agent_server("provider").await;
     let api = AgentApi::new(&agent.url, &agent.session_api_key);
-    let mut config = canvas_serve::Config::new(&env.dist);
-    config.agent_server_url = Some(agent.url.clone());
-    config.session_api_key = Some(agent.session_api_key.clone());
+    let config = env.serve_config_on(&agent);
     let server = canvas_serve::start(config).await.expect("serve");
     let b = Browser::start(&env).await;
     b.goto(&format!("{}/", server.url())).await;

@@ -200,9 +200,7 @@ async fn an_llm_profile_on_the_stub_is_tested_activated_and_runs_a_new_conversat
             .await;
     let agent = env.private_agent_server("profiles").await;
     let api = AgentApi::new(&agent.url, &agent.session_api_key);
-    let mut config = canvas_serve::Config::new(&env.dist);
-    config.agent_server_url = Some(agent.url.clone());
-    config.session_api_key = Some(agent.session_api_key.clone());
+    let config = env.serve_config_on(&agent);
     let server = canvas_serve::start(config).await.expect("serve");
     let b = Browser::start(&env).await;
     // `/settings` opens on the LLM profiles.
@@ -307,9 +305,7 @@ async fn the_agent_form_follows_the_servers_schemas_and_sends_only_what_changed(
         Some(json!({"agent_settings_diff": {"llm": {"api_key": "sk-agent-form-secret"}}})),
     )
     .await;
-    let mut config = canvas_serve::Config::new(&env.dist);
-    config.agent_server_url = Some(agent.url.clone());
-    config.session_api_key = Some(agent.session_api_key.clone());
+    let config = env.serve_config_on(&agent);
     let server = canvas_serve::start(config).await.expect("serve");
     let b = Browser::start(&env).await;
     b.goto(&format!("{}/settings", server.url())).await;
@@ -488,9 +484,7 @@ async fn an_mcp_server_is_tested_added_listed_without_its_secret_and_removed() {
     let api = AgentApi::new(&agent.url, &agent.session_api_key);
     let script = env.scratch("mcp-server").join("demo_mcp.py");
     std::fs::write(&script, DEMO_MCP_SERVER).expect("write the MCP server");
-    let mut config = canvas_serve::Config::new(&env.dist);
-    config.agent_server_url = Some(agent.url.clone());
-    config.session_api_key = Some(agent.session_api_key.clone());
+    let config = env.serve_config_on(&agent);
     let server = canvas_serve::start(config).await.expect("serve");
     let b = Browser::start(&env).await;
     b.goto(&format!("{}/settings/mcp", server.url())).await;

@@ -56,9 +56,7 @@ async fn sidebar_pages_pins_unread_rename_and_delete_against_the_agent_server() 
     }
     let newest = newer.last().unwrap().clone();
 
-    let mut config = canvas_serve::Config::new(&env.dist);
-    config.agent_server_url = Some(agent.url.clone());
-    config.session_api_key = Some(agent.session_api_key.clone());
+    let config = env.serve_config_on(&agent);
     let server = canvas_serve::start(config).await.expect("serve");
     let b = Browser::start(&env).await;
     // Beside any page, not only the list.

@@ -116,9 +116,7 @@ async fn the_lists_first_page_is_asked_for_with_the_probe_and_only_once() {
 async fn stopped_agent_server_shows_a_clear_disconnected_state() {
     let env = Env::get();
     let mut agent = env.private_agent_server("stop").await;
-    let mut config = canvas_serve::Config::new(&env.dist);
-    config.agent_server_url = Some(agent.url.clone());
-    config.session_api_key = Some(agent.session_api_key.clone());
+    let config = env.serve_config_on(&agent);
     let server = canvas_serve::start(config).await.expect("serve");
     let browser = Browser::start(&env).await;
     browser.goto(&format!("{}/", server.url())).await;

@@ -73,9 +73,7 @@ async fn skills_project_skill_is_listed_overrides_the_user_one_and_is_disabled_t
     let user_skill = write_skill(&home, "The user's own deploy notes.", "User version.\n");
     let (project, project_skill) = write_project(&env, "skills-project");
 
-    let mut config = canvas_serve::Config::new(&env.dist);
-    config.agent_server_url = Some(agent.url.clone());
-    config.session_api_key = Some(agent.session_api_key.clone());
+    let config = env.serve_config_on(&agent);
     let server = canvas_serve::start(config).await.expect("serve");
     let b = Browser::start(&env).await;
     b.goto(&format!("{}/skills", server.url())).await;
