@@ -3,6 +3,7 @@
 //! active kind's client through the one transport, and returns `Result<T, ApiError>`. Views hold
 //! `LocalResource`s, `Action`s and signals only: no `client(..)`, no `spawn_local`.
 
+pub mod agents;
 pub mod all_backends;
 pub mod automations;
 pub mod backends;

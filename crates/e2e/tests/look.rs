@@ -288,6 +288,11 @@ async fn every_page_is_accessible_fits_and_has_its_glyphs_in_dark_and_light_narr
         case("/skills", "[data-testid=skills-page]", "skills"),
         case("/settings/llm", "section.page.settings", "settings-llm"),
         case("/settings/agent", "section.page.settings", "settings-agent"),
+        case(
+            "/settings/agents",
+            "[data-testid=agent-ready], [data-testid=agent-problems], [data-testid=agent-check-failed]",
+            "settings-agents",
+        ),
         case("/settings/mcp", "section.page.settings", "settings-mcp"),
         case(
             "/settings/secrets",

@@ -13,6 +13,7 @@ use crate::state::i18n::{msg, t, Msg};
 use leptos::prelude::*;
 
 mod agent;
+mod agents;
 mod app;
 mod git;
 mod llm;
@@ -21,6 +22,7 @@ mod profiles;
 mod secrets;
 
 use agent::AgentSection;
+use agents::AgentsSection;
 use app::AppSection;
 use git::GitSection;
 use llm::LlmSection;
@@ -30,6 +32,7 @@ use secrets::SecretsSection;
 /// The sections: (path segment, label).
 const SECTIONS: &[(&str, Msg)] = &[
     ("llm", msg!("settings.tabs.llm")),
+    ("agents", msg!("settings.tabs.agents")),
     ("agent", msg!("settings.tabs.agent")),
     ("mcp", msg!("settings.tabs.mcp")),
     ("secrets", msg!("settings.tabs.secrets")),
@@ -66,17 +69,7 @@ pub fn SettingsPage(section: String) -> impl IntoView {
         "agent" | "condenser" | "verification" | "agent-context" => {
             view! { <AgentSection /> }.into_any()
         }
-        "agents" => view! {
-            <div class="settings-section" data-testid="settings-agent-profiles">
-                <p class="muted">
-                    {t!("settings.agent_profiles.before")}
-                    <a href=href("/settings/agent")>{t!("settings.tabs.agent")}</a>
-                    {t!("settings.agent_profiles.middle")}
-                    <a href=href("/settings/llm")>{t!("settings.tabs.llm")}</a>{t!("settings.agent_profiles.after")}
-                </p>
-            </div>
-        }
-        .into_any(),
+        "agents" => view! { <AgentsSection /> }.into_any(),
         "mcp" => view! { <McpSection /> }.into_any(),
         "secrets" => view! { <SecretsSection /> }.into_any(),
         "plugins" => view! {

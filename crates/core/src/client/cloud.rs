@@ -514,6 +514,7 @@ impl GitApi for CloudApi {
 }
 
 impl SettingsPagesApi for CloudApi {}
+impl crate::client::service::AgentsApi for CloudApi {}
 
 impl SettingsApi for CloudApi {
     fn get_settings(&self) -> Planned<Settings> {

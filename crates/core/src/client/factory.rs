@@ -24,9 +24,10 @@ use crate::client::cloud::CloudApi;
 use crate::client::local::LocalApi;
 use crate::client::omnigent::OmnigentApi;
 use crate::client::service::{
-    BackendApi, CloudAccountApi, CloudSandboxApi, ConversationStartApi, ConversationToolsApi,
-    ConversationsApi, EventsApi, FilesApi, GitApi, HostsApi, Live, Planned, RuntimeApi, ServerApi,
-    ServerDescription, SettingsApi, SettingsPagesApi, SkillsApi, WorkspaceFile,
+    AgentsApi, BackendApi, CloudAccountApi, CloudSandboxApi, ConversationStartApi,
+    ConversationToolsApi, ConversationsApi, EventsApi, FilesApi, GitApi, HostsApi, Live, Planned,
+    RuntimeApi, ServerApi, ServerDescription, SettingsApi, SettingsPagesApi, SkillsApi,
+    WorkspaceFile,
 };
 use crate::client::unified::{
     ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,
@@ -37,6 +38,7 @@ use crate::conversations::start::launch_options::DirChoice;
 use crate::error::ApiError;
 use crate::git::{probe::RepoProbe, status::StatusProbe};
 use crate::omnigent::dto::{AgentPage, AgentScope, Host, Me, NewSession, Session};
+use crate::settings::agents::{AgentProfile, AgentProfileList, Diagnostics};
 use crate::settings::extensions::{Extension, Installed, MarketEntry};
 use crate::settings::form::SchemaKind;
 use crate::settings::profiles::{ProfileList, Validation};
@@ -255,6 +257,22 @@ dispatch! {
     SettingsPagesApi fn uninstall(&self, kind: Extension, name: &str) -> Planned<()>;
     /// What the marketplace offers.
     SettingsPagesApi fn marketplace(&self, kind: Extension) -> Planned<Vec<MarketEntry>>;
+
+    // Agent profiles.
+    /// The agent profiles and the active one.
+    AgentsApi fn list_agent_profiles(&self) -> Planned<AgentProfileList>;
+    /// Agent profile `name`, whole.
+    AgentsApi fn agent_profile(&self, name: &str) -> Planned<AgentProfile>;
+    /// Creates or replaces agent profile `name`.
+    AgentsApi fn save_agent_profile(&self, name: &str, body: &Value) -> Planned<()>;
+    /// Deletes agent profile `name`.
+    AgentsApi fn delete_agent_profile(&self, name: &str) -> Planned<()>;
+    /// Renames agent profile `name`.
+    AgentsApi fn rename_agent_profile(&self, name: &str, new_name: &str) -> Planned<()>;
+    /// Makes the agent profile with id `id` the active one.
+    AgentsApi fn activate_agent_profile(&self, id: &str) -> Planned<()>;
+    /// What a launch of agent profile `name` would miss.
+    AgentsApi fn agent_profile_diagnostics(&self, name: &str) -> Planned<Diagnostics>;
 
     // A conversation's tools.
     /// Upload one file to an absolute `path`.

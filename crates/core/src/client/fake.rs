@@ -106,6 +106,7 @@ impl FilesApi for FakeApi {
 impl GitApi for FakeApi {}
 impl SettingsApi for FakeApi {}
 impl SettingsPagesApi for FakeApi {}
+impl crate::client::service::AgentsApi for FakeApi {}
 impl SkillsApi for FakeApi {}
 impl crate::client::service::ConversationToolsApi for FakeApi {}
 

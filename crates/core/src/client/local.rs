@@ -31,6 +31,7 @@ use crate::client::unified::{
 use crate::conversations::live::events::stream::events_socket_url;
 use crate::error::ApiError;
 use crate::git::{self, probe::RepoProbe, status::StatusProbe};
+use crate::settings::agents;
 use crate::settings::extensions::{
     decode_installed_list, decode_installed_one, decode_marketplace, enabled_body, Extension,
     Installed, MarketEntry,
@@ -694,6 +695,62 @@ impl SettingsPagesApi for LocalApi {
             Body::Json(body.clone()),
             VALIDATE_TIMEOUT_MS,
             decode_json::<Value>,
+        )
+    }
+}
+
+/// `/api/agent-profiles/{name}` + `rest`.
+fn agent_profile_path(name: &str, rest: &str) -> Result<String, ApiError> {
+    Ok(format!("/api/agent-profiles/{}{rest}", id_segment(name)?))
+}
+
+impl crate::client::service::AgentsApi for LocalApi {
+    fn list_agent_profiles(&self) -> Planned<agents::AgentProfileList> {
+        self.get("/api/agent-profiles", agents::decode_agent_profiles)
+    }
+
+    fn agent_profile(&self, name: &str) -> Planned<agents::AgentProfile> {
+        self.get(&agent_profile_path(name, "")?, agents::decode_agent_profile)
+    }
+
+    fn save_agent_profile(&self, name: &str, body: &Value) -> Planned<()> {
+        self.post_json(&agent_profile_path(name, "")?, body.clone(), decode_unit)
+    }
+
+    fn delete_agent_profile(&self, name: &str) -> Planned<()> {
+        self.call(
+            Method::Delete,
+            &agent_profile_path(name, "")?,
+            Body::None,
+            DEFAULT_TIMEOUT_MS,
+            decode_unit,
+        )
+    }
+
+    fn rename_agent_profile(&self, name: &str, new_name: &str) -> Planned<()> {
+        self.post_json(
+            &agent_profile_path(name, "/rename")?,
+            agents::rename_body(new_name),
+            decode_unit,
+        )
+    }
+
+    fn activate_agent_profile(&self, id: &str) -> Planned<()> {
+        self.post_json(
+            &agent_profile_path(id, "/activate")?,
+            json!({}),
+            decode_unit,
+        )
+    }
+
+    fn agent_profile_diagnostics(&self, name: &str) -> Planned<agents::Diagnostics> {
+        // Skill discovery and tool probes run on the server: give it the skills' time.
+        self.call(
+            Method::Post,
+            &agent_profile_path(name, "/materialize")?,
+            Body::Json(json!({})),
+            SKILLS_TIMEOUT_MS,
+            agents::decode_diagnostics,
         )
     }
 }

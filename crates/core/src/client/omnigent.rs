@@ -287,6 +287,7 @@ impl SettingsApi for OmnigentApi {
     }
 }
 impl SettingsPagesApi for OmnigentApi {}
+impl crate::client::service::AgentsApi for OmnigentApi {}
 impl SkillsApi for OmnigentApi {}
 impl crate::client::service::ConversationToolsApi for OmnigentApi {}
 

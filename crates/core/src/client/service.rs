@@ -26,6 +26,7 @@ use crate::cloud::dto::{KeyCheck, OrgMe, Organizations, Sandbox, StartTask};
 use crate::error::{unsupported, ApiError};
 use crate::git::{probe::RepoProbe, status::StatusProbe};
 use crate::omnigent::dto::{AgentPage, AgentScope, Host, Me, NewSession, Session};
+use crate::settings::agents::{AgentProfile, AgentProfileList, Diagnostics};
 use crate::settings::extensions::{Extension, Installed, MarketEntry};
 use crate::settings::profiles::{ProfileList, Validation};
 use crate::settings::secrets::SecretItem;
@@ -316,6 +317,39 @@ pub trait SettingsApi {
     /// misc_settings_diff?}`; cloud: the settings fields to set).
     fn update_settings(&self, _diff: &Value) -> Planned<Settings> {
         Err(unsupported!("feature.settings"))
+    }
+}
+
+/// Agent profiles (issue #35): which agent a conversation runs — the built-in OpenHands agent
+/// on an LLM profile, or an ACP agent. Defaults: not available.
+pub trait AgentsApi {
+    /// The profiles and the active one.
+    fn list_agent_profiles(&self) -> Planned<AgentProfileList> {
+        Err(unsupported!("feature.agent_profiles"))
+    }
+    /// Profile `name`, whole.
+    fn agent_profile(&self, _name: &str) -> Planned<AgentProfile> {
+        Err(unsupported!("feature.agent_profiles"))
+    }
+    /// Creates or replaces profile `name` (`agents::check_agent_form`).
+    fn save_agent_profile(&self, _name: &str, _body: &Value) -> Planned<()> {
+        Err(unsupported!("feature.agent_profiles"))
+    }
+    /// Deletes profile `name`.
+    fn delete_agent_profile(&self, _name: &str) -> Planned<()> {
+        Err(unsupported!("feature.agent_profiles"))
+    }
+    /// Renames profile `name` (its id, and so whether it is active, stays).
+    fn rename_agent_profile(&self, _name: &str, _new_name: &str) -> Planned<()> {
+        Err(unsupported!("feature.agent_profiles"))
+    }
+    /// Makes the profile with id `id` the one new conversations run.
+    fn activate_agent_profile(&self, _id: &str) -> Planned<()> {
+        Err(unsupported!("feature.agent_profiles"))
+    }
+    /// What a launch of profile `name` would miss.
+    fn agent_profile_diagnostics(&self, _name: &str) -> Planned<Diagnostics> {
+        Err(unsupported!("feature.agent_profiles"))
     }
 }
 

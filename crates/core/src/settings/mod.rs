@@ -4,6 +4,7 @@
 //!
 //! | module | what |
 //! |---|---|
+//! | [`agents`] | agent profiles: list, edit, rename, activate, delete, diagnostics; ACP presets |
 //! | [`form`] | settings forms generated from the agent server's schemas |
 //! | [`profiles`] | LLM profiles: list, save, activate, validate |
 //! | [`secrets`] | secrets: names listed, values write-only |
@@ -11,6 +12,7 @@
 //! | [`extensions`] | installed skills and plugins: enable, update, uninstall, install, marketplace |
 //! | [`preferences`] | app preferences in this browser: theme, notifications, sound |
 
+pub mod agents;
 pub mod extensions;
 pub mod form;
 pub mod mcp;

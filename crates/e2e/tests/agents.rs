@@ -1,0 +1,137 @@
+//! Agent profiles (issue #35) in real Chromium against a real agent server: `/settings/agents`
+//! lists the server's profiles with the active one marked and says in words what each would
+//! miss at launch; an ACP profile from the Claude Code preset names its key secret (and says it
+//! is not stored until it is), an OpenHands profile on a missing LLM profile says so, an edit
+//! that renames it keeps its id and clears the problem, activation and deletion (after asking)
+//! reach the server and stay across a reload.
+
+use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
+use serde_json::{json, Value};
+
+fn row(name: &str) -> String {
+    format!("[data-testid=agent-profile-row][data-name=\"{name}\"]")
+}
+
+/// The server's profiles: (name, id) pairs and the active id.
+async fn server_profiles(api: &AgentApi) -> (Vec<(String, String)>, Value) {
+    let (status, body) = api.get("/api/agent-profiles").await;
+    assert_eq!(status, 200, "{body}");
+    let list = body["profiles"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|p| {
+            (
+                p["name"].as_str().unwrap_or_default().to_string(),
+                p["id"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    (list, body["active_agent_profile_id"].clone())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn agent_profiles_are_created_checked_edited_activated_and_deleted() {
+    let env = Env::get();
+    // A private agent server: activating a profile changes what the server's new
+    // conversations run, which other tests on the shared server must not see.
+    let agent = env.private_agent_server("agents").await;
+    let api = AgentApi::new(&agent.url, &agent.session_api_key);
+    // An LLM profile with a key for the OpenHands profile to run on.
+    api.send(
+        reqwest::Method::POST,
+        "/api/profiles/fast",
+        Some(json!({"llm": {"model": "openai/stub", "api_key": "k"}, "include_secrets": true})),
+    )
+    .await;
+    let server = canvas_serve::start(env.serve_config_on(&agent))
+        .await
+        .expect("serve");
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/settings", server.url())).await;
+    b.click("[data-testid=settings-nav-agents]").await;
+
+    // The seeded default profile, active.
+    b.wait_data(&row("default"), "active", "true").await;
+
+    // Claude Code from its preset: its key's secret filled in, where it comes from and how to
+    // install it said; saved, the row says the secret is not stored.
+    b.choose("[data-testid=agent-kind]", "claude-code").await;
+    b.wait_value("[data-testid=agent-secrets]", "ANTHROPIC_API_KEY")
+        .await;
+    b.wait_text_containing("[data-testid=agent-secret-help]", "ANTHROPIC_API_KEY")
+        .await;
+    b.wait_text_containing("[data-testid=agent-install]", "npm install -g")
+        .await;
+    b.type_into("[data-testid=agent-name]", "claude").await;
+    b.click("[data-testid=agent-save]").await;
+    b.wait_text("[data-testid=agent-note]", "Agent profile claude saved.")
+        .await;
+    b.wait_text_containing(
+        &format!("{} [data-testid=agent-problems]", row("claude")),
+        "secret `ANTHROPIC_API_KEY` not set",
+    )
+    .await;
+    let (_, stored) = api.get("/api/agent-profiles/claude").await;
+    assert_eq!(stored["profile"]["acp_server"], json!("claude-code"));
+    assert_eq!(
+        stored["profile"]["secret_refs"],
+        json!(["ANTHROPIC_API_KEY"])
+    );
+
+    // An OpenHands profile on an LLM profile that does not exist: said by name.
+    b.choose("[data-testid=agent-kind]", "openhands").await;
+    b.type_into("[data-testid=agent-name]", "dev").await;
+    b.type_into("[data-testid=agent-llm-profile]", "nowhere")
+        .await;
+    b.click("[data-testid=agent-save]").await;
+    b.wait_text_containing(
+        &format!("{} [data-testid=agent-problems]", row("dev")),
+        "LLM profile `nowhere` does not exist",
+    )
+    .await;
+
+    // Edited: renamed and moved to the LLM profile that exists; it keeps its id.
+    let (before, _) = server_profiles(&api).await;
+    let dev_id = before
+        .iter()
+        .find(|(n, _)| n == "dev")
+        .map(|(_, id)| id.clone())
+        .expect("dev on the server");
+    b.click(&format!("{} [data-testid=edit-agent]", row("dev")))
+        .await;
+    b.wait_value("[data-testid=agent-llm-profile]", "nowhere")
+        .await;
+    b.type_into("[data-testid=agent-name]", "dev2").await;
+    b.type_into("[data-testid=agent-llm-profile]", "fast").await;
+    b.click("[data-testid=agent-save]").await;
+    b.wait_for(&format!("{} [data-testid=agent-ready]", row("dev2")))
+        .await;
+    b.wait_gone(&row("dev")).await;
+    let (after, _) = server_profiles(&api).await;
+    assert!(
+        after.contains(&("dev2".to_string(), dev_id.clone())),
+        "{after:?}"
+    );
+
+    // Activated after asking; still active after a reload.
+    b.click(&format!("{} [data-testid=activate-agent]", row("dev2")))
+        .await;
+    b.click("[data-testid=confirm-agent-action]").await;
+    b.wait_data(&row("dev2"), "active", "true").await;
+    b.wait_data(&row("default"), "active", "false").await;
+    let (_, active) = server_profiles(&api).await;
+    assert_eq!(active, json!(dev_id));
+
+    // Deleted after asking: gone here and on the server, also after a reload.
+    b.click(&format!("{} [data-testid=delete-agent]", row("claude")))
+        .await;
+    b.click("[data-testid=confirm-agent-action]").await;
+    b.wait_gone(&row("claude")).await;
+    let (names, _) = server_profiles(&api).await;
+    assert!(!names.iter().any(|(n, _)| n == "claude"), "{names:?}");
+    b.client.refresh().await.expect("reload");
+    b.wait_data(&row("dev2"), "active", "true").await;
+    assert!(!b.is_there(&row("claude")).await);
+}
