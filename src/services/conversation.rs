@@ -189,7 +189,7 @@ pub async fn start(
         leptos::prelude::Set::set(&launch::refused(), refusal);
     }
     let created = created?;
-    if let (Some(profile), Created::Ready(s)) = (&opts.profile, &created) {
+    if let (Some(profile), Created::Ready(s)) = (opts.llm_profile(), &created) {
         let conv = ConversationRef::new(s.id.clone());
         let waiting = |e: ActionError| ActionError::NotStarted(Box::new(e));
         conversation_tools::use_profile(backends, active, &conv, profile)

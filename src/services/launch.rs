@@ -140,15 +140,18 @@ pub struct Offers {
     /// Registered workspaces, then the working directories of its newest conversations
     /// (`Err(Unsupported)`: the kind does not take a working directory).
     pub dirs: Result<Vec<DirChoice>, ApiError>,
+    /// Its agent profiles and the active one (issue #35).
+    pub agents: Result<canvas_core::settings::agents::AgentProfileList, ApiError>,
 }
 
 /// Everything the backend offers, asked for side by side.
 pub async fn offers(backends: BackendsCtx, active: &ActiveBackend) -> Offers {
-    let (profiles, secrets, workspaces, recent) = futures::join!(
+    let (profiles, secrets, workspaces, recent, agents) = futures::join!(
         settings::profiles(backends, active),
         settings::secrets(backends, active),
         settings::workspaces(backends, active),
         crate::services::skills::recent_working_dirs(backends, active),
+        crate::services::agents::profiles(backends, active),
     );
     let dirs = match workspaces {
         Err(e @ ApiError::Unsupported(_)) => Err(e),
@@ -172,6 +175,7 @@ pub async fn offers(backends: BackendsCtx, active: &ActiveBackend) -> Offers {
         profiles: profiles.map(|l| l.profiles.into_iter().map(|p| p.name).collect()),
         secrets: secrets.map(|l| l.into_iter().map(|s| s.name).collect()),
         dirs,
+        agents,
     }
 }
 

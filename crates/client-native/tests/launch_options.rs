@@ -118,6 +118,7 @@ async fn launcher_options_reach_a_real_agent_server() {
         // The project lies inside this checkout: the default (a new worktree of the whole
         // checkout) is not what this test is about.
         work_mode: canvas_core::git::worktree::WorkMode::InFolder,
+        agent: None,
     };
     let mut new = canvas_core::conversations::start::create::new_conversation(
         "hello from the launcher",
@@ -223,5 +224,82 @@ async fn launcher_options_reach_a_real_agent_server() {
         json!(["some-skill"]),
         "[disabled skills] {}",
         info["agent"]["agent_context"]
+    );
+
+    // --- An agent profile chosen in the launcher (issue #35): the server launches it ---
+    let form = canvas_core::settings::agents::AgentForm {
+        name: "launcher-agent".into(),
+        persona: "Launched by profile.".into(),
+        ..canvas_core::settings::agents::AgentForm::openhands(&pname)
+    };
+    let (aname, abody) =
+        canvas_core::settings::agents::check_agent_form(&form, None).expect("agent profile");
+    run(
+        "save agent profile",
+        api.save_agent_profile(&aname, &abody),
+        &http,
+    )
+    .await;
+    let agents = run("agent profiles", api.list_agent_profiles(), &http).await;
+    let chosen = agents
+        .profiles
+        .iter()
+        .find(|p| p.name == aname)
+        .and_then(|p| p.id.clone())
+        .unwrap_or_else(|| panic!("[agent profiles] {agents:?}"));
+    let with_agent = LaunchOptions {
+        agent: Some(
+            canvas_core::conversations::start::launch_options::AgentChoice {
+                id: chosen.clone(),
+                name: aname.clone(),
+            },
+        ),
+        ..opts.clone()
+    };
+    let mut new = canvas_core::conversations::start::create::new_conversation(
+        "unused",
+        "7c4f0d2f-1234-4abc-8def-0123456789ab",
+        &opts.working_dir,
+        Some(
+            &canvas_core::conversations::start::llm_settings::LlmSettings {
+                model: "openai/browser-model".into(),
+                base_url: "http://127.0.0.1:9/v1".into(),
+                api_key: "x".into(),
+            },
+        ),
+    );
+    // Created without running (nothing here answers as an LLM).
+    new.initial_message = None;
+    with_agent.apply(&mut new);
+    assert!(
+        !new.hold,
+        "an agent profile needs no switch after the start"
+    );
+    let created = match run(
+        "create with the agent profile",
+        backend_api(&active, &ctx).create_conversation(&new),
+        &http,
+    )
+    .await
+    {
+        Created::Ready(c) => c,
+        other => panic!("[create with the agent profile] {other:?}"),
+    };
+    assert_eq!(
+        created.model.as_deref(),
+        Some("openai/launch-model"),
+        "[agent profile] its LLM profile's model, not the browser's: {created:?}"
+    );
+    let info = get_json(
+        &format!("{}/api/conversations/{}", server.url, created.id),
+        &key,
+    )
+    .await
+    .expect("conversation info");
+    assert_eq!(
+        info["launched_agent_profile"]["agent_profile_id"],
+        json!(chosen),
+        "[agent profile] the server records which profile launched it: {}",
+        info["launched_agent_profile"]
     );
 }

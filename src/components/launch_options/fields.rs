@@ -1,4 +1,4 @@
-//! The launcher options' fields: working directory, LLM profile, secrets.
+//! The launcher options' fields: working directory, agent profile, LLM profile, secrets.
 
 use crate::services::launch::{self as svc, Offers};
 use crate::services::settings::subdirectories;
@@ -6,8 +6,9 @@ use crate::state::backends::BackendsCtx;
 use crate::state::i18n::t;
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::conversations::start::launch_options::{
-    browse_dir, check_working_dir_text, DirChoice, LaunchOptions,
+    browse_dir, check_working_dir_text, AgentChoice, DirChoice, LaunchOptions,
 };
+use canvas_core::settings::agents::AgentProfileList;
 use leptos::prelude::*;
 
 /// The working directory (when the backend offers directories): typed (checked as typed), or
@@ -92,6 +93,49 @@ pub(super) fn dir_field(
     })
 }
 
+/// The agent profile (issue #35): as the backend starts conversations (its active profile,
+/// named), or one of its profiles by name. Choosing one hides the LLM profile, which the agent
+/// profile names itself.
+pub(super) fn agent_field(
+    list: AgentProfileList,
+    opts: RwSignal<LaunchOptions>,
+    change: impl Fn(&dyn Fn(&mut LaunchOptions)) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let default = match list.active() {
+        Some(p) => t!("launch.agent_default_named", name = p.name.clone()),
+        None => t!("launch.agent_default"),
+    };
+    let choices: Vec<AgentChoice> = list
+        .profiles
+        .iter()
+        .filter_map(|p| {
+            p.id.clone().map(|id| AgentChoice {
+                id,
+                name: p.name.clone(),
+            })
+        })
+        .collect();
+    let options = choices
+        .iter()
+        .map(|c| view! { <option value=c.id.clone()>{c.name.clone()}</option> })
+        .collect_view();
+    view! {
+        <div class="field">
+            <label for="launch-agent">{t!("launch.agent")}</label>
+            <select id="launch-agent" data-testid="launch-agent"
+                prop:value=move || opts.with(|o| o.agent.as_ref().map(|a| a.id.clone()).unwrap_or_default())
+                on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    let chosen = choices.iter().find(|c| c.id == v).cloned();
+                    change(&|o| o.agent = chosen.clone());
+                }>
+                <option value="">{default}</option>
+                {options}
+            </select>
+        </div>
+    }
+}
+
 /// The LLM profile: the backend's own settings, or one of its profiles.
 pub(super) fn profile_field(
     names: Vec<String>,
@@ -103,7 +147,7 @@ pub(super) fn profile_field(
         .map(|n| view! { <option value=n.clone()>{n.clone()}</option> })
         .collect_view();
     view! {
-        <div class="field">
+        <div class="field" hidden=move || opts.with(|o| o.agent.is_some())>
             <label for="launch-profile">{t!("launch.llm")}</label>
             <select id="launch-profile" data-testid="launch-profile"
                 prop:value=move || opts.with(|o| o.profile.clone().unwrap_or_default())

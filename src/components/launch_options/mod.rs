@@ -1,6 +1,7 @@
 //! The launcher's options (issue #13): where the agent works (the backend's registered
 //! workspaces, the directories of its newest conversations and the subfolders of what is being
-//! typed are offered; any absolute path may be typed), which LLM profile, and which stored
+//! typed are offered; any absolute path may be typed), which agent profile (issue #35) or LLM
+//! profile, and which stored
 //! secrets the agent gets. Each change is remembered at once for the active backend
 //! (`services::launch`), so a reload or the next visit starts the same way. A part the backend
 //! does not offer is not shown; a profile or secret that is gone is named, not used.
@@ -20,7 +21,7 @@ mod fields;
 mod provider;
 mod repo;
 
-use fields::{dir_field, profile_field, secrets_field};
+use fields::{agent_field, dir_field, profile_field, secrets_field};
 use repo::repo_field;
 
 /// Asks `ask(input)` once `input` (tracked; `None`: nothing to ask) has not changed for
@@ -95,8 +96,9 @@ fn OptionsBody(active: ActiveBackend, offers: Offers) -> impl IntoView {
     let backends = use_backends();
     let profiles = offered(&offers.profiles);
     let secrets = offered(&offers.secrets);
+    let agents = offers.agents.clone().ok();
     let dirs_offered = !matches!(offers.dirs, Err(ApiError::Unsupported(_)));
-    if profiles.is_none() && secrets.is_none() && !dirs_offered {
+    if profiles.is_none() && secrets.is_none() && !dirs_offered && agents.is_none() {
         return ().into_any();
     }
     let id = active.backend.id.clone();
@@ -104,10 +106,15 @@ fn OptionsBody(active: ActiveBackend, offers: Offers) -> impl IntoView {
         Ok(o) => (o, None),
         Err(e) => (LaunchOptions::default(), Some(e)),
     };
-    let (usable, gone) = start.available_text(
+    let (mut usable, mut gone) = start.available_text(
         profiles.as_deref().unwrap_or_default(),
         secrets.as_deref().unwrap_or_default(),
     );
+    // An agent profile the backend no longer has (where it could list them).
+    if let Some(list) = &agents {
+        let ids: Vec<String> = list.profiles.iter().filter_map(|p| p.id.clone()).collect();
+        gone.extend(usable.agent_available(&ids));
+    }
     let opts = RwSignal::new(usable);
     let error = RwSignal::new(load_error.map(|e| t!("launch.load_error", error = e.said())));
     let id = StoredValue::new(id);
@@ -137,6 +144,7 @@ fn OptionsBody(active: ActiveBackend, offers: Offers) -> impl IntoView {
     });
     let dir_field = dir_field(backends, active, &offers, dirs_offered, opts, change);
 
+    let agent_field = agents.map(|list| agent_field(list, opts, change));
     let profile_field = profiles.map(|names| profile_field(names, opts, change));
 
     let secrets_field = secrets.map(|names| secrets_field(names, opts, change));
@@ -187,6 +195,7 @@ fn OptionsBody(active: ActiveBackend, offers: Offers) -> impl IntoView {
             {dir_field}
             {repo_field}
             {provider_field}
+            {agent_field}
             {profile_field}
             {secrets_field}
             {gone_note}

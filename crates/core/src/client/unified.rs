@@ -248,6 +248,9 @@ pub struct NewConversation {
     /// Local: how it works on the git repository its directory is in (`None`: as the server
     /// does by default, in the folder). The server ignores it outside a repository.
     pub work_mode: Option<WorkMode>,
+    /// Local: the agent profile to launch (issue #35). The server builds the agent from it, so
+    /// `agent_settings` (and the skills disabled through them) are not sent with it.
+    pub agent_profile_id: Option<String>,
     /// Anything else, merged into the body.
     pub extra: Map<String, Value>,
 }
@@ -269,8 +272,15 @@ impl NewConversation {
                 }
             }
         }
-        if let Some(s) = agent_settings {
-            body.insert("agent_settings".into(), s);
+        match (&self.agent_profile_id, agent_settings) {
+            // The agent sources are exclusive on the server: the profile brings its own.
+            (Some(id), _) => {
+                body.insert("agent_profile_id".into(), json!(id));
+            }
+            (None, Some(s)) => {
+                body.insert("agent_settings".into(), s);
+            }
+            (None, None) => {}
         }
         if let Some(text) = self.initial_message.as_ref().filter(|_| !self.hold) {
             body.insert("initial_message".into(), user_message(text, true));

@@ -55,6 +55,19 @@ pub struct LaunchOptions {
     pub secrets: Vec<String>,
     /// How it works on the git repository the directory is in (issue #34; stored as `repo`).
     pub work_mode: WorkMode,
+    /// An agent profile of the backend (issue #35); `None` = as the backend starts them. With
+    /// one, the LLM profile is not used: the agent profile names its own.
+    pub agent: Option<AgentChoice>,
+}
+
+/// An agent profile chosen in the launcher: its stable id (what the start request names) and
+/// its name when it was chosen (to say which one is gone).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentChoice {
+    /// The profile's id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
 }
 
 impl LaunchOptions {
@@ -87,11 +100,25 @@ impl LaunchOptions {
             None | Some(Value::Null) => WorkMode::default(),
             Some(v) => WorkMode::from_storage(v).ok_or_else(bad)?,
         };
+        let agent = match obj.get("agent") {
+            None | Some(Value::Null) => None,
+            Some(a) => {
+                let field = |k: &str| a.get(k).and_then(Value::as_str).map(str::trim);
+                match (field("id"), field("name")) {
+                    (Some(id), Some(name)) if !id.is_empty() => Some(AgentChoice {
+                        id: id.to_string(),
+                        name: name.to_string(),
+                    }),
+                    _ => return Err(bad()),
+                }
+            }
+        };
         Ok(LaunchOptions {
             working_dir: text("working_dir")?.unwrap_or_default(),
             profile: text("profile")?.filter(|p| !p.is_empty()),
             secrets,
             work_mode,
+            agent,
         }
         .normalized())
     }
@@ -111,6 +138,9 @@ impl LaunchOptions {
         }
         if let Some(repo) = s.work_mode.to_storage() {
             obj.insert("repo".into(), repo);
+        }
+        if let Some(a) = &s.agent {
+            obj.insert("agent".into(), json!({"id": a.id, "name": a.name}));
         }
         Value::Object(obj).to_string()
     }
@@ -172,9 +202,23 @@ impl LaunchOptions {
                 profile,
                 secrets: kept,
                 work_mode: self.work_mode.clone(),
+                agent: self.agent.clone(),
             },
             gone,
         )
+    }
+
+    /// The chosen agent profile against the backend's (`ids`): one it no longer has is left
+    /// out and named.
+    pub fn agent_available(&mut self, ids: &[String]) -> Option<Text> {
+        let gone = self.agent.take_if(|a| !ids.contains(&a.id))?;
+        Some(text!("launch.agent_named").with("name", gone.name))
+    }
+
+    /// The LLM profile the conversation is switched to: none when an agent profile is chosen
+    /// (it names its own).
+    pub fn llm_profile(&self) -> Option<&str> {
+        self.profile.as_deref().filter(|_| self.agent.is_none())
     }
 
     /// One line saying what differs from the defaults ("" when nothing does), in English: its
@@ -196,9 +240,14 @@ impl LaunchOptions {
                 text!("launch.summary_dir").with("dir", self.working_dir.clone()),
             ));
         }
-        if let Some(p) = &self.profile {
+        if let Some(a) = &self.agent {
             parts.push(SummaryPart::Text(
-                text!("launch.profile_named").with("name", p.clone()),
+                text!("launch.agent_named").with("name", a.name.clone()),
+            ));
+        }
+        if let Some(p) = self.llm_profile() {
+            parts.push(SummaryPart::Text(
+                text!("launch.profile_named").with("name", p.to_string()),
             ));
         }
         if !self.secrets.is_empty() {
@@ -212,8 +261,9 @@ impl LaunchOptions {
     /// is sent once the profile is switched to) when there is a profile.
     pub fn apply(&self, new: &mut NewConversation) {
         new.secrets = self.secrets.clone();
-        new.hold = self.profile.is_some();
+        new.hold = self.llm_profile().is_some();
         new.work_mode = Some(self.work_mode.clone());
+        new.agent_profile_id = self.agent.as_ref().map(|a| a.id.clone());
     }
 }
 
@@ -366,6 +416,10 @@ mod tests {
             profile: Some("stub".into()),
             secrets: vec!["A".into(), " ".into(), "B".into(), "A".into()],
             work_mode: WorkMode::InFolder,
+            agent: Some(AgentChoice {
+                id: "id-1".into(),
+                name: "claude".into(),
+            }),
         };
         let raw = o.to_storage();
         assert_eq!(
@@ -375,6 +429,10 @@ mod tests {
                 profile: Some("stub".into()),
                 secrets: vec!["A".into(), "B".into()],
                 work_mode: WorkMode::InFolder,
+                agent: Some(AgentChoice {
+                    id: "id-1".into(),
+                    name: "claude".into(),
+                }),
             }
         );
         assert_eq!(LaunchOptions::default().to_storage(), "{}");
@@ -398,6 +456,8 @@ mod tests {
             r#"{"secrets":[1]}"#,
             r#"{"working_dir":3}"#,
             r#"{"repo":{"mode":"sideways"}}"#,
+            r#"{"agent":"id-1"}"#,
+            r#"{"agent":{"id":"","name":"x"}}"#,
         ] {
             let e = LaunchOptions::parse(bad).unwrap_err();
             assert!(e.contains("unreadable"), "{bad}: {e}");
@@ -424,6 +484,41 @@ mod tests {
         assert_eq!((same, none.len()), (now.clone(), 0));
         assert_eq!(now.summary(), "in /w · 1 secret");
         assert_eq!(LaunchOptions::default().summary(), "");
+    }
+
+    #[test]
+    fn an_agent_profile_replaces_the_llm_profile_and_the_agent_settings() {
+        let mut o = LaunchOptions {
+            profile: Some("fast".into()),
+            agent: Some(AgentChoice {
+                id: "a-1".into(),
+                name: "claude".into(),
+            }),
+            ..LaunchOptions::default()
+        };
+        assert_eq!(o.llm_profile(), None);
+        assert_eq!(o.summary(), "agent profile claude");
+        let mut new = NewConversation {
+            agent_settings: Some(json!({"llm": {"model": "m"}})),
+            disabled_skills: vec!["x".into()],
+            initial_message: Some("hi".into()),
+            ..NewConversation::default()
+        };
+        o.apply(&mut new);
+        assert!(
+            !new.hold,
+            "the message goes with the start: nothing to switch to"
+        );
+        let body = new.local_body();
+        assert_eq!(body["agent_profile_id"], json!("a-1"));
+        assert_eq!(body.get("agent_settings"), None, "{body}");
+        assert!(body.get("initial_message").is_some());
+        // Gone from the backend: left out and named; then the LLM profile counts again.
+        assert_eq!(o.agent_available(&["a-1".into()]), None);
+        let gone = o.agent_available(&["b-2".into()]).expect("gone");
+        assert_eq!(gone.english(), "agent profile claude");
+        assert_eq!(o.agent, None);
+        assert_eq!(o.llm_profile(), Some("fast"));
     }
 
     #[test]
@@ -465,9 +560,11 @@ mod tests {
             profile: Some("p".into()),
             secrets: vec!["S".into()],
             work_mode: WorkMode::InFolder,
+            agent: None,
         }
         .apply(&mut new);
         assert_eq!(new.secrets, vec!["S".to_string()]);
+        assert_eq!(new.agent_profile_id, None);
         assert!(new.hold);
         assert_eq!(new.local_body().get("worktree"), None, "in the folder");
         new.initial_message = Some("go".into());
