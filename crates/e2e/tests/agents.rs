@@ -3,10 +3,13 @@
 //! miss at launch; an ACP profile from the Claude Code preset names its key secret (and says it
 //! is not stored until it is), an OpenHands profile on a missing LLM profile says so, an edit
 //! that renames it keeps its id and clears the problem, activation and deletion (after asking)
-//! reach the server and stay across a reload.
+//! reach the server and stay across a reload; the launcher offers the profiles (the active one
+//! by default, named) and a conversation started with one is launched by it on the server.
 
 use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
+use canvas_fixtures::llm_stub::{self, StubScript};
 use serde_json::{json, Value};
+use std::time::Duration;
 
 fn row(name: &str) -> String {
     format!("[data-testid=agent-profile-row][data-name=\"{name}\"]")
@@ -38,11 +41,15 @@ async fn agent_profiles_are_created_checked_edited_activated_and_deleted() {
     // conversations run, which other tests on the shared server must not see.
     let agent = env.private_agent_server("agents").await;
     let api = AgentApi::new(&agent.url, &agent.session_api_key);
-    // An LLM profile with a key for the OpenHands profile to run on.
+    // An LLM profile on the stub LLM for the OpenHands profile to run on.
+    let stub = llm_stub::start(StubScript::new().with_final_message("Answered by dev2.")).await;
     api.send(
         reqwest::Method::POST,
         "/api/profiles/fast",
-        Some(json!({"llm": {"model": "openai/stub", "api_key": "k"}, "include_secrets": true})),
+        Some(
+            json!({"llm": {"model": "openai/stub-model", "base_url": stub.url(),
+            "api_key": "stub-key"}, "include_secrets": true}),
+        ),
     )
     .await;
     let server = canvas_serve::start(env.serve_config_on(&agent))
@@ -123,6 +130,35 @@ async fn agent_profiles_are_created_checked_edited_activated_and_deleted() {
     b.wait_data(&row("default"), "active", "false").await;
     let (_, active) = server_profiles(&api).await;
     assert_eq!(active, json!(dev_id));
+
+    // The launcher offers them, the active one by default and named; a conversation started
+    // with dev2 is launched by it (its LLM profile: the stub answers).
+    b.goto(&format!("{}/", server.url())).await;
+    b.launcher().open_options().await;
+    b.wait_text_containing("[data-testid=launch-agent] option[value='']", "dev2")
+        .await;
+    b.choose("[data-testid=launch-agent]", &dev_id).await;
+    b.launcher()
+        .wait_summary_containing("agent profile dev2")
+        .await;
+    b.launcher().start("Hello, agent profile").await;
+    b.conversation()
+        .wait_answer("Answered by dev2.", Duration::from_secs(90))
+        .await;
+    let path = b.js("return location.pathname").await;
+    let id = path
+        .as_str()
+        .and_then(|p| p.rsplit('/').next())
+        .expect("the conversation's address")
+        .to_string();
+    let (_, info) = api.get(&format!("/api/conversations/{id}")).await;
+    assert_eq!(
+        info["launched_agent_profile"]["agent_profile_id"],
+        json!(dev_id),
+        "{}",
+        info["launched_agent_profile"]
+    );
+    b.goto(&format!("{}/settings/agents", server.url())).await;
 
     // Deleted after asking: gone here and on the server, also after a reload.
     b.click(&format!("{} [data-testid=delete-agent]", row("claude")))
