@@ -105,7 +105,10 @@ pub fn report_sizes(dist: &Path) {
 
 /// Builds the native `canvas-serve` binary (dev profile: shares artifacts with the tests).
 pub fn build_serve(ctx: &Ctx) -> Result<PathBuf, String> {
-    step(ctx, "building canvas-serve");
+    step(
+        ctx,
+        "building canvas-serve (and canvas-fixtures, the stub ACP agent's command)",
+    );
     let mut c = cmd(ctx, &ctx.cargo);
     c.args([
         "build",
@@ -114,6 +117,10 @@ pub fn build_serve(ctx: &Ctx) -> Result<PathBuf, String> {
         "canvas-serve",
         "--bin",
         "canvas-serve",
+        "-p",
+        "canvas-fixtures",
+        "--bin",
+        "canvas-fixtures",
     ])
     .current_dir(&ctx.root);
     crate::pool::with_lints(ctx, &mut c);
@@ -124,4 +131,9 @@ pub fn build_serve(ctx: &Ctx) -> Result<PathBuf, String> {
 /// Where `cargo build -p canvas-serve` puts the binary (the tree's own `target/`).
 pub fn serve_bin(ctx: &Ctx) -> PathBuf {
     ctx.root.join("target/debug/canvas-serve")
+}
+
+/// Where [`build_serve`] puts `canvas-fixtures` (its `acp-stub` is the stub ACP agent).
+pub fn fixtures_bin(ctx: &Ctx) -> PathBuf {
+    ctx.root.join("target/debug/canvas-fixtures")
 }

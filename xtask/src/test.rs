@@ -518,6 +518,10 @@ fn e2e_env_for(
             "/usr/bin/chromedriver".to_string(),
         ),
         (
+            "CANVAS_FIXTURES_BIN".to_string(),
+            build::fixtures_bin(ctx).display().to_string(),
+        ),
+        (
             "CANVAS_XTASK_BIN".to_string(),
             std::env::current_exe()
                 .map(|p| p.display().to_string())

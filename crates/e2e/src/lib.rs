@@ -32,6 +32,8 @@ pub struct Env {
     pub state: PathBuf,
     pub python: PathBuf,
     pub chromedriver: PathBuf,
+    /// `canvas-fixtures` (its `acp-stub` is the stub ACP agent an agent server launches).
+    pub fixtures_bin: PathBuf,
 }
 
 fn var(name: &str) -> String {
@@ -51,7 +53,19 @@ impl Env {
             chromedriver: PathBuf::from(
                 std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into()),
             ),
+            fixtures_bin: PathBuf::from(var("CANVAS_FIXTURES_BIN")),
         }
+    }
+
+    /// The command line of the stub ACP agent (a custom ACP command for an agent server).
+    pub fn acp_stub_command(&self) -> String {
+        format!("{} acp-stub", self.fixtures_bin.display())
+    }
+
+    /// The stub ACP agent calling itself as Gemini CLI does (the server then switches its
+    /// models live).
+    pub fn acp_stub_as_gemini(&self) -> String {
+        format!("{} --name stub-as-gemini-cli", self.acp_stub_command())
     }
 
     /// A fresh scratch directory under the e2e state dir.
