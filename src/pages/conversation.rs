@@ -7,6 +7,7 @@ use crate::components::chat::git_where::GitWhere;
 use crate::components::chat::status_bar::StatusBar;
 use crate::components::chat::timeline::Timeline;
 use crate::components::chat::tools::{ConversationTools, ToolsInit, ToolsMenu, ToolsNotice};
+use crate::components::chat::who_runs::WhoRuns;
 use crate::components::workspace::WorkspacePanel;
 use crate::services::conversation::{kept, load, sandbox_action, user_paused, user_sandbox_action};
 use crate::state::backends::use_backends;
@@ -156,6 +157,7 @@ fn ConversationView(
     let title = RwSignal::new(crate::state::i18n::say(&summary.title_text()));
     let store = ConversationStore::new(backends, active.clone(), handle.clone());
     store.start();
+    let picker_backend = active.clone();
     let tools = ConversationTools::new(
         backends,
         active,
@@ -174,6 +176,7 @@ fn ConversationView(
         view! { <span class="muted placement" data-testid="placement" data-host-online=p.host_online.to_string()>{crate::state::i18n::say(&p.words_text())}</span> }
     });
 
+    let who_conv = handle.clone();
     let conv_sig = Signal::derive(move || Some(handle.clone()));
     let dir_sig = Signal::derive(move || working_dir.clone());
     let count = store.event_count;
@@ -185,6 +188,7 @@ fn ConversationView(
                     {sandbox}
                     {placement}
                     <GitWhere active=git_active conv=git_conv working_dir=git_dir reported_branch=git_branch status=store.status store=store.clone() />
+                    <WhoRuns active=picker_backend conv=who_conv status=store.status tools=tools />
                     <Attention active=attention_active id=summary.id.clone() named=named
                         title=title status=store.status />
                     <span class="muted event-count" data-testid="event-count" data-count=move || count.get().to_string()>

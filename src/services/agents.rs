@@ -78,3 +78,26 @@ pub async fn secret_names(backends: BackendsCtx, active: &ActiveBackend) -> Opti
         .ok()?;
     Some(list.into_iter().map(|s| s.name).collect())
 }
+
+/// Starts the ACP agent the editor describes (`agents::discovery_body`) with the stored secrets
+/// `secrets`, and says what it offers or why it did not start.
+pub async fn check_acp(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    body: &serde_json::Value,
+    secrets: &[String],
+) -> Result<canvas_core::settings::agents::AcpModels, ApiError> {
+    with_pages(backends, active, |p| p.acp_models(body, secrets)).await
+}
+
+/// The sub-agents the server finds (the project's in the app's default directory, where set).
+pub async fn sub_agents(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+) -> Result<Vec<canvas_core::settings::agents::SubAgent>, ApiError> {
+    let dir = canvas_core::settings::preferences::default_dir(
+        &crate::platform::storage::WebStorage::local(),
+    );
+    let dir = (!dir.trim().is_empty()).then_some(dir);
+    with_pages(backends, active, |p| p.sub_agents(dir.as_deref())).await
+}

@@ -169,6 +169,89 @@ pub async fn switch_profile(
         .and_then(|s| s.model))
 }
 
+/// Who runs the conversation as the server says now (`None`: not readable here).
+pub async fn conversation_agent(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+) -> Option<canvas_core::settings::agents::ConversationAgent> {
+    client(backends, active)
+        .call(|api| api.conversation_agent(conv))
+        .await
+        .ok()
+}
+
+/// What a conversation's header shows of who runs it: the launching profile's name and the
+/// linked conversations' (id, title).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WhoShown {
+    /// The launching agent profile's name.
+    pub profile: Option<String>,
+    /// The conversation that started this one.
+    pub parent: Option<(String, String)>,
+    /// The conversations this one started.
+    pub children: Vec<(String, String)>,
+}
+
+/// The names the header shows for [`conversation_agent`]'s answer: the launching profile's
+/// name (by its id among the backend's profiles) and the titles of the parent and children
+/// (a conversation not readable here is left out).
+pub async fn who_runs(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    agent: &canvas_core::settings::agents::ConversationAgent,
+) -> WhoShown {
+    let c = client(backends, active);
+    let profile = match &agent.profile_id {
+        Some(id) => crate::services::agents::profiles(backends, active)
+            .await
+            .ok()
+            .and_then(|l| l.profiles.into_iter().find(|p| p.id.as_ref() == Some(id)))
+            .map(|p| p.name),
+        None => None,
+    };
+    let ids: Vec<&str> = agent
+        .parent_id
+        .iter()
+        .chain(agent.children.iter())
+        .map(String::as_str)
+        .collect();
+    let found = if ids.is_empty() {
+        Vec::new()
+    } else {
+        c.call(|api| api.get_conversations(&ids))
+            .await
+            .unwrap_or_default()
+    };
+    let named = |id: &str| {
+        found
+            .iter()
+            .flatten()
+            .find(|s| s.id == id)
+            .map(|s| (s.id.clone(), crate::state::i18n::say(&s.title_text())))
+    };
+    WhoShown {
+        profile,
+        parent: agent.parent_id.as_deref().and_then(named),
+        children: agent.children.iter().filter_map(|id| named(id)).collect(),
+    }
+}
+
+/// Switches an ACP conversation's agent to model `id`; the models as the server then says
+/// (`None` when it could not be read back).
+pub async fn switch_agent_model(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    id: &str,
+) -> Result<Option<canvas_core::settings::agents::AgentModels>, ActionError> {
+    let c = client(backends, active);
+    c.call(|api| api.switch_acp_model(conv, id)).await?;
+    Ok(conversation_agent(backends, active, conv)
+        .await
+        .and_then(|a| a.models))
+}
+
 /// The backend's LLM profiles, for the composer's model picker (none where the backend has no
 /// profiles or did not answer: the picker then stays hidden).
 pub async fn profile_choices(

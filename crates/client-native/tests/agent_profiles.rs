@@ -4,7 +4,8 @@
 //! kept, the id stays); their diagnostics name what a launch would miss (a missing LLM profile,
 //! an MCP server that is not configured, the ACP agent's key secret not stored) until it is
 //! there; a rename keeps the active pointer; a delete of the active one falls back to
-//! `default`; a missing profile, a taken name and an unknown id are typed errors. Its own
+//! `default`; a missing profile, a taken name and an unknown id are typed errors; the user's
+//! sub-agent (a file in the server's HOME) is listed before the built-in ones. Its own
 //! server (a binary of its own). Needs `CANVAS_AGENT_PYTHON`.
 
 use canvas_core::client::{backend_api, Call, RoutingContext};
@@ -37,6 +38,7 @@ fn said(d: &Diagnostics, secrets: Option<&[String]>) -> Vec<String> {
 async fn agent_profiles_against_a_real_agent_server() {
     let Private {
         server: _server,
+        state,
         http,
         active,
         ..
@@ -192,6 +194,33 @@ async fn agent_profiles_against_a_real_agent_server() {
         )
         .await,
         ApiError::NotFound
+    );
+
+    // --- sub-agents: the user's (a file in the server's HOME) before the built-in ones ---
+    let user_agents = state.join("home/.agents/agents");
+    std::fs::create_dir_all(&user_agents).expect("agents dir");
+    std::fs::write(
+        user_agents.join("reviewer.md"),
+        "---\nname: reviewer\ndescription: Reviews a change before it is pushed\nmodel: inherit\ntools: [terminal]\n---\nYou review code.\n",
+    )
+    .expect("agent file");
+    let found = run("sub-agents", api.sub_agents(None), &http).await;
+    let reviewer = found
+        .iter()
+        .find(|a| a.name == "reviewer")
+        .unwrap_or_else(|| panic!("[sub-agents] the user's agent: {found:?}"));
+    assert_eq!(
+        reviewer.level,
+        canvas_core::settings::agents::SubAgentLevel::User
+    );
+    assert_eq!(reviewer.description, "Reviews a change before it is pushed");
+    assert_eq!(reviewer.model, None, "inherits the model");
+    assert_eq!(reviewer.tools, ["terminal"]);
+    assert!(
+        found
+            .iter()
+            .any(|a| a.level == canvas_core::settings::agents::SubAgentLevel::BuiltIn),
+        "[sub-agents] the built-in ones: {found:?}"
     );
 
     // --- deleting the active one falls back to the default ---

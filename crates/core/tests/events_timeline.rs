@@ -14,6 +14,9 @@ const STUB_RUN: &str = include_str!("fixtures/events/ws_events_frames_stub_run.j
 const STREAMING_RUN: &str = include_str!("fixtures/events/ws_events_frames_streaming_run.json");
 const LLM_UNREACHABLE: &str = include_str!("fixtures/events/ws_events_frames_llm_unreachable.json");
 const EVENTS_SEARCH: &str = include_str!("fixtures/events/events_search.json");
+/// A conversation of an ACP agent (a stub the real agent server launched as a custom command):
+/// one tool call reported in progress then completed, and the streamed answer as the finish.
+const ACP_RUN: &str = include_str!("fixtures/events/events_search_acp_stub.json");
 
 fn replay(events: &[Value]) -> Timeline {
     let mut t = Timeline::new();
@@ -332,12 +335,61 @@ fn history_page_capture_two_turns() {
     assert_eq!(desc.oldest_timestamp(), Some("2026-11-30T09:03:32.207258"));
 }
 
+#[test]
+fn an_acp_agents_tool_call_is_one_card_brought_up_to_date() {
+    let page = frames(ACP_RUN);
+    let expected = [
+        user("List the files, please."),
+        ItemKind::ToolCall {
+            tool: "List files".to_string().into(),
+            summary: "ls".into(),
+            output: Some("a.txt".into()),
+            images: Vec::new(),
+            is_error: false,
+            running: false,
+        },
+        finish("Hello from the stub ACP agent."),
+    ];
+    let mut asc = Timeline::new();
+    asc.apply_page(page.clone());
+    assert_eq!(kinds(asc.items()), expected.iter().collect::<Vec<_>>());
+    assert_eq!(asc.status(), ExecutionStatus::Finished);
+    // Newest first (a page of TIMESTAMP_DESC): the same cards.
+    let mut desc = Timeline::new();
+    desc.apply_page(page.iter().rev().cloned());
+    assert_eq!(desc.items(), asc.items());
+    // Only the first report seen so far: the call is running.
+    let first_report = page
+        .iter()
+        .position(|e| e["kind"] == "ACPToolCallEvent")
+        .expect("a tool call");
+    let partial = replay(&page[..=first_report]);
+    assert!(
+        matches!(
+            partial.items().last().map(|i| &i.kind),
+            Some(ItemKind::ToolCall {
+                running: true,
+                output: None,
+                ..
+            })
+        ),
+        "{:?}",
+        partial.items().last()
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // De-duplication and ordering
 
 #[test]
 fn replaying_the_same_frames_twice_changes_nothing() {
-    for src in [STUB_RUN, STREAMING_RUN, LLM_UNREACHABLE, EVENTS_SEARCH] {
+    for src in [
+        STUB_RUN,
+        STREAMING_RUN,
+        LLM_UNREACHABLE,
+        EVENTS_SEARCH,
+        ACP_RUN,
+    ] {
         let events = frames(src);
         let mut t = replay(&events);
         let before = t.items().to_vec();

@@ -59,8 +59,10 @@ async fn agent_profiles_are_created_checked_edited_activated_and_deleted() {
     b.goto(&format!("{}/settings", server.url())).await;
     b.click("[data-testid=settings-nav-agents]").await;
 
-    // The seeded default profile, active.
+    // The seeded default profile, active; the server's built-in sub-agents listed below.
     b.wait_data(&row("default"), "active", "true").await;
+    b.wait_for("[data-testid=sub-agent][data-level=builtin]")
+        .await;
 
     // Claude Code from its preset: its key's secret filled in, where it comes from and how to
     // install it said; saved, the row says the secret is not stored.
@@ -170,4 +172,151 @@ async fn agent_profiles_are_created_checked_edited_activated_and_deleted() {
     b.client.refresh().await.expect("reload");
     b.wait_data(&row("dev2"), "active", "true").await;
     assert!(!b.is_there(&row("claude")).await);
+}
+
+/// The stub ACP agent (`canvas-fixtures acp-stub`) as a custom ACP command: checked in
+/// `/settings/agents` (the server starts it and lists its models; a command that is not there
+/// is said), saved, and started from the launcher — its tool call and its streamed answer
+/// appear in the timeline; under Gemini CLI's preset its model is switched from the composer;
+/// a prompt it works on is interrupted; the header names the launching profile, and a child
+/// conversation the server starts is linked both ways.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_acp_agent_is_checked_saved_and_answers_from_the_launcher() {
+    let env = Env::get();
+    let agent = env.private_agent_server("acp").await;
+    let api = AgentApi::new(&agent.url, &agent.session_api_key);
+    let server = canvas_serve::start(env.serve_config_on(&agent))
+        .await
+        .expect("serve");
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/settings/agents", server.url())).await;
+    b.wait_data(&row("default"), "active", "true").await;
+
+    // A custom command: checked before it is saved.
+    b.choose("[data-testid=agent-kind]", "custom").await;
+    b.type_into("[data-testid=agent-name]", "stub").await;
+    b.type_into("[data-testid=agent-command]", &env.acp_stub_command())
+        .await;
+    b.click("[data-testid=agent-check]").await;
+    b.wait_data("[data-testid=agent-check-result]", "runs", "true")
+        .await;
+    let said = b
+        .wait_text_containing("[data-testid=agent-check-result]", "canvas-acp-stub")
+        .await;
+    assert!(
+        said.contains("Stub Small") && said.contains("Stub Large"),
+        "{said}"
+    );
+    b.click("[data-testid=agent-save]").await;
+    b.wait_for(&format!("{} [data-testid=agent-ready]", row("stub")))
+        .await;
+    let (profiles, _) = server_profiles(&api).await;
+    let stub_id = profiles
+        .iter()
+        .find(|(n, _)| n == "stub")
+        .map(|(_, id)| id.clone())
+        .expect("the stub's profile on the server");
+
+    // A command that is not there: the check says it could not start it.
+    b.choose("[data-testid=agent-kind]", "custom").await;
+    b.type_into("[data-testid=agent-command]", "/nonexistent/acp-agent")
+        .await;
+    b.click("[data-testid=agent-check]").await;
+    b.wait_data("[data-testid=agent-check-result]", "runs", "false")
+        .await;
+
+    // Started from the launcher with it: the tool call, then the answer.
+    b.goto(&format!("{}/", server.url())).await;
+    b.launcher().open_options().await;
+    b.choose("[data-testid=launch-agent]", &stub_id).await;
+    b.launcher()
+        .wait_summary_containing("agent profile stub")
+        .await;
+    b.launcher().start("hello from the launcher").await;
+    b.conversation()
+        .wait_answer(
+            "Stub ACP agent (stub-small): hello from the launcher",
+            Duration::from_secs(90),
+        )
+        .await;
+    b.wait_text_containing("[data-testid=timeline-item][data-kind=tool]", "List files")
+        .await;
+
+    // Gemini CLI's preset with its command replaced by the stub: the server switches its
+    // models live, so the composer offers them, and the next answer names the chosen one.
+    b.goto(&format!("{}/settings/agents", server.url())).await;
+    b.wait_for(&row("stub")).await;
+    b.choose("[data-testid=agent-kind]", "gemini-cli").await;
+    b.type_into("[data-testid=agent-name]", "gem").await;
+    b.type_into("[data-testid=agent-command]", &env.acp_stub_as_gemini())
+        .await;
+    b.click("[data-testid=agent-save]").await;
+    b.wait_for(&row("gem")).await;
+    let (profiles, _) = server_profiles(&api).await;
+    let gem_id = profiles
+        .iter()
+        .find(|(n, _)| n == "gem")
+        .map(|(_, id)| id.clone())
+        .expect("the Gemini-keyed profile on the server");
+    b.goto(&format!("{}/", server.url())).await;
+    b.launcher().open_options().await;
+    b.choose("[data-testid=launch-agent]", &gem_id).await;
+    b.launcher().start("first").await;
+    b.conversation()
+        .wait_answer(
+            "Stub ACP agent (stub-small): first",
+            Duration::from_secs(90),
+        )
+        .await;
+    b.choose("[data-testid=agent-model-picker]", "stub-large")
+        .await;
+    b.wait_data("[data-testid=agent-model-picker]", "model", "stub-large")
+        .await;
+    b.conversation().send("second").await;
+    b.wait_js_for(
+        "the answer after the switch",
+        "return [...document.querySelectorAll('[data-testid=finish-message]')] \
+           .some(f => f.innerText.includes('Stub ACP agent (stub-large): second'));",
+        Duration::from_secs(90),
+    )
+    .await;
+
+    // A prompt the agent works on until cancelled: Interrupt stops it, and no answer comes.
+    b.conversation().send("please wait-for-cancel").await;
+    b.conversation()
+        .wait_status("the waiting prompt runs", "running")
+        .await;
+    b.click("[data-testid=interrupt]").await;
+    b.conversation()
+        .wait_idle("the prompt is interrupted")
+        .await;
+    assert_eq!(b.conversation().finished_turns().await, 2);
+
+    // A child conversation the server starts for it: linked from the parent's header, and the
+    // child's header links back. The header names the profile that launched it.
+    b.wait_text_containing("[data-testid=conversation-agent]", "gem")
+        .await;
+    let path = b.js("return location.pathname").await;
+    let parent = path
+        .as_str()
+        .and_then(|p| p.rsplit('/').next())
+        .expect("the conversation's address")
+        .to_string();
+    let child = api
+        .send(
+            reqwest::Method::POST,
+            &format!("/api/conversations/{parent}/children"),
+            Some(json!({"task": "a task for the child", "title": "The child", "isolation": "shared"})),
+        )
+        .await;
+    let child_id = child["conversation_id"]
+        .as_str()
+        .expect("the child's id")
+        .to_string();
+    b.client.refresh().await.expect("reload");
+    let to_child = format!("[data-testid=child-link][data-id=\"{child_id}\"]");
+    b.wait_text_containing(&to_child, "The child").await;
+    b.click(&to_child).await;
+    b.wait_for(&format!("[data-testid=parent-link][data-id=\"{parent}\"]"))
+        .await;
 }

@@ -12,3 +12,4 @@ pub mod model_picker;
 pub mod status_bar;
 pub mod timeline;
 pub mod tools;
+pub mod who_runs;

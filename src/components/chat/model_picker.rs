@@ -1,6 +1,7 @@
 //! Switching the conversation's LLM mid-conversation (issue #15): the composer bar's picker of
-//! the backend's LLM profiles (`switch_profile`, like `/model <profile>`), and the timeline's
-//! markers where a switch happened.
+//! the backend's LLM profiles (`switch_profile`, like `/model <profile>`), or of an ACP agent's
+//! own models where the server switches them live (`switch_acp_model`, issue #35), and the
+//! timeline's markers where a switch happened.
 
 use crate::components::chat::tools::{ConversationTools, ToolOp};
 use crate::services::conversation_tools::profile_choices;
@@ -37,8 +38,35 @@ pub fn ModelPicker(tools: ConversationTools, active: ActiveBackend) -> impl Into
             tools.run(ToolOp::SwitchProfile(name));
         }
     };
+    // An ACP agent's own models, where the server switches among them live (issue #35); its
+    // LLM profiles do not apply to it.
+    let agent_models = tools.agent_models;
+    let acp = move || agent_models.with(|m| m.as_ref().is_some_and(|m| m.runtime_switch));
+    let on_agent_model = move |ev: leptos::ev::Event| {
+        let id = event_target_value(&ev);
+        if !id.is_empty() {
+            tools.run(ToolOp::SwitchAgentModel(id));
+        }
+    };
     view! {
-        <Show when=move || profiles.with(|p| !p.is_empty())>
+        <Show when=acp>
+            <select class="model-picker" data-testid="agent-model-picker"
+                aria-label=t!("chat.model.switch_label")
+                data-model=move || agent_models.with(|m| m.as_ref().and_then(|m| m.current.clone()).unwrap_or_default())
+                disabled=move || busy.get()
+                prop:value=move || agent_models.with(|m| m.as_ref().and_then(|m| m.current.clone()).unwrap_or_default())
+                on:change=on_agent_model>
+                {move || agent_models.get().map(|m| m.models.into_iter().map(|x| {
+                    let label = x.label().to_string();
+                    view! { <option value=x.id data-testid="agent-model-option">{label}</option> }
+                }).collect_view())}
+            </select>
+        </Show>
+        <Show when=move || {
+            agent_models.with(Option::is_none)
+                && model.with(|m| m.as_deref() != Some(canvas_core::settings::agents::ACP_MANAGED_MODEL))
+                && profiles.with(|p| !p.is_empty())
+        }>
             <select class="model-picker" data-testid="model-picker" node_ref=select
                 aria-label=t!("chat.model.switch_label")
                 title=t!("chat.model.switch_hint")

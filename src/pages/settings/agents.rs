@@ -13,8 +13,8 @@ use crate::services::skills::not_available;
 use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::i18n::{say, t, Said};
 use canvas_core::settings::agents::{
-    check_agent_form, preset, AgentForm, AgentKind, AgentProfile, AgentProfileInfo,
-    AgentProfileList, ACP_PRESETS, CUSTOM_ACP,
+    check_agent_form, discovery_body, preset, AcpModels, AgentForm, AgentKind, AgentProfile,
+    AgentProfileInfo, AgentProfileList, ACP_PRESETS, CUSTOM_ACP,
 };
 use leptos::prelude::*;
 
@@ -122,6 +122,7 @@ pub(super) fn AgentsSection() -> impl IntoView {
     let busy = RwSignal::new(false);
     let pending = RwSignal::new(None::<(AgentProfileInfo, AgentAction)>);
     let save = save_action(backends, fields, busy, note, error, reload);
+    let check = check_action(backends, fields);
     let open = open_action(backends, fields, busy, note, error);
     let edit = Callback::new(move |name: String| {
         if !busy.get_untracked() {
@@ -160,7 +161,7 @@ pub(super) fn AgentsSection() -> impl IntoView {
             <form class="form secret-form agent-form" data-testid="agent-form" hidden=unsupported
                 on:submit=move |ev: web_sys::SubmitEvent| { ev.prevent_default(); submit(); }>
                 <h2>{title}</h2>
-                {agent_fields(fields, busy, llm_profiles)}
+                {agent_fields(fields, busy, llm_profiles, check)}
                 <p class="field-error" role="alert" data-testid="agent-error" hidden=move || error.with(Option::is_none)>
                     {move || error.get().unwrap_or_default()}
                 </p>
@@ -182,6 +183,7 @@ pub(super) fn AgentsSection() -> impl IntoView {
                 <AgentDialog profile=p action=action pending=pending
                     done=Callback::new(move |_| reload.update(|r| *r += 1)) />
             })}
+            <super::sub_agents::SubAgents />
         </div>
     }
 }
@@ -216,6 +218,21 @@ fn save_action(
             }
         },
     )
+}
+
+/// Starts the form's ACP agent on the server for a fresh session (the secrets it names
+/// passed as lookups of the server's store) and keeps what it said.
+fn check_action(backends: BackendsCtx, fields: Fields) -> Action<(), Result<AcpModels, String>> {
+    Action::new_local(move |_: &()| {
+        let active = backends.active.get_untracked();
+        let form = fields.form();
+        async move {
+            let (body, secrets) = discovery_body(&form).map_err(|e| say(&e.message_text()))?;
+            svc::check_acp(backends, &active, &body, &secrets)
+                .await
+                .map_err(|e| e.said())
+        }
+    })
 }
 
 /// Loads a stored profile into the form.
@@ -253,6 +270,7 @@ fn agent_fields(
     fields: Fields,
     busy: RwSignal<bool>,
     llm_profiles: LocalResource<Vec<String>>,
+    check: Action<(), Result<AcpModels, String>>,
 ) -> impl IntoView {
     let is_openhands = move || fields.agent.with(|a| a == OPENHANDS);
     let chosen = move || preset(&fields.agent.get());
@@ -274,6 +292,46 @@ fn agent_fields(
             .into_iter()
             .map(|n| view! { <option value=n></option> })
             .collect_view()
+    };
+    // What the last check said: the agent and its models, or why it did not start.
+    let verdict = move || check.value().get();
+    let model_options = move || match verdict() {
+        Some(Ok(m)) => m
+            .models
+            .into_iter()
+            .map(|m| view! { <option value=m.id.clone()>{m.label().to_string()}</option> })
+            .collect_view()
+            .into_any(),
+        _ => ().into_any(),
+    };
+    let checked = move || {
+        verdict().map(|r| match r {
+            Ok(m) if m.runs() => {
+                let models = m
+                    .models
+                    .iter()
+                    .map(|x| x.label().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                view! {
+                    <p class="ok-note" role="status" data-testid="agent-check-result" data-runs="true">
+                        {say(&m.verdict())}
+                        {(!models.is_empty()).then(|| view! { " "{t!("settings.agents.models")}" "<span class="mono">{models}</span> })}
+                    </p>
+                }
+                .into_any()
+            }
+            Ok(m) => view! {
+                <p class="field-error" role="alert" data-testid="agent-check-result" data-runs="false">
+                    {say(&m.verdict())}
+                </p>
+            }
+            .into_any(),
+            Err(e) => view! {
+                <p class="field-error" role="alert" data-testid="agent-check-result" data-runs="false">{e}</p>
+            }
+            .into_any(),
+        })
     };
     let secret_help = move || {
         chosen().and_then(|p| p.secret).map(|s| {
@@ -299,7 +357,11 @@ fn agent_fields(
             <span>{t!("settings.agents.agent")}</span>
             <select data-testid="agent-kind" prop:value=move || fields.agent.get()
                 disabled=move || busy.get() || fields.editing.with(Option::is_some)
-                on:change=move |ev| fields.choose(event_target_value(&ev))>
+                on:change=move |ev| {
+                    // What a check said was about the agent chosen before.
+                    check.value().set(None);
+                    fields.choose(event_target_value(&ev));
+                }>
                 <option value=OPENHANDS>"OpenHands"</option>
                 {options}
             </select>
@@ -323,11 +385,21 @@ fn agent_fields(
             <TextField label=t!("settings.agents.args") testid="agent-args" value=fields.args
                 disabled=busy plain=true />
             <TextField label=t!("settings.agents.model") testid="agent-model" value=fields.model
-                disabled=busy plain=true />
+                disabled=busy plain=true list="agent-acp-models">
+                <datalist id="agent-acp-models">{model_options}</datalist>
+            </TextField>
             <TextField label=t!("settings.agents.secrets") testid="agent-secrets" value=fields.secrets
                 disabled=busy plain=true placeholder="ANTHROPIC_API_KEY" />
             {secret_help}
             {install}
+            <div class="form-actions agent-check">
+                <button type="button" class="btn" data-testid="agent-check"
+                    disabled=move || busy.get() || check.pending().get()
+                    on:click=move |_| { check.dispatch(()); }>
+                    {move || if check.pending().get() { t!("settings.agents.checking_agent") } else { t!("settings.agents.check") }}
+                </button>
+            </div>
+            {checked}
         </div>
     }
 }

@@ -20,6 +20,7 @@ mod llm;
 mod mcp;
 mod profiles;
 mod secrets;
+mod sub_agents;
 
 use agent::AgentSection;
 use agents::AgentsSection;

@@ -292,6 +292,17 @@ impl ConversationToolsApi for CloudApi {
         self.in_runtime(conv, |id| endpoints::switch_profile(id, name))
     }
 
+    fn switch_acp_model(&self, conv: &ConversationRef, model: &str) -> Planned<()> {
+        self.in_runtime(conv, |id| endpoints::switch_acp_model(id, model))
+    }
+
+    fn conversation_agent(
+        &self,
+        conv: &ConversationRef,
+    ) -> Planned<crate::settings::agents::ConversationAgent> {
+        self.in_runtime(conv, endpoints::conversation_agent)
+    }
+
     fn switch_llm(&self, conv: &ConversationRef, llm: &Value) -> Planned<()> {
         self.in_runtime(conv, |id| endpoints::switch_llm(id, llm))
     }

@@ -205,6 +205,25 @@ pub(crate) fn switch_llm(id: &str, llm: &Value) -> Spec<()> {
     Endpoint::post(conversation_path(id, "/switch_llm")?, body, decode_success)
 }
 
+/// `GET /api/conversations/{id}` for who runs it (its ACP models, launching profile, parent and
+/// children).
+pub(crate) fn conversation_agent(id: &str) -> Spec<crate::settings::agents::ConversationAgent> {
+    Endpoint::get(
+        conversation_path(id, "")?,
+        crate::settings::agents::decode_conversation_agent,
+    )
+}
+
+/// `POST …/switch_acp_model`: the ACP agent's model, live.
+pub(crate) fn switch_acp_model(id: &str, model: &str) -> Spec<()> {
+    let body = json!({ "model": model });
+    Endpoint::post(
+        conversation_path(id, "/switch_acp_model")?,
+        body,
+        decode_success,
+    )
+}
+
 /// `POST …/confirmation_policy`: always ask, or never.
 pub(crate) fn set_confirmation_policy(id: &str, ask: bool) -> Spec<()> {
     let kind = if ask {

@@ -38,7 +38,7 @@ use crate::conversations::start::launch_options::DirChoice;
 use crate::error::ApiError;
 use crate::git::{probe::RepoProbe, status::StatusProbe};
 use crate::omnigent::dto::{AgentPage, AgentScope, Host, Me, NewSession, Session};
-use crate::settings::agents::{AgentProfile, AgentProfileList, Diagnostics};
+use crate::settings::agents::{AcpModels, AgentProfile, AgentProfileList, Diagnostics};
 use crate::settings::extensions::{Extension, Installed, MarketEntry};
 use crate::settings::form::SchemaKind;
 use crate::settings::profiles::{ProfileList, Validation};
@@ -273,6 +273,10 @@ dispatch! {
     AgentsApi fn activate_agent_profile(&self, id: &str) -> Planned<()>;
     /// What a launch of agent profile `name` would miss.
     AgentsApi fn agent_profile_diagnostics(&self, name: &str) -> Planned<Diagnostics>;
+    /// The sub-agents the server finds.
+    AgentsApi fn sub_agents(&self, project_dir: Option<&str>) -> Planned<Vec<crate::settings::agents::SubAgent>>;
+    /// What an ACP agent offers when started for a fresh session, or why it did not start.
+    AgentsApi fn acp_models(&self, body: &Value, secrets: &[String]) -> Planned<AcpModels>;
 
     // A conversation's tools.
     /// Upload one file to an absolute `path`.
@@ -287,6 +291,10 @@ dispatch! {
     ConversationToolsApi fn switch_profile(&self, conv: &ConversationRef, name: &str) -> Planned<()>;
     /// Switches the conversation to the LLM `llm`.
     ConversationToolsApi fn switch_llm(&self, conv: &ConversationRef, llm: &Value) -> Planned<()>;
+    /// Who runs a conversation: its ACP models, launching profile, parent and children.
+    ConversationToolsApi fn conversation_agent(&self, conv: &ConversationRef) -> Planned<crate::settings::agents::ConversationAgent>;
+    /// Switches an ACP conversation to its agent's model `model`.
+    ConversationToolsApi fn switch_acp_model(&self, conv: &ConversationRef, model: &str) -> Planned<()>;
     /// Asks before every action (`ask`) or never.
     ConversationToolsApi fn set_confirmation_policy(&self, conv: &ConversationRef, ask: bool) -> Planned<()>;
     /// Asks the agent `question` without interrupting it.

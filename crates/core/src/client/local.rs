@@ -259,6 +259,14 @@ impl ConversationToolsApi for LocalApi {
         self.send(endpoints::switch_profile(&conv.id, name))
     }
 
+    fn switch_acp_model(&self, conv: &ConversationRef, model: &str) -> Planned<()> {
+        self.send(endpoints::switch_acp_model(&conv.id, model))
+    }
+
+    fn conversation_agent(&self, conv: &ConversationRef) -> Planned<agents::ConversationAgent> {
+        self.send(endpoints::conversation_agent(&conv.id))
+    }
+
     fn switch_llm(&self, conv: &ConversationRef, llm: &Value) -> Planned<()> {
         self.send(endpoints::switch_llm(&conv.id, llm))
     }
@@ -699,6 +707,9 @@ impl SettingsPagesApi for LocalApi {
     }
 }
 
+/// How long an ACP agent's model discovery may take (the server's startup timeout and more).
+const ACP_DISCOVERY_TIMEOUT_MS: u32 = 120_000;
+
 /// `/api/agent-profiles/{name}` + `rest`.
 fn agent_profile_path(name: &str, rest: &str) -> Result<String, ApiError> {
     Ok(format!("/api/agent-profiles/{}{rest}", id_segment(name)?))
@@ -740,6 +751,35 @@ impl crate::client::service::AgentsApi for LocalApi {
             &agent_profile_path(id, "/activate")?,
             json!({}),
             decode_unit,
+        )
+    }
+
+    fn sub_agents(&self, project_dir: Option<&str>) -> Planned<Vec<agents::SubAgent>> {
+        // The server reads agent folders (and may walk the project).
+        self.call(
+            Method::Post,
+            "/api/sub-agents",
+            Body::Json(agents::sub_agents_body(project_dir)),
+            SKILLS_TIMEOUT_MS,
+            agents::decode_sub_agents,
+        )
+    }
+
+    fn acp_models(&self, body: &Value, secrets: &[String]) -> Planned<agents::AcpModels> {
+        let mut body = body.clone();
+        if !secrets.is_empty() {
+            let b = self.backend()?;
+            body["secrets"] = crate::conversations::start::launch_options::lookup_secrets(
+                &b.host, &b.api_key, secrets,
+            );
+        }
+        // The server starts the agent (up to its startup timeout, 90 s by default).
+        self.call(
+            Method::Post,
+            "/api/acp/models",
+            Body::Json(body),
+            ACP_DISCOVERY_TIMEOUT_MS,
+            agents::decode_acp_models,
         )
     }
 

@@ -26,7 +26,7 @@ use crate::cloud::dto::{KeyCheck, OrgMe, Organizations, Sandbox, StartTask};
 use crate::error::{unsupported, ApiError};
 use crate::git::{probe::RepoProbe, status::StatusProbe};
 use crate::omnigent::dto::{AgentPage, AgentScope, Host, Me, NewSession, Session};
-use crate::settings::agents::{AgentProfile, AgentProfileList, Diagnostics};
+use crate::settings::agents::{AcpModels, AgentProfile, AgentProfileList, Diagnostics};
 use crate::settings::extensions::{Extension, Installed, MarketEntry};
 use crate::settings::profiles::{ProfileList, Validation};
 use crate::settings::secrets::SecretItem;
@@ -351,6 +351,18 @@ pub trait AgentsApi {
     fn agent_profile_diagnostics(&self, _name: &str) -> Planned<Diagnostics> {
         Err(unsupported!("feature.agent_profiles"))
     }
+    /// The sub-agents the server finds (user, built-in, and the project's in `project_dir`).
+    fn sub_agents(
+        &self,
+        _project_dir: Option<&str>,
+    ) -> Planned<Vec<crate::settings::agents::SubAgent>> {
+        Err(unsupported!("feature.agent_profiles"))
+    }
+    /// Starts an ACP agent (`agents::discovery_body`) for a fresh session with the stored
+    /// secrets named `secrets`, and says what it offers or why it did not start.
+    fn acp_models(&self, _body: &Value, _secrets: &[String]) -> Planned<AcpModels> {
+        Err(unsupported!("feature.agent_profiles"))
+    }
 }
 
 /// What only the settings pages (a lazy chunk) and a conversation's model picker ask for: the
@@ -509,6 +521,17 @@ pub trait ConversationToolsApi {
     }
     /// Switches the conversation to the LLM `llm` (`POST …/switch_llm`, `{"llm": …}`).
     fn switch_llm(&self, _conv: &ConversationRef, _llm: &Value) -> Planned<()> {
+        Err(unsupported!("feature.switching_the_model"))
+    }
+    /// Who runs a conversation: its ACP models, launching profile, parent and children.
+    fn conversation_agent(
+        &self,
+        _conv: &ConversationRef,
+    ) -> Planned<crate::settings::agents::ConversationAgent> {
+        Err(unsupported!("feature.switching_the_model"))
+    }
+    /// Switches an ACP conversation to model `model` of its agent.
+    fn switch_acp_model(&self, _conv: &ConversationRef, _model: &str) -> Planned<()> {
         Err(unsupported!("feature.switching_the_model"))
     }
     /// Asks before every action (`ask`) or never (`POST …/confirmation_policy`).

@@ -14,6 +14,7 @@ use serde_json::{json, Map, Value};
 use crate::error::ApiError;
 use crate::i18n::text::text;
 use crate::i18n::Text;
+use crate::transport::de::strings_at as str_list;
 
 /// Which agent a profile runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,8 +82,7 @@ impl AgentProfileList {
 }
 
 fn json_body(status: u16, body: &[u8]) -> Result<Value, ApiError> {
-    crate::transport::decode::check(status, body)?;
-    serde_json::from_slice(body).map_err(|e| ApiError::Decode(e.to_string()))
+    crate::transport::decode::decode_json(status, body)
 }
 
 fn opt_str(v: &Value, key: &str) -> Option<String> {
@@ -91,18 +91,6 @@ fn opt_str(v: &Value, key: &str) -> Option<String> {
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .map(str::to_string)
-}
-
-fn str_list(v: &Value, key: &str) -> Vec<String> {
-    v.get(key)
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 /// A list that may be absent (`null`: "all").
@@ -315,6 +303,8 @@ pub enum AgentInputError {
     BadSecretName(String),
     /// A kind this console cannot edit.
     UnknownKind,
+    /// A command line with an unclosed quote.
+    BadCommand,
 }
 
 impl AgentInputError {
@@ -332,6 +322,7 @@ impl AgentInputError {
                 text!("agents.input.bad_secret").with("name", n.clone())
             }
             AgentInputError::UnknownKind => text!("agents.input.unknown_kind"),
+            AgentInputError::BadCommand => text!("agents.input.bad_command"),
         }
     }
 }
@@ -556,6 +547,318 @@ impl Diagnostics {
     }
 }
 
+/// The body of `POST /api/acp/models` for the editor's ACP agent and the secrets it names
+/// (the client adds them as lookups of the server's own store): its launch fields only, the
+/// command split as the server splits it, asked afresh.
+pub fn discovery_body(form: &AgentForm) -> Result<(Value, Vec<String>), AgentInputError> {
+    let server = form.acp_server.trim();
+    if !ACP_SERVERS.contains(&server) {
+        return Err(AgentInputError::UnknownAcpServer);
+    }
+    let mut settings = json!({"agent_kind": "acp", "acp_server": server});
+    let command = form.acp_command.trim();
+    if !command.is_empty() {
+        let words = shlex::split(command).ok_or(AgentInputError::BadCommand)?;
+        settings["acp_command"] = json!(words);
+    } else if server == CUSTOM_ACP {
+        return Err(AgentInputError::NoCommand);
+    }
+    let args: Vec<&str> = form.acp_args.split_whitespace().collect();
+    if !args.is_empty() {
+        settings["acp_args"] = json!(args);
+    }
+    let secrets = secret_list(&form.secrets)?;
+    Ok((
+        json!({"agent_settings": settings, "refresh": true}),
+        secrets,
+    ))
+}
+
+/// One model an ACP agent offers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AcpModel {
+    /// What to ask for (`acp_model`, `switch_acp_model`).
+    pub id: String,
+    /// Its label, where the agent gives one.
+    pub name: Option<String>,
+}
+
+impl AcpModel {
+    /// Its label, else its id.
+    pub fn label(&self) -> &str {
+        self.name.as_deref().unwrap_or(&self.id)
+    }
+}
+
+/// `POST /api/acp/models`: what an ACP agent said when the server started it for a fresh
+/// session, or why it could not.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AcpModels {
+    /// `name version` from its `initialize`.
+    pub agent: Option<String>,
+    /// The model it picks when none is asked for.
+    pub current: Option<String>,
+    /// The models it offers.
+    pub models: Vec<AcpModel>,
+    /// Whether a conversation can switch among them while it runs.
+    pub runtime_switch: bool,
+    /// Why it did not start (`ACPSpawnError`, `ACPAuthRequired`, `ACPStartupTimeout`,
+    /// `ACPInitError`) and the server's secret-free detail.
+    pub error: Option<(String, String)>,
+}
+
+/// The models of an answer (`available_models` of discovery and of a conversation).
+pub fn decode_acp_model_list(v: Option<&Value>) -> Vec<AcpModel> {
+    v.and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|m| {
+                    Some(AcpModel {
+                        id: opt_str(m, "model_id")?,
+                        name: opt_str(m, "name"),
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The LLM model an ACP agent's conversation reports (`agent.llm.model`): the server's
+/// placeholder, since the ACP agent picks its own model.
+pub const ACP_MANAGED_MODEL: &str = "acp-managed";
+
+/// Whether a conversation's reported LLM model says it may be an ACP agent's (the placeholder,
+/// or none at all).
+pub fn may_be_acp(model: Option<&str>) -> bool {
+    model.is_none_or(|m| m == ACP_MANAGED_MODEL)
+}
+
+/// An ACP conversation's models as the server reports them on the conversation
+/// (`current_model_id`, `available_models`, `supports_runtime_model_switch`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AgentModels {
+    /// The model it runs now (may be an alias such as `default`).
+    pub current: Option<String>,
+    /// The models its agent offers.
+    pub models: Vec<AcpModel>,
+    /// Whether the server switches among them while it runs.
+    pub runtime_switch: bool,
+}
+
+impl AgentModels {
+    /// From a `ConversationInfo`: `None` unless its agent offers models.
+    pub fn from_info(v: &Value) -> Option<AgentModels> {
+        let models = decode_acp_model_list(v.get("available_models"));
+        (!models.is_empty()).then(|| AgentModels {
+            current: opt_str(v, "current_model_id"),
+            models,
+            runtime_switch: v
+                .get("supports_runtime_model_switch")
+                .and_then(Value::as_bool)
+                == Some(true),
+        })
+    }
+
+    /// The current model's label (its id when the agent gives none, `None` when unknown).
+    pub fn current_label(&self) -> Option<String> {
+        let current = self.current.as_deref()?;
+        Some(
+            self.models
+                .iter()
+                .find(|m| m.id == current)
+                .map_or(current, AcpModel::label)
+                .to_string(),
+        )
+    }
+}
+
+/// Who runs a conversation and where it stands among others, as the conversation page shows
+/// it (read apart from the summary, so lists decode none of it).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ConversationAgent {
+    /// An ACP agent's models.
+    pub models: Option<AgentModels>,
+    /// The agent profile that launched it (`launched_agent_profile.agent_profile_id`).
+    pub profile_id: Option<String>,
+    /// The conversation that started it (a child's parent).
+    pub parent_id: Option<String>,
+    /// The conversations it started.
+    pub children: Vec<String>,
+}
+
+/// `GET /api/conversations/{id}` read for [`ConversationAgent`].
+pub fn decode_conversation_agent(status: u16, body: &[u8]) -> Result<ConversationAgent, ApiError> {
+    let v = json_body(status, body)?;
+    if !v.is_object() {
+        return Err(ApiError::Decode(format!(
+            "expected a conversation, got {v}"
+        )));
+    }
+    Ok(ConversationAgent {
+        models: AgentModels::from_info(&v),
+        profile_id: v
+            .get("launched_agent_profile")
+            .and_then(|p| opt_str(p, "agent_profile_id")),
+        parent_id: opt_str(&v, "parent_conversation_id"),
+        children: str_list(&v, "sub_conversation_ids"),
+    })
+}
+
+/// `POST /api/acp/models`.
+pub fn decode_acp_models(status: u16, body: &[u8]) -> Result<AcpModels, ApiError> {
+    let v = json_body(status, body)?;
+    if !v.is_object() {
+        return Err(ApiError::Decode(format!(
+            "expected ACP model discovery, got {v}"
+        )));
+    }
+    let agent = opt_str(&v, "agent_name").map(|n| match opt_str(&v, "agent_version") {
+        Some(ver) => format!("{n} {ver}"),
+        None => n,
+    });
+    let error = v.get("error").filter(|e| e.is_object()).map(|e| {
+        (
+            opt_str(e, "code").unwrap_or_else(|| "ACPError".to_string()),
+            opt_str(e, "detail").unwrap_or_default(),
+        )
+    });
+    Ok(AcpModels {
+        agent,
+        current: opt_str(&v, "current_model_id"),
+        models: decode_acp_model_list(v.get("available_models")),
+        runtime_switch: v
+            .get("supports_runtime_model_switch")
+            .and_then(Value::as_bool)
+            == Some(true),
+        error,
+    })
+}
+
+impl AcpModels {
+    /// Whether the agent started and answered.
+    pub fn runs(&self) -> bool {
+        self.error.is_none()
+    }
+
+    /// What the check says: that it runs (which agent, how many models), or why not in words.
+    pub fn verdict(&self) -> Text {
+        match &self.error {
+            None => {
+                text!("agents.check.runs").with("agent", self.agent.clone().unwrap_or_default())
+            }
+            Some((code, detail)) => {
+                let detail = crate::error::scrub_secrets(detail);
+                match code.as_str() {
+                    "ACPSpawnError" => text!("agents.check.spawn"),
+                    "ACPAuthRequired" => text!("agents.check.auth"),
+                    "ACPStartupTimeout" => text!("agents.check.timeout"),
+                    _ => text!("agents.check.failed").with("code", code.clone()),
+                }
+                .with("detail", detail)
+            }
+        }
+    }
+}
+
+/// A sub-agent the server finds (`POST /api/sub-agents`): one the agent can delegate to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubAgent {
+    /// Its name.
+    pub name: String,
+    /// What it is for.
+    pub description: String,
+    /// Its model (`None`: it inherits the parent's).
+    pub model: Option<String>,
+    /// The tools it may use.
+    pub tools: Vec<String>,
+    /// Where it comes from.
+    pub level: SubAgentLevel,
+}
+
+/// Where a sub-agent comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SubAgentLevel {
+    /// The workspace's own (`.agents/agents` in the project).
+    Project,
+    /// The user's (`~/.agents/agents`, `~/.openhands/agents`).
+    User,
+    /// From an installed plugin.
+    Plugin,
+    /// Built into the SDK (general-purpose, code-explorer, …).
+    BuiltIn,
+    /// Registered by a program.
+    Other,
+}
+
+impl SubAgentLevel {
+    fn parse(s: Option<&str>, builtin: bool) -> Self {
+        match s {
+            Some("project") => SubAgentLevel::Project,
+            Some("user") => SubAgentLevel::User,
+            Some("plugin") => SubAgentLevel::Plugin,
+            Some("builtin") => SubAgentLevel::BuiltIn,
+            _ if builtin => SubAgentLevel::BuiltIn,
+            _ => SubAgentLevel::Other,
+        }
+    }
+
+    /// Its name in words.
+    pub fn label_text(self) -> Text {
+        match self {
+            SubAgentLevel::Project => text!("agents.level.project"),
+            SubAgentLevel::User => text!("agents.level.user"),
+            SubAgentLevel::Plugin => text!("agents.level.plugin"),
+            SubAgentLevel::BuiltIn => text!("agents.level.builtin"),
+            SubAgentLevel::Other => text!("agents.level.other"),
+        }
+    }
+
+    /// A stable key (`data-level`).
+    pub fn key(self) -> &'static str {
+        match self {
+            SubAgentLevel::Project => "project",
+            SubAgentLevel::User => "user",
+            SubAgentLevel::Plugin => "plugin",
+            SubAgentLevel::BuiltIn => "builtin",
+            SubAgentLevel::Other => "other",
+        }
+    }
+}
+
+/// The body of `POST /api/sub-agents`: user, built-in and (with a directory) project agents.
+pub fn sub_agents_body(project_dir: Option<&str>) -> Value {
+    let dir = project_dir.map(str::trim).filter(|d| !d.is_empty());
+    json!({"load_user": true, "load_builtin": true, "load_project": dir.is_some(),
+        "project_dir": dir})
+}
+
+/// `POST /api/sub-agents` → `{"agents": [...]}`: the project's first, then the user's, plugins',
+/// built-in ones; by name within each.
+pub fn decode_sub_agents(status: u16, body: &[u8]) -> Result<Vec<SubAgent>, ApiError> {
+    let v = json_body(status, body)?;
+    let list = v
+        .get("agents")
+        .and_then(Value::as_array)
+        .ok_or_else(|| ApiError::Decode("expected {\"agents\": [...]}".to_string()))?;
+    let mut out: Vec<SubAgent> = list
+        .iter()
+        .filter_map(|a| {
+            Some(SubAgent {
+                name: opt_str(a, "name")?,
+                description: opt_str(a, "description").unwrap_or_default(),
+                model: opt_str(a, "model").filter(|m| m != "inherit"),
+                tools: str_list(a, "tools"),
+                level: SubAgentLevel::parse(
+                    a.get("level").and_then(Value::as_str),
+                    a.get("is_builtin").and_then(Value::as_bool) == Some(true),
+                ),
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| (a.level, &a.name).cmp(&(b.level, &b.name)));
+    Ok(out)
+}
+
 /// The body of `POST /api/agent-profiles/{name}/rename`.
 pub fn rename_body(new_name: &str) -> Value {
     json!({ "new_name": new_name.trim() })
@@ -686,6 +989,116 @@ mod tests {
             Err(AgentInputError::NoLlmProfile)
         );
         assert_eq!(rename_body(" b "), json!({"new_name": "b"}));
+    }
+
+    #[test]
+    fn discovery_asks_with_the_command_split_as_the_server_splits_it() {
+        let mut custom = AgentForm::acp(preset(CUSTOM_ACP).unwrap());
+        assert_eq!(discovery_body(&custom), Err(AgentInputError::NoCommand));
+        custom.acp_command = "/opt/canvas-fixtures 'acp stub' --x".into();
+        custom.acp_args = "--fast".into();
+        custom.secrets = "A_KEY".into();
+        assert_eq!(
+            discovery_body(&custom).unwrap(),
+            (
+                json!({"agent_settings": {"agent_kind": "acp", "acp_server": "custom",
+                    "acp_command": ["/opt/canvas-fixtures", "acp stub", "--x"], "acp_args": ["--fast"]},
+                    "refresh": true}),
+                vec!["A_KEY".to_string()]
+            )
+        );
+        custom.acp_command = "bad 'quote".into();
+        assert_eq!(discovery_body(&custom), Err(AgentInputError::BadCommand));
+        let claude = AgentForm::acp(preset("claude-code").unwrap());
+        let (body, secrets) = discovery_body(&claude).unwrap();
+        assert_eq!(
+            body["agent_settings"],
+            json!({"agent_kind": "acp", "acp_server": "claude-code"})
+        );
+        assert_eq!(secrets, ["ANTHROPIC_API_KEY"]);
+    }
+
+    #[test]
+    fn discovery_answers_say_that_it_runs_or_why_not() {
+        // As the server 1.58.2 answered for the stub ACP agent.
+        let ok = decode_acp_models(
+            200,
+            br#"{"agent_name":"canvas-acp-stub","agent_version":"0.1.0","current_model_id":"stub-small",
+                "available_models":[{"model_id":"stub-small","name":"Stub Small","description":null},
+                {"model_id":"stub-large","name":null}],"supports_runtime_model_switch":false,"error":null}"#,
+        )
+        .unwrap();
+        assert!(ok.runs());
+        assert_eq!(ok.agent.as_deref(), Some("canvas-acp-stub 0.1.0"));
+        assert_eq!(ok.models.len(), 2);
+        assert_eq!(ok.models[1].label(), "stub-large");
+        let said = ok.verdict().english();
+        assert!(said.contains("canvas-acp-stub 0.1.0"), "{said}");
+        let spawn = decode_acp_models(
+            200,
+            br#"{"available_models":[],"error":{"code":"ACPSpawnError","detail":"npx: not found"}}"#,
+        )
+        .unwrap();
+        assert!(!spawn.runs());
+        assert!(spawn.verdict().english().contains("npx: not found"));
+        let other =
+            decode_acp_models(200, br#"{"error":{"code":"ACPInitError","detail":"x"}}"#).unwrap();
+        assert!(other.verdict().english().contains("ACPInitError"));
+        assert!(decode_acp_models(200, b"[]").is_err());
+    }
+
+    #[test]
+    fn a_conversations_agent_models_are_read_from_its_info() {
+        let info = json!({"current_model_id": "stub-large", "supports_runtime_model_switch": true,
+            "available_models": [{"model_id": "stub-small", "name": "Stub Small"},
+                {"model_id": "stub-large", "name": "Stub Large"}]});
+        let m = AgentModels::from_info(&info).unwrap();
+        assert!(m.runtime_switch);
+        assert_eq!(m.current_label().as_deref(), Some("Stub Large"));
+        let alias = AgentModels {
+            current: Some("default".into()),
+            ..m.clone()
+        };
+        assert_eq!(alias.current_label().as_deref(), Some("default"));
+        assert_eq!(
+            AgentModels::from_info(&json!({"available_models": []})),
+            None
+        );
+        assert_eq!(AgentModels::from_info(&json!({"agent": {}})), None);
+        let whole = json!({"id": "c", "launched_agent_profile": {"agent_profile_id": "p-1"},
+            "parent_conversation_id": "parent", "sub_conversation_ids": ["k1", "k2"]});
+        let agent = decode_conversation_agent(200, whole.to_string().as_bytes()).unwrap();
+        assert_eq!(agent.profile_id.as_deref(), Some("p-1"));
+        assert_eq!(agent.parent_id.as_deref(), Some("parent"));
+        assert_eq!(agent.children, ["k1", "k2"]);
+        assert_eq!(agent.models, None);
+        assert!(decode_conversation_agent(200, b"[]").is_err());
+    }
+
+    #[test]
+    fn sub_agents_decode_grouped_by_where_they_come_from() {
+        let list = decode_sub_agents(
+            200,
+            br#"{"agents": [
+                {"name": "general-purpose", "description": "Any task", "model": "inherit",
+                 "tools": ["terminal"], "level": "builtin", "is_builtin": true},
+                {"name": "reviewer", "description": "Reviews", "model": "openai/o3", "level": "user"},
+                {"name": "legacy", "is_builtin": true},
+                {"description": "no name"}
+            ]}"#,
+        )
+        .unwrap();
+        let names: Vec<&str> = list.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(names, ["reviewer", "general-purpose", "legacy"]);
+        assert_eq!(list[0].model.as_deref(), Some("openai/o3"));
+        assert_eq!(list[1].model, None, "inherit: the parent's model");
+        assert_eq!(list[2].level, SubAgentLevel::BuiltIn);
+        assert!(decode_sub_agents(200, b"{}").is_err());
+        assert_eq!(
+            sub_agents_body(None),
+            json!({"load_user": true, "load_builtin": true, "load_project": false, "project_dir": null})
+        );
+        assert_eq!(sub_agents_body(Some(" /w "))["project_dir"], json!("/w"));
     }
 
     fn english(ps: &[Text]) -> Vec<String> {

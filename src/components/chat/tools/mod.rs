@@ -14,6 +14,7 @@ use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::ConversationRef;
 use canvas_core::conversations::chat::llm_switches::{self, LlmSwitch};
 use canvas_core::conversations::chat::slash::ExportFormat;
+use canvas_core::settings::agents::AgentModels;
 use leptos::prelude::*;
 
 mod view;
@@ -33,6 +34,8 @@ pub enum ToolOp {
     Condense,
     /// Switch to an LLM profile.
     SwitchProfile(String),
+    /// Switch an ACP agent to one of its models (by id).
+    SwitchAgentModel(String),
     /// Ask the agent without interrupting it.
     Ask(String),
     /// Ask before every action (`true`) or never.
@@ -47,6 +50,7 @@ impl ToolOp {
             ToolOp::Fork => t!("chat.tools.forking"),
             ToolOp::Condense => t!("chat.tools.condensing"),
             ToolOp::SwitchProfile(p) => t!("chat.tools.switching", profile = p),
+            ToolOp::SwitchAgentModel(m) => t!("chat.tools.switching_model", model = m),
             ToolOp::Ask(_) => t!("chat.tools.asking"),
             ToolOp::ConfirmMode(_) => t!("chat.tools.changing_confirm_mode"),
         }
@@ -77,6 +81,8 @@ pub struct ConversationTools {
     pub model: RwSignal<Option<String>>,
     /// The LLM switches made from this browser, for the timeline's markers.
     pub switches: RwSignal<Vec<LlmSwitch>>,
+    /// An ACP agent's models, as the server last said (issue #35).
+    pub agent_models: RwSignal<Option<AgentModels>>,
 }
 
 /// What a conversation's tools start from.
@@ -101,6 +107,7 @@ impl ConversationTools {
             model,
             rows,
         } = init;
+        let agent_models = RwSignal::new(None::<AgentModels>);
         let notice = RwSignal::new(None::<Notice>);
         let confirm_mode = RwSignal::new(confirm_mode);
         let model = RwSignal::new(model);
@@ -159,6 +166,21 @@ impl ConversationTools {
                             Err(e) => Err(e),
                         }
                     }
+                    ToolOp::SwitchAgentModel(id) => {
+                        match svc::switch_agent_model(backends, &active, &conv, &id).await {
+                            Ok(now) => {
+                                let label = now
+                                    .as_ref()
+                                    .and_then(AgentModels::current_label)
+                                    .unwrap_or(id);
+                                if now.is_some() {
+                                    agent_models.try_set(now);
+                                }
+                                Ok(Notice::Done(t!("chat.tools.switched_model", model = label)))
+                            }
+                            Err(e) => Err(e),
+                        }
+                    }
                     ToolOp::Ask(question) => svc::ask(backends, &active, &conv, &question)
                         .await
                         .map(|answer| Notice::Answer { question, answer }),
@@ -185,6 +207,7 @@ impl ConversationTools {
             confirm_mode,
             model,
             switches,
+            agent_models,
         }
     }
 

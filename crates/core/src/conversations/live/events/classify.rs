@@ -55,6 +55,24 @@ pub(crate) enum Ev {
         summary: Words,
         json: Value,
     },
+    /// A tool call an ACP agent reports (`ACPToolCallEvent`): each report of the same call
+    /// (pending, in progress, completed) carries its whole state and replaces the last.
+    AcpToolCall(Box<AcpToolCall>),
+}
+
+/// One report of an ACP agent's tool call.
+#[derive(Debug)]
+pub(crate) struct AcpToolCall {
+    pub tool_call_id: String,
+    /// The agent's title ("List files"), else its kind.
+    pub title: String,
+    /// The input in short: its `command`, else its JSON.
+    pub summary: String,
+    /// The content's text (a diff's path), once there is any.
+    pub output: Option<String>,
+    pub is_error: bool,
+    /// `pending` or `in_progress`.
+    pub running: bool,
 }
 
 impl Ev {
@@ -190,6 +208,7 @@ fn interpret(obj: Map<String, Value>) -> Ev {
                 .and_then(Value::as_array)
                 .map_or(0, Vec::len),
         },
+        "ACPToolCallEvent" => Ev::AcpToolCall(Box::new(acp_tool_call(&obj))),
         "CondensationSummaryEvent" => Ev::Condensation {
             summary: non_empty(str_of(&obj, "summary")).map(str::to_owned),
             forgotten: 0,
@@ -203,6 +222,48 @@ fn interpret(obj: Map<String, Value>) -> Ev {
             }
         }
     }
+}
+
+fn acp_tool_call(obj: &Map<String, Value>) -> AcpToolCall {
+    let kind = str_of(obj, "tool_kind");
+    let title = non_empty_trimmed(str_of(obj, "title")).unwrap_or(kind);
+    let input = obj.get("raw_input").filter(|v| !v.is_null());
+    let summary = match input {
+        Some(v) => v
+            .get("command")
+            .and_then(Value::as_str)
+            .map_or_else(|| truncate(&v.to_string(), 200), str::to_owned),
+        None => kind.to_owned(),
+    };
+    // `[{type: "content", content: {type: "text", text}}, {type: "diff", path, …}, …]`.
+    let parts: Vec<String> = obj
+        .get("content")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|p| match p.get("type").and_then(Value::as_str) {
+                    Some("content") => p.get("content").map(|c| content_text(&json_list(c))),
+                    Some("diff") => p.get("path").and_then(Value::as_str).map(str::to_owned),
+                    _ => None,
+                })
+                .filter(|t| !t.is_empty())
+                .collect()
+        })
+        .unwrap_or_default();
+    let status = str_of(obj, "status");
+    AcpToolCall {
+        tool_call_id: str_of(obj, "tool_call_id").to_owned(),
+        title: title.to_owned(),
+        summary,
+        output: (!parts.is_empty()).then(|| parts.join("\n")),
+        is_error: obj.get("is_error").and_then(Value::as_bool) == Some(true) || status == "failed",
+        running: matches!(status, "pending" | "in_progress"),
+    }
+}
+
+/// One content block as the list [`content_text`] reads.
+fn json_list(block: &Value) -> Value {
+    Value::Array(vec![block.clone()])
 }
 
 fn state_update(obj: &Map<String, Value>) -> Ev {

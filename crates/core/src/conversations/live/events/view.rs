@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::classify::{ActionCard, ActionData, Entry, Ev, ObservationData};
+use super::classify::{AcpToolCall, ActionCard, ActionData, Entry, Ev, ObservationData};
 use super::dirty::{Dirty, Touched};
 use super::item::{ItemKind, PendingAction, ViewItem};
 use super::timestamp::Timestamp;
@@ -20,6 +20,8 @@ pub(crate) struct View {
     action_items: HashMap<String, usize>,
     /// `tool_call_id` → action event id.
     tool_calls: HashMap<String, String>,
+    /// An ACP agent's `tool_call_id` → index of its card.
+    acp_calls: HashMap<String, usize>,
     /// Actions with no observation/rejection/error yet.
     open: HashMap<String, (Key, PendingAction)>,
     /// The streaming agent message not yet superseded.
@@ -84,7 +86,11 @@ impl View {
         self.items.remove(i);
         self.dirty.touch_from(i);
         if i < self.items.len() {
-            for v in self.action_items.values_mut() {
+            for v in self
+                .action_items
+                .values_mut()
+                .chain(self.acp_calls.values_mut())
+            {
                 if *v > i {
                     *v -= 1;
                 }
@@ -223,6 +229,7 @@ impl View {
                 };
                 self.push(e, kind, false);
             }
+            Ev::AcpToolCall(call) => self.acp_tool_call(e, call),
             Ev::Generic {
                 kind,
                 summary,
@@ -325,6 +332,34 @@ impl View {
             timestamp: e.ts_raw.clone(),
         };
         self.open.insert(e.id.clone(), (key, pending));
+    }
+
+    /// An ACP agent's tool call: a card on its first report, brought up to date by the next.
+    fn acp_tool_call(&mut self, e: &Entry, call: &AcpToolCall) {
+        self.supersede_stream();
+        let kind = ItemKind::ToolCall {
+            tool: call.title.clone().into(),
+            summary: call.summary.clone(),
+            output: call.output.clone(),
+            images: Vec::new(),
+            is_error: call.is_error,
+            running: call.running,
+        };
+        let known = (!call.tool_call_id.is_empty())
+            .then(|| self.acp_calls.get(&call.tool_call_id).copied())
+            .flatten();
+        match known.and_then(|i| self.items.get_mut(i).map(|it| (i, it))) {
+            Some((i, item)) => {
+                item.kind = kind;
+                self.touch(i);
+            }
+            None => {
+                let i = self.push(e, kind, false);
+                if !call.tool_call_id.is_empty() {
+                    self.acp_calls.insert(call.tool_call_id.clone(), i);
+                }
+            }
+        }
     }
 
     fn observation(&mut self, e: &Entry, o: &ObservationData) {
