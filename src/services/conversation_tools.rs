@@ -181,6 +181,34 @@ pub async fn conversation_agent(
         .ok()
 }
 
+/// What the conversation's agent runs with: tools, MCP servers, skills (from the conversation)
+/// and the system prompt (its newest `SystemPromptEvent`; none when it cannot be read).
+pub async fn agent_setup(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+) -> Result<canvas_core::settings::agents::AgentSetup, ActionError> {
+    let c = client(backends, active);
+    let agent = c.call(|api| api.conversation_agent(conv)).await?;
+    let query = EventQuery {
+        kind: Some("SystemPromptEvent".into()),
+        ..EventQuery::newest(1)
+    };
+    let prompt = c
+        .call(|api| api.search_events(conv, &query))
+        .await
+        .ok()
+        .and_then(|page| {
+            page.items
+                .iter()
+                .find_map(|e| canvas_core::settings::agents::system_prompt_text(&e.0))
+        });
+    Ok(canvas_core::settings::agents::AgentSetup {
+        system_prompt: prompt,
+        ..agent.setup
+    })
+}
+
 /// What a conversation's header shows of who runs it: the launching profile's name and the
 /// linked conversations' (id, title).
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -160,6 +160,13 @@ async fn agent_profiles_are_created_checked_edited_activated_and_deleted() {
         "{}",
         info["launched_agent_profile"]
     );
+    // What it runs with, from the tools menu: the server's tools for it and its system prompt.
+    b.click("[data-testid=conversation-menu]").await;
+    b.click("[data-testid=conv-setup]").await;
+    b.wait_text_containing("[data-testid=setup-tools]", "terminal")
+        .await;
+    b.wait_for("[data-testid=agent-setup] [data-testid=setup-prompt]")
+        .await;
     b.goto(&format!("{}/settings/agents", server.url())).await;
 
     // Deleted after asking: gone here and on the server, also after a reload.

@@ -684,6 +684,58 @@ pub struct ConversationAgent {
     pub parent_id: Option<String>,
     /// The conversations it started.
     pub children: Vec<String>,
+    /// What its agent runs with.
+    pub setup: AgentSetup,
+}
+
+/// What a conversation's agent runs with, as the server reports it (upstream's system-prompt
+/// and tools dialogs): its tools, MCP servers and skills by name, and its system prompt (from
+/// the conversation's `SystemPromptEvent`, read apart).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AgentSetup {
+    /// An ACP agent (its tools and prompt are its own; the server shows none).
+    pub acp: bool,
+    /// The tools' names.
+    pub tools: Vec<String>,
+    /// The MCP servers' names.
+    pub mcp_servers: Vec<String>,
+    /// The skills' names.
+    pub skills: Vec<String>,
+    /// The system prompt's text, where read.
+    pub system_prompt: Option<String>,
+}
+
+impl AgentSetup {
+    /// From a `ConversationInfo`'s `agent`.
+    pub fn from_agent(agent: &Value) -> AgentSetup {
+        let names = |list: Option<&Value>| -> Vec<String> {
+            list.and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(|t| opt_str(t, "name")).collect())
+                .unwrap_or_default()
+        };
+        let mcp = agent.get("mcp_config");
+        let servers = mcp
+            .and_then(|m| m.get("mcpServers"))
+            .or(mcp)
+            .and_then(Value::as_object)
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default();
+        AgentSetup {
+            acp: agent.get("kind").and_then(Value::as_str) == Some("ACPAgent"),
+            tools: names(agent.get("tools")),
+            mcp_servers: servers,
+            skills: names(agent.pointer("/agent_context/skills")),
+            system_prompt: None,
+        }
+    }
+}
+
+/// The text of a `SystemPromptEvent` (`system_prompt.text`).
+pub fn system_prompt_text(event: &Value) -> Option<String> {
+    (event.get("kind").and_then(Value::as_str) == Some("SystemPromptEvent"))
+        .then(|| event.pointer("/system_prompt/text").and_then(Value::as_str))
+        .flatten()
+        .map(str::to_string)
 }
 
 /// `GET /api/conversations/{id}` read for [`ConversationAgent`].
@@ -701,6 +753,10 @@ pub fn decode_conversation_agent(status: u16, body: &[u8]) -> Result<Conversatio
             .and_then(|p| opt_str(p, "agent_profile_id")),
         parent_id: opt_str(&v, "parent_conversation_id"),
         children: str_list(&v, "sub_conversation_ids"),
+        setup: v
+            .get("agent")
+            .map(AgentSetup::from_agent)
+            .unwrap_or_default(),
     })
 }
 
@@ -1073,6 +1129,28 @@ mod tests {
         assert_eq!(agent.children, ["k1", "k2"]);
         assert_eq!(agent.models, None);
         assert!(decode_conversation_agent(200, b"[]").is_err());
+        // As the server 1.58.2 describes an OpenHands agent (tests/fixtures/agent-server).
+        let setup = AgentSetup::from_agent(&json!({"kind": "Agent",
+            "tools": [{"name": "terminal"}, {"name": "file_editor"}],
+            "mcp_config": {"mcpServers": {"fetch": {"command": "uvx"}}},
+            "agent_context": {"skills": [{"name": "github"}]}}));
+        assert_eq!(
+            setup,
+            AgentSetup {
+                acp: false,
+                tools: vec!["terminal".into(), "file_editor".into()],
+                mcp_servers: vec!["fetch".into()],
+                skills: vec!["github".into()],
+                system_prompt: None,
+            }
+        );
+        assert!(AgentSetup::from_agent(&json!({"kind": "ACPAgent", "tools": []})).acp);
+        assert_eq!(
+            system_prompt_text(&json!({"kind": "SystemPromptEvent",
+                "system_prompt": {"type": "text", "text": "You are OpenHands agent"}})),
+            Some("You are OpenHands agent".to_string())
+        );
+        assert_eq!(system_prompt_text(&json!({"kind": "MessageEvent"})), None);
     }
 
     #[test]

@@ -14,7 +14,7 @@ use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::ConversationRef;
 use canvas_core::conversations::chat::llm_switches::{self, LlmSwitch};
 use canvas_core::conversations::chat::slash::ExportFormat;
-use canvas_core::settings::agents::AgentModels;
+use canvas_core::settings::agents::{AgentModels, AgentSetup};
 use leptos::prelude::*;
 
 mod view;
@@ -40,6 +40,8 @@ pub enum ToolOp {
     Ask(String),
     /// Ask before every action (`true`) or never.
     ConfirmMode(bool),
+    /// Show what the agent runs with.
+    Setup,
 }
 
 impl ToolOp {
@@ -53,6 +55,7 @@ impl ToolOp {
             ToolOp::SwitchAgentModel(m) => t!("chat.tools.switching_model", model = m),
             ToolOp::Ask(_) => t!("chat.tools.asking"),
             ToolOp::ConfirmMode(_) => t!("chat.tools.changing_confirm_mode"),
+            ToolOp::Setup => t!("chat.tools.reading_setup"),
         }
     }
 }
@@ -68,6 +71,8 @@ pub enum Notice {
     Failed(String),
     /// The agent's answer to a side question.
     Answer { question: String, answer: String },
+    /// What the agent runs with.
+    Setup(AgentSetup),
 }
 
 /// Runs [`ToolOp`]s for one conversation; `notice` says what happened.
@@ -181,6 +186,9 @@ impl ConversationTools {
                             Err(e) => Err(e),
                         }
                     }
+                    ToolOp::Setup => svc::agent_setup(backends, &active, &conv)
+                        .await
+                        .map(Notice::Setup),
                     ToolOp::Ask(question) => svc::ask(backends, &active, &conv, &question)
                         .await
                         .map(|answer| Notice::Answer { question, answer }),

@@ -4,6 +4,7 @@ use super::{ConversationTools, Notice, ToolOp};
 use crate::components::menu;
 use crate::state::i18n::{msg, t, Msg};
 use canvas_core::conversations::chat::slash::ExportFormat;
+use canvas_core::settings::agents::AgentSetup;
 
 use leptos::prelude::*;
 
@@ -40,7 +41,41 @@ pub fn ToolsNotice(tools: ConversationTools) -> impl IntoView {
                 </div>
             }
             .into_any(),
+            Notice::Setup(setup) => setup_view(setup, dismiss).into_any(),
         })
+    }
+}
+
+/// What the agent runs with: its tools, MCP servers and skills, and its system prompt folded.
+fn setup_view(
+    setup: AgentSetup,
+    dismiss: impl Fn(leptos::ev::MouseEvent) + 'static,
+) -> impl IntoView {
+    let list = |names: Vec<String>| {
+        if names.is_empty() {
+            t!("chat.setup.none")
+        } else {
+            names.join(", ")
+        }
+    };
+    let acp = setup.acp;
+    view! {
+        <div class="ask-answer agent-setup" data-testid="agent-setup" role="status">
+            <p><strong>{t!("chat.setup.title")}</strong></p>
+            {acp.then(|| view! { <p class="muted">{t!("chat.setup.acp")}</p> })}
+            <dl class="agent-setup-list">
+                <dt>{t!("chat.setup.tools")}</dt><dd class="mono" data-testid="setup-tools">{list(setup.tools)}</dd>
+                <dt>{t!("chat.setup.mcp")}</dt><dd class="mono" data-testid="setup-mcp">{list(setup.mcp_servers)}</dd>
+                <dt>{t!("chat.setup.skills")}</dt><dd class="mono" data-testid="setup-skills">{list(setup.skills)}</dd>
+            </dl>
+            {setup.system_prompt.map(|p| view! {
+                <details data-testid="setup-prompt">
+                    <summary>{t!("chat.setup.prompt")}</summary>
+                    <pre class="output">{p}</pre>
+                </details>
+            })}
+            <button type="button" class="btn small" on:click=dismiss>{t!("chat.tools.close")}</button>
+        </div>
     }
 }
 
@@ -78,6 +113,7 @@ pub fn ToolsMenu(tools: ConversationTools) -> impl IntoView {
                     {item("conv-export-json", msg!("chat.tools.export_json"), ToolOp::Export(ExportFormat::Json))}
                     {item("conv-trajectory", msg!("chat.tools.trajectory"), ToolOp::Trajectory)}
                     {item("conv-fork", msg!("chat.tools.fork"), ToolOp::Fork)}
+                    {item("conv-setup", msg!("chat.tools.setup"), ToolOp::Setup)}
                     {item("conv-condense", msg!("chat.tools.condense"), ToolOp::Condense)}
                 </div>
             </Show>
