@@ -179,6 +179,18 @@ async fn agent_profiles_are_created_checked_edited_activated_and_deleted() {
     b.client.refresh().await.expect("reload");
     b.wait_data(&row("dev2"), "active", "true").await;
     assert!(!b.is_there(&row("claude")).await);
+
+    // A profile of an ACP agent this console offers no preset for: editing it says which.
+    api.send(
+        reqwest::Method::POST,
+        "/api/agent-profiles/kimi",
+        Some(json!({"agent_kind": "acp", "acp_server": "kimi-code", "secret_refs": []})),
+    )
+    .await;
+    b.client.refresh().await.expect("reload");
+    b.click(&format!("{} [data-testid=edit-agent]", row("kimi")))
+        .await;
+    b.wait_value("[data-testid=agent-kind]", "kimi-code").await;
 }
 
 /// The stub ACP agent (`canvas-fixtures acp-stub`) as a custom ACP command: checked in

@@ -364,6 +364,12 @@ fn agent_fields(
                 }>
                 <option value=OPENHANDS>"OpenHands"</option>
                 {options}
+                // A stored profile's ACP agent this console offers no preset for (Kimi Code, Pi,
+                // OpenCode): shown by its key, so the select says what the profile runs.
+                {move || {
+                    let a = fields.agent.get();
+                    (a != OPENHANDS && preset(&a).is_none()).then(|| view! { <option value=a.clone() selected=true>{a.clone()}</option> })
+                }}
             </select>
         </label>
         <TextField label=t!("settings.common.name") testid="agent-name" value=fields.name disabled=busy
