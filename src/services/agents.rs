@@ -90,14 +90,11 @@ pub async fn check_acp(
     with_pages(backends, active, |p| p.acp_models(body, secrets)).await
 }
 
-/// The sub-agents the server finds (the project's in the app's default directory, where set).
+/// The sub-agents the server finds (the project's in `project_dir`, where given).
 pub async fn sub_agents(
     backends: BackendsCtx,
     active: &ActiveBackend,
+    project_dir: Option<&str>,
 ) -> Result<Vec<canvas_core::settings::agents::SubAgent>, ApiError> {
-    let dir = canvas_core::settings::preferences::default_dir(
-        &crate::platform::storage::WebStorage::local(),
-    );
-    let dir = (!dir.trim().is_empty()).then_some(dir);
-    with_pages(backends, active, |p| p.sub_agents(dir.as_deref())).await
+    with_pages(backends, active, |p| p.sub_agents(project_dir)).await
 }

@@ -34,6 +34,24 @@ async fn server_profiles(api: &AgentApi) -> (Vec<(String, String)>, Value) {
     (list, body["active_agent_profile_id"].clone())
 }
 
+/// The id of the server's profile `name` (the test fails when there is none).
+async fn profile_id(api: &AgentApi, name: &str) -> String {
+    let (profiles, _) = server_profiles(api).await;
+    match profiles.iter().find(|(n, _)| n == name) {
+        Some((_, id)) => id.clone(),
+        None => panic!("profile {name} on the server: {profiles:?}"),
+    }
+}
+
+/// The id of the conversation the page shows (from its address).
+async fn open_conversation_id(b: &Browser) -> String {
+    let path = b.js("return location.pathname").await;
+    path.as_str()
+        .and_then(|p| p.rsplit('/').next())
+        .expect("the conversation's address")
+        .to_string()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn agent_profiles_are_created_checked_edited_activated_and_deleted() {
     let env = Env::get();
@@ -102,12 +120,7 @@ async fn agent_profiles_are_created_checked_edited_activated_and_deleted() {
     .await;
 
     // Edited: renamed and moved to the LLM profile that exists; it keeps its id.
-    let (before, _) = server_profiles(&api).await;
-    let dev_id = before
-        .iter()
-        .find(|(n, _)| n == "dev")
-        .map(|(_, id)| id.clone())
-        .expect("dev on the server");
+    let dev_id = profile_id(&api, "dev").await;
     b.click(&format!("{} [data-testid=edit-agent]", row("dev")))
         .await;
     b.wait_value("[data-testid=agent-llm-profile]", "nowhere")
@@ -147,12 +160,7 @@ async fn agent_profiles_are_created_checked_edited_activated_and_deleted() {
     b.conversation()
         .wait_answer("Answered by dev2.", Duration::from_secs(90))
         .await;
-    let path = b.js("return location.pathname").await;
-    let id = path
-        .as_str()
-        .and_then(|p| p.rsplit('/').next())
-        .expect("the conversation's address")
-        .to_string();
+    let id = open_conversation_id(&b).await;
     let (_, info) = api.get(&format!("/api/conversations/{id}")).await;
     assert_eq!(
         info["launched_agent_profile"]["agent_profile_id"],
@@ -229,12 +237,7 @@ async fn an_acp_agent_is_checked_saved_and_answers_from_the_launcher() {
     b.click("[data-testid=agent-save]").await;
     b.wait_for(&format!("{} [data-testid=agent-ready]", row("stub")))
         .await;
-    let (profiles, _) = server_profiles(&api).await;
-    let stub_id = profiles
-        .iter()
-        .find(|(n, _)| n == "stub")
-        .map(|(_, id)| id.clone())
-        .expect("the stub's profile on the server");
+    let stub_id = profile_id(&api, "stub").await;
 
     // A command that is not there: the check says it could not start it.
     b.choose("[data-testid=agent-kind]", "custom").await;
@@ -271,12 +274,7 @@ async fn an_acp_agent_is_checked_saved_and_answers_from_the_launcher() {
         .await;
     b.click("[data-testid=agent-save]").await;
     b.wait_for(&row("gem")).await;
-    let (profiles, _) = server_profiles(&api).await;
-    let gem_id = profiles
-        .iter()
-        .find(|(n, _)| n == "gem")
-        .map(|(_, id)| id.clone())
-        .expect("the Gemini-keyed profile on the server");
+    let gem_id = profile_id(&api, "gem").await;
     b.goto(&format!("{}/", server.url())).await;
     b.launcher().open_options().await;
     b.choose("[data-testid=launch-agent]", &gem_id).await;
@@ -315,12 +313,7 @@ async fn an_acp_agent_is_checked_saved_and_answers_from_the_launcher() {
     // child's header links back. The header names the profile that launched it.
     b.wait_text_containing("[data-testid=conversation-agent]", "gem")
         .await;
-    let path = b.js("return location.pathname").await;
-    let parent = path
-        .as_str()
-        .and_then(|p| p.rsplit('/').next())
-        .expect("the conversation's address")
-        .to_string();
+    let parent = open_conversation_id(&b).await;
     let child = api
         .send(
             reqwest::Method::POST,

@@ -12,7 +12,12 @@ use leptos::prelude::*;
 #[component]
 pub(super) fn SubAgents() -> impl IntoView {
     let reload = RwSignal::new(0u32);
-    let list = on_active(reload, |b, a| async move { svc::sub_agents(b, &a).await });
+    // The project's sub-agents are looked for in the app's default directory (Settings → App).
+    let list = on_active(reload, |b, a| async move {
+        let dir = crate::services::launch::default_dir();
+        let dir = (!dir.trim().is_empty()).then_some(dir);
+        svc::sub_agents(b, &a, dir.as_deref()).await
+    });
     let rows = move || {
         list.get().map(|r| {
             let empty: fn(&Vec<SubAgent>) -> bool = Vec::is_empty;
