@@ -34,30 +34,30 @@ pub(super) fn dir_field(
             Err(e) => dir_error.set(Some(crate::state::i18n::say(&e))),
         }
     };
-    // The subfolders of the folder being typed. An Action, not a resource: a resource read
-    // here would make the surrounding Suspense rebuild the field (and lose the focus) each time.
+    // The subfolders of the folder being typed. Not a resource: a resource read here would make
+    // the surrounding Suspense rebuild the field (and lose the focus) each time. Not an Action
+    // either: its value is whichever listing answers last, so a slow listing of a shorter prefix
+    // typed earlier could replace the folder's own. A listing is kept only while its folder is
+    // still the one typed.
     let browse = Memo::new(move |_| typed.with(|t| browse_dir(t)));
-    let list_subdirs = {
-        let active = active.clone();
-        Action::new_local(move |dir: &String| {
-            let (active, dir) = (active.clone(), dir.clone());
-            async move {
-                subdirectories(backends, &active, &dir)
-                    .await
-                    .unwrap_or_default()
-            }
-        })
-    };
+    let listed = RwSignal::new((String::new(), Vec::<DirChoice>::new()));
     Effect::new(move |_| {
-        if let Some(dir) = browse.get() {
-            list_subdirs.dispatch(dir);
-        }
+        let Some(dir) = browse.get() else { return };
+        let active = active.clone();
+        leptos::task::spawn_local(async move {
+            let found = subdirectories(backends, &active, &dir)
+                .await
+                .unwrap_or_default();
+            if browse.get_untracked().as_deref() == Some(dir.as_str()) {
+                listed.set((dir, found));
+            }
+        });
     });
     let subdirs = move || {
-        if browse.with(Option::is_none) {
-            return Vec::new();
-        }
-        list_subdirs.value().get().unwrap_or_default()
+        listed.with(|(dir, found)| match browse.get() {
+            Some(b) if b == *dir => found.clone(),
+            _ => Vec::new(),
+        })
     };
     let known: Vec<DirChoice> = offers.dirs.clone().unwrap_or_default();
     let options = move || {
