@@ -3,6 +3,7 @@
 pub mod backends;
 pub mod chat;
 pub mod check;
+pub mod children_toggle;
 pub mod confirm;
 pub mod countdown;
 pub mod focus;

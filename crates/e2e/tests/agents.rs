@@ -331,4 +331,63 @@ async fn an_acp_agent_is_checked_saved_and_answers_from_the_launcher() {
     b.click(&to_child).await;
     b.wait_for(&format!("[data-testid=parent-link][data-id=\"{parent}\"]"))
         .await;
+
+    // The sidebar nests the child under its parent, opened because the child is open.
+    let side_parent = format!("[data-testid=sidebar-conversation][data-sidebar-id=\"{parent}\"]");
+    let side_child = format!("[data-testid=sidebar-conversation][data-sidebar-id=\"{child_id}\"]");
+    b.wait_for(&format!("{side_child}[data-depth=\"1\"]")).await;
+    let toggle = format!("{side_parent} [data-testid=children-toggle]");
+    b.wait_data(&toggle, "count", "1").await;
+    b.wait_for(&format!("{toggle}[aria-expanded=\"true\"]"))
+        .await;
+    assert_eq!(
+        b.js(&format!(
+            "const r = [...document.querySelectorAll('[data-testid=sidebar-conversation]')].map(e => e.dataset.sidebarId); \
+             return r.indexOf({p}) + 1 === r.indexOf({c});",
+            p = json!(parent),
+            c = json!(child_id)
+        ))
+        .await,
+        json!(true),
+        "the child is right under its parent"
+    );
+    // Collapsed, the child's row goes; the parent's link opens the parent.
+    b.click(&toggle).await;
+    b.wait_gone(&side_child).await;
+    b.click(&format!(
+        "{side_parent} [data-testid=sidebar-conversation-link]"
+    ))
+    .await;
+    b.wait_for(&format!("[data-testid=child-link][data-id=\"{child_id}\"]"))
+        .await;
+
+    // The list page: the child hidden under its parent until shown, then linked to it.
+    b.goto(&format!("{}/conversations", server.url())).await;
+    // (The nested list replaces the plain one, which stays hidden.)
+    let list_parent = format!(
+        "[data-nested=true] [data-testid=conversation-row][data-conversation-id=\"{parent}\"]"
+    );
+    let list_child = format!(
+        "[data-nested=true] [data-testid=conversation-row][data-conversation-id=\"{child_id}\"]"
+    );
+    b.wait_for(&list_parent).await;
+    assert_eq!(b.count(&list_child).await, 0, "collapsed under its parent");
+    b.click(&format!("{list_parent} [data-testid=children-toggle]"))
+        .await;
+    b.wait_for(&format!("{list_child}[data-depth=\"1\"]")).await;
+    b.click(&format!("{list_child} a.conversation-link")).await;
+    b.wait_for(&format!("[data-testid=parent-link][data-id=\"{parent}\"]"))
+        .await;
+
+    // All backends keeps the child with its parent.
+    b.goto(&format!("{}/conversations?scope=all", server.url()))
+        .await;
+    let all_parent = format!("[data-testid=all-row][data-conversation-id=\"{parent}\"]");
+    b.wait_for(&all_parent).await;
+    b.click(&format!("{all_parent} [data-testid=children-toggle]"))
+        .await;
+    b.wait_for(&format!(
+        "[data-testid=all-row][data-conversation-id=\"{child_id}\"][data-depth=\"1\"]"
+    ))
+    .await;
 }

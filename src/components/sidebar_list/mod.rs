@@ -14,6 +14,7 @@ use crate::services::sidebar::{self, pinned_summaries, scope, SidebarCtx};
 use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::connection::{use_connection, Connection};
 use crate::state::i18n::t;
+use canvas_core::conversations::list::nest::{ancestors, shown};
 use canvas_core::conversations::list::sidebar::{
     missing_pins, open_conversation_id, order, unlisted_open, SIDEBAR_PAGE_SIZE,
 };
@@ -140,6 +141,21 @@ fn SidebarBody() -> impl IntoView {
                 .with(|extra| ctx.pins.with(|p| order(items, extra, p)))
         })
     });
+    // Child conversations are under their parent, collapsed; the open one's parents open.
+    let expanded = RwSignal::new(Vec::<String>::new());
+    Effect::new(move |_| {
+        let Some(id) = open.get() else { return };
+        let up = rows.with(|r| ancestors(r, &id));
+        if up
+            .iter()
+            .any(|a| !expanded.with_untracked(|e| e.contains(a)))
+        {
+            expanded.update(|e| e.extend(up));
+        }
+    });
+    let visible = Memo::new(move |_| {
+        rows.with(|r| expanded.with(|e| shown(r, e).into_iter().cloned().collect::<Vec<_>>()))
+    });
     let scroller = NodeRef::<html::Ul>::new();
     // More pages as the list is scrolled to its end.
     let on_scroll = move |_| load_more_near_end(scroller, list);
@@ -167,8 +183,8 @@ fn SidebarBody() -> impl IntoView {
                             fallback=|| view! { <p class="muted side-note" data-testid="sidebar-empty">{t!("sidebar.empty")}</p> }>
                             <ul class="side-convs" data-testid="sidebar-conversation-list"
                                 node_ref=scroller on:scroll=on_scroll>
-                                <For each=move || rows.get() key=|r| (r.id.clone(), r.pinned) let:row>
-                                    <SidebarRow id=row.id pinned=row.pinned ctx=ctx open=open scope=scope_now />
+                                <For each=move || visible.get() key=|r| (r.id.clone(), r.pinned) let:row>
+                                    <SidebarRow id=row.id pinned=row.pinned rows=rows expanded=expanded ctx=ctx open=open scope=scope_now />
                                 </For>
                                 <Show when=move || list.next.with(Option::is_some)>
                                     <li class="side-more">

@@ -1,5 +1,6 @@
 //! One conversation of the sidebar list, with its menu.
 
+use crate::components::children_toggle::{ChildrenToggle, Expanded};
 use crate::components::icon::{icons, Icon};
 use crate::components::menu;
 use crate::components::time::RelTime;
@@ -18,6 +19,9 @@ use leptos::prelude::*;
 pub(super) fn SidebarRow(
     id: String,
     pinned: bool,
+    /// The list's rows (its depth among child conversations, and how many it started).
+    rows: Memo<Vec<canvas_core::conversations::list::sidebar::SidebarRow>>,
+    expanded: Expanded,
     ctx: SidebarCtx,
     open: Memo<Option<String>>,
     scope: Memo<String>,
@@ -87,11 +91,24 @@ pub(super) fn SidebarRow(
         }
     };
     let menu_id = id.clone();
+    let nested = {
+        let id = id.clone();
+        move || {
+            rows.with(|r| {
+                r.iter()
+                    .find(|r| r.id == id)
+                    .map(|r| (r.nested.depth, r.nested.children))
+                    .unwrap_or_default()
+            })
+        }
+    };
+    let depth = nested.clone();
     view! {
         <li class="side-conv" data-testid="sidebar-conversation" data-sidebar-id=id.clone()
             data-pinned=pinned.to_string()
             data-unread=move || unread.get().to_string()
             data-status=move || group.get().token()
+            data-depth=move || depth().0.to_string()
             class:open=move || is_open.get()
             on:mouseenter=move |_| prefetch(crate::pages::conversation::preload_conversation)
             on:focusout=on_focus_out>
@@ -110,6 +127,13 @@ pub(super) fn SidebarRow(
                     hidden=move || !unread.get()></span>
                 <RelTime iso=when class="side-conv-time" />
             </a>
+            {
+                let id = id.clone();
+                move || {
+                    let children = nested().1;
+                    (children > 0).then(|| view! { <ChildrenToggle id=id.clone() children=children expanded=expanded /> })
+                }
+            }
             <button type="button" class="side-menu-btn" data-testid="sidebar-row-menu" node_ref=menu_btn
                 aria-haspopup="menu" aria-expanded=move || menu_open.get().to_string()
                 aria-label=move || t!("sidebar.actions_for", title = title.get())

@@ -9,13 +9,15 @@
 //! the next/previous conversation shortcuts.
 
 use super::{url_filter, StatusBadge};
+use crate::components::children_toggle::{ChildrenToggle, Expanded};
 use crate::components::time::RelTime;
 use crate::links::base_path;
 use crate::services::all_backends::{load, load_more, Loaded};
 use crate::services::conversation_list::remember_order;
 use crate::state::backends::use_backends;
 use crate::state::i18n::{t, tn};
-use canvas_core::conversations::list::all_backends::row_href;
+use canvas_core::conversations::list::all_backends::{nest_rows, row_href, MergedRow};
+use canvas_core::conversations::list::nest::shown as visible;
 use canvas_core::conversations::list::{page_size, status_badges};
 use canvas_core::navigation::shortcuts::encode_links;
 use leptos::prelude::*;
@@ -76,15 +78,24 @@ pub fn AllConversations(
     });
     let base = base_path();
     let order_base = base.clone();
+    // Child conversations under their parent, collapsed (issue #35).
+    let expanded: Expanded = RwSignal::new(Vec::new());
     // The rows shown, in order, for next/previous (a row opens on its own backend).
     Effect::new(move |_| {
         let f = filter();
         let hrefs: Vec<String> = shown.with(|m| {
-            m.iter()
+            let rows: Vec<&MergedRow> = m
+                .iter()
                 .flat_map(|m| m.merged.rows.iter())
                 .filter(|r| f.matches(&r.summary))
-                .map(|r| row_href(r, &order_base))
-                .collect()
+                .collect();
+            let nested = nest_rows(&rows);
+            expanded.with(|e| {
+                visible(&nested, e)
+                    .into_iter()
+                    .map(|(_, r)| row_href(r, &order_base))
+                    .collect()
+            })
         });
         remember_order(&encode_links(&hrefs));
     });
@@ -113,16 +124,18 @@ pub fn AllConversations(
                 }
             })
             .collect_view();
-        let rows: Vec<_> = merged
+        let rows: Vec<&MergedRow> = merged
             .rows
             .iter()
             .filter(|r| filter.matches(&r.summary))
             .collect();
         let count = rows.len();
         let can_load_more = merged.can_load_more();
-        let rows = rows
+        let nested = nest_rows(&rows);
+        let rows = expanded
+            .with(|e| visible(&nested, e))
             .into_iter()
-            .map(|r| {
+            .map(|(n, r)| {
                 let href = row_href(r, &base);
                 let title = crate::state::i18n::say(&r.summary.title_text());
                 let time = r
@@ -135,15 +148,19 @@ pub fn AllConversations(
                     .into_iter()
                     .map(|b| view! { <StatusBadge badge=b /> })
                     .collect_view();
+                let toggle = (n.children > 0).then(|| {
+                    view! { <ChildrenToggle id=n.id.clone() children=n.children expanded=expanded /> }
+                });
                 view! {
                     <li class="conversation-row" data-testid="all-row"
                         data-backend-id=r.source.backend_id.clone() data-org-id=r.source.org_id.clone()
-                        data-conversation-id=r.summary.id.clone()>
+                        data-conversation-id=r.summary.id.clone() data-depth=n.depth.to_string()>
                         <a class="conversation-link" href=href data-testid="all-row-link" rel="external">
                             <span class="backend-chip" data-testid="row-backend">{r.label.clone()}</span>
                             <span class="conversation-title" data-testid="conversation-title" title=title.clone()>{title.clone()}</span>
                             {badges}
                         </a>
+                        {toggle}
                         <RelTime iso=time.clone() class="conversation-time" />
                     </li>
                 }

@@ -15,6 +15,7 @@ use canvas_core::conversations::list::filter::{
     ListFilter, ARCHIVED_PARAM, FROM_PARAM, STATUS_PARAM,
 };
 use canvas_core::conversations::list::group::{by_repository, GROUP_PARAM};
+use canvas_core::conversations::list::nest::has_nesting;
 use canvas_core::conversations::list::{page_size, Badge};
 use canvas_core::navigation::shortcuts::encode_ids;
 use leptos::prelude::*;
@@ -25,6 +26,7 @@ use leptos_router::params::ParamsMap;
 mod all;
 mod filters;
 mod grouped;
+mod nested;
 pub mod row;
 
 pub use filters::ListFilters;
@@ -74,6 +76,9 @@ pub fn ConversationsPage() -> impl IntoView {
     // here for the next/previous conversation shortcuts (the all-backends view keeps its own):
     // this runs whenever the rows change, like an effect, without one more effect type in the
     // main module.
+    // A child conversation listed with its parent: the list nests them (a lazy part, issue #35).
+    // A memo: the part is built once while it stays nested, not at each refresh.
+    let nesting = Memo::new(move |_| list.items.with(|l| has_nesting(l)));
     let ids = move || {
         let f = url_filter(query);
         let ids = list.items.with(|l| {
@@ -82,7 +87,8 @@ pub fn ConversationsPage() -> impl IntoView {
                 .map(|c| c.id.clone())
                 .collect::<Vec<_>>()
         });
-        if !all.get_untracked() {
+        // The nested list remembers its own order.
+        if !all.get_untracked() && !nesting.get_untracked() {
             backends.active.with_untracked(|a| {
                 remember_order(&encode_ids(&a.backend.id, a.org_id.as_deref(), &ids))
             });
@@ -149,7 +155,7 @@ pub fn ConversationsPage() -> impl IntoView {
                 })
             })}
             <div hidden=move || all.get()>
-            {move || list_body(list, ids, grouped)}
+            {move || list_body(list, ids, grouped, nesting)}
             </div>
             {move || list.deleting.get().map(|(id, title)| view! { <DeleteDialog list=list id=id title=title /> })}
         </section>
@@ -161,6 +167,7 @@ fn list_body(
     list: ListCtx,
     ids: impl Fn() -> Vec<String> + Copy + Send + Sync + 'static,
     grouped: Memo<bool>,
+    nesting: Memo<bool>,
 ) -> AnyView {
     match list.state.get() {
         ListState::Loading => view! {
@@ -181,8 +188,8 @@ fn list_body(
                     </div>
                 }
             >
-                // Grouped (a lazy part), the plain list is hidden, not rebuilt.
-                <div class="plain-list" hidden=move || grouped.get()>
+                // Grouped or nested (lazy parts), the plain list is hidden, not rebuilt.
+                <div class="plain-list" hidden=move || grouped.get() || nesting.get()>
                     <ul class="conversation-list" data-testid="conversation-list"
                         data-count=move || list.items.with(Vec::len).to_string()>
                         <For each=ids key=|id: &String| id.clone() let:id>
@@ -195,6 +202,7 @@ fn list_body(
                     </p>
                 </div>
                 {move || grouped.get().then(|| crate::lazy::lazy(crate::state::i18n::msg!("app.part.groups"), grouped::preload_grouped_list, move || grouped::grouped_list(list)))}
+                {move || (nesting.get() && !grouped.get()).then(|| crate::lazy::lazy(crate::state::i18n::msg!("app.part.nested"), nested::preload_nested_list, move || nested::nested_list(list)))}
             </Show>
             <Show when=move || list.next.with(Option::is_some)>
                 <div class="load-more">

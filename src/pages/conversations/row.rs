@@ -18,7 +18,16 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 
 #[component]
-pub fn ConversationRow(id: String, list: ListCtx) -> impl IntoView {
+pub fn ConversationRow(
+    id: String,
+    list: ListCtx,
+    /// Its depth among child conversations (issue #35; the nested list's).
+    #[prop(optional)]
+    depth: u32,
+    /// Before its status: the nested list's button for its children.
+    #[prop(optional_no_strip)]
+    lead: Option<AnyView>,
+) -> impl IntoView {
     let backends = use_backends();
     let conv = {
         let id = id.clone();
@@ -93,6 +102,7 @@ pub fn ConversationRow(id: String, list: ListCtx) -> impl IntoView {
     let del_id = id.clone();
     view! {
         <li class="conversation-row" data-testid="conversation-row" data-conversation-id=id.clone()
+            data-depth=depth.to_string()
             on:mouseenter=move |_| prefetch(preload_conversation)
             on:focusin=move |_| prefetch(preload_conversation)>
             <Show
@@ -110,6 +120,7 @@ pub fn ConversationRow(id: String, list: ListCtx) -> impl IntoView {
                 {rename_field(conv, saving, rename_error, input, on_keydown)}
             </Show>
             <span class="conversation-status">
+                {lead}
                 {move || status_badges(&conv.get()).into_iter().map(|b| view! { <StatusBadge badge=b /> }).collect_view()}
             </span>
             <RelTime iso=updated class="conversation-time" />

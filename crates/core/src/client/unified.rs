@@ -47,6 +47,8 @@ pub struct ConversationSummary {
     pub confirmation_policy: Option<String>,
     /// The agent's LLM model, where the server says (`agent.llm.model`).
     pub model: Option<String>,
+    /// The conversation that started this one, for a child conversation (issue #35).
+    pub parent_id: Option<String>,
 }
 
 /// Where a conversation runs on a backend that coordinates machines (Omnigent's host and the
@@ -147,6 +149,7 @@ impl fmt::Debug for ConversationSummary {
             .field("placement", &self.placement)
             .field("confirmation_policy", &self.confirmation_policy)
             .field("model", &self.model)
+            .field("parent_id", &self.parent_id)
             .finish()
     }
 }
@@ -167,6 +170,7 @@ impl From<ConversationInfo> for ConversationSummary {
                 .and_then(serde_json::Value::as_str)
                 .map(str::to_owned),
             model: c.model,
+            parent_id: c.parent_conversation_id,
             selected_repository: tag(&c.tags, REPOSITORY_TAG),
             selected_branch: tag(&c.tags, BRANCH_TAG),
             ..Self::default()
@@ -200,6 +204,7 @@ impl From<AppConversation> for ConversationSummary {
             placement: None,
             confirmation_policy: None,
             model: c.llm_model,
+            parent_id: c.parent_conversation_id,
         }
     }
 }

@@ -58,6 +58,8 @@ pub struct AppConversation {
     pub selected_branch: Option<String>,
     /// Model.
     pub llm_model: Option<String>,
+    /// The conversation that started this one (a child conversation).
+    pub parent_conversation_id: Option<String>,
     /// Usage metrics, as sent.
     pub metrics: Value,
     /// Shared publicly.
@@ -81,6 +83,7 @@ impl FromJson for AppConversation {
             selected_repository: str_at(v, "selected_repository"),
             selected_branch: str_at(v, "selected_branch"),
             llm_model: str_at(v, "llm_model"),
+            parent_conversation_id: str_at(v, "parent_conversation_id"),
             metrics: v.get("metrics").cloned().unwrap_or_default(),
             public: v.get("public").and_then(Value::as_bool),
         })

@@ -272,6 +272,9 @@ pub struct Session {
     /// Branch of its worktree, when the server created one.
     #[serde(deserialize_with = "opt_string")]
     pub git_branch: Option<String>,
+    /// The session that started this one (a child session).
+    #[serde(deserialize_with = "opt_string")]
+    pub parent_session_id: Option<String>,
     /// Harness it runs on.
     #[serde(deserialize_with = "opt_string")]
     pub harness: Option<String>,
@@ -311,6 +314,7 @@ impl From<Session> for ConversationSummary {
             execution_status: s.status.as_ref().map(SessionStatus::summary_status),
             working_dir: s.workspace,
             selected_branch: s.git_branch.filter(|b| !b.trim().is_empty()),
+            parent_id: s.parent_session_id,
             placement: s.host_online.map(|host_online| Placement {
                 host_online,
                 runner_online: s.runner_online.unwrap_or(false),

@@ -27,6 +27,7 @@ use crate::backends::selection::Selection;
 use crate::backends::url::{app_href, path_segment};
 use crate::client::unified::{ConversationSummary, ConversationSummaryPage};
 use crate::cloud::dto::Organization;
+use crate::conversations::list::nest::{nest, Nested};
 use crate::error::scrub_secrets;
 use crate::i18n::text::text;
 use crate::i18n::Text;
@@ -245,6 +246,44 @@ pub struct MergedRow {
     pub label: String,
     /// The conversation.
     pub summary: ConversationSummary,
+}
+
+/// A row's key in the merged list (a conversation id is unique on its own source only).
+pub fn row_key(source: &SourceKey, id: &str) -> String {
+    format!(
+        "{}\u{1f}{}\u{1f}{id}",
+        source.backend_id,
+        source.org().unwrap_or_default()
+    )
+}
+
+/// The merged rows with each child conversation under its parent of the same source (issue
+/// #35; [`crate::conversations::list::nest`]): a parent keeps its place in the merged order and
+/// its children come with it. The [`Nested`] ids are [`row_key`]s.
+pub fn nest_rows<'a>(rows: &[&'a MergedRow]) -> Vec<(Nested, &'a MergedRow)> {
+    let keys: Vec<(String, Option<String>)> = rows
+        .iter()
+        .map(|r| {
+            let parent = r.summary.parent_id.as_deref();
+            (
+                row_key(&r.source, &r.summary.id),
+                parent.map(|p| row_key(&r.source, p)),
+            )
+        })
+        .collect();
+    nest(keys.iter().map(|(k, p)| (k.as_str(), p.as_deref())))
+        .into_iter()
+        .filter_map(|n| {
+            let at = keys.iter().position(|(k, _)| *k == n.id)?;
+            Some((n, rows[at]))
+        })
+        .collect()
+}
+
+impl AsRef<Nested> for (Nested, &MergedRow) {
+    fn as_ref(&self) -> &Nested {
+        &self.0
+    }
 }
 
 /// Why a source has no rows.
@@ -533,6 +572,42 @@ pub fn merge(sources: &[(SourceKey, String, SourceOutcome)], limit: usize) -> Me
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn children_stay_with_their_parent_of_the_same_backend() {
+        let row = |backend: &str, id: &str, parent: Option<&str>| MergedRow {
+            source: SourceKey::new(backend, None),
+            label: backend.to_string(),
+            summary: ConversationSummary {
+                id: id.into(),
+                parent_id: parent.map(str::to_owned),
+                ..Default::default()
+            },
+        };
+        // Newest first across backends: b's child of "p" is not a's "p"'s child.
+        let rows = [
+            row("a", "kid", Some("p")),
+            row("b", "other", Some("p")),
+            row("b", "x", None),
+            row("a", "p", None),
+        ];
+        let refs: Vec<&MergedRow> = rows.iter().collect();
+        let got: Vec<(String, String, u32)> = nest_rows(&refs)
+            .into_iter()
+            .map(|(n, r)| (r.source.backend_id.clone(), r.summary.id.clone(), n.depth))
+            .collect();
+        let want = [
+            ("b", "other", 0),
+            ("b", "x", 0),
+            ("a", "p", 0),
+            ("a", "kid", 1),
+        ];
+        let want: Vec<(String, String, u32)> = want
+            .iter()
+            .map(|(b, i, d)| (b.to_string(), i.to_string(), *d))
+            .collect();
+        assert_eq!(got, want);
+    }
+
     use super::*;
     use crate::backends::record::BackendKind;
 

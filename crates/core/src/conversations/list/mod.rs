@@ -7,10 +7,12 @@
 //! | [`all_backends`] | one conversation list across every backend (issue #16) |
 //! | [`filter`] | the lists' filters in the URL: status, backend, archived, title (issue #16) |
 //! | [`sidebar`] | the sidebar list: pins per backend, unread marks, relative times (issue #16) |
+//! | [`nest`] | child conversations under their parent, collapsed (issue #35) |
 
 pub mod all_backends;
 pub mod filter;
 pub mod group;
+pub mod nest;
 pub mod paging;
 pub mod sidebar;
 

@@ -13,6 +13,7 @@
 use std::collections::BTreeMap;
 
 use crate::client::unified::ConversationSummary;
+use crate::conversations::list::nest::{nest, Nested};
 use crate::i18n::english::{message, MessageRef};
 use crate::i18n::Text;
 use crate::storage::{Storage, StorageError};
@@ -96,35 +97,46 @@ pub struct SidebarRow {
     pub id: String,
     /// Pinned on top.
     pub pinned: bool,
+    /// Where it sits among child conversations ([`nest`]).
+    pub nested: Nested,
+}
+
+impl AsRef<Nested> for SidebarRow {
+    fn as_ref(&self) -> &Nested {
+        &self.nested
+    }
 }
 
 /// The rows in the order shown: the pinned conversations (newest pin first) that are in
 /// `items` or `extra` (pinned ones fetched on their own because they are not on the loaded
 /// pages), then the rest of `items` in their order (the server's: newest first). Each id once.
+/// Child conversations follow their parent ([`nest`]; a pinned one stays on top).
 pub fn order(
     items: &[ConversationSummary],
     extra: &[ConversationSummary],
     pins: &[String],
 ) -> Vec<SidebarRow> {
-    let known = |id: &str| items.iter().chain(extra).any(|c| c.id == id);
-    let mut out: Vec<SidebarRow> = Vec::new();
+    let find = |id: &str| items.iter().chain(extra).find(|c| c.id == id);
+    let mut flat: Vec<(&str, Option<&str>)> = Vec::new();
     for p in pins {
-        if known(p) && !out.iter().any(|r| &r.id == p) {
-            out.push(SidebarRow {
-                id: p.clone(),
-                pinned: true,
-            });
+        if find(p).is_some() && !flat.iter().any(|(id, _)| id == p) {
+            flat.push((p, None));
         }
     }
+    let pinned: Vec<&str> = flat.iter().map(|(id, _)| *id).collect();
     for c in items {
-        if !out.iter().any(|r| r.id == c.id) {
-            out.push(SidebarRow {
-                id: c.id.clone(),
-                pinned: false,
-            });
+        if !flat.iter().any(|(id, _)| *id == c.id) {
+            flat.push((&c.id, c.parent_id.as_deref()));
         }
     }
-    out
+    nest(flat)
+        .into_iter()
+        .map(|n| SidebarRow {
+            id: n.id.clone(),
+            pinned: pinned.contains(&n.id.as_str()),
+            nested: n,
+        })
+        .collect()
 }
 
 /// The pins that are not among the loaded `items` (to be fetched on their own).
@@ -326,6 +338,32 @@ mod tests {
         }
         let pins = vec!["old".to_string(), "n2".to_string(), "x".to_string()];
         assert_eq!(missing_pins(&items, &pins), ["old", "x"]);
+        // A child follows its parent one level deeper; a pinned child stays on top.
+        let child = |id: &str, parent: &str| ConversationSummary {
+            parent_id: Some(parent.to_string()),
+            ..conv(id, "")
+        };
+        let items = [
+            child("k2", "p"),
+            child("k1", "p"),
+            conv("p", ""),
+            conv("q", ""),
+        ];
+        let got: Vec<(String, bool, u32, u32)> = order(&items, &[], &["k1".to_string()])
+            .into_iter()
+            .map(|r| (r.id, r.pinned, r.nested.depth, r.nested.children))
+            .collect();
+        let want = [
+            ("k1", true, 0, 0),
+            ("p", false, 0, 1),
+            ("k2", false, 1, 0),
+            ("q", false, 0, 0),
+        ];
+        let want: Vec<(String, bool, u32, u32)> = want
+            .iter()
+            .map(|(i, p, d, c)| (i.to_string(), *p, *d, *c))
+            .collect();
+        assert_eq!(got, want);
     }
 
     #[test]
