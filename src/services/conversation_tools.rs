@@ -181,6 +181,26 @@ pub async fn conversation_agent(
         .ok()
 }
 
+/// The backend's agent profiles a new conversation can start with (by id and name).
+pub async fn agent_choices(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+) -> Result<Vec<canvas_core::conversations::start::launch_options::AgentChoice>, ActionError> {
+    let list = crate::services::agents::profiles(backends, active).await?;
+    Ok(list
+        .profiles
+        .into_iter()
+        .filter_map(|p| {
+            p.id.map(
+                |id| canvas_core::conversations::start::launch_options::AgentChoice {
+                    id,
+                    name: p.name,
+                },
+            )
+        })
+        .collect())
+}
+
 /// What the conversation's agent runs with: tools, MCP servers, skills (from the conversation)
 /// and the system prompt (its newest `SystemPromptEvent`; none when it cannot be read).
 pub async fn agent_setup(
@@ -215,6 +235,8 @@ pub async fn agent_setup(
 pub struct WhoShown {
     /// The launching agent profile's name.
     pub profile: Option<String>,
+    /// An ACP agent's name (shown when no profile launched it).
+    pub acp_agent: Option<String>,
     /// The conversation that started this one.
     pub parent: Option<(String, String)>,
     /// The conversations this one started.
@@ -259,6 +281,7 @@ pub async fn who_runs(
             .map(|s| (s.id.clone(), crate::state::i18n::say(&s.title_text())))
     };
     WhoShown {
+        acp_agent: agent.acp_agent.clone().filter(|_| profile.is_none()),
         profile,
         parent: agent.parent_id.as_deref().and_then(named),
         children: agent.children.iter().filter_map(|id| named(id)).collect(),

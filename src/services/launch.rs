@@ -125,6 +125,24 @@ pub fn save(backend_id: &str, opts: &LaunchOptions) -> Result<(), StorageError> 
     }
 }
 
+/// Leaves the launcher of `active` ready to start with agent profile `agent` and the unsent
+/// message `draft` (issue #35: a running conversation cannot change its agent, so "another
+/// agent" is a new conversation). Remembered options that cannot be read are an error and stay
+/// as they are.
+pub fn carry_to_launcher(
+    active: &ActiveBackend,
+    draft: &str,
+    agent: canvas_core::conversations::start::launch_options::AgentChoice,
+) -> Result<(), ActionError> {
+    let mut opts = load(&active.backend.id)?;
+    opts.agent = Some(agent);
+    save(&active.backend.id, &opts).map_err(ActionError::from)?;
+    if !draft.trim().is_empty() {
+        crate::services::skills::set_launcher_prefill(active, draft).map_err(ActionError::from)?;
+    }
+    Ok(())
+}
+
 /// The app preference's default working directory ("" = a new folder per conversation).
 pub fn default_dir() -> String {
     canvas_core::settings::preferences::default_dir(&LOCAL)

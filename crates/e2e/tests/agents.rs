@@ -390,4 +390,25 @@ async fn an_acp_agent_is_checked_saved_and_answers_from_the_launcher() {
         "[data-testid=all-row][data-conversation-id=\"{child_id}\"][data-depth=\"1\"]"
     ))
     .await;
+
+    // A running conversation keeps its agent: "another agent" opens the launcher with the
+    // profile chosen and the unsent message carried over.
+    b.goto(&format!("{}/conversations/{parent}", server.url()))
+        .await;
+    b.conversation().wait_composer().await;
+    b.conversation().type_message("carry this along").await;
+    b.click("[data-testid=conversation-menu]").await;
+    b.click("[data-testid=conv-other-agent]").await;
+    let default = "[data-testid=start-with-agent][data-name=default]";
+    b.wait_for(default).await;
+    b.click(default).await;
+    b.wait_js(
+        "the launcher holding the carried message",
+        "const e = document.querySelector('[data-testid=launcher-input]'); \
+         return !!e && e.value === 'carry this along';",
+    )
+    .await;
+    b.launcher()
+        .wait_summary_containing("agent profile default")
+        .await;
 }

@@ -47,6 +47,9 @@ pub fn WhoRuns(
             {move || who.get().profile.map(|p| view! {
                 <span data-testid="conversation-agent">{t!("conversation.agent", name = p)}</span>
             })}
+            {move || who.get().acp_agent.map(|a| view! {
+                <span data-testid="conversation-agent">{t!("conversation.acp_agent", name = a)}</span>
+            })}
             {move || who.get().parent.map(|p| view! {
                 <span>{t!("conversation.parent")}" "{link(p, "parent-link")}</span>
             })}

@@ -684,6 +684,9 @@ pub struct ConversationAgent {
     pub parent_id: Option<String>,
     /// The conversations it started.
     pub children: Vec<String>,
+    /// An ACP agent's name: as it introduced itself (`agent_state.acp_agent_name`), else the
+    /// server preset (`agent.acp_server`) or the command it runs (`agent.acp_command`'s first word).
+    pub acp_agent: Option<String>,
     /// What its agent runs with.
     pub setup: AgentSetup,
 }
@@ -753,11 +756,30 @@ pub fn decode_conversation_agent(status: u16, body: &[u8]) -> Result<Conversatio
             .and_then(|p| opt_str(p, "agent_profile_id")),
         parent_id: opt_str(&v, "parent_conversation_id"),
         children: str_list(&v, "sub_conversation_ids"),
+        acp_agent: acp_agent_name(&v),
         setup: v
             .get("agent")
             .map(AgentSetup::from_agent)
             .unwrap_or_default(),
     })
+}
+
+/// The name of a conversation's ACP agent (`None`: not an ACP agent).
+fn acp_agent_name(info: &Value) -> Option<String> {
+    let agent = info.get("agent")?;
+    if agent.get("kind").and_then(Value::as_str) != Some("ACPAgent") {
+        return None;
+    }
+    let command = || match agent.get("acp_command") {
+        Some(Value::Array(words)) => words.first().and_then(Value::as_str).map(str::to_owned),
+        Some(Value::String(line)) => line.split_whitespace().next().map(str::to_owned),
+        _ => None,
+    };
+    info.get("agent_state")
+        .and_then(|s| opt_str(s, "acp_agent_name"))
+        .or_else(|| opt_str(agent, "acp_server"))
+        .or_else(command)
+        .filter(|n| !n.trim().is_empty())
 }
 
 /// `POST /api/acp/models`.
@@ -1128,7 +1150,37 @@ mod tests {
         assert_eq!(agent.parent_id.as_deref(), Some("parent"));
         assert_eq!(agent.children, ["k1", "k2"]);
         assert_eq!(agent.models, None);
+        assert_eq!(agent.acp_agent, None);
         assert!(decode_conversation_agent(200, b"[]").is_err());
+        // An ACP agent started without a profile: named as it introduced itself, else by the
+        // server's preset or its command.
+        let acp = |state: Value, agent: Value| {
+            let info = json!({"id": "c", "agent_state": state, "agent": agent});
+            decode_conversation_agent(200, info.to_string().as_bytes())
+                .unwrap()
+                .acp_agent
+        };
+        let stub = json!({"kind": "ACPAgent", "acp_command": ["/bin/canvas-fixtures", "acp-stub"]});
+        assert_eq!(
+            acp(json!({"acp_agent_name": "Stub ACP agent"}), stub.clone()).as_deref(),
+            Some("Stub ACP agent")
+        );
+        assert_eq!(
+            acp(json!({}), stub).as_deref(),
+            Some("/bin/canvas-fixtures")
+        );
+        assert_eq!(
+            acp(
+                json!({}),
+                json!({"kind": "ACPAgent", "acp_server": "claude-code"})
+            )
+            .as_deref(),
+            Some("claude-code")
+        );
+        assert_eq!(
+            acp(json!({"acp_agent_name": "x"}), json!({"kind": "Agent"})),
+            None
+        );
         // As the server 1.58.2 describes an OpenHands agent (tests/fixtures/agent-server).
         let setup = AgentSetup::from_agent(&json!({"kind": "Agent",
             "tools": [{"name": "terminal"}, {"name": "file_editor"}],

@@ -14,6 +14,8 @@ use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::ConversationRef;
 use canvas_core::conversations::chat::llm_switches::{self, LlmSwitch};
 use canvas_core::conversations::chat::slash::ExportFormat;
+use canvas_core::conversations::live::draft_key;
+use canvas_core::conversations::start::launch_options::AgentChoice;
 use canvas_core::settings::agents::{AgentModels, AgentSetup};
 use leptos::prelude::*;
 
@@ -42,6 +44,11 @@ pub enum ToolOp {
     ConfirmMode(bool),
     /// Show what the agent runs with.
     Setup,
+    /// Offer the backend's agent profiles for a new conversation (issue #35: a running
+    /// conversation keeps its agent).
+    OtherAgent,
+    /// Open the launcher with this profile chosen and the unsent message carried.
+    StartWith(AgentChoice),
 }
 
 impl ToolOp {
@@ -56,6 +63,8 @@ impl ToolOp {
             ToolOp::Ask(_) => t!("chat.tools.asking"),
             ToolOp::ConfirmMode(_) => t!("chat.tools.changing_confirm_mode"),
             ToolOp::Setup => t!("chat.tools.reading_setup"),
+            ToolOp::OtherAgent => t!("chat.tools.reading_agents"),
+            ToolOp::StartWith(a) => t!("chat.tools.opening_launcher", name = a.name.clone()),
         }
     }
 }
@@ -73,6 +82,8 @@ pub enum Notice {
     Answer { question: String, answer: String },
     /// What the agent runs with.
     Setup(AgentSetup),
+    /// The agent profiles a new conversation can start with.
+    Agents(Vec<AgentChoice>),
 }
 
 /// Runs [`ToolOp`]s for one conversation; `notice` says what happened.
@@ -189,6 +200,24 @@ impl ConversationTools {
                     ToolOp::Setup => svc::agent_setup(backends, &active, &conv)
                         .await
                         .map(Notice::Setup),
+                    ToolOp::OtherAgent => svc::agent_choices(backends, &active)
+                        .await
+                        .map(Notice::Agents),
+                    ToolOp::StartWith(agent) => {
+                        let key = draft_key(&active.backend.id, active.org_id.as_deref(), &conv.id);
+                        let draft =
+                            canvas_core::storage::Storage::get(&WebStorage::session(), &key)
+                                .ok()
+                                .flatten()
+                                .unwrap_or_default();
+                        match crate::services::launch::carry_to_launcher(&active, &draft, agent) {
+                            Ok(()) => {
+                                go(&crate::links::pinned("/", &active), false);
+                                Ok(Notice::Done(t!("chat.tools.launcher_opened")))
+                            }
+                            Err(e) => Err(e),
+                        }
+                    }
                     ToolOp::Ask(question) => svc::ask(backends, &active, &conv, &question)
                         .await
                         .map(|answer| Notice::Answer { question, answer }),

@@ -4,6 +4,7 @@ use super::{ConversationTools, Notice, ToolOp};
 use crate::components::menu;
 use crate::state::i18n::{msg, t, Msg};
 use canvas_core::conversations::chat::slash::ExportFormat;
+use canvas_core::conversations::start::launch_options::AgentChoice;
 use canvas_core::settings::agents::AgentSetup;
 
 use leptos::prelude::*;
@@ -42,6 +43,7 @@ pub fn ToolsNotice(tools: ConversationTools) -> impl IntoView {
             }
             .into_any(),
             Notice::Setup(setup) => setup_view(setup, dismiss).into_any(),
+            Notice::Agents(agents) => agents_view(tools, agents, dismiss).into_any(),
         })
     }
 }
@@ -74,6 +76,31 @@ fn setup_view(
                     <pre class="output">{p}</pre>
                 </details>
             })}
+            <button type="button" class="btn small" on:click=dismiss>{t!("chat.tools.close")}</button>
+        </div>
+    }
+}
+
+/// The agent profiles a new conversation can start with; one opens the launcher with it and
+/// the unsent message.
+fn agents_view(
+    tools: ConversationTools,
+    agents: Vec<AgentChoice>,
+    dismiss: impl Fn(leptos::ev::MouseEvent) + 'static,
+) -> impl IntoView {
+    let empty = agents.is_empty();
+    view! {
+        <div class="ask-answer" data-testid="other-agents" role="status">
+            <p>{if empty { t!("chat.agents.none") } else { t!("chat.agents.intro") }}</p>
+            <ul class="inline-actions">
+                {agents.into_iter().map(|a| {
+                    let label = t!("chat.agents.start_with", name = a.name.clone());
+                    view! {
+                        <li><button type="button" class="btn small" data-testid="start-with-agent" data-name=a.name.clone()
+                            on:click=move |_| tools.run(ToolOp::StartWith(a.clone()))>{label}</button></li>
+                    }
+                }).collect_view()}
+            </ul>
             <button type="button" class="btn small" on:click=dismiss>{t!("chat.tools.close")}</button>
         </div>
     }
@@ -114,6 +141,7 @@ pub fn ToolsMenu(tools: ConversationTools) -> impl IntoView {
                     {item("conv-trajectory", msg!("chat.tools.trajectory"), ToolOp::Trajectory)}
                     {item("conv-fork", msg!("chat.tools.fork"), ToolOp::Fork)}
                     {item("conv-setup", msg!("chat.tools.setup"), ToolOp::Setup)}
+                    {item("conv-other-agent", msg!("chat.tools.other_agent"), ToolOp::OtherAgent)}
                     {item("conv-condense", msg!("chat.tools.condense"), ToolOp::Condense)}
                 </div>
             </Show>
