@@ -169,6 +169,8 @@ fn ConversationView(
             rows: store.rows,
         },
     );
+    // The timeline's messages branch from themselves with it ("Branch from here").
+    provide_context(tools);
     let named = summary.title.clone().filter(|t| !t.trim().is_empty());
     let working_dir = summary.working_dir.clone();
     let composer_dir = working_dir.clone();

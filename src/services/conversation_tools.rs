@@ -104,16 +104,18 @@ pub async fn trajectory(
     Ok(name)
 }
 
-/// Forks `conv`; answers the fork's page, pinned to this backend.
+/// Forks `conv` (up to and including event `from`, when given: a branch); answers the fork's
+/// page, pinned to this backend.
 pub async fn fork(
     backends: BackendsCtx,
     active: &ActiveBackend,
     conv: &ConversationRef,
     title: &str,
+    from: Option<&str>,
 ) -> Result<String, ActionError> {
     let fork_title = format!("{title} (fork)");
     let fork = with_tools(backends, active, |api| {
-        api.fork_conversation(conv, Some(&fork_title))
+        api.fork_conversation(conv, Some(&fork_title), from)
     })
     .await?;
     Ok(pinned(&conversation_path(&fork.id), active))
@@ -241,6 +243,8 @@ pub struct WhoShown {
     pub parent: Option<(String, String)>,
     /// The conversations this one started.
     pub children: Vec<(String, String)>,
+    /// The conversation this one was forked or branched from.
+    pub forked_from: Option<(String, String)>,
 }
 
 /// The names the header shows for [`conversation_agent`]'s answer: the launching profile's
@@ -263,6 +267,7 @@ pub async fn who_runs(
     let ids: Vec<&str> = agent
         .parent_id
         .iter()
+        .chain(agent.forked_from.iter())
         .chain(agent.children.iter())
         .map(String::as_str)
         .collect();
@@ -285,6 +290,7 @@ pub async fn who_runs(
         profile,
         parent: agent.parent_id.as_deref().and_then(named),
         children: agent.children.iter().filter_map(|id| named(id)).collect(),
+        forked_from: agent.forked_from.as_deref().and_then(named),
     }
 }
 

@@ -451,7 +451,7 @@ async fn typed_client_against_a_real_agent_server() {
     let work = backend_api(&active, &RoutingContext::native());
     let fork = run(
         "fork",
-        tools.fork_conversation(&conv, Some("Renamed by test (fork)")),
+        tools.fork_conversation(&conv, Some("Renamed by test (fork)"), None),
         &http,
     )
     .await;

@@ -7,6 +7,7 @@
 //! Attachments: an image pasted (thumbnail, removed, one too big refused), a file by the Attach
 //! button whose name is taken (the console asks; "Keep both"), both sent and kept by the server;
 //! the model picker's switch reaching the stub and marked in the timeline across a reload.
+//! "Branch from here" on a message: the branch holds the history up to it (issue #36).
 
 use canvas_e2e::keys::{ARROW_DOWN, BACKSPACE, CONTROL, ENTER, ESCAPE, SHIFT};
 use canvas_e2e::{AgentApi, Browser, Env};
@@ -632,4 +633,195 @@ async fn attachments_go_with_the_message_and_the_model_picker_switches_the_llm()
     let _ = api
         .raw(reqwest::Method::DELETE, &format!("/api/profiles/{profile}"))
         .await;
+}
+
+/// A conversation's stored events as (id, kind), oldest first (one page: a short run).
+async fn events_of(api: &AgentApi, id: &str) -> Vec<(String, String)> {
+    let (_, page) = api
+        .get(&format!(
+            "/api/conversations/{id}/events/search?limit=100&sort_order=TIMESTAMP"
+        ))
+        .await;
+    assert!(page["next_page_id"].is_null(), "one page: {page}");
+    page["items"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter_map(|e| {
+            let id = e["id"].as_str()?.to_owned();
+            Some((id, e["kind"].as_str().unwrap_or_default().to_owned()))
+        })
+        .collect()
+}
+
+/// "Branch from here" on the second question (issue #36): the branch opens pinned to this
+/// backend, says where it came from, and holds exactly the source's events up to and including
+/// that message (checked against the server); the source keeps all of its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn branch_from_a_message_keeps_the_history_up_to_it() {
+    let env = Env::get();
+    let stub = llm_stub::start(StubScript::new()).await;
+    let api = AgentApi::new(&env.agent_url, &env.agent_key);
+    let dir = env.scratch("branch-here");
+    let id = api
+        .create_on_stub(&dir.display().to_string(), &stub.url(), json!({}))
+        .await;
+    api.send(
+        reqwest::Method::PATCH,
+        &format!("/api/conversations/{id}"),
+        Some(json!({"title": "Branch test"})),
+    )
+    .await;
+    api.send_message(&id, "first question").await;
+    let (_server, b) = Browser::open_conversation(&env, &id).await;
+    b.conversation()
+        .wait_finished_turns("the first run", 1, Duration::from_secs(90))
+        .await;
+    b.conversation().send("second question").await;
+    b.conversation()
+        .wait_finished_turns("the second run", 2, Duration::from_secs(90))
+        .await;
+
+    let second =
+        "[data-testid=timeline-item][data-kind=user]:nth-last-child(1 of [data-kind=user])";
+    let from = b.data_of(second, "eventId").await;
+    assert!(!from.is_empty(), "the second question has an event id");
+    b.click(&format!("{second} [data-testid=branch-here]"))
+        .await;
+    let url = b
+        .wait_js_for(
+            "the branch's page",
+            &format!(
+                "return !location.pathname.endsWith('/{id}') \
+                   && location.pathname.includes('/conversations/') \
+                   && !!document.querySelector('[data-testid=conversation-heading]') \
+                   ? location.pathname + location.search : null"
+            ),
+            Duration::from_secs(30),
+        )
+        .await;
+    let url = url.as_str().unwrap_or_default().to_string();
+    assert!(url.contains("backend="), "pinned to its backend: {url}");
+    let branch = url
+        .trim_start_matches("/conversations/")
+        .split('?')
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    // It says where it came from, and shows both questions but only the first answer.
+    b.wait_for(&format!("[data-testid=forked-from-link][data-id=\"{id}\"]"))
+        .await;
+    b.wait_js(
+        "the branch's timeline",
+        "const users = [...document.querySelectorAll('[data-testid=timeline-item][data-kind=user]')].map(e => e.innerText); \
+         return users.some(t => t.includes('second question')) \
+           && document.querySelectorAll('[data-testid=finish-message]').length === 1;",
+    )
+    .await;
+
+    // The server holds the source's history up to and including the second question: every
+    // message, action and observation before it, in order, and nothing of the source after it
+    // (state updates are the server's own per conversation, not part of the history).
+    let source = events_of(&api, &id).await;
+    let at = source
+        .iter()
+        .position(|(e, _)| *e == from)
+        .expect("the branch point is the source's");
+    assert!(at + 1 < source.len(), "the source went on after it");
+    let forked: Vec<String> = events_of(&api, &branch)
+        .await
+        .into_iter()
+        .map(|(e, _)| e)
+        .filter(|e| source.iter().any(|(s, _)| s == e))
+        .collect();
+    let history = |kind: &str| ["MessageEvent", "ActionEvent", "ObservationEvent"].contains(&kind);
+    let wanted: Vec<String> = source[..=at]
+        .iter()
+        .filter(|(_, k)| history(k))
+        .map(|(e, _)| e.clone())
+        .collect();
+    let kept: Vec<String> = forked
+        .iter()
+        .filter(|e| wanted.contains(e))
+        .cloned()
+        .collect();
+    assert_eq!(kept, wanted, "the history up to the branch point");
+    assert_eq!(forked.last(), Some(&from), "nothing of the source after it");
+    assert!(
+        forked
+            .iter()
+            .all(|e| source[..=at].iter().any(|(s, _)| s == e)),
+        "only events up to the branch point"
+    );
+    let (_, info) = api.get(&format!("/api/conversations/{branch}")).await;
+    assert_eq!(info["forked_from_conversation_id"], json!(id));
+    assert_eq!(info["forked_from_event_id"], json!(from));
+}
+
+/// The context meter (issue #36): the stub reports prompt tokens by the request's size against
+/// a 16,384-token window; a second turn crosses 80 % (the meter and the warning), "Condense"
+/// condenses on the server (the meter says it measures again), and the next turn, sent with
+/// the condensed history, measures less.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_context_meter_warns_and_condense_empties_it() {
+    let env = Env::get();
+    let stub = llm_stub::start(StubScript::new().with_tokens_per_message(1500)).await;
+    let api = AgentApi::new(&env.agent_url, &env.agent_key);
+    let dir = env.scratch("context-meter");
+    let id = api
+        .create_on_stub(
+            &dir.display().to_string(),
+            &stub.url(),
+            json!({"agent_settings": {"llm": {
+                "model": "openai/stub-model", "base_url": stub.url(), "api_key": "stub",
+                "num_retries": 0, "max_input_tokens": 16384
+            }}}),
+        )
+        .await;
+    api.send_message(&id, "first turn").await;
+    let (_server, b) = Browser::open_conversation(&env, &id).await;
+    b.conversation()
+        .wait_finished_turns("the first turn", 1, Duration::from_secs(90))
+        .await;
+    let meter = "[data-testid=context-meter]";
+    b.wait_data(meter, "state", "ok").await;
+    let first: u64 = b
+        .data_of(meter, "percent")
+        .await
+        .parse()
+        .expect("a percent");
+    assert!((1..80).contains(&first), "after one turn: {first} %");
+
+    b.conversation().send("second turn").await;
+    b.conversation()
+        .wait_finished_turns("the second turn", 2, Duration::from_secs(90))
+        .await;
+    b.wait_data(meter, "state", "filling").await;
+    let full: u64 = b
+        .data_of(meter, "percent")
+        .await
+        .parse()
+        .expect("a percent");
+    assert!(full >= 80, "after two turns: {full} %");
+    b.wait_text_containing("[data-testid=context-warning]", "condense")
+        .await;
+
+    b.click("[data-testid=context-condense]").await;
+    b.wait_data(meter, "state", "condensed").await;
+    assert_eq!(b.count("[data-testid=context-warning]").await, 0);
+    b.wait_for("[data-testid=timeline-item][data-kind=condensation]")
+        .await;
+
+    b.conversation().send("third turn").await;
+    b.conversation()
+        .wait_finished_turns("the third turn", 3, Duration::from_secs(90))
+        .await;
+    b.wait_js(
+        "the meter measured again, lower",
+        &format!(
+            "const m = document.querySelector('{meter}'); \
+             return !!m && m.dataset.state !== 'condensed' && Number(m.dataset.percent) < {full};"
+        ),
+    )
+    .await;
 }

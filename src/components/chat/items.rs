@@ -3,6 +3,7 @@
 
 use super::images::MessageImages;
 use super::markdown::Markdown;
+use super::tools::{ConversationTools, ToolOp};
 use crate::state::i18n::{t, tn};
 use canvas_core::conversations::live::events::{EditDiff, ItemKind, ViewItem};
 use leptos::prelude::*;
@@ -24,9 +25,36 @@ fn kind_name(k: &ItemKind) -> &'static str {
     }
 }
 
+/// A message's "Branch from here" (issue #36): a new conversation with the history up to and
+/// including this event, opened pinned to this backend. Only where the page runs the tools
+/// (events with an id).
+fn branch_here(event_id: &str) -> Option<impl IntoView> {
+    let tools = use_context::<ConversationTools>()?;
+    let id = (!event_id.is_empty()).then(|| event_id.to_string())?;
+    let busy = tools.busy();
+    Some(view! {
+        <button type="button" class="msg-action" data-testid="branch-here"
+            title=t!("chat.items.branch_here_hint")
+            disabled=move || busy.get()
+            on:click=move |_| tools.run(ToolOp::Branch(id.clone()))>
+            {t!("chat.items.branch_here")}
+        </button>
+    })
+}
+
 #[component]
 pub fn TimelineItem(item: ViewItem) -> impl IntoView {
     let kind = kind_name(&item.kind);
+    let branch = matches!(
+        item.kind,
+        ItemKind::UserMessage { .. }
+            | ItemKind::AgentMessage {
+                streaming: false,
+                ..
+            }
+    )
+    .then(|| branch_here(&item.id))
+    .flatten();
     let body = match item.kind {
         ItemKind::UserMessage { text, images } => view! {
             {(!images.is_empty()).then(|| view! { <MessageImages images=images /> })}
@@ -116,6 +144,7 @@ pub fn TimelineItem(item: ViewItem) -> impl IntoView {
     view! {
         <li class="timeline-item" data-testid="timeline-item" data-key=item.key data-event-id=item.id data-kind=kind>
             {body}
+            {branch}
         </li>
     }
 }

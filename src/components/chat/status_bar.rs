@@ -11,8 +11,9 @@ use crate::services::conversation_tools::usage as usage_now;
 use crate::state::events::{Control, ConversationStore, Link};
 use crate::state::i18n::t;
 use crate::state::i18n::Said;
+use canvas_core::conversations::live::events::ItemKind;
 use canvas_core::conversations::live::events::{ExecutionStatus, PendingAction};
-use canvas_core::conversations::live::usage::{LlmUsage, Usage};
+use canvas_core::conversations::live::usage::{LlmUsage, Usage, CONTEXT_WARN_PERCENT};
 use canvas_core::conversations::live::{confirm_key, controls, status_text, ConfirmKey, Controls};
 use canvas_core::error::ActionError;
 use leptos::prelude::*;
@@ -85,6 +86,7 @@ pub fn StatusBar(store: ConversationStore, tools: ConversationTools) -> impl Int
             } else {
                 view! { <span class="muted usage" data-testid="usage">{u}</span> }.into_any()
             })}
+            <ContextMeter store=store.clone() tools=tools />
             <span class="spacer"></span>
             {move || confirm_mode.get().map(|on| view! {
                 <label class="confirm-mode" title=t!("chat.status.confirm_mode_hint")>
@@ -111,6 +113,91 @@ pub fn StatusBar(store: ConversationStore, tools: ConversationTools) -> impl Int
         {move || (usage_open.get() && usage_detail.with(Option::is_some)).then(|| untrack(|| view! {
             <UsageDialog usage=usage_detail on_close=Callback::new(move |_| usage_open.set(false)) />
         }))}
+    }
+}
+
+/// How full the agent's context window is (issue #36): its last turn's tokens against the
+/// model's window as the server reports them ("unknown" when the server does not know the
+/// window), a warning from [`CONTEXT_WARN_PERCENT`] with "Condense", and the budget where one is
+/// set. After a condensation the share is measured again at the agent's next step, which the
+/// meter says instead of warning about the old count.
+#[component]
+fn ContextMeter(store: ConversationStore, tools: ConversationTools) -> impl IntoView {
+    let usage = store.usage_detail;
+    let fill = Memo::new(move |_| usage.with(|u| u.as_ref().and_then(Usage::context)));
+    let budget = Memo::new(move |_| {
+        usage.with(|u| {
+            u.as_ref()
+                .and_then(|u| u.budget().map(|b| (u.total().cost, b)))
+        })
+    });
+    // The context's tokens when the history was last condensed (by this button, `/condense`
+    // or the server): that count is no longer what the agent sends.
+    let condensed_at = RwSignal::new(None::<u64>);
+    let rows = store.rows;
+    let condensations = Memo::new(move |_| {
+        rows.with(|r| {
+            r.iter()
+                .filter(|r| matches!(r.item.kind, ItemKind::Condensation { .. }))
+                .count()
+        })
+    });
+    Effect::new(move |before: Option<usize>| {
+        let now = condensations.get();
+        if before.is_some_and(|b| now > b) {
+            let used = fill.with_untracked(|f| match f {
+                Some(Ok(c)) => Some(c.used),
+                _ => None,
+            });
+            condensed_at.set(used);
+        }
+        now
+    });
+    let meter = move || {
+        fill.get().map(|f| match f {
+            Err(tokens) => view! {
+                <span class="muted context-meter" data-testid="context-meter" data-state="unknown"
+                    title=t!("chat.context.unknown_hint")>
+                    {t!("chat.context.unknown", tokens = intl::number(tokens))}
+                </span>
+            }
+            .into_any(),
+            Ok(c) => {
+                let percent = c.percent();
+                let condensed = condensed_at.get() == Some(c.used);
+                let warn = c.filling() && !condensed;
+                let state = if condensed { "condensed" } else if warn { "filling" } else { "ok" };
+                view! {
+                    <span class="context-meter" data-testid="context-meter" data-state=state
+                        data-percent=percent.to_string()
+                        title=t!("chat.context.tokens", used = intl::number(c.used), window = intl::number(c.window))>
+                        <meter min="0" max="100" low="60" high=CONTEXT_WARN_PERCENT.to_string() optimum="0"
+                            value=percent.to_string() aria-label=t!("chat.context.label")></meter>
+                        " "{t!("chat.context.percent", percent = percent)}
+                    </span>
+                    {warn.then(|| view! {
+                        <span class="context-warn" role="status" data-testid="context-warning">
+                            {t!("chat.context.filling")}" "
+                            <button type="button" class="btn small" data-testid="context-condense"
+                                disabled=move || tools.busy().get()
+                                on:click=move |_| tools.run(ToolOp::Condense)>{t!("chat.context.condense")}</button>
+                        </span>
+                    })}
+                    {condensed.then(|| view! {
+                        <span class="muted" data-testid="context-condensed">{t!("chat.context.condensed")}</span>
+                    })}
+                }
+                .into_any()
+            }
+        })
+    };
+    view! {
+        {meter}
+        {move || budget.get().map(|(spent, budget)| view! {
+            <span class="muted" data-testid="budget">
+                {t!("chat.context.budget", spent = intl::dollars(spent), budget = intl::dollars(budget))}
+            </span>
+        })}
     }
 }
 

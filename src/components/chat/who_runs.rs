@@ -50,6 +50,9 @@ pub fn WhoRuns(
             {move || who.get().acp_agent.map(|a| view! {
                 <span data-testid="conversation-agent">{t!("conversation.acp_agent", name = a)}</span>
             })}
+            {move || who.get().forked_from.map(|p| view! {
+                <span>{t!("conversation.forked_from")}" "{link(p, "forked-from-link")}</span>
+            })}
             {move || who.get().parent.map(|p| view! {
                 <span>{t!("conversation.parent")}" "{link(p, "parent-link")}</span>
             })}

@@ -150,9 +150,13 @@ pub(crate) fn bash_timeout_ms(req: &BashRequest) -> u32 {
 }
 
 /// The body of `POST …/fork`: the fork's title (at most 200 characters, the server's limit),
-/// metrics started afresh.
-pub(crate) fn fork_body(title: Option<&str>) -> Value {
+/// metrics started afresh, and where to branch (`from_event_id`: the history up to and
+/// including that event; none: all of it).
+pub(crate) fn fork_body(title: Option<&str>, from_event_id: Option<&str>) -> Value {
     let mut body = json!({ "reset_metrics": true });
+    if let Some(from) = from_event_id {
+        body["from_event_id"] = json!(from);
+    }
     if let Some(t) = title.map(str::trim).filter(|t| !t.is_empty()) {
         body["title"] = json!(t.chars().take(200).collect::<String>());
     }

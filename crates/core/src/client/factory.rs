@@ -284,7 +284,7 @@ dispatch! {
     /// The largest file `upload_file` can send (`None`: no limit of ours).
     ConversationToolsApi fn max_upload_bytes(&self) -> Option<u64>;
     /// A copy of the conversation with its whole history.
-    ConversationToolsApi fn fork_conversation(&self, conv: &ConversationRef, title: Option<&str>) -> Planned<ConversationSummary>;
+    ConversationToolsApi fn fork_conversation(&self, conv: &ConversationRef, title: Option<&str>, from_event_id: Option<&str>) -> Planned<ConversationSummary>;
     /// The server's trajectory of the conversation as a zip.
     ConversationToolsApi fn download_trajectory(&self, conv: &ConversationRef) -> Planned<Vec<u8>>;
     /// Switches the conversation to LLM profile `name`.

@@ -243,10 +243,11 @@ impl ConversationToolsApi for LocalApi {
         &self,
         conv: &ConversationRef,
         title: Option<&str>,
+        from_event_id: Option<&str>,
     ) -> Planned<ConversationSummary> {
         self.post_json(
             &conversation_path(&conv.id, "/fork")?,
-            endpoints::fork_body(title),
+            endpoints::fork_body(title, from_event_id),
             decode_local_summary,
         )
     }

@@ -503,11 +503,13 @@ pub trait ConversationToolsApi {
     fn max_upload_bytes(&self) -> Option<u64> {
         None
     }
-    /// A copy of the conversation with its whole history (`POST …/fork`); answers the fork.
+    /// A copy of the conversation with its history (`POST …/fork`): all of it, or up to and
+    /// including event `from_event_id` (a branch); answers the fork.
     fn fork_conversation(
         &self,
         _conv: &ConversationRef,
         _title: Option<&str>,
+        _from_event_id: Option<&str>,
     ) -> Planned<ConversationSummary> {
         Err(unsupported!("feature.forking_a_conversation"))
     }

@@ -684,6 +684,8 @@ pub struct ConversationAgent {
     pub parent_id: Option<String>,
     /// The conversations it started.
     pub children: Vec<String>,
+    /// The conversation it was forked or branched from (`forked_from_conversation_id`).
+    pub forked_from: Option<String>,
     /// An ACP agent's name: as it introduced itself (`agent_state.acp_agent_name`), else the
     /// server preset (`agent.acp_server`) or the command it runs (`agent.acp_command`'s first word).
     pub acp_agent: Option<String>,
@@ -756,6 +758,7 @@ pub fn decode_conversation_agent(status: u16, body: &[u8]) -> Result<Conversatio
             .and_then(|p| opt_str(p, "agent_profile_id")),
         parent_id: opt_str(&v, "parent_conversation_id"),
         children: str_list(&v, "sub_conversation_ids"),
+        forked_from: opt_str(&v, "forked_from_conversation_id"),
         acp_agent: acp_agent_name(&v),
         setup: v
             .get("agent")
@@ -1144,11 +1147,13 @@ mod tests {
         );
         assert_eq!(AgentModels::from_info(&json!({"agent": {}})), None);
         let whole = json!({"id": "c", "launched_agent_profile": {"agent_profile_id": "p-1"},
-            "parent_conversation_id": "parent", "sub_conversation_ids": ["k1", "k2"]});
+            "parent_conversation_id": "parent", "sub_conversation_ids": ["k1", "k2"],
+            "forked_from_conversation_id": "origin", "forked_from_event_id": "e-7"});
         let agent = decode_conversation_agent(200, whole.to_string().as_bytes()).unwrap();
         assert_eq!(agent.profile_id.as_deref(), Some("p-1"));
         assert_eq!(agent.parent_id.as_deref(), Some("parent"));
         assert_eq!(agent.children, ["k1", "k2"]);
+        assert_eq!(agent.forked_from.as_deref(), Some("origin"));
         assert_eq!(agent.models, None);
         assert_eq!(agent.acp_agent, None);
         assert!(decode_conversation_agent(200, b"[]").is_err());

@@ -32,6 +32,8 @@ pub enum ToolOp {
     Trajectory,
     /// Fork and open the fork.
     Fork,
+    /// Fork up to and including this event (by id) and open the branch.
+    Branch(String),
     /// Condense the history now.
     Condense,
     /// Switch to an LLM profile.
@@ -56,7 +58,7 @@ impl ToolOp {
         match self {
             ToolOp::Export(_) => t!("chat.tools.exporting"),
             ToolOp::Trajectory => t!("chat.tools.downloading_trajectory"),
-            ToolOp::Fork => t!("chat.tools.forking"),
+            ToolOp::Fork | ToolOp::Branch(_) => t!("chat.tools.forking"),
             ToolOp::Condense => t!("chat.tools.condensing"),
             ToolOp::SwitchProfile(p) => t!("chat.tools.switching", profile = p),
             ToolOp::SwitchAgentModel(m) => t!("chat.tools.switching_model", model = m),
@@ -148,7 +150,18 @@ impl ConversationTools {
                     ToolOp::Trajectory => svc::trajectory(backends, &active, &conv, &title)
                         .await
                         .map(|name| Notice::Done(t!("chat.tools.saved", name = name))),
-                    ToolOp::Fork => match svc::fork(backends, &active, &conv, &title).await {
+                    ToolOp::Fork | ToolOp::Branch(_) => match svc::fork(
+                        backends,
+                        &active,
+                        &conv,
+                        &title,
+                        match &op {
+                            ToolOp::Branch(from) => Some(from.as_str()),
+                            _ => None,
+                        },
+                    )
+                    .await
+                    {
                         Ok(href) => {
                             go(&href, false);
                             Ok(Notice::Done(t!("chat.tools.forked")))

@@ -27,6 +27,13 @@ pub struct LlmUsage {
     pub reasoning_tokens: u64,
     /// Accumulated cost in USD.
     pub cost: f64,
+    /// The model's context window in tokens (0: not known: the model is not in the server's
+    /// model info and no `max_input_tokens` is set).
+    pub context_window: u64,
+    /// The tokens of its last request and answer (`per_turn_token`): how full the context is.
+    pub last_turn_tokens: u64,
+    /// The most the conversation may spend (`max_budget_per_task`), where set.
+    pub budget: Option<f64>,
 }
 
 impl LlmUsage {
@@ -50,6 +57,38 @@ impl LlmUsage {
 pub struct Usage {
     /// Per LLM.
     pub per_llm: Vec<LlmUsage>,
+    /// The agent's LLM that answered last, as far as the reports tell (the usage id of the
+    /// last one that grew, the condenser's and side questions' aside; `None`: `agent`).
+    pub latest: Option<String>,
+}
+
+/// From this share of the context window on, the status bar suggests condensing.
+pub const CONTEXT_WARN_PERCENT: u64 = 80;
+
+/// How full the agent's context is: its last request and answer against its model's window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContextFill {
+    /// Tokens of the last request and answer.
+    pub used: u64,
+    /// The model's context window.
+    pub window: u64,
+}
+
+impl ContextFill {
+    /// Percent full (at most 100).
+    pub fn percent(&self) -> u64 {
+        (self.used.saturating_mul(100) / self.window.max(1)).min(100)
+    }
+
+    /// Full enough to suggest condensing.
+    pub fn filling(&self) -> bool {
+        self.percent() >= CONTEXT_WARN_PERCENT
+    }
+}
+
+/// Whether `usage_id` is the agent's own LLM (not the condenser's, not a side question's).
+fn agents_llm(usage_id: &str) -> bool {
+    usage_id != "condenser" && !usage_id.starts_with("ask-")
 }
 
 fn count(v: &Value, key: &str) -> u64 {
@@ -77,6 +116,12 @@ impl Usage {
                     cache_read_tokens: count(t, "cache_read_tokens"),
                     cache_write_tokens: count(t, "cache_write_tokens"),
                     reasoning_tokens: count(t, "reasoning_tokens"),
+                    context_window: count(t, "context_window"),
+                    last_turn_tokens: count(t, "per_turn_token"),
+                    budget: m
+                        .get("max_budget_per_task")
+                        .and_then(Value::as_f64)
+                        .filter(|b| b.is_finite() && *b > 0.0),
                     cost: m
                         .get("accumulated_cost")
                         .and_then(Value::as_f64)
@@ -86,7 +131,10 @@ impl Usage {
             })
             .filter(|u| !u.is_empty())
             .collect();
-        Some(Usage { per_llm })
+        Some(Usage {
+            per_llm,
+            latest: None,
+        })
     }
 
     /// From a streamed event, when it carries the stats (`ConversationStateUpdateEvent` with
@@ -114,17 +162,47 @@ impl Usage {
                     let grew = (n.prompt_tokens, n.completion_tokens, n.cost)
                         > (o.prompt_tokens, o.completion_tokens, o.cost);
                     if grew {
+                        if agents_llm(&n.usage_id) {
+                            self.latest = Some(n.usage_id.clone());
+                        }
                         *o = n;
                         changed = true;
                     }
                 }
                 None => {
+                    if agents_llm(&n.usage_id) && !n.is_empty() {
+                        self.latest = Some(n.usage_id.clone());
+                    }
                     self.per_llm.push(n);
                     changed = true;
                 }
             }
         }
         changed
+    }
+
+    /// The agent's context: the latest of its LLMs (`agent` when the reports do not tell).
+    /// `Err(tokens)`: the last turn's tokens are known but not the window ("unknown", said
+    /// honestly); `None`: the agent has not asked its LLM yet.
+    pub fn context(&self) -> Option<Result<ContextFill, u64>> {
+        let id = self.latest.as_deref().unwrap_or("agent");
+        let llm = self
+            .per_llm
+            .iter()
+            .find(|u| u.usage_id == id)
+            .or_else(|| self.per_llm.iter().find(|u| agents_llm(&u.usage_id)))?;
+        (llm.last_turn_tokens > 0).then_some(match llm.context_window {
+            0 => Err(llm.last_turn_tokens),
+            window => Ok(ContextFill {
+                used: llm.last_turn_tokens,
+                window,
+            }),
+        })
+    }
+
+    /// The budget set for the conversation, where one is (the agent's LLM's).
+    pub fn budget(&self) -> Option<f64> {
+        self.per_llm.iter().find_map(|u| u.budget)
     }
 
     /// Every LLM added up.
@@ -307,14 +385,22 @@ mod tests {
         };
         let mut u = Usage {
             per_llm: vec![one("agent", 30), one("profile:x", 20)],
+            latest: None,
         };
         // A streamed report without the switched-in LLM and an older count changes nothing.
         assert!(!u.merge(Usage {
-            per_llm: vec![one("agent", 10)]
+            per_llm: vec![one("agent", 10)],
+            latest: None,
         }));
         assert!(u.merge(Usage {
-            per_llm: vec![one("agent", 40), one("ask-agent-llm", 10)]
+            per_llm: vec![one("agent", 40), one("ask-agent-llm", 10)],
+            latest: None,
         }));
+        assert_eq!(
+            u.latest.as_deref(),
+            Some("agent"),
+            "a side question is aside"
+        );
         let ids: Vec<(&str, u64)> = u
             .per_llm
             .iter()
@@ -339,12 +425,64 @@ mod tests {
             (u.total().prompt_tokens, u.total().completion_tokens),
             (40, 20)
         );
+        // The stub model is in no model info: the last turn is known, the window is not.
+        assert_eq!(u.context(), Some(Err(15)));
+        assert_eq!(u.budget(), None);
         assert_eq!(
             decode_usage(200, b"{}").expect("no stats"),
             Usage::default()
         );
         assert!(decode_usage(404, b"{}").is_err());
         assert!(decode_usage(200, b"not json").is_err());
+    }
+
+    #[test]
+    fn how_full_the_context_is() {
+        let llm = |id: &str, p: u64, last: u64, window: u64| LlmUsage {
+            usage_id: id.into(),
+            prompt_tokens: p,
+            last_turn_tokens: last,
+            context_window: window,
+            ..LlmUsage::default()
+        };
+        let mut u = Usage::default();
+        assert_eq!(u.context(), None, "nothing asked yet");
+        u.merge(Usage {
+            per_llm: vec![llm("agent", 100, 15, 0)],
+            latest: None,
+        });
+        assert_eq!(u.context(), Some(Err(15)), "the window is not known");
+        u.merge(Usage {
+            per_llm: vec![
+                llm("agent", 9000, 13_500, 16_384),
+                llm("condenser", 50, 900, 16_384),
+            ],
+            latest: None,
+        });
+        let fill = u.context().unwrap().unwrap();
+        assert_eq!((fill.percent(), fill.filling()), (82, true));
+        // Switched to a profile's LLM: its last turn counts; a side question does not.
+        u.merge(Usage {
+            per_llm: vec![
+                llm("profile:big", 10, 4_000, 200_000),
+                llm("ask-agent-llm", 5, 100_000, 100_000),
+            ],
+            latest: None,
+        });
+        let fill = u.context().unwrap().unwrap();
+        assert_eq!((fill.percent(), fill.filling()), (2, false));
+        assert_eq!(
+            ContextFill {
+                used: 70_000,
+                window: 50_000
+            }
+            .percent(),
+            100,
+            "never more than full"
+        );
+        let stats = json!({"usage_to_metrics": {"agent": {"max_budget_per_task": 5.0,
+            "accumulated_token_usage": {"prompt_tokens": 1, "per_turn_token": 1}}}});
+        assert_eq!(Usage::from_stats(&stats).unwrap().budget(), Some(5.0));
     }
 
     /// The real capture of a stub run: the last streamed stats are 30 in, 15 out.
