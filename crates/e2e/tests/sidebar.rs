@@ -207,8 +207,10 @@ async fn sidebar_menu_by_keyboard_collapses_and_is_a_drawer_on_a_narrow_window()
     shell
         .wait_side_list_collapsed("still collapsed after a reload", false)
         .await;
-    // The main list is there, the sidebar's is not.
-    b.list().wait_has_row("the main list", &id).await;
+    // The main list is there, the sidebar's is not. (Any row: the one seen before the reload
+    // may be off the first page by now, as tests beside this one add conversations.)
+    b.wait_for("[data-testid=conversation-list] [data-testid=conversation-row]")
+        .await;
     assert!(shell.side_ids().await.is_empty());
     shell.toggle_side_list().await;
     shell.wait_side_rows("the list expanded again").await;
