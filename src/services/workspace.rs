@@ -16,6 +16,24 @@ use canvas_core::workspace::changes::{
 };
 use canvas_core::workspace::tree::Listing;
 
+/// The agent's task list as its task tracker last reported it, among the conversation's newest
+/// observations (`None`: none reported; issue #36).
+pub async fn tasks(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+) -> Result<Option<Vec<canvas_core::conversations::live::tasks::Task>>, ApiError> {
+    use canvas_core::conversations::live::tasks::{latest, SEARCH_LIMIT};
+    let query = canvas_core::client::unified::EventQuery {
+        kind: Some("ObservationEvent".into()),
+        ..canvas_core::client::unified::EventQuery::newest(SEARCH_LIMIT)
+    };
+    let page = client(backends, active)
+        .call(|api| api.search_events(conv, &query))
+        .await?;
+    Ok(latest(page.items.iter().map(|e| &e.0)))
+}
+
 /// Lists `dir` (relative to `root`; `""` = the root) of `conv`'s workspace.
 pub async fn list(
     backends: BackendsCtx,

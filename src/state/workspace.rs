@@ -13,16 +13,26 @@ pub enum Tab {
     Terminal,
     Files,
     Changes,
+    Planner,
+    Tasks,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 3] = [Tab::Terminal, Tab::Files, Tab::Changes];
+    pub const ALL: [Tab; 5] = [
+        Tab::Terminal,
+        Tab::Files,
+        Tab::Changes,
+        Tab::Planner,
+        Tab::Tasks,
+    ];
 
     pub fn label(self) -> &'static str {
         match self {
             Tab::Terminal => "Terminal",
             Tab::Files => "Files",
             Tab::Changes => "Changes",
+            Tab::Planner => "Planner",
+            Tab::Tasks => "Tasks",
         }
     }
 
@@ -31,6 +41,8 @@ impl Tab {
             Tab::Terminal => "terminal",
             Tab::Files => "files",
             Tab::Changes => "changes",
+            Tab::Planner => "planner",
+            Tab::Tasks => "tasks",
         }
     }
 }

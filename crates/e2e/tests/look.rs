@@ -243,6 +243,11 @@ async fn every_page_is_accessible_fits_and_has_its_glyphs_in_dark_and_light_narr
     std::fs::create_dir_all(dir.join("src")).expect("src dir");
     std::fs::write(dir.join("README.md"), "# Look\n").expect("write README.md");
     std::fs::write(dir.join("src/main.rs"), "fn main() {}\n").expect("write main.rs");
+    std::fs::write(
+        dir.join("PLAN.md"),
+        "# Plan with a rather long heading that has to wrap on a narrow screen\n\n- [x] Look at every page\n- [ ] Fix what overflows: `a_rather_long_identifier_without_spaces_in_it`\n",
+    )
+    .expect("write PLAN.md");
     let mut config = canvas_serve::Config::new(&env.dist);
     config.agent_server_url = Some(agent.url.clone());
     config.automation_url = Some(svc.url.clone());
@@ -284,6 +289,18 @@ async fn every_page_is_accessible_fits_and_has_its_glyphs_in_dark_and_light_narr
             "conversation-changes",
         )
         .then(Then::Tab("changes", "[data-testid=changes-list]")),
+        case(
+            &conversation,
+            "[data-testid=conversation-page]",
+            "conversation-planner",
+        )
+        .then(Then::Tab("planner", "[data-testid=planner-plan]")),
+        case(
+            &conversation,
+            "[data-testid=conversation-page]",
+            "conversation-tasks",
+        )
+        .then(Then::Tab("tasks", "[data-testid=tasks-empty]")),
         case("/settings/app", "section.page.settings", "settings-app"),
         case("/skills", "[data-testid=skills-page]", "skills"),
         case("/settings/llm", "section.page.settings", "settings-llm"),

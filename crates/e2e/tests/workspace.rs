@@ -1,9 +1,11 @@
 //! Workspace panel, end to end (issue #7): the panel page of a real conversation on the real
 //! agent server — terminal (exit codes, output), files (upload ⇒ tree and `cat`), changes (a
-//! file changed from the terminal shows up with a correct diff).
+//! file changed from the terminal shows up with a correct diff), Planner (the `PLAN.md` the agent
+//! writes, live) and Tasks (the agent's task tracker's list, live; issue #36).
 
 use canvas_e2e::pages::workspace::tree_entry;
 use canvas_e2e::{canvas_serve, keys, AgentApi, Browser, Env};
+use canvas_fixtures::llm_stub::{self, StubScript};
 use fantoccini::Locator;
 use serde_json::json;
 
@@ -307,4 +309,85 @@ async fn changes_say_when_the_folder_is_inside_another_repository_or_in_none() {
     let note = b.wait_shown_text("[data-testid=not-a-repository]").await;
     assert!(note.contains(&bare.display().to_string()), "{note}");
     assert!(!b.is_there("[data-testid=repo-parent]").await);
+}
+
+/// The Planner tab (issue #36): no plan yet said plainly; the `PLAN.md` the agent writes shows
+/// as Markdown while the tab is open, and its next version replaces it without a reload.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_planner_shows_the_plan_the_agent_writes_live() {
+    let env = Env::get();
+    let write = |plan: &str| StubScript::new().with_command(format!("printf '{plan}' > PLAN.md"));
+    let stub = llm_stub::start(write("# Plan\\n\\n- first step\\n")).await;
+    let api = AgentApi::new(&env.agent_url, &env.agent_key);
+    let dir = env.scratch("planner");
+    let id = api
+        .create_on_stub(&dir.display().to_string(), &stub.url(), json!({}))
+        .await;
+    let (_server, b) = Browser::open_conversation(&env, &id).await;
+    b.click("[data-testid=ws-tab-planner]").await;
+    b.wait_for("[data-testid=planner-empty]").await;
+
+    api.send_message(&id, "make a plan").await;
+    b.wait_text_containing("[data-testid=planner-plan] h1", "Plan")
+        .await;
+    b.wait_text_containing("[data-testid=planner-plan] li", "first step")
+        .await;
+
+    stub.set_script(write("# Plan\\n\\n- first step (done)\\n- second step\\n"));
+    api.send_message(&id, "go on").await;
+    b.wait_text_containing("[data-testid=planner-plan]", "second step")
+        .await;
+    assert!(dir.join("PLAN.md").exists(), "the agent wrote the plan");
+}
+
+/// The Tasks tab (issue #36): no list yet said plainly; the task list the agent's real task
+/// tracker reports shows with each task's status and notes, and its next report replaces it
+/// without a reload.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tasks_tab_shows_the_agents_task_list_live() {
+    let env = Env::get();
+    let plan = |statuses: [&str; 3]| {
+        StubScript::new().with_tool_call(
+            "task_tracker",
+            json!({"command": "plan", "security_risk": "LOW", "task_list": [
+                {"title": "Read the code", "notes": "core first", "status": statuses[0]},
+                {"title": "Write the test", "status": statuses[1]},
+                {"title": "Ship it", "status": statuses[2]},
+            ]}),
+        )
+    };
+    let stub = llm_stub::start(plan(["done", "in_progress", "todo"])).await;
+    let api = AgentApi::new(&env.agent_url, &env.agent_key);
+    let dir = env.scratch("tasks");
+    let id = api
+        .create_on_stub(&dir.display().to_string(), &stub.url(), json!({}))
+        .await;
+    let (_server, b) = Browser::open_conversation(&env, &id).await;
+    b.click("[data-testid=ws-tab-tasks]").await;
+    b.wait_for("[data-testid=tasks-empty]").await;
+
+    let statuses = "return [...document.querySelectorAll('[data-testid=task]')] \
+                    .map(t => t.querySelector('[data-testid=task-title]').innerText + ':' + t.dataset.status).join(',')";
+    api.send_message(&id, "plan the work").await;
+    b.wait_js(
+        "the agent's task list",
+        &format!(
+            "const s = (() => {{ {statuses} }})(); \
+             return s === 'Read the code:done,Write the test:in_progress,Ship it:todo' ? s : null;"
+        ),
+    )
+    .await;
+    b.wait_text_containing("[data-testid=task-list]", "core first")
+        .await;
+
+    stub.set_script(plan(["done", "done", "done"]));
+    api.send_message(&id, "finish the work").await;
+    b.wait_js(
+        "the updated task list",
+        &format!(
+            "const s = (() => {{ {statuses} }})(); \
+             return s === 'Read the code:done,Write the test:done,Ship it:done' ? s : null;"
+        ),
+    )
+    .await;
 }

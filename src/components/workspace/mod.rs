@@ -1,9 +1,12 @@
-//! The workspace panel beside a conversation: tabs Terminal, Files, Changes (issue #7). Each
+//! The workspace panel beside a conversation: tabs Terminal, Files, Changes (issue #7) and
+//! Planner (the working directory's `PLAN.md`) and Tasks (the agent's task list), issue #36. Each
 //! tab keeps its state per conversation (`state::workspace`); the panel is resizable (drag the
 //! handle, or focus it and use ←/→) and collapsible. All rules live in `canvas_core::workspace`.
 
 mod changes;
 mod files;
+mod planner;
+mod tasks;
 mod terminal;
 
 use crate::components::icon::{icons, Icon};
@@ -142,6 +145,8 @@ fn tab_label(tab: Tab) -> String {
         Tab::Terminal => t!("workspace.tab.terminal"),
         Tab::Files => t!("workspace.tab.files"),
         Tab::Changes => t!("workspace.tab.changes"),
+        Tab::Planner => t!("workspace.tab.planner"),
+        Tab::Tasks => t!("workspace.tab.tasks"),
     }
 }
 
@@ -192,7 +197,9 @@ fn PanelBody(props: PanelProps) -> impl IntoView {
         .collect_view();
     let p1 = props.clone();
     let p2 = props.clone();
-    let p3 = props;
+    let p3 = props.clone();
+    let p4 = props.clone();
+    let p5 = props;
     view! {
         <div class="ws-tabs" role="tablist" aria-label=t!("workspace.tabs") on:keydown=on_key>
             {tabs}
@@ -203,6 +210,8 @@ fn PanelBody(props: PanelProps) -> impl IntoView {
                 Tab::Terminal => view! { <terminal::TerminalTab props=p1.clone() /> }.into_any(),
                 Tab::Files => view! { <files::FilesTab props=p2.clone() /> }.into_any(),
                 Tab::Changes => view! { <changes::ChangesTab props=p3.clone() /> }.into_any(),
+                Tab::Planner => view! { <planner::PlannerTab props=p4.clone() /> }.into_any(),
+                Tab::Tasks => view! { <tasks::TasksTab props=p5.clone() /> }.into_any(),
             }}
         </div>
     }

@@ -8,9 +8,11 @@
 //! | [`user_paused`] | cloud sandboxes the user paused in this tab (not auto-resumed) |
 //! | [`attention`] | tab title markers and notifications for a conversation (issue #16) |
 //! | [`usage`] | tokens and cost of a conversation, per LLM and in total (issue #15) |
+//! | [`tasks`] | the agent's task list, as its task tracker last reported it (issue #36) |
 
 pub mod attention;
 pub mod events;
+pub mod tasks;
 pub mod usage;
 pub mod user_paused;
 pub mod window;
