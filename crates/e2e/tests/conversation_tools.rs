@@ -18,6 +18,30 @@ use std::time::Duration;
 
 const USER_TEXT: &str = "Run the tools test";
 
+/// Waits until the page left conversation `id` for another one (a fork or a branch of it) whose
+/// link is pinned to its backend; answers the new conversation's id.
+async fn wait_copy_opened(b: &Browser, id: &str, what: &str) -> String {
+    let url = b
+        .wait_js_for(
+            what,
+            &format!(
+                "return !location.pathname.endsWith('/{id}') \
+                   && location.pathname.includes('/conversations/') \
+                   && !!document.querySelector('[data-testid=conversation-heading]') \
+                   ? location.pathname + location.search : null"
+            ),
+            Duration::from_secs(30),
+        )
+        .await;
+    let url = url.as_str().unwrap_or_default().to_string();
+    assert!(url.contains("backend="), "pinned to its backend: {url}");
+    url.trim_start_matches("/conversations/")
+        .split('?')
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
 /// Waits until the highlighted entry of the `/` menu inserts `insert`.
 async fn wait_selected(b: &Browser, insert: &str) {
     b.wait_js(
@@ -159,26 +183,7 @@ async fn conversation_tools_export_fork_switch_ask_and_condense() {
 
     // --- /fork: lands in the fork, pinned to this backend, with the same history ---
     b.press(ENTER).await;
-    let fork_url = b
-        .wait_js_for(
-            "the fork's page",
-            &format!(
-                "return !location.pathname.endsWith('/{id}') \
-                   && location.pathname.includes('/conversations/') \
-                   && !!document.querySelector('[data-testid=conversation-heading]') \
-                   ? location.pathname + location.search : null"
-            ),
-            Duration::from_secs(30),
-        )
-        .await;
-    let fork_url = fork_url.as_str().unwrap_or_default().to_string();
-    assert!(fork_url.contains("backend="), "{fork_url}");
-    let fork_id = fork_url
-        .trim_start_matches("/conversations/")
-        .split('?')
-        .next()
-        .unwrap_or_default()
-        .to_string();
+    let fork_id = wait_copy_opened(&b, &id, "the fork's page").await;
     b.wait_js(
         "the fork's title and history",
         &format!(
@@ -688,26 +693,7 @@ async fn branch_from_a_message_keeps_the_history_up_to_it() {
     assert!(!from.is_empty(), "the second question has an event id");
     b.click(&format!("{second} [data-testid=branch-here]"))
         .await;
-    let url = b
-        .wait_js_for(
-            "the branch's page",
-            &format!(
-                "return !location.pathname.endsWith('/{id}') \
-                   && location.pathname.includes('/conversations/') \
-                   && !!document.querySelector('[data-testid=conversation-heading]') \
-                   ? location.pathname + location.search : null"
-            ),
-            Duration::from_secs(30),
-        )
-        .await;
-    let url = url.as_str().unwrap_or_default().to_string();
-    assert!(url.contains("backend="), "pinned to its backend: {url}");
-    let branch = url
-        .trim_start_matches("/conversations/")
-        .split('?')
-        .next()
-        .unwrap_or_default()
-        .to_string();
+    let branch = wait_copy_opened(&b, &id, "the branch's page").await;
     // It says where it came from, and shows both questions but only the first answer.
     b.wait_for(&format!("[data-testid=forked-from-link][data-id=\"{id}\"]"))
         .await;

@@ -366,15 +366,27 @@ async fn the_tasks_tab_shows_the_agents_task_list_live() {
     b.click("[data-testid=ws-tab-tasks]").await;
     b.wait_for("[data-testid=tasks-empty]").await;
 
-    let statuses = "return [...document.querySelectorAll('[data-testid=task]')] \
-                    .map(t => t.querySelector('[data-testid=task-title]').innerText + ':' + t.dataset.status).join(',')";
+    // Waits until the tasks read "title:status,…" as `want`.
+    let wait_tasks = |what: &'static str, want: &'static str| {
+        let b = &b;
+        async move {
+            b.wait_js(
+                what,
+                &format!(
+                    "const s = [...document.querySelectorAll('[data-testid=task]')] \
+                       .map(t => t.querySelector('[data-testid=task-title]').innerText + ':' + t.dataset.status) \
+                       .join(','); \
+                     return s === {} ? s : null;",
+                    json!(want)
+                ),
+            )
+            .await;
+        }
+    };
     api.send_message(&id, "plan the work").await;
-    b.wait_js(
+    wait_tasks(
         "the agent's task list",
-        &format!(
-            "const s = (() => {{ {statuses} }})(); \
-             return s === 'Read the code:done,Write the test:in_progress,Ship it:todo' ? s : null;"
-        ),
+        "Read the code:done,Write the test:in_progress,Ship it:todo",
     )
     .await;
     b.wait_text_containing("[data-testid=task-list]", "core first")
@@ -382,12 +394,9 @@ async fn the_tasks_tab_shows_the_agents_task_list_live() {
 
     stub.set_script(plan(["done", "done", "done"]));
     api.send_message(&id, "finish the work").await;
-    b.wait_js(
+    wait_tasks(
         "the updated task list",
-        &format!(
-            "const s = (() => {{ {statuses} }})(); \
-             return s === 'Read the code:done,Write the test:done,Ship it:done' ? s : null;"
-        ),
+        "Read the code:done,Write the test:done,Ship it:done",
     )
     .await;
 }
