@@ -34,6 +34,35 @@ pub async fn tasks(
     Ok(latest(page.items.iter().map(|e| &e.0)))
 }
 
+/// The last page the agent's browser saw, from the conversation's newest observations and
+/// actions (`None`: none yet; issue #36).
+pub async fn browser_page(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+) -> Result<Option<canvas_core::conversations::live::browser::BrowserPage>, ApiError> {
+    use canvas_core::client::unified::EventQuery;
+    use canvas_core::conversations::live::browser::last_page;
+    use canvas_core::conversations::live::tasks::SEARCH_LIMIT;
+    let c = client(backends, active);
+    let newest = |kind: &str| EventQuery {
+        kind: Some(kind.into()),
+        ..EventQuery::newest(SEARCH_LIMIT)
+    };
+    let (obs, acts) = (newest("ObservationEvent"), newest("ActionEvent"));
+    let observations = c.call(|api| api.search_events(conv, &obs)).await?;
+    if !observations.items.iter().any(|e| {
+        e.0.pointer("/observation/kind")
+            .and_then(serde_json::Value::as_str)
+            == Some("BrowserObservation")
+    }) {
+        return Ok(None);
+    }
+    let actions = c.call(|api| api.search_events(conv, &acts)).await?;
+    let actions: Vec<&serde_json::Value> = actions.items.iter().map(|e| &e.0).collect();
+    Ok(last_page(observations.items.iter().map(|e| &e.0), &actions))
+}
+
 /// Lists `dir` (relative to `root`; `""` = the root) of `conv`'s workspace.
 pub async fn list(
     backends: BackendsCtx,

@@ -15,15 +15,17 @@ pub enum Tab {
     Changes,
     Planner,
     Tasks,
+    Browser,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 5] = [
+    pub const ALL: [Tab; 6] = [
         Tab::Terminal,
         Tab::Files,
         Tab::Changes,
         Tab::Planner,
         Tab::Tasks,
+        Tab::Browser,
     ];
 
     pub fn label(self) -> &'static str {
@@ -33,6 +35,7 @@ impl Tab {
             Tab::Changes => "Changes",
             Tab::Planner => "Planner",
             Tab::Tasks => "Tasks",
+            Tab::Browser => "Browser",
         }
     }
 
@@ -43,6 +46,7 @@ impl Tab {
             Tab::Changes => "changes",
             Tab::Planner => "planner",
             Tab::Tasks => "tasks",
+            Tab::Browser => "browser",
         }
     }
 }

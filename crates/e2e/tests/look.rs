@@ -301,6 +301,12 @@ async fn every_page_is_accessible_fits_and_has_its_glyphs_in_dark_and_light_narr
             "conversation-tasks",
         )
         .then(Then::Tab("tasks", "[data-testid=tasks-empty]")),
+        case(
+            &conversation,
+            "[data-testid=conversation-page]",
+            "conversation-browser",
+        )
+        .then(Then::Tab("browser", "[data-testid=browser-empty]")),
         case("/settings/app", "section.page.settings", "settings-app"),
         case("/skills", "[data-testid=skills-page]", "skills"),
         case("/settings/llm", "section.page.settings", "settings-llm"),

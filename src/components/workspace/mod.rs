@@ -1,8 +1,10 @@
 //! The workspace panel beside a conversation: tabs Terminal, Files, Changes (issue #7) and
-//! Planner (the working directory's `PLAN.md`) and Tasks (the agent's task list), issue #36. Each
+//! Planner (the working directory's `PLAN.md`), Tasks (the agent's task list) and Browser (the
+//! last page its browser saw), issue #36. Each
 //! tab keeps its state per conversation (`state::workspace`); the panel is resizable (drag the
 //! handle, or focus it and use ←/→) and collapsible. All rules live in `canvas_core::workspace`.
 
+mod browser;
 mod changes;
 mod files;
 mod planner;
@@ -147,6 +149,7 @@ fn tab_label(tab: Tab) -> String {
         Tab::Changes => t!("workspace.tab.changes"),
         Tab::Planner => t!("workspace.tab.planner"),
         Tab::Tasks => t!("workspace.tab.tasks"),
+        Tab::Browser => t!("workspace.tab.browser"),
     }
 }
 
@@ -199,7 +202,8 @@ fn PanelBody(props: PanelProps) -> impl IntoView {
     let p2 = props.clone();
     let p3 = props.clone();
     let p4 = props.clone();
-    let p5 = props;
+    let p5 = props.clone();
+    let p6 = props;
     view! {
         <div class="ws-tabs" role="tablist" aria-label=t!("workspace.tabs") on:keydown=on_key>
             {tabs}
@@ -212,6 +216,7 @@ fn PanelBody(props: PanelProps) -> impl IntoView {
                 Tab::Changes => view! { <changes::ChangesTab props=p3.clone() /> }.into_any(),
                 Tab::Planner => view! { <planner::PlannerTab props=p4.clone() /> }.into_any(),
                 Tab::Tasks => view! { <tasks::TasksTab props=p5.clone() /> }.into_any(),
+                Tab::Browser => view! { <browser::BrowserTab props=p6.clone() /> }.into_any(),
             }}
         </div>
     }

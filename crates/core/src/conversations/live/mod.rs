@@ -9,8 +9,10 @@
 //! | [`attention`] | tab title markers and notifications for a conversation (issue #16) |
 //! | [`usage`] | tokens and cost of a conversation, per LLM and in total (issue #15) |
 //! | [`tasks`] | the agent's task list, as its task tracker last reported it (issue #36) |
+//! | [`browser`] | the last page the agent's browser saw (issue #36) |
 
 pub mod attention;
+pub mod browser;
 pub mod events;
 pub mod tasks;
 pub mod usage;
