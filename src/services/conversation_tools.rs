@@ -189,18 +189,7 @@ pub async fn agent_choices(
     active: &ActiveBackend,
 ) -> Result<Vec<canvas_core::conversations::start::launch_options::AgentChoice>, ActionError> {
     let list = crate::services::agents::profiles(backends, active).await?;
-    Ok(list
-        .profiles
-        .into_iter()
-        .filter_map(|p| {
-            p.id.map(
-                |id| canvas_core::conversations::start::launch_options::AgentChoice {
-                    id,
-                    name: p.name,
-                },
-            )
-        })
-        .collect())
+    Ok(list.choices())
 }
 
 /// What the conversation's agent runs with: tools, MCP servers, skills (from the conversation)

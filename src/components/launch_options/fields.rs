@@ -105,16 +105,7 @@ pub(super) fn agent_field(
         Some(p) => t!("launch.agent_default_named", name = p.name.clone()),
         None => t!("launch.agent_default"),
     };
-    let choices: Vec<AgentChoice> = list
-        .profiles
-        .iter()
-        .filter_map(|p| {
-            p.id.clone().map(|id| AgentChoice {
-                id,
-                name: p.name.clone(),
-            })
-        })
-        .collect();
+    let choices: Vec<AgentChoice> = list.choices();
     let options = choices
         .iter()
         .map(|c| view! { <option value=c.id.clone()>{c.name.clone()}</option> })

@@ -80,6 +80,10 @@ pub fn ConversationsPage() -> impl IntoView {
     // A memo: the part is built once while it stays nested, not at each refresh.
     let nesting = Memo::new(move |_| list.items.with(|l| has_nesting(l)));
     let ids = move || {
+        // Nested, the lazy part renders the rows; the hidden plain list holds none.
+        if nesting.get() {
+            return Vec::new();
+        }
         let f = url_filter(query);
         let ids = list.items.with(|l| {
             l.iter()
@@ -87,8 +91,7 @@ pub fn ConversationsPage() -> impl IntoView {
                 .map(|c| c.id.clone())
                 .collect::<Vec<_>>()
         });
-        // The nested list remembers its own order.
-        if !all.get_untracked() && !nesting.get_untracked() {
+        if !all.get_untracked() {
             backends.active.with_untracked(|a| {
                 remember_order(&encode_ids(&a.backend.id, a.org_id.as_deref(), &ids))
             });

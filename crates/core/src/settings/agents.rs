@@ -79,6 +79,22 @@ impl AgentProfileList {
     pub fn active(&self) -> Option<&AgentProfileInfo> {
         self.profiles.iter().find(|p| self.is_active(p))
     }
+
+    /// The profiles a new conversation can start with (those with an id), in order: the
+    /// launcher's choices and "New conversation with another agent".
+    pub fn choices(&self) -> Vec<crate::conversations::start::launch_options::AgentChoice> {
+        self.profiles
+            .iter()
+            .filter_map(|p| {
+                p.id.clone().map(
+                    |id| crate::conversations::start::launch_options::AgentChoice {
+                        id,
+                        name: p.name.clone(),
+                    },
+                )
+            })
+            .collect()
+    }
 }
 
 fn json_body(status: u16, body: &[u8]) -> Result<Value, ApiError> {
