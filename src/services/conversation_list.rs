@@ -41,6 +41,8 @@ pub struct ListCtx {
     pub size: Memo<u32>,
     /// The conversation whose deletion awaits confirmation: (id, title).
     pub deleting: RwSignal<Option<(String, String)>>,
+    /// The conversation whose tags and archive are being edited (issue #36).
+    pub tagging: RwSignal<Option<String>>,
     /// The first page asked for at start ([`crate::services::first_page`]).
     first: Option<crate::services::first_page::FirstPage>,
 }
@@ -164,6 +166,7 @@ impl ListCtx {
             refresh_error: RwSignal::new(None),
             size,
             deleting: RwSignal::new(None),
+            tagging: RwSignal::new(None),
             first: crate::services::first_page::use_first_page(),
         }
     }

@@ -9,6 +9,7 @@ pub mod automations;
 pub mod backends;
 pub mod conversation;
 pub mod conversation_list;
+pub mod conversation_tags;
 pub mod conversation_tools;
 pub mod extensions;
 pub mod first_page;

@@ -497,7 +497,7 @@ async fn a_new_worktree_from_a_chosen_branch_leaves_the_checkout_untouched() {
                    count: g.querySelectorAll('[data-testid=conversation-row]').length, \
                    first: text(row({first}), 'conversation-where'), \
                    second: text(row({second}), 'conversation-where'), \
-                   checked: !!document.querySelector('[data-testid=group-toggle]')?.checked }}; \
+                   checked: document.querySelector('[data-testid=group-by]')?.value === 'repository' }}; \
          return seen.count >= 2 && seen.first && seen.second ? seen : null;",
         key = json!(format!("repo:{shop_path}")),
         first = json!(id),
@@ -513,7 +513,7 @@ async fn a_new_worktree_from_a_chosen_branch_leaves_the_checkout_untouched() {
         .await;
     assert_eq!(seen, want, "still grouped after a reload");
     // Back to one list: the URL forgets the grouping.
-    b.click("[data-testid=group-toggle]").await;
+    b.click("[data-testid=group-by] option[value='']").await;
     b.wait_js(
         "the plain list",
         &format!(

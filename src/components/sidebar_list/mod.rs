@@ -14,10 +14,13 @@ use crate::services::sidebar::{self, pinned_summaries, scope, SidebarCtx};
 use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::connection::{use_connection, Connection};
 use crate::state::i18n::t;
+use canvas_core::client::unified::ConversationSummary;
 use canvas_core::conversations::list::nest::{ancestors, shown};
+use canvas_core::conversations::list::organise::{ListView, VIEW_KEY};
 use canvas_core::conversations::list::sidebar::{
     missing_pins, open_conversation_id, order, unlisted_open, SIDEBAR_PAGE_SIZE,
 };
+use canvas_core::conversations::list::tags::archived_here;
 use leptos::html;
 use leptos::prelude::*;
 use leptos_router::hooks::use_location;
@@ -90,6 +93,7 @@ fn SidebarBody() -> impl IntoView {
         });
     }
     let scope_now = Memo::new(move |_| backends.active.with(scope));
+    let location = use_location();
     // Keyed by the active backend (id, org, revision): a switch starts over, so the list never
     // shows another backend's conversations. Asked only while connected.
     Effect::new(move |_| {
@@ -107,7 +111,6 @@ fn SidebarBody() -> impl IntoView {
     });
     // Pinned conversations that are not on a loaded page are asked for on their own.
     load_missing_pins(backends, ctx);
-    let location = use_location();
     let open = Memo::new(move |_| open_conversation_id(&location.pathname.get()));
     // The open conversation is seen as it is now: it never shows as unread.
     Effect::new(move |_| {
@@ -135,10 +138,48 @@ fn SidebarBody() -> impl IntoView {
             list.refresh();
         }
     });
+    // The list's view (issue #36): on the list page its URL's, elsewhere the one chosen last
+    // there. Archived conversations are left out (a pinned one stays).
+    let view = Memo::new(move |_| {
+        let on_list = location
+            .pathname
+            .with(|p| p.trim_end_matches('/').ends_with("/conversations"));
+        let query = location.search.get();
+        if on_list && !query.contains("scope=all") {
+            ListView::from_query(&query)
+        } else {
+            use canvas_core::storage::Storage;
+            crate::platform::storage::WebStorage::local()
+                .get(VIEW_KEY)
+                .ok()
+                .flatten()
+                .map(|q| ListView::from_query(&q))
+                .unwrap_or_default()
+        }
+    });
     let rows = Memo::new(move |_| {
+        let now = (js_sys::Date::now() * 1000.0) as i64;
+        // Archived in this browser too (a backend that keeps no tags).
+        let here = archived_here(
+            &crate::platform::storage::WebStorage::local(),
+            &scope_now.get(),
+        )
+        .unwrap_or_default();
         list.items.with(|items| {
+            let shown: Vec<ConversationSummary> = view.with(|v| {
+                ctx.pins.with(|pins| {
+                    let kept = |c: &&ConversationSummary| {
+                        !(c.archived || here.contains(&c.id)) || pins.contains(&c.id)
+                    };
+                    v.organise(items.iter().filter(kept), now)
+                        .into_iter()
+                        .flat_map(|s| s.ids)
+                        .filter_map(|id| items.iter().find(|c| c.id == id).cloned())
+                        .collect()
+                })
+            });
             ctx.extra
-                .with(|extra| ctx.pins.with(|p| order(items, extra, p)))
+                .with(|extra| ctx.pins.with(|p| order(&shown, extra, p)))
         })
     });
     // Child conversations are under their parent, collapsed; the open one's parents open.

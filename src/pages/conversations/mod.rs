@@ -14,8 +14,8 @@ use crate::state::i18n::t;
 use canvas_core::conversations::list::filter::{
     ListFilter, ARCHIVED_PARAM, FROM_PARAM, STATUS_PARAM,
 };
-use canvas_core::conversations::list::group::{by_repository, GROUP_PARAM};
 use canvas_core::conversations::list::nest::has_nesting;
+use canvas_core::conversations::list::organise::{VIEW_KEY, VIEW_PARAMS};
 use canvas_core::conversations::list::{page_size, Badge};
 use canvas_core::navigation::shortcuts::encode_ids;
 use leptos::prelude::*;
@@ -24,10 +24,12 @@ use leptos_router::hooks::use_query_map;
 use leptos_router::params::ParamsMap;
 
 mod all;
+mod delete_shown;
 mod filters;
 mod grouped;
 mod nested;
 pub mod row;
+mod tags;
 
 pub use filters::ListFilters;
 use row::ConversationRow;
@@ -56,8 +58,28 @@ pub fn ConversationsPage() -> impl IntoView {
     let size = Memo::new(move |_| page_size(query.with(|q| q.get("page_size")).as_deref()));
     let list = ListCtx::new(backends, size);
     let all = Memo::new(move |_| query.with(|q| q.get("scope").as_deref() == Some("all")));
-    // Grouped by repository / workspace (`?group=repository`), in the one-backend list.
-    let grouped = Memo::new(move |_| query.with(|q| by_repository(q.get_str(GROUP_PARAM))));
+    // Organised (grouped, sorted, older or other tags hidden: `?group=`, `?sort=`, `?days=`,
+    // `?tag=`), in the one-backend list: a lazy part (issues #34, #36).
+    // Tags and archive (issue #36) show there too: a conversation with a person's tags or
+    // archived, or anything archived in this browser, also makes the list the organised one, so
+    // the plain list (the first render) carries none of their code.
+    let archived_here = canvas_core::conversations::list::tags::any_archived_here(
+        &crate::platform::storage::WebStorage::local(),
+    );
+    let grouped = Memo::new(move |_| {
+        archived_here
+            || query.with(|q| {
+                VIEW_PARAMS
+                    .iter()
+                    .any(|k| q.get_str(k).is_some_and(|v| !v.trim().is_empty()))
+            })
+            || list.items.with(|l| {
+                l.iter()
+                    .any(canvas_core::conversations::list::tags::wants_organised)
+            })
+    });
+    // No view in the URL: the one chosen last in the filter bar (the sidebar follows it too).
+    restore_view(query);
     // Keyed by the active backend (id, org, revision) and the page size: a switch starts over,
     // so the list never shows another backend's conversations. The all-backends view asks
     // every backend itself, so this list waits until it is shown.
@@ -80,8 +102,8 @@ pub fn ConversationsPage() -> impl IntoView {
     // A memo: the part is built once while it stays nested, not at each refresh.
     let nesting = Memo::new(move |_| list.items.with(|l| has_nesting(l)));
     let ids = move || {
-        // Nested, the lazy part renders the rows; the hidden plain list holds none.
-        if nesting.get() {
+        // Nested or organised, the lazy part renders the rows; the hidden plain list holds none.
+        if nesting.get() || grouped.get() {
             return Vec::new();
         }
         let f = url_filter(query);
@@ -105,8 +127,9 @@ pub fn ConversationsPage() -> impl IntoView {
         filters_open.get()
             || query.with(|q| {
                 q.get_str("scope") == Some("all")
-                    || [STATUS_PARAM, ARCHIVED_PARAM, FROM_PARAM, GROUP_PARAM]
+                    || [STATUS_PARAM, ARCHIVED_PARAM, FROM_PARAM]
                         .iter()
+                        .chain(VIEW_PARAMS.iter())
                         .any(|k| q.get_str(k).is_some_and(|v| !v.is_empty()))
             })
     };
@@ -146,7 +169,7 @@ pub fn ConversationsPage() -> impl IntoView {
             </div>
             // `Show` builds the bar once (a plain closure would rebuild it on every URL change).
             <Show when=filters_shown>
-                {crate::lazy::lazy(crate::state::i18n::msg!("app.part.filters"), crate::pages::conversations::preload_list_filters, crate::pages::conversations::list_filters)}
+                {crate::lazy::lazy(crate::state::i18n::msg!("app.part.filters"), crate::pages::conversations::preload_list_filters, move || crate::pages::conversations::list_filters(list, filters_open))}
             </Show>
             <p class="muted refresh-error" role="status" data-testid="refresh-error" hidden=move || list.refresh_error.get().is_none()>
                 {move || list.refresh_error.get().map(|e| t!("conversations.refresh_error", error = e)).unwrap_or_default()}
@@ -161,7 +184,39 @@ pub fn ConversationsPage() -> impl IntoView {
             {move || list_body(list, ids, grouped, nesting)}
             </div>
             {move || list.deleting.get().map(|(id, title)| view! { <DeleteDialog list=list id=id title=title /> })}
+            {move || list.tagging.get().map(|id| crate::lazy::lazy(crate::state::i18n::msg!("app.part.tags"), tags::preload_tags_dialog, move || tags::tags_dialog(list, id.clone())))}
         </section>
+    }
+}
+
+/// Puts the view chosen last in the filter bar (`localStorage`, [`VIEW_KEY`]) into a URL that
+/// has none, once, replacing the history entry: the list opens the way it was left.
+fn restore_view(query: Memo<ParamsMap>) {
+    use canvas_core::storage::Storage;
+    let none = query.with_untracked(|q| {
+        q.get_str("scope") != Some("all") && VIEW_PARAMS.iter().all(|k| q.get_str(k).is_none())
+    });
+    let saved = crate::platform::storage::WebStorage::local()
+        .get(VIEW_KEY)
+        .ok()
+        .flatten()
+        .filter(|v| !v.is_empty());
+    if let (true, Some(saved)) = (none, saved) {
+        let go = crate::links::use_go();
+        // After the first render, when the address is this page's (an in-app navigation
+        // changes it after building the page); not an `Effect`: a new effect type costs the
+        // first render's module ≈ 0.7 KB raw.
+        request_animation_frame(move || {
+            let here = crate::links::current_with_param("", "");
+            if here
+                .split('?')
+                .next()
+                .is_some_and(|p| p.ends_with("/conversations"))
+            {
+                let sep = if here.contains('?') { '&' } else { '?' };
+                go(&format!("{here}{sep}{saved}"), true);
+            }
+        });
     }
 }
 
@@ -225,7 +280,7 @@ fn list_body(
 
 crate::lazy::lazy_view! {
     /// The conversation lists' filter bar: status, archived, backends (issue #16).
-    pub fn list_filters() in find_work, preload preload_list_filters {
-        view! { <crate::pages::conversations::ListFilters /> }
+    pub fn list_filters(list: ListCtx, open: RwSignal<bool>) in find_work, preload preload_list_filters {
+        view! { <crate::pages::conversations::ListFilters list=list open=open /> }
     }
 }

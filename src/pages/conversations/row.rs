@@ -27,6 +27,10 @@ pub fn ConversationRow(
     /// Before its status: the nested list's button for its children.
     #[prop(optional_no_strip)]
     lead: Option<AnyView>,
+    /// After its title: the organised list's tags and archived mark (issue #36), given a
+    /// conversation's current summary.
+    #[prop(optional_no_strip)]
+    tail: Option<fn(Memo<ConversationSummary>) -> AnyView>,
 ) -> impl IntoView {
     let backends = use_backends();
     let conv = {
@@ -114,6 +118,7 @@ pub fn ConversationRow(
                         <span class="conv-where" data-testid="conversation-where"
                             hidden=move || conv.with(|c| c.selected_repository.is_none() && c.selected_branch.is_none())
                             title=move || conv.with(|c| where_line(c).1)>{move || conv.with(|c| where_line(c).0)}</span>
+                        {tail.map(|f| f(conv))}
                     </A>
                 }
             >
@@ -125,6 +130,12 @@ pub fn ConversationRow(
             </span>
             <RelTime iso=updated class="conversation-time" />
             <span class="conversation-actions">
+                <button type="button" class="btn small" data-testid="tag-conversation"
+                    aria-label=move || t!("conversations.tags.button_named", title = title.get())
+                    on:click={
+                        let id = id.clone();
+                        move |_| list.tagging.set(Some(id.clone()))
+                    }>{t!("conversations.tags.button")}</button>
                 <button type="button" class="btn small" data-testid="rename-conversation"
                     node_ref=rename_btn
                     aria-label=move || t!("conversations.rename_named", title = title.get())

@@ -138,6 +138,8 @@ dispatch! {
     ConversationsApi fn get_conversation(&self, id: &str) -> Planned<ConversationSummary>;
     /// Set the title.
     ConversationsApi fn rename_conversation(&self, id: &str, title: &str) -> Planned<()>;
+    /// Replace every tag (`Unsupported` where the kind keeps none).
+    ConversationsApi fn set_conversation_tags(&self, id: &str, tags: &[(String, String)]) -> Planned<()>;
     /// Delete.
     ConversationsApi fn delete_conversation(&self, id: &str) -> Planned<()>;
     /// Create: local ⇒ `Created::Ready`; cloud ⇒ `Created::Starting` (poll the start task).

@@ -191,6 +191,20 @@ impl ConversationsApi for LocalApi {
         )
     }
 
+    fn set_conversation_tags(&self, id: &str, tags: &[(String, String)]) -> Planned<()> {
+        let tags: serde_json::Map<String, Value> = tags
+            .iter()
+            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+            .collect();
+        self.call(
+            Method::Patch,
+            &conversation_path(id, "")?,
+            Body::Json(json!({ "tags": tags })),
+            DEFAULT_TIMEOUT_MS,
+            decode_success,
+        )
+    }
+
     fn delete_conversation(&self, id: &str) -> Planned<()> {
         self.call(
             Method::Delete,

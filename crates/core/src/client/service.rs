@@ -94,6 +94,12 @@ pub trait ConversationsApi {
     fn rename_conversation(&self, _id: &str, _title: &str) -> Planned<()> {
         Err(unsupported!("feature.renaming_conversations"))
     }
+    /// Replace every tag (issue #36; this console's own among them: see
+    /// `conversations::list::tags`). A kind that keeps no tags answers `Unsupported`, and the
+    /// archive then lives in this browser.
+    fn set_conversation_tags(&self, _id: &str, _tags: &[(String, String)]) -> Planned<()> {
+        Err(unsupported!("feature.conversation_tags"))
+    }
     /// Delete.
     fn delete_conversation(&self, _id: &str) -> Planned<()> {
         Err(unsupported!("feature.deleting_conversations"))

@@ -149,6 +149,11 @@ fn plan_all(
             "rename",
             api.rename_conversation("a", "T").map(|c| seen(&c)),
         ),
+        (
+            "tags",
+            api.set_conversation_tags("a", &[("team".into(), "web".into())])
+                .map(|c| seen(&c)),
+        ),
         ("delete", api.delete_conversation("a").map(|c| seen(&c))),
         ("run", ev.run_conversation(conv).map(|c| seen(&c))),
         ("pause", ev.pause_conversation(conv).map(|c| seen(&c))),
@@ -219,6 +224,7 @@ fn br8_local_routing_table_every_call_direct() {
         ("get", Ok(d("GET", &format!("{h}/api/conversations/a")))),
         ("create", Ok(d("POST", &format!("{h}/api/conversations")))),
         ("rename", Ok(d("PATCH", &format!("{h}/api/conversations/a")))),
+        ("tags", Ok(d("PATCH", &format!("{h}/api/conversations/a")))),
         ("delete", Ok(d("DELETE", &format!("{h}/api/conversations/a")))),
         ("run", Ok(d("POST", &format!("{h}/api/conversations/app-conv/run")))),
         ("pause", Ok(d("POST", &format!("{h}/api/conversations/app-conv/pause")))),
@@ -297,6 +303,7 @@ fn br8_cloud_routing_table_app_direct_runtime_proxied() {
         ("get", Ok(d("GET", &format!("{h}/api/v1/app-conversations?ids=a")))),
         ("create", Ok(d("POST", &format!("{h}/api/v1/app-conversations")))),
         ("rename", Ok(d("PATCH", &format!("{h}/api/v1/app-conversations/a")))),
+        ("tags", Err(unsupported!("feature.conversation_tags"))),
         ("delete", Ok(d("DELETE", &format!("{h}/api/v1/app-conversations/a")))),
         ("run", Ok(p("POST", "/api/conversations/rt-conv/run"))),
         ("pause", Ok(p("POST", "/api/conversations/rt-conv/pause"))),

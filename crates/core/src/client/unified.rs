@@ -49,6 +49,12 @@ pub struct ConversationSummary {
     pub model: Option<String>,
     /// The conversation that started this one, for a child conversation (issue #35).
     pub parent_id: Option<String>,
+    /// The server's tags (agent server: key → text, sorted by key), this console's own
+    /// (`repository`, `branch`, `archived`) among them (issue #36).
+    pub tags: Vec<(String, String)>,
+    /// Archived (issue #36): the agent server's `archived` tag, or this browser's list for a
+    /// backend that keeps no tags ([`crate::conversations::list::tags`]).
+    pub archived: bool,
 }
 
 /// Where a conversation runs on a backend that coordinates machines (Omnigent's host and the
@@ -150,6 +156,8 @@ impl fmt::Debug for ConversationSummary {
             .field("confirmation_policy", &self.confirmation_policy)
             .field("model", &self.model)
             .field("parent_id", &self.parent_id)
+            .field("tags", &self.tags)
+            .field("archived", &self.archived)
             .finish()
     }
 }
@@ -173,10 +181,20 @@ impl From<ConversationInfo> for ConversationSummary {
             parent_id: c.parent_conversation_id,
             selected_repository: tag(&c.tags, REPOSITORY_TAG),
             selected_branch: tag(&c.tags, BRANCH_TAG),
+            archived: c.tags.contains_key(ARCHIVED_TAG),
+            tags: c
+                .tags
+                .iter()
+                .filter_map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_string())))
+                .collect(),
             ..Self::default()
         }
     }
 }
+
+/// The agent server's tag that marks an archived conversation (its value: when, ISO; issue #36,
+/// `conversations::list::tags`).
+pub const ARCHIVED_TAG: &str = "archived";
 
 /// A tag's text (`None`: absent, empty or not text).
 fn tag(tags: &std::collections::BTreeMap<String, Value>, key: &str) -> Option<String> {
@@ -205,6 +223,8 @@ impl From<AppConversation> for ConversationSummary {
             confirmation_policy: None,
             model: c.llm_model,
             parent_id: c.parent_conversation_id,
+            tags: Vec::new(),
+            archived: false,
         }
     }
 }
@@ -219,6 +239,8 @@ pub struct ConversationSummaryPage {
 }
 
 /// What creating a conversation gave.
+// Made once per start: boxing the summary would buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Created {
     /// The conversation exists (agent server).

@@ -126,11 +126,13 @@ pub fn status_group(c: &ConversationSummary) -> StatusGroup {
     }
 }
 
-/// Archived/closed, hidden unless the list shows them: a cloud conversation whose sandbox is
-/// gone (`MISSING`: it cannot run again; upstream shows it as archived), or one the agent server
-/// is deleting (`deleting`). Neither server has an archive of its own.
+/// Archived/closed, hidden unless the list shows them: archived here (issue #36: the agent
+/// server's `archived` tag, or this browser's list — [`super::tags`]), a cloud conversation
+/// whose sandbox is gone (`MISSING`: it cannot run again; upstream shows it as archived), or
+/// one the agent server is deleting (`deleting`).
 pub fn is_archived(c: &ConversationSummary) -> bool {
-    matches!(c.sandbox_status, Some(SandboxStatus::Missing))
+    c.archived
+        || matches!(c.sandbox_status, Some(SandboxStatus::Missing))
         || matches!(c.execution_status, Some(ExecutionStatus::Deleting))
 }
 

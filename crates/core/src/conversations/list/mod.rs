@@ -8,13 +8,17 @@
 //! | [`filter`] | the lists' filters in the URL: status, backend, archived, title (issue #16) |
 //! | [`sidebar`] | the sidebar list: pins per backend, unread marks, relative times (issue #16) |
 //! | [`nest`] | child conversations under their parent, collapsed (issue #35) |
+//! | [`organise`] | grouped, sorted, older hidden, one tag — in the URL (issue #36) |
+//! | [`tags`] | a conversation's tags, and its archive on the server or in this browser (issue #36) |
 
 pub mod all_backends;
 pub mod filter;
 pub mod group;
 pub mod nest;
+pub mod organise;
 pub mod paging;
 pub mod sidebar;
+pub mod tags;
 
 use crate::client::unified::ConversationSummary;
 use crate::i18n::text::text;
