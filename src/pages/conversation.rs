@@ -191,6 +191,7 @@ fn ConversationView(
                     {placement}
                     <GitWhere active=git_active conv=git_conv working_dir=git_dir reported_branch=git_branch status=store.status store=store.clone() />
                     <WhoRuns active=picker_backend conv=who_conv status=store.status tools=tools />
+                    <crate::components::chat::goal::GoalControl rows=store.rows tools=tools />
                     <Attention active=attention_active id=summary.id.clone() named=named
                         title=title status=store.status />
                     <span class="muted event-count" data-testid="event-count" data-count=move || count.get().to_string()>

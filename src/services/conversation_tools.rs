@@ -15,6 +15,7 @@ use canvas_core::conversations::chat::export::{
 };
 use canvas_core::conversations::chat::slash::ExportFormat;
 use canvas_core::conversations::live::events::Timeline;
+use canvas_core::conversations::live::goal::goal_error;
 use canvas_core::error::{ActionError, ApiError};
 use canvas_core::i18n::english::{message, MessageRef};
 use canvas_core::i18n::Text;
@@ -320,6 +321,43 @@ pub async fn ask(
     with_tools(backends, active, |api| api.ask_agent(conv, question))
         .await
         .map_err(ActionError::from)
+}
+
+/// Starts a goal on `conv` (issue #36): `objective`, in up to `rounds` judged rounds.
+pub async fn start_goal(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    objective: &str,
+    rounds: u32,
+) -> Result<(), ActionError> {
+    with_tools(backends, active, |api| {
+        api.start_goal(conv, objective, rounds)
+    })
+    .await
+    .map_err(goal_error)
+}
+
+/// Stops the goal's loop on `conv`.
+pub async fn stop_goal(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+) -> Result<(), ActionError> {
+    with_tools(backends, active, |api| api.stop_goal(conv))
+        .await
+        .map_err(goal_error)
+}
+
+/// Resumes the interrupted goal of `conv`.
+pub async fn resume_goal(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+) -> Result<(), ActionError> {
+    with_tools(backends, active, |api| api.resume_goal(conv))
+        .await
+        .map_err(goal_error)
 }
 
 /// Makes the agent of `conv` ask before every action (`ask`) or never.

@@ -811,3 +811,156 @@ async fn the_context_meter_warns_and_condense_empties_it() {
     )
     .await;
 }
+
+/// The goal updates the server keeps for `id` (its `ConversationStateUpdateEvent`s with
+/// `key: "goal"`), oldest first: (status, round).
+async fn goal_updates(api: &AgentApi, id: &str) -> Vec<(String, u64)> {
+    let (_, page) = api
+        .get(&format!(
+            "/api/conversations/{id}/events/search?limit=100&sort_order=TIMESTAMP&kind=ConversationStateUpdateEvent"
+        ))
+        .await;
+    page["items"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter(|e| e["key"] == "goal")
+        .map(|e| {
+            (
+                e["value"]["status"].as_str().unwrap_or_default().to_owned(),
+                e["value"]["iteration"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect()
+}
+
+/// Waits until the header's goal is `status` (and at `round`, when given).
+async fn wait_goal(b: &Browser, what: &str, status: &str, round: Option<u64>) {
+    b.wait_js_for(
+        what,
+        &format!(
+            "const g = document.querySelector('[data-testid=goal-state]'); \
+             return !!g && g.dataset.goalStatus === {} && ({} === null || g.dataset.goalRound === {});",
+            json!(status),
+            json!(round.map(|r| r.to_string())),
+            json!(round.map(|r| r.to_string())),
+        ),
+        Duration::from_secs(120),
+    )
+    .await;
+}
+
+async fn start_goal(b: &Browser, objective: &str, rounds: &str) {
+    b.click("[data-testid=conversation-menu]").await;
+    b.click("[data-testid=conv-goal]").await;
+    b.type_into("[data-testid=goal-objective]", objective).await;
+    b.type_into("[data-testid=goal-rounds]", rounds).await;
+    b.click("[data-testid=goal-start]").await;
+}
+
+/// Goals (issue #36): started from the `⋯` menu with 2 rounds, the server runs both (the stub's
+/// judge answer cannot be parsed, so each round is "not met") and stops out of rounds — each
+/// update in the timeline and the header, as the server's goal events say. A second goal,
+/// stopped from the header while it runs, says so and resumes from the header.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_goal_runs_its_rounds_and_stops_and_resumes_from_the_header() {
+    let env = Env::get();
+    let stub = llm_stub::start(StubScript::new()).await;
+    let api = AgentApi::new(&env.agent_url, &env.agent_key);
+    let dir = env.scratch("goal");
+    let id = api
+        .create_on_stub(&dir.display().to_string(), &stub.url(), json!({}))
+        .await;
+    let (_server, b) = Browser::open_conversation(&env, &id).await;
+    b.conversation().wait_composer().await;
+
+    // Rounds out of range are said at the form; nothing is sent.
+    start_goal(&b, "make it work", "0").await;
+    let error = b
+        .wait_js(
+            "the rounds refused",
+            "const e = document.querySelector('[data-testid=goal-error]'); \
+             return e && !e.hidden ? e.innerText : null;",
+        )
+        .await;
+    assert!(error.as_str().unwrap().contains("1 to 50"), "{error}");
+    assert!(goal_updates(&api, &id).await.is_empty());
+    b.type_into("[data-testid=goal-rounds]", "2").await;
+    b.click("[data-testid=goal-start]").await;
+    wait_goal(&b, "the goal out of its 2 rounds", "capped", Some(2)).await;
+    let timeline = b
+        .js(
+            "return [...document.querySelectorAll('[data-testid=goal-update]')] \
+               .map(e => [e.dataset.goalStatus, e.dataset.goalRound, e.innerText])",
+        )
+        .await;
+    let seen: Vec<(String, String)> = timeline
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| {
+            (
+                u[0].as_str().unwrap().to_owned(),
+                u[1].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let want = |u: &[(&str, u64)]| -> Vec<(String, String)> {
+        u.iter()
+            .map(|(s, r)| (s.to_string(), r.to_string()))
+            .collect()
+    };
+    assert_eq!(
+        seen,
+        want(&[("running", 0), ("running", 1), ("capped", 2)]),
+        "{timeline}"
+    );
+    assert!(
+        timeline[0][2].as_str().unwrap().contains("make it work"),
+        "{timeline}"
+    );
+    let server: Vec<(String, String)> = goal_updates(&api, &id)
+        .await
+        .into_iter()
+        .map(|(s, r)| (s, r.to_string()))
+        .collect();
+    assert_eq!(server, seen, "the server's goal events");
+    assert_eq!(
+        b.js(
+            "return !!document.querySelector('[data-testid=goal-stop], [data-testid=goal-resume]')"
+        )
+        .await,
+        json!(false),
+        "a goal out of rounds can neither be stopped nor resumed"
+    );
+
+    // A second goal, stopped from the header while it runs, then resumed.
+    start_goal(&b, "keep going", "50").await;
+    wait_goal(&b, "the second goal running", "running", None).await;
+    b.click("[data-testid=goal-stop]").await;
+    wait_goal(&b, "the goal stopped", "interrupted", None).await;
+    // The step under way finishes on its own; then it can go on.
+    b.wait_js_for(
+        "the run to end",
+        "return document.querySelector('[data-testid=exec-status]')?.dataset.status !== 'running';",
+        Duration::from_secs(60),
+    )
+    .await;
+    b.click("[data-testid=goal-resume]").await;
+    wait_goal(&b, "the goal running again", "running", None).await;
+    let statuses: Vec<String> = goal_updates(&api, &id)
+        .await
+        .into_iter()
+        .map(|(s, _)| s)
+        .collect();
+    let stopped = statuses
+        .iter()
+        .rposition(|s| s == "interrupted")
+        .expect("the stop is the server's");
+    assert!(
+        statuses[stopped + 1..].iter().any(|s| s == "running"),
+        "running again after the stop: {statuses:?}"
+    );
+    b.click("[data-testid=goal-stop]").await;
+    wait_goal(&b, "the goal stopped again", "interrupted", None).await;
+}

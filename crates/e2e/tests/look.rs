@@ -87,6 +87,8 @@ enum Then {
     /// Click the sidebar's button (from the drawer on a narrow window) and wait for the
     /// dialog.
     Dialog(&'static str, &'static str),
+    /// Click a button of the page's content and wait for the dialog.
+    PageDialog(&'static str, &'static str),
 }
 
 /// One page to check: where, what shows it is there (and how long that may take), what to do
@@ -120,7 +122,7 @@ impl Case {
     fn dialog(&self) -> Option<&'static str> {
         match self.then {
             Then::Palette => Some("[data-testid=command-palette]"),
-            Then::Dialog(_, dialog) => Some(dialog),
+            Then::Dialog(_, dialog) | Then::PageDialog(_, dialog) => Some(dialog),
             _ => None,
         }
     }
@@ -158,6 +160,18 @@ async fn open(b: &Browser, base: &str, c: &Case) {
             b.wait_for(ready).await;
         }
         Then::Palette => b.shell().open_palette().await,
+        Then::PageDialog(button, dialog) => {
+            b.click(button).await;
+            b.wait_js(
+                &format!("{dialog} open with the focus inside"),
+                &format!(
+                    "const d = document.querySelector({}); \
+                     return !!d && d.contains(document.activeElement);",
+                    json!(dialog)
+                ),
+            )
+            .await;
+        }
         Then::Dialog(button, dialog) => {
             let narrow = b
                 .js(
@@ -238,6 +252,13 @@ async fn every_page_is_accessible_fits_and_has_its_glyphs_in_dark_and_light_narr
             "A conversation with a rather long title that must truncate",
         )
         .await;
+    // Tags for the list's rows and its tag filter (issue #36).
+    api.send(
+        reqwest::Method::PATCH,
+        &format!("/api/conversations/{id}"),
+        Some(json!({"tags": {"team": "web", "priority": "a rather long tag value"}})),
+    )
+    .await;
     // Something for the Files and Changes tabs to show (written after the server set the
     // folder up, so that they are changes).
     std::fs::create_dir_all(dir.join("src")).expect("src dir");
@@ -266,6 +287,26 @@ async fn every_page_is_accessible_fits_and_has_its_glyphs_in_dark_and_light_narr
     let cases: Vec<Case> = vec![
         case("/", "[data-testid=home]", "home"),
         case("/conversations", "[data-testid=conversation-row]", "list"),
+        case(
+            "/conversations?group=status&sort=title&days=30",
+            "[data-testid=list-groups] [data-testid=conversation-row]",
+            "list-organised",
+        ),
+        case("/conversations", "[data-testid=conversation-row]", "list-tags").then(
+            Then::PageDialog(
+                "[data-testid=tag-conversation]",
+                "[data-testid=tags-dialog]",
+            ),
+        ),
+        case(
+            "/conversations?group=status",
+            "[data-testid=delete-shown]",
+            "list-delete-shown",
+        )
+        .then(Then::PageDialog(
+            "[data-testid=delete-shown]",
+            "[data-testid=delete-shown-dialog]",
+        )),
         case(
             "/conversations?scope=all",
             "[data-testid=all-row]",

@@ -306,6 +306,35 @@ async fn tags_archive_grouping_and_sorting_live_in_the_url_and_the_sidebar_follo
         .collect();
     titles.sort();
     assert_eq!(titles, [alpha, bravo], "exactly the shown one deleted");
+
+    // All backends grouped by backend: each backend's rows together under its name.
+    b.goto(&format!(
+        "{}/conversations?scope=all&group=backend",
+        server.url()
+    ))
+    .await;
+    let seen = b
+        .wait_js(
+            "the all-backends view grouped by backend",
+            "const heads = [...document.querySelectorAll('[data-testid=all-group]')].map(h => h.dataset.backendId); \
+             const rows = [...document.querySelectorAll('[data-testid=all-row][data-depth=\"0\"]')].map(r => r.dataset.backendId); \
+             if (heads.length < 2 || rows.length < 2) return null; \
+             const runs = rows.filter((b, i) => i === 0 || rows[i - 1] !== b); \
+             return {heads, runs, select: document.querySelector('[data-testid=group-by]')?.value};",
+        )
+        .await;
+    assert_eq!(
+        seen["heads"], seen["runs"],
+        "one run of rows per backend: {seen}"
+    );
+    assert!(
+        seen["heads"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("organise")),
+        "{seen}"
+    );
+    assert_eq!(seen["select"], json!("backend"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -20,6 +20,7 @@ fn kind_name(k: &ItemKind) -> &'static str {
         ItemKind::Error { .. } => "error",
         ItemKind::Rejected { .. } => "rejected",
         ItemKind::Paused => "paused",
+        ItemKind::Goal(_) => "goal",
         ItemKind::Condensation { .. } => "condensation",
         ItemKind::Generic { .. } => "generic",
     }
@@ -116,6 +117,13 @@ pub fn TimelineItem(item: ViewItem) -> impl IntoView {
         }
         .into_any(),
         ItemKind::Paused => view! { <div class="divider">{t!("chat.items.paused")}</div> }.into_any(),
+        ItemKind::Goal(goal) => view! {
+            <div class="divider goal-mark" data-testid="goal-update" data-goal-status=goal.status.token().to_string()
+                data-goal-round=goal.iteration.to_string()>
+                {crate::state::i18n::say(&goal.text())}
+            </div>
+        }
+        .into_any(),
         ItemKind::Condensation { summary, forgotten } => view! {
             <details class="card condensation">
                 <summary>{tn!("chat.items.condensed", forgotten)}</summary>

@@ -5,6 +5,7 @@ pub mod attachments;
 pub mod attention;
 pub mod composer;
 pub mod git_where;
+pub mod goal;
 pub mod images;
 pub mod items;
 pub mod markdown;

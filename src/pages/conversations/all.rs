@@ -18,6 +18,7 @@ use crate::state::backends::use_backends;
 use crate::state::i18n::{t, tn};
 use canvas_core::conversations::list::all_backends::{nest_rows, row_href, MergedRow};
 use canvas_core::conversations::list::nest::shown as visible;
+use canvas_core::conversations::list::organise::GroupBy;
 use canvas_core::conversations::list::{page_size, status_badges};
 use canvas_core::navigation::shortcuts::encode_links;
 use leptos::prelude::*;
@@ -83,12 +84,14 @@ pub fn AllConversations(
     // The rows shown, in order, for next/previous (a row opens on its own backend).
     Effect::new(move |_| {
         let f = filter();
+        let view = super::grouped::url_view(query);
         let hrefs: Vec<String> = shown.with(|m| {
-            let rows: Vec<&MergedRow> = m
-                .iter()
-                .flat_map(|m| m.merged.rows.iter())
-                .filter(|r| f.matches(&r.summary))
-                .collect();
+            let rows: Vec<&MergedRow> = view.organise_merged(
+                m.iter()
+                    .flat_map(|m| m.merged.rows.iter())
+                    .filter(|r| f.matches(&r.summary)),
+                super::grouped::now_micros(),
+            );
             let nested = nest_rows(&rows);
             expanded.with(|e| {
                 visible(&nested, e)
@@ -124,12 +127,15 @@ pub fn AllConversations(
                 }
             })
             .collect_view();
-        let rows: Vec<&MergedRow> = merged
-            .rows
-            .iter()
-            .filter(|r| filter.matches(&r.summary))
-            .collect();
+        // The view of the URL (issue #36): sorted, older ones hidden, grouped by backend.
+        let view = super::grouped::url_view(query);
+        let by_backend = view.group == GroupBy::Backend;
+        let rows: Vec<&MergedRow> = view.organise_merged(
+            merged.rows.iter().filter(|r| filter.matches(&r.summary)),
+            super::grouped::now_micros(),
+        );
         let count = rows.len();
+        let mut last_source = None;
         let can_load_more = merged.can_load_more();
         let nested = nest_rows(&rows);
         let rows = expanded
@@ -151,7 +157,16 @@ pub fn AllConversations(
                 let toggle = (n.children > 0).then(|| {
                     view! { <ChildrenToggle id=n.id.clone() children=n.children expanded=expanded /> }
                 });
+                // Grouped by backend: its name before its first row.
+                let heading = (by_backend && last_source != Some(&r.source)).then(|| {
+                    view! {
+                        <li class="list-group-title all-group" data-testid="all-group"
+                            data-backend-id=r.source.backend_id.clone()>{r.label.clone()}</li>
+                    }
+                });
+                last_source = Some(&r.source);
                 view! {
+                    {heading}
                     <li class="conversation-row" data-testid="all-row"
                         data-backend-id=r.source.backend_id.clone() data-org-id=r.source.org_id.clone()
                         data-conversation-id=r.summary.id.clone() data-depth=n.depth.to_string()>

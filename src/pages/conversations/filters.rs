@@ -45,9 +45,12 @@ pub fn ListFilters(
     let set_view = move |key: &str, value: &str| {
         use canvas_core::storage::Storage;
         let url = crate::links::current_with_param(key, value);
-        let query = url.split_once('?').map(|(_, q)| q).unwrap_or("");
-        let _ = crate::platform::storage::WebStorage::local()
-            .set(VIEW_KEY, &ListView::from_query(query).query());
+        // The one-backend list's choice (the all-backends view keeps its own in its URL).
+        if !all.get_untracked() {
+            let query = url.split_once('?').map(|(_, q)| q).unwrap_or("");
+            let _ = crate::platform::storage::WebStorage::local()
+                .set(VIEW_KEY, &ListView::from_query(query).query());
+        }
         go_view(&url, true);
     };
     let view = move || super::grouped::url_view(query);
@@ -60,6 +63,7 @@ pub fn ListFilters(
         GroupBy::Repository => t!("conversations.view.group_repository"),
         GroupBy::Directory => t!("conversations.view.group_directory"),
         GroupBy::Status => t!("conversations.view.group_status"),
+        GroupBy::Backend => t!("conversations.view.group_backend"),
     };
     let sort_label = |s: SortBy| match s {
         SortBy::Updated => t!("conversations.view.sort_updated"),
@@ -143,14 +147,17 @@ pub fn ListFilters(
                 " "{t!("conversations.filter.archived")}
             </label>
             // The one-backend list organised (issues #34, #36): groups, order, age, tag.
-            <div class="filter-group list-view" hidden=move || all.get() data-testid="list-view">
+            <div class="filter-group list-view" data-testid="list-view">
                 <label class="filter-select">
                     <span class="muted filter-label">{t!("conversations.view.group")}</span>
                     <select data-testid="group-by"
                         on:change=move |ev| set_group(GROUP_PARAM, &event_target_value(&ev))>
-                        {GroupBy::ALL.into_iter().map(|g| view! {
-                            <option value=g.token() selected=move || view().group == g>{group_label(g)}</option>
-                        }).collect_view()}
+                        {move || {
+                            let choices: &[GroupBy] = if all.get() { &GroupBy::ALL_BACKENDS } else { &GroupBy::ONE_BACKEND };
+                            choices.iter().copied().map(|g| view! {
+                                <option value=g.token() selected=move || view().group == g>{group_label(g)}</option>
+                            }).collect_view()
+                        }}
                     </select>
                 </label>
                 <label class="filter-select">
@@ -174,7 +181,7 @@ pub fn ListFilters(
                         }).collect_view()}
                     </select>
                 </label>
-                <label class="filter-select">
+                <label class="filter-select" hidden=move || all.get()>
                     <span class="muted filter-label">{t!("conversations.view.tag")}</span>
                     <select data-testid="tag-filter"
                         on:change=move |ev| set_tag(TAG_PARAM, &event_target_value(&ev))>
@@ -186,6 +193,7 @@ pub fn ListFilters(
                     </select>
                 </label>
                 <button type="button" class="btn small danger" data-testid="delete-shown"
+                    hidden=move || all.get()
                     on:click=move |_| deleting_shown.set(Some(super::grouped::shown_ids(list, query)))>
                     {t!("conversations.delete_shown.button")}
                 </button>

@@ -79,7 +79,7 @@ pub fn GroupedList(list: ListCtx) -> impl IntoView {
 fn tags_and_archive(conv: Memo<ConversationSummary>) -> AnyView {
     view! {
         {move || conv.with(|c| user_tags(c).map(|(k, v)| view! {
-            <span class="tag-chip" data-testid="conversation-tag">{tag_label(k, v)}</span>
+            <span class="tag-chip" data-testid="conversation-tag" title=tag_label(k, v)>{tag_label(k, v)}</span>
         }).collect_view())}
         {move || conv.with(|c| c.archived).then(|| view! {
             <span class="badge status-archived" data-testid="archived-badge">{t!("conversations.archive.badge")}</span>

@@ -315,6 +315,18 @@ impl ConversationToolsApi for CloudApi {
         self.in_runtime(conv, |id| endpoints::ask_agent(id, question))
     }
 
+    fn start_goal(&self, conv: &ConversationRef, objective: &str, max_rounds: u32) -> Planned<()> {
+        self.in_runtime(conv, |id| endpoints::start_goal(id, objective, max_rounds))
+    }
+
+    fn stop_goal(&self, conv: &ConversationRef) -> Planned<()> {
+        self.in_runtime(conv, endpoints::stop_goal)
+    }
+
+    fn resume_goal(&self, conv: &ConversationRef) -> Planned<()> {
+        self.in_runtime(conv, endpoints::resume_goal)
+    }
+
     fn usage(&self, conv: &ConversationRef) -> Planned<crate::conversations::live::usage::Usage> {
         self.in_runtime(conv, endpoints::usage)
     }

@@ -253,6 +253,20 @@ pub(crate) fn ask_agent(id: &str, question: &str) -> Spec<String> {
     .timeout(ASK_TIMEOUT_MS)
 }
 
+/// `POST …/goal` (issue #36): `{"objective", "max_iterations"}` (at least one round).
+pub(crate) fn start_goal(id: &str, objective: &str, max_rounds: u32) -> Spec<()> {
+    let body = json!({ "objective": objective, "max_iterations": max_rounds.max(1) });
+    Endpoint::post(conversation_path(id, "/goal")?, body, decode_success)
+}
+
+pub(crate) fn stop_goal(id: &str) -> Spec<()> {
+    action(id, "/goal/stop")
+}
+
+pub(crate) fn resume_goal(id: &str) -> Spec<()> {
+    action(id, "/goal/resume")
+}
+
 pub(crate) fn usage(id: &str) -> Spec<Usage> {
     Endpoint::get(conversation_path(id, "")?, decode_usage)
 }

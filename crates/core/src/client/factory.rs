@@ -301,6 +301,12 @@ dispatch! {
     ConversationToolsApi fn set_confirmation_policy(&self, conv: &ConversationRef, ask: bool) -> Planned<()>;
     /// Asks the agent `question` without interrupting it.
     ConversationToolsApi fn ask_agent(&self, conv: &ConversationRef, question: &str) -> Planned<String>;
+    /// Starts a goal worked on in up to `max_rounds` judged rounds.
+    ConversationToolsApi fn start_goal(&self, conv: &ConversationRef, objective: &str, max_rounds: u32) -> Planned<()>;
+    /// Stops the goal's loop.
+    ConversationToolsApi fn stop_goal(&self, conv: &ConversationRef) -> Planned<()>;
+    /// Resumes an interrupted goal.
+    ConversationToolsApi fn resume_goal(&self, conv: &ConversationRef) -> Planned<()>;
     /// The conversation's usage as the server counts it now.
     ConversationToolsApi fn usage(&self, conv: &ConversationRef) -> Planned<Usage>;
 

@@ -297,6 +297,18 @@ impl ConversationToolsApi for LocalApi {
     fn usage(&self, conv: &ConversationRef) -> Planned<crate::conversations::live::usage::Usage> {
         self.send(endpoints::usage(&conv.id))
     }
+
+    fn start_goal(&self, conv: &ConversationRef, objective: &str, max_rounds: u32) -> Planned<()> {
+        self.send(endpoints::start_goal(&conv.id, objective, max_rounds))
+    }
+
+    fn stop_goal(&self, conv: &ConversationRef) -> Planned<()> {
+        self.send(endpoints::stop_goal(&conv.id))
+    }
+
+    fn resume_goal(&self, conv: &ConversationRef) -> Planned<()> {
+        self.send(endpoints::resume_goal(&conv.id))
+    }
 }
 
 impl EventsApi for LocalApi {

@@ -550,6 +550,24 @@ pub trait ConversationToolsApi {
     fn ask_agent(&self, _conv: &ConversationRef, _question: &str) -> Planned<String> {
         Err(unsupported!("feature.asking_the_agent"))
     }
+    /// Starts a goal (issue #36): the agent works on `objective` in rounds, each judged by its
+    /// LLM, until it is met or `max_rounds` are done (`POST …/goal`).
+    fn start_goal(
+        &self,
+        _conv: &ConversationRef,
+        _objective: &str,
+        _max_rounds: u32,
+    ) -> Planned<()> {
+        Err(unsupported!("feature.goals"))
+    }
+    /// Stops the goal's loop (`POST …/goal/stop`; a step under way finishes).
+    fn stop_goal(&self, _conv: &ConversationRef) -> Planned<()> {
+        Err(unsupported!("feature.goals"))
+    }
+    /// Resumes an interrupted goal (`POST …/goal/resume`).
+    fn resume_goal(&self, _conv: &ConversationRef) -> Planned<()> {
+        Err(unsupported!("feature.goals"))
+    }
     /// The conversation's usage as the server counts it now (`GET /api/conversations/{id}`,
     /// its `stats`): complete where the streamed stats are not (an LLM switched in mid-way is
     /// not streamed).

@@ -207,20 +207,24 @@ impl Browser {
 
     /// What overflows `css` horizontally right now (empty: nothing): the element itself or any
     /// descendant that scrolls sideways (`overflow-x` auto/scroll with wider content), and any
-    /// rendered descendant whose box sticks out of `css`'s box. Each named as
-    /// `tag[testid].classes`.
+    /// rendered descendant whose box sticks out of `css`'s box — except what a fixed element
+    /// inside it holds (a dialog opened from the page is laid out against the window, and is
+    /// checked on its own). Each named as `tag[testid].classes`.
     pub async fn overflows(&self, css: &str) -> Vec<String> {
         let v = self
             .js(&format!(
                 "const root = document.querySelector({}); if (!root) return ['(not there)']; \
                  {NAME_JS} \
                  const box = root.getBoundingClientRect(); const out = []; \
+                 const fixedIn = e => {{ for (let a = e; a && a !== root; a = a.parentElement) \
+                   if (getComputedStyle(a).position === 'fixed') return true; return false; }}; \
                  for (const e of [root, ...root.querySelectorAll('*')]) {{ \
                    const st = getComputedStyle(e); \
                    if (['auto', 'scroll'].includes(st.overflowX) && e.scrollWidth > e.clientWidth + 1) \
                      out.push(name(e) + ' scrolls sideways (' + e.scrollWidth + ' > ' + e.clientWidth + ')'); \
                    const r = e.getBoundingClientRect(); \
-                   if (e !== root && r.width > 0 && (r.right > box.right + 1 || r.left < box.left - 1)) \
+                   if (e !== root && r.width > 0 && (r.right > box.right + 1 || r.left < box.left - 1) \
+                       && !fixedIn(e)) \
                      out.push(name(e) + ' sticks out (' + Math.round(r.left) + '..' + Math.round(r.right) \
                        + ' outside ' + Math.round(box.left) + '..' + Math.round(box.right) + ')'); \
                  }} return out;",

@@ -211,6 +211,10 @@ fn submit_of(text: &str) -> Submit {
         Parsed::Fork => Submit::Tool(ToolOp::Fork),
         Parsed::Export(f) => Submit::Tool(ToolOp::Export(f)),
         Parsed::Ask(q) => Submit::Tool(ToolOp::Ask(q)),
+        Parsed::Goal(objective) => Submit::Tool(ToolOp::StartGoal(
+            objective,
+            canvas_core::conversations::live::goal::DEFAULT_ROUNDS,
+        )),
     }
 }
 

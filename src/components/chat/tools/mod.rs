@@ -51,6 +51,14 @@ pub enum ToolOp {
     OtherAgent,
     /// Open the launcher with this profile chosen and the unsent message carried.
     StartWith(AgentChoice),
+    /// Ask for a goal's objective and rounds (issue #36).
+    GoalForm,
+    /// Start a goal: its objective and rounds.
+    StartGoal(String, u32),
+    /// Stop the goal's loop.
+    StopGoal,
+    /// Resume an interrupted goal.
+    ResumeGoal,
 }
 
 impl ToolOp {
@@ -67,6 +75,10 @@ impl ToolOp {
             ToolOp::Setup => t!("chat.tools.reading_setup"),
             ToolOp::OtherAgent => t!("chat.tools.reading_agents"),
             ToolOp::StartWith(a) => t!("chat.tools.opening_launcher", name = a.name.clone()),
+            ToolOp::GoalForm => String::new(),
+            ToolOp::StartGoal(..) => t!("chat.goal.starting"),
+            ToolOp::StopGoal => t!("chat.goal.stopping"),
+            ToolOp::ResumeGoal => t!("chat.goal.resuming"),
         }
     }
 }
@@ -86,6 +98,8 @@ pub enum Notice {
     Setup(AgentSetup),
     /// The agent profiles a new conversation can start with.
     Agents(Vec<AgentChoice>),
+    /// The goal form (issue #36).
+    GoalForm,
 }
 
 /// Runs [`ToolOp`]s for one conversation; `notice` says what happened.
@@ -231,6 +245,18 @@ impl ConversationTools {
                             Err(e) => Err(e),
                         }
                     }
+                    ToolOp::GoalForm => Ok(Notice::GoalForm),
+                    ToolOp::StartGoal(objective, rounds) => {
+                        svc::start_goal(backends, &active, &conv, &objective, rounds)
+                            .await
+                            .map(|()| Notice::Done(t!("chat.goal.started")))
+                    }
+                    ToolOp::StopGoal => svc::stop_goal(backends, &active, &conv)
+                        .await
+                        .map(|()| Notice::Done(t!("chat.goal.stopped"))),
+                    ToolOp::ResumeGoal => svc::resume_goal(backends, &active, &conv)
+                        .await
+                        .map(|()| Notice::Done(t!("chat.goal.resumed"))),
                     ToolOp::Ask(question) => svc::ask(backends, &active, &conv, &question)
                         .await
                         .map(|answer| Notice::Answer { question, answer }),

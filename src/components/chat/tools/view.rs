@@ -44,6 +44,7 @@ pub fn ToolsNotice(tools: ConversationTools) -> impl IntoView {
             .into_any(),
             Notice::Setup(setup) => setup_view(setup, dismiss).into_any(),
             Notice::Agents(agents) => agents_view(tools, agents, dismiss).into_any(),
+            Notice::GoalForm => view! { <crate::components::chat::goal::GoalForm tools=tools /> }.into_any(),
         })
     }
 }
@@ -143,6 +144,7 @@ pub fn ToolsMenu(tools: ConversationTools) -> impl IntoView {
                     {item("conv-setup", msg!("chat.tools.setup"), ToolOp::Setup)}
                     {item("conv-other-agent", msg!("chat.tools.other_agent"), ToolOp::OtherAgent)}
                     {item("conv-condense", msg!("chat.tools.condense"), ToolOp::Condense)}
+                    {item("conv-goal", msg!("chat.tools.goal"), ToolOp::GoalForm)}
                 </div>
             </Show>
         </span>

@@ -299,6 +299,7 @@ fn section(kind: &ItemKind) -> String {
             parts.push(block(&format!("Reason: {}", tidy(reason))));
         }
         ItemKind::Paused => parts.push("_Paused_".into()),
+        ItemKind::Goal(goal) => parts.push(format!("_{}_", goal.text().english())),
         ItemKind::Condensation { summary, forgotten } => {
             let noun = if *forgotten == 1 { "event" } else { "events" };
             parts.push(format!("_History condensed ({forgotten} {noun})_"));

@@ -27,17 +27,20 @@ pub enum Builtin {
     Export,
     /// `/ask <question>`: ask the agent a question without interrupting it.
     Ask,
+    /// `/goal <objective>`: work toward a goal in judged rounds (issue #36).
+    Goal,
 }
 
 impl Builtin {
     /// Every built-in command, in menu order.
-    pub const ALL: [Builtin; 6] = [
+    pub const ALL: [Builtin; 7] = [
         Builtin::New,
         Builtin::Model,
         Builtin::Condense,
         Builtin::Fork,
         Builtin::Export,
         Builtin::Ask,
+        Builtin::Goal,
     ];
 
     /// The name, without the `/`: `"new"`.
@@ -49,6 +52,7 @@ impl Builtin {
             Builtin::Fork => "fork",
             Builtin::Export => "export",
             Builtin::Ask => "ask",
+            Builtin::Goal => "goal",
         }
     }
 
@@ -61,6 +65,7 @@ impl Builtin {
             Builtin::Fork => "/fork",
             Builtin::Export => "/export [md|json]",
             Builtin::Ask => "/ask <question>",
+            Builtin::Goal => "/goal <objective>",
         }
     }
 
@@ -81,6 +86,7 @@ impl Builtin {
         const FORK: MessageRef = message("chat_core.slash.help.fork");
         const EXPORT: MessageRef = message("chat_core.slash.help.export");
         const ASK: MessageRef = message("chat_core.slash.help.ask");
+        const GOAL: MessageRef = message("chat_core.slash.help.goal");
         match self {
             Builtin::New => NEW,
             Builtin::Model => MODEL,
@@ -88,6 +94,7 @@ impl Builtin {
             Builtin::Fork => FORK,
             Builtin::Export => EXPORT,
             Builtin::Ask => ASK,
+            Builtin::Goal => GOAL,
         }
     }
 
@@ -100,13 +107,16 @@ impl Builtin {
             }
             Builtin::Model => text!("chat_core.slash.model_needs_name").with("usage", self.usage()),
             Builtin::Ask => text!("chat_core.slash.ask_needs_question").with("usage", self.usage()),
+            Builtin::Goal => {
+                text!("chat_core.slash.goal_needs_objective").with("usage", self.usage())
+            }
             Builtin::Export => text!("chat_core.slash.export_format"),
         }
     }
 
     /// It must be given an argument (`/model`, `/ask`).
     pub fn needs_arg(self) -> bool {
-        matches!(self, Builtin::Model | Builtin::Ask)
+        matches!(self, Builtin::Model | Builtin::Ask | Builtin::Goal)
     }
 
     /// The command named `name` (without the `/`, case-insensitive).
@@ -154,6 +164,8 @@ pub enum Parsed {
     Export(ExportFormat),
     /// `/ask <question>`: the question.
     Ask(String),
+    /// `/goal <objective>`: the objective.
+    Goal(String),
     /// A built-in command used wrongly: show `message`, send nothing.
     Invalid {
         /// The command.
@@ -189,6 +201,8 @@ pub fn parse(input: &str) -> Parsed {
         Builtin::Model => Parsed::Model(arg.to_owned()),
         Builtin::Ask if arg.is_empty() => invalid(),
         Builtin::Ask => Parsed::Ask(arg.to_owned()),
+        Builtin::Goal if arg.is_empty() => invalid(),
+        Builtin::Goal => Parsed::Goal(arg.to_owned()),
         Builtin::Export => {
             if arg.is_empty()
                 || arg.eq_ignore_ascii_case("md")
@@ -361,6 +375,14 @@ mod tests {
                 Parsed::Ask("what is\nthis file for?".into()),
             ),
             ("/ask\nmulti-line", Parsed::Ask("multi-line".into())),
+            (
+                "/goal make the tests pass",
+                Parsed::Goal("make the tests pass".into()),
+            ),
+            (
+                "/goal",
+                invalid(Builtin::Goal, "/goal needs an objective: /goal <objective>"),
+            ),
             // Misused commands.
             ("/new foo", invalid(Builtin::New, "/new takes no arguments")),
             (
@@ -438,6 +460,7 @@ mod tests {
                 "/fork",
                 "/export",
                 "/ask",
+                "/goal",
                 "/deploy",
                 "/review"
             ]
@@ -449,7 +472,8 @@ mod tests {
         assert_eq!(menu[2].insert, "/condense");
         assert_eq!(menu[4].insert, "/export");
         assert_eq!(menu[5].insert, "/ask ");
-        let deploy = &menu[6];
+        assert_eq!(menu[6].insert, "/goal ");
+        let deploy = &menu[7];
         assert_eq!(deploy.insert, "/deploy ");
         assert!(deploy.is_skill);
         assert_eq!(deploy.help, "Skill");
@@ -505,6 +529,7 @@ mod tests {
                 "/fork",
                 "/export",
                 "/ask",
+                "/goal",
                 "/deploy",
                 "/review"
             ]
@@ -539,11 +564,19 @@ mod tests {
         let m = menu("/", &many).unwrap();
         assert_eq!(m.len(), MAX_SUGGESTIONS);
         assert_eq!(
-            &labels(&m)[..6],
-            ["/new", "/model", "/condense", "/fork", "/export", "/ask"]
+            &labels(&m)[..7],
+            [
+                "/new",
+                "/model",
+                "/condense",
+                "/fork",
+                "/export",
+                "/ask",
+                "/goal"
+            ]
         );
-        assert_eq!(m[6].label, "/skill0");
-        assert_eq!(m[11].label, "/skill5");
+        assert_eq!(m[7].label, "/skill0");
+        assert_eq!(m[11].label, "/skill4");
         let m = menu("/sk", &many).unwrap();
         assert_eq!(m.len(), MAX_SUGGESTIONS);
         assert!(m.iter().all(|s| s.is_skill));

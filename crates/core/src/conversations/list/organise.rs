@@ -7,6 +7,7 @@
 //! | `group=repository` | by repository, else working directory (issue #34) | no groups |
 //! | `group=directory` | by working directory | |
 //! | `group=status` | by status ([`StatusGroup`], in its order) | |
+//! | `group=backend` | by backend (the all-backends view, [`ListView::organise_merged`]) | |
 //! | `sort=created` / `sort=title` | newest created first / by title (A→Z) | newest update first |
 //! | `days=N` | only conversations updated in the last N days (1..=3650) | all |
 //! | `tag=key` / `tag=key:value` | only conversations with that tag ([`has_tag`]) | all |
@@ -16,6 +17,7 @@
 //! a link from a newer version still opens a list).
 
 use crate::client::unified::ConversationSummary;
+use crate::conversations::list::all_backends::{MergedRow, SourceKey};
 use crate::conversations::list::filter::{status_group, StatusGroup};
 use crate::conversations::list::group::{place, Place, GROUP_PARAM};
 use crate::conversations::list::tags::has_tag;
@@ -47,16 +49,28 @@ pub enum GroupBy {
     Directory,
     /// By status.
     Status,
+    /// By backend (the all-backends view; one list elsewhere).
+    Backend,
 }
 
 impl GroupBy {
-    /// Every grouping, in the order the filter bar offers them.
-    pub const ALL: [GroupBy; 4] = [
+    /// Every grouping.
+    pub const ALL: [GroupBy; 5] = [
+        GroupBy::None,
+        GroupBy::Repository,
+        GroupBy::Directory,
+        GroupBy::Status,
+        GroupBy::Backend,
+    ];
+    /// What the one-backend list's filter bar offers.
+    pub const ONE_BACKEND: [GroupBy; 4] = [
         GroupBy::None,
         GroupBy::Repository,
         GroupBy::Directory,
         GroupBy::Status,
     ];
+    /// What the all-backends view's filter bar offers.
+    pub const ALL_BACKENDS: [GroupBy; 2] = [GroupBy::None, GroupBy::Backend];
 
     /// Its spelling in the URL (`""`: none).
     pub fn token(self) -> &'static str {
@@ -65,6 +79,7 @@ impl GroupBy {
             GroupBy::Repository => "repository",
             GroupBy::Directory => "directory",
             GroupBy::Status => "status",
+            GroupBy::Backend => "backend",
         }
     }
 
@@ -218,7 +233,7 @@ impl ListView {
             };
         for c in &rows {
             let heading = match self.group {
-                GroupBy::None => Heading::All,
+                GroupBy::None | GroupBy::Backend => Heading::All,
                 GroupBy::Repository => place(c).map_or(Heading::Elsewhere, Heading::Place),
                 GroupBy::Directory => {
                     let dir = ConversationSummary {
@@ -262,6 +277,38 @@ impl ListView {
 impl AsRef<ConversationSummary> for ConversationSummary {
     fn as_ref(&self) -> &ConversationSummary {
         self
+    }
+}
+
+impl ListView {
+    /// The all-backends view's rows (already filtered by the page's filters) kept, sorted and,
+    /// grouped by backend, each backend's rows together in the order of its first row.
+    pub fn organise_merged<'a>(
+        &self,
+        rows: impl IntoIterator<Item = &'a MergedRow>,
+        now_micros: i64,
+    ) -> Vec<&'a MergedRow> {
+        let mut rows: Vec<&MergedRow> = rows
+            .into_iter()
+            .filter(|r| self.keeps(&r.summary, now_micros))
+            .collect();
+        self.sort_rows(&mut rows);
+        if self.group == GroupBy::Backend {
+            let mut order: Vec<&SourceKey> = Vec::new();
+            for r in &rows {
+                if !order.contains(&&r.source) {
+                    order.push(&r.source);
+                }
+            }
+            rows.sort_by_key(|r| order.iter().position(|s| **s == r.source));
+        }
+        rows
+    }
+}
+
+impl AsRef<ConversationSummary> for MergedRow {
+    fn as_ref(&self) -> &ConversationSummary {
+        &self.summary
     }
 }
 
@@ -372,6 +419,43 @@ mod tests {
         // Updated in the last 3 days: a (4 days ago) goes; d has no time and stays.
         assert_eq!(order("days=3"), want(&[("", &["b", "c", "d"])]));
         assert!(now - parse_iso_micros("2026-12-01T10:00:00Z").unwrap() > 3 * DAY);
+    }
+
+    #[test]
+    fn the_all_backends_rows_group_by_backend() {
+        let row = |backend: &str, id: &str, title: &str, updated: &str| MergedRow {
+            source: SourceKey::new(backend, None),
+            label: backend.to_string(),
+            summary: conv(id, title, updated, ""),
+        };
+        let rows = [
+            row("b1", "a", "zeta", "2026-12-04T00:00:00Z"),
+            row("b2", "b", "alpha", "2026-12-03T00:00:00Z"),
+            row("b1", "c", "beta", "2026-12-02T00:00:00Z"),
+            row("b2", "d", "gamma", "2026-11-01T00:00:00Z"),
+        ];
+        let now = parse_iso_micros("2026-12-05T00:00:00Z").unwrap();
+        let ids = |q: &str| -> Vec<String> {
+            ListView::from_query(q)
+                .organise_merged(&rows, now)
+                .into_iter()
+                .map(|r| r.summary.id.clone())
+                .collect()
+        };
+        assert_eq!(ids(""), ["a", "b", "c", "d"]);
+        assert_eq!(ids("group=backend"), ["a", "c", "b", "d"]);
+        assert_eq!(ids("group=backend&sort=title"), ["b", "d", "c", "a"]);
+        assert_eq!(ids("days=7"), ["a", "b", "c"]);
+        // One backend's list has one group.
+        assert_eq!(
+            ids(&ListView::from_query("group=backend").query()),
+            ["a", "c", "b", "d"]
+        );
+        let one = [conv("x", "x", "", "")];
+        assert_eq!(
+            ListView::from_query("group=backend").organise(&one, now)[0].heading,
+            Heading::All
+        );
     }
 
     #[test]

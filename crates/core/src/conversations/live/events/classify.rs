@@ -55,6 +55,8 @@ pub(crate) enum Ev {
         summary: Words,
         json: Value,
     },
+    /// A goal's state (issue #36): `ConversationStateUpdateEvent` with `key: "goal"`.
+    Goal(Box<crate::conversations::live::goal::GoalState>),
     /// A tool call an ACP agent reports (`ACPToolCallEvent`): each report of the same call
     /// (pending, in progress, completed) carries its whole state and replaces the last.
     AcpToolCall(Box<AcpToolCall>),
@@ -268,6 +270,11 @@ fn json_list(block: &Value) -> Value {
 
 fn state_update(obj: &Map<String, Value>) -> Ev {
     let value = obj.get("value");
+    if str_of(obj, "key") == "goal" {
+        return value
+            .and_then(crate::conversations::live::goal::GoalState::from_value)
+            .map_or(Ev::Inert, |g| Ev::Goal(Box::new(g)));
+    }
     let status = match str_of(obj, "key") {
         "execution_status" => value.and_then(Value::as_str),
         "full_state" => value

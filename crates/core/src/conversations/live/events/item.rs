@@ -112,6 +112,8 @@ pub enum ItemKind {
     },
     /// The conversation was paused (`PauseEvent`).
     Paused,
+    /// A goal's state changed (issue #36; `ConversationStateUpdateEvent`, `key: "goal"`).
+    Goal(Box<crate::conversations::live::goal::GoalState>),
     /// The history was condensed (`Condensation`, `CondensationSummaryEvent`).
     Condensation {
         /// The summary, if the condenser wrote one.

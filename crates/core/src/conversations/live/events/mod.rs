@@ -21,7 +21,8 @@
 //! | `AgentErrorEvent` / `ConversationErrorEvent` / `ServerErrorEvent` | `Error` (identical back-to-back errors show once) |
 //! | `PauseEvent` | `Paused` |
 //! | `Condensation`, `CondensationSummaryEvent` | `Condensation` |
-//! | `ConversationStateUpdateEvent`, `SystemPromptEvent`, `CondensationRequest`, `TokenEvent`, `LLMCompletionLogEvent` | nothing (stored; status read from state updates) |
+//! | `ConversationStateUpdateEvent` with `key: "goal"` | `Goal` (issue #36) |
+//! | other `ConversationStateUpdateEvent`s, `SystemPromptEvent`, `CondensationRequest`, `TokenEvent`, `LLMCompletionLogEvent` | nothing (stored; status read from state updates) |
 //! | anything else | `Generic` |
 
 mod classify;

@@ -230,6 +230,9 @@ impl View {
                 self.push(e, kind, false);
             }
             Ev::AcpToolCall(call) => self.acp_tool_call(e, call),
+            Ev::Goal(goal) => {
+                self.push(e, ItemKind::Goal(goal.clone()), false);
+            }
             Ev::Generic {
                 kind,
                 summary,
