@@ -1228,3 +1228,70 @@ fn user_images_and_tool_screenshots_keep_only_safe_urls() {
         ItemKind::ToolCall { images, running: true, .. } if images.is_empty()
     ));
 }
+
+/// Grouped actions (issue #36) over real captures of the agent server 1.58.2 with the LLM stub:
+/// one command and the finish (a lone action stays a card), an ACP agent's two tool calls and
+/// its finish (a group of two), and the stub run's command repeated (new ids, later times) so
+/// that three commands follow each other, the second failing.
+#[test]
+fn grouped_actions_over_real_captures() {
+    use canvas_core::conversations::live::groups::action_groups;
+    let groups = |t: &Timeline| -> Vec<(u32, u32, u32, u32)> {
+        action_groups(t.items().iter().map(|i| (i.key.as_str(), &i.kind)))
+            .into_iter()
+            .map(|g| (g.actions, g.done, g.running, g.failed))
+            .collect()
+    };
+    assert_eq!(groups(&replay(&frames(STUB_RUN))), []);
+    assert_eq!(groups(&replay(&frames(EVENTS_SEARCH))), []);
+    let acp = replay(&frames(ACP_RUN));
+    let tool_calls = acp
+        .items()
+        .iter()
+        .filter(|i| matches!(i.kind, ItemKind::ToolCall { .. }))
+        .count();
+    assert_eq!(
+        groups(&acp),
+        if tool_calls >= 2 {
+            vec![(tool_calls as u32, tool_calls as u32, 0, 0)]
+        } else {
+            vec![]
+        }
+    );
+
+    // The stub run's terminal action and observation, twice more, before its finish.
+    let run = frames(STUB_RUN);
+    let is = |e: &Value, kind: &str, tool: &str| e["kind"] == kind && e["tool_name"] == tool;
+    let action = run
+        .iter()
+        .find(|e| is(e, "ActionEvent", "terminal"))
+        .unwrap();
+    let observation = run
+        .iter()
+        .find(|e| is(e, "ObservationEvent", "terminal"))
+        .unwrap();
+    let finish_at = run
+        .iter()
+        .position(|e| is(e, "ActionEvent", "finish"))
+        .unwrap();
+    let mut events: Vec<Value> = run[..finish_at].to_vec();
+    for (n, exit) in [(1, 1), (2, 0)] {
+        let mut a = action.clone();
+        let mut o = observation.clone();
+        let (aid, call) = (format!("again-action-{n}"), format!("again-call-{n}"));
+        a["id"] = json!(aid);
+        a["tool_call_id"] = json!(call);
+        o["id"] = json!(format!("again-observation-{n}"));
+        o["action_id"] = json!(aid);
+        o["tool_call_id"] = json!(call);
+        o["observation"]["exit_code"] = json!(exit);
+        // Later than every event of the run kept here (its finish is left out).
+        let at = |step: u32| format!("2026-11-30T09:06:0{step}.000000");
+        a["timestamp"] = json!(at(2 * n));
+        o["timestamp"] = json!(at(2 * n + 1));
+        events.push(a);
+        events.push(o);
+    }
+    let t = replay(&events);
+    assert_eq!(groups(&t), [(3, 2, 0, 1)], "{:#?}", kinds(t.items()));
+}

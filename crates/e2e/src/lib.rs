@@ -551,16 +551,14 @@ impl Browser {
 
     /// One walk of [`Browser::timeline_keys`]; `None` when the rows changed meanwhile.
     async fn walk_timeline(&self, at_least: usize, timeout: Duration) -> Option<Vec<String>> {
+        // The rows in the DOM are `first..last` (a closed group's hidden rows among them).
         const WINDOW: &str = "const ol = document.querySelector('[data-testid=timeline]'); \
              if (!ol) return null; \
              const keys = [...ol.querySelectorAll('[data-testid=timeline-item]')].map(e => e.dataset.key); \
-             const first = +ol.dataset.first, rows = +ol.dataset.rows; \
-             if (first + keys.length !== Math.min(rows, first + WINDOW_ROWS)) return null; \
+             const first = +ol.dataset.first, rows = +ol.dataset.rows, last = +ol.dataset.last; \
+             if (first + keys.length !== last || last > rows) return null; \
              return [first, rows, keys];";
-        let window_js = WINDOW.replace(
-            "WINDOW_ROWS",
-            &canvas_core::conversations::live::window::WINDOW_ROWS.to_string(),
-        );
+        let window_js = WINDOW;
         let read = |v: Value| -> (u64, u64, Vec<String>) {
             (
                 v[0].as_u64().expect("first row"),

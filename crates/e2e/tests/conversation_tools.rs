@@ -964,3 +964,74 @@ async fn a_goal_runs_its_rounds_and_stops_and_resumes_from_the_header() {
     b.click("[data-testid=goal-stop]").await;
     wait_goal(&b, "the goal stopped again", "interrupted", None).await;
 }
+
+/// Grouped actions (issue #36): a run of 6 commands, the first of which fails, folds into one
+/// group that says so ("6 actions — 5 done, 1 failed") and stays open for the failure; closing
+/// it hides the cards (they stay in the page, out of the window's count), opening shows them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_of_actions_folds_into_a_group_that_a_failure_keeps_open() {
+    let env = Env::get();
+    // The first step fails (its marker is not there yet), the five after it succeed.
+    let stub = llm_stub::start(
+        StubScript::new()
+            .with_command("[ -e .grouped ] || { touch .grouped; false; }")
+            .with_steps(6),
+    )
+    .await;
+    let api = AgentApi::new(&env.agent_url, &env.agent_key);
+    let dir = env.scratch("grouped-actions");
+    let id = api
+        .create_on_stub(&dir.display().to_string(), &stub.url(), json!({}))
+        .await;
+    api.send_message(&id, "Run the six steps").await;
+    let (_server, b) = Browser::open_conversation(&env, &id).await;
+    b.conversation()
+        .wait_finished_turns("the run", 1, Duration::from_secs(90))
+        .await;
+    let group = b
+        .wait_js(
+            "one group of the six commands",
+            "const g = [...document.querySelectorAll('[data-testid=action-group]')]; \
+             if (g.length !== 1 || g[0].dataset.actions !== '6') return null; \
+             return {failed: g[0].dataset.failed, running: g[0].dataset.running, \
+               open: g[0].querySelector('[data-testid=action-group-toggle]').getAttribute('aria-expanded'), \
+               text: g[0].innerText};",
+        )
+        .await;
+    assert_eq!(group["failed"], "1", "{group}");
+    assert_eq!(group["running"], "0", "{group}");
+    assert_eq!(group["open"], "true", "a failure keeps it open: {group}");
+    assert!(
+        group["text"]
+            .as_str()
+            .unwrap()
+            .contains("6 actions — 5 done, 1 failed"),
+        "{group}"
+    );
+    let shown_cards = "return [...document.querySelectorAll('[data-testid=timeline-item][data-kind=terminal]')] \
+        .filter(e => e.getClientRects().length && e.querySelector('[data-testid=terminal-action]')?.getClientRects().length).length;";
+    assert_eq!(b.js(shown_cards).await, json!(6));
+    // Closed: the header alone; the cards stay in the page, hidden.
+    b.click("[data-testid=action-group-toggle]").await;
+    b.wait_js(
+        "the group closed",
+        &format!("return (() => {{ {shown_cards} }})() === 0;"),
+    )
+    .await;
+    assert_eq!(
+        b.count("[data-testid=timeline-item][data-kind=terminal]")
+            .await,
+        6
+    );
+    assert_eq!(
+        b.js("return document.querySelector('[data-testid=action-group-toggle]').getAttribute('aria-expanded')")
+            .await,
+        json!("false")
+    );
+    b.click("[data-testid=action-group-toggle]").await;
+    b.wait_js(
+        "the group open again",
+        &format!("return (() => {{ {shown_cards} }})() === 6;"),
+    )
+    .await;
+}

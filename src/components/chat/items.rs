@@ -149,8 +149,26 @@ pub fn TimelineItem(item: ViewItem) -> impl IntoView {
             .into_any()
         }
     };
+    // In a group of actions (issue #36): the first row carries the group's header; while the
+    // group is closed the others are hidden and the first shows only the header.
+    let folds = use_context::<super::folds::Folds>();
+    let place = folds.map(|f| (f, super::folds::membership(f, item.key.clone())));
+    let folded = move || {
+        place.is_some_and(|(f, m)| m.with(|m| m.as_ref().is_some_and(|(g, _)| !f.is_open(g))))
+    };
+    let first =
+        move || place.is_some_and(|(_, m)| m.with(|m| m.as_ref().is_some_and(|(_, first)| *first)));
+    let header = move || {
+        place.and_then(|(f, m)| {
+            m.get()
+                .filter(|(_, first)| *first)
+                .map(|(g, _)| super::folds::group_header(f, g))
+        })
+    };
     view! {
-        <li class="timeline-item" data-testid="timeline-item" data-key=item.key data-event-id=item.id data-kind=kind>
+        <li class="timeline-item" data-testid="timeline-item" data-key=item.key data-event-id=item.id data-kind=kind
+            class:folded=folded class:group-first=first>
+            {header}
             {body}
             {branch}
         </li>

@@ -4,6 +4,7 @@
 pub mod attachments;
 pub mod attention;
 pub mod composer;
+pub mod folds;
 pub mod git_where;
 pub mod goal;
 pub mod images;

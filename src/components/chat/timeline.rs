@@ -5,12 +5,14 @@
 //! moves the window older and then pages older history in, keeping the row the reader saw in
 //! place; "Jump to latest" goes back to the newest.
 
+use super::folds::Folds;
 use super::items::TimelineItem;
 use super::model_picker::SwitchMarkers;
 use super::tools::ConversationTools;
 use crate::components::icon::{icons, Icon};
 use crate::state::events::{ConversationStore, History, Row};
 use crate::state::i18n::t;
+use canvas_core::conversations::live::events::ExecutionStatus;
 use canvas_core::conversations::live::window::{scroll_step, Window};
 use canvas_core::conversations::live::{at_bottom, at_top};
 use leptos::html::Div;
@@ -29,9 +31,29 @@ pub fn Timeline(store: ConversationStore, tools: ConversationTools) -> impl Into
     let window = RwSignal::new(Window::Tail);
     let anchor = StoredValue::new(None as Anchor);
     let (rows, history) = (store.rows, store.history);
+    // Grouped actions (issue #36): the rows of a closed group do not count toward the window.
+    let status = store.status;
+    let folds = Folds::new(
+        rows,
+        Signal::derive(move || {
+            status.with(|s| {
+                matches!(
+                    s,
+                    ExecutionStatus::Running | ExecutionStatus::WaitingForConfirmation
+                )
+            })
+        }),
+    );
+    provide_context(folds);
     let range = Memo::new(move |_| {
         let w = window.get();
-        rows.with(|rows| w.range(rows.len(), |k| rows.iter().position(|r| r.item.key == k)))
+        rows.with(|rows| {
+            w.range_shown(
+                rows.len(),
+                |k| rows.iter().position(|r| r.item.key == k),
+                |i| folds.shown(&rows[i].item.key),
+            )
+        })
     });
     keep_scroll(rows, range, scroller, follow, anchor);
     let on_scroll = move |_| {
@@ -88,7 +110,8 @@ pub fn Timeline(store: ConversationStore, tools: ConversationTools) -> impl Into
         <div class="timeline-scroll" node_ref=scroller on:scroll=on_scroll data-testid="timeline-scroll">
             {move || history_note(history.get(), range.get().start > 0)}
             <ol class="timeline" data-testid="timeline" data-rows=total
-                data-first=move || range.get().start.to_string()>
+                data-first=move || range.get().start.to_string()
+                data-last=move || range.get().end.to_string()>
                 <Show when=move || range.get().start == 0>
                     <SwitchMarkers tools=tools after=None />
                 </Show>

@@ -15,6 +15,7 @@ pub mod attention;
 pub mod browser;
 pub mod events;
 pub mod goal;
+pub mod groups;
 pub mod tasks;
 pub mod usage;
 pub mod user_paused;

@@ -40,6 +40,44 @@ impl Window {
     }
 }
 
+impl Window {
+    /// [`Window::range`] when some rows are not shown (the members of a closed group of
+    /// actions, issue #36): the range holds up to [`WINDOW_ROWS`] *shown* rows, with the hidden
+    /// rows among them and those right after its last shown row (so the newest window still
+    /// ends at the newest row). With every row shown it is [`Window::range`].
+    pub fn range_shown(
+        &self,
+        len: usize,
+        position: impl FnOnce(&str) -> Option<usize>,
+        shown: impl Fn(usize) -> bool,
+    ) -> Range<usize> {
+        let mut last_start = len;
+        let mut n = 0;
+        while last_start > 0 && n < WINDOW_ROWS {
+            last_start -= 1;
+            if shown(last_start) {
+                n += 1;
+            }
+        }
+        let start = match self {
+            Window::Tail => last_start,
+            Window::Head => 0,
+            Window::From(key) => position(key).map_or(last_start, |s| s.min(last_start)),
+        };
+        let (mut end, mut n) = (start, 0);
+        while end < len && n < WINDOW_ROWS {
+            if shown(end) {
+                n += 1;
+            }
+            end += 1;
+        }
+        while end < len && !shown(end) {
+            end += 1;
+        }
+        start..end
+    }
+}
+
 /// What a scroll of the timeline leads to.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ScrollStep {
@@ -114,6 +152,37 @@ mod tests {
         assert_eq!(Window::Tail.range(40, |_| None), 0..40);
         assert_eq!(Window::Tail.range(10_000, |_| None), 9_850..10_000);
         assert_eq!(Window::Head.range(10_000, |_| None), 0..WINDOW_ROWS);
+    }
+
+    #[test]
+    fn hidden_rows_do_not_count_toward_the_window() {
+        let all = |_: usize| true;
+        for w in [Window::Tail, Window::Head, Window::From("k400".into())] {
+            let k = keys(1_000);
+            assert_eq!(
+                w.range_shown(k.len(), |x| k.iter().position(|y| y == x), all),
+                range_of(&w, &k),
+                "{w:?}"
+            );
+        }
+        // Rows 900..990 hidden (a closed group), the newest 10 shown.
+        let hidden = |i: usize| !(900..990).contains(&i);
+        assert_eq!(
+            Window::Tail.range_shown(1_000, |_| None, hidden),
+            760..1_000
+        );
+        // The last rows hidden: the newest window still ends at the newest row.
+        let tail_hidden = |i: usize| i < 990;
+        assert_eq!(
+            Window::Tail.range_shown(1_000, |_| None, tail_hidden),
+            840..1_000
+        );
+        assert_eq!(Window::Head.range_shown(1_000, |_| None, hidden), 0..150);
+        assert_eq!(
+            Window::From("k850".into()).range_shown(1_000, |_| Some(850), hidden),
+            760..1_000
+        );
+        assert_eq!(Window::Tail.range_shown(5, |_| None, |_| false), 0..5);
     }
 
     #[test]
