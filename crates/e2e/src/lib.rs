@@ -742,6 +742,38 @@ impl AgentApi {
         )
         .await;
     }
+
+    /// A conversation on the stub at `llm_url` that ran one turn to its end, titled `title`
+    /// (set after the run, once the server's own title from the stub is in). Its id.
+    pub async fn finished_on_stub(&self, dir: &str, llm_url: &str, title: &str) -> String {
+        let id = self.create_on_stub(dir, llm_url, json!({})).await;
+        self.send_message(&id, "Do it").await;
+        let deadline = Instant::now() + Duration::from_secs(90);
+        loop {
+            let (_, c) = self.get(&format!("/api/conversations/{id}")).await;
+            if c["execution_status"] == "finished" {
+                break;
+            }
+            assert!(Instant::now() < deadline, "the agent did not finish: {c}");
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        }
+        // After the run: the server's own title (from the stub) must not replace ours.
+        loop {
+            self.send(
+                reqwest::Method::PATCH,
+                &format!("/api/conversations/{id}"),
+                Some(json!({"title": title})),
+            )
+            .await;
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            let (_, c) = self.get(&format!("/api/conversations/{id}")).await;
+            if c["title"] == title {
+                break;
+            }
+            assert!(Instant::now() < deadline, "title: {c}");
+        }
+        id
+    }
 }
 
 /// The cloud stand-in on the shared agent server, allowing browser calls from `origin`.

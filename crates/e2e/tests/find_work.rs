@@ -10,7 +10,7 @@ use canvas_fixtures::llm_stub::{self, StubScript};
 use canvas_harness::random_hex;
 use fantoccini::key::Key;
 use serde_json::json;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn all_backends_list_rows_of_each_backend_and_notes_a_stopped_one() {
@@ -340,36 +340,6 @@ async fn the_palette_switches_backend_and_opens_pages_by_keyboard_only() {
 }
 
 /// A conversation on `api`'s server that the stub-driven agent ran to `finished`, titled.
-async fn finished_conversation(api: &AgentApi, dir: &str, llm_url: &str, title: &str) -> String {
-    let id = api.create_on_stub(dir, llm_url, json!({})).await;
-    api.send_message(&id, "Do it").await;
-    let deadline = Instant::now() + Duration::from_secs(90);
-    loop {
-        let (_, c) = api.get(&format!("/api/conversations/{id}")).await;
-        if c["execution_status"] == "finished" {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the agent did not finish: {c}");
-        tokio::time::sleep(Duration::from_millis(300)).await;
-    }
-    // After the run: the server's own title (from the stub) must not replace ours.
-    loop {
-        api.send(
-            reqwest::Method::PATCH,
-            &format!("/api/conversations/{id}"),
-            Some(json!({"title": title})),
-        )
-        .await;
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        let (_, c) = api.get(&format!("/api/conversations/{id}")).await;
-        if c["title"] == title {
-            break;
-        }
-        assert!(Instant::now() < deadline, "title: {c}");
-    }
-    id
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_and_backend_filters_live_in_the_url_and_survive_a_reload() {
     let env = Env::get();
@@ -386,13 +356,13 @@ async fn status_and_backend_filters_live_in_the_url_and_survive_a_reload() {
             &idle_title,
         )
         .await;
-    finished_conversation(
-        &shared,
-        &env.scratch("filter-done").display().to_string(),
-        &stub.url(),
-        &done_title,
-    )
-    .await;
+    shared
+        .finished_on_stub(
+            &env.scratch("filter-done").display().to_string(),
+            &stub.url(),
+            &done_title,
+        )
+        .await;
     AgentApi::new(&second.url, &second.session_api_key)
         .create_conversation(
             &env.scratch("filter-second").display().to_string(),

@@ -128,6 +128,19 @@ impl Case {
     }
 }
 
+/// Waits until `dialog` is open with the keyboard focus inside it.
+async fn wait_dialog(b: &Browser, dialog: &str) {
+    b.wait_js(
+        &format!("{dialog} open with the focus inside"),
+        &format!(
+            "const d = document.querySelector({}); \
+             return !!d && d.contains(document.activeElement);",
+            json!(dialog)
+        ),
+    )
+    .await;
+}
+
 /// Waits until nothing on the page is still loading.
 async fn settled(b: &Browser, what: &str) {
     b.wait_js(
@@ -162,15 +175,7 @@ async fn open(b: &Browser, base: &str, c: &Case) {
         Then::Palette => b.shell().open_palette().await,
         Then::PageDialog(button, dialog) => {
             b.click(button).await;
-            b.wait_js(
-                &format!("{dialog} open with the focus inside"),
-                &format!(
-                    "const d = document.querySelector({}); \
-                     return !!d && d.contains(document.activeElement);",
-                    json!(dialog)
-                ),
-            )
-            .await;
+            wait_dialog(b, dialog).await;
         }
         Then::Dialog(button, dialog) => {
             let narrow = b
@@ -184,15 +189,7 @@ async fn open(b: &Browser, base: &str, c: &Case) {
                 b.shell().wait_drawer_open("the drawer open").await;
             }
             b.click(button).await;
-            b.wait_js(
-                &format!("{dialog} open with the focus inside"),
-                &format!(
-                    "const d = document.querySelector({}); \
-                     return !!d && d.contains(document.activeElement);",
-                    json!(dialog)
-                ),
-            )
-            .await;
+            wait_dialog(b, dialog).await;
         }
     }
     settled(b, c.label).await;

@@ -12,7 +12,6 @@ use canvas_fixtures::llm_stub::{self, StubScript};
 use canvas_harness::random_hex;
 use fantoccini::key::Key;
 use serde_json::{json, Value};
-use std::time::{Duration, Instant};
 
 /// The titles of the list's rows as shown, in order.
 const ROW_ORDER: &str = "return [...document.querySelectorAll('[data-testid=conversation-row]')] \
@@ -48,6 +47,20 @@ async fn open_tags(b: &Browser, id: &str) {
     b.wait_for("[data-testid=tags-dialog]").await;
 }
 
+/// Clicks the dialog's Archive / Unarchive and waits until it says `archived` and is idle.
+async fn toggle_archive(b: &Browser, archived: bool) {
+    b.click("[data-testid=archive-toggle]").await;
+    b.wait_js(
+        if archived { "archived" } else { "unarchived" },
+        &format!(
+            "const t = document.querySelector('[data-testid=archive-toggle]'); \
+             return !!t && t.getAttribute('aria-pressed') === '{archived}' \
+               && t.getAttribute('aria-disabled') === 'false';"
+        ),
+    )
+    .await;
+}
+
 async fn close_dialog(b: &Browser) {
     b.press(&Key::Escape.to_string()).await;
     b.wait_js(
@@ -76,41 +89,12 @@ async fn tags_archive_grouping_and_sorting_live_in_the_url_and_the_sidebar_follo
         .create_conversation(&env.scratch("org-b").display().to_string(), &bravo)
         .await;
     // Charlie finishes a run: another status.
-    let c = api
-        .create_on_stub(
-            &env.scratch("org-c").display().to_string(),
-            &stub.url(),
-            json!({}),
-        )
-        .await;
-    api.send_message(&c, "Do it").await;
-    let deadline = Instant::now() + Duration::from_secs(90);
-    loop {
-        let (_, info) = api.get(&format!("/api/conversations/{c}")).await;
-        if info["execution_status"] == "finished" {
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the agent did not finish: {info}"
-        );
-        tokio::time::sleep(Duration::from_millis(300)).await;
-    }
-    // Our title, once the server's own (from the stub) is in.
-    loop {
-        api.send(
-            reqwest::Method::PATCH,
-            &format!("/api/conversations/{c}"),
-            Some(json!({"title": charlie})),
-        )
-        .await;
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        let (_, info) = api.get(&format!("/api/conversations/{c}")).await;
-        if info["title"] == charlie.as_str() {
-            break;
-        }
-        assert!(Instant::now() < deadline, "title: {info}");
-    }
+    api.finished_on_stub(
+        &env.scratch("org-c").display().to_string(),
+        &stub.url(),
+        &charlie,
+    )
+    .await;
     // A tag this console keeps itself (the repository it started in) must survive edits.
     api.send(
         reqwest::Method::PATCH,
@@ -183,13 +167,7 @@ async fn tags_archive_grouping_and_sorting_live_in_the_url_and_the_sidebar_follo
     open_tags(&b, &b_id).await;
     let place = b.text_of("[data-testid=archive-place]").await;
     assert!(place.contains("server"), "{place}");
-    b.click("[data-testid=archive-toggle]").await;
-    b.wait_js(
-        "archived",
-        "return document.querySelector('[data-testid=archive-toggle]')?.getAttribute('aria-pressed') === 'true' \
-           && document.querySelector('[data-testid=archive-toggle]').getAttribute('aria-disabled') === 'false'",
-    )
-    .await;
+    toggle_archive(&b, true).await;
     close_dialog(&b).await;
     list.wait_row_titles("the archived row hidden", &[&alpha, &charlie])
         .await;
@@ -206,13 +184,7 @@ async fn tags_archive_grouping_and_sorting_live_in_the_url_and_the_sidebar_follo
     )
     .await;
     open_tags(&b, &b_id).await;
-    b.click("[data-testid=archive-toggle]").await;
-    b.wait_js(
-        "unarchived",
-        "return document.querySelector('[data-testid=archive-toggle]')?.getAttribute('aria-pressed') === 'false' \
-           && document.querySelector('[data-testid=archive-toggle]').getAttribute('aria-disabled') === 'false'",
-    )
-    .await;
+    toggle_archive(&b, false).await;
     close_dialog(&b).await;
     b.click("[data-testid=archived-toggle]").await;
     list.wait_row_titles("back in the list", &[&alpha, &bravo, &charlie])
@@ -366,13 +338,7 @@ async fn a_backend_without_tags_archives_in_this_browser_and_says_so() {
         json!(false),
         "no tag field"
     );
-    b.click("[data-testid=archive-toggle]").await;
-    b.wait_js(
-        "archived",
-        "return document.querySelector('[data-testid=archive-toggle]')?.getAttribute('aria-pressed') === 'true' \
-           && document.querySelector('[data-testid=archive-toggle]').getAttribute('aria-disabled') === 'false'",
-    )
-    .await;
+    toggle_archive(&b, true).await;
     close_dialog(&b).await;
     let hidden = format!(
         "return !document.querySelector(\"[data-testid=conversation-row][data-conversation-id='{id}']\");"
@@ -399,13 +365,7 @@ async fn a_backend_without_tags_archives_in_this_browser_and_says_so() {
     )
     .await;
     open_tags(&b, &id).await;
-    b.click("[data-testid=archive-toggle]").await;
-    b.wait_js(
-        "unarchived",
-        "return document.querySelector('[data-testid=archive-toggle]')?.getAttribute('aria-pressed') === 'false' \
-           && document.querySelector('[data-testid=archive-toggle]').getAttribute('aria-disabled') === 'false'",
-    )
-    .await;
+    toggle_archive(&b, false).await;
     close_dialog(&b).await;
     b.goto(&format!("{}/conversations", server.url())).await;
     list.wait_has_row("back in the list", &id).await;
