@@ -210,6 +210,26 @@ pub async fn delete(
     c.api.delete_conversation(id).send(&c.transport).await
 }
 
+/// The list's view chosen last in its filter bar (`ListView::query`, `localStorage`
+/// [`VIEW_KEY`]); `None` when none or unreadable.
+///
+/// [`VIEW_KEY`]: canvas_core::conversations::list::organise::VIEW_KEY
+pub fn saved_view() -> Option<String> {
+    use canvas_core::storage::Storage;
+    crate::platform::storage::WebStorage::local()
+        .get(canvas_core::conversations::list::organise::VIEW_KEY)
+        .ok()
+        .flatten()
+}
+
+/// Remembers the list's view (`ListView::query`; empty: the plain list). A storage failure
+/// only loses the choice.
+pub fn save_view(query: &str) {
+    use canvas_core::storage::Storage;
+    let _ = crate::platform::storage::WebStorage::local()
+        .set(canvas_core::conversations::list::organise::VIEW_KEY, query);
+}
+
 /// Remembers the order of the list on screen for the next/previous conversation shortcuts
 /// (`canvas_core::navigation::shortcuts::encode_ids` / `encode_links`), in this tab's session storage (a
 /// full page load, e.g. a row of the all-backends list, keeps it). A storage failure only loses

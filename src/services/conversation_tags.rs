@@ -14,6 +14,22 @@ use canvas_core::client::SendPlanned;
 use canvas_core::conversations::list::tags::{set_archived_here, with_archived, with_user_tags};
 use canvas_core::error::ApiError;
 
+/// Deletes conversation `id` for "Delete all shown" (the filter bar's chunk). Not
+/// `conversation_list::delete`: a second chunk calling that one moved it into the first
+/// render's module (+0.9 KB raw).
+pub async fn delete_shown(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    id: &str,
+) -> Result<(), String> {
+    let c = client(backends, active);
+    c.api
+        .delete_conversation(id)
+        .send(&c.transport)
+        .await
+        .map_err(|e| e.said())
+}
+
 /// Where an archive is kept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ArchivePlace {

@@ -16,7 +16,7 @@ use crate::state::connection::{use_connection, Connection};
 use crate::state::i18n::t;
 use canvas_core::client::unified::ConversationSummary;
 use canvas_core::conversations::list::nest::{ancestors, shown};
-use canvas_core::conversations::list::organise::{ListView, VIEW_KEY};
+use canvas_core::conversations::list::organise::ListView;
 use canvas_core::conversations::list::sidebar::{
     missing_pins, open_conversation_id, order, unlisted_open, SIDEBAR_PAGE_SIZE,
 };
@@ -148,11 +148,7 @@ fn SidebarBody() -> impl IntoView {
         if on_list && !query.contains("scope=all") {
             ListView::from_query(&query)
         } else {
-            use canvas_core::storage::Storage;
-            crate::platform::storage::WebStorage::local()
-                .get(VIEW_KEY)
-                .ok()
-                .flatten()
+            crate::services::conversation_list::saved_view()
                 .map(|q| ListView::from_query(&q))
                 .unwrap_or_default()
         }

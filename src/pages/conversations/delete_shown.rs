@@ -5,10 +5,9 @@
 
 use crate::components::backends::dialog::Dialog;
 use crate::services::conversation_list::ListCtx;
-use crate::state::api::client;
+use crate::services::conversation_tags::delete_shown;
 use crate::state::backends::use_backends;
-use crate::state::i18n::{t, tn, Said};
-use canvas_core::client::SendPlanned;
+use crate::state::i18n::{t, tn};
 use leptos::prelude::*;
 
 #[component]
@@ -33,10 +32,7 @@ pub fn DeleteShownDialog(
         async move {
             let mut errors = Vec::new();
             for id in ids {
-                // Not `conversation_list::delete`: a second chunk calling it moved it into the
-                // first render's module (+0.9 KB raw).
-                let c = client(backends, &active);
-                match c.api.delete_conversation(&id).send(&c.transport).await {
+                match delete_shown(backends, &active, &id).await {
                     Ok(()) => {
                         if list
                             .items
@@ -46,7 +42,7 @@ pub fn DeleteShownDialog(
                             return; // the page is gone
                         }
                     }
-                    Err(e) => errors.push(e.said()),
+                    Err(e) => errors.push(e),
                 }
                 if done.try_update(|n| *n += 1).is_none() {
                     return;

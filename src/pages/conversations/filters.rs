@@ -9,7 +9,7 @@ use canvas_core::conversations::list::filter::{
 };
 use canvas_core::conversations::list::group::GROUP_PARAM;
 use canvas_core::conversations::list::organise::{
-    GroupBy, ListView, SortBy, DAYS_PARAM, SORT_PARAM, TAG_PARAM, VIEW_KEY,
+    GroupBy, ListView, SortBy, DAYS_PARAM, SORT_PARAM, TAG_PARAM,
 };
 use canvas_core::conversations::list::tags::known_tags;
 use leptos::prelude::*;
@@ -43,13 +43,11 @@ pub fn ListFilters(
     // A view parameter changes: the URL, and the choice remembered for the list's next opening
     // and the sidebar (issue #36).
     let set_view = move |key: &str, value: &str| {
-        use canvas_core::storage::Storage;
         let url = crate::links::current_with_param(key, value);
         // The one-backend list's choice (the all-backends view keeps its own in its URL).
         if !all.get_untracked() {
             let query = url.split_once('?').map(|(_, q)| q).unwrap_or("");
-            let _ = crate::platform::storage::WebStorage::local()
-                .set(VIEW_KEY, &ListView::from_query(query).query());
+            crate::services::conversation_list::save_view(&ListView::from_query(query).query());
         }
         go_view(&url, true);
     };

@@ -15,7 +15,7 @@ use canvas_core::conversations::list::filter::{
     ListFilter, ARCHIVED_PARAM, FROM_PARAM, STATUS_PARAM,
 };
 use canvas_core::conversations::list::nest::has_nesting;
-use canvas_core::conversations::list::organise::{VIEW_KEY, VIEW_PARAMS};
+use canvas_core::conversations::list::organise::VIEW_PARAMS;
 use canvas_core::conversations::list::{page_size, Badge};
 use canvas_core::navigation::shortcuts::encode_ids;
 use leptos::prelude::*;
@@ -189,18 +189,13 @@ pub fn ConversationsPage() -> impl IntoView {
     }
 }
 
-/// Puts the view chosen last in the filter bar (`localStorage`, [`VIEW_KEY`]) into a URL that
+/// Puts the view chosen last in the filter bar (`services::conversation_list::saved_view`) into a URL that
 /// has none, once, replacing the history entry: the list opens the way it was left.
 fn restore_view(query: Memo<ParamsMap>) {
-    use canvas_core::storage::Storage;
     let none = query.with_untracked(|q| {
         q.get_str("scope") != Some("all") && VIEW_PARAMS.iter().all(|k| q.get_str(k).is_none())
     });
-    let saved = crate::platform::storage::WebStorage::local()
-        .get(VIEW_KEY)
-        .ok()
-        .flatten()
-        .filter(|v| !v.is_empty());
+    let saved = crate::services::conversation_list::saved_view().filter(|v| !v.is_empty());
     if let (true, Some(saved)) = (none, saved) {
         let go = crate::links::use_go();
         // After the first render, when the address is this page's (an in-app navigation
