@@ -14,7 +14,7 @@ use canvas_core::conversations::live::events::recent::{Recent, RECENT_TIMELINES}
 use canvas_core::conversations::live::user_paused::{is_user_paused, set_user_paused};
 use canvas_core::conversations::start::create::new_conversation;
 use canvas_core::conversations::start::launch_options::{chosen_dir, working_dir_for};
-use canvas_core::conversations::start::llm_settings::{effective_llm, ServerLlm};
+use canvas_core::conversations::start::llm_settings::{pick_llm, KeyFrom, ServerLlm};
 use canvas_core::error::{ActionError, ApiError};
 use std::cell::RefCell;
 
@@ -158,12 +158,15 @@ pub async fn start(
     let (home, server) = futures::join!(home, settings::server_settings(backends, active));
     let local = settings::load_local(&active.backend.id);
     let server_llm = server.as_ref().map(ServerLlm::from_settings);
-    let llm = effective_llm(Some(&local), server_llm.as_ref());
+    let picked = pick_llm(Some(&local), server_llm.as_ref());
+    let llm = picked.as_ref().map(|(l, _)| l.clone());
     let tags = chosen
         .as_deref()
         .and_then(|d| launch::start_tags(&active.backend.id, d, &opts.work_mode, &id));
     let dir = working_dir_for(chosen, &home, &id);
     let mut req = new_conversation(message, &id, &dir, llm.as_ref());
+    // The server's own key comes back to it encrypted: it is told to decrypt it.
+    req.secrets_encrypted = matches!(picked, Some((_, KeyFrom::Server)));
     req.disabled_skills = server
         .as_ref()
         .map(|s| s.disabled_skills())

@@ -278,6 +278,11 @@ pub struct NewConversation {
     /// Local: the agent profile to launch (issue #35). The server builds the agent from it, so
     /// `agent_settings` (and the skills disabled through them) are not sent with it.
     pub agent_profile_id: Option<String>,
+    /// Local: the key in `agent_settings.llm` is the server's own, encrypted by it
+    /// (`KeyFrom::Server`): `secrets_encrypted: true` has the server decrypt it. Without it the
+    /// provider is sent the ciphertext as the key (issue #37 found this: a stub that checks
+    /// keys refused it).
+    pub secrets_encrypted: bool,
     /// Anything else, merged into the body.
     pub extra: Map<String, Value>,
 }
@@ -306,6 +311,9 @@ impl NewConversation {
             }
             (None, Some(s)) => {
                 body.insert("agent_settings".into(), s);
+                if self.secrets_encrypted {
+                    body.insert("secrets_encrypted".into(), json!(true));
+                }
             }
             (None, None) => {}
         }

@@ -292,6 +292,24 @@ mod tests {
             "a model without a key is not configured"
         );
         assert_eq!(effective_llm(None, None), None);
+        // Where the key comes from: the server is told to decrypt its own.
+        assert_eq!(
+            pick_llm(Some(&local), Some(&server_enc)).map(|(_, k)| k),
+            Some(KeyFrom::Browser)
+        );
+        let (theirs, from) = pick_llm(None, Some(&server_enc)).unwrap();
+        assert_eq!(from, KeyFrom::Server);
+        let mut req = new_conversation("hi", "c-1", "/w", Some(&theirs));
+        assert!(req.local_body().get("secrets_encrypted").is_none());
+        req.secrets_encrypted = true;
+        assert_eq!(req.local_body()["secrets_encrypted"], json!(true));
+        assert_eq!(
+            req.local_body()["agent_settings"]["llm"]["api_key"],
+            json!("gAAAAcipher")
+        );
+        // An agent profile brings its own LLM: nothing to decrypt in the request.
+        req.agent_profile_id = Some("p1".into());
+        assert!(req.local_body().get("secrets_encrypted").is_none());
     }
 
     #[test]

@@ -208,14 +208,34 @@ impl ServerLlm {
     }
 }
 
-/// The LLM a new conversation uses: this browser's settings for the backend when they name a
-/// model, else the server's own.
+/// Where the key of the LLM a new conversation uses comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyFrom {
+    /// This browser's settings (the key as typed).
+    Browser,
+    /// The server's settings: its key encrypted by the server (`X-Expose-Secrets: encrypted`),
+    /// which the server must be told to decrypt (`secrets_encrypted` in the start request).
+    Server,
+}
+
+/// The LLM a new conversation uses, and where its key comes from: this browser's settings for
+/// the backend when they name a model, else the server's own.
+pub fn pick_llm(
+    local: Option<&LlmSettings>,
+    server: Option<&ServerLlm>,
+) -> Option<(LlmSettings, KeyFrom)> {
+    match local.filter(|l| !l.model.trim().is_empty()) {
+        Some(l) => Some((l.clone(), KeyFrom::Browser)),
+        None => server
+            .and_then(ServerLlm::as_settings)
+            .map(|s| (s, KeyFrom::Server)),
+    }
+}
+
+/// The LLM a new conversation uses ([`pick_llm`] without where its key comes from).
 pub fn effective_llm(
     local: Option<&LlmSettings>,
     server: Option<&ServerLlm>,
 ) -> Option<LlmSettings> {
-    local
-        .filter(|l| !l.model.trim().is_empty())
-        .cloned()
-        .or_else(|| server.and_then(ServerLlm::as_settings))
+    pick_llm(local, server).map(|(l, _)| l)
 }
