@@ -9,6 +9,7 @@ use crate::pages::conversation::{conversation_page, preload_conversation};
 use crate::pages::onboarding::{onboarding_page, preload_onboarding};
 use crate::pages::panel::{panel_page, preload_panel};
 use crate::pages::public_key::{preload_public_key, public_key_page};
+use crate::pages::setup::{preload_setup, setup_page};
 use crate::pages::skills::{preload_skills, skills_page};
 use crate::pages::start_task::{preload_start_task, start_task_page};
 use crate::pages::{conversations::ConversationsPage, home::HomePage, not_found::NotFound};
@@ -49,6 +50,7 @@ pub fn App() -> impl IntoView {
                         <Route path=path!("/automations") view=|| lazy(msg!("app.part.automations"), preload_automations, automations_page) />
                         <Route path=path!("/automations/:id") view=AutomationById />
                         <Route path=path!("/skills") view=|| lazy(msg!("app.part.skills"), preload_skills, skills_page) />
+                        <Route path=path!("/setup") view=|| lazy(msg!("app.part.setup"), preload_setup, setup_page) />
                         <Route path=path!("/settings") view=SettingsBySection />
                         <Route path=path!("/settings/:section") view=SettingsBySection />
                         // Upstream's top-level settings pages (bookmarks keep working).

@@ -176,7 +176,7 @@ where
 /// Only this thin wrapper is generic; the view itself is built by one non-generic function, so a
 /// new lazy part adds a few hundred bytes to the main module, not a copy of the whole thing.
 pub fn lazy(what: impl Into<PartName>, preload: impl Preload, build: impl Build) -> AnyView {
-    lazy_erased(what.into(), preload.erase(), build.erase(), None)
+    lazy_erased(what.into(), preload.erase(), build.erase(), None, false)
 }
 
 /// [`lazy`] for a secondary part of a first-render page (the launcher's options): it shows its
@@ -188,7 +188,14 @@ pub fn lazy_after_list(
     build: impl Build,
 ) -> AnyView {
     let after = crate::state::first_paint::use_first_paint();
-    lazy_erased(what.into(), preload.erase(), build.erase(), after)
+    lazy_erased(what.into(), preload.erase(), build.erase(), after, false)
+}
+
+/// [`lazy_after_list`] for a part that often shows nothing (the LLM banner, the checklist):
+/// no skeleton while it loads, so nothing moves when there is nothing to show.
+pub fn lazy_quiet(what: impl Into<PartName>, preload: impl Preload, build: impl Build) -> AnyView {
+    let after = crate::state::first_paint::use_first_paint();
+    lazy_erased(what.into(), preload.erase(), build.erase(), after, true)
 }
 
 fn lazy_erased(
@@ -196,9 +203,13 @@ fn lazy_erased(
     preload: PreloadFn,
     build: BuildFn,
     after: Option<crate::state::first_paint::FirstPaint>,
+    quiet: bool,
 ) -> AnyView {
     let attempt = RwSignal::new(0u32);
     let fallback = move || {
+        if quiet {
+            return ().into_any();
+        }
         view! {
             <div class="skeleton" data-testid="chunk-loading" aria-busy="true" role="status">
                 <span class="skeleton-bar"></span>
@@ -206,6 +217,7 @@ fn lazy_erased(
                 <span class="visually-hidden">{t!("app.loading_part", what = what.text())}</span>
             </div>
         }
+        .into_any()
     };
     view! {
         <Suspense fallback=fallback>

@@ -26,9 +26,9 @@ pub mod icons {
     pub use icondata::{
         LuArrowDown as LATEST, LuBell as SOUND_ON, LuBellOff as SOUND_OFF,
         LuCalendarClock as AUTOMATIONS, LuChevronDown as EXPANDED, LuChevronRight as COLLAPSED,
-        LuEllipsis as MORE, LuFile as FILE, LuMenu as MENU, LuMessagesSquare as CONVERSATIONS,
-        LuPanelRightClose as PANEL_HIDE, LuPanelRightOpen as PANEL_SHOW, LuPin as PINNED,
-        LuPlus as ADD, LuServer as BACKENDS, LuSettings as SETTINGS, LuSparkles as SKILLS,
-        LuX as REMOVE,
+        LuCircle as TO_DO, LuCircleCheck as DONE, LuEllipsis as MORE, LuFile as FILE,
+        LuMenu as MENU, LuMessagesSquare as CONVERSATIONS, LuPanelRightClose as PANEL_HIDE,
+        LuPanelRightOpen as PANEL_SHOW, LuPin as PINNED, LuPlus as ADD, LuServer as BACKENDS,
+        LuSettings as SETTINGS, LuSparkles as SKILLS, LuTriangleAlert as WARNING, LuX as REMOVE,
     };
 }

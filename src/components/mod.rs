@@ -3,9 +3,11 @@
 pub mod backends;
 pub mod chat;
 pub mod check;
+pub mod checklist;
 pub mod children_toggle;
 pub mod confirm;
 pub mod countdown;
+pub mod first_run;
 pub mod focus;
 pub mod icon;
 pub mod installed;

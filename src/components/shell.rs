@@ -163,6 +163,7 @@ pub fn Shell(children: ChildrenFn) -> impl IntoView {
                 <BackendSelector />
                 <Show when=in_app>
                     {lazy(msg!("app.part.conversation_list"), crate::components::sidebar_list::preload_sidebar_list, crate::components::sidebar_list::sidebar_list)}
+                    {crate::lazy::lazy_quiet(msg!("app.part.checklist"), crate::components::checklist::preload_checklist, crate::components::checklist::checklist)}
                 </Show>
             </nav>
             <div class="drawer-backdrop" aria-hidden="true" on:click=move |_| drawer.set(false)></div>

@@ -199,6 +199,7 @@ fn ConversationView(
                     </span>
                     <ToolsMenu tools=tools />
                 </header>
+                {crate::lazy::lazy_quiet(crate::state::i18n::msg!("app.part.llm_banner"), crate::components::first_run::preload_llm_banner, crate::components::first_run::llm_banner)}
                 <StatusBar store=store.clone() tools=tools />
                 <Timeline store=store.clone() tools=tools />
                 <ToolsNotice tools=tools />

@@ -77,10 +77,12 @@ pub fn HomePage() -> impl IntoView {
     view! {
         <section class="page home" data-testid="home">
             <header class="page-header"><h1>{t!("home.title")}</h1></header>
+            {crate::lazy::lazy_quiet(crate::state::i18n::msg!("app.part.llm_banner"), crate::components::first_run::preload_llm_banner, crate::components::first_run::llm_banner)}
             <form class="launcher" on:submit=move |ev| { ev.prevent_default(); submit(); }>
                 <MessageBox draft=draft on_send=Callback::new(move |_| submit())
                     class="composer-input launcher-input" testid="launcher-input" label=t!("home.launcher.label")
                     placeholder=t!("home.launcher.placeholder") rows="4" />
+                {crate::lazy::lazy_quiet(crate::state::i18n::msg!("app.part.starters"), crate::components::first_run::preload_starters, move || crate::components::first_run::starters(draft))}
                 {crate::lazy::lazy_after_list(crate::state::i18n::msg!("app.part.where_it_runs"), crate::components::run_where::preload_run_where, move || crate::components::run_where::run_where(run_where))}
                 {crate::lazy::lazy_after_list(crate::state::i18n::msg!("app.part.launcher_options"), crate::components::launch_options::preload_launch_options, crate::components::launch_options::launch_options)}
                 <div class="launcher-actions">
@@ -145,6 +147,8 @@ fn LlmForm(backend_id: String, server: Option<ServerLlm>) -> impl IntoView {
                 .map_err(|e| t!("home.llm.save_local_error", error = e.said()))?;
             saved.set(s.clone());
             new_key.set(String::new());
+            // The LLM banner and the checklist follow.
+            crate::services::setup::changed();
             if push {
                 settings::save_server(backends, &active, &s)
                     .await

@@ -9,5 +9,6 @@ pub mod onboarding;
 pub mod panel;
 pub mod public_key;
 pub mod settings;
+pub mod setup;
 pub mod skills;
 pub mod start_task;

@@ -18,6 +18,7 @@ pub mod hosts;
 pub mod launch;
 pub mod list_page;
 pub mod settings;
+pub mod setup;
 pub mod sidebar;
 pub mod skills;
 pub mod start_task;

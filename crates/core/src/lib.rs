@@ -18,6 +18,7 @@
 //! | [`conversations`] | lists, starting one, events and the timeline, the live view, the chat's tools | issues #6, #15, #16 |
 //! | [`workspace`] | the workspace panel: file tree, paths, highlighting, diffs, terminal | issue #7 |
 //! | [`settings`] | secrets, MCP, LLM profiles, schema forms, installed skills/plugins, app preferences | issue #13 |
+//! | [`setup`] | first run: can a backend run a conversation, the guided setup's steps and draft, the getting-started checklist, the first answer | issue #37 |
 //! | [`skills`] | skills from many sources merged by precedence | seed 002, issue #13 |
 //! | [`automation`] | automations: cron schedules, service DTOs, form rules, client | seed 002, issue #14 |
 //! | [`navigation`] | the command palette's fuzzy matching, keyboard shortcuts | issue #16 |
@@ -45,6 +46,7 @@ pub mod markdown;
 pub mod navigation;
 pub mod omnigent;
 pub mod settings;
+pub mod setup;
 pub mod skills;
 pub mod storage;
 pub mod time;

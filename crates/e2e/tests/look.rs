@@ -1,7 +1,8 @@
 //! How every page looks to a person (issue #32), in real Chromium against the real agent
 //! server and the real automation service: every route (a conversation with each workspace tab,
 //! the list of all backends, an automation with a finished run, the command palette, the
-//! backend dialogs, the onboarding a browser without any backend sees), in dark and light. At
+//! backend dialogs, the onboarding a browser without any backend sees, the guided setup's steps
+//! and the getting-started checklist), in dark and light. At
 //! 360 and 1280 px wide: axe-core (the npm package, injected into the page) finds no serious or
 //! critical violation, nothing overflows the page, its content or an open dialog sideways, no
 //! character is drawn as a "missing glyph" box, and the keyboard focus can be seen on every
@@ -282,7 +283,29 @@ async fn every_page_is_accessible_fits_and_has_its_glyphs_in_dark_and_light_narr
     let axe = axe_source();
     let conversation = format!("/conversations/{id}");
     let cases: Vec<Case> = vec![
-        case("/", "[data-testid=home]", "home"),
+        case("/", "[data-testid=home] [data-testid=starters]", "home"),
+        // First run (issue #37): the LLM banner or its absence, the checklist, the setup.
+        case(
+            "/",
+            "[data-testid=checklist-items] [data-testid=checklist-item]",
+            "home-checklist",
+        ),
+        case(
+            "/setup?step=backend",
+            "[data-testid=setup-backend-state][data-state=connected]",
+            "setup-backend",
+        ),
+        case(
+            "/setup?step=agent",
+            "[data-testid=setup-agents], [data-testid=setup-agent-own]",
+            "setup-agent",
+        ),
+        case(
+            "/setup?step=llm",
+            "[data-testid=setup-llm-provider] option[value=openai], [data-testid=setup-llm-own]",
+            "setup-llm",
+        ),
+        case("/setup?step=hello", "[data-testid=setup-hello-form]", "setup-hello"),
         case("/conversations", "[data-testid=conversation-row]", "list"),
         case(
             "/conversations?group=status&sort=title&days=30",

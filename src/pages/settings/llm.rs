@@ -80,7 +80,10 @@ pub(super) fn LlmSection() -> impl IntoView {
     view! {
         <div class="settings-section" data-testid="settings-llm">
             <p class="muted">
-                {t!("settings.llm.intro")}
+                {t!("settings.llm.intro")}" "
+                <leptos_router::components::A href=crate::links::href("/setup?step=llm") attr:data-testid="settings-setup-link">
+                    {t!("setup.open")}
+                </leptos_router::components::A>
             </p>
             <Suspense fallback=|| view! { <p class="loading">{t!("settings.llm.loading")}</p> }>{rows}</Suspense>
             <form class="form secret-form" data-testid="profile-form" hidden=unsupported
@@ -106,7 +109,7 @@ pub(super) fn LlmSection() -> impl IntoView {
             </form>
             {move || pending.get().map(|(n, action)| view! {
                 <ProfileDialog name=n action=action pending=pending
-                    done=Callback::new(move |_| reload.update(|r| *r += 1)) />
+                    done=Callback::new(move |_| { reload.update(|r| *r += 1); crate::services::setup::changed(); }) />
             })}
         </div>
     }
