@@ -4,6 +4,7 @@
 //! - `test`  every test layer; ends with `N passed, M failed, I ignored; checks: K ok, L failed`
 //! - `build` the release app in `dist/`
 //! - `bench` sizes and timings against DESIGN.md's budgets
+//! - `screenshots` the README's pictures (docs/screenshots/), made from the release app
 //! - `setup` install whatever is missing (idempotent)
 
 mod bench;
@@ -13,6 +14,7 @@ mod merge;
 mod pool;
 mod preload;
 mod run;
+mod screenshots;
 mod split;
 mod supervise;
 mod test;
@@ -48,6 +50,9 @@ enum Command {
         #[arg(value_name = "FILTER")]
         filters: Vec<String>,
     },
+    /// The README's screenshots in docs/screenshots/: the release app against a real agent
+    /// server and the LLM stub, headless Chromium, dark and light
+    Screenshots,
     /// Install whatever is missing (wasm target, wasm-bindgen-cli, npm tools, the agent-server
     /// venv, chromium)
     Setup {
@@ -65,6 +70,7 @@ fn main() -> ExitCode {
         Command::Test(args) => test::test(&ctx, args),
         Command::Bench { filters } => bench::bench(&ctx, &filters),
         Command::Build { force } => build::build_release(&ctx, force).map(|_| true),
+        Command::Screenshots => screenshots::screenshots(&ctx),
         Command::Setup { dev } => setup(&ctx, dev).map(|_| true),
     };
     match result {
