@@ -3,6 +3,7 @@
 
 use crate::state::api::client;
 use crate::state::backends::BackendsCtx;
+use canvas_core::automation::webhooks::{Created, FieldProblem, Webhook};
 use canvas_core::automation::{
     Automation, AutomationClient, AutomationDraft, AutomationPage, Capabilities, Run, RunPage,
 };
@@ -130,4 +131,114 @@ pub async fn cancel(
     run_id: &str,
 ) -> Result<Run, ApiError> {
     with(backends, active, |s| s.cancel_run(run_id)).await
+}
+
+/// The service's webhooks (where events are sent; secrets never come back).
+pub async fn webhooks(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+) -> Result<Vec<Webhook>, ApiError> {
+    with(backends, active, |s| Ok(s.webhooks())).await
+}
+
+/// Creates a webhook → it and its secret (shown once).
+pub async fn create_webhook(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    body: serde_json::Value,
+) -> Result<Created, ApiError> {
+    with(backends, active, |s| Ok(s.create_webhook(body))).await
+}
+
+/// Renames a webhook.
+pub async fn rename_webhook(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    id: &str,
+    name: &str,
+) -> Result<Webhook, ApiError> {
+    let patch = serde_json::json!({"name": name.trim()});
+    with(backends, active, |s| s.update_webhook(id, patch)).await
+}
+
+/// Deletes a webhook.
+pub async fn delete_webhook(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    id: &str,
+) -> Result<(), ApiError> {
+    with(backends, active, |s| s.delete_webhook(id)).await
+}
+
+/// A new secret for a webhook (shown once; the old one stops working).
+pub async fn rotate_webhook_secret(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    id: &str,
+) -> Result<String, ApiError> {
+    with(backends, active, |s| s.rotate_webhook_secret(id)).await
+}
+
+/// What the service would refuse in the draft, by field (`trigger.filter`, …).
+pub async fn check_draft(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    d: &AutomationDraft,
+) -> Result<Vec<FieldProblem>, ApiError> {
+    let body = d.create_body();
+    with(backends, active, |s| Ok(s.validate(&body))).await
+}
+
+/// Every run of `a` (pages of the service's largest size, newest first).
+async fn all_runs(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    a: &Automation,
+) -> Result<Vec<Run>, ApiError> {
+    let mut out: Vec<Run> = Vec::new();
+    loop {
+        let offset = out.len() as u64;
+        let page = with(backends, active, |s| {
+            s.runs(&a.id, canvas_core::automation::client::MAX_LIMIT, offset)
+        })
+        .await?;
+        let got = page.runs.len();
+        out.extend(page.runs);
+        if got == 0 || out.len() as u64 >= page.total {
+            return Ok(out);
+        }
+    }
+}
+
+/// Downloads `a`'s run history as CSV (`csv`) or JSON.
+pub async fn export_runs(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    a: &Automation,
+    csv: bool,
+) -> Result<(), canvas_core::error::ActionError> {
+    use canvas_core::automation::history::{export_name, runs_csv, runs_json};
+    let runs = all_runs(backends, active, a).await?;
+    let (name, mime, text) = if csv {
+        (export_name(a, "csv"), "text/csv", runs_csv(&runs))
+    } else {
+        (
+            export_name(a, "json"),
+            "application/json",
+            runs_json(a, &runs),
+        )
+    };
+    crate::platform::download::save(&name, mime, text.as_bytes())
+        .map_err(canvas_core::error::ActionError::Refused)
+}
+
+/// Leaves the launcher of `active` a first message that debugs `run` of `a` (it opens on the
+/// start page, filled in).
+pub fn debug_run(
+    active: &ActiveBackend,
+    a: &Automation,
+    run: &Run,
+) -> Result<(), canvas_core::storage::StorageError> {
+    let text = crate::state::i18n::say(&canvas_core::automation::history::debug_prompt(a, run));
+    crate::services::skills::set_launcher_prefill(active, &text)
 }

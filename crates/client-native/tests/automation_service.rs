@@ -100,6 +100,7 @@ async fn the_automation_client_speaks_the_real_service() {
         model: String::new(),
         repos: "owner/repo".into(),
         active: true,
+        ..AutomationDraft::default()
     };
     assert_eq!(draft.validate(&caps), vec![]);
     let created = ok("create", Ok(auto.create(draft.create_body())), &http).await;

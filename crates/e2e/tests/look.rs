@@ -1,8 +1,8 @@
 //! How every page looks to a person (issue #32), in real Chromium against the real agent
 //! server and the real automation service: every route (a conversation with each workspace tab,
 //! the list of all backends, an automation with a finished run, the command palette, the
-//! backend dialogs, the onboarding a browser without any backend sees, the guided setup's steps
-//! and the getting-started checklist), in dark and light. At
+//! backend dialogs, the onboarding a browser without any backend sees, the guided setup's steps,
+//! the getting-started checklist and the webhooks), in dark and light. At
 //! 360 and 1280 px wide: axe-core (the npm package, injected into the page) finds no serious or
 //! critical violation, nothing overflows the page, its content or an open dialog sideways, no
 //! character is drawn as a "missing glyph" box, and the keyboard focus can be seen on every
@@ -222,6 +222,14 @@ async fn automation_with_a_run(svc_url: &str, key: &str) -> String {
         .await
         .and_then(|r| r.error_for_status())
         .expect("dispatch a run");
+    // A webhook for the Webhooks page (its long address must wrap at 360 px).
+    post(
+        "/webhooks".into(),
+        json!({"name": "Orders from the shop", "source": "orders"}),
+    )
+    .await
+    .and_then(|r| r.error_for_status())
+    .expect("create a webhook");
     id
 }
 
@@ -392,6 +400,11 @@ async fn every_page_is_accessible_fits_and_has_its_glyphs_in_dark_and_light_narr
             "/automations",
             "[data-testid=automation-row]",
             "automations",
+        ),
+        case(
+            "/automations/webhooks",
+            "[data-testid=webhook-row]",
+            "webhooks",
         ),
         case("/", "[data-testid=home]", "palette").then(Then::Palette),
         case("/", "[data-testid=home]", "add-backend").then(Then::Dialog(

@@ -91,7 +91,29 @@ pub fn AutomationPage(id: String) -> impl IntoView {
             Ok(a) => loaded_header(a, busy, error, run_now, toggle, editing, deleting),
         }
     };
-    let runs_view = move || runs_section(shown_runs, offset, runs_tick, backends);
+    let loaded = Memo::new(move |_| automation.get().and_then(|(_, a)| a.ok()));
+    let runs_view = move || runs_section(shown_runs, offset, runs_tick, backends, loaded.get());
+    let export = Action::new_local(move |csv: &bool| {
+        let csv = *csv;
+        let active = backends.active.get_untracked();
+        let a = loaded.get_untracked();
+        async move {
+            let Some(a) = a else { return };
+            if let Err(e) = svc::export_runs(backends, &active, &a, csv).await {
+                error.try_set(Some(t!("automations.runs.export_error", error = e.said())));
+            }
+        }
+    });
+    let exports = move || {
+        loaded.with(|a| a.is_some()).then(|| view! {
+            <div class="automation-actions">
+                <button type="button" class="btn small" data-testid="export-runs-csv" disabled=move || export.pending().get()
+                    on:click=move |_| { export.dispatch(true); }>{t!("automations.runs.export_csv")}</button>
+                <button type="button" class="btn small" data-testid="export-runs-json" disabled=move || export.pending().get()
+                    on:click=move |_| { export.dispatch(false); }>{t!("automations.runs.export_json")}</button>
+            </div>
+        })
+    };
     view! {
         <section class="page automation" data-testid="automation-page">
             <p><a href=back data-testid="back-to-automations">{t!("automations.back")}</a></p>
@@ -103,6 +125,7 @@ pub fn AutomationPage(id: String) -> impl IntoView {
                 {move || error.get().unwrap_or_default()}
             </p>
             <h2>{t!("automations.runs.title")} <span class="muted refreshing" hidden=move || !has_active()>{format!(" {}", t!("automations.runs.refreshing"))}</span></h2>
+            {exports}
             {runs_view}
             {move || editing.get().map(|e| view! { <AutomationForm editing=e close=Callback::new(move |saved: Option<Automation>| {
                 editing.set(None);

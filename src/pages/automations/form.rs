@@ -29,6 +29,10 @@ pub(super) fn AutomationForm(
     let model = RwSignal::new(initial.model.clone());
     let repos = RwSignal::new(initial.repos.clone());
     let active_on = RwSignal::new(initial.active);
+    let on_event = RwSignal::new(initial.on_event);
+    let source = RwSignal::new(initial.source.clone());
+    let events = RwSignal::new(initial.events.clone());
+    let filter = RwSignal::new(initial.filter.clone());
     let submitted = RwSignal::new(false);
     let busy = RwSignal::new(false);
     let server_error = RwSignal::new(None::<String>);
@@ -45,11 +49,15 @@ pub(super) fn AutomationForm(
         model: model.get(),
         repos: repos.get(),
         active: active_on.get(),
+        on_event: on_event.get(),
+        source: source.get(),
+        events: events.get(),
+        filter: filter.get(),
     };
     let errors = Memo::new(move |_| draft().validate(&caps_now()));
     let field_error = move |field: &'static str| {
         move || {
-            if !submitted.get() && field != "schedule" {
+            if !submitted.get() && field != "schedule" && field != "filter" {
                 return None;
             }
             errors.with(|es| {
@@ -91,8 +99,14 @@ pub(super) fn AutomationForm(
                         on:input=move |ev| prompt.set(event_target_value(&ev))></textarea>
                     <p class="field-error" hidden=move || field_error("prompt")().is_none()>{field_error("prompt")}</p>
                 </div>
-                {schedule_field(schedule, field_error("schedule"))}
-                {timezone_field(timezone, field_error("timezone"), caps_now)}
+                {trigger_kind(on_event, caps_now)}
+                <Show when=move || !on_event.get()>
+                    {schedule_field(schedule, field_error("schedule"))}
+                    {timezone_field(timezone, field_error("timezone"), caps_now)}
+                </Show>
+                <Show when=move || on_event.get()>
+                    {event_fields(EventFields { source, events, filter }, draft, field_error("source"), field_error("events"), caps_now)}
+                </Show>
                 <div class="field">
                     <label for="automation-model">{t!("automations.form.model")}</label>
                     <input id="automation-model" data-testid="automation-model" prop:value=move || model.get()
@@ -245,6 +259,134 @@ fn timezone_field(
                 on:input=move |ev| timezone.set(event_target_value(&ev)) />
             <datalist id="automation-zones">{zones}</datalist>
             <p class="field-error" hidden=move || error().is_none()>{error}</p>
+        </div>
+    }
+}
+
+/// "Starts": on the schedule, or when an event arrives (offered where the service takes events,
+/// or when the automation already reacts to one).
+fn trigger_kind(
+    on_event: RwSignal<bool>,
+    caps_now: impl Fn() -> Capabilities + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let offered = move || caps_now().events || on_event.get();
+    view! {
+        <Show when=offered>
+            <fieldset class="field trigger-kinds" data-testid="automation-trigger-kind">
+                <legend>{t!("automations.form.trigger")}</legend>
+                <label class="check"><input type="radio" name="automation-trigger" data-testid="trigger-schedule"
+                    prop:checked=move || !on_event.get() on:change=move |_| on_event.set(false) />
+                    {t!("automations.form.on_schedule")}</label>
+                <label class="check"><input type="radio" name="automation-trigger" data-testid="trigger-event"
+                    prop:checked=move || on_event.get() on:change=move |_| on_event.set(true) />
+                    {t!("automations.form.on_event")}</label>
+            </fieldset>
+        </Show>
+    }
+}
+
+/// The event trigger's fields.
+#[derive(Clone, Copy)]
+struct EventFields {
+    source: RwSignal<String>,
+    events: RwSignal<String>,
+    filter: RwSignal<String>,
+}
+
+/// Source (the webhooks' sources), event types, and a filter the service checks as it is
+/// typed (its words at the field).
+fn event_fields(
+    f: EventFields,
+    draft: impl Fn() -> AutomationDraft + Copy + Send + Sync + 'static,
+    source_error: impl Fn() -> Option<String> + Copy + Send + Sync + 'static,
+    events_error: impl Fn() -> Option<String> + Copy + Send + Sync + 'static,
+    caps_now: impl Fn() -> Capabilities + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let backends = use_backends();
+    // The service's check of the filter, asked again as it changes (a pause in typing first);
+    // only the answer for the newest text is kept.
+    let asked = RwSignal::new(0u32);
+    let checked = RwSignal::new(None::<Option<String>>);
+    let check = Action::new_local(move |(n, d): &(u32, AutomationDraft)| {
+        let (n, d) = (*n, d.clone());
+        let active = backends.active.get_untracked();
+        async move {
+            crate::platform::time::sleep_ms(300).await;
+            if asked.try_get_untracked() != Some(n) {
+                return;
+            }
+            let Ok(problems) = svc::check_draft(backends, &active, &d).await else {
+                return;
+            };
+            if asked.try_get_untracked() == Some(n) {
+                let at = canvas_core::automation::webhooks::problem_at(&problems, "trigger.filter");
+                checked.set(Some(at.map(str::to_string)));
+            }
+        }
+    });
+    Effect::new(move |_| {
+        let d = draft();
+        asked.update(|n| *n = n.wrapping_add(1));
+        checked.set(None);
+        if !d.filter.trim().is_empty() {
+            check.dispatch((asked.get_untracked(), d));
+        }
+    });
+    let filter_error = move || checked.get().flatten();
+    let filter_ok = move || matches!(checked.get(), Some(None));
+    let sources = move || {
+        let mut s = caps_now().event_sources;
+        let now = f.source.get();
+        if !now.is_empty() && !s.contains(&now) {
+            s.push(now);
+        }
+        s
+    };
+    let options = move || {
+        sources()
+            .into_iter()
+            .map(|s| {
+                let selected = f.source.with_untracked(|c| *c == s);
+                let label = s.clone();
+                view! { <option value=s selected=selected>{label}</option> }
+            })
+            .collect_view()
+    };
+    view! {
+        <div class="field">
+            <label for="automation-source">{t!("automations.form.source")}</label>
+            <select id="automation-source" data-testid="automation-source"
+                aria-invalid=move || source_error().is_some().to_string()
+                on:change=move |ev| f.source.set(event_target_value(&ev))>
+                <option value="" selected=move || f.source.get().is_empty()>"—"</option>
+                {options}
+            </select>
+            <p class="muted" hidden=move || !sources().is_empty()>
+                {t!("automations.form.source_none")}" "
+                <leptos_router::components::A href=crate::links::href("/automations/webhooks")>{t!("automations.webhooks.link")}</leptos_router::components::A>
+            </p>
+            <p class="field-error" data-testid="automation-source-error" hidden=move || source_error().is_none()>{source_error}</p>
+        </div>
+        <div class="field">
+            <label for="automation-events">{t!("automations.form.events")}</label>
+            <input id="automation-events" data-testid="automation-events" class="mono" spellcheck="false"
+                placeholder="order.created, order.*" prop:value=move || f.events.get()
+                aria-invalid=move || events_error().is_some().to_string()
+                on:input=move |ev| f.events.set(event_target_value(&ev)) />
+            <p class="muted">{t!("automations.form.events_hint")}</p>
+            <p class="field-error" data-testid="automation-events-error" hidden=move || events_error().is_none()>{events_error}</p>
+        </div>
+        <div class="field">
+            <label for="automation-filter">{t!("automations.form.filter")}</label>
+            <input id="automation-filter" data-testid="automation-filter" class="mono" spellcheck="false"
+                prop:value=move || f.filter.get()
+                aria-invalid=move || filter_error().is_some().to_string()
+                aria-describedby="automation-filter-error"
+                on:input=move |ev| f.filter.set(event_target_value(&ev)) />
+            <p class="muted">{t!("automations.form.filter_hint")}</p>
+            <p class="field-error" id="automation-filter-error" role="alert" data-testid="automation-filter-error"
+                hidden=move || filter_error().is_none()>{filter_error}</p>
+            <p class="ok-note" data-testid="automation-filter-ok" hidden=move || !filter_ok()>{t!("automations.form.filter_ok")}</p>
         </div>
     }
 }

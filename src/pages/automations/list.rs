@@ -76,6 +76,12 @@ pub fn AutomationsPage() -> impl IntoView {
         <section class="page automations" data-testid="automations-page">
             {page_header(t!("automations.title"), "btn primary", "new-automation", t!("automations.new"),
                 move |_| editing.set(Some(Editing::New)))}
+            <p class="automations-links">
+                <leptos_router::components::A href=crate::links::href("/automations/webhooks") attr:data-testid="webhooks-link"
+                    on:mouseenter=move |_| crate::lazy::prefetch(crate::pages::automations::preload_webhooks)>
+                    {t!("automations.webhooks.link")}
+                </leptos_router::components::A>
+            </p>
             <p class="notice" role="status" data-testid="automations-notice" hidden=move || notice.get().is_none()>
                 {move || notice.get().unwrap_or_default()}
             </p>

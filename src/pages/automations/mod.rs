@@ -16,9 +16,11 @@ mod detail;
 mod form;
 mod list;
 mod runs;
+mod webhooks;
 
 pub use detail::AutomationPage;
 pub use list::AutomationsPage;
+pub use webhooks::WebhooksPage;
 
 /// How often an automation's runs are refreshed while one is pending or running.
 const ACTIVE_RUN_POLL: Duration = Duration::from_secs(3);
@@ -177,5 +179,12 @@ crate::lazy::lazy_view! {
     /// `/automations/:id`: one automation and its runs.
     pub fn automation_page(id: String) in automations, preload preload_automation {
         view! { <crate::pages::automations::AutomationPage id=id /> }
+    }
+}
+
+crate::lazy::lazy_view! {
+    /// `/automations/webhooks`: where other systems send events.
+    pub fn webhooks_page() in webhooks, preload preload_webhooks {
+        view! { <crate::pages::automations::WebhooksPage /> }
     }
 }

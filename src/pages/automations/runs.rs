@@ -8,13 +8,17 @@ use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::i18n::{say, Said};
 use crate::state::i18n::{t, tn};
 use canvas_core::automation::model::{cancel_error_text, format_span_text, service_missing};
-use canvas_core::automation::{Run, RunPage};
+use canvas_core::automation::{Automation, Run, RunPage};
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::error::ApiError;
 use leptos::prelude::*;
 
+/// How many quiet polls pass between two asks while no run is pending or running (15 s).
+const QUIET_POLL_TICKS: u32 = 5;
+
 /// The runs as last loaded (the last answer stays on screen while the next refresh runs),
-/// refreshed every [`ACTIVE_RUN_POLL`] while a run is pending or running.
+/// refreshed every [`ACTIVE_RUN_POLL`] while a run is pending or running, and every
+/// [`QUIET_POLL_TICKS`] polls otherwise (a run the schedule or an event started shows up).
 pub(super) fn follow_runs(
     runs: LocalResource<Result<RunPage, ApiError>>,
     runs_tick: RwSignal<u32>,
@@ -25,8 +29,14 @@ pub(super) fn follow_runs(
             shown_runs.set(Some(r));
         }
     });
+    // Runs also start without this page (the schedule, an event): asked every fifth tick
+    // otherwise.
+    let quiet_ticks = std::cell::Cell::new(0u32);
     every(ACTIVE_RUN_POLL, move || {
-        if shown_runs.with_untracked(|r| matches!(r, Some(Ok(p)) if p.has_active())) {
+        let active = shown_runs.with_untracked(|r| matches!(r, Some(Ok(p)) if p.has_active()));
+        quiet_ticks.set(if active { 0 } else { quiet_ticks.get() + 1 });
+        if active || quiet_ticks.get() >= QUIET_POLL_TICKS {
+            quiet_ticks.set(0);
             runs_tick.update(|t| *t = t.wrapping_add(1));
         }
     });
@@ -39,6 +49,7 @@ pub(super) fn runs_section(
     offset: RwSignal<u64>,
     runs_tick: RwSignal<u32>,
     backends: BackendsCtx,
+    about: Option<Automation>,
 ) -> AnyView {
     let Some(result) = shown_runs.get() else {
         return view! { <p class="loading">{t!("automations.runs.loading")}</p> }.into_any();
@@ -65,7 +76,7 @@ pub(super) fn runs_section(
             let rows = p
                 .runs
                 .into_iter()
-                .map(|r| view! { <RunRow run=r active=active.clone() refresh=runs_tick /> })
+                .map(|r| view! { <RunRow run=r active=active.clone() refresh=runs_tick about=about.clone() /> })
                 .collect_view();
             view! {
                 <p class="muted" data-testid="run-counts">{tn!("automations.runs.count", total, counts = counts)}</p>
@@ -78,8 +89,14 @@ pub(super) fn runs_section(
 }
 
 #[component]
-fn RunRow(run: Run, active: ActiveBackend, refresh: RwSignal<u32>) -> impl IntoView {
+fn RunRow(
+    run: Run,
+    active: ActiveBackend,
+    refresh: RwSignal<u32>,
+    about: Option<Automation>,
+) -> impl IntoView {
     let backends = use_backends();
+    let go = crate::links::use_go();
     let error = RwSignal::new(None::<String>);
     let busy = RwSignal::new(false);
     let run_id = run.id.clone();
@@ -135,6 +152,21 @@ fn RunRow(run: Run, active: ActiveBackend, refresh: RwSignal<u32>) -> impl IntoV
         _ => None,
     };
     let phase = run.current_phase.clone().filter(|_| run.status.is_active());
+    // A failed run: a new conversation that starts from what went wrong.
+    let debug = about
+        .filter(|_| run.status == canvas_core::automation::RunStatus::Failed)
+        .map(|a| {
+            let (run, active) = (run.clone(), active.clone());
+            let home = pinned("/", &active);
+            view! {
+                <button type="button" class="btn small" data-testid="debug-run" on:click=move |_| {
+                    match svc::debug_run(&active, &a, &run) {
+                        Ok(()) => go(&home, false),
+                        Err(e) => error.set(Some(e.said())),
+                    }
+                }>{t!("automations.run.debug")}</button>
+            }
+        });
     view! {
         <li class="run-row" data-testid="run-row" data-run-id=run.id.clone() data-status=run.status.label().to_string()>
             <div class="run-main">
@@ -158,6 +190,7 @@ fn RunRow(run: Run, active: ActiveBackend, refresh: RwSignal<u32>) -> impl IntoV
                     {t!("automations.run.cancel_note")}
                 </p>
             })}
+            {debug}
             <p class="field-error" role="alert" hidden=move || error.get().is_none()>{move || error.get().unwrap_or_default()}</p>
         </li>
     }

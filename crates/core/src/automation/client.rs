@@ -10,6 +10,10 @@ use crate::automation::model::{
     decode_automation, decode_automation_page, decode_capabilities, decode_done, decode_run,
     decode_run_page, state_patch, Automation, AutomationPage, Capabilities, Run, RunPage,
 };
+use crate::automation::webhooks::{
+    decode_created, decode_secret, decode_validation, decode_webhook, decode_webhooks,
+    validate_body, Created, FieldProblem, Webhook,
+};
 use crate::client::service::Planned;
 use crate::transport::encode::{id_segment, join_url, with_query, Query};
 use crate::transport::plan::{Body, Call, Decoder, Method, RequestPlan};
@@ -155,6 +159,67 @@ impl AutomationClient {
             TIMEOUT_MS,
             decode_run,
         ))
+    }
+
+    /// `GET /v1/webhooks`: the custom webhooks, newest first (their secrets never come back).
+    pub fn webhooks(&self) -> Call<Vec<Webhook>> {
+        let q = Query::new().push("limit", MAX_LIMIT).push("offset", 0);
+        self.get(&with_query("/v1/webhooks", &q), decode_webhooks)
+    }
+
+    /// `POST /v1/webhooks` (see [`webhooks::create_body`]) → the webhook and its secret, once.
+    pub fn create_webhook(&self, body: Value) -> Call<Created> {
+        self.call(
+            Method::Post,
+            "/v1/webhooks",
+            Body::Json(body),
+            TIMEOUT_MS,
+            decode_created,
+        )
+    }
+
+    /// `PATCH /v1/webhooks/{id}` (`name`, `enabled`, …; not the source).
+    pub fn update_webhook(&self, id: &str, patch: Value) -> Planned<Webhook> {
+        Ok(self.call(
+            Method::Patch,
+            &format!("/v1/webhooks/{}", id_segment(id)?),
+            Body::Json(patch),
+            TIMEOUT_MS,
+            decode_webhook,
+        ))
+    }
+
+    /// `DELETE /v1/webhooks/{id}` (204). Automations on its source stay and get no events.
+    pub fn delete_webhook(&self, id: &str) -> Planned<()> {
+        Ok(self.call(
+            Method::Delete,
+            &format!("/v1/webhooks/{}", id_segment(id)?),
+            Body::None,
+            TIMEOUT_MS,
+            decode_done,
+        ))
+    }
+
+    /// `POST /v1/webhooks/{id}/rotate-secret` → the new secret, once (the old one stops).
+    pub fn rotate_webhook_secret(&self, id: &str) -> Planned<String> {
+        Ok(self.call(
+            Method::Post,
+            &format!("/v1/webhooks/{}/rotate-secret", id_segment(id)?),
+            Body::None,
+            TIMEOUT_MS,
+            decode_secret,
+        ))
+    }
+
+    /// `POST /v1/validate` of a prompt automation's create body: what it would refuse, by field.
+    pub fn validate(&self, create_body: &Value) -> Call<Vec<FieldProblem>> {
+        self.call(
+            Method::Post,
+            "/v1/validate",
+            Body::Json(validate_body(create_body)),
+            TIMEOUT_MS,
+            decode_validation,
+        )
     }
 }
 

@@ -7,10 +7,14 @@
 //! | [`cron`] | cron schedules: parse, describe in words, next fire time in a time zone |
 //! | [`model`] | tolerant DTOs of the service, run statuses, the create/edit form's rules |
 //! | [`client`] | [`AutomationClient`]: the sans-IO calls, a capability a backend client hands out |
+//! | [`history`] | a run history as CSV and JSON, the prompt that debugs a failed run |
+//! | [`webhooks`] | event triggers' webhooks (URL, secret shown once, a signed curl) and the service's check of a draft |
 
 pub mod client;
 pub mod cron;
+pub mod history;
 pub mod model;
+pub mod webhooks;
 
 pub use client::AutomationClient;
 pub use model::{

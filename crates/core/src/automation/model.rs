@@ -26,8 +26,9 @@ pub enum Trigger {
     Event {
         /// Where events come from, e.g. `github`.
         source: String,
-        /// Which events, e.g. `pull_request.opened`.
-        on: String,
+        /// Which events, e.g. `pull_request.opened` (shell-style wildcards: `order.*`). The
+        /// service takes one pattern or a list.
+        on: Vec<String>,
         /// JMESPath filter, if any.
         filter: Option<String>,
     },
@@ -45,7 +46,15 @@ impl Trigger {
             },
             Some("event") => Trigger::Event {
                 source: s("source").unwrap_or_default(),
-                on: s("on").unwrap_or_default(),
+                on: match v.get("on") {
+                    Some(Value::String(one)) => vec![one.clone()],
+                    Some(Value::Array(many)) => many
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_string)
+                        .collect(),
+                    _ => Vec::new(),
+                },
                 filter: s("filter").filter(|f| !f.trim().is_empty()),
             },
             Some(other) => Trigger::Other(other.to_string()),
@@ -69,14 +78,14 @@ impl Trigger {
                 filter: None,
             } => text!("automation.trigger.event")
                 .with("source", source)
-                .with("on", on),
+                .with("on", on.join(", ")),
             Trigger::Event {
                 source,
                 on,
                 filter: Some(f),
             } => text!("automation.trigger.event_where")
                 .with("source", source)
-                .with("on", on)
+                .with("on", on.join(", "))
                 .with("filter", f),
             Trigger::Other(t) => text!("automation.trigger.other").with("kind", t),
         }
@@ -274,6 +283,14 @@ impl RunStatus {
         }
     }
 
+    /// The service's upper-case name (what exports say; [`RunStatus::parse`] reads it back).
+    pub fn service_name(&self) -> String {
+        match self {
+            RunStatus::Other(s) => s.clone(),
+            known => known.label().to_uppercase(),
+        }
+    }
+
     /// Lower-case word for badges (also the badge's CSS modifier).
     pub fn label(&self) -> &str {
         match self {
@@ -431,6 +448,10 @@ pub struct Capabilities {
     pub min_interval_secs: i64,
     /// IANA zones the service accepts (empty: unknown, any name is sent as typed).
     pub timezones: Vec<String>,
+    /// Whether it starts automations on events (`triggers.event`: once a webhook exists).
+    pub events: bool,
+    /// The sources events can come from (`eventSources`: the enabled webhooks' sources).
+    pub event_sources: Vec<String>,
 }
 
 impl Default for Capabilities {
@@ -438,6 +459,8 @@ impl Default for Capabilities {
         Capabilities {
             min_interval_secs: 60,
             timezones: Vec::new(),
+            events: false,
+            event_sources: Vec::new(),
         }
     }
 }
@@ -519,6 +542,14 @@ pub fn decode_capabilities(status: u16, body: &[u8]) -> Result<Capabilities, Api
             caps.timezones.sort();
         }
     }
+    caps.events = v.pointer("/triggers/event").is_some_and(Value::is_object);
+    if let Some(Value::Array(sources)) = v.get("eventSources") {
+        caps.event_sources = sources
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect();
+    }
     Ok(caps)
 }
 
@@ -544,12 +575,20 @@ pub struct AutomationDraft {
     pub repos: String,
     /// Start active.
     pub active: bool,
+    /// Started by an event instead of the schedule.
+    pub on_event: bool,
+    /// Event: where events come from (a webhook's source).
+    pub source: String,
+    /// Event: which events, comma-separated (`order.created, order.*`).
+    pub events: String,
+    /// Event: a JMESPath filter on the event (blank: every event).
+    pub filter: String,
 }
 
 /// A form field the service would refuse, with what to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DraftError {
-    /// `name`, `prompt`, `schedule`, `timezone`, `model` or `repos`.
+    /// `name`, `prompt`, `schedule`, `timezone`, `source`, `events`, `model` or `repos`.
     pub field: &'static str,
     /// What is wrong, for a person.
     pub message: Text,
@@ -589,7 +628,20 @@ impl AutomationDraft {
             Trigger::Cron { schedule, timezone } => (schedule.clone(), timezone.clone()),
             _ => (String::new(), String::new()),
         };
+        let (on_event, source, events, filter) = match &a.trigger {
+            Trigger::Event { source, on, filter } => (
+                true,
+                source.clone(),
+                on.join(", "),
+                filter.clone().unwrap_or_default(),
+            ),
+            _ => Default::default(),
+        };
         AutomationDraft {
+            on_event,
+            source,
+            events,
+            filter,
             name: a.name.clone(),
             prompt: a.prompt.clone().unwrap_or_default(),
             schedule,
@@ -625,7 +677,16 @@ impl AutomationDraft {
         } else if self.prompt.chars().count() > 50_000 {
             err("prompt", text!("automation.draft.prompt_too_long"));
         }
+        if self.on_event {
+            if self.source.trim().is_empty() {
+                err("source", text!("automation.draft.source_empty"));
+            }
+            if self.event_list().is_empty() {
+                err("events", text!("automation.draft.events_empty"));
+            }
+        }
         match cron::parse(self.schedule.trim()) {
+            _ if self.on_event => {}
             Err(e) => err("schedule", e.text()),
             Ok(s) => {
                 let gap = s.min_interval_secs();
@@ -640,9 +701,11 @@ impl AutomationDraft {
             }
         }
         let tz = self.timezone.trim();
-        if tz.is_empty() {
+        let cron_zone = !self.on_event;
+        if cron_zone && tz.is_empty() {
             err("timezone", text!("automation.draft.timezone_empty"));
-        } else if !caps.timezones.is_empty() && !caps.timezones.iter().any(|z| z == tz) {
+        } else if cron_zone && !caps.timezones.is_empty() && !caps.timezones.iter().any(|z| z == tz)
+        {
             err(
                 "timezone",
                 text!("automation.draft.timezone_unknown").with("zone", format!("{tz:?}")),
@@ -680,7 +743,25 @@ impl AutomationDraft {
         )
     }
 
+    /// The event types, as the service takes them.
+    fn event_list(&self) -> Vec<String> {
+        self.events
+            .split(',')
+            .map(str::trim)
+            .filter(|e| !e.is_empty())
+            .map(str::to_string)
+            .collect()
+    }
+
     fn trigger_json(&self) -> Value {
+        if self.on_event {
+            let mut t =
+                json!({"type": "event", "source": self.source.trim(), "on": self.event_list()});
+            if !self.filter.trim().is_empty() {
+                t["filter"] = json!(self.filter.trim());
+            }
+            return t;
+        }
         json!({"type": "cron", "schedule": self.schedule.trim(), "timezone": self.timezone.trim()})
     }
 
@@ -717,9 +798,7 @@ impl AutomationDraft {
         if self.prompt != was.prompt {
             body.insert("prompt".into(), json!(self.prompt));
         }
-        if self.schedule.trim() != was.schedule.trim()
-            || self.timezone.trim() != was.timezone.trim()
-        {
+        if self.trigger_json() != was.trigger_json() {
             body.insert("trigger".into(), self.trigger_json());
         }
         if self.model.trim() != was.model.trim() && !self.model.trim().is_empty() {
@@ -929,7 +1008,68 @@ mod tests {
             model: String::new(),
             repos: String::new(),
             active: true,
+            ..AutomationDraft::default()
         }
+    }
+
+    #[test]
+    fn an_event_trigger_is_read_whatever_shape_on_has_and_built_back() {
+        let stored = json!({"type":"event","source":"orders","on":["order.created","order.paid"],
+            "filter":"amount > `100`","destination":"dispatch_run","subject_key_expr":null,
+            "turn_text_expr":null,"wake_agent":true});
+        let t = Trigger::from_value(&stored);
+        assert_eq!(
+            t,
+            Trigger::Event {
+                source: "orders".into(),
+                on: vec!["order.created".into(), "order.paid".into()],
+                filter: Some("amount > `100`".into())
+            }
+        );
+        assert_eq!(
+            t.describe(),
+            "on orders order.created, order.paid where amount > `100`"
+        );
+        let one = Trigger::from_value(&json!({"type":"event","source":"orders","on":"order.*"}));
+        assert!(matches!(one, Trigger::Event { ref on, .. } if on == &vec!["order.*".to_string()]));
+
+        let mut d = draft();
+        d.on_event = true;
+        d.schedule = "not cron".into();
+        d.timezone = String::new();
+        let fields: Vec<&str> = d
+            .validate(&Capabilities::default())
+            .iter()
+            .map(|e| e.field)
+            .collect();
+        assert_eq!(
+            fields,
+            vec!["source", "events"],
+            "no cron checks for an event"
+        );
+        d.source = " orders ".into();
+        d.events = "order.created, , order.paid ".into();
+        d.filter = " amount > `100` ".into();
+        assert_eq!(d.validate(&Capabilities::default()), vec![]);
+        assert_eq!(
+            d.create_body()["trigger"],
+            json!({"type":"event","source":"orders","on":["order.created","order.paid"],"filter":"amount > `100`"})
+        );
+        // Edited back from what the service stored: the same trigger, so no trigger in the patch.
+        let body = json!({"id": "a1", "name": "Big orders", "prompt": "p", "trigger": stored});
+        let a = decode_automation(200, body.to_string().as_bytes()).unwrap();
+        let back = AutomationDraft::from_automation(&a);
+        assert_eq!(
+            (back.on_event, back.events.as_str()),
+            (true, "order.created, order.paid")
+        );
+        let mut changed = back.clone();
+        changed.filter = String::new();
+        assert_eq!(
+            changed.patch_body(&back).unwrap()["trigger"],
+            json!({"type":"event","source":"orders","on":["order.created","order.paid"]})
+        );
+        assert_eq!(back.patch_body(&back), None);
     }
 
     #[test]
@@ -947,6 +1087,7 @@ mod tests {
         let caps = Capabilities {
             min_interval_secs: 300,
             timezones: vec!["Europe/Berlin".into(), "UTC".into()],
+            ..Capabilities::default()
         };
         let bad = AutomationDraft {
             name: " ".into(),
@@ -956,6 +1097,7 @@ mod tests {
             model: "-bad".into(),
             repos: "owner/repo\nnot a repo\nhttps://github.com/a/b".into(),
             active: true,
+            ..AutomationDraft::default()
         };
         let fields: Vec<&str> = bad.validate(&caps).iter().map(|e| e.field).collect();
         assert_eq!(
