@@ -172,6 +172,9 @@ fn ConversationView(
     // The timeline's messages branch from themselves with it ("Branch from here").
     provide_context(tools);
     let named = summary.title.clone().filter(|t| !t.trim().is_empty());
+    // The LLM banner only where this conversation has no model of its own: one that has keeps
+    // running on it whatever new conversations would get.
+    let without_llm = summary.model.as_deref().is_none_or(|m| m.trim().is_empty());
     let working_dir = summary.working_dir.clone();
     let composer_dir = working_dir.clone();
     let placement = summary.placement.map(|p| {
@@ -199,7 +202,7 @@ fn ConversationView(
                     </span>
                     <ToolsMenu tools=tools />
                 </header>
-                {crate::lazy::lazy_quiet(crate::state::i18n::msg!("app.part.llm_banner"), crate::components::first_run::preload_llm_banner, crate::components::first_run::llm_banner)}
+                {without_llm.then(|| crate::lazy::lazy_quiet(crate::state::i18n::msg!("app.part.llm_banner"), crate::components::first_run::preload_llm_banner, crate::components::first_run::llm_banner))}
                 <StatusBar store=store.clone() tools=tools />
                 <Timeline store=store.clone() tools=tools />
                 <ToolsNotice tools=tools />
