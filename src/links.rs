@@ -77,20 +77,22 @@ pub fn current_with_param(key: &str, value: &str) -> String {
     current_with_values(key, values)
 }
 
-/// The current URL with `key` repeated once per value, in order (removed when there is none):
-/// for filters with several values (`?from=a&from=b`).
-pub fn current_with_values(key: &str, values: &[&str]) -> String {
+/// The current URL with every key of `keys` replaced by `pairs` (in their order): for a page
+/// whose filters are written together.
+pub fn current_with_pairs(keys: &[&str], pairs: &[(&str, String)]) -> String {
     let Some(loc) = web_sys::window().map(|w| w.location()) else {
         return String::new();
     };
     let path = loc.pathname().unwrap_or_default();
-    let search = loc.search().unwrap_or_default();
-    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
+    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&loc.search().unwrap_or_default())
+    else {
         return path;
     };
-    params.delete(key);
-    for v in values {
-        params.append(key, v);
+    for k in keys {
+        params.delete(k);
+    }
+    for (k, v) in pairs {
+        params.append(k, v);
     }
     let q = String::from(params.to_string());
     if q.is_empty() {
@@ -98,4 +100,11 @@ pub fn current_with_values(key: &str, values: &[&str]) -> String {
     } else {
         format!("{path}?{q}")
     }
+}
+
+/// The current URL with `key` repeated once per value, in order (removed when there is none):
+/// for filters with several values (`?from=a&from=b`).
+pub fn current_with_values(key: &str, values: &[&str]) -> String {
+    let pairs: Vec<(&str, String)> = values.iter().map(|v| (key, v.to_string())).collect();
+    current_with_pairs(&[key], &pairs)
 }

@@ -15,3 +15,4 @@ pub mod sse;
 pub mod storage;
 pub mod time;
 pub mod tz;
+pub mod visible;

@@ -3,6 +3,10 @@
 
 use crate::state::api::client;
 use crate::state::backends::BackendsCtx;
+use canvas_core::automation::client::MAX_LIMIT;
+use canvas_core::automation::drafts::{draft_body, ServiceDraft};
+use canvas_core::automation::find::{next_offset, TagCount};
+use canvas_core::automation::transfer::{import_json, Imported};
 use canvas_core::automation::webhooks::{Created, FieldProblem, Webhook};
 use canvas_core::automation::{
     Automation, AutomationClient, AutomationDraft, AutomationPage, Capabilities, Run, RunPage,
@@ -11,8 +15,6 @@ use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::{Call, SendPlanned};
 use canvas_core::error::ApiError;
 
-/// Automations per page of the list.
-pub const PAGE: u32 = 50;
 /// Runs per page of an automation's runs.
 pub const RUNS_PAGE: u32 = 20;
 
@@ -26,13 +28,44 @@ async fn with<T: 'static>(
     plan(&svc).send(&c.transport).await
 }
 
-/// One page of automations, newest first.
+/// Every automation (with `tag` only, when given), newest first: pages of the service's
+/// largest size up to [`LIST_CAP`](canvas_core::automation::find::LIST_CAP) — one request for most users. The list's search and
+/// filters are matched over all of them (the service filters by tag only); `total` is the
+/// service's count.
 pub async fn list(
     backends: BackendsCtx,
     active: &ActiveBackend,
-    offset: u64,
+    tag: Option<&str>,
 ) -> Result<AutomationPage, ApiError> {
-    with(backends, active, |s| Ok(s.list(PAGE, offset))).await
+    let mut all = AutomationPage {
+        automations: Vec::new(),
+        total: 0,
+    };
+    let mut offset = 0;
+    loop {
+        let page = with(backends, active, |s| Ok(s.list(MAX_LIMIT, offset, tag))).await?;
+        let got = page.automations.len();
+        all.automations.extend(page.automations);
+        all.total = page.total;
+        match next_offset(all.automations.len() as u64, got, page.total) {
+            Some(next) => offset = next,
+            None => return Ok(all),
+        }
+    }
+}
+
+/// How many automations there are (one request for one item).
+pub async fn count(backends: BackendsCtx, active: &ActiveBackend) -> Result<u64, ApiError> {
+    with(backends, active, |s| Ok(s.list(1, 0, None)))
+        .await
+        .map(|p| p.total)
+}
+
+/// The tags in use, most used first (none when the service cannot say).
+pub async fn tags(backends: BackendsCtx, active: &ActiveBackend) -> Vec<TagCount> {
+    with(backends, active, |s| Ok(s.tags()))
+        .await
+        .unwrap_or_default()
 }
 
 /// What the service accepts (cron floor, zones); the defaults when it does not say.
@@ -189,6 +222,119 @@ pub async fn check_draft(
     with(backends, active, |s| Ok(s.validate(&body))).await
 }
 
+/// Creates from the form, then sets `tags` (the create call takes none).
+pub async fn create_tagged(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    draft: &AutomationDraft,
+    tags: &[String],
+) -> Result<Automation, ApiError> {
+    let made = create(backends, active, draft).await?;
+    if tags.is_empty() {
+        return Ok(made);
+    }
+    let patch = serde_json::json!({ "tags": tags });
+    with(backends, active, |s| s.update(&made.id, patch)).await
+}
+
+/// Downloads `a` as its export file (JSON, made here) or the service's tarball of its code.
+pub async fn export(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    a: &Automation,
+    tarball: bool,
+) -> Result<(), canvas_core::error::ActionError> {
+    use canvas_core::automation::transfer::{export_file_name, export_json, tarball_file_name};
+    let (name, mime, bytes) = if tarball {
+        let bytes = with(backends, active, |s| s.tarball(&a.id)).await?;
+        (tarball_file_name(a), "application/x-tar", bytes)
+    } else {
+        (
+            export_file_name(a),
+            "application/json",
+            export_json(a).into_bytes(),
+        )
+    };
+    crate::platform::download::save(&name, mime, &bytes)
+        .map_err(canvas_core::error::ActionError::Refused)
+}
+
+/// Reads an export file picked in the browser (its problem in words).
+pub async fn read_export(file: &web_sys::File) -> Result<Imported, String> {
+    use crate::state::i18n::{say, Said};
+    let bytes = crate::services::uploads::read_file(file)
+        .await
+        .map_err(|e| e.said())?;
+    import_json(&String::from_utf8_lossy(&bytes)).map_err(|t| say(&t))
+}
+
+/// The user's drafts, newest first.
+pub async fn drafts(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+) -> Result<Vec<ServiceDraft>, ApiError> {
+    with(backends, active, |s| Ok(s.drafts())).await
+}
+
+/// Saves the form as a draft: a new one (`id` `None`) or over draft `id`. Half-written is
+/// fine: the answer says what the service would still refuse.
+pub async fn save_draft(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    id: Option<&str>,
+    d: &AutomationDraft,
+) -> Result<ServiceDraft, ApiError> {
+    match id {
+        Some(id) => {
+            with(backends, active, |s| {
+                s.update_draft(id, draft_body(d, false))
+            })
+            .await
+        }
+        None => {
+            with(
+                backends,
+                active,
+                |s| Ok(s.create_draft(draft_body(d, true))),
+            )
+            .await
+        }
+    }
+}
+
+/// Deletes a draft (and its test automation).
+pub async fn delete_draft(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    id: &str,
+) -> Result<(), ApiError> {
+    with(backends, active, |s| s.delete_draft(id)).await
+}
+
+/// Dispatches a draft as a test run (with a sample event for an event trigger).
+pub async fn test_draft(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    id: &str,
+    event: Option<serde_json::Value>,
+) -> Result<Run, ApiError> {
+    with(backends, active, |s| s.dispatch_draft(id, event)).await
+}
+
+/// Creates the automation a draft describes, then deletes the draft (a draft left behind
+/// after a failed delete is only a duplicate to remove, so the new automation is still
+/// the answer).
+pub async fn create_from_draft(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    draft_id: &str,
+    d: &AutomationDraft,
+) -> Result<Automation, ApiError> {
+    let made = create(backends, active, d).await?;
+    let _ = delete_draft(backends, active, draft_id).await;
+    Ok(made)
+}
+
 /// Every run of `a` (pages of the service's largest size, newest first).
 async fn all_runs(
     backends: BackendsCtx,
@@ -198,10 +344,7 @@ async fn all_runs(
     let mut out: Vec<Run> = Vec::new();
     loop {
         let offset = out.len() as u64;
-        let page = with(backends, active, |s| {
-            s.runs(&a.id, canvas_core::automation::client::MAX_LIMIT, offset)
-        })
-        .await?;
+        let page = with(backends, active, |s| s.runs(&a.id, MAX_LIMIT, offset)).await?;
         let got = page.runs.len();
         out.extend(page.runs);
         if got == 0 || out.len() as u64 >= page.total {

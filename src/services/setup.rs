@@ -63,14 +63,14 @@ pub async fn report(backends: BackendsCtx, active: &ActiveBackend) -> Report {
     let (facts, conversations, automations, skills, server) = futures::join!(
         facts(backends, active),
         with_pages(backends, active, |p| p.list_conversations(None, 1)),
-        crate::services::automations::list(backends, active, 0),
+        crate::services::automations::count(backends, active),
         crate::services::extensions::installed(backends, active, Extension::Skill),
         crate::services::settings::mcp_servers(backends, active),
     );
     Report {
         llm: facts.takes_llm.then(|| !facts.llm_missing()),
         chat: any(conversations, |p| !p.items.is_empty()),
-        automation: any(automations, |p| p.total > 0 || !p.automations.is_empty()),
+        automation: any(automations, |n| *n > 0),
         agent: facts
             .agents
             .as_ref()

@@ -88,7 +88,7 @@ async fn the_automation_client_speaks_the_real_service() {
     let caps = ok("capabilities", Ok(auto.capabilities()), &http).await;
     assert_eq!(caps.min_interval_secs, 60);
     assert!(caps.timezones.iter().any(|z| z == "Europe/Berlin"));
-    let empty = ok("list (empty)", Ok(auto.list(50, 0)), &http).await;
+    let empty = ok("list (empty)", Ok(auto.list(50, 0, None)), &http).await;
     assert_eq!((empty.total, empty.automations.len()), (0, 0));
 
     // Create from a validated form.
@@ -143,7 +143,7 @@ async fn the_automation_client_speaks_the_real_service() {
         ok("get", auto.get_automation(&id), &http).await.name,
         "Daily hello"
     );
-    let page = ok("list", Ok(auto.list(1, 0)), &http).await;
+    let page = ok("list", Ok(auto.list(1, 0, None)), &http).await;
     assert_eq!(
         (page.total, page.automations[0].id.as_str()),
         (1, id.as_str())
@@ -165,6 +165,36 @@ async fn the_automation_client_speaks_the_real_service() {
     let paused = ok("pause", auto.set_active(&id, false), &http).await;
     assert!(!paused.is_active());
     assert_eq!(paused.state.label(), "paused");
+
+    // Tags: normalised by the service, listed with counts, and the list filtered by one.
+    let tagged = ok(
+        "tag",
+        auto.update(&id, json!({"tags": ["Sales Team"]})),
+        &http,
+    )
+    .await;
+    assert_eq!(tagged.tags, ["sales-team"]);
+    let tags = ok("tags", Ok(auto.tags()), &http).await;
+    assert_eq!(
+        tags.iter()
+            .map(|t| (t.tag.as_str(), t.count))
+            .collect::<Vec<_>>(),
+        [("sales-team", 1)]
+    );
+    let by_tag = ok(
+        "list by tag",
+        Ok(auto.list(10, 0, Some("sales-team"))),
+        &http,
+    )
+    .await;
+    assert_eq!(by_tag.total, 1);
+    let other_tag = ok(
+        "list by another tag",
+        Ok(auto.list(10, 0, Some("ops"))),
+        &http,
+    )
+    .await;
+    assert_eq!(other_tag.total, 0);
 
     // Run now, then cancel it before the dispatcher picks it up (or while it runs); a second
     // cancel finds it finished.
@@ -197,7 +227,7 @@ async fn the_automation_client_speaks_the_real_service() {
     let wrong_api = backend_api(&wrong, &RoutingContext::default());
     let denied = err(
         "wrong key",
-        Ok(wrong_api.automations().unwrap().list(10, 0)),
+        Ok(wrong_api.automations().unwrap().list(10, 0, None)),
         &http,
     )
     .await;

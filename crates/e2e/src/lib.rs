@@ -18,6 +18,62 @@ use std::time::{Duration, Instant};
 
 pub use canvas_serve;
 
+/// A real agent server, the real automation service beside it, and the app in front of both
+/// ([`Env::automation_console`]).
+pub struct AutomationConsole {
+    /// The agent server (the backend).
+    pub agent: AgentServer,
+    /// The automation service.
+    pub svc: AutomationService,
+    /// The app.
+    pub server: canvas_serve::Running,
+    /// The session key both take.
+    pub key: String,
+}
+
+impl AutomationConsole {
+    /// The app's URL of `path`.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.server.url())
+    }
+
+    /// A call to the service itself (`path` under `/api/automation`); panics on a failed status.
+    pub async fn service(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<Value>,
+    ) -> reqwest::Response {
+        let mut req = reqwest::Client::new()
+            .request(method, format!("{}/api/automation{path}", self.svc.url))
+            .header("X-Session-API-Key", &self.key);
+        if let Some(body) = body {
+            req = req.json(&body);
+        }
+        let resp = req.send().await.expect("automation service");
+        assert!(resp.status().is_success(), "{path}: {}", resp.status());
+        resp
+    }
+
+    /// `GET` of the service's JSON answer.
+    pub async fn get_json(&self, path: &str) -> Value {
+        self.service(reqwest::Method::GET, path, None)
+            .await
+            .json()
+            .await
+            .expect("json")
+    }
+
+    /// `POST` (or another method) with a JSON body, and the JSON answer.
+    pub async fn send_json(&self, method: reqwest::Method, path: &str, body: Value) -> Value {
+        self.service(method, path, Some(body))
+            .await
+            .json()
+            .await
+            .expect("json")
+    }
+}
+
 pub mod pages;
 
 /// Default deadline for UI conditions.
@@ -164,6 +220,28 @@ impl Env {
             )
             .await;
         Some(stack)
+    }
+
+    /// [`Env::automation_stack`] and the app served in front of it (the agent server as the
+    /// backend, the service behind `/api/automation`): what every automations test starts from.
+    /// Panics with how to get the service when it is missing.
+    pub async fn automation_console(&self, name: &str, stub_url: &str) -> AutomationConsole {
+        let (agent, svc) = self
+            .automation_stack(name, stub_url)
+            .await
+            .expect("the automation service: run with `cargo xtask test`");
+        let key = agent.session_api_key.clone();
+        let mut config = canvas_serve::Config::new(&self.dist);
+        config.agent_server_url = Some(agent.url.clone());
+        config.automation_url = Some(svc.url.clone());
+        config.session_api_key = Some(key.clone());
+        let server = canvas_serve::start(config).await.expect("serve");
+        AutomationConsole {
+            agent,
+            svc,
+            server,
+            key,
+        }
     }
 
     /// The agent-server version pinned in `server/requirements.lock`.

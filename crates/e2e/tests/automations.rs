@@ -52,22 +52,14 @@ async fn service_get(svc_url: &str, key: &str, path: &str) -> (u16, Value) {
 async fn automation_created_in_the_ui_runs_pauses_cancels_and_is_deleted() {
     let env = Env::get();
     let stub = llm_stub::start(StubScript::new().with_final_message("Automation says hi")).await;
-    let (agent, svc) = env
-        .automation_stack("automations", &stub.url())
-        .await
-        .expect("the automation service: run with `cargo xtask test`");
+    let c = env.automation_console("automations", &stub.url()).await;
     eprintln!(
         "automation service ready in {:.1} s",
-        svc.started_in.as_secs_f64()
+        c.svc.started_in.as_secs_f64()
     );
-    let mut config = canvas_serve::Config::new(&env.dist);
-    config.agent_server_url = Some(agent.url.clone());
-    config.automation_url = Some(svc.url.clone());
-    config.session_api_key = Some(agent.session_api_key.clone());
-    let server = canvas_serve::start(config).await.expect("serve");
-    let key = agent.session_api_key.clone();
+    let (svc, key) = (&c.svc, c.key.clone());
     let b = Browser::start(&env).await;
-    b.goto(&format!("{}/automations", server.url())).await;
+    b.goto(&c.url("/automations")).await;
     b.wait_for("[data-testid=automations-empty]").await;
 
     // Create: the schedule is read back in words as it is typed; a bad one is refused.

@@ -11,7 +11,7 @@
 use std::process::Command;
 use std::time::Duration;
 
-use canvas_e2e::{canvas_serve, Browser, Env};
+use canvas_e2e::{Browser, Env};
 use canvas_fixtures::llm_stub::{self, StubScript};
 use serde_json::{json, Value};
 
@@ -35,36 +35,17 @@ fn run_curl(curl: &str, edit: impl Fn(&str) -> String) -> Value {
     })
 }
 
-async fn service_get(svc_url: &str, key: &str, path: &str) -> Value {
-    reqwest::Client::new()
-        .get(format!("{svc_url}/api/automation{path}"))
-        .header("X-Session-API-Key", key)
-        .send()
-        .await
-        .expect("automation service")
-        .json()
-        .await
-        .expect("json")
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_signed_event_starts_exactly_the_automation_whose_filter_takes_it() {
     let env = Env::get();
     let stub = llm_stub::start(StubScript::new().with_final_message("Event handled")).await;
-    let (agent, svc) = env
-        .automation_stack("event-automations", &stub.url())
-        .await
-        .expect("the automation service: run with `cargo xtask test`");
-    let mut config = canvas_serve::Config::new(&env.dist);
-    config.agent_server_url = Some(agent.url.clone());
-    config.automation_url = Some(svc.url.clone());
-    config.session_api_key = Some(agent.session_api_key.clone());
-    let server = canvas_serve::start(config).await.expect("serve");
-    let key = agent.session_api_key.clone();
+    let c = env
+        .automation_console("event-automations", &stub.url())
+        .await;
     let b = Browser::start(&env).await;
 
     // The Webhooks page, from the automations list.
-    b.goto(&format!("{}/automations", server.url())).await;
+    b.goto(&c.url("/automations")).await;
     b.click("[data-testid=webhooks-link]").await;
     b.wait_for("[data-testid=webhooks-empty]").await;
     // A source the service would refuse is refused at the field.
@@ -83,13 +64,13 @@ async fn a_signed_event_starts_exactly_the_automation_whose_filter_takes_it() {
     assert!(secret.starts_with("whsec_"), "{secret}");
     let url = b.text_of("[data-testid=webhook-url]").await;
     assert!(
-        url.starts_with(&svc.url) && url.ends_with("/orders"),
+        url.starts_with(&c.svc.url) && url.ends_with("/orders"),
         "{url}"
     );
     let curl = b.text_of("[data-testid=webhook-curl]").await;
     b.wait_for("[data-testid=webhook-row][data-source=orders]")
         .await;
-    let listed = service_get(&svc.url, &key, "/v1/webhooks").await;
+    let listed = c.get_json("/v1/webhooks").await;
     assert_eq!(listed["total"], json!(1), "{listed}");
     assert!(
         !listed.to_string().contains(&secret),
@@ -103,7 +84,7 @@ async fn a_signed_event_starts_exactly_the_automation_whose_filter_takes_it() {
     );
 
     // An automation on that webhook's test events, with a filter the service checks as typed.
-    b.goto(&format!("{}/automations", server.url())).await;
+    b.goto(&c.url("/automations")).await;
     b.click("[data-testid=new-automation]").await;
     b.type_into("[data-testid=automation-name]", "Big test events")
         .await;
@@ -136,7 +117,7 @@ async fn a_signed_event_starts_exactly_the_automation_whose_filter_takes_it() {
     b.wait_text_containing(row, "on orders test.event where amount > `100`")
         .await;
     let id = b.data_of(row, "automationId").await;
-    let stored = service_get(&svc.url, &key, &format!("/v1/{id}")).await;
+    let stored = c.get_json(&format!("/v1/{id}")).await;
     assert_eq!(stored["trigger"]["type"], json!("event"));
     assert_eq!(stored["trigger"]["on"], json!(["test.event"]));
     assert_eq!(stored["trigger"]["filter"], json!("amount > `100`"));
@@ -174,7 +155,7 @@ async fn a_signed_event_starts_exactly_the_automation_whose_filter_takes_it() {
         "the run says it came from an event: {run}"
     );
     assert_eq!(b.count("[data-testid=run-row]").await, 1, "exactly one run");
-    let runs = service_get(&svc.url, &key, &format!("/v1/{id}/runs?limit=10")).await;
+    let runs = c.get_json(&format!("/v1/{id}/runs?limit=10")).await;
     assert_eq!(runs["total"], json!(1), "{runs}");
     assert!(
         b.text_of("[data-testid=run-answer]")
@@ -246,8 +227,7 @@ async fn a_signed_event_starts_exactly_the_automation_whose_filter_takes_it() {
     );
 
     // Rotate: the new secret is shown once, and the old curl is refused.
-    b.goto(&format!("{}/automations/webhooks", server.url()))
-        .await;
+    b.goto(&c.url("/automations/webhooks")).await;
     b.click("[data-testid=webhook-row][data-source=orders] [data-testid=rotate-webhook]")
         .await;
     b.click("[data-testid=confirm-rotate-webhook]").await;
@@ -278,6 +258,6 @@ async fn a_signed_event_starts_exactly_the_automation_whose_filter_takes_it() {
     b.click("[data-testid=delete-webhook]").await;
     b.click("[data-testid=confirm-delete-webhook]").await;
     b.wait_for("[data-testid=webhooks-empty]").await;
-    let listed = service_get(&svc.url, &key, "/v1/webhooks").await;
+    let listed = c.get_json("/v1/webhooks").await;
     assert_eq!(listed["total"], json!(0), "{listed}");
 }

@@ -230,6 +230,22 @@ async fn automation_with_a_run(svc_url: &str, key: &str) -> String {
     .await
     .and_then(|r| r.error_for_status())
     .expect("create a webhook");
+    // Tags on the row and in the filter, and a half-written draft with what it lacks.
+    http.patch(format!("{svc_url}/api/automation/v1/{id}"))
+        .header("X-Session-API-Key", key)
+        .json(&json!({"tags": ["morning", "sales team"]}))
+        .send()
+        .await
+        .and_then(|r| r.error_for_status())
+        .expect("tag the automation");
+    post(
+        "/drafts".into(),
+        json!({"endpoint": "/v1/preset/prompt",
+               "draft": {"prompt": "Look through yesterday's support tickets and summarise them."}}),
+    )
+    .await
+    .and_then(|r| r.error_for_status())
+    .expect("save a draft");
     id
 }
 
@@ -398,7 +414,7 @@ async fn every_page_is_accessible_fits_and_has_its_glyphs_in_dark_and_light_narr
         ),
         case(
             "/automations",
-            "[data-testid=automation-row]",
+            "[data-testid=automation-drafts] ~ [data-testid=automation-list] [data-testid=automation-row]",
             "automations",
         ),
         case(

@@ -104,6 +104,27 @@ pub fn AutomationPage(id: String) -> impl IntoView {
             }
         }
     });
+    let transfer = Action::new_local(move |tarball: &bool| {
+        let tarball = *tarball;
+        let active = backends.active.get_untracked();
+        let a = loaded.get_untracked();
+        async move {
+            let Some(a) = a else { return };
+            if let Err(e) = svc::export(backends, &active, &a, tarball).await {
+                error.try_set(Some(t!("automations.export.error", error = e.said())));
+            }
+        }
+    });
+    let transfers = move || {
+        loaded.with(|a| a.is_some()).then(|| view! {
+            <div class="automation-actions">
+                <button type="button" class="btn small" data-testid="export-automation-json" disabled=move || transfer.pending().get()
+                    on:click=move |_| { error.set(None); transfer.dispatch(false); }>{t!("automations.export.json")}</button>
+                <button type="button" class="btn small" data-testid="export-automation-tarball" disabled=move || transfer.pending().get()
+                    on:click=move |_| { error.set(None); transfer.dispatch(true); }>{t!("automations.export.tarball")}</button>
+            </div>
+        })
+    };
     let exports = move || {
         loaded.with(|a| a.is_some()).then(|| view! {
             <div class="automation-actions">
@@ -118,6 +139,7 @@ pub fn AutomationPage(id: String) -> impl IntoView {
         <section class="page automation" data-testid="automation-page">
             <p><a href=back data-testid="back-to-automations">{t!("automations.back")}</a></p>
             {header}
+            {transfers}
             <p class="notice" role="status" data-testid="automation-notice" hidden=move || notice.get().is_none()>
                 {move || notice.get().unwrap_or_default()}
             </p>

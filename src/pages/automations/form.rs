@@ -7,6 +7,7 @@ use crate::services::automations as svc;
 use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::i18n::t;
 use crate::state::i18n::{say, Said};
+use canvas_core::automation::drafts::ServiceDraft;
 use canvas_core::automation::model::CRON_PRESETS;
 use canvas_core::automation::{cron, Automation, AutomationDraft, Capabilities};
 use canvas_core::i18n::Text;
@@ -18,9 +19,20 @@ use leptos::prelude::*;
 pub(super) fn AutomationForm(
     editing: Editing,
     close: Callback<Option<Automation>>,
+    /// Offers "Save as draft" (new automations and drafts); called with the saved draft.
+    #[prop(optional)]
+    drafted: Option<Callback<ServiceDraft>>,
 ) -> impl IntoView {
     let backends = use_backends();
     let (initial, edit_id) = initial_draft(&editing);
+    let draft_id = match &editing {
+        Editing::Draft(d) => Some(d.id.clone()),
+        _ => None,
+    };
+    let tags = match &editing {
+        Editing::Import(i) => i.tags.clone(),
+        _ => Vec::new(),
+    };
     let was = StoredValue::new(initial.clone());
     let name = RwSignal::new(initial.name.clone());
     let prompt = RwSignal::new(initial.prompt.clone());
@@ -67,7 +79,34 @@ pub(super) fn AutomationForm(
             })
         }
     };
-    let save = save_action(backends, edit_id, was, busy, server_error, close);
+    let save = save_action(
+        backends,
+        Target {
+            edit_id,
+            draft_id: draft_id.clone(),
+            tags,
+        },
+        was,
+        busy,
+        server_error,
+        close,
+    );
+    let save_draft = Action::new_local(move |d: &AutomationDraft| {
+        let d = d.clone();
+        let id = draft_id.clone();
+        let active = backends.active.get_untracked();
+        async move {
+            let r = svc::save_draft(backends, &active, id.as_deref(), &d).await;
+            if busy.try_set(false).is_some() {
+                return;
+            }
+            match (r, drafted) {
+                (Ok(saved), Some(done)) => done.run(saved),
+                (Ok(_), None) => close.run(None),
+                (Err(e), _) => server_error.set(Some(e.said())),
+            }
+        }
+    });
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         submitted.set(true);
@@ -77,10 +116,11 @@ pub(super) fn AutomationForm(
             save.dispatch(draft());
         }
     };
-    let title = if matches!(editing, Editing::New) {
-        t!("automations.new")
-    } else {
-        t!("automations.edit_title")
+    let title = match editing {
+        Editing::New => t!("automations.new"),
+        Editing::Edit(_) => t!("automations.edit_title"),
+        Editing::Draft(_) => t!("automations.drafts.edit_title"),
+        Editing::Import(_) => t!("automations.import.title"),
     };
     view! {
         <Dialog title=title testid="automation-form" on_close=Callback::new(move |_| if !busy.get_untracked() { close.run(None) })>
@@ -131,6 +171,14 @@ pub(super) fn AutomationForm(
                 <div class="form-actions">
                     <button type="button" class="btn" disabled=move || busy.get()
                         on:click=move |_| close.run(None)>{t!("automations.cancel")}</button>
+                    {drafted.map(|_| view! {
+                        <button type="button" class="btn" data-testid="save-automation-draft" disabled=move || busy.get()
+                            on:click=move |_| {
+                                server_error.set(None);
+                                busy.set(true);
+                                save_draft.dispatch(draft());
+                            }>{t!("automations.drafts.save")}</button>
+                    })}
                     <button type="submit" class="btn primary" data-testid="save-automation" disabled=move || busy.get()>
                         {move || if busy.get() { t!("automations.saving") } else { t!("automations.save") }}
                     </button>
@@ -154,13 +202,23 @@ fn initial_draft(editing: &Editing) -> (AutomationDraft, Option<String>) {
             None,
         ),
         Editing::Edit(a) => (AutomationDraft::from_automation(a), Some(a.id.clone())),
+        Editing::Draft(d) => (d.form(), None),
+        Editing::Import(i) => (i.form.clone(), None),
     }
+}
+
+/// What saving does: update `edit_id`, else create (and delete `draft_id`, continued here,
+/// or set an import's `tags`).
+struct Target {
+    edit_id: Option<String>,
+    draft_id: Option<String>,
+    tags: Vec<String>,
 }
 
 /// Saves the draft (creates, or updates only what changed since `was`); closes with the result.
 fn save_action(
     backends: BackendsCtx,
-    edit_id: Option<String>,
+    target: Target,
     was: StoredValue<AutomationDraft>,
     busy: RwSignal<bool>,
     server_error: RwSignal<Option<String>>,
@@ -168,12 +226,14 @@ fn save_action(
 ) -> Action<AutomationDraft, ()> {
     Action::new_local(move |d: &AutomationDraft| {
         let d = d.clone();
-        let id = edit_id.clone();
+        let (id, draft_id) = (target.edit_id.clone(), target.draft_id.clone());
+        let tags = target.tags.clone();
         let active = backends.active.get_untracked();
         async move {
-            let r = match &id {
-                Some(id) => svc::update(backends, &active, id, &d, &was.get_value()).await,
-                None => svc::create(backends, &active, &d).await,
+            let r = match (&id, &draft_id) {
+                (Some(id), _) => svc::update(backends, &active, id, &d, &was.get_value()).await,
+                (None, Some(draft)) => svc::create_from_draft(backends, &active, draft, &d).await,
+                (None, None) => svc::create_tagged(backends, &active, &d, &tags).await,
             };
             if busy.try_set(false).is_some() {
                 return;

@@ -5,7 +5,9 @@
 use crate::platform::tz::{format_in_zone, local_zone_name, BrowserZone};
 use crate::state::i18n::t;
 use crate::state::i18n::{say, Said};
+use canvas_core::automation::drafts::ServiceDraft;
 use canvas_core::automation::model::{format_span_text, service_missing, NOT_RUNNING_HELP};
+use canvas_core::automation::transfer::Imported;
 use canvas_core::automation::{Automation, Run};
 use canvas_core::error::ApiError;
 use canvas_core::i18n::Text;
@@ -13,6 +15,7 @@ use leptos::prelude::*;
 use std::time::Duration;
 
 mod detail;
+mod drafts;
 mod form;
 mod list;
 mod runs;
@@ -109,6 +112,10 @@ fn load_error(e: &ApiError, retry: impl Fn() + 'static) -> AnyView {
 enum Editing {
     New,
     Edit(Automation),
+    /// A saved draft, continued: saving creates the automation and deletes the draft.
+    Draft(ServiceDraft),
+    /// An export file read back: saving creates it (then sets its tags).
+    Import(Imported),
 }
 
 /// "Newer", "first–last of total" and "Older" under a list shown `page` items at a time.

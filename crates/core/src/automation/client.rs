@@ -6,10 +6,13 @@
 
 use serde_json::Value;
 
+use crate::automation::drafts::{decode_draft, decode_drafts, dispatch_body, ServiceDraft};
+use crate::automation::find::{decode_tags, TagCount};
 use crate::automation::model::{
     decode_automation, decode_automation_page, decode_capabilities, decode_done, decode_run,
     decode_run_page, state_patch, Automation, AutomationPage, Capabilities, Run, RunPage,
 };
+use crate::automation::transfer::decode_tarball;
 use crate::automation::webhooks::{
     decode_created, decode_secret, decode_validation, decode_webhook, decode_webhooks,
     validate_body, Created, FieldProblem, Webhook,
@@ -77,12 +80,18 @@ impl AutomationClient {
         self.get("/v1/capabilities", decode_capabilities)
     }
 
-    /// `GET /v1?limit&offset`: newest first.
-    pub fn list(&self, limit: u32, offset: u64) -> Call<AutomationPage> {
+    /// `GET /v1?limit&offset[&tag]`: newest first, only those with `tag` when given.
+    pub fn list(&self, limit: u32, offset: u64, tag: Option<&str>) -> Call<AutomationPage> {
         let q = Query::new()
             .push("limit", limit.clamp(1, MAX_LIMIT))
-            .push("offset", offset);
+            .push("offset", offset)
+            .push_opt("tag", tag);
         self.get(&with_query("/v1", &q), decode_automation_page)
+    }
+
+    /// `GET /v1/tags`: every tag in use, most used first.
+    pub fn tags(&self) -> Call<Vec<TagCount>> {
+        self.get("/v1/tags", decode_tags)
     }
 
     /// `GET /v1/{id}`.
@@ -221,6 +230,61 @@ impl AutomationClient {
             decode_validation,
         )
     }
+
+    /// `GET /v1/{id}/tarball`: the code a run executes, as the service stores it.
+    pub fn tarball(&self, id: &str) -> Planned<Vec<u8>> {
+        Ok(self.get(&format!("/v1/{}/tarball", id_segment(id)?), decode_tarball))
+    }
+
+    /// `GET /v1/drafts?limit=100`: the user's drafts, newest first.
+    pub fn drafts(&self) -> Call<Vec<ServiceDraft>> {
+        let q = Query::new().push("limit", MAX_LIMIT).push("offset", 0);
+        self.get(&with_query("/v1/drafts", &q), decode_drafts)
+    }
+
+    /// `POST /v1/drafts` with [`draft_body`](crate::automation::drafts::draft_body) (`new`).
+    pub fn create_draft(&self, body: Value) -> Call<ServiceDraft> {
+        self.call(
+            Method::Post,
+            "/v1/drafts",
+            Body::Json(body),
+            TIMEOUT_MS,
+            decode_draft,
+        )
+    }
+
+    /// `PATCH /v1/drafts/{id}`.
+    pub fn update_draft(&self, id: &str, body: Value) -> Planned<ServiceDraft> {
+        Ok(self.call(
+            Method::Patch,
+            &format!("/v1/drafts/{}", id_segment(id)?),
+            Body::Json(body),
+            TIMEOUT_MS,
+            decode_draft,
+        ))
+    }
+
+    /// `DELETE /v1/drafts/{id}` (its test automation goes with it).
+    pub fn delete_draft(&self, id: &str) -> Planned<()> {
+        Ok(self.call(
+            Method::Delete,
+            &format!("/v1/drafts/{}", id_segment(id)?),
+            Body::None,
+            TIMEOUT_MS,
+            decode_done,
+        ))
+    }
+
+    /// `POST /v1/drafts/{id}/dispatch`: a test run (of the draft's test automation).
+    pub fn dispatch_draft(&self, id: &str, event: Option<Value>) -> Planned<Run> {
+        Ok(self.call(
+            Method::Post,
+            &format!("/v1/drafts/{}/dispatch", id_segment(id)?),
+            Body::Json(dispatch_body(event)),
+            CREATE_TIMEOUT_MS,
+            decode_run,
+        ))
+    }
 }
 
 #[cfg(test)]
@@ -238,11 +302,21 @@ mod tests {
     #[test]
     fn calls_go_under_api_automation_with_the_backends_auth() {
         let c = client();
-        let p = c.list(500, 20).into_plan();
+        let p = c.list(500, 20, None).into_plan();
         assert_eq!(
             p.url,
             "http://127.0.0.1:8000/api/automation/v1?limit=100&offset=20"
         );
+        let p = c.list(100, 0, Some("sales team")).into_plan();
+        assert_eq!(
+            p.url,
+            "http://127.0.0.1:8000/api/automation/v1?limit=100&offset=0&tag=sales+team"
+        );
+        assert!(c
+            .tags()
+            .into_plan()
+            .url
+            .ends_with("/api/automation/v1/tags"));
         assert_eq!(p.header("x-session-api-key"), Some("k"));
         let p = c.dispatch("a/b").unwrap().into_plan();
         assert_eq!(p.method, Method::Post);

@@ -80,6 +80,12 @@ pub fn runs_json(a: &Automation, runs: &[Run]) -> String {
 /// The file name of an export: `<automation name>-runs.<ext>`, in characters any file system
 /// takes.
 pub fn export_name(a: &Automation, ext: &str) -> String {
+    format!("{}-runs.{ext}", file_stem(a))
+}
+
+/// The automation's name as a file name's stem (letters, digits and `-`; `automation` when
+/// nothing is left).
+pub(crate) fn file_stem(a: &Automation) -> String {
     let safe: String = a
         .name
         .chars()
@@ -92,10 +98,11 @@ pub fn export_name(a: &Automation, ext: &str) -> String {
         })
         .collect();
     let safe = safe.trim_matches('-');
-    format!(
-        "{}-runs.{ext}",
-        if safe.is_empty() { "automation" } else { safe }
-    )
+    if safe.is_empty() {
+        "automation".into()
+    } else {
+        safe.to_string()
+    }
 }
 
 /// The first message of a conversation that debugs a failed run: what the automation does,

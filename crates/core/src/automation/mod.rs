@@ -7,13 +7,19 @@
 //! | [`cron`] | cron schedules: parse, describe in words, next fire time in a time zone |
 //! | [`model`] | tolerant DTOs of the service, run statuses, the create/edit form's rules |
 //! | [`client`] | [`AutomationClient`]: the sans-IO calls, a capability a backend client hands out |
+//! | [`drafts`] | automations saved half-written on the service, and their test runs |
+//! | [`find`] | the list's search and filters in the URL (the service filters by tag only), its tags |
 //! | [`history`] | a run history as CSV and JSON, the prompt that debugs a failed run |
+//! | [`transfer`] | an automation as a JSON file to import elsewhere, and the service's tarball |
 //! | [`webhooks`] | event triggers' webhooks (URL, secret shown once, a signed curl) and the service's check of a draft |
 
 pub mod client;
 pub mod cron;
+pub mod drafts;
+pub mod find;
 pub mod history;
 pub mod model;
+pub mod transfer;
 pub mod webhooks;
 
 pub use client::AutomationClient;

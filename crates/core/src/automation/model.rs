@@ -126,6 +126,7 @@ impl AutomationState {
         match self {
             AutomationState::Active => text!("automation.state.active"),
             AutomationState::Inactive => text!("automation.state.paused"),
+            AutomationState::Other(s) if s == "DRAFT" => text!("automation.state.draft"),
             AutomationState::Other(s) => Text::as_is(s),
         }
     }
@@ -156,6 +157,8 @@ pub struct Automation {
     pub last_triggered_at: Option<String>,
     /// Created (ISO 8601, UTC).
     pub created_at: String,
+    /// Its tags, as the service normalised them (lower case, `-` for spaces).
+    pub tags: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -177,12 +180,18 @@ struct RawAutomation {
     disabled_reason: Option<String>,
     #[serde(default)]
     preset_metadata: Option<Value>,
+    /// A create body's repositories (a draft, an export file); the service answers them in
+    /// `preset_metadata`.
+    #[serde(default)]
+    repos: Option<Value>,
     #[serde(default)]
     timeout: Option<u64>,
     #[serde(default)]
     last_triggered_at: Option<String>,
     #[serde(default)]
     created_at: String,
+    #[serde(default)]
+    tags: Option<Vec<String>>,
 }
 
 fn repo_list(meta: Option<&Value>) -> Vec<String> {
@@ -206,7 +215,10 @@ impl From<RawAutomation> for Automation {
             (None, _) => AutomationState::Active,
         };
         Automation {
-            repos: repo_list(r.preset_metadata.as_ref()),
+            repos: match repo_list(r.preset_metadata.as_ref()) {
+                from_meta if !from_meta.is_empty() => from_meta,
+                _ => repo_list(r.repos.map(|v| json!({ "repos": v })).as_ref()),
+            },
             id: r.id,
             name: r.name,
             prompt: r.prompt,
@@ -217,6 +229,7 @@ impl From<RawAutomation> for Automation {
             timeout: r.timeout,
             last_triggered_at: r.last_triggered_at,
             created_at: r.created_at,
+            tags: r.tags.unwrap_or_default(),
         }
     }
 }
@@ -465,7 +478,8 @@ impl Default for Capabilities {
     }
 }
 
-fn check(status: u16, body: &[u8]) -> Result<Value, ApiError> {
+/// The body of a 2xx answer as JSON (`null` when empty), else the status's error.
+pub(crate) fn check(status: u16, body: &[u8]) -> Result<Value, ApiError> {
     if !(200..300).contains(&status) {
         return Err(crate::transport::decode::status_error(status, body));
     }
@@ -475,7 +489,8 @@ fn check(status: u16, body: &[u8]) -> Result<Value, ApiError> {
     serde_json::from_slice(body).map_err(|e| ApiError::Decode(e.to_string()))
 }
 
-fn from_value<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, ApiError> {
+/// `v` as `T`, a decode error when it is not.
+pub(crate) fn from_value<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, ApiError> {
     serde_json::from_value(v).map_err(|e| ApiError::Decode(e.to_string()))
 }
 

@@ -57,13 +57,7 @@ pub struct Created {
     pub secret: Option<String>,
 }
 
-fn check(status: u16, body: &[u8]) -> Result<Value, ApiError> {
-    crate::transport::decode::check(status, body)?;
-    if body.iter().all(u8::is_ascii_whitespace) {
-        return Ok(Value::Null);
-    }
-    serde_json::from_slice(body).map_err(|e| ApiError::Decode(e.to_string()))
-}
+use crate::automation::model::check;
 
 fn webhook(v: Value) -> Result<Webhook, ApiError> {
     serde_json::from_value(v).map_err(|e| ApiError::Decode(format!("a webhook: {e}")))
@@ -200,9 +194,14 @@ pub fn validate_body(create_body: &Value) -> Value {
 
 /// `POST /v1/validate` → `{"valid", "errors": [{field, code, message}]}` (always 200).
 pub fn decode_validation(status: u16, body: &[u8]) -> Result<Vec<FieldProblem>, ApiError> {
-    let v = check(status, body)?;
-    let errors = v.get("errors").and_then(Value::as_array);
-    Ok(errors
+    Ok(field_problems(check(status, body)?.get("errors")))
+}
+
+/// The service's `[{field, code, message}]` (a draft's `validation_errors`, `/v1/validate`'s
+/// `errors`); anything else is no problem.
+pub fn field_problems(errors: Option<&Value>) -> Vec<FieldProblem> {
+    errors
+        .and_then(Value::as_array)
         .into_iter()
         .flatten()
         .map(|e| FieldProblem {
@@ -214,7 +213,7 @@ pub fn decode_validation(status: u16, body: &[u8]) -> Result<Vec<FieldProblem>, 
                 .trim_start_matches("Value error, ")
                 .to_string(),
         })
-        .collect())
+        .collect()
 }
 
 /// What the service says of one form field (`trigger.filter`, `trigger.source`, …).

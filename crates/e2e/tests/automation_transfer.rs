@@ -1,0 +1,134 @@
+//! Taking an automation elsewhere (issue #38 §4) against the REAL automation service (PyPI
+//! `openhands-automation`, local mode): an event-triggered automation exported as JSON from
+//! its page, its code downloaded as the service's own tarball (byte for byte what the service
+//! serves), then the JSON imported on the list — the form opens filled in, is named and
+//! saved — and the service holds a second automation with the same prompt, trigger and tags.
+//! A file that is not an export is refused in words and opens nothing.
+
+use canvas_e2e::{Browser, Env};
+use canvas_fixtures::llm_stub::{self, StubScript};
+use fantoccini::Locator;
+use serde_json::{json, Value};
+
+async fn pick_file(b: &Browser, path: &std::path::Path) {
+    b.client
+        .find(Locator::Css("[data-testid=automation-import]"))
+        .await
+        .expect("import input")
+        .send_keys(&path.display().to_string())
+        .await
+        .expect("choose file");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_automation_exported_as_json_imports_as_the_same_automation() {
+    let env = Env::get();
+    let stub = llm_stub::start(StubScript::new().with_final_message("done")).await;
+    let c = env
+        .automation_console("automation-transfer", &stub.url())
+        .await;
+    let post = reqwest::Method::POST;
+    c.send_json(
+        post.clone(),
+        "/v1/webhooks",
+        json!({"name": "Orders", "source": "orders"}),
+    )
+    .await;
+    let trigger = json!({"type": "event", "source": "orders", "on": ["order.created", "order.paid"],
+                         "filter": "amount > `100`"});
+    let made = c
+        .send_json(
+            post,
+            "/v1/preset/prompt",
+            json!({"name": "Big orders", "prompt": "Summarise the order in the event.",
+                   "trigger": trigger, "state": "INACTIVE"}),
+        )
+        .await;
+    let id = made["id"].as_str().expect("id").to_string();
+    c.send_json(
+        reqwest::Method::PATCH,
+        &format!("/v1/{id}"),
+        json!({"tags": ["Sales Team"]}),
+    )
+    .await;
+
+    let b = Browser::start(&env).await;
+
+    // Export from the automation's page: the JSON, and the code as the service's tarball.
+    b.goto(&c.url(&format!("/automations/{id}"))).await;
+    b.click("[data-testid=export-automation-json]").await;
+    let file = b.wait_download("Big-orders.automation.json").await;
+    let exported: Value = serde_json::from_slice(&file).expect("the export is JSON");
+    assert_eq!(exported["name"], json!("Big orders"));
+    assert_eq!(
+        exported["prompt"],
+        json!("Summarise the order in the event.")
+    );
+    assert_eq!(
+        exported["trigger"]["on"],
+        json!(["order.created", "order.paid"])
+    );
+    assert_eq!(exported["tags"], json!(["sales-team"]));
+    b.click("[data-testid=export-automation-tarball]").await;
+    let tar = b.wait_download("Big-orders.tar").await;
+    let served = c
+        .service(reqwest::Method::GET, &format!("/v1/{id}/tarball"), None)
+        .await
+        .bytes()
+        .await
+        .expect("tarball");
+    assert!(!tar.is_empty());
+    assert_eq!(
+        tar,
+        served.to_vec(),
+        "the download is the service's tarball"
+    );
+
+    // A file that is not an export: refused in words, nothing opens.
+    let scratch = env.scratch("automation-transfer-files");
+    let bad = scratch.join("notes.json");
+    std::fs::write(&bad, "these are notes, not JSON").expect("write");
+    b.goto(&c.url("/automations")).await;
+    b.wait_data("[data-testid=automation-list]", "count", "1")
+        .await;
+    pick_file(&b, &bad).await;
+    let refused = b
+        .wait_shown_text("[data-testid=automation-import-error]")
+        .await;
+    assert!(refused.contains("could not be read as JSON"), "{refused}");
+    assert!(!b.is_there("[data-testid=automation-form]").await);
+
+    // The export imported: the form opens filled in, is named, and creates the automation.
+    let good = scratch.join("Big-orders.automation.json");
+    std::fs::write(&good, &file).expect("write");
+    pick_file(&b, &good).await;
+    b.wait_value("[data-testid=automation-name]", "Big orders")
+        .await;
+    b.wait_value(
+        "[data-testid=automation-prompt]",
+        "Summarise the order in the event.",
+    )
+    .await;
+    b.wait_value("[data-testid=automation-filter]", "amount > `100`")
+        .await;
+    b.wait_gone("[data-testid=automation-import-error]:not([hidden])")
+        .await;
+    b.type_into("[data-testid=automation-name]", "Big orders (copy)")
+        .await;
+    b.click("[data-testid=save-automation]").await;
+    b.wait_gone("[data-testid=automation-form]").await;
+    b.wait_data("[data-testid=automation-list]", "count", "2")
+        .await;
+
+    let all = c.get_json("/v1?limit=10").await;
+    let copy = all["automations"]
+        .as_array()
+        .expect("automations")
+        .iter()
+        .find(|a| a["name"] == json!("Big orders (copy)"))
+        .unwrap_or_else(|| panic!("the import was created: {all}"));
+    assert_eq!(copy["prompt"], made["prompt"]);
+    assert_eq!(copy["trigger"], made["trigger"], "the same trigger");
+    assert_eq!(copy["tags"], json!(["sales-team"]));
+    assert_eq!(copy["state"], json!("INACTIVE"));
+}
