@@ -190,7 +190,7 @@ pub async fn rename_webhook(
     id: &str,
     name: &str,
 ) -> Result<Webhook, ApiError> {
-    let patch = serde_json::json!({"name": name.trim()});
+    let patch = canvas_core::automation::webhooks::rename_body(name);
     with(backends, active, |s| s.update_webhook(id, patch)).await
 }
 

@@ -217,6 +217,8 @@ async fn a_new_user_reaches_a_first_answer_through_the_guided_setup() {
     b.wait_gone("[data-testid=checklist]").await;
     b.client.refresh().await.expect("reload");
     b.wait_for("[data-testid=llm-ready]").await;
+    // The checklist's part has loaded and read the choice: still dismissed after the reload.
+    b.wait_for("[data-testid=checklist-dismissed]").await;
     assert!(!b.is_there("[data-testid=checklist]").await);
     b.goto(&format!("{}/setup", server.url())).await;
     // The finished setup shows its answer again; the checklist comes back from here.

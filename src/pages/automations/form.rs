@@ -418,7 +418,7 @@ fn event_fields(
             <select id="automation-source" data-testid="automation-source"
                 aria-invalid=move || source_error().is_some().to_string()
                 on:change=move |ev| f.source.set(event_target_value(&ev))>
-                <option value="" selected=move || f.source.get().is_empty()>"—"</option>
+                <option value="" selected=move || f.source.get().is_empty()>{t!("automations.form.source_choose")}</option>
                 {options}
             </select>
             <p class="muted" hidden=move || !sources().is_empty()>

@@ -187,6 +187,11 @@ pub struct FieldProblem {
     pub message: String,
 }
 
+/// The body of `PATCH /v1/webhooks/{id}` that renames it (the name trimmed).
+pub fn rename_body(name: &str) -> Value {
+    json!({"name": name.trim()})
+}
+
 /// The body of `POST /v1/validate` for a prompt automation's create body.
 pub fn validate_body(create_body: &Value) -> Value {
     json!({"endpoint": "/v1/preset/prompt", "draft": create_body})
@@ -312,6 +317,10 @@ mod tests {
         assert_eq!(
             validate_body(&json!({"name": "n"})),
             json!({"endpoint": "/v1/preset/prompt", "draft": {"name": "n"}})
+        );
+        assert_eq!(
+            rename_body("  Shop orders "),
+            json!({"name": "Shop orders"})
         );
     }
 }
