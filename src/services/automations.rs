@@ -233,7 +233,7 @@ pub async fn create_tagged(
     if tags.is_empty() {
         return Ok(made);
     }
-    let patch = serde_json::json!({ "tags": tags });
+    let patch = canvas_core::automation::model::tags_patch(tags);
     with(backends, active, |s| s.update(&made.id, patch)).await
 }
 

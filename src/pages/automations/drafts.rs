@@ -8,7 +8,7 @@ use crate::components::confirm::ConfirmDialog;
 use crate::links::pinned;
 use crate::services::automations as svc;
 use crate::state::backends::use_backends;
-use crate::state::i18n::{t, Said};
+use crate::state::i18n::{say, t, Said};
 use canvas_core::automation::drafts::{parse_sample_event, ServiceDraft};
 use canvas_core::automation::webhooks::FieldProblem;
 use canvas_core::backends::selection::ActiveBackend;
@@ -214,7 +214,7 @@ fn SampleEvent(d: ServiceDraft, close: Callback<bool>) -> impl IntoView {
                 busy.set(true);
                 start.dispatch(event);
             }
-            Err(e) => error.set(Some(t!("automations.drafts.sample_error", error = e))),
+            Err(e) => error.set(Some(t!("automations.drafts.sample_error", error = say(&e)))),
         }
     };
     view! {

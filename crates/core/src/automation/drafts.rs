@@ -6,9 +6,11 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::automation::model::{check, decode_automation, from_value, Automation, AutomationDraft};
+use crate::automation::model::{check, from_value, Automation, AutomationDraft};
 use crate::automation::webhooks::{field_problems, FieldProblem};
 use crate::error::ApiError;
+use crate::i18n::text::text;
+use crate::i18n::Text;
 
 /// The create endpoint every draft here is for (the prompt preset the form makes).
 pub const ENDPOINT: &str = "/v1/preset/prompt";
@@ -71,20 +73,7 @@ impl From<RawDraft> for ServiceDraft {
 impl ServiceDraft {
     /// The form's fields from the saved body (what it lacks is left blank).
     pub fn form(&self) -> AutomationDraft {
-        let mut body = match &self.body {
-            Value::Object(m) => m.clone(),
-            _ => Default::default(),
-        };
-        body.insert("id".into(), json!(self.id));
-        match decode_automation(200, Value::Object(body).to_string().as_bytes()) {
-            Ok(a) => {
-                let mut d = AutomationDraft::from_automation(&a);
-                // A body without a state is a new automation: active, as the form starts.
-                d.active = self.body.get("state").is_none_or(|s| s == "ACTIVE");
-                d
-            }
-            Err(_) => AutomationDraft::default(),
-        }
+        AutomationDraft::from_create_body(&self.body).unwrap_or_default()
     }
 
     /// Whether its trigger is an event (a test run then takes a sample event).
@@ -142,12 +131,12 @@ pub fn dispatch_body(event: Option<Value>) -> Value {
     }
 }
 
-/// A sample event typed by the user: a JSON object, or what is wrong with it.
-pub fn parse_sample_event(text: &str) -> Result<Value, String> {
+/// A sample event typed by the user: a JSON object, or what is wrong with it in words.
+pub fn parse_sample_event(text: &str) -> Result<Value, Text> {
     match serde_json::from_str::<Value>(text.trim()) {
         Ok(v @ Value::Object(_)) => Ok(v),
-        Ok(_) => Err("an event is a JSON object: { … }".into()),
-        Err(e) => Err(e.to_string()),
+        Ok(_) => Err(text!("automation.sample.not_object")),
+        Err(e) => Err(text!("automation.sample.not_json").with("detail", e.to_string())),
     }
 }
 

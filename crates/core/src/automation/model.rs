@@ -637,6 +637,21 @@ fn is_repo(s: &str) -> bool {
 }
 
 impl AutomationDraft {
+    /// The form from a create body (a saved draft, an export file): `None` when it is not an
+    /// object the service's answer decoder reads. No `state`, or any but `INACTIVE`, is active,
+    /// as a new automation starts.
+    pub fn from_create_body(body: &Value) -> Option<AutomationDraft> {
+        let mut with_id = match body {
+            Value::Object(m) => m.clone(),
+            _ => return None,
+        };
+        with_id.insert("id".into(), json!(""));
+        let a = decode_automation(200, Value::Object(with_id).to_string().as_bytes()).ok()?;
+        let mut d = AutomationDraft::from_automation(&a);
+        d.active = body.get("state").and_then(Value::as_str) != Some("INACTIVE");
+        Some(d)
+    }
+
     /// The form filled from an automation (for editing).
     pub fn from_automation(a: &Automation) -> AutomationDraft {
         let (schedule, timezone) = match &a.trigger {
@@ -827,6 +842,11 @@ impl AutomationDraft {
         }
         (!body.is_empty()).then_some(Value::Object(body))
     }
+}
+
+/// The body of `PATCH /v1/{id}` that sets an automation's tags (the create call takes none).
+pub fn tags_patch(tags: &[String]) -> Value {
+    json!({ "tags": tags })
 }
 
 /// The body that turns an automation on or off.

@@ -6,7 +6,7 @@
 use serde_json::{json, Value};
 
 use crate::automation::history::file_stem;
-use crate::automation::model::{decode_automation, Automation, AutomationDraft};
+use crate::automation::model::{Automation, AutomationDraft};
 use crate::error::ApiError;
 use crate::i18n::text::text;
 use crate::i18n::Text;
@@ -63,10 +63,8 @@ pub fn import_json(text: &str) -> Result<Imported, Text> {
     {
         return Err(text!("automation.import.incomplete"));
     }
-    let mut with_id = v.clone();
-    with_id["id"] = json!("imported");
-    let a = decode_automation(200, with_id.to_string().as_bytes())
-        .map_err(|e| text!("automation.import.not_json").with("detail", e.to_string()))?;
+    let form = AutomationDraft::from_create_body(&v)
+        .ok_or_else(|| text!("automation.import.incomplete"))?;
     let tags = v
         .get("tags")
         .and_then(Value::as_array)
@@ -75,14 +73,13 @@ pub fn import_json(text: &str) -> Result<Imported, Text> {
         .filter_map(Value::as_str)
         .map(str::to_string)
         .collect();
-    let mut form = AutomationDraft::from_automation(&a);
-    form.active = v.get("state").and_then(Value::as_str) != Some("INACTIVE");
     Ok(Imported { form, tags })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::automation::model::decode_automation;
 
     fn automation(trigger: &str, tags: &str) -> Automation {
         let body = format!(
@@ -107,6 +104,10 @@ mod tests {
             assert_eq!(back.form, AutomationDraft::from_automation(&a));
             assert_eq!(back.tags, ["sales-team"]);
             assert!(!back.form.active, "paused stays paused");
+            assert_eq!(
+                crate::automation::model::tags_patch(&back.tags),
+                json!({"tags": ["sales-team"]})
+            );
         }
         assert_eq!(
             export_file_name(&automation("{}", "[]")),
