@@ -219,32 +219,38 @@ fn lazy_erased(
         }
         .into_any()
     };
-    view! {
-        <Suspense fallback=fallback>
-            {move || {
-                attempt.track();
-                if after.is_some_and(|f| !f.is_done()) {
-                    return fallback().into_any();
-                }
-                let (preload, build) = (preload.clone(), build.clone());
-                Suspend::new(send_wrapper::SendWrapper::new(async move {
-                    if let Err(e) = preload().await {
-                        return chunk_error(what, ChunkError(e), attempt).into_any();
-                    }
-                    if attempt.is_disposed() {
-                        return ().into_any();
-                    }
-                    lazy_styles().await;
-                    match build().await {
-                        Ok(v) => v,
-                        Err(e) => chunk_error(what, e, attempt).into_any(),
-                    }
-                }))
-                .into_any()
-            }}
-        </Suspense>
+    let content = move || {
+        attempt.track();
+        if after.is_some_and(|f| !f.is_done()) {
+            return fallback().into_any();
+        }
+        let (preload, build) = (preload.clone(), build.clone());
+        Suspend::new(send_wrapper::SendWrapper::new(async move {
+            if let Err(e) = preload().await {
+                return chunk_error(what, ChunkError(e), attempt).into_any();
+            }
+            if attempt.is_disposed() {
+                return ().into_any();
+            }
+            lazy_styles().await;
+            match build().await {
+                Ok(v) => v,
+                Err(e) => chunk_error(what, e, attempt).into_any(),
+            }
+        }))
+        .into_any()
+    };
+    // A part that waits for the first paint keeps `Suspense`: its first build shows the skeleton
+    // without asking for anything, which `Transition` would count as its one fallback.
+    // Every other part is a `Transition`: it falls back to the skeleton only while the part
+    // first loads. Under a `Suspense`, each later reload of a resource the page reads (a
+    // filter, a row coming into view, a poll) put the whole page back to the skeleton for a
+    // moment, taking the focus and anything open with it.
+    if after.is_some() {
+        view! { <Suspense fallback=fallback>{content}</Suspense> }.into_any()
+    } else {
+        view! { <Transition fallback=fallback>{content}</Transition> }.into_any()
     }
-    .into_any()
 }
 
 /// Switches on the lazily loaded parts' stylesheets (`data-lazy-css` in index.html: the

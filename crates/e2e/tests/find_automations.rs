@@ -43,6 +43,33 @@ async fn last_run_asks(b: &Browser) -> usize {
         .count()
 }
 
+/// Starts noting whether the page is taken away (the automations page removed, or the part's
+/// skeleton put in its place), which takes the focus and anything open with it.
+async fn watch_page(b: &Browser) {
+    b.js("window.__pageGone = false; \
+         const hit = (n, css) => n.nodeType === 1 && (n.matches(css) || !!n.querySelector(css)); \
+         new MutationObserver(records => { \
+           for (const r of records) { \
+             if ([...r.removedNodes].some(n => hit(n, '[data-testid=automations-page]')) \
+                 || [...r.addedNodes].some(n => hit(n, '[data-testid=chunk-loading]'))) \
+               window.__pageGone = true; \
+           } \
+         }).observe(document.body, {childList: true, subtree: true}); return true;")
+        .await;
+}
+
+async fn page_stayed(b: &Browser) -> bool {
+    b.js("return window.__pageGone === false").await == json!(true)
+}
+
+async fn focused(b: &Browser) -> String {
+    b.js("return document.activeElement && document.activeElement.dataset.testid || ''")
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
 async fn reload(b: &Browser) {
     let here = b.js("return location.href").await;
     b.goto(here.as_str().expect("href")).await;
@@ -90,7 +117,11 @@ async fn automations_are_found_by_words_trigger_state_and_tag_and_a_reload_keeps
         (1..14).contains(&first),
         "the rows in view asked for their last run, not all fourteen: {first}"
     );
-    // Scrolling to the end asks for the last rows' runs.
+    // Scrolling to the end asks for the last rows' runs; the page stays as it is meanwhile
+    // (the search box keeps the focus).
+    b.js("document.querySelector('[data-testid=automation-search]').focus(); return true;")
+        .await;
+    watch_page(&b).await;
     b.js(
         "const rows = document.querySelectorAll('[data-testid=automation-row]'); \
           rows[rows.length - 1].scrollIntoView(); return true;",
@@ -106,6 +137,11 @@ async fn automations_are_found_by_words_trigger_state_and_tag_and_a_reload_keeps
         last_run_asks(&b).await > first,
         "the rows scrolled to asked"
     );
+    assert!(
+        page_stayed(&b).await,
+        "the page stayed while the rows loaded their runs"
+    );
+    assert_eq!(focused(&b).await, "automation-search");
 
     // Words: the name or the prompt, each word. Nothing matches: said in words, and "Clear"
     // brings them all back.
@@ -170,9 +206,18 @@ async fn automations_are_found_by_words_trigger_state_and_tag_and_a_reload_keeps
            .some(o => o.value === 'ops');",
     )
     .await;
+    // The service is asked again for the tag's automations; the page stays meanwhile.
+    b.js("document.querySelector('[data-testid=automation-tag-filter]').focus(); return true;")
+        .await;
+    watch_page(&b).await;
     b.choose("[data-testid=automation-tag-filter]", "ops").await;
     b.wait_data("[data-testid=automation-list]", "count", "1")
         .await;
+    assert!(
+        page_stayed(&b).await,
+        "the page stayed while the list was asked again"
+    );
+    assert_eq!(focused(&b).await, "automation-tag-filter");
     b.wait_text_containing("[data-testid=automation-link]", "Nightly build")
         .await;
     assert!(
