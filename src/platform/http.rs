@@ -87,6 +87,13 @@ pub(crate) fn build_request(
                 .map_err(js_err)?;
             init.set_body(&form);
         }
+        Body::Bytes {
+            bytes,
+            content_type,
+        } => {
+            headers.set("Content-Type", content_type).map_err(js_err)?;
+            init.set_body(&js_sys::Uint8Array::from(bytes.as_slice()));
+        }
     }
     init.set_headers(&headers);
     web_sys::Request::new_with_str_and_init(&plan.url, &init).map_err(js_err)

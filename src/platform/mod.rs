@@ -4,6 +4,7 @@
 pub mod clipboard;
 pub mod download;
 pub mod globals;
+pub mod gzip;
 pub mod http;
 pub mod ids;
 pub mod intl;

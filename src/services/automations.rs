@@ -90,8 +90,7 @@ pub async fn create(
     active: &ActiveBackend,
     draft: &AutomationDraft,
 ) -> Result<Automation, ApiError> {
-    let body = draft.create_body();
-    with(backends, active, |s| Ok(s.create(body))).await
+    with(backends, active, |s| Ok(s.create(draft))).await
 }
 
 /// Save the edits of `draft` against `was` (nothing changed: the automation as it is).
@@ -266,6 +265,48 @@ pub async fn read_export(file: &web_sys::File) -> Result<Imported, String> {
         .await
         .map_err(|e| e.said())?;
     import_json(&String::from_utf8_lossy(&bytes)).map_err(|t| say(&t))
+}
+
+/// An archive of code picked in the browser, checked and uploaded to the service: the form
+/// for an automation that runs it, filled in as far as the archive tells (its problem in
+/// words).
+pub async fn upload_code(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    file: &web_sys::File,
+) -> Result<Imported, String> {
+    use crate::state::i18n::{say, Said};
+    use canvas_core::automation::model::CodeSource;
+    use canvas_core::automation::transfer::{check_code, GZIP};
+    let bytes = crate::services::uploads::read_file(file)
+        .await
+        .map_err(|e| e.said())?;
+    let mut code = check_code(&file.name(), &bytes).map_err(|t| say(&t))?;
+    if code.content_type == GZIP {
+        // The service's own archives are gzipped: unpacked here (by the browser) only to read
+        // their layout; they are uploaded as they are.
+        let tar = crate::platform::gzip::gunzip(&bytes)
+            .await
+            .map_err(|e| crate::state::i18n::t!("automation.import.not_gzip", detail = e))?;
+        code.read_layout(&tar).map_err(|t| say(&t))?;
+    }
+    let path = with(backends, active, |s| {
+        Ok(s.upload(&code.name, code.content_type, bytes))
+    })
+    .await
+    .map_err(|e| e.said())?;
+    Ok(Imported {
+        form: AutomationDraft {
+            name: code.name,
+            code: Some(CodeSource {
+                tarball_path: path,
+                entrypoint: code.entrypoint,
+                setup_script: code.setup_script,
+            }),
+            ..AutomationDraft::starting(crate::platform::tz::local_zone_name())
+        },
+        tags: Vec::new(),
+    })
 }
 
 /// The user's drafts, newest first.

@@ -69,6 +69,12 @@ impl ReqwestTransport {
                     .map_err(|e| ApiError::Network(describe(&e)))?;
                 req.multipart(reqwest::multipart::Form::new().part(field, part))
             }
+            Body::Bytes {
+                bytes,
+                content_type,
+            } => req
+                .header(reqwest::header::CONTENT_TYPE, content_type)
+                .body(bytes),
         };
         let resp = req.send().await.map_err(map_error)?;
         let status = resp.status().as_u16();

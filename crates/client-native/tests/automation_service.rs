@@ -7,6 +7,8 @@
 use std::path::PathBuf;
 
 use canvas_client_native::ReqwestTransport;
+use canvas_core::automation::model::CodeSource;
+use canvas_core::automation::transfer::{check_code, GZIP};
 use canvas_core::automation::{AutomationDraft, Capabilities, RunStatus, Trigger};
 use canvas_core::client::{backend_api, Call, RoutingContext};
 use canvas_core::{ActiveBackend, ApiError, Backend, BackendKind};
@@ -103,7 +105,7 @@ async fn the_automation_client_speaks_the_real_service() {
         ..AutomationDraft::default()
     };
     assert_eq!(draft.validate(&caps), vec![]);
-    let created = ok("create", Ok(auto.create(draft.create_body())), &http).await;
+    let created = ok("create", Ok(auto.create(&draft)), &http).await;
     assert_eq!(
         created.trigger,
         Trigger::Cron {
@@ -119,13 +121,7 @@ async fn the_automation_client_speaks_the_real_service() {
     let mut bad = draft.clone();
     bad.schedule = "0 0 31 2 *".into();
     assert!(!bad.validate(&Capabilities::default()).is_empty());
-    match err(
-        "create (never fires)",
-        Ok(auto.create(bad.create_body())),
-        &http,
-    )
-    .await
-    {
+    match err("create (never fires)", Ok(auto.create(&bad)), &http).await {
         ApiError::Server {
             status: 422,
             detail,
@@ -211,6 +207,72 @@ async fn the_automation_client_speaks_the_real_service() {
     assert_eq!(runs.total, 1);
     assert_eq!(runs.status_counts.get("CANCELLED"), Some(&1));
     assert!(!runs.has_active());
+
+    // Its code, taken elsewhere: the service's tarball checked as an archive, uploaded raw
+    // (not as a form), and made into an automation that runs it (`POST /v1`); the service
+    // then serves the same bytes for it.
+    let tar = ok("tarball", auto.tarball(&id), &http).await;
+    let mut code = check_code("Daily hello.tar", &tar).expect("the service's own tarball");
+    assert_eq!(code.content_type, GZIP, "the service gzips its archives");
+    let mut unpacked = Vec::new();
+    std::io::Read::read_to_end(
+        &mut flate2::read::GzDecoder::new(tar.as_slice()),
+        &mut unpacked,
+    )
+    .expect("gunzip");
+    code.read_layout(&unpacked).expect("a tar inside");
+    assert_eq!(code.entrypoint, ".venv/bin/python main.py");
+    assert_eq!(code.setup_script, "setup.sh");
+    let path = ok(
+        "upload",
+        Ok(auto.upload(&code.name, code.content_type, tar.clone())),
+        &http,
+    )
+    .await;
+    assert!(path.starts_with("oh-internal://uploads/"), "{path}");
+    let mut from_code = AutomationDraft {
+        name: "Daily hello (code)".into(),
+        code: Some(CodeSource {
+            tarball_path: path.clone(),
+            entrypoint: code.entrypoint.clone(),
+            setup_script: code.setup_script.clone(),
+        }),
+        ..AutomationDraft::starting("UTC".into())
+    };
+    assert_eq!(from_code.validate(&caps), vec![]);
+    let made = ok("create from code", Ok(auto.create(&from_code)), &http).await;
+    assert_eq!(made.prompt, None);
+    assert_eq!(
+        made.code.as_ref().map(|c| c.tarball_path.as_str()),
+        Some(path.as_str())
+    );
+    assert_eq!(
+        ok("its tarball", auto.tarball(&made.id), &http).await,
+        tar,
+        "the code it runs is what was uploaded"
+    );
+    let was = AutomationDraft::from_automation(&made);
+    from_code = was.clone();
+    if let Some(c) = from_code.code.as_mut() {
+        c.entrypoint = "python3 main.py".into();
+    }
+    let patch = from_code.patch_body(&was).expect("a change");
+    let edited = ok("edit its command", auto.update(&made.id, patch), &http).await;
+    assert_eq!(
+        edited.code.map(|c| c.entrypoint),
+        Some("python3 main.py".to_string())
+    );
+    match err(
+        "upload (not an archive)",
+        Ok(auto.upload("notes", "text/plain", b"notes".to_vec())),
+        &http,
+    )
+    .await
+    {
+        ApiError::Server { status: 415, .. } => {}
+        other => panic!("a text upload: {other:?}"),
+    }
+    ok("delete the code one", auto.delete(&made.id), &http).await;
 
     // Delete; it is gone.
     ok("delete", auto.delete(&id), &http).await;

@@ -3,7 +3,8 @@
 //! its page, its code downloaded as the service's own tarball (byte for byte what the service
 //! serves), then the JSON imported on the list — the form opens filled in, is named and
 //! saved — and the service holds a second automation with the same prompt, trigger and tags.
-//! A file that is not an export is refused in words and opens nothing.
+//! A file that is not an export is refused in words and opens nothing. Its code, imported as
+//! an archive, makes an automation that runs that very archive.
 
 use canvas_e2e::{Browser, Env};
 use canvas_fixtures::llm_stub::{self, StubScript};
@@ -131,4 +132,142 @@ async fn an_automation_exported_as_json_imports_as_the_same_automation() {
     assert_eq!(copy["trigger"], made["trigger"], "the same trigger");
     assert_eq!(copy["tags"], json!(["sales-team"]));
     assert_eq!(copy["state"], json!("INACTIVE"));
+}
+
+/// Its code taken elsewhere: the service's tarball of a prompt automation, picked on the list,
+/// is uploaded as it is and opens the form with the command that runs it. Saved, the service
+/// holds an automation that runs that very archive, and a run of it finishes with the stub's
+/// answer. A file that is not an archive is refused in words and uploads nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_archive_of_code_imports_as_an_automation_that_runs_it() {
+    let env = Env::get();
+    let stub = llm_stub::start(StubScript::new().with_final_message("Code says done")).await;
+    let c = env.automation_console("automation-code", &stub.url()).await;
+    let made = c
+        .send_json(
+            reqwest::Method::POST,
+            "/v1/preset/prompt",
+            json!({"name": "Nightly build", "prompt": "Say that the code ran.",
+                   "trigger": {"type": "cron", "schedule": "0 9 * * 1-5", "timezone": "UTC"},
+                   "state": "INACTIVE"}),
+        )
+        .await;
+    let id = made["id"].as_str().expect("id");
+    let tar = c
+        .service(reqwest::Method::GET, &format!("/v1/{id}/tarball"), None)
+        .await
+        .bytes()
+        .await
+        .expect("tarball")
+        .to_vec();
+    let scratch = env.scratch("automation-code-files");
+    let bad = scratch.join("notes.tar");
+    std::fs::write(&bad, "these are notes, not an archive").expect("write");
+    let good = scratch.join("Nightly build.tar");
+    std::fs::write(&good, &tar).expect("write");
+
+    // (The service keeps a prompt automation's code as an upload of its own.)
+    let uploads_before = c.get_json("/v1/uploads").await["total"].clone();
+    let b = Browser::start(&env).await;
+    b.goto(&c.url("/automations")).await;
+    b.wait_data("[data-testid=automation-list]", "count", "1")
+        .await;
+    pick_file(&b, &bad).await;
+    let refused = b
+        .wait_shown_text("[data-testid=automation-import-error]")
+        .await;
+    assert!(refused.contains("nor an archive of code"), "{refused}");
+    assert!(!b.is_there("[data-testid=automation-form]").await);
+    assert_eq!(
+        c.get_json("/v1/uploads").await["total"],
+        uploads_before,
+        "nothing was uploaded"
+    );
+
+    // The archive: uploaded, and the form asks for a command, not a prompt.
+    pick_file(&b, &good).await;
+    b.wait_value("[data-testid=automation-name]", "Nightly build")
+        .await;
+    b.wait_value(
+        "[data-testid=automation-entrypoint]",
+        ".venv/bin/python main.py",
+    )
+    .await;
+    b.wait_value("[data-testid=automation-setup-script]", "setup.sh")
+        .await;
+    assert!(!b.is_there("[data-testid=automation-prompt]").await);
+    let uploads = c.get_json("/v1/uploads").await;
+    assert_eq!(
+        uploads["total"].as_u64(),
+        uploads_before.as_u64().map(|n| n + 1),
+        "{uploads}"
+    );
+    let upload = uploads["uploads"]
+        .as_array()
+        .expect("uploads")
+        .iter()
+        .find(|u| u["name"] == json!("Nightly build"))
+        .unwrap_or_else(|| panic!("the archive was uploaded by its name: {uploads}"));
+    assert_eq!(upload["status"], json!("COMPLETED"));
+    let kept = upload["tarball_path"].as_str().expect("tarball_path");
+    assert!(
+        b.text_of("[data-testid=automation-code]")
+            .await
+            .contains(kept),
+        "the form says where the service keeps it"
+    );
+    b.type_into("[data-testid=automation-name]", "Nightly build (code)")
+        .await;
+    b.click("[data-testid=save-automation]").await;
+    b.wait_gone("[data-testid=automation-form]").await;
+    b.wait_data("[data-testid=automation-list]", "count", "2")
+        .await;
+
+    let all = c.get_json("/v1?limit=10").await;
+    let copy = all["automations"]
+        .as_array()
+        .expect("automations")
+        .iter()
+        .find(|a| a["name"] == json!("Nightly build (code)"))
+        .unwrap_or_else(|| panic!("the code one was created: {all}"))
+        .clone();
+    assert_eq!(copy["prompt"], Value::Null);
+    assert_eq!(copy["tarball_path"], json!(kept));
+    assert_eq!(copy["entrypoint"], json!(".venv/bin/python main.py"));
+    assert_eq!(copy["setup_script_path"], json!("setup.sh"));
+    let copy_id = copy["id"].as_str().expect("id");
+    let served = c
+        .service(
+            reqwest::Method::GET,
+            &format!("/v1/{copy_id}/tarball"),
+            None,
+        )
+        .await
+        .bytes()
+        .await
+        .expect("tarball");
+    assert_eq!(served.to_vec(), tar, "it runs the archive as it was picked");
+
+    // It runs: the archive's own prompt, answered by the stub.
+    b.goto(&c.url(&format!("/automations/{copy_id}"))).await;
+    b.click("[data-testid=run-automation]").await;
+    b.wait_js_for(
+        "the run to finish",
+        "const r = document.querySelector('[data-testid=run-row]'); \
+         return r && ['completed', 'failed'].includes(r.dataset.status) ? r.dataset.status : null;",
+        std::time::Duration::from_secs(240),
+    )
+    .await;
+    let run = b.text_of("[data-testid=run-row]").await;
+    assert_eq!(
+        b.data_of("[data-testid=run-row]", "status").await,
+        "completed",
+        "{run}"
+    );
+    assert!(
+        b.text_of("[data-testid=run-answer]")
+            .await
+            .contains("Code says done"),
+        "the run's answer"
+    );
 }

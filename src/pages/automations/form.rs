@@ -8,7 +8,7 @@ use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::i18n::t;
 use crate::state::i18n::{say, Said};
 use canvas_core::automation::drafts::ServiceDraft;
-use canvas_core::automation::model::CRON_PRESETS;
+use canvas_core::automation::model::{CodeSource, CRON_PRESETS};
 use canvas_core::automation::{cron, Automation, AutomationDraft, Capabilities};
 use canvas_core::i18n::Text;
 use leptos::prelude::*;
@@ -45,6 +45,24 @@ pub(super) fn AutomationForm(
     let source = RwSignal::new(initial.source.clone());
     let events = RwSignal::new(initial.events.clone());
     let filter = RwSignal::new(initial.filter.clone());
+    // An automation that runs its own code (an imported archive) has a command, not a prompt.
+    let code_path = initial.code.as_ref().map(|c| c.tarball_path.clone());
+    let entrypoint = RwSignal::new(
+        initial
+            .code
+            .as_ref()
+            .map(|c| c.entrypoint.clone())
+            .unwrap_or_default(),
+    );
+    let setup_script = RwSignal::new(
+        initial
+            .code
+            .as_ref()
+            .map(|c| c.setup_script.clone())
+            .unwrap_or_default(),
+    );
+    let drafted = drafted.filter(|_| code_path.is_none());
+    let code_path = StoredValue::new(code_path);
     let submitted = RwSignal::new(false);
     let busy = RwSignal::new(false);
     let server_error = RwSignal::new(None::<String>);
@@ -65,6 +83,11 @@ pub(super) fn AutomationForm(
         source: source.get(),
         events: events.get(),
         filter: filter.get(),
+        code: code_path.get_value().map(|tarball_path| CodeSource {
+            tarball_path,
+            entrypoint: entrypoint.get(),
+            setup_script: setup_script.get(),
+        }),
     };
     let errors = Memo::new(move |_| draft().validate(&caps_now()));
     let field_error = move |field: &'static str| {
@@ -120,6 +143,7 @@ pub(super) fn AutomationForm(
         Editing::New => t!("automations.new"),
         Editing::Edit(_) => t!("automations.edit_title"),
         Editing::Draft(_) => t!("automations.drafts.edit_title"),
+        Editing::Import(i) if i.form.code.is_some() => t!("automations.import.code_title"),
         Editing::Import(_) => t!("automations.import.title"),
     };
     view! {
@@ -132,13 +156,18 @@ pub(super) fn AutomationForm(
                         on:input=move |ev| name.set(event_target_value(&ev)) />
                     <p class="field-error" hidden=move || field_error("name")().is_none()>{field_error("name")}</p>
                 </div>
-                <div class="field">
-                    <label for="automation-prompt">{t!("automations.fact.prompt")}</label>
-                    <textarea id="automation-prompt" data-testid="automation-prompt" rows="4"
-                        prop:value=move || prompt.get()
-                        on:input=move |ev| prompt.set(event_target_value(&ev))></textarea>
-                    <p class="field-error" hidden=move || field_error("prompt")().is_none()>{field_error("prompt")}</p>
-                </div>
+                {match code_path.get_value() {
+                    Some(path) => code_fields(path, entrypoint, setup_script, field_error("entrypoint")).into_any(),
+                    None => view! {
+                        <div class="field">
+                            <label for="automation-prompt">{t!("automations.fact.prompt")}</label>
+                            <textarea id="automation-prompt" data-testid="automation-prompt" rows="4"
+                                prop:value=move || prompt.get()
+                                on:input=move |ev| prompt.set(event_target_value(&ev))></textarea>
+                            <p class="field-error" hidden=move || field_error("prompt")().is_none()>{field_error("prompt")}</p>
+                        </div>
+                    }.into_any(),
+                }}
                 {trigger_kind(on_event, caps_now)}
                 <Show when=move || !on_event.get()>
                     {schedule_field(schedule, field_error("schedule"))}
@@ -153,7 +182,7 @@ pub(super) fn AutomationForm(
                         on:input=move |ev| model.set(event_target_value(&ev)) />
                     <p class="field-error" hidden=move || field_error("model")().is_none()>{field_error("model")}</p>
                 </div>
-                <div class="field">
+                <div class="field" hidden=code_path.get_value().is_some()>
                     <label for="automation-repos">{t!("automations.form.repos")}</label>
                     <textarea id="automation-repos" data-testid="automation-repos" rows="2"
                         prop:value=move || repos.get()
@@ -188,19 +217,41 @@ pub(super) fn AutomationForm(
     }
 }
 
+/// The code an automation runs instead of a prompt: where the service keeps the archive, the
+/// command that runs it and the setup script.
+fn code_fields(
+    path: String,
+    entrypoint: RwSignal<String>,
+    setup_script: RwSignal<String>,
+    error: impl Fn() -> Option<String> + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    view! {
+        <fieldset class="field" data-testid="automation-code">
+            <legend>{t!("automations.form.code")}</legend>
+            <p class="muted">{t!("automations.form.code_kept", path = path)}</p>
+            <div class="field">
+                <label for="automation-entrypoint">{t!("automations.form.entrypoint")}</label>
+                <input id="automation-entrypoint" data-testid="automation-entrypoint" class="mono" spellcheck="false"
+                    prop:value=move || entrypoint.get()
+                    aria-invalid=move || error().is_some().to_string()
+                    on:input=move |ev| entrypoint.set(event_target_value(&ev)) />
+                <p class="field-error" data-testid="automation-entrypoint-error" hidden=move || error().is_none()>{error}</p>
+            </div>
+            <div class="field">
+                <label for="automation-setup-script">{t!("automations.form.setup_script")}</label>
+                <input id="automation-setup-script" data-testid="automation-setup-script" class="mono" spellcheck="false"
+                    prop:value=move || setup_script.get()
+                    on:input=move |ev| setup_script.set(event_target_value(&ev)) />
+            </div>
+        </fieldset>
+    }
+}
+
 /// The form's first values and the id being edited: a new automation runs weekdays at 9 in
 /// this browser's time zone.
 fn initial_draft(editing: &Editing) -> (AutomationDraft, Option<String>) {
     match editing {
-        Editing::New => (
-            AutomationDraft {
-                schedule: "0 9 * * 1-5".into(),
-                timezone: local_zone_name(),
-                active: true,
-                ..Default::default()
-            },
-            None,
-        ),
+        Editing::New => (AutomationDraft::starting(local_zone_name()), None),
         Editing::Edit(a) => (AutomationDraft::from_automation(a), Some(a.id.clone())),
         Editing::Draft(d) => (d.form(), None),
         Editing::Import(i) => (i.form.clone(), None),

@@ -170,16 +170,25 @@ pub fn AutomationsPage() -> impl IntoView {
     }
 }
 
-/// "Import…": an export file picked here opens the form, filled in, to be checked and named
-/// before it is created.
+/// "Import…": an export file (JSON) or an archive of code (a tarball, uploaded to the service
+/// first) picked here opens the form, filled in, to be checked and named before it is created.
 fn import_button(
     editing: RwSignal<Option<Editing>>,
     error: RwSignal<Option<String>>,
 ) -> impl IntoView {
+    let backends = use_backends();
     let read = Action::new_local(move |file: &send_wrapper::SendWrapper<web_sys::File>| {
         let file = (**file).clone();
+        let active = backends.active.get_untracked();
         async move {
-            match svc::read_export(&file).await {
+            let json = file.name().to_ascii_lowercase().ends_with(".json")
+                || file.type_() == "application/json";
+            let read = if json {
+                svc::read_export(&file).await
+            } else {
+                svc::upload_code(backends, &active, &file).await
+            };
+            match read {
                 Ok(imported) => editing.set(Some(Editing::Import(imported))),
                 Err(e) => error.set(Some(t!("automations.import.error", error = e))),
             }
@@ -193,12 +202,18 @@ fn import_button(
         }
         input.set_value("");
     };
+    let busy = read.pending();
     view! {
-        <label class="btn small attach-button">
+        <label class="btn small attach-button" aria-disabled=move || busy.get().to_string()>
             {t!("automations.import.button")}
-            <input type="file" accept=".json,application/json" class="attach-input" data-testid="automation-import"
+            <input type="file" class="attach-input" data-testid="automation-import"
+                accept=".json,application/json,.tar,.tgz,.gz,application/x-tar,application/gzip"
+                disabled=move || busy.get()
                 aria-label=t!("automations.import.label") on:change=on_change />
         </label>
+        <span class="muted" role="status" data-testid="automation-import-busy" hidden=move || !busy.get()>
+            {t!("automations.import.uploading")}
+        </span>
     }
 }
 

@@ -12,11 +12,12 @@ use crate::automation::model::{
     decode_automation, decode_automation_page, decode_capabilities, decode_done, decode_run,
     decode_run_page, state_patch, Automation, AutomationPage, Capabilities, Run, RunPage,
 };
-use crate::automation::transfer::decode_tarball;
+use crate::automation::transfer::{decode_tarball, decode_upload};
 use crate::automation::webhooks::{
     decode_created, decode_secret, decode_validation, decode_webhook, decode_webhooks,
     validate_body, Created, FieldProblem, Webhook,
 };
+use crate::automation::AutomationDraft;
 use crate::client::service::Planned;
 use crate::transport::encode::{id_segment, join_url, with_query, Query};
 use crate::transport::plan::{Body, Call, Decoder, Method, RequestPlan};
@@ -99,14 +100,30 @@ impl AutomationClient {
         Ok(self.get(&format!("/v1/{}", id_segment(id)?), decode_automation))
     }
 
-    /// `POST /v1/preset/prompt` with [`AutomationDraft::create_body`](crate::automation::AutomationDraft::create_body).
-    pub fn create(&self, body: Value) -> Call<Automation> {
+    /// Creates `d` (validated): `POST /v1/preset/prompt`, or `POST /v1` for its own code.
+    pub fn create(&self, d: &AutomationDraft) -> Call<Automation> {
         self.call(
             Method::Post,
-            "/v1/preset/prompt",
-            Body::Json(body),
+            d.create_path(),
+            Body::Json(d.create_body()),
             CREATE_TIMEOUT_MS,
             decode_automation,
+        )
+    }
+
+    /// `POST /v1/uploads?name=`: an archive of code, as it is (the service takes the raw tar,
+    /// not a form); answers where the service keeps it.
+    pub fn upload(&self, name: &str, content_type: &str, bytes: Vec<u8>) -> Call<String> {
+        let q = Query::new().push("name", name);
+        self.call(
+            Method::Post,
+            &with_query("/v1/uploads", &q),
+            Body::Bytes {
+                bytes,
+                content_type: content_type.into(),
+            },
+            CREATE_TIMEOUT_MS,
+            decode_upload,
         )
     }
 

@@ -159,6 +159,20 @@ pub struct Automation {
     pub created_at: String,
     /// Its tags, as the service normalised them (lower case, `-` for spaces).
     pub tags: Vec<String>,
+    /// Its own code, for an automation made from an uploaded tarball rather than a prompt.
+    pub code: Option<CodeSource>,
+}
+
+/// The code an automation runs instead of a prompt: an uploaded tarball and the command that
+/// runs it (`POST /v1`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct CodeSource {
+    /// Where the service keeps the tarball (`oh-internal://uploads/<id>`).
+    pub tarball_path: String,
+    /// The command that runs it, in the unpacked archive.
+    pub entrypoint: String,
+    /// A script in the archive run first (blank: none).
+    pub setup_script: String,
 }
 
 #[derive(Deserialize)]
@@ -192,6 +206,12 @@ struct RawAutomation {
     created_at: String,
     #[serde(default)]
     tags: Option<Vec<String>>,
+    #[serde(default)]
+    tarball_path: Option<String>,
+    #[serde(default)]
+    entrypoint: Option<String>,
+    #[serde(default)]
+    setup_script_path: Option<String>,
 }
 
 fn repo_list(meta: Option<&Value>) -> Vec<String> {
@@ -214,7 +234,18 @@ impl From<RawAutomation> for Automation {
             (None, Some(false)) => AutomationState::Inactive,
             (None, _) => AutomationState::Active,
         };
+        // A prompt preset has code too (made by the service from the prompt): only one without
+        // a prompt is its own code.
+        let code = match (&r.prompt, r.tarball_path, r.entrypoint) {
+            (None, Some(tarball_path), Some(entrypoint)) => Some(CodeSource {
+                tarball_path,
+                entrypoint,
+                setup_script: r.setup_script_path.unwrap_or_default(),
+            }),
+            _ => None,
+        };
         Automation {
+            code,
             repos: match repo_list(r.preset_metadata.as_ref()) {
                 from_meta if !from_meta.is_empty() => from_meta,
                 _ => repo_list(r.repos.map(|v| json!({ "repos": v })).as_ref()),
@@ -598,12 +629,15 @@ pub struct AutomationDraft {
     pub events: String,
     /// Event: a JMESPath filter on the event (blank: every event).
     pub filter: String,
+    /// Runs this code instead of a prompt (an imported tarball).
+    pub code: Option<CodeSource>,
 }
 
 /// A form field the service would refuse, with what to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DraftError {
-    /// `name`, `prompt`, `schedule`, `timezone`, `source`, `events`, `model` or `repos`.
+    /// `name`, `prompt`, `entrypoint`, `schedule`, `timezone`, `source`, `events`, `model` or
+    /// `repos`.
     pub field: &'static str,
     /// What is wrong, for a person.
     pub message: Text,
@@ -637,6 +671,16 @@ fn is_repo(s: &str) -> bool {
 }
 
 impl AutomationDraft {
+    /// A new automation's form: weekdays at 9 in `timezone`, active.
+    pub fn starting(timezone: String) -> AutomationDraft {
+        AutomationDraft {
+            schedule: "0 9 * * 1-5".into(),
+            timezone,
+            active: true,
+            ..Default::default()
+        }
+    }
+
     /// The form from a create body (a saved draft, an export file): `None` when it is not an
     /// object the service's answer decoder reads. No `state`, or any but `INACTIVE`, is active,
     /// as a new automation starts.
@@ -679,6 +723,7 @@ impl AutomationDraft {
             model: a.model.clone().unwrap_or_default(),
             repos: a.repos.join("\n"),
             active: a.is_active(),
+            code: a.code.clone(),
         }
     }
 
@@ -702,10 +747,18 @@ impl AutomationDraft {
         } else if name.chars().count() > 500 {
             err("name", text!("automation.draft.name_too_long"));
         }
-        if self.prompt.trim().is_empty() {
-            err("prompt", text!("automation.draft.prompt_empty"));
-        } else if self.prompt.chars().count() > 50_000 {
-            err("prompt", text!("automation.draft.prompt_too_long"));
+        match &self.code {
+            Some(code) if code.entrypoint.trim().is_empty() => {
+                err("entrypoint", text!("automation.draft.entrypoint_empty"));
+            }
+            Some(_) => {}
+            None if self.prompt.trim().is_empty() => {
+                err("prompt", text!("automation.draft.prompt_empty"));
+            }
+            None if self.prompt.chars().count() > 50_000 => {
+                err("prompt", text!("automation.draft.prompt_too_long"));
+            }
+            None => {}
         }
         if self.on_event {
             if self.source.trim().is_empty() {
@@ -803,18 +856,38 @@ impl AutomationDraft {
         }
     }
 
-    /// The body of `POST /v1/preset/prompt` (validate first).
+    /// Where it is created: `POST /v1/preset/prompt` for a prompt, `POST /v1` for its own code.
+    pub fn create_path(&self) -> &'static str {
+        match self.code {
+            Some(_) => "/v1",
+            None => "/v1/preset/prompt",
+        }
+    }
+
+    /// The body of [`create_path`](Self::create_path) (validate first). Code takes no prompt
+    /// and no repositories (the service refuses both there).
     pub fn create_body(&self) -> Value {
         let mut body = Map::new();
         body.insert("name".into(), json!(self.name.trim()));
-        body.insert("prompt".into(), json!(self.prompt));
+        match &self.code {
+            Some(code) => {
+                body.insert("tarball_path".into(), json!(code.tarball_path));
+                body.insert("entrypoint".into(), json!(code.entrypoint.trim()));
+                if !code.setup_script.trim().is_empty() {
+                    body.insert("setup_script_path".into(), json!(code.setup_script.trim()));
+                }
+            }
+            None => {
+                body.insert("prompt".into(), json!(self.prompt));
+                if !self.repo_lines().is_empty() {
+                    body.insert("repos".into(), self.repos_json());
+                }
+            }
+        }
         body.insert("trigger".into(), self.trigger_json());
         body.insert("state".into(), json!(self.state_str()));
         if !self.model.trim().is_empty() {
             body.insert("model".into(), json!(self.model.trim()));
-        }
-        if !self.repo_lines().is_empty() {
-            body.insert("repos".into(), self.repos_json());
         }
         Value::Object(body)
     }
@@ -839,6 +912,16 @@ impl AutomationDraft {
         }
         if self.active != was.active {
             body.insert("state".into(), json!(self.state_str()));
+        }
+        if let (Some(now), Some(then)) = (&self.code, &was.code) {
+            if now.entrypoint.trim() != then.entrypoint.trim() {
+                body.insert("entrypoint".into(), json!(now.entrypoint.trim()));
+            }
+            if now.setup_script.trim() != then.setup_script.trim() {
+                let setup = now.setup_script.trim();
+                let setup = (!setup.is_empty()).then_some(setup);
+                body.insert("setup_script_path".into(), json!(setup));
+            }
         }
         (!body.is_empty()).then_some(Value::Object(body))
     }
@@ -1166,6 +1249,78 @@ mod tests {
                 json!({"repos":[{"url":"owner/repo","provider":"github"},"https://gitlab.com/a/b"]})
             )
         );
+    }
+
+    #[test]
+    fn code_is_created_at_v1_with_its_command_and_read_back_for_editing() {
+        let mut d = draft();
+        d.repos = "owner/repo".into();
+        d.code = Some(CodeSource {
+            tarball_path: "oh-internal://uploads/u1".into(),
+            entrypoint: " .venv/bin/python main.py ".into(),
+            setup_script: "setup.sh".into(),
+        });
+        d.prompt = String::new();
+        assert_eq!(
+            d.validate(&Capabilities::default()),
+            vec![],
+            "no prompt needed"
+        );
+        assert_eq!(d.create_path(), "/v1");
+        assert_eq!(draft().create_path(), "/v1/preset/prompt");
+        assert_eq!(
+            d.create_body(),
+            json!({"name":"Daily hello","state":"ACTIVE",
+                   "tarball_path":"oh-internal://uploads/u1",
+                   "entrypoint":".venv/bin/python main.py","setup_script_path":"setup.sh",
+                   "trigger":{"type":"cron","schedule":"0 9 * * 1-5","timezone":"Europe/Berlin"}}),
+            "no prompt and no repositories: the service refuses both at /v1"
+        );
+        let mut blank = d.clone();
+        if let Some(c) = blank.code.as_mut() {
+            c.entrypoint = " ".into();
+        }
+        let fields: Vec<&str> = blank
+            .validate(&Capabilities::default())
+            .iter()
+            .map(|e| e.field)
+            .collect();
+        assert_eq!(fields, ["entrypoint"]);
+
+        // As the service answers it: no prompt, its own tarball.
+        let a = decode_automation(
+            200,
+            br#"{"id":"a2","name":"Code","prompt":null,"tarball_path":"oh-internal://uploads/u1",
+                "entrypoint":"python3 main.py","setup_script_path":null,
+                "trigger":{"type":"cron","schedule":"0 9 * * 1-5","timezone":"UTC"},"state":"ACTIVE"}"#,
+        )
+        .unwrap();
+        let form = AutomationDraft::from_automation(&a);
+        assert_eq!(
+            form.code,
+            Some(CodeSource {
+                tarball_path: "oh-internal://uploads/u1".into(),
+                entrypoint: "python3 main.py".into(),
+                setup_script: String::new(),
+            })
+        );
+        let mut now = form.clone();
+        if let Some(c) = now.code.as_mut() {
+            c.entrypoint = "python3 other.py".into();
+            c.setup_script = "setup.sh".into();
+        }
+        assert_eq!(
+            now.patch_body(&form),
+            Some(json!({"entrypoint":"python3 other.py","setup_script_path":"setup.sh"}))
+        );
+        // A prompt preset has a tarball too (the service's): it stays a prompt automation.
+        let preset = decode_automation(
+            200,
+            br#"{"id":"a3","name":"P","prompt":"Say hi","tarball_path":"oh-internal://p",
+                "entrypoint":".venv/bin/python main.py","trigger":{},"state":"ACTIVE"}"#,
+        )
+        .unwrap();
+        assert_eq!(preset.code, None);
     }
 
     #[test]

@@ -68,7 +68,7 @@ impl fmt::Display for Method {
 }
 
 /// A request body. The transport sets the matching `Content-Type` (JSON:
-/// `application/json`; multipart: `multipart/form-data` with its boundary).
+/// `application/json`; multipart: `multipart/form-data` with its boundary; bytes: theirs).
 #[derive(Clone, PartialEq)]
 pub enum Body {
     /// No body.
@@ -84,6 +84,13 @@ pub enum Body {
         /// The file's bytes.
         bytes: Vec<u8>,
         /// The part's content type.
+        content_type: String,
+    },
+    /// Bytes as they are (the automation service's uploads take the raw tarball).
+    Bytes {
+        /// The bytes.
+        bytes: Vec<u8>,
+        /// Their `Content-Type`.
         content_type: String,
     },
 }
@@ -112,6 +119,14 @@ impl fmt::Debug for Body {
                 .debug_struct("Multipart")
                 .field("field", field)
                 .field("file_name", file_name)
+                .field("bytes", &format_args!("<{} bytes>", bytes.len()))
+                .field("content_type", content_type)
+                .finish(),
+            Body::Bytes {
+                bytes,
+                content_type,
+            } => f
+                .debug_struct("Bytes")
                 .field("bytes", &format_args!("<{} bytes>", bytes.len()))
                 .field("content_type", content_type)
                 .finish(),
