@@ -3,8 +3,8 @@
 use crate::components::shell::Shell;
 use crate::lazy::lazy;
 use crate::pages::automations::{
-    automation_page, automations_page, preload_automation, preload_automations, preload_webhooks,
-    webhooks_page,
+    automation_page, automations_page, git_sync_page, preload_automation, preload_automations,
+    preload_git_sync, preload_webhooks, webhooks_page,
 };
 use crate::pages::conversation::{conversation_page, preload_conversation};
 use crate::pages::onboarding::{onboarding_page, preload_onboarding};
@@ -50,6 +50,7 @@ pub fn App() -> impl IntoView {
                         </ParentRoute>
                         <Route path=path!("/automations") view=|| lazy(msg!("app.part.automations"), preload_automations, automations_page) />
                         <Route path=path!("/automations/webhooks") view=|| lazy(msg!("app.part.webhooks"), preload_webhooks, webhooks_page) />
+                        <Route path=path!("/automations/git-sync") view=|| lazy(msg!("app.part.git_sync"), preload_git_sync, git_sync_page) />
                         <Route path=path!("/automations/:id") view=AutomationById />
                         <Route path=path!("/skills") view=|| lazy(msg!("app.part.skills"), preload_skills, skills_page) />
                         <Route path=path!("/setup") view=|| lazy(msg!("app.part.setup"), preload_setup, setup_page) />

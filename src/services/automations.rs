@@ -6,6 +6,7 @@ use crate::state::backends::BackendsCtx;
 use canvas_core::automation::client::MAX_LIMIT;
 use canvas_core::automation::drafts::{draft_body, ServiceDraft};
 use canvas_core::automation::find::{next_offset, TagCount};
+use canvas_core::automation::git_sync::{GitSyncCheck, GitSyncForm, GitSyncStatus};
 use canvas_core::automation::transfer::{import_json, Imported};
 use canvas_core::automation::webhooks::{Created, FieldProblem, Webhook};
 use canvas_core::automation::{
@@ -307,6 +308,39 @@ pub async fn upload_code(
         },
         tags: Vec::new(),
     })
+}
+
+/// The organization's git sync settings and last sync.
+pub async fn git_sync_status(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+) -> Result<GitSyncStatus, ApiError> {
+    with(backends, active, |s| Ok(s.git_sync_status())).await
+}
+
+/// Saves the git sync settings → the status they leave.
+pub async fn save_git_sync(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    form: &GitSyncForm,
+) -> Result<GitSyncStatus, ApiError> {
+    let body = form.body();
+    with(backends, active, |s| Ok(s.save_git_sync(body))).await
+}
+
+/// Whether git reaches the repository with the settings as typed (nothing is saved).
+pub async fn check_git_sync(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    form: &GitSyncForm,
+) -> Result<GitSyncCheck, ApiError> {
+    let body = form.body();
+    with(backends, active, |s| Ok(s.check_git_sync(body))).await
+}
+
+/// Starts a sync now (`false`: one was already running).
+pub async fn sync_git(backends: BackendsCtx, active: &ActiveBackend) -> Result<bool, ApiError> {
+    with(backends, active, |s| Ok(s.sync_git())).await
 }
 
 /// The user's drafts, newest first.

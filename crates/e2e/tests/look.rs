@@ -422,6 +422,11 @@ async fn every_page_is_accessible_fits_and_has_its_glyphs_in_dark_and_light_narr
             "[data-testid=webhook-row]",
             "webhooks",
         ),
+        case(
+            "/automations/git-sync",
+            "[data-testid=git-sync-status] ~ [data-testid=git-sync-form]",
+            "git-sync",
+        ),
         case("/", "[data-testid=home]", "palette").then(Then::Palette),
         case("/", "[data-testid=home]", "add-backend").then(Then::Dialog(
             "[data-testid=add-backend]",

@@ -137,6 +137,10 @@ pub fn AutomationsPage() -> impl IntoView {
                     on:mouseenter=move |_| crate::lazy::prefetch(crate::pages::automations::preload_webhooks)>
                     {t!("automations.webhooks.link")}
                 </leptos_router::components::A>
+                <leptos_router::components::A href=crate::links::href("/automations/git-sync") attr:data-testid="git-sync-link"
+                    on:mouseenter=move |_| crate::lazy::prefetch(crate::pages::automations::preload_git_sync)>
+                    {t!("automations.git_sync.link")}
+                </leptos_router::components::A>
                 {import_button(editing, import_error)}
             </p>
             <p class="field-error" role="alert" data-testid="automation-import-error" hidden=move || import_error.get().is_none()>

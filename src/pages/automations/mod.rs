@@ -17,11 +17,13 @@ use std::time::Duration;
 mod detail;
 mod drafts;
 mod form;
+mod git_sync;
 mod list;
 mod runs;
 mod webhooks;
 
 pub use detail::AutomationPage;
+pub use git_sync::GitSyncPage;
 pub use list::AutomationsPage;
 pub use webhooks::WebhooksPage;
 
@@ -186,6 +188,13 @@ crate::lazy::lazy_view! {
     /// `/automations/:id`: one automation and its runs.
     pub fn automation_page(id: String) in automations, preload preload_automation {
         view! { <crate::pages::automations::AutomationPage id=id /> }
+    }
+}
+
+crate::lazy::lazy_view! {
+    /// `/automations/git-sync`: the automations kept in a git repository.
+    pub fn git_sync_page() in git_sync, preload preload_git_sync {
+        view! { <crate::pages::automations::GitSyncPage /> }
     }
 }
 

@@ -8,6 +8,9 @@ use serde_json::Value;
 
 use crate::automation::drafts::{decode_draft, decode_drafts, dispatch_body, ServiceDraft};
 use crate::automation::find::{decode_tags, TagCount};
+use crate::automation::git_sync::{
+    decode_check, decode_status, decode_triggered, GitSyncCheck, GitSyncStatus,
+};
 use crate::automation::model::{
     decode_automation, decode_automation_page, decode_capabilities, decode_done, decode_run,
     decode_run_page, state_patch, Automation, AutomationPage, Capabilities, Run, RunPage,
@@ -245,6 +248,45 @@ impl AutomationClient {
             Body::Json(validate_body(create_body)),
             TIMEOUT_MS,
             decode_validation,
+        )
+    }
+
+    /// `GET /v1/git-sync/status`: the organization's git sync settings and last sync.
+    pub fn git_sync_status(&self) -> Call<GitSyncStatus> {
+        self.get("/v1/git-sync/status", decode_status)
+    }
+
+    /// `PUT /v1/git-sync/config` with [`GitSyncForm::body`](crate::automation::git_sync::GitSyncForm::body).
+    pub fn save_git_sync(&self, body: Value) -> Call<GitSyncStatus> {
+        self.call(
+            Method::Put,
+            "/v1/git-sync/config",
+            Body::Json(body),
+            TIMEOUT_MS,
+            decode_status,
+        )
+    }
+
+    /// `POST /v1/git-sync/check`: whether git reaches the repository with these settings
+    /// (nothing is saved). git may take a while to answer.
+    pub fn check_git_sync(&self, body: Value) -> Call<GitSyncCheck> {
+        self.call(
+            Method::Post,
+            "/v1/git-sync/check",
+            Body::Json(body),
+            CREATE_TIMEOUT_MS,
+            decode_check,
+        )
+    }
+
+    /// `POST /v1/git-sync/sync`: a sync now (`false`: one was already running).
+    pub fn sync_git(&self) -> Call<bool> {
+        self.call(
+            Method::Post,
+            "/v1/git-sync/sync",
+            Body::None,
+            TIMEOUT_MS,
+            decode_triggered,
         )
     }
 

@@ -8,6 +8,7 @@
 //! | [`model`] | tolerant DTOs of the service, run statuses, the create/edit form's rules |
 //! | [`client`] | [`AutomationClient`]: the sans-IO calls, a capability a backend client hands out |
 //! | [`drafts`] | automations saved half-written on the service, and their test runs |
+//! | [`git_sync`] | the service keeping an organization's automations in a git repository |
 //! | [`find`] | the list's search and filters in the URL (the service filters by tag only), its tags |
 //! | [`history`] | a run history as CSV and JSON, the prompt that debugs a failed run |
 //! | [`transfer`] | an automation as a JSON file to import elsewhere, and the service's tarball |
@@ -17,6 +18,7 @@ pub mod client;
 pub mod cron;
 pub mod drafts;
 pub mod find;
+pub mod git_sync;
 pub mod history;
 pub mod model;
 pub mod transfer;
