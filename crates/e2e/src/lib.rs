@@ -72,6 +72,18 @@ impl AutomationConsole {
             .await
             .expect("json")
     }
+
+    /// The automation called `name`, as the service lists it (the newest hundred).
+    pub async fn named(&self, name: &str) -> Value {
+        let all = self.get_json("/v1?limit=100").await;
+        all["automations"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|a| a["name"] == json!(name))
+            .cloned()
+            .unwrap_or_else(|| panic!("no automation {name:?} on the service: {all}"))
+    }
 }
 
 pub mod pages;

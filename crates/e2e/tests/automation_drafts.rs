@@ -92,19 +92,10 @@ async fn a_draft_is_saved_half_written_test_run_and_then_created() {
     b.click("[data-testid=draft-test-runs]").await;
     b.wait_text_containing("[data-testid=automation-trigger]", "weekdays")
         .await;
-    b.wait_js_for(
-        "the test run to finish",
-        "const r = document.querySelector('[data-testid=run-row]'); \
-         return r && ['completed', 'failed'].includes(r.dataset.status) ? r.dataset.status : null;",
-        RUN_TIMEOUT,
-    )
-    .await;
-    let run = b.text_of("[data-testid=run-row]").await;
-    assert_eq!(
-        b.data_of("[data-testid=run-row]", "status").await,
-        "completed",
-        "{run}"
-    );
+    let (status, run) = b
+        .wait_run_finished("the test run to finish", RUN_TIMEOUT)
+        .await;
+    assert_eq!(status, "completed", "{run}");
     assert!(
         b.text_of("[data-testid=run-answer]")
             .await

@@ -121,13 +121,7 @@ async fn an_automation_exported_as_json_imports_as_the_same_automation() {
     b.wait_data("[data-testid=automation-list]", "count", "2")
         .await;
 
-    let all = c.get_json("/v1?limit=10").await;
-    let copy = all["automations"]
-        .as_array()
-        .expect("automations")
-        .iter()
-        .find(|a| a["name"] == json!("Big orders (copy)"))
-        .unwrap_or_else(|| panic!("the import was created: {all}"));
+    let copy = c.named("Big orders (copy)").await;
     assert_eq!(copy["prompt"], made["prompt"]);
     assert_eq!(copy["trigger"], made["trigger"], "the same trigger");
     assert_eq!(copy["tags"], json!(["sales-team"]));
@@ -223,14 +217,7 @@ async fn an_archive_of_code_imports_as_an_automation_that_runs_it() {
     b.wait_data("[data-testid=automation-list]", "count", "2")
         .await;
 
-    let all = c.get_json("/v1?limit=10").await;
-    let copy = all["automations"]
-        .as_array()
-        .expect("automations")
-        .iter()
-        .find(|a| a["name"] == json!("Nightly build (code)"))
-        .unwrap_or_else(|| panic!("the code one was created: {all}"))
-        .clone();
+    let copy = c.named("Nightly build (code)").await;
     assert_eq!(copy["prompt"], Value::Null);
     assert_eq!(copy["tarball_path"], json!(kept));
     assert_eq!(copy["entrypoint"], json!(".venv/bin/python main.py"));
@@ -251,19 +238,10 @@ async fn an_archive_of_code_imports_as_an_automation_that_runs_it() {
     // It runs: the archive's own prompt, answered by the stub.
     b.goto(&c.url(&format!("/automations/{copy_id}"))).await;
     b.click("[data-testid=run-automation]").await;
-    b.wait_js_for(
-        "the run to finish",
-        "const r = document.querySelector('[data-testid=run-row]'); \
-         return r && ['completed', 'failed'].includes(r.dataset.status) ? r.dataset.status : null;",
-        std::time::Duration::from_secs(240),
-    )
-    .await;
-    let run = b.text_of("[data-testid=run-row]").await;
-    assert_eq!(
-        b.data_of("[data-testid=run-row]", "status").await,
-        "completed",
-        "{run}"
-    );
+    let (status, run) = b
+        .wait_run_finished("the run to finish", std::time::Duration::from_secs(240))
+        .await;
+    assert_eq!(status, "completed", "{run}");
     assert!(
         b.text_of("[data-testid=run-answer]")
             .await

@@ -137,19 +137,10 @@ async fn a_signed_event_starts_exactly_the_automation_whose_filter_takes_it() {
     b.click("[data-testid=automation-link]").await;
     b.wait_text_containing("[data-testid=automation-trigger]", "test.event")
         .await;
-    b.wait_js_for(
-        "the event's run to finish",
-        "const r = document.querySelector('[data-testid=run-row]'); \
-         return r && ['completed', 'failed'].includes(r.dataset.status) ? r.dataset.status : null;",
-        RUN_TIMEOUT,
-    )
-    .await;
-    let run = b.text_of("[data-testid=run-row]").await;
-    assert_eq!(
-        b.data_of("[data-testid=run-row]", "status").await,
-        "completed",
-        "{run}"
-    );
+    let (status, run) = b
+        .wait_run_finished("the event's run to finish", RUN_TIMEOUT)
+        .await;
+    assert_eq!(status, "completed", "{run}");
     assert!(
         run.contains("event"),
         "the run says it came from an event: {run}"

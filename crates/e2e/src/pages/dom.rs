@@ -6,6 +6,7 @@
 use crate::Browser;
 use fantoccini::actions::{InputSource, KeyAction, KeyActions};
 use serde_json::json;
+use std::time::Duration;
 
 /// `name(e)`: an element as `tag[testid].classes`, for messages about it.
 const NAME_JS: &str = "const name = e => e.tagName.toLowerCase() \
@@ -99,6 +100,22 @@ impl Browser {
             ),
         )
         .await;
+    }
+
+    /// Waits up to `timeout` (a run starts a conversation) for the newest run on an
+    /// automation's page to finish: its status (`completed` or `failed`) and the row's text.
+    pub async fn wait_run_finished(&self, what: &str, timeout: Duration) -> (String, String) {
+        self.wait_js_for(
+            what,
+            "const r = document.querySelector('[data-testid=run-row]'); \
+             return r && ['completed', 'failed'].includes(r.dataset.status) ? r.dataset.status : null;",
+            timeout,
+        )
+        .await;
+        (
+            self.data_of("[data-testid=run-row]", "status").await,
+            self.text_of("[data-testid=run-row]").await,
+        )
     }
 
     /// The first match's `data-<key>` right now (`""` without a match or the attribute).
