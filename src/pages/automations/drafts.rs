@@ -10,6 +10,7 @@ use crate::services::automations as svc;
 use crate::state::backends::use_backends;
 use crate::state::i18n::{say, t, Said};
 use canvas_core::automation::drafts::{parse_sample_event, ServiceDraft};
+use canvas_core::automation::model::service_missing;
 use canvas_core::automation::webhooks::FieldProblem;
 use canvas_core::backends::selection::ActiveBackend;
 use leptos::prelude::*;
@@ -35,8 +36,24 @@ pub(super) fn DraftList(
         reload.update(|n| *n = n.wrapping_add(1));
     });
     let list = move || {
-        let (Ok(ds), active) = drafts.get()? else {
-            return None;
+        let (ds, active) = match drafts.get()? {
+            (Ok(ds), active) => (ds, active),
+            // Without a service (or one without drafts) the list above says so, or there is
+            // nothing to say; any other failure is said here, with a way to try again.
+            (Err(e), _) if service_missing(&e) => return None,
+            (Err(e), _) => {
+                return Some(
+                    view! {
+                        <p class="field-error" role="alert" data-testid="automation-drafts-error">
+                            {t!("automations.drafts.load_error", error = e.said())}" "
+                            <button type="button" class="btn small" on:click=move |_| reload.update(|n| *n = n.wrapping_add(1))>
+                                {t!("automations.try_again")}
+                            </button>
+                        </p>
+                    }
+                    .into_any(),
+                )
+            }
         };
         (!ds.is_empty()).then(|| {
             let rows = ds
@@ -49,6 +66,7 @@ pub(super) fn DraftList(
                     <ul class="automation-list">{rows}</ul>
                 </section>
             }
+            .into_any()
         })
     };
     let delete_dialog = move || {
