@@ -228,7 +228,7 @@ fn code_fields(
     view! {
         <fieldset class="field" data-testid="automation-code">
             <legend>{t!("automations.form.code")}</legend>
-            <p class="muted">{t!("automations.form.code_kept", path = path)}</p>
+            <p class="muted code-kept">{t!("automations.form.code_kept", path = path)}</p>
             <div class="field">
                 <label for="automation-entrypoint">{t!("automations.form.entrypoint")}</label>
                 <input id="automation-entrypoint" data-testid="automation-entrypoint" class="mono" spellcheck="false"
