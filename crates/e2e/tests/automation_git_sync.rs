@@ -7,25 +7,9 @@
 //! repository as that author, and the page shows that very commit. The settings survive a
 //! reload.
 
-use canvas_e2e::{Browser, Env};
+use canvas_e2e::{git, Browser, Env};
 use canvas_fixtures::llm_stub::{self, StubScript};
 use serde_json::json;
-use std::process::Command;
-
-fn git(dir: &std::path::Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("--git-dir")
-        .arg(dir)
-        .args(args)
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn automations_are_kept_in_a_git_repository_and_the_page_shows_the_commit() {
@@ -42,12 +26,10 @@ async fn automations_are_kept_in_a_git_repository_and_the_page_shows_the_commit(
     .await;
     let scratch = env.scratch("git-sync");
     let repo = scratch.join("automations.git");
-    let made = Command::new("git")
-        .args(["init", "--bare", "--initial-branch=main"])
-        .arg(&repo)
-        .output()
-        .expect("git init");
-    assert!(made.status.success(), "git init --bare");
+    git(
+        &scratch,
+        &["init", "--bare", "--initial-branch=main", "automations.git"],
+    );
     let repo_path = repo.display().to_string();
 
     let b = Browser::start(&env).await;

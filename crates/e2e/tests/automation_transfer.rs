@@ -21,6 +21,16 @@ async fn pick_file(b: &Browser, path: &std::path::Path) {
         .expect("choose file");
 }
 
+/// Picks `path` for import and expects it refused in words, with no form opened; the words.
+async fn refused(b: &Browser, path: &std::path::Path) -> String {
+    pick_file(b, path).await;
+    let said = b
+        .wait_shown_text("[data-testid=automation-import-error]")
+        .await;
+    assert!(!b.is_there("[data-testid=automation-form]").await);
+    said
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_automation_exported_as_json_imports_as_the_same_automation() {
     let env = Env::get();
@@ -92,12 +102,8 @@ async fn an_automation_exported_as_json_imports_as_the_same_automation() {
     b.goto(&c.url("/automations")).await;
     b.wait_data("[data-testid=automation-list]", "count", "1")
         .await;
-    pick_file(&b, &bad).await;
-    let refused = b
-        .wait_shown_text("[data-testid=automation-import-error]")
-        .await;
-    assert!(refused.contains("could not be read as JSON"), "{refused}");
-    assert!(!b.is_there("[data-testid=automation-form]").await);
+    let said = refused(&b, &bad).await;
+    assert!(said.contains("could not be read as JSON"), "{said}");
 
     // The export imported: the form opens filled in, is named, and creates the automation.
     let good = scratch.join("Big-orders.automation.json");
@@ -166,12 +172,8 @@ async fn an_archive_of_code_imports_as_an_automation_that_runs_it() {
     b.goto(&c.url("/automations")).await;
     b.wait_data("[data-testid=automation-list]", "count", "1")
         .await;
-    pick_file(&b, &bad).await;
-    let refused = b
-        .wait_shown_text("[data-testid=automation-import-error]")
-        .await;
-    assert!(refused.contains("nor an archive of code"), "{refused}");
-    assert!(!b.is_there("[data-testid=automation-form]").await);
+    let said = refused(&b, &bad).await;
+    assert!(said.contains("nor an archive of code"), "{said}");
     assert_eq!(
         c.get_json("/v1/uploads").await["total"],
         uploads_before,

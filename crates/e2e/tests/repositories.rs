@@ -9,6 +9,7 @@
 //! The shared agent server: worktrees live under `/tmp/conversation-worktrees/<conversation
 //! id>`, so tests cannot disturb each other; the conversations are deleted at the end.
 
+use canvas_e2e::git;
 use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
 use canvas_fixtures::llm_stub::{self, StubHandle, StubScript};
 use reqwest::Method;
@@ -16,31 +17,6 @@ use serde_json::json;
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
-
-/// Runs git in `dir` with no user or system config; its stdout, trimmed.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=Test",
-            "-c",
-            "user.email=test@example.invalid",
-            "-c",
-            "commit.gpgsign=false",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
 
 /// `root/origin.git` (bare) and `root/shop`, a clone on `main` with `feature/login` and tag
 /// `v1.0`, everything pushed.

@@ -360,16 +360,21 @@ impl fmt::Debug for RequestPlan {
 }
 
 /// JSON keys whose values are credentials (case-insensitive).
-const SECRET_JSON_KEYS: [&str; 5] = [
+const SECRET_JSON_KEYS: [&str; 8] = [
     "x-session-api-key",
     "authorization",
     "session_api_key",
     "api_key",
     "apikey",
+    // The automation service's git sync settings and a webhook's secret.
+    "token",
+    "encryption_key",
+    "webhook_secret",
 ];
 
 /// A copy of `v` with the values of credential keys (`X-Session-API-Key`, `Authorization`,
-/// `session_api_key`, `api_key`, `apiKey`) replaced by `[redacted]`, at any depth. For `Debug`.
+/// `session_api_key`, `api_key`, `apiKey`, `token`, `encryption_key`, `webhook_secret`)
+/// replaced by `[redacted]`, at any depth. For `Debug`.
 pub fn redact_json(v: &Value) -> Value {
     match v {
         Value::Object(map) => Value::Object(
@@ -681,13 +686,17 @@ mod tests {
         assert!(text.contains("org-9"));
         let body = Body::Json(
             json!({"agent_settings": {"llm": {"api_key": "llm-secret", "model": "m"}},
-                                     "headers": {"X-Session-API-Key": "k-in-body"}}),
+                                     "headers": {"X-Session-API-Key": "k-in-body"},
+                   "token": "ghp_git", "encryption_key": "enc-k", "webhook_secret": "whsec_1"}),
         );
         let text = format!("{body:?}");
         assert!(
             !text.contains("llm-secret") && !text.contains("k-in-body"),
             "{text}"
         );
+        for secret in ["ghp_git", "enc-k", "whsec_1"] {
+            assert!(!text.contains(secret), "{text}");
+        }
         assert!(text.contains("\"m\""));
         let mut secrets = plan.secrets();
         secrets.sort();
