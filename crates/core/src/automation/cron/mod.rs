@@ -339,11 +339,13 @@ impl Expanded {
 mod describe;
 mod next;
 mod parse;
+mod rrule;
 #[cfg(test)]
 mod tests;
 
 pub use describe::{describe_trigger, describe_trigger_text};
 pub use parse::parse;
+pub use rrule::cron_from_rrule;
 
 impl CronSchedule {
     /// The expression as it was given to [`parse`].

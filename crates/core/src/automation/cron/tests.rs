@@ -788,3 +788,76 @@ proptest! {
         prop_assert!(runs.windows(2).all(|w| w[0] < w[1]));
     }
 }
+
+#[test]
+fn cron_schedules_as_recurrence_rules() {
+    let cases = [
+        ("0 9 * * 1-5", Some("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=9;BYMINUTE=0")),
+        ("0 * * * *", Some("FREQ=HOURLY;BYMINUTE=0")),
+        ("30 */6 * * *", Some("FREQ=DAILY;BYHOUR=0,6,12,18;BYMINUTE=30")),
+        ("@daily", Some("FREQ=DAILY;BYHOUR=0;BYMINUTE=0")),
+        ("15 8 1,15 * *", Some("FREQ=MONTHLY;BYMONTHDAY=1,15;BYHOUR=8;BYMINUTE=15")),
+        ("0 0 L * *", Some("FREQ=MONTHLY;BYMONTHDAY=-1;BYHOUR=0;BYMINUTE=0")),
+        ("0 12 * * 5#2", Some("FREQ=MONTHLY;BYDAY=2FR;BYHOUR=12;BYMINUTE=0")),
+        ("0 12 * * L1", Some("FREQ=MONTHLY;BYDAY=-1MO;BYHOUR=12;BYMINUTE=0")),
+        ("0 * * 1,7 *", Some("FREQ=DAILY;BYMONTH=1,7;BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23;BYMINUTE=0")),
+        ("0 6 1 1 *", Some("FREQ=MONTHLY;BYMONTH=1;BYMONTHDAY=1;BYHOUR=6;BYMINUTE=0")),
+        // cron's "the 13th or a Friday": a rule's parts all have to hold.
+        ("0 0 13 * 5", None),
+    ];
+    for (cron, rule) in cases {
+        assert_eq!(parse(cron).unwrap().to_rrule().as_deref(), rule, "{cron}");
+    }
+}
+
+#[test]
+fn recurrence_rules_as_cron_schedules() {
+    let cases = [
+        ("FREQ=DAILY;BYHOUR=9;BYMINUTE=0", Some("0 9 * * *")),
+        ("FREQ=HOURLY", Some("0 * * * *")),
+        (
+            "RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=9;BYMINUTE=0",
+            Some("0 9 * * 1,2,3,4,5"),
+        ),
+        ("freq=weekly;byday=mo;interval=1", Some("0 0 * * 1")),
+        ("FREQ=MONTHLY;BYMONTHDAY=-1;BYHOUR=18", Some("0 18 L * *")),
+        (
+            "FREQ=MONTHLY;BYDAY=+2FR,-1MO;BYHOUR=12;BYMINUTE=5",
+            Some("5 12 * * 5#2,L1"),
+        ),
+        ("FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=1", Some("0 0 1 3 *")),
+        // The day would be the day the server last armed the timer.
+        ("FREQ=WEEKLY;BYHOUR=9", None),
+        ("FREQ=MONTHLY", None),
+        ("FREQ=DAILY;INTERVAL=2", None),
+        ("FREQ=DAILY;COUNT=3", None),
+        ("FREQ=WEEKLY;BYDAY=2MO", None),
+        ("FREQ=MONTHLY;BYMONTHDAY=1;BYDAY=MO", None),
+        ("FREQ=DAILY;BYHOUR=24", None),
+        ("FREQ=DAILY;FREQ=HOURLY", None),
+        ("FREQ=MINUTELY", None),
+        ("", None),
+        ("nonsense", None),
+    ];
+    for (rule, cron) in cases {
+        assert_eq!(cron_from_rrule(rule).as_deref(), cron, "{rule}");
+    }
+}
+
+proptest! {
+    /// A schedule written as a rule reads back as the same schedule.
+    #[test]
+    fn a_schedule_survives_the_trip_through_a_recurrence_rule(schedule in schedules()) {
+        if let Some(rule) = schedule.to_rrule() {
+            let back = cron_from_rrule(&rule).unwrap_or_else(|| panic!("{rule} has no cron form"));
+            let back = parse(&back).unwrap();
+            prop_assert_eq!(
+                (back.minutes, back.hours, back.months, back.days),
+                (schedule.minutes, schedule.hours, schedule.months, schedule.days),
+                "{} -> {} -> {}", schedule.expression(), rule, back.expression()
+            );
+        } else {
+            prop_assert!(matches!(schedule.days, DayRule::Either(..)), "{}", schedule.expression());
+        }
+    }
+}
