@@ -1,5 +1,6 @@
-//! Automations (issue #14): the active backend's automation service, through the capability
-//! its client hands out ([`BackendApi::automations`](canvas_core::client::BackendApi::automations)).
+//! Automations (issue #14): what schedules work for the active backend (its automation
+//! service, or an Omnigent server's scheduled tasks), through the capability its client hands
+//! out ([`BackendApi::automations`](canvas_core::client::BackendApi::automations)).
 
 use crate::state::api::client;
 use crate::state::backends::BackendsCtx;
@@ -7,10 +8,12 @@ use canvas_core::automation::client::MAX_LIMIT;
 use canvas_core::automation::drafts::{draft_body, ServiceDraft};
 use canvas_core::automation::find::{next_offset, TagCount};
 use canvas_core::automation::git_sync::{GitSyncCheck, GitSyncForm, GitSyncStatus};
+use canvas_core::automation::scheduler::CapabilitiesPlan;
 use canvas_core::automation::transfer::{import_json, Imported};
 use canvas_core::automation::webhooks::{Created, FieldProblem, Webhook};
 use canvas_core::automation::{
-    Automation, AutomationClient, AutomationDraft, AutomationPage, Capabilities, Run, RunPage,
+    Automation, AutomationClient, AutomationDraft, AutomationPage, Automations, Capabilities, Run,
+    RunPage,
 };
 use canvas_core::backends::selection::ActiveBackend;
 use canvas_core::client::{Call, SendPlanned};
@@ -22,11 +25,30 @@ pub const RUNS_PAGE: u32 = 20;
 async fn with<T: 'static>(
     backends: BackendsCtx,
     active: &ActiveBackend,
-    plan: impl FnOnce(&AutomationClient) -> Result<Call<T>, ApiError>,
+    plan: impl FnOnce(&Automations) -> Result<Call<T>, ApiError>,
 ) -> Result<T, ApiError> {
     let c = client(backends, active);
     let svc = c.api.automations()?;
     plan(&svc).send(&c.transport).await
+}
+
+/// What only the automation service has (tags, webhooks, drafts, git sync, code, export,
+/// cancelling a run): one "not supported" error for a backend without it.
+async fn with_service<T: 'static>(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    plan: impl FnOnce(&AutomationClient) -> Result<Call<T>, ApiError>,
+) -> Result<T, ApiError> {
+    with(backends, active, |a| plan(a.service()?)).await
+}
+
+/// Whether the active backend's automations have the service's tools (tags, webhooks,
+/// drafts, git sync, import and export): the pages offer them only then.
+pub fn has_service(backends: BackendsCtx, active: &ActiveBackend) -> bool {
+    client(backends, active)
+        .api
+        .automations()
+        .is_ok_and(|a| a.has_service())
 }
 
 /// Every automation (with `tag` only, when given), newest first: pages of the service's
@@ -64,16 +86,20 @@ pub async fn count(backends: BackendsCtx, active: &ActiveBackend) -> Result<u64,
 
 /// The tags in use, most used first (none when the service cannot say).
 pub async fn tags(backends: BackendsCtx, active: &ActiveBackend) -> Vec<TagCount> {
-    with(backends, active, |s| Ok(s.tags()))
+    with_service(backends, active, |s| Ok(s.tags()))
         .await
         .unwrap_or_default()
 }
 
-/// What the service accepts (cron floor, zones); the defaults when it does not say.
+/// What the form may offer (cron floor, zones, events, an agent); the service's defaults
+/// when it does not say.
 pub async fn capabilities(backends: BackendsCtx, active: &ActiveBackend) -> Capabilities {
-    with(backends, active, |s| Ok(s.capabilities()))
-        .await
-        .unwrap_or_default()
+    let c = client(backends, active);
+    match c.api.automations().map(|a| a.capabilities()) {
+        Ok(CapabilitiesPlan::Known(caps)) => caps,
+        Ok(CapabilitiesPlan::Ask(call)) => (*call).send(&c.transport).await.unwrap_or_default(),
+        Err(_) => Capabilities::default(),
+    }
 }
 
 /// One automation.
@@ -82,7 +108,7 @@ pub async fn get(
     active: &ActiveBackend,
     id: &str,
 ) -> Result<Automation, ApiError> {
-    with(backends, active, |s| s.get_automation(id)).await
+    with(backends, active, |s| s.get(id)).await
 }
 
 /// Create from a validated draft.
@@ -91,7 +117,12 @@ pub async fn create(
     active: &ActiveBackend,
     draft: &AutomationDraft,
 ) -> Result<Automation, ApiError> {
-    with(backends, active, |s| Ok(s.create(draft))).await
+    let made = with(backends, active, |s| s.create(draft)).await?;
+    // A backend that cannot create a paused automation (Omnigent) pauses it after.
+    if !draft.active && made.is_active() {
+        return set_active(backends, active, &made.id, false).await;
+    }
+    Ok(made)
 }
 
 /// Save the edits of `draft` against `was` (nothing changed: the automation as it is).
@@ -102,8 +133,9 @@ pub async fn update(
     draft: &AutomationDraft,
     was: &AutomationDraft,
 ) -> Result<Automation, ApiError> {
-    match draft.patch_body(was) {
-        Some(patch) => with(backends, active, |s| s.update(id, patch)).await,
+    let c = client(backends, active);
+    match c.api.automations()?.update(id, draft, was) {
+        Some(plan) => plan.send(&c.transport).await,
         None => get(backends, active, id).await,
     }
 }
@@ -127,13 +159,13 @@ pub async fn delete(
     with(backends, active, |s| s.delete(id)).await
 }
 
-/// "Run now": the new PENDING run.
+/// "Run now": the run shows in [`runs`] once the backend has it.
 pub async fn dispatch(
     backends: BackendsCtx,
     active: &ActiveBackend,
     id: &str,
-) -> Result<Run, ApiError> {
-    with(backends, active, |s| s.dispatch(id)).await
+) -> Result<(), ApiError> {
+    with(backends, active, |s| s.run_now(id)).await
 }
 
 /// A page of runs, newest first.
@@ -163,7 +195,7 @@ pub async fn cancel(
     active: &ActiveBackend,
     run_id: &str,
 ) -> Result<Run, ApiError> {
-    with(backends, active, |s| s.cancel_run(run_id)).await
+    with_service(backends, active, |s| s.cancel_run(run_id)).await
 }
 
 /// The service's webhooks (where events are sent; secrets never come back).
@@ -171,7 +203,7 @@ pub async fn webhooks(
     backends: BackendsCtx,
     active: &ActiveBackend,
 ) -> Result<Vec<Webhook>, ApiError> {
-    with(backends, active, |s| Ok(s.webhooks())).await
+    with_service(backends, active, |s| Ok(s.webhooks())).await
 }
 
 /// Creates a webhook → it and its secret (shown once).
@@ -180,7 +212,7 @@ pub async fn create_webhook(
     active: &ActiveBackend,
     body: serde_json::Value,
 ) -> Result<Created, ApiError> {
-    with(backends, active, |s| Ok(s.create_webhook(body))).await
+    with_service(backends, active, |s| Ok(s.create_webhook(body))).await
 }
 
 /// Renames a webhook.
@@ -191,7 +223,7 @@ pub async fn rename_webhook(
     name: &str,
 ) -> Result<Webhook, ApiError> {
     let patch = canvas_core::automation::webhooks::rename_body(name);
-    with(backends, active, |s| s.update_webhook(id, patch)).await
+    with_service(backends, active, |s| s.update_webhook(id, patch)).await
 }
 
 /// Deletes a webhook.
@@ -200,7 +232,7 @@ pub async fn delete_webhook(
     active: &ActiveBackend,
     id: &str,
 ) -> Result<(), ApiError> {
-    with(backends, active, |s| s.delete_webhook(id)).await
+    with_service(backends, active, |s| s.delete_webhook(id)).await
 }
 
 /// A new secret for a webhook (shown once; the old one stops working).
@@ -209,7 +241,7 @@ pub async fn rotate_webhook_secret(
     active: &ActiveBackend,
     id: &str,
 ) -> Result<String, ApiError> {
-    with(backends, active, |s| s.rotate_webhook_secret(id)).await
+    with_service(backends, active, |s| s.rotate_webhook_secret(id)).await
 }
 
 /// What the service would refuse in the draft, by field (`trigger.filter`, …).
@@ -219,7 +251,7 @@ pub async fn check_draft(
     d: &AutomationDraft,
 ) -> Result<Vec<FieldProblem>, ApiError> {
     let body = d.create_body();
-    with(backends, active, |s| Ok(s.validate(&body))).await
+    with_service(backends, active, |s| Ok(s.validate(&body))).await
 }
 
 /// Creates from the form, then sets `tags` (the create call takes none).
@@ -234,7 +266,7 @@ pub async fn create_tagged(
         return Ok(made);
     }
     let patch = canvas_core::automation::model::tags_patch(tags);
-    with(backends, active, |s| s.update(&made.id, patch)).await
+    with_service(backends, active, |s| s.update(&made.id, patch)).await
 }
 
 /// Downloads `a` as its export file (JSON, made here) or the service's tarball of its code.
@@ -246,7 +278,7 @@ pub async fn export(
 ) -> Result<(), canvas_core::error::ActionError> {
     use canvas_core::automation::transfer::{export_file_name, export_json, tarball_file_name};
     let (name, mime, bytes) = if tarball {
-        let bytes = with(backends, active, |s| s.tarball(&a.id)).await?;
+        let bytes = with_service(backends, active, |s| s.tarball(&a.id)).await?;
         (tarball_file_name(a), "application/x-tar", bytes)
     } else {
         (
@@ -291,7 +323,7 @@ pub async fn upload_code(
             .map_err(|e| crate::state::i18n::t!("automation.import.not_gzip", detail = e))?;
         code.read_layout(&tar).map_err(|t| say(&t))?;
     }
-    let path = with(backends, active, |s| {
+    let path = with_service(backends, active, |s| {
         Ok(s.upload(&code.name, code.content_type, bytes))
     })
     .await
@@ -315,7 +347,7 @@ pub async fn git_sync_status(
     backends: BackendsCtx,
     active: &ActiveBackend,
 ) -> Result<GitSyncStatus, ApiError> {
-    with(backends, active, |s| Ok(s.git_sync_status())).await
+    with_service(backends, active, |s| Ok(s.git_sync_status())).await
 }
 
 /// Saves the git sync settings → the status they leave.
@@ -325,7 +357,7 @@ pub async fn save_git_sync(
     form: &GitSyncForm,
 ) -> Result<GitSyncStatus, ApiError> {
     let body = form.body();
-    with(backends, active, |s| Ok(s.save_git_sync(body))).await
+    with_service(backends, active, |s| Ok(s.save_git_sync(body))).await
 }
 
 /// Whether git reaches the repository with the settings as typed (nothing is saved).
@@ -335,12 +367,12 @@ pub async fn check_git_sync(
     form: &GitSyncForm,
 ) -> Result<GitSyncCheck, ApiError> {
     let body = form.body();
-    with(backends, active, |s| Ok(s.check_git_sync(body))).await
+    with_service(backends, active, |s| Ok(s.check_git_sync(body))).await
 }
 
 /// Starts a sync now (`false`: one was already running).
 pub async fn sync_git(backends: BackendsCtx, active: &ActiveBackend) -> Result<bool, ApiError> {
-    with(backends, active, |s| Ok(s.sync_git())).await
+    with_service(backends, active, |s| Ok(s.sync_git())).await
 }
 
 /// The user's drafts, newest first.
@@ -348,7 +380,7 @@ pub async fn drafts(
     backends: BackendsCtx,
     active: &ActiveBackend,
 ) -> Result<Vec<ServiceDraft>, ApiError> {
-    with(backends, active, |s| Ok(s.drafts())).await
+    with_service(backends, active, |s| Ok(s.drafts())).await
 }
 
 /// Saves the form as a draft: a new one (`id` `None`) or over draft `id`. Half-written is
@@ -361,13 +393,13 @@ pub async fn save_draft(
 ) -> Result<ServiceDraft, ApiError> {
     match id {
         Some(id) => {
-            with(backends, active, |s| {
+            with_service(backends, active, |s| {
                 s.update_draft(id, draft_body(d, false))
             })
             .await
         }
         None => {
-            with(
+            with_service(
                 backends,
                 active,
                 |s| Ok(s.create_draft(draft_body(d, true))),
@@ -383,7 +415,7 @@ pub async fn delete_draft(
     active: &ActiveBackend,
     id: &str,
 ) -> Result<(), ApiError> {
-    with(backends, active, |s| s.delete_draft(id)).await
+    with_service(backends, active, |s| s.delete_draft(id)).await
 }
 
 /// Dispatches a draft as a test run (with a sample event for an event trigger).
@@ -393,7 +425,7 @@ pub async fn test_draft(
     id: &str,
     event: Option<serde_json::Value>,
 ) -> Result<Run, ApiError> {
-    with(backends, active, |s| s.dispatch_draft(id, event)).await
+    with_service(backends, active, |s| s.dispatch_draft(id, event)).await
 }
 
 /// Creates the automation a draft describes, then deletes the draft (a draft left behind

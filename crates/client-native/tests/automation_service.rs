@@ -84,7 +84,12 @@ async fn the_automation_client_speaks_the_real_service() {
         org_id: None,
     };
     let api = backend_api(&active, &RoutingContext::default());
-    let auto = api.automations().expect("a local backend has automations");
+    let automations = api.automations().expect("a local backend has automations");
+    assert!(automations.has_service(), "{automations:?}");
+    let auto = automations
+        .service()
+        .expect("the automation service")
+        .clone();
     let http = ReqwestTransport::new().unwrap();
 
     let caps = ok("capabilities", Ok(auto.capabilities()), &http).await;

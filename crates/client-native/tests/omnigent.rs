@@ -6,6 +6,9 @@
 //! core's `SessionStream`, the way the app does it (stream first, snapshot after the first
 //! heartbeat, merged by item id).
 //!
+//! Last, the scheduled tasks through the automation pages' calls (issue #38 §7): created,
+//! listed, edited, refused in the server's words, run to the end, paused and deleted.
+//!
 //! One stack for the whole test function (it takes a few seconds to start); the steps run in
 //! sequence and each failure names its step. Needs `CANVAS_OMNIGENT_PYTHON` (set by
 //! `cargo xtask test`).
@@ -14,6 +17,8 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use canvas_client_native::ReqwestTransport;
+use canvas_core::automation::model::{AutomationDraft, RunStatus, Trigger};
+use canvas_core::automation::scheduler::CapabilitiesPlan;
 use canvas_core::backends::probe::{probe, ProbeOutcome};
 use canvas_core::client::omnigent::OmnigentApi;
 use canvas_core::client::service::HostsApi;
@@ -787,6 +792,96 @@ async fn the_omnigent_client_speaks_the_real_server() {
     }
     let status = req.send().await.unwrap().status().as_u16();
     assert_eq!(status, 404, "the stream of a deleted session");
+    // ----- Scheduled tasks, the automation pages' calls (issue #38 §7) -----------------------
+
+    let tasks = api
+        .automations()
+        .expect("an Omnigent server schedules work");
+    assert!(!tasks.has_service(), "no automation service on Omnigent");
+    let CapabilitiesPlan::Known(caps) = tasks.capabilities() else {
+        panic!("scheduled tasks' capabilities are known without asking");
+    };
+    assert!(caps.agents && caps.rules && !caps.events, "{caps:?}");
+    let was = AutomationDraft {
+        name: "Weekday triage".into(),
+        prompt: "Say hello on schedule".into(),
+        agent: stack.agent_id.clone(),
+        ..AutomationDraft::starting("Europe/Berlin".into())
+    };
+    assert_eq!(was.validate(&caps), []);
+    let made = run("create task", tasks.create(&was), &http).await;
+    assert_eq!(
+        made.trigger,
+        Trigger::Cron {
+            schedule: "0 9 * * 1,2,3,4,5".into(),
+            timezone: "Europe/Berlin".into()
+        },
+        "{made:?}"
+    );
+    assert!(made.is_active(), "{made:?}");
+    assert!(made.agent.is_some(), "{made:?}");
+    assert!(made.created_at.ends_with('Z'), "{made:?}");
+    let listed = run("list tasks", Ok(tasks.list(100, 0, None)), &http).await;
+    assert!(
+        listed.automations.iter().any(|a| a.id == made.id),
+        "{listed:?}"
+    );
+    let mut now = AutomationDraft::from_automation(&made);
+    let before = now.clone();
+    now.schedule = "30 7 * * *".into();
+    let edited = run(
+        "edit task",
+        tasks.update(&made.id, &now, &before).expect("a change"),
+        &http,
+    )
+    .await;
+    assert_eq!(
+        edited.trigger,
+        Trigger::Cron {
+            schedule: "30 7 * * *".into(),
+            timezone: "Europe/Berlin".into()
+        }
+    );
+    // The server's own floor, when the form's check is bypassed: a typed error in its words.
+    let mut too_often = now.clone();
+    too_often.schedule = "*/30 * * * *".into();
+    let err = run_err(
+        "edit task too often",
+        tasks.update(&made.id, &too_often, &now).expect("a change"),
+        &http,
+    )
+    .await;
+    assert!(
+        matches!(&err, ApiError::Server { status: 400, detail } if detail.contains("rrule")),
+        "{err:?}"
+    );
+
+    // Run now: the run is recorded, runs its session and ends succeeded.
+    stub.set_script(StubScript::new().with_title(FIRST_REPLY));
+    run("run task now", tasks.run_now(&made.id), &http).await;
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let finished = loop {
+        let page = run("task runs", tasks.runs(&made.id, 20, 0), &http).await;
+        if let Some(r) = page.runs.first().filter(|r| !r.status.is_active()) {
+            break r.clone();
+        }
+        assert!(
+            Instant::now() < deadline,
+            "[task runs] not finished: {page:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    };
+    assert_eq!(finished.status, RunStatus::Completed, "{finished:?}");
+    let session = finished.conversation_id.clone().expect("the run's session");
+    let got = run("the run's session", api.get_conversation(&session), &http).await;
+    assert_eq!(got.id, session);
+
+    let paused = run("pause task", tasks.set_active(&made.id, false), &http).await;
+    assert!(!paused.is_active(), "{paused:?}");
+    run("delete task", tasks.delete(&made.id), &http).await;
+    let err = run_err("task after delete", tasks.get(&made.id), &http).await;
+    assert_eq!(err, ApiError::NotFound);
+
     eprintln!(
         "omnigent: the whole test took {:.1} s",
         t0.elapsed().as_secs_f64()

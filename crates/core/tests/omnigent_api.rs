@@ -399,7 +399,10 @@ fn what_omnigent_does_not_offer_is_a_typed_error() {
         .list_workspace(&conv, None, ""),
         Err(ApiError::Unsupported(_))
     ));
-    assert!(a.automations().is_err());
+    // Its automations are the server's scheduled tasks, without the service's tools.
+    let tasks = a.automations().expect("scheduled tasks");
+    assert!(!tasks.has_service());
+    assert!(matches!(tasks.service(), Err(ApiError::Unsupported(_))));
     // Text only: a message with images is refused before any request; without, it is sent.
     let with_image = OutgoingMessage {
         text: "look".into(),

@@ -4,7 +4,8 @@
 //! the launcher and survives the upstream console rewriting its key; the host shows online
 //! with its harness; a session started from the launcher streams the agent's reply in; a
 //! reload shows each item once; the session is listed and deleted; a stopped host daemon is
-//! shown offline. The mount reaches the server through a relay that writes an invalid UTF-8
+//! shown offline. A scheduled task is created, run, paused and deleted through the automation
+//! pages (issue #38 §7). The mount reaches the server through a relay that writes an invalid UTF-8
 //! byte into every event stream after its first event (issue #41): the streams go on.
 
 use std::time::Duration;
@@ -17,6 +18,8 @@ use serde_json::json;
 
 const REPLY: &str = "Omnigent stub says hello";
 const SLOW_REPLY: &str = "Omnigent stub, after thinking";
+const TASK_REPLY: &str = "Omnigent stub, on schedule";
+const ROW: &str = "[data-testid=automation-row]";
 
 /// The launcher's agent picker.
 const AGENT: &str = "[data-testid=session-agent]";
@@ -286,6 +289,112 @@ async fn an_omnigent_session_is_started_streamed_reloaded_listed_and_deleted() {
     list.confirm_delete().await;
     list.wait_row_deleted(&session_id).await;
     let gone = reqwest::get(format!("{}/v1/sessions/{session_id}", stack.url()))
+        .await
+        .expect("omnigent")
+        .status()
+        .as_u16();
+    assert_eq!(gone, 404);
+
+    // Scheduled tasks through the automation pages (issue #38 §7): the same list, form and
+    // page, on the server's `/v1/scheduled-tasks`.
+    stub.set_script(
+        StubScript::new()
+            .with_title(TASK_REPLY)
+            .with_final_message(TASK_REPLY),
+    );
+    b.goto(&format!(
+        "{}/automations?backend=omnigent-local",
+        server.url()
+    ))
+    .await;
+    b.wait_for("[data-testid=automations-empty]").await;
+    // What only the automation service has is not offered.
+    let hidden = b
+        .js("return [document.querySelector('.automations-links').hidden, \
+                     document.querySelector('[data-testid=automation-tag-filter]').hidden, \
+                     !!document.querySelector('[data-testid=automation-drafts], [data-testid=automation-drafts-error]')];")
+        .await;
+    assert_eq!(
+        hidden,
+        json!([true, true, false]),
+        "service-only tools offered on Omnigent"
+    );
+    b.click("[data-testid=new-automation]").await;
+    b.type_into("[data-testid=automation-name]", "Weekday hello")
+        .await;
+    b.type_into("[data-testid=automation-prompt]", "Say hello on schedule")
+        .await;
+    // A cron schedule the server's rules cannot say ("the 13th or a Friday") is refused here.
+    b.type_into("[data-testid=automation-schedule]", "0 9 13 * 5")
+        .await;
+    let err = b
+        .wait_shown_text("[data-testid=automation-schedule-error]")
+        .await;
+    assert!(err.contains("not both"), "{err}");
+    b.type_into("[data-testid=automation-schedule]", "0 9 * * 1-5")
+        .await;
+    b.wait_shown_text("[data-testid=automation-schedule-words]")
+        .await;
+    // An agent, not an LLM profile; no drafts.
+    assert_eq!(
+        b.js("return document.querySelector('[data-testid=automation-model]').closest('[hidden]') !== null;")
+            .await,
+        json!(true)
+    );
+    assert!(!b.is_there("[data-testid=save-automation-draft]").await);
+    b.wait_options("[data-testid=automation-agent]").await;
+    b.choose("[data-testid=automation-agent]", &stub_agent)
+        .await;
+    b.click("[data-testid=save-automation]").await;
+    b.wait_for(ROW).await;
+    let trigger = b.text_of("[data-testid=automation-trigger]").await;
+    assert!(trigger.starts_with("weekdays at 09:00"), "{trigger}");
+    let task_id = b.data_of(ROW, "automationId").await;
+    let task: serde_json::Value =
+        reqwest::get(format!("{}/v1/scheduled-tasks/{task_id}", stack.url()))
+            .await
+            .expect("omnigent")
+            .json()
+            .await
+            .expect("json");
+    assert_eq!(
+        task["rrule"],
+        "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=9;BYMINUTE=0"
+    );
+    assert_eq!(task["prompt"], "Say hello on schedule");
+    assert_eq!(task["state"], "active");
+
+    // Run it now on its page: the run is followed to its end and opens its session.
+    b.click("[data-testid=automation-link]").await;
+    b.wait_text("[data-testid=automation-title]", "Weekday hello")
+        .await;
+    b.click("[data-testid=run-automation]").await;
+    let (status, row) = b
+        .wait_run_finished("the task's run finished", Duration::from_secs(120))
+        .await;
+    assert_eq!(status, "completed", "{row}");
+    assert!(!b.is_there("[data-testid=cancel-run]").await);
+    b.click("[data-testid=run-conversation]").await;
+    b.wait_text_containing("[data-testid=timeline]", TASK_REPLY)
+        .await;
+    b.client.back().await.expect("back");
+
+    // Paused on the page, paused on the server; deleted, gone from both.
+    b.click("[data-testid=toggle-automation]").await;
+    b.wait_data("[data-testid=automation-state]", "state", "paused")
+        .await;
+    let task: serde_json::Value =
+        reqwest::get(format!("{}/v1/scheduled-tasks/{task_id}", stack.url()))
+            .await
+            .expect("omnigent")
+            .json()
+            .await
+            .expect("json");
+    assert_eq!(task["state"], "paused");
+    b.click("[data-testid=delete-automation]").await;
+    b.click("[data-testid=confirm-delete-automation]").await;
+    b.wait_for("[data-testid=automations-empty]").await;
+    let gone = reqwest::get(format!("{}/v1/scheduled-tasks/{task_id}", stack.url()))
         .await
         .expect("omnigent")
         .status()

@@ -39,7 +39,8 @@ pub fn AutomationPage(id: String) -> impl IntoView {
         let offset = offset.get();
         async move { svc::runs(backends, &active, &id.get_value(), offset).await }
     });
-    let shown_runs = follow_runs(runs, runs_tick);
+    let hurry = RwSignal::new(0u32);
+    let shown_runs = follow_runs(runs, runs_tick, hurry);
     let has_active = move || shown_runs.with(|r| matches!(r, Some(Ok(p)) if p.has_active()));
     let busy = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
@@ -53,6 +54,7 @@ pub fn AutomationPage(id: String) -> impl IntoView {
             match r {
                 Ok(_) => {
                     notice.set(Some(t!("automations.run_started")));
+                    hurry.set(super::runs::AFTER_RUN_NOW_TICKS);
                     offset.set(0);
                     runs_tick.update(|t| *t = t.wrapping_add(1));
                 }
@@ -120,8 +122,10 @@ pub fn AutomationPage(id: String) -> impl IntoView {
             <div class="automation-actions">
                 <button type="button" class="btn small" data-testid="export-automation-json" disabled=move || transfer.pending().get()
                     on:click=move |_| { error.set(None); transfer.dispatch(false); }>{t!("automations.export.json")}</button>
-                <button type="button" class="btn small" data-testid="export-automation-tarball" disabled=move || transfer.pending().get()
-                    on:click=move |_| { error.set(None); transfer.dispatch(true); }>{t!("automations.export.tarball")}</button>
+                {svc::has_service(backends, &backends.active.get_untracked()).then(|| view! {
+                    <button type="button" class="btn small" data-testid="export-automation-tarball" disabled=move || transfer.pending().get()
+                        on:click=move |_| { error.set(None); transfer.dispatch(true); }>{t!("automations.export.tarball")}</button>
+                })}
             </div>
         })
     };

@@ -45,6 +45,7 @@ pub(super) fn AutomationForm(
     let source = RwSignal::new(initial.source.clone());
     let events = RwSignal::new(initial.events.clone());
     let filter = RwSignal::new(initial.filter.clone());
+    let agent = RwSignal::new(initial.agent.clone());
     // An automation that runs its own code (an imported archive) has a command, not a prompt.
     let code_path = initial.code.as_ref().map(|c| c.tarball_path.clone());
     let entrypoint = RwSignal::new(
@@ -61,7 +62,10 @@ pub(super) fn AutomationForm(
             .map(|c| c.setup_script.clone())
             .unwrap_or_default(),
     );
-    let drafted = drafted.filter(|_| code_path.is_none());
+    // Drafts are the automation service's; a backend without it (Omnigent) has none.
+    let drafted = drafted.filter(|_| {
+        code_path.is_none() && svc::has_service(backends, &backends.active.get_untracked())
+    });
     let code_path = StoredValue::new(code_path);
     let submitted = RwSignal::new(false);
     let busy = RwSignal::new(false);
@@ -88,6 +92,7 @@ pub(super) fn AutomationForm(
             entrypoint: entrypoint.get(),
             setup_script: setup_script.get(),
         }),
+        agent: agent.get(),
     };
     let errors = Memo::new(move |_| draft().validate(&caps_now()));
     let field_error = move |field: &'static str| {
@@ -176,13 +181,14 @@ pub(super) fn AutomationForm(
                 <Show when=move || on_event.get()>
                     {event_fields(EventFields { source, events, filter }, draft, field_error("source"), field_error("events"), caps_now)}
                 </Show>
-                <div class="field">
+                {move || caps_now().agents.then(|| agent_field(agent, field_error("agent")))}
+                <div class="field" hidden=move || caps_now().agents>
                     <label for="automation-model">{t!("automations.form.model")}</label>
                     <input id="automation-model" data-testid="automation-model" prop:value=move || model.get()
                         on:input=move |ev| model.set(event_target_value(&ev)) />
                     <p class="field-error" hidden=move || field_error("model")().is_none()>{field_error("model")}</p>
                 </div>
-                <div class="field" hidden=code_path.get_value().is_some()>
+                <div class="field" hidden=move || code_path.get_value().is_some() || caps_now().agents>
                     <label for="automation-repos">{t!("automations.form.repos")}</label>
                     <textarea id="automation-repos" data-testid="automation-repos" rows="2"
                         prop:value=move || repos.get()
@@ -214,6 +220,53 @@ pub(super) fn AutomationForm(
                 </div>
             </form>
         </Dialog>
+    }
+}
+
+/// The agent that runs it, for backends whose automations name one (Omnigent): the user's
+/// agents, then the server's; the first is chosen while none is.
+fn agent_field(
+    agent: RwSignal<String>,
+    error: impl Fn() -> Option<String> + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    use crate::services::hosts::load_targets;
+    let backends = use_backends();
+    let targets = LocalResource::new(move || {
+        let active = backends.active.get();
+        async move { load_targets(backends, &active).await }
+    });
+    let agents = move || match targets.get().flatten() {
+        Some(Ok(t)) => Ok(t.agents),
+        Some(Err(e)) => Err(e.said()),
+        None => Ok(Vec::new()),
+    };
+    Effect::new(move |_| {
+        if let Ok(list) = agents() {
+            if let Some(first) = list
+                .first()
+                .filter(|_| agent.with_untracked(String::is_empty))
+            {
+                agent.set(first.id.clone());
+            }
+        }
+    });
+    view! {
+        <div class="field">
+            <label for="automation-agent">{t!("automations.form.agent")}</label>
+            <select id="automation-agent" data-testid="automation-agent"
+                prop:value=move || agent.get()
+                aria-invalid=move || error().is_some().to_string()
+                on:change=move |ev| agent.set(event_target_value(&ev))>
+                {move || agents().unwrap_or_default().into_iter().map(|a| {
+                    let label = a.name.clone().unwrap_or_else(|| a.id.clone());
+                    view! { <option value=a.id.clone() selected=a.id == agent.get_untracked()>{label}</option> }
+                }).collect_view()}
+            </select>
+            <p class="field-error" role="alert" data-testid="automation-agent-load-error" hidden=move || agents().is_ok()>
+                {move || agents().err().unwrap_or_default()}
+            </p>
+            <p class="field-error" data-testid="automation-agent-error" hidden=move || error().is_none()>{error}</p>
+        </div>
     }
 }
 

@@ -60,6 +60,9 @@ pub fn AutomationsPage() -> impl IntoView {
             (active, page)
         }
     });
+    // Webhooks, git sync, import, drafts and tags are the automation service's: a backend
+    // whose automations are something else (Omnigent's scheduled tasks) is not offered them.
+    let tools = move || svc::has_service(backends, &backends.active.get());
     let tags = LocalResource::new(move || {
         reload.track();
         let active = backends.active.get();
@@ -132,7 +135,7 @@ pub fn AutomationsPage() -> impl IntoView {
         <section class="page automations" data-testid="automations-page">
             {page_header(t!("automations.title"), "btn primary", "new-automation", t!("automations.new"),
                 move |_| editing.set(Some(Editing::New)))}
-            <p class="automations-links">
+            <p class="automations-links" hidden=move || !tools()>
                 <leptos_router::components::A href=crate::links::href("/automations/webhooks") attr:data-testid="webhooks-link"
                     on:mouseenter=move |_| crate::lazy::prefetch(crate::pages::automations::preload_webhooks)>
                     {t!("automations.webhooks.link")}
@@ -146,11 +149,13 @@ pub fn AutomationsPage() -> impl IntoView {
             <p class="field-error" role="alert" data-testid="automation-import-error" hidden=move || import_error.get().is_none()>
                 {move || import_error.get().unwrap_or_default()}
             </p>
-            {find_bar(find, tags, change)}
+            {find_bar(find, tags, change, tools)}
             <p class="notice" role="status" data-testid="automations-notice" hidden=move || notice.get().is_none()>
                 {move || notice.get().unwrap_or_default()}
             </p>
-            <DraftList reload=reload editing=editing notice=notice />
+            <Show when=tools>
+                <DraftList reload=reload editing=editing notice=notice />
+            </Show>
             {body}
             {move || editing.get().map(|e| view! { <AutomationForm editing=e close=Callback::new(move |saved: Option<Automation>| {
                 editing.set(None);
@@ -229,6 +234,7 @@ fn find_bar(
     find: RwSignal<ListQuery>,
     tags: LocalResource<Vec<TagCount>>,
     change: impl Fn(&dyn Fn(&mut ListQuery)) + Copy + 'static,
+    tools: impl Fn() -> bool + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
     let kind_value = move || match find.with(|f| f.kind) {
         None => "",
@@ -306,6 +312,7 @@ fn find_bar(
                 <option value="draft" selected=move || state_value() == "draft">{t!("automations.find.state_draft")}</option>
             </select>
             <select data-testid="automation-tag-filter" autocomplete="off" aria-label=t!("automations.find.tag_label")
+                hidden=move || !tools()
                 prop:value=move || find.with(|f| f.tag.clone().unwrap_or_default())
                 on:change=move |ev| {
                     let v = event_target_value(&ev);

@@ -15,13 +15,18 @@ use leptos::prelude::*;
 
 /// How many quiet polls pass between two asks while no run is pending or running (15 s).
 const QUIET_POLL_TICKS: u32 = 5;
+/// How many polls after "Run now" ask at the active pace although no run shows yet (30 s): a
+/// backend that records the run after answering (Omnigent) shows it within a poll.
+pub(super) const AFTER_RUN_NOW_TICKS: u32 = 10;
 
 /// The runs as last loaded (the last answer stays on screen while the next refresh runs),
-/// refreshed every [`ACTIVE_RUN_POLL`] while a run is pending or running, and every
-/// [`QUIET_POLL_TICKS`] polls otherwise (a run the schedule or an event started shows up).
+/// refreshed every [`ACTIVE_RUN_POLL`] while a run is pending or running or `hurry` (polls
+/// left, set by "Run now") is not spent, and every [`QUIET_POLL_TICKS`] polls otherwise (a run
+/// the schedule or an event started shows up).
 pub(super) fn follow_runs(
     runs: LocalResource<Result<RunPage, ApiError>>,
     runs_tick: RwSignal<u32>,
+    hurry: RwSignal<u32>,
 ) -> RwSignal<Option<Result<RunPage, ApiError>>> {
     let shown_runs = RwSignal::new(None::<Result<RunPage, ApiError>>);
     Effect::new(move |_| {
@@ -33,7 +38,16 @@ pub(super) fn follow_runs(
     // otherwise.
     let quiet_ticks = std::cell::Cell::new(0u32);
     every(ACTIVE_RUN_POLL, move || {
-        let active = shown_runs.with_untracked(|r| matches!(r, Some(Ok(p)) if p.has_active()));
+        let running = shown_runs.with_untracked(|r| matches!(r, Some(Ok(p)) if p.has_active()));
+        let hurrying = hurry.get_untracked() > 0;
+        if hurrying {
+            hurry.set(if running {
+                0
+            } else {
+                hurry.get_untracked() - 1
+            });
+        }
+        let active = running || hurrying;
         quiet_ticks.set(if active { 0 } else { quiet_ticks.get() + 1 });
         if active || quiet_ticks.get() >= QUIET_POLL_TICKS {
             quiet_ticks.set(0);
@@ -145,7 +159,8 @@ fn RunRow(
     });
     let still_going =
         run.status == canvas_core::automation::RunStatus::Cancelled && started.is_some();
-    let cancellable = run.status.is_active();
+    // Only the automation service cancels a run.
+    let cancellable = run.status.is_active() && svc::has_service(backends, &active);
     let detail = match (&run.final_message, &run.error_detail) {
         (Some(m), _) => Some((t!("automations.run.final_answer"), m.clone(), "run-answer")),
         (None, Some(e)) => Some((t!("automations.run.error"), e.clone(), "run-error")),

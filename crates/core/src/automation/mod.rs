@@ -6,7 +6,8 @@
 //! |---|---|
 //! | [`cron`] | cron schedules: parse, describe in words, next fire time in a time zone |
 //! | [`model`] | tolerant DTOs of the service, run statuses, the create/edit form's rules |
-//! | [`client`] | [`AutomationClient`]: the sans-IO calls, a capability a backend client hands out |
+//! | [`client`] | [`AutomationClient`]: the automation service's sans-IO calls |
+//! | [`scheduler`] | [`Automations`]: who schedules work for a backend (the service, or Omnigent's scheduled tasks), the capability a backend client hands out |
 //! | [`drafts`] | automations saved half-written on the service, and their test runs |
 //! | [`git_sync`] | the service keeping an organization's automations in a git repository |
 //! | [`find`] | the list's search and filters in the URL (the service filters by tag only), its tags |
@@ -21,6 +22,7 @@ pub mod find;
 pub mod git_sync;
 pub mod history;
 pub mod model;
+pub mod scheduler;
 pub mod transfer;
 pub mod webhooks;
 
@@ -29,3 +31,4 @@ pub use model::{
     Automation, AutomationDraft, AutomationPage, AutomationState, Capabilities, DraftError, Run,
     RunPage, RunStatus, Trigger,
 };
+pub use scheduler::Automations;

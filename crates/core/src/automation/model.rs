@@ -32,6 +32,14 @@ pub enum Trigger {
         /// JMESPath filter, if any.
         filter: Option<String>,
     },
+    /// A recurrence rule with no cron form (an Omnigent task made elsewhere: `INTERVAL=2`,
+    /// `COUNT`…), shown as it is.
+    Rule {
+        /// The RFC 5545 rule, e.g. `FREQ=DAILY;INTERVAL=2`.
+        rule: String,
+        /// IANA zone name.
+        timezone: String,
+    },
     /// A trigger type this console does not know (shown as its type).
     Other(String),
 }
@@ -87,6 +95,9 @@ impl Trigger {
                 .with("source", source)
                 .with("on", on.join(", "))
                 .with("filter", f),
+            Trigger::Rule { rule, timezone } => text!("automation.trigger.rule")
+                .with("rule", rule)
+                .with("zone", timezone),
             Trigger::Other(t) => text!("automation.trigger.other").with("kind", t),
         }
     }
@@ -161,6 +172,9 @@ pub struct Automation {
     pub tags: Vec<String>,
     /// Its own code, for an automation made from an uploaded tarball rather than a prompt.
     pub code: Option<CodeSource>,
+    /// The agent that runs it, where the backend runs a chosen agent (an Omnigent task's
+    /// `agent_id`).
+    pub agent: Option<String>,
 }
 
 /// The code an automation runs instead of a prompt: an uploaded tarball and the command that
@@ -261,6 +275,7 @@ impl From<RawAutomation> for Automation {
             last_triggered_at: r.last_triggered_at,
             created_at: r.created_at,
             tags: r.tags.unwrap_or_default(),
+            agent: None,
         }
     }
 }
@@ -496,6 +511,10 @@ pub struct Capabilities {
     pub events: bool,
     /// The sources events can come from (`eventSources`: the enabled webhooks' sources).
     pub event_sources: Vec<String>,
+    /// An automation names the agent that runs it (Omnigent); no LLM profile, no repositories.
+    pub agents: bool,
+    /// Schedules are sent as recurrence rules: a schedule needs one (no "13th or Friday").
+    pub rules: bool,
 }
 
 impl Default for Capabilities {
@@ -505,6 +524,8 @@ impl Default for Capabilities {
             timezones: Vec::new(),
             events: false,
             event_sources: Vec::new(),
+            agents: false,
+            rules: false,
         }
     }
 }
@@ -631,13 +652,15 @@ pub struct AutomationDraft {
     pub filter: String,
     /// Runs this code instead of a prompt (an imported tarball).
     pub code: Option<CodeSource>,
+    /// The agent that runs it (where [`Capabilities::agents`]).
+    pub agent: String,
 }
 
 /// A form field the service would refuse, with what to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DraftError {
-    /// `name`, `prompt`, `entrypoint`, `schedule`, `timezone`, `source`, `events`, `model` or
-    /// `repos`.
+    /// `name`, `prompt`, `entrypoint`, `schedule`, `timezone`, `source`, `events`, `agent`,
+    /// `model` or `repos`.
     pub field: &'static str,
     /// What is wrong, for a person.
     pub message: Text,
@@ -724,6 +747,7 @@ impl AutomationDraft {
             repos: a.repos.join("\n"),
             active: a.is_active(),
             code: a.code.clone(),
+            agent: a.agent.clone().unwrap_or_default(),
         }
     }
 
@@ -771,6 +795,9 @@ impl AutomationDraft {
         match cron::parse(self.schedule.trim()) {
             _ if self.on_event => {}
             Err(e) => err("schedule", e.text()),
+            Ok(s) if caps.rules && s.to_rrule().is_none() => {
+                err("schedule", text!("automation.draft.schedule_no_rule"));
+            }
             Ok(s) => {
                 let gap = s.min_interval_secs();
                 if gap < caps.min_interval_secs {
@@ -794,8 +821,11 @@ impl AutomationDraft {
                 text!("automation.draft.timezone_unknown").with("zone", format!("{tz:?}")),
             );
         }
+        if caps.agents && self.agent.trim().is_empty() {
+            err("agent", text!("automation.draft.agent_empty"));
+        }
         let model = self.model.trim();
-        if !model.is_empty() && !is_profile_name(model) {
+        if !caps.agents && !model.is_empty() && !is_profile_name(model) {
             err("model", text!("automation.draft.model_invalid"));
         }
         for r in self.repo_lines() {

@@ -10,7 +10,7 @@ use crate::agent_server::dto::{
     BashCommand, BashEventPage, BashRequest, BashResult, CommitsPage, EventPage, FileHome,
     FileUploadResult, GitChange, GitDiff, OutgoingMessage, Settings, SkillsRequest, SkillsResponse,
 };
-use crate::automation::AutomationClient;
+use crate::automation::{AutomationClient, Automations};
 use crate::backends::probe_plan::{ProbePlan, ProbeRequest};
 use crate::backends::record::{Backend, BackendKind};
 use crate::backends::selection::ActiveBackend;
@@ -640,15 +640,15 @@ impl BackendApi for CloudApi {
         BackendKind::Cloud
     }
 
-    fn automations(&self) -> Result<AutomationClient, ApiError> {
+    fn automations(&self) -> Result<Automations, ApiError> {
         if self.active.is_none() {
             return Err(ApiError::NoBackend);
         }
         let backend = self.backend();
-        Ok(AutomationClient::new(
+        Ok(Automations::Service(AutomationClient::new(
             &backend.host,
             request_headers(backend, &self.active),
-        ))
+        )))
     }
 
     /// api-key: `GET /api/keys/current` (400 = legacy key = success); cookie:

@@ -16,7 +16,7 @@ use crate::agent_server::dto::{
     FileUploadResult, GitChange, GitDiff, OutgoingMessage, ServerInfo, Settings, SkillsRequest,
     SkillsResponse,
 };
-use crate::automation::AutomationClient;
+use crate::automation::Automations;
 use crate::backends::probe_plan::ProbePlan;
 use crate::backends::record::{Backend, BackendKind};
 use crate::backends::selection::ActiveBackend;
@@ -114,8 +114,8 @@ dispatch! {
     BackendApi fn kind(&self) -> BackendKind;
     /// Whether connecting requires the agent-server version gate (BR-9).
     BackendApi fn version_gated(&self) -> bool;
-    /// The automation service next to this backend (issue #14), or why there is none.
-    BackendApi fn automations(&self) -> Result<AutomationClient, ApiError>;
+    /// Who schedules work for this backend (issue #14, #38 §7), or why nobody does.
+    BackendApi fn automations(&self) -> Result<Automations, ApiError>;
     /// How to check this backend's health (BR-7): the requests in order, or a reason not to.
     BackendApi fn probe_plan(&self) -> ProbePlan;
     /// The text recorded (and shown) when a probe request failed with `error` (BR-7).

@@ -8,7 +8,7 @@ use crate::agent_server::dto::{
     FileUploadResult, GitChange, GitDiff, OutgoingMessage, ServerInfo, Settings, SkillsRequest,
     SkillsResponse,
 };
-use crate::automation::AutomationClient;
+use crate::automation::{AutomationClient, Automations};
 use crate::backends::probe_plan::{ProbePlan, ProbeRequest};
 use crate::backends::record::{Backend, BackendKind};
 use crate::backends::selection::{effective_local, ActiveBackend};
@@ -841,12 +841,12 @@ impl BackendApi for LocalApi {
         true
     }
 
-    fn automations(&self) -> Result<AutomationClient, ApiError> {
+    fn automations(&self) -> Result<Automations, ApiError> {
         let backend = self.backend()?;
-        Ok(AutomationClient::new(
+        Ok(Automations::Service(AutomationClient::new(
             &backend.host,
             request_headers(backend, &self.active),
-        ))
+        )))
     }
 
     /// `GET /api/settings` (authenticated) then `GET /server_info` + the version gate.

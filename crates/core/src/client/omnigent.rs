@@ -16,6 +16,7 @@
 //! | `interrupt_conversation`, `pause_conversation` | `POST /v1/sessions/{id}/events` `{"type":"interrupt","data":{}}` (Omnigent has no pause: stopping the turn is the closest) |
 //! | `live_source` | `Live::Stream`: `GET /v1/sessions/{id}/stream` (server-sent events, [`OmnigentApi::stream_plan`]) |
 //! | `describe_server` | `GET /v1/info`: `server_version`, `single_user` |
+//! | `automations` | `/v1/scheduled-tasks` ([`crate::omnigent::scheduled`]) |
 //!
 //! Auth: `Authorization: Bearer <key>` when the backend has a key (BR-8); never
 //! `X-Forwarded-Email` (it would change the identity) and never `X-Org-Id`. Omnigent sends no
@@ -24,6 +25,7 @@
 use serde_json::json;
 
 use crate::agent_server::dto::{OutgoingMessage, ServerInfo};
+use crate::automation::Automations;
 use crate::backends::probe_plan::{ProbePlan, ProbeRequest};
 use crate::backends::record::BackendKind;
 use crate::backends::selection::ActiveBackend;
@@ -42,6 +44,7 @@ use crate::omnigent::dto::{
     decode_session_page, interrupt_event, user_message_event, AgentPage, AgentScope, Host, Info,
     Me, NewSession, Session,
 };
+use crate::omnigent::scheduled::ScheduledTasks;
 use crate::transport::auth::auth_headers;
 use crate::transport::encode::{id_segment, with_query, Query};
 use crate::transport::plan::{Body, Call, Method, RequestPlan};
@@ -353,6 +356,14 @@ impl HostsApi for OmnigentApi {
 }
 
 impl BackendApi for OmnigentApi {
+    fn automations(&self) -> Result<Automations, ApiError> {
+        let backend = &self.active.backend;
+        Ok(Automations::Tasks(ScheduledTasks::new(
+            &backend.host,
+            auth_headers(backend),
+        )))
+    }
+
     fn kind(&self) -> BackendKind {
         BackendKind::Omnigent
     }

@@ -16,7 +16,7 @@ use crate::agent_server::dto::{
     FileUploadResult, GitChange, GitDiff, OutgoingMessage, ServerInfo, Settings, SkillsRequest,
     SkillsResponse,
 };
-use crate::automation::AutomationClient;
+use crate::automation::Automations;
 use crate::backends::probe_plan::ProbePlan;
 use crate::backends::record::BackendKind;
 use crate::client::unified::{
@@ -679,8 +679,8 @@ pub trait BackendApi: ConversationsApi + Send + Sync {
     fn version_gated(&self) -> bool {
         false
     }
-    /// The automation service next to this backend (issue #14), or why there is none.
-    fn automations(&self) -> Result<AutomationClient, ApiError> {
+    /// Who schedules work for this backend (issue #14, #38 §7), or why nobody does.
+    fn automations(&self) -> Result<Automations, ApiError> {
         Err(unsupported!("feature.automations"))
     }
     /// How to check this backend's health (BR-7): the requests in order, or a reason not to.

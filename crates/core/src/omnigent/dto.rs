@@ -509,7 +509,7 @@ fn check(status: u16, body: &[u8]) -> Result<(), ApiError> {
     }
 }
 
-fn json_of(status: u16, body: &[u8]) -> Result<Value, ApiError> {
+pub(crate) fn json_of(status: u16, body: &[u8]) -> Result<Value, ApiError> {
     check(status, body)?;
     serde_json::from_slice(body).map_err(|e| ApiError::Decode(e.to_string()))
 }

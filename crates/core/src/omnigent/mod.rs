@@ -9,11 +9,13 @@
 //! |---|---|
 //! | [`dto`] | `Info`, `Me`, `Host`, `Agent`/`AgentPage`, `Session`/`SessionPage`, `NewSession`, the error body → [`ApiError`](crate::error::ApiError) with advice, the decoders |
 //! | [`hosts`] | `HarnessReadiness` in words, `host_online` (90 s rule), `pickable`, the picker's rows |
+//! | [`scheduled`] | `ScheduledTasks`: `/v1/scheduled-tasks` said as automations (tasks, runs, bodies) |
 //! | [`sse`] | `SseParser`: incremental server-sent events over arbitrary chunks |
 //! | [`stream`] | `SessionStream`: the stream + snapshot reducer into `events::ViewItem`s, heartbeats and the reconnect rule |
 
 pub mod dto;
 pub mod hosts;
+pub mod scheduled;
 pub mod sse;
 pub mod stream;
 
