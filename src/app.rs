@@ -4,7 +4,7 @@ use crate::components::shell::Shell;
 use crate::lazy::lazy;
 use crate::pages::automations::{
     automation_page, automations_page, git_sync_page, preload_automation, preload_automations,
-    preload_git_sync, preload_webhooks, webhooks_page,
+    preload_git_sync, preload_templates, preload_webhooks, templates_page, webhooks_page,
 };
 use crate::pages::conversation::{conversation_page, preload_conversation};
 use crate::pages::onboarding::{onboarding_page, preload_onboarding};
@@ -51,6 +51,8 @@ pub fn App() -> impl IntoView {
                         <Route path=path!("/automations") view=|| lazy(msg!("app.part.automations"), preload_automations, automations_page) />
                         <Route path=path!("/automations/webhooks") view=|| lazy(msg!("app.part.webhooks"), preload_webhooks, webhooks_page) />
                         <Route path=path!("/automations/git-sync") view=|| lazy(msg!("app.part.git_sync"), preload_git_sync, git_sync_page) />
+                        <Route path=path!("/automations/templates") view=|| lazy(msg!("app.part.templates"), preload_templates, || templates_page(None)) />
+                        <Route path=path!("/automations/new/:id") view=TemplateById />
                         <Route path=path!("/automations/:id") view=AutomationById />
                         <Route path=path!("/skills") view=|| lazy(msg!("app.part.skills"), preload_skills, skills_page) />
                         <Route path=path!("/setup") view=|| lazy(msg!("app.part.setup"), preload_setup, setup_page) />
@@ -102,6 +104,21 @@ fn AutomationById() -> impl IntoView {
         lazy(msg!("app.part.automation"), preload_automation, move || {
             automation_page(id.clone())
         })
+    }
+}
+
+/// `/automations/new/:id`.
+#[component]
+fn TemplateById() -> impl IntoView {
+    let params = use_params_map();
+    let id = Memo::new(move |_| params.with(|p| p.get("id").unwrap_or_default()));
+    move || {
+        let id = id.get();
+        lazy(
+            msg!("app.part.template_setup"),
+            preload_templates,
+            move || templates_page(Some(id.clone())),
+        )
     }
 }
 

@@ -492,3 +492,32 @@ pub fn debug_run(
     let text = crate::state::i18n::say(&canvas_core::automation::history::debug_prompt(a, run));
     crate::services::skills::set_launcher_prefill(active, &text)
 }
+
+/// What the active backend has connected, for the templates' prerequisites: its secrets'
+/// names and its MCP servers (a kind without one of them has none).
+pub async fn connected(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+) -> Result<canvas_core::automation::templates::Connected, ApiError> {
+    fn none<T>(r: Result<Vec<T>, ApiError>) -> Result<Vec<T>, ApiError> {
+        match r {
+            Err(ApiError::Unsupported(_)) => Ok(Vec::new()),
+            other => other,
+        }
+    }
+    let secrets = none(crate::services::settings::secrets(backends, active).await)?;
+    let mcp = none(crate::services::settings::mcp_servers(backends, active).await)?;
+    Ok(canvas_core::automation::templates::Connected {
+        secrets: secrets.into_iter().map(|s| s.name).collect(),
+        mcp,
+    })
+}
+
+/// Creates a template's automation from its request body (`POST /v1/preset/prompt`).
+pub async fn create_from_template(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    body: serde_json::Value,
+) -> Result<Automation, ApiError> {
+    with_service(backends, active, |s| Ok(s.create_preset(body))).await
+}

@@ -9,6 +9,7 @@
 
 mod bench;
 mod build;
+mod catalog;
 mod cycles;
 mod merge;
 mod pool;
@@ -53,6 +54,9 @@ enum Command {
     /// The README's screenshots in docs/screenshots/: the release app against a real agent
     /// server and the LLM stub, headless Chromium, dark and light
     Screenshots,
+    /// The automation templates' catalogue (crates/core/src/automation/templates/catalog.json)
+    /// from the pinned npm `@openhands/extensions`
+    Catalog,
     /// Install whatever is missing (wasm target, wasm-bindgen-cli, npm tools, the agent-server
     /// venv, chromium)
     Setup {
@@ -71,6 +75,9 @@ fn main() -> ExitCode {
         Command::Bench { filters } => bench::bench(&ctx, &filters),
         Command::Build { force } => build::build_release(&ctx, force).map(|_| true),
         Command::Screenshots => screenshots::screenshots(&ctx),
+        Command::Catalog => tools::ensure_npm_tools(&ctx)
+            .and_then(|_| catalog::write(&ctx.root))
+            .map(|_| true),
         Command::Setup { dev } => setup(&ctx, dev).map(|_| true),
     };
     match result {

@@ -309,6 +309,18 @@ fn run_layers(
             println!("{report}");
         }
         tally.check("import cycles", found.is_ok(), t0.elapsed().as_secs_f64());
+        // The templates' catalogue is upstream's, as the pinned npm package has it.
+        step(ctx, "automation templates catalogue");
+        let t0 = Instant::now();
+        let same = crate::catalog::check(&ctx.root);
+        if let Err(e) = &same {
+            println!("{e}");
+        }
+        tally.check(
+            "automation templates catalogue",
+            same.is_ok(),
+            t0.elapsed().as_secs_f64(),
+        );
         if !want("host") || !want("e2e") {
             run_check(
                 ctx,

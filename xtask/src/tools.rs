@@ -13,6 +13,8 @@ pub const TRUNK_VERSION: &str = "0.21.14";
 pub const BINARYEN_VERSION: &str = "132";
 /// npm `axe-core`, pinned in package.json (the e2e layer's accessibility checks).
 pub const AXE_CORE_VERSION: &str = "4.14.1";
+/// npm `@openhands/extensions`, pinned in package.json: the automation templates' catalogue.
+pub const EXTENSIONS_VERSION: &str = "0.19.0";
 /// npm `esbuild`, pinned in package.json: the release build minifies its JS and CSS with it.
 pub const ESBUILD_VERSION: &str = "0.28.2";
 /// The `uv` used to build the agent-server venv (from PyPI).
@@ -103,13 +105,19 @@ pub fn ensure_npm_tools(ctx: &Ctx) -> Result<(), String> {
     let esbuild =
         util::capture(Command::new(ctx.root.join("node_modules/.bin/esbuild")).arg("--version"))
             .is_ok_and(|v| v.trim() == ESBUILD_VERSION);
-    if ok && axe && esbuild {
+    // The automation templates' catalogue (`crate::catalog`).
+    let extensions = fs::read_to_string(
+        ctx.root
+            .join("node_modules/@openhands/extensions/package.json"),
+    )
+    .is_ok_and(|p| p.contains(&format!("\"version\": \"{EXTENSIONS_VERSION}\"")));
+    if ok && axe && esbuild && extensions {
         return Ok(());
     }
     step(
         ctx,
         &format!(
-            "installing npm tools (binaryen {BINARYEN_VERSION}, axe-core {AXE_CORE_VERSION}, esbuild {ESBUILD_VERSION})"
+            "installing npm tools (binaryen {BINARYEN_VERSION}, axe-core {AXE_CORE_VERSION}, esbuild {ESBUILD_VERSION}, @openhands/extensions {EXTENSIONS_VERSION})"
         ),
     );
     let mut c = cmd(ctx, "npm");

@@ -427,6 +427,16 @@ async fn every_page_is_accessible_fits_and_has_its_glyphs_in_dark_and_light_narr
             "[data-testid=git-sync-status] ~ [data-testid=git-sync-form]",
             "git-sync",
         ),
+        case(
+            "/automations/templates",
+            "[data-testid=template-card] [data-testid=template-need]",
+            "templates",
+        ),
+        case(
+            "/automations/new/github-repo-monitor",
+            "[data-testid=template-prerequisites] ~ [data-testid=template-check-again]",
+            "template-setup",
+        ),
         case("/", "[data-testid=home]", "palette").then(Then::Palette),
         case("/", "[data-testid=home]", "add-backend").then(Then::Dialog(
             "[data-testid=add-backend]",

@@ -140,6 +140,10 @@ pub fn AutomationsPage() -> impl IntoView {
                     on:mouseenter=move |_| crate::lazy::prefetch(crate::pages::automations::preload_webhooks)>
                     {t!("automations.webhooks.link")}
                 </leptos_router::components::A>
+                <leptos_router::components::A href=crate::links::href("/automations/templates") attr:data-testid="templates-link"
+                    on:mouseenter=move |_| crate::lazy::prefetch(crate::pages::automations::preload_templates)>
+                    {t!("automations.templates.link")}
+                </leptos_router::components::A>
                 <leptos_router::components::A href=crate::links::href("/automations/git-sync") attr:data-testid="git-sync-link"
                     on:mouseenter=move |_| crate::lazy::prefetch(crate::pages::automations::preload_git_sync)>
                     {t!("automations.git_sync.link")}

@@ -20,11 +20,13 @@ mod form;
 mod git_sync;
 mod list;
 mod runs;
+mod templates;
 mod webhooks;
 
 pub use detail::AutomationPage;
 pub use git_sync::GitSyncPage;
 pub use list::AutomationsPage;
+pub use templates::{TemplateSetupPage, TemplatesPage};
 pub use webhooks::WebhooksPage;
 
 /// How often an automation's runs are refreshed while one is pending or running.
@@ -195,6 +197,18 @@ crate::lazy::lazy_view! {
     /// `/automations/git-sync`: the automations kept in a git repository.
     pub fn git_sync_page() in git_sync, preload preload_git_sync {
         view! { <crate::pages::automations::GitSyncPage /> }
+    }
+}
+
+crate::lazy::lazy_view! {
+    /// `/automations/templates` (no id): upstream's ready-made automations;
+    /// `/automations/new/:id`: one template's prerequisites and setup. One entry point for
+    /// both (each lazy entry point costs the first render's bytes).
+    pub fn templates_page(id: Option<String>) in templates, preload preload_templates {
+        match id {
+            None => view! { <crate::pages::automations::TemplatesPage /> }.into_any(),
+            Some(id) => view! { <crate::pages::automations::TemplateSetupPage id=id /> }.into_any(),
+        }
     }
 }
 

@@ -114,6 +114,18 @@ impl AutomationClient {
         )
     }
 
+    /// `POST /v1/preset/prompt` with a body made elsewhere (a template's,
+    /// [`Template::create_body`](crate::automation::templates::Template::create_body)).
+    pub fn create_preset(&self, body: Value) -> Call<Automation> {
+        self.call(
+            Method::Post,
+            "/v1/preset/prompt",
+            Body::Json(body),
+            CREATE_TIMEOUT_MS,
+            decode_automation,
+        )
+    }
+
     /// `POST /v1/uploads?name=`: an archive of code, as it is (the service takes the raw tar,
     /// not a form); answers where the service keeps it.
     pub fn upload(&self, name: &str, content_type: &str, bytes: Vec<u8>) -> Call<String> {

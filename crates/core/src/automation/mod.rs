@@ -12,6 +12,7 @@
 //! | [`git_sync`] | the service keeping an organization's automations in a git repository |
 //! | [`find`] | the list's search and filters in the URL (the service filters by tag only), its tags |
 //! | [`history`] | a run history as CSV and JSON, the prompt that debugs a failed run |
+//! | [`templates`] | upstream's catalogue of ready-made automations: prerequisites, the form, the request |
 //! | [`transfer`] | an automation as a JSON file to import elsewhere, and the service's tarball |
 //! | [`webhooks`] | event triggers' webhooks (URL, secret shown once, a signed curl) and the service's check of a draft |
 
@@ -23,6 +24,7 @@ pub mod git_sync;
 pub mod history;
 pub mod model;
 pub mod scheduler;
+pub mod templates;
 pub mod transfer;
 pub mod webhooks;
 
