@@ -115,6 +115,14 @@ async fn a_template_says_what_it_needs_and_sets_up_once_it_is_connected() {
     assert_eq!(template["config"]["repository"], "octo/hello", "{made}");
     assert_eq!(template["config"]["ref"], "main", "{made}");
 
+    // One the service here cannot run (it needs events delivered to a webhook): it says what
+    // is lacking and offers the agent instead of the form.
+    b.goto(&c.url("/automations/new/qa-changes")).await;
+    let unmet = b.wait_shown_text("[data-testid=template-unmet]").await;
+    assert!(unmet.contains("webhookDelivery"), "{unmet}");
+    assert!(!b.is_there("[data-testid=template-form]").await);
+    assert!(b.is_there("[data-testid=template-with-agent]").await);
+
     // One the agent sets up: the launcher is filled in with it.
     b.goto(&c.url("/automations/new/slack-standup-digest"))
         .await;

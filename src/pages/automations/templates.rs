@@ -120,6 +120,13 @@ pub fn TemplateSetupPage(id: String) -> impl IntoView {
     };
     let reload = RwSignal::new(0u32);
     let have = have_resource(reload);
+    // What the backend's automation service cannot run for it (a feature, a trigger kind).
+    let backends = use_backends();
+    let caps = LocalResource::new(move || {
+        let active = backends.active.get();
+        async move { svc::capabilities(backends, &active).await }
+    });
+    let unmet = Memo::new(move |_| caps.get().map(|c| t.unmet(&c)).unwrap_or_default());
     let missing = Memo::new(move |_| {
         checks(t, have).map(|cs| {
             cs.into_iter()
@@ -134,9 +141,16 @@ pub fn TemplateSetupPage(id: String) -> impl IntoView {
             <header class="page-header"><h1 data-testid="template-title">{t.name.clone()}</h1></header>
             <p>{t.description.clone()}</p>
             {needs(t, have, reload)}
-            {match t.how {
-                How::Prompt => setup_form(t, missing).into_any(),
-                How::WithAgent => with_agent(t).into_any(),
+            {move || match (&t.how, unmet.get()) {
+                (How::Prompt, u) if u.is_empty() => setup_form(t, missing).into_any(),
+                (How::Prompt, u) => view! {
+                    <p class="muted" role="status" data-testid="template-unmet">
+                        {t!("automations.templates.unmet", names = u.join(", "))}
+                    </p>
+                    {with_agent(t)}
+                }
+                .into_any(),
+                (How::WithAgent, _) => with_agent(t).into_any(),
             }}
         </section>
     }

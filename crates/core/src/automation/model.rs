@@ -515,6 +515,12 @@ pub struct Capabilities {
     pub agents: bool,
     /// Schedules are sent as recurrence rules: a schedule needs one (no "13th or Friday").
     pub rules: bool,
+    /// What the deployment can run (`features`: `customTarball`, `webhookDelivery`…); `None`
+    /// when it does not say.
+    pub features: Option<Vec<String>>,
+    /// The trigger kinds it offers (`triggerKinds`: `cron`, `event`); `None` when it does not
+    /// say.
+    pub trigger_kinds: Option<Vec<String>>,
 }
 
 impl Default for Capabilities {
@@ -526,6 +532,8 @@ impl Default for Capabilities {
             event_sources: Vec::new(),
             agents: false,
             rules: false,
+            features: None,
+            trigger_kinds: None,
         }
     }
 }
@@ -610,6 +618,16 @@ pub fn decode_capabilities(status: u16, body: &[u8]) -> Result<Capabilities, Api
         }
     }
     caps.events = v.pointer("/triggers/event").is_some_and(Value::is_object);
+    let names = |k: &str| {
+        v.get(k).and_then(Value::as_array).map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+    };
+    caps.features = names("features");
+    caps.trigger_kinds = names("triggerKinds");
     if let Some(Value::Array(sources)) = v.get("eventSources") {
         caps.event_sources = sources
             .iter()

@@ -52,6 +52,8 @@ pub fn capabilities() -> Capabilities {
         event_sources: Vec::new(),
         agents: true,
         rules: true,
+        features: None,
+        trigger_kinds: Some(vec!["cron".into()]),
     }
 }
 

@@ -23,6 +23,7 @@ use std::sync::OnceLock;
 use serde_json::{json, Map, Value};
 
 use crate::automation::cron;
+use crate::automation::model::Capabilities;
 use crate::i18n::text::text;
 use crate::i18n::Text;
 use crate::settings::mcp::McpServer;
@@ -112,6 +113,8 @@ pub struct Template {
     pub description: String,
     /// What it needs connected.
     pub requires: Vec<Requirement>,
+    /// What the deployment must be able to run (`customTarball`, `webhookDelivery`…).
+    pub features: Vec<String>,
     /// Upstream's order (higher first).
     pub popularity: i64,
     /// Minutes to set it up, as upstream estimates.
@@ -231,6 +234,14 @@ fn template(v: &Value) -> Option<Template> {
                 message: s(r, "message"),
                 required: r.get("required").and_then(Value::as_bool) != Some(false),
             })
+            .collect(),
+        features: v
+            .pointer("/requires/features")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
             .collect(),
         popularity: v.get("popularityRank").and_then(Value::as_i64).unwrap_or(0),
         minutes: v
@@ -401,6 +412,27 @@ impl Template {
                 }
             })
             .collect()
+    }
+
+    /// What the deployment that `caps` describes lacks for it: the features it needs that
+    /// the service does not list, and its trigger kind when the service does not offer it
+    /// (`event`). Empty when the service does not say.
+    pub fn unmet(&self, caps: &Capabilities) -> Vec<String> {
+        let mut out: Vec<String> = match &caps.features {
+            Some(have) => self
+                .features
+                .iter()
+                .filter(|f| !have.contains(f))
+                .cloned()
+                .collect(),
+            None => Vec::new(),
+        };
+        if let (Some(kind), Some(kinds)) = (&self.trigger, &caps.trigger_kinds) {
+            if !kinds.contains(kind) {
+                out.push(format!("{kind} trigger"));
+            }
+        }
+        out
     }
 
     /// Every field, the trigger's first.

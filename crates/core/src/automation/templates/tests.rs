@@ -227,3 +227,28 @@ fn placeholders_fill_from_the_form_and_unknown_ones_stay() {
         "{with_agent}"
     );
 }
+
+/// What the local service's `GET /v1/capabilities` says (`openhands-automation` 1.26.0,
+/// `capabilities_router.py`): no webhook, so no `webhookDelivery` and only cron triggers.
+#[test]
+fn a_template_the_service_cannot_run_says_what_it_lacks() {
+    let body = json!({"ready": true, "triggerKinds": ["cron"], "eventSources": [], "eventTypes": [],
+        "triggers": {"cron": {"minIntervalSeconds": 60, "timezones": ["UTC"]}},
+        "features": ["agentProfiles", "automationDescription", "automationDrafts", "conversationDispatch",
+                     "customTarball", "mcpTools", "presetPlugin", "presetPrompt", "repoClone", "repoUpdate"],
+        "repoProviders": ["github"]})
+    .to_string();
+    let caps = crate::automation::model::decode_capabilities(200, body.as_bytes()).unwrap();
+    let c = catalog();
+    assert_eq!(
+        c.get("github-repo-monitor").unwrap().unmet(&caps),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        c.get("qa-changes").unwrap().unmet(&caps),
+        ["webhookDelivery", "event trigger"]
+    );
+    // A service that does not say: nothing is held against it.
+    let silent = Capabilities::default();
+    assert!(c.get("qa-changes").unwrap().unmet(&silent).is_empty());
+}
