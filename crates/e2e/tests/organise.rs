@@ -279,7 +279,15 @@ async fn tags_archive_grouping_and_sorting_live_in_the_url_and_the_sidebar_follo
     titles.sort();
     assert_eq!(titles, [alpha, bravo], "exactly the shown one deleted");
 
-    // All backends grouped by backend: each backend's rows together under its name.
+    // All backends grouped by backend: each backend's rows together under its name. The shared
+    // server ("Local") gets a conversation of this test's own, so there are two backends to
+    // group whatever ran before (alone, it had none, and the view had one group).
+    AgentApi::new(&env.agent_url, &env.agent_key)
+        .create_conversation(
+            &env.scratch("org-local").display().to_string(),
+            &format!("Local {tag}"),
+        )
+        .await;
     b.goto(&format!(
         "{}/conversations?scope=all&group=backend",
         server.url()
