@@ -159,7 +159,8 @@ pub fn TemplateSetupPage(id: String) -> impl IntoView {
 
 /// What it needs connected, each connected or with how to connect it, and "Check again".
 fn needs(t: &'static Template, have: Have, reload: RwSignal<u32>) -> impl IntoView {
-    let rows = move || match have.get() {
+    let rows = move || {
+        match have.get() {
         None => view! { <p class="loading">{t!("automations.templates.checking")}</p> }.into_any(),
         Some(Err(e)) => view! {
             <p class="field-error" role="alert" data-testid="template-check-error">
@@ -167,8 +168,7 @@ fn needs(t: &'static Template, have: Have, reload: RwSignal<u32>) -> impl IntoVi
             </p>
         }
         .into_any(),
-        Some(Ok(h)) if t.requires.is_empty() => {
-            let _ = h;
+        Some(Ok(_)) if t.requires.is_empty() => {
             view! { <p class="muted" data-testid="template-needs-nothing">{t!("automations.templates.needs_nothing")}</p> }.into_any()
         }
         Some(Ok(h)) => {
@@ -179,6 +179,7 @@ fn needs(t: &'static Template, have: Have, reload: RwSignal<u32>) -> impl IntoVi
                 .collect_view();
             view! { <ul class="template-prerequisites" data-testid="template-prerequisites">{rows}</ul> }.into_any()
         }
+    }
     };
     view! {
         <section class="template-needs-section" aria-labelledby="template-needs-title">

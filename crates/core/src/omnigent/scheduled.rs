@@ -24,8 +24,8 @@ use serde_json::{json, Map, Value};
 
 use crate::automation::cron::{self, cron_from_rrule};
 use crate::automation::model::{
-    Automation, AutomationDraft, AutomationPage, AutomationState, Capabilities, Run, RunPage,
-    RunStatus, Trigger,
+    from_value as object, Automation, AutomationDraft, AutomationPage, AutomationState,
+    Capabilities, Run, RunPage, RunStatus, Trigger,
 };
 use crate::client::service::Planned;
 use crate::error::ApiError;
@@ -268,10 +268,6 @@ impl From<RawTask> for Automation {
             code: None,
         }
     }
-}
-
-fn object<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, ApiError> {
-    serde_json::from_value(v).map_err(|e| ApiError::Decode(e.to_string()))
 }
 
 /// One task (`GET`, `POST` and `PATCH` answer it).
