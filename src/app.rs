@@ -7,6 +7,8 @@ use crate::pages::automations::{
     preload_git_sync, preload_templates, preload_webhooks, templates_page, webhooks_page,
 };
 use crate::pages::conversation::{conversation_page, preload_conversation};
+use crate::pages::hosts::{hosts_page, preload_hosts};
+use crate::pages::inbox::{inbox_page, preload_inbox};
 use crate::pages::onboarding::{onboarding_page, preload_onboarding};
 use crate::pages::panel::{panel_page, preload_panel};
 use crate::pages::public_key::{preload_public_key, public_key_page};
@@ -54,6 +56,9 @@ pub fn App() -> impl IntoView {
                         <Route path=path!("/automations/templates") view=|| lazy(msg!("app.part.templates"), preload_templates, || templates_page(None)) />
                         <Route path=path!("/automations/new/:id") view=TemplateById />
                         <Route path=path!("/automations/:id") view=AutomationById />
+                        <Route path=path!("/hosts") view=|| lazy(msg!("app.part.hosts"), preload_hosts, || hosts_page(false)) />
+                        <Route path=path!("/usage") view=|| lazy(msg!("app.part.usage"), preload_hosts, || hosts_page(true)) />
+                        <Route path=path!("/inbox") view=|| lazy(msg!("app.part.inbox"), preload_inbox, inbox_page) />
                         <Route path=path!("/skills") view=|| lazy(msg!("app.part.skills"), preload_skills, skills_page) />
                         <Route path=path!("/setup") view=|| lazy(msg!("app.part.setup"), preload_setup, setup_page) />
                         <Route path=path!("/settings") view=SettingsBySection />

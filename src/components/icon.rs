@@ -27,8 +27,9 @@ pub mod icons {
         LuArrowDown as LATEST, LuBell as SOUND_ON, LuBellOff as SOUND_OFF,
         LuCalendarClock as AUTOMATIONS, LuChevronDown as EXPANDED, LuChevronRight as COLLAPSED,
         LuCircle as TO_DO, LuCircleCheck as DONE, LuEllipsis as MORE, LuFile as FILE,
-        LuMenu as MENU, LuMessagesSquare as CONVERSATIONS, LuPanelRightClose as PANEL_HIDE,
-        LuPanelRightOpen as PANEL_SHOW, LuPin as PINNED, LuPlus as ADD, LuServer as BACKENDS,
-        LuSettings as SETTINGS, LuSparkles as SKILLS, LuTriangleAlert as WARNING, LuX as REMOVE,
+        LuInbox as INBOX, LuMenu as MENU, LuMessagesSquare as CONVERSATIONS,
+        LuPanelRightClose as PANEL_HIDE, LuPanelRightOpen as PANEL_SHOW, LuPin as PINNED,
+        LuPlus as ADD, LuServer as BACKENDS, LuSettings as SETTINGS, LuSparkles as SKILLS,
+        LuTriangleAlert as WARNING, LuX as REMOVE,
     };
 }

@@ -24,9 +24,12 @@ pub fn RunWhere(
     every(Duration::from_millis(REFRESH_MS), move || {
         tick.try_update(|t| *t += 1);
     });
+    // A refused launch asks for the hosts again at once.
+    let reread = Memo::new(move |_| choice.with(|c| c.as_ref().map_or(0, |c| c.reread)));
     let targets = LocalResource::new(move || {
         let active = backends.active.get();
         tick.track();
+        reread.track();
         async move { load_targets(backends, &active).await }
     });
     // A choice exists exactly while the active backend has hosts.
@@ -69,6 +72,7 @@ pub fn RunWhere(
         <Show when=move || choice.with(Option::is_some)>
             <fieldset class="run-where" data-testid="run-where">
                 <legend>{t!("launch.where.title")}</legend>
+                <p class="run-where-hosts"><a href=crate::links::href("/hosts") data-testid="all-hosts">{t!("launch.where.all_hosts")}</a></p>
                 {move || match targets.get().flatten() {
                     None => view! { <p class="muted">{t!("launch.where.loading_hosts")}</p> }.into_any(),
                     Some(Err(e)) => view! {

@@ -17,8 +17,8 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 
 /// A sidebar entry: (path, its label, `data-testid`, what to prefetch on
-/// hover/focus, its icon).
-type NavEntry = (&'static str, Msg, &'static str, fn(), IconData);
+/// hover/focus, its icon, whether it shows how many conversations wait for the person).
+type NavEntry = (&'static str, Msg, &'static str, fn(), IconData, bool);
 
 /// The sidebar's pages.
 const NAV: &[NavEntry] = &[
@@ -28,6 +28,15 @@ const NAV: &[NavEntry] = &[
         "nav-conversations",
         || {},
         icons::CONVERSATIONS,
+        false,
+    ),
+    (
+        "/inbox",
+        msg!("nav.inbox"),
+        "nav-inbox",
+        || crate::lazy::prefetch(crate::pages::inbox::preload_inbox),
+        icons::INBOX,
+        true,
     ),
     (
         "/automations",
@@ -35,6 +44,7 @@ const NAV: &[NavEntry] = &[
         "nav-automations",
         || crate::lazy::prefetch(crate::pages::automations::preload_automations),
         icons::AUTOMATIONS,
+        false,
     ),
     (
         "/skills",
@@ -42,6 +52,7 @@ const NAV: &[NavEntry] = &[
         "nav-skills",
         || crate::lazy::prefetch(crate::pages::skills::preload_skills),
         icons::SKILLS,
+        false,
     ),
     (
         "/settings",
@@ -49,6 +60,7 @@ const NAV: &[NavEntry] = &[
         "nav-settings",
         || crate::lazy::prefetch(crate::pages::settings::preload_settings),
         icons::SETTINGS,
+        false,
     ),
 ];
 
@@ -60,10 +72,19 @@ fn NavLink(
     testid: &'static str,
     prefetch: fn(),
     icon: IconData,
+    counts: bool,
 ) -> impl IntoView {
+    let needs_you = crate::state::needs_you::use_needs_you();
+    let count = move || {
+        needs_you
+            .filter(|_| counts)
+            .and_then(|n| n.count())
+            .filter(|n| *n > 0)
+            .map(|n| view! { <span class="nav-badge" data-testid="needs-you-count">{n}</span> })
+    };
     view! {
         <A href=crate::links::href(path) attr:data-testid=testid attr:class="nav-link"
-            on:mouseenter=move |_| prefetch() on:focus=move |_| prefetch()><Icon icon=icon />{label.text()}</A>
+            on:mouseenter=move |_| prefetch() on:focus=move |_| prefetch()><Icon icon=icon />{label.text()}{count}</A>
     }
 }
 
@@ -73,6 +94,7 @@ pub fn Shell(children: ChildrenFn) -> impl IntoView {
     crate::components::time::provide_now();
     let backends = use_backends();
     let conn = use_connection();
+    crate::state::needs_you::provide_needs_you();
     let name = move || backends.active.with(|a| a.backend.name.clone());
     let id = move || backends.active.with(|a| a.backend.id.clone());
     let disabled = move || {
@@ -157,8 +179,8 @@ pub fn Shell(children: ChildrenFn) -> impl IntoView {
                         }
                     }
                 }>
-                {NAV.iter().map(|&(path, label, testid, prefetch, icon)| view! {
-                    <NavLink path=path label=label testid=testid prefetch=prefetch icon=icon />
+                {NAV.iter().map(|&(path, label, testid, prefetch, icon, counts)| view! {
+                    <NavLink path=path label=label testid=testid prefetch=prefetch icon=icon counts=counts />
                 }).collect_view()}
                 <BackendSelector />
                 <Show when=in_app>

@@ -30,8 +30,25 @@ pub fn HomePage() -> impl IntoView {
         async move {
             let work = match choice {
                 Some(choice) => {
-                    crate::pages::home::start_session(backends, active.clone(), choice, message)
-                        .await
+                    let started = crate::pages::home::start_session(
+                        backends,
+                        active.clone(),
+                        choice,
+                        message,
+                    )
+                    .await
+                    .map_err(|e| t!("home.start_load_error", error = e))?
+                    .await;
+                    if started.is_err() {
+                        // Refused: what the picker shows may be out of date.
+                        run_where.update(|c| {
+                            if let Some(c) = c.as_mut() {
+                                c.reread += 1;
+                            }
+                        });
+                    }
+                    let path = started.map_err(|e| e.said())?;
+                    return Ok::<_, String>(pinned(&path, &active));
                 }
                 None => {
                     crate::pages::home::start_conversation(backends, active.clone(), message).await

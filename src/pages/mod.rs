@@ -4,6 +4,8 @@ pub mod automations;
 pub mod conversation;
 pub mod conversations;
 pub mod home;
+pub mod hosts;
+pub mod inbox;
 pub mod not_found;
 pub mod onboarding;
 pub mod panel;

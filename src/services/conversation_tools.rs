@@ -119,6 +119,17 @@ pub async fn fork(
         api.fork_conversation(conv, Some(&fork_title), from)
     })
     .await?;
+    // On a backend that places sessions on machines, the copy runs where its source runs.
+    if let Some((host, workspace)) = &conv.runs_on {
+        match with_tools(backends, active, |api| {
+            api.place_session(&fork.id, host, workspace)
+        })
+        .await
+        {
+            Err(e) if !e.is_unsupported() => return Err(e.into()),
+            _ => {}
+        }
+    }
     Ok(pinned(&conversation_path(&fork.id), active))
 }
 

@@ -27,6 +27,8 @@ pub struct Choice {
     pub agent_id: String,
     pub host_id: String,
     pub workspace: String,
+    /// Bumped to read the hosts again now (a launch was refused).
+    pub reread: u32,
 }
 
 /// Whether `active` runs sessions on hosts (then the launcher asks where).
@@ -107,7 +109,7 @@ fn title_of(message: &str) -> String {
 
 /// Starts a session on the chosen host with `message` as its first message and returns where
 /// it opens (app path). Refusals come back as what to do (no host picked, bad workspace,
-/// harness not configured on that host).
+/// harness not configured on that host, the host another user's or offline).
 pub async fn start_session(
     backends: BackendsCtx,
     active: &ActiveBackend,
@@ -125,8 +127,40 @@ pub async fn start_session(
     if let Some(problem) = new.problem_text() {
         return Err(ActionError::Refused(problem));
     }
-    let session = c.call(|api| api.create_session(&new)).await?;
+    let session = c.call(|api| api.create_session(&new)).await.map_err(|e| {
+        match canvas_core::omnigent::hosts::launch_refusal(&e) {
+            Some(words) => ActionError::Refused(words),
+            None => ActionError::from(e),
+        }
+    })?;
     // Best effort: the next session on this backend starts with the same workspace.
     let _ = WebStorage::local().set(&workspace_key(&active.backend.id), &new.workspace);
     Ok(conversation_path(&session.id))
+}
+
+/// What the backend's sessions cost (issue #39 §7); `Unsupported` where the backend does not
+/// say.
+pub async fn usage(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+) -> Result<canvas_core::omnigent::usage::UsageReport, ApiError> {
+    let c = client(backends, active);
+    c.api.usage_report().send(&c.transport).await
+}
+
+/// The Hosts page (issue #39 §1): every host of `active` with the newest 100 sessions counted
+/// per host; `Unsupported` on backends without hosts.
+pub async fn host_cards(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+) -> Result<Vec<canvas_core::omnigent::hosts::HostCard>, ApiError> {
+    let c = client(backends, active);
+    let (ext, t) = (&c.api, &c.transport);
+    let hosts = ext.hosts().send(t).await?;
+    let sessions = ext.sessions_page(None).send(t).await?.sessions;
+    Ok(canvas_core::omnigent::hosts::host_cards(
+        &hosts,
+        &sessions,
+        js_sys::Date::now() as i64,
+    ))
 }

@@ -15,6 +15,7 @@ pub mod extensions;
 pub mod first_page;
 pub mod git;
 pub mod hosts;
+pub mod inbox;
 pub mod launch;
 pub mod list_page;
 pub mod settings;

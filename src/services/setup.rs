@@ -130,11 +130,7 @@ pub async fn hello(
     conversation_id: &str,
 ) -> Result<Hello, ApiError> {
     let c = client(backends, active);
-    let conv = ConversationRef {
-        id: conversation_id.to_string(),
-        conversation_url: None,
-        session_api_key: None,
-    };
+    let conv = ConversationRef::new(conversation_id);
     let query = EventQuery {
         limit: 50,
         ..EventQuery::default()

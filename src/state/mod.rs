@@ -7,4 +7,5 @@ pub mod events;
 pub mod first_paint;
 pub mod i18n;
 pub mod language;
+pub mod needs_you;
 pub mod workspace;

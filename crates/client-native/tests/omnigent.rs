@@ -888,3 +888,179 @@ async fn the_omnigent_client_speaks_the_real_server() {
     );
     drop(stack);
 }
+
+/// The tool the stub calls in the approvals test: adding a policy, which Omnigent's built-in
+/// `__ask_on_add_policy` makes every session ask about first (issue #39 §3).
+fn add_policy_script(reply: &str) -> StubScript {
+    StubScript::new().with_title(reply).with_tool_call(
+        "sys_add_policy",
+        serde_json::json!({"name": "t1", "handler": "omnigent.policies.builtins.safety.ask_on_os_tools"}),
+    )
+}
+
+/// The approval card of the question `id` (title, still waiting).
+fn approval_card(view: &SessionStream, id: &str) -> Option<(String, bool)> {
+    view.items()
+        .iter()
+        .find(|i| i.id == id)
+        .and_then(|i| match &i.kind {
+            ItemKind::ToolCall { tool, running, .. } => {
+                Some((tool.english().to_string(), *running))
+            }
+            _ => None,
+        })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_question_a_session_asks_is_approved_or_denied() {
+    const APPROVED_REPLY: &str = "Policy added, as approved";
+    let python = python();
+    let state = StateDir(
+        std::env::temp_dir().join(format!("canvas-omnigent-ask-{}", random_hex(4).unwrap())),
+    );
+    let workspace = state.0.join("workspace");
+    std::fs::create_dir_all(&workspace).unwrap();
+    let stub = llm_stub::start(add_policy_script(APPROVED_REPLY)).await;
+    let stub_url = stub.url();
+    let dir = state.0.clone();
+    let stack =
+        tokio::task::spawn_blocking(move || OmnigentStack::start(python, dir, Some(&stub_url)))
+            .await
+            .unwrap()
+            .unwrap_or_else(|e| panic!("starting the Omnigent stack: {e}"));
+    let backend = Backend::new(
+        "it-omnigent",
+        "Omnigent",
+        stack.url(),
+        "",
+        BackendKind::Omnigent,
+    );
+    let active = ActiveBackend {
+        backend,
+        org_id: None,
+    };
+    let ext = backend_api(&active, &RoutingContext::default());
+    let Client::Omnigent(omni) = &ext else {
+        panic!("an Omnigent backend gets the Omnigent client");
+    };
+    let http = ReqwestTransport::new().unwrap();
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+
+    let created = run(
+        "create",
+        omni.create_session(&NewSession {
+            agent_id: stack.agent_id.clone(),
+            host_id: stack.host.host_id().to_string(),
+            workspace: workspace.display().to_string(),
+            title: Some("Asks first".into()),
+            first_message: Some("Add a policy".into()),
+        }),
+        &http,
+    )
+    .await;
+    let id = created.id.clone();
+    let conv = ConversationRef::new(id.clone());
+    let mut view = SessionStream::new();
+    let mut conn = subscribe("ask", omni, &http, &client, &id, &mut view).await;
+    conn.pump("asked", &mut view, Duration::from_secs(90), |v| {
+        v.status() == ExecutionStatus::WaitingForConfirmation
+    })
+    .await;
+    let pending = view.pending();
+    assert_eq!(pending.len(), 1, "{}", describe(&view));
+    let question = pending[0].clone();
+    assert!(
+        question.summary.contains("Agent wants to add policy: t1"),
+        "{question:?}"
+    );
+    assert_eq!(
+        approval_card(&view, &question.action_id),
+        Some(("Approval asked".to_string(), true)),
+        "{}",
+        describe(&view)
+    );
+    // The list says the session needs the person; the snapshot lists the same question.
+    let raw: serde_json::Value = client
+        .get(format!("{}/v1/sessions/{id}", stack.url()))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    eprintln!(
+        "omnigent: pending_elicitations {}",
+        raw["pending_elicitations"]
+    );
+    let listed = run("list", ext.list_conversations(None, 50), &http).await;
+    let row = listed.items.iter().find(|s| s.id == id).expect("listed");
+    assert_eq!(
+        row.execution_status,
+        Some(ListStatus::WaitingForConfirmation),
+        "{row:?}"
+    );
+
+    // The inbox asks the session alone for the same question.
+    let asked = run("pending approvals", ext.pending_approvals(&conv), &http).await;
+    assert_eq!(
+        asked
+            .iter()
+            .map(|p| (&p.action_id, &p.summary))
+            .collect::<Vec<_>>(),
+        [(&question.action_id, &question.summary)]
+    );
+    run(
+        "approve",
+        ext.respond_to_confirmation(&conv, &pending, true, None),
+        &http,
+    )
+    .await;
+    conn.pump("approved", &mut view, Duration::from_secs(60), |v| {
+        answered(v, APPROVED_REPLY)
+    })
+    .await;
+    assert!(view.pending().is_empty(), "{}", describe(&view));
+    assert_eq!(
+        approval_card(&view, &question.action_id),
+        Some(("Approved".to_string(), false)),
+        "{}",
+        describe(&view)
+    );
+
+    // Denied: the turn stops, and the agent never answers it.
+    stub.set_script(add_policy_script("never said"));
+    run(
+        "second",
+        ext.send_message(&conv, "Add it again", true),
+        &http,
+    )
+    .await;
+    conn.pump("asked again", &mut view, Duration::from_secs(60), |v| {
+        v.status() == ExecutionStatus::WaitingForConfirmation
+    })
+    .await;
+    let again = view.pending();
+    assert_ne!(again[0].action_id, question.action_id);
+    run(
+        "deny",
+        ext.respond_to_confirmation(&conv, &again, false, Some("no")),
+        &http,
+    )
+    .await;
+    conn.pump("denied", &mut view, Duration::from_secs(60), |v| {
+        matches!(v.status(), ExecutionStatus::Idle | ExecutionStatus::Error)
+    })
+    .await;
+    assert_eq!(
+        approval_card(&view, &again[0].action_id),
+        Some(("Denied".to_string(), false)),
+        "{}",
+        describe(&view)
+    );
+    assert!(
+        !replies(&view).iter().any(|(t, _)| t == "never said"),
+        "{}",
+        describe(&view)
+    );
+    eprintln!("omnigent: approvals events {:?}", conn.seen);
+}

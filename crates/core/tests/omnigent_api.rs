@@ -12,6 +12,7 @@ use canvas_core::client::omnigent::{
 };
 use canvas_core::client::service::HostsApi;
 use canvas_core::client::{backend_api, Client, NewConversation, OutgoingMessage};
+use canvas_core::conversations::live::events::PendingAction;
 use canvas_core::error::ApiError;
 use canvas_core::omnigent::dto::{AgentScope, NewSession};
 use canvas_core::transport::plan::{Body, Method, RequestPlan, Route};
@@ -112,6 +113,15 @@ fn every_conversation_plan_under_a_prefixed_host() {
     let a = api(&format!("{PREFIXED}/"), "sekret");
     let e = events_api(&format!("{PREFIXED}/"), "sekret");
     let conv = ConversationRef::new("s 1/x");
+    let ask = |id: &str| PendingAction {
+        action_id: id.into(),
+        tool_call_id: String::new(),
+        tool_name: "__ask_on_add_policy".into(),
+        summary: "Approve?".into(),
+        security_risk: String::new(),
+        timestamp: String::new(),
+    };
+    let questions = [ask("elicit_a"), ask("elicit_b")];
     let h = bearer("sekret");
     let cases: Vec<Case> = vec![
         (
@@ -211,7 +221,57 @@ fn every_conversation_plan_under_a_prefixed_host() {
                 Some(json!({"type": "interrupt", "data": {}})),
             ),
         ),
+        (
+            "fork",
+            e.fork_conversation(&conv, Some("Mine (fork)"), None)
+                .unwrap()
+                .into_plan(),
+            (
+                Method::Post,
+                format!("{PREFIXED}/v1/sessions/s%201%2Fx/fork"),
+                h.clone(),
+                Some(json!({"title": "Mine (fork)"})),
+            ),
+        ),
+        (
+            "a fork is placed on its source's host afterwards",
+            e.place_session("f 1", "h/1", "/w").unwrap().into_plan(),
+            (
+                Method::Post,
+                format!("{PREFIXED}/v1/hosts/h%2F1/runners"),
+                h.clone(),
+                Some(json!({"session_id": "f 1", "workspace": "/w"})),
+            ),
+        ),
+        (
+            "the inbox reads the session's questions",
+            e.pending_approvals(&conv).unwrap().into_plan(),
+            (
+                Method::Get,
+                format!("{PREFIXED}/v1/sessions/s%201%2Fx"),
+                h.clone(),
+                None,
+            ),
+        ),
+        (
+            "deny answers the oldest question",
+            e.respond_to_confirmation(&conv, &questions, false, Some("no"))
+                .unwrap()
+                .into_plan(),
+            (
+                Method::Post,
+                format!("{PREFIXED}/v1/sessions/s%201%2Fx/events"),
+                h.clone(),
+                Some(json!({"type": "approval",
+                    "data": {"elicitation_id": "elicit_a", "action": "decline"}})),
+            ),
+        ),
     ];
+    assert_eq!(
+        e.respond_to_confirmation(&conv, &[], true, None).err(),
+        Some(canvas_core::error::ApiError::NotFound),
+        "nothing to answer"
+    );
     for (label, plan, want) in cases {
         assert_eq!(shape(&plan), want, "{label}");
         assert!(plan.timeout_ms > 0 && plan.timeout_ms <= 60_000, "{label}");
@@ -472,9 +532,16 @@ fn the_conversation_decoders_on_the_captures() {
     assert_eq!(s.updated_at.as_deref(), Some("2026-11-30T09:20:47Z"));
     assert_eq!(s.execution_status, Some(ExecutionStatus::Idle));
     assert_eq!(s.working_dir.as_deref(), Some("/tmp/omni/workspace"));
+    // Where it runs goes with the handle (a fork runs there too).
     assert_eq!(
         s.handle(),
-        ConversationRef::new("4ba0099d9dc6441babedd17386fc4895")
+        ConversationRef {
+            runs_on: Some((
+                s.host_id.clone().expect("the capture's host"),
+                "/tmp/omni/workspace".into()
+            )),
+            ..ConversationRef::new("4ba0099d9dc6441babedd17386fc4895")
+        }
     );
     assert_eq!(decode_summary(200, CREATE_FRESH.as_bytes()).unwrap(), s);
 

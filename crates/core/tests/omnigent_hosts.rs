@@ -245,3 +245,114 @@ fn picker_rows_order_and_explain() {
     assert!(rows.iter().all(|r| r.readiness.is_none()));
     assert!(picker_rows(&[], Some("x"), NOW_MS).is_empty());
 }
+
+#[test]
+fn a_refused_launch_says_which_host_problem_it_was() {
+    use canvas_core::error::ApiError;
+    use canvas_core::omnigent::hosts::launch_refusal;
+    // The server's answers (`resolve_host_launch`): 403 for another user's host, 409
+    // `{"error": {"code": "conflict", "message": "host is offline"}}`.
+    let offline = canvas_core::omnigent::dto::status_error(
+        409,
+        br#"{"error": {"code": "conflict", "message": "host is offline"}}"#,
+    );
+    // Session create checks the workspace on the host first: 400 when the host is gone.
+    let workspace_check = canvas_core::omnigent::dto::status_error(
+        400,
+        br#"{"error": {"code": "invalid_input", "message": "host 'vm' is offline; reconnect the host and try again"}}"#,
+    );
+    let bad_path = canvas_core::omnigent::dto::status_error(
+        400,
+        br#"{"error": {"code": "invalid_input", "message": "workspace must be an absolute path starting with /"}}"#,
+    );
+    let cases = [
+        (workspace_check, Some("That host is offline")),
+        (bad_path, None),
+        (
+            ApiError::Forbidden,
+            Some("That host belongs to another user"),
+        ),
+        (offline, Some("That host is offline")),
+        (ApiError::Conflict, Some("That host is offline")),
+        (ApiError::NotFound, None),
+        (ApiError::Timeout, None),
+        (
+            ApiError::Server {
+                status: 412,
+                detail: "harness".into(),
+            },
+            None,
+        ),
+    ];
+    for (err, want) in cases {
+        let got = launch_refusal(&err).map(|t| t.english());
+        match want {
+            Some(w) => assert!(
+                got.as_deref().is_some_and(|g| g.starts_with(w)),
+                "{err:?}: {got:?}"
+            ),
+            None => assert_eq!(got, None, "{err:?}"),
+        }
+    }
+}
+
+#[test]
+fn the_hosts_page_cards_over_the_capture() {
+    use canvas_core::omnigent::dto::Session;
+    use canvas_core::omnigent::hosts::host_cards;
+    let mut hosts = decode_hosts(200, HOSTS.as_bytes()).expect("capture");
+    hosts.push(host(json!({
+        "host_id": "m1", "name": "managed-3f2a", "owner": "local", "status": "online",
+        "sandbox_provider": "modal", "configured_harnesses": {"openai-agents": true}
+    })));
+    hosts.push(host(json!({
+        "host_id": "old", "name": "Attic", "owner": "", "status": "online",
+        "updated_at": NOW_MS / 1000 - 91, "configured_harnesses": {}
+    })));
+    let session = |id: &str, host: &str, runner: bool| -> Session {
+        serde_json::from_value(json!({"id": id, "host_id": host, "runner_online": runner})).unwrap()
+    };
+    let vm = "8502170e10db432e8024c8e6252771ad";
+    let sessions = [
+        session("a", vm, true),
+        session("b", vm, false),
+        session("c", "m1", true),
+        session("d", "elsewhere", true),
+    ];
+    let cards = host_cards(&hosts, &sessions, NOW_MS);
+    let summary: Vec<(&str, bool, usize, usize)> = cards
+        .iter()
+        .map(|c| (c.host_id.as_str(), c.online, c.sessions, c.runners))
+        .collect();
+    // Online first, by name (managed-… before vm); then the one not seen for 91 s.
+    assert_eq!(
+        summary,
+        [("m1", true, 1, 1), (vm, true, 2, 1), ("old", false, 0, 0)]
+    );
+    let vm_card = &cards[1];
+    assert_eq!(vm_card.owner.as_deref(), Some("local"));
+    assert_eq!(vm_card.origin_text().english(), "self-registered");
+    assert_eq!(cards[0].origin_text().english(), "managed sandbox (modal)");
+    assert_eq!(vm_card.state_text().english(), "online");
+    // Only what the host offers, ready ones first, then by name.
+    let names: Vec<&str> = vm_card.harnesses.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        &names[..5],
+        [
+            "agents_sdk",
+            "open-responses",
+            "openai-agents",
+            "openai-agents-sdk",
+            "agy"
+        ]
+    );
+    assert!(vm_card
+        .harnesses
+        .iter()
+        .all(|(_, r)| *r != HarnessReadiness::NotConfigured));
+    assert_eq!(cards[2].owner, None);
+    assert!(cards[2]
+        .state_text()
+        .english()
+        .starts_with("offline since 2026-11-30T09:19:16Z"));
+}

@@ -723,3 +723,170 @@ fn usage_in_words() {
         assert_eq!(usage.words().as_deref(), want, "{usage:?}");
     }
 }
+
+/// `response.elicitation_request` as Omnigent 0.19.1 publishes it (schemas.py; the built-in
+/// policy that asks before an agent adds a policy).
+fn elicitation(id: &str) -> Value {
+    json!({
+        "type": "response.elicitation_request",
+        "elicitation_id": id,
+        "method": "elicitation/create",
+        "params": {
+            "mode": "url",
+            "message": "Agent wants to add policy: t1. Approve?",
+            "requestedSchema": {},
+            "url": format!("/approve/s/{id}"),
+            "phase": "tool_call",
+            "policy_name": "__ask_on_add_policy",
+            "content_preview": "{\"name\": \"t1\"}"
+        }
+    })
+}
+
+fn approval_card(s: &SessionStream, id: &str) -> (String, bool, bool) {
+    let item = s
+        .items()
+        .iter()
+        .find(|i| i.id == id)
+        .expect("the question's card");
+    match &item.kind {
+        ItemKind::ToolCall {
+            tool,
+            summary,
+            running,
+            is_error,
+            ..
+        } => {
+            assert_eq!(summary, "Agent wants to add policy: t1. Approve?");
+            (tool.english().to_string(), *running, *is_error)
+        }
+        other => panic!("not a card: {other:?}"),
+    }
+}
+
+#[test]
+fn a_question_waits_for_the_person_until_answered() {
+    let mut s = SessionStream::new();
+    s.connection_opened(0);
+    s.apply_event(&json!({"type": "session.status", "status": "running"}), 1);
+    let mut rows = Vec::new();
+    let changed = s.apply_event(&elicitation("elicit_1"), 2_000);
+    sync(&mut rows, &s, changed);
+    assert_eq!(rows, s.items());
+    assert_eq!(s.status(), ExecutionStatus::WaitingForConfirmation);
+    let pending = s.pending();
+    assert_eq!(pending.len(), 1);
+    assert_eq!(pending[0].action_id, "elicit_1");
+    assert_eq!(
+        pending[0].summary,
+        "Agent wants to add policy: t1. Approve?"
+    );
+    assert_eq!(
+        approval_card(&s, "elicit_1"),
+        ("Approval asked".into(), true, false)
+    );
+    // The same request again (a reconnect's replay) changes nothing.
+    assert_eq!(
+        s.apply_event(&elicitation("elicit_1"), 2_100),
+        Changed::Nothing
+    );
+    assert_eq!(s.pending().len(), 1);
+
+    let changed = s.apply_event(
+        &json!({"type": "response.elicitation_resolved", "elicitation_id": "elicit_1", "action": "accept", "reason": null}),
+        3_000,
+    );
+    sync(&mut rows, &s, changed);
+    assert_eq!(rows, s.items(), "the card changes in place");
+    assert!(s.pending().is_empty());
+    assert_eq!(s.status(), ExecutionStatus::Running);
+    assert_eq!(
+        approval_card(&s, "elicit_1"),
+        ("Approved".into(), false, false)
+    );
+
+    s.apply_event(&elicitation("elicit_2"), 4_000);
+    s.apply_event(
+        &json!({"type": "response.elicitation_resolved", "elicitation_id": "elicit_2", "action": "decline"}),
+        5_000,
+    );
+    assert_eq!(
+        approval_card(&s, "elicit_2"),
+        ("Denied".into(), false, true)
+    );
+}
+
+#[test]
+fn the_snapshot_lists_the_open_questions() {
+    // Opened after the question was asked: the snapshot brings it.
+    let mut s = SessionStream::new();
+    s.connection_opened(0);
+    let session: Session = serde_json::from_value(json!({
+        "id": "s", "status": "running", "items": [],
+        "pending_elicitations": [elicitation("elicit_9")]
+    }))
+    .unwrap();
+    s.apply_snapshot(&session);
+    assert_eq!(s.status(), ExecutionStatus::WaitingForConfirmation);
+    assert_eq!(s.pending()[0].action_id, "elicit_9");
+    // Answered in another tab: the next snapshot no longer lists it.
+    let later: Session =
+        serde_json::from_value(json!({"id": "s", "status": "running", "items": []})).unwrap();
+    s.apply_snapshot(&later);
+    assert!(s.pending().is_empty());
+    assert_eq!(
+        approval_card(&s, "elicit_9"),
+        ("Answered".into(), false, false)
+    );
+    // A stream that says how it ended afterwards still tells.
+    s.apply_event(
+        &json!({"type": "response.elicitation_resolved", "elicitation_id": "elicit_9", "action": "accept"}),
+        1,
+    );
+    assert_eq!(
+        approval_card(&s, "elicit_9"),
+        ("Approved".into(), false, false)
+    );
+}
+
+#[test]
+fn a_listed_session_with_questions_needs_the_person() {
+    use canvas_core::agent_server::dto::ExecutionStatus as Summary;
+    use canvas_core::client::unified::ConversationSummary;
+    let s: Session = serde_json::from_value(
+        json!({"id": "s", "status": "running", "pending_elicitations_count": 2}),
+    )
+    .unwrap();
+    let summary = ConversationSummary::from(s);
+    assert_eq!(
+        summary.execution_status,
+        Some(Summary::WaitingForConfirmation)
+    );
+    let s: Session = serde_json::from_value(
+        json!({"id": "s", "status": "idle", "pending_elicitations_count": 0}),
+    )
+    .unwrap();
+    assert_eq!(
+        ConversationSummary::from(s).execution_status,
+        Some(Summary::Idle)
+    );
+}
+
+#[test]
+fn a_cancelled_response_ends_the_turn() {
+    let mut s = SessionStream::new();
+    s.connection_opened(0);
+    s.apply_event(&json!({"type": "session.status", "status": "running"}), 1);
+    s.apply_event(&elicitation("elicit_3"), 2);
+    s.apply_event(
+        &json!({"type": "response.elicitation_resolved", "elicitation_id": "elicit_3", "action": "decline"}),
+        3,
+    );
+    assert_eq!(s.status(), ExecutionStatus::Running);
+    // What Omnigent 0.19.1 sent after a denial, with no `session.status` after it.
+    s.apply_event(&json!({"type": "response.cancelled"}), 4);
+    assert_eq!(s.status(), ExecutionStatus::Idle);
+    // A later status still counts.
+    s.apply_event(&json!({"type": "session.status", "status": "running"}), 5);
+    assert_eq!(s.status(), ExecutionStatus::Running);
+}

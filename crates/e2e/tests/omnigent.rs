@@ -401,7 +401,20 @@ async fn an_omnigent_session_is_started_streamed_reloaded_listed_and_deleted() {
         .as_u16();
     assert_eq!(gone, 404);
 
-    // A stopped host daemon is shown offline in the picker.
+    // A stopped host daemon: a launch on it, picked while it was online, is refused in words,
+    // and the picker reads the hosts again and shows it offline (issue #39 §6).
+    b.goto(&format!("{}/?backend=omnigent-local", server.url()))
+        .await;
+    b.wait_data(&host_row, "online", "true").await;
+    b.choose(AGENT, &stub_agent).await;
+    b.click(&format!("{host_row} input")).await;
+    b.type_into(
+        "[data-testid=session-workspace]",
+        &workspace.display().to_string(),
+    )
+    .await;
+    b.type_into("[data-testid=launcher-input]", "Too late")
+        .await;
     stack.host.stop();
     let url = stack.url().to_string();
     let id = host_id.clone();
@@ -419,8 +432,266 @@ async fn an_omnigent_session_is_started_streamed_reloaded_listed_and_deleted() {
     .await
     .expect("join")
     .expect("host offline");
-    b.goto(&format!("{}/?backend=omnigent-local", server.url()))
+    b.click("[data-testid=launcher-start]").await;
+    b.wait_text_containing("[data-testid=launcher-error]", "That host is offline")
         .await;
     b.wait_data(&host_row, "online", "false").await;
     assert_eq!(b.data_of(&host_row, "selectable").await, "false");
+}
+
+/// The stub adds a policy, which Omnigent's built-in `__ask_on_add_policy` makes every
+/// session ask the person about first (issue #39 §3); after the tool ran it answers `reply`.
+fn asks_first(reply: &str) -> StubScript {
+    StubScript::new().with_title(reply).with_tool_call(
+        "sys_add_policy",
+        json!({"name": "t1", "handler": "omnigent.policies.builtins.safety.ask_on_os_tools"}),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_omnigent_question_is_answered_in_the_session_and_from_the_inbox() {
+    const APPROVED: &str = "Policy added, as you approved";
+    const ASKED: &str = "Agent wants to add policy: t1";
+    let env = Env::get();
+    let python = std::env::var("CANVAS_OMNIGENT_PYTHON")
+        .expect("CANVAS_OMNIGENT_PYTHON: run through `cargo xtask test`");
+    let stub = llm_stub::start(asks_first(APPROVED)).await;
+    let state = env.scratch("omnigent-ask");
+    let workspace = env.scratch("omnigent-ask-workspace");
+    let stub_url = stub.url();
+    let python2 = python.clone();
+    let stack = tokio::task::spawn_blocking(move || {
+        OmnigentStack::start(python, state, Some(stub_url.as_str()))
+    })
+    .await
+    .expect("join")
+    .unwrap_or_else(|e| panic!("omnigent stack: {e}"));
+    let mut config = env.serve_config();
+    config.omnigent = vec![OmnigentMount {
+        name: "local".into(),
+        url: stack.url().to_string(),
+    }];
+    let server = canvas_serve::start(config).await.expect("serve");
+    let b = Browser::start(&env).await;
+    let http = reqwest::Client::new();
+    let session = http
+        .post(format!("{}/v1/sessions", stack.url()))
+        .json(&json!({
+            "agent_id": stack.agent_id,
+            "host_id": stack.host.host_id(),
+            "workspace": workspace.display().to_string(),
+            "title": "Asks first",
+        }))
+        .send()
+        .await
+        .expect("create")
+        .json::<serde_json::Value>()
+        .await
+        .expect("created");
+    let id = session["id"].as_str().expect("a session id").to_string();
+    let page = format!("{}/conversations/{id}?backend=omnigent-local", server.url());
+    b.goto(&page).await;
+    assert_eq!(b.wait_backend_status("connected").await, "omnigent-local");
+    b.wait_live_link().await;
+    b.type_into("[data-testid=composer-input]", "Add a policy")
+        .await;
+    b.press(canvas_e2e::keys::ENTER).await;
+
+    // The question shows in the timeline and in the bar under it; the tab says it needs you.
+    let bar = "[data-testid=confirm-bar] [data-testid=pending-action]";
+    let asked = b.wait_text_containing(bar, ASKED).await;
+    assert!(asked.contains("Approve?"), "{asked}");
+    let card = format!(
+        "[data-testid=timeline-item][data-event-id='{}']",
+        b.data_of(bar, "actionId").await
+    );
+    b.wait_text_containing(&card, "Approval asked").await;
+    b.wait_js(
+        "the needs-you marker",
+        "return document.title.startsWith('● Needs you ')",
+    )
+    .await;
+    // The sidebar counts it beside the inbox.
+    b.wait_text("[data-testid=needs-you-count]", "1").await;
+
+    // ⌘/Ctrl+Enter approves: the tool runs and the turn ends with the agent's answer.
+    b.click("[data-testid=composer-input]").await;
+    b.press(&format!(
+        "{}{}",
+        canvas_e2e::keys::CONTROL,
+        canvas_e2e::keys::ENTER
+    ))
+    .await;
+    b.wait_text_containing("[data-testid=agent-message]", APPROVED)
+        .await;
+    b.wait_gone("[data-testid=confirm-bar]").await;
+    b.wait_text_containing(&card, "Approved").await;
+    b.wait_gone("[data-testid=needs-you-count]").await;
+
+    // Asked again; denied from the inbox, where it is listed with the same words.
+    stub.set_script(asks_first("never said"));
+    b.type_into("[data-testid=composer-input]", "Add it again")
+        .await;
+    b.press(canvas_e2e::keys::ENTER).await;
+    b.wait_text_containing(bar, ASKED).await;
+    b.wait_text("[data-testid=needs-you-count]", "1").await;
+    b.click("[data-testid=nav-inbox]").await;
+    let entry = format!("[data-testid=inbox-entry][data-conversation-id='{id}']");
+    b.wait_text_containing(&format!("{entry} [data-testid=inbox-question]"), ASKED)
+        .await;
+    assert_eq!(
+        b.text_of(&format!("{entry} [data-testid=inbox-open]"))
+            .await,
+        "Asks first"
+    );
+    assert_eq!(
+        b.overflows("[data-testid=inbox-page]").await,
+        Vec::<String>::new()
+    );
+    b.click(&format!("{entry} [data-testid=inbox-deny]")).await;
+    b.wait_for("[data-testid=inbox-empty]").await;
+    b.wait_gone("[data-testid=needs-you-count]").await;
+
+    // The turn stopped there: the session waits for nothing, and the agent never answered it.
+    b.goto(&page).await;
+    b.wait_live_link().await;
+    b.wait_js(
+        "the turn over",
+        "const s = document.querySelector('[data-testid=exec-status]'); \
+         return !!s && ['idle', 'error'].includes(s.dataset.status);",
+    )
+    .await;
+    assert!(!b.is_there("[data-testid=confirm-bar]").await);
+    assert!(!b.body_text().await.contains("never said"));
+
+    // A fork (issue #39 §5): the conversation menu makes a new session with the same history
+    // and opens it, pinned to this backend.
+    b.click("[data-testid=conversation-menu]").await;
+    b.click("[data-testid=conv-fork]").await;
+    let fork = b
+        .wait_js_for(
+            "the fork's page",
+            &format!(
+                "const p = location.pathname; \
+                 return p.includes('/conversations/') && !p.endsWith('/{id}') \
+                   && location.search.includes('backend=omnigent-local') \
+                   && [...document.querySelectorAll('[data-testid=timeline-item][data-kind=user]')] \
+                        .some(e => e.innerText.includes('Add a policy')) ? p : null;"
+            ),
+            Duration::from_secs(30),
+        )
+        .await;
+    let fork_id = fork
+        .as_str()
+        .unwrap_or_default()
+        .trim_start_matches("/conversations/")
+        .to_string();
+    let forked = reqwest::get(format!("{}/v1/sessions/{fork_id}", stack.url()))
+        .await
+        .expect("omnigent")
+        .json::<serde_json::Value>()
+        .await
+        .expect("the fork");
+    assert_eq!(forked["title"], json!("Asks first (fork)"), "{forked}");
+    // It runs where its source runs: a message there is answered.
+    stub.set_script(StubScript::new().with_title("The fork answers"));
+    b.wait_live_link().await;
+    b.type_into("[data-testid=composer-input]", "Go on in the fork")
+        .await;
+    b.press(canvas_e2e::keys::ENTER).await;
+    b.wait_js_for(
+        "the fork's answer",
+        "return [...document.querySelectorAll('[data-testid=agent-message]')].some(e => e.innerText.includes('The fork answers'));",
+        Duration::from_secs(60),
+    )
+    .await;
+
+    // The Hosts page (issue #39 §1): a second host joins, then stops; the page shows it
+    // offline within the server's window, without a reload.
+    let server_url = stack.url().to_string();
+    let state2 = env.scratch("omnigent-ask-host2");
+    let mut second = tokio::task::spawn_blocking(move || {
+        canvas_harness::omnigent::OmnigentHost::start(
+            &server_url,
+            &canvas_harness::omnigent::OmnigentOptions {
+                host_name: Some("second-host".into()),
+                ..canvas_harness::omnigent::OmnigentOptions::new(python2, 0, state2)
+            },
+        )
+    })
+    .await
+    .expect("join")
+    .unwrap_or_else(|e| panic!("second host: {e}"));
+    b.goto(&format!("{}/hosts?backend=omnigent-local", server.url()))
+        .await;
+    let first = format!(
+        "[data-testid=host-card][data-host-id='{}']",
+        stack.host.host_id()
+    );
+    let other = format!(
+        "[data-testid=host-card][data-host-id='{}']",
+        second.host_id()
+    );
+    b.wait_data(&other, "online", "true").await;
+    b.wait_data(&first, "online", "true").await;
+    assert_eq!(
+        b.text_of(&format!("{first} [data-testid=host-card-state]"))
+            .await,
+        "online"
+    );
+    assert_eq!(
+        b.text_of(&format!("{first} [data-testid=host-card-origin]"))
+            .await,
+        "self-registered"
+    );
+    assert!(
+        b.text_of(&format!("{first} [data-testid=host-card-sessions]"))
+            .await
+            .starts_with("2 sessions"),
+        "the session and its fork"
+    );
+    assert_eq!(
+        b.data_of(
+            &format!("{first} [data-testid=host-harness][data-harness=openai-agents]"),
+            "ready"
+        )
+        .await,
+        "true"
+    );
+    assert_eq!(
+        b.overflows("[data-testid=hosts-page]").await,
+        Vec::<String>::new()
+    );
+    second.stop();
+    b.wait_js_for(
+        "the stopped host offline on the page",
+        &format!(
+            "const c = document.querySelector(\"{other}\"); return !!c && c.dataset.online === 'false';"
+        ),
+        Duration::from_secs(95),
+    )
+    .await;
+    assert_eq!(
+        b.text_of(&format!("{other} [data-testid=host-card-state]"))
+            .await,
+        "offline"
+    );
+    assert_eq!(b.data_of(&first, "online").await, "true");
+
+    // Usage (issue #39 §7): what the sessions cost, as the server prices them (the stub's
+    // model has no price).
+    b.click("[data-testid=usage-link]").await;
+    b.wait_for(&format!(
+        "[data-testid=usage-session][data-session-id='{id}']"
+    ))
+    .await;
+    b.wait_for(&format!(
+        "[data-testid=usage-session][data-session-id='{fork_id}']"
+    ))
+    .await;
+    assert_eq!(b.text_of("[data-testid=usage-total]").await, "$0.00");
+    assert_eq!(
+        b.overflows("[data-testid=usage-page]").await,
+        Vec::<String>::new()
+    );
 }

@@ -67,6 +67,10 @@ pub struct OmnigentOptions {
     pub stub_llm_url: Option<String>,
     /// Extra variables for the server alone, e.g. `("OMNIGENT_AUTH_HEADER", "Cf-Access-…")`.
     pub server_env: Vec<(String, String)>,
+    /// The host's name (`host.name` in its `config.yaml`); `None`: the machine's hostname. A
+    /// second host of the same owner needs a name of its own: the server keeps one host per
+    /// (owner, name) and takes a new id under a known name for the old host's new identity.
+    pub host_name: Option<String>,
 }
 
 impl OmnigentOptions {
@@ -77,6 +81,7 @@ impl OmnigentOptions {
             state_dir: state_dir.into(),
             stub_llm_url: None,
             server_env: Vec::new(),
+            host_name: None,
         }
     }
 }
@@ -250,6 +255,13 @@ impl OmnigentHost {
         let home = dir.join("home");
         create_dirs(&opts.state_dir, &[&home])?;
         let log = opts.state_dir.join("omnigent-host.log");
+        let config = home.join(".omnigent/config.yaml");
+        if let (Some(name), false) = (&opts.host_name, config.exists()) {
+            // The host completes the section with a generated id and keeps it.
+            fs::create_dir_all(home.join(".omnigent"))
+                .and_then(|()| fs::write(&config, format!("host:\n  name: {name:?}\n")))
+                .map_err(|e| format!("write {}: {e}", config.display()))?;
+        }
         let (out, err) = log_file(&log)?;
         let server_url = server_url.trim_end_matches('/').to_string();
         let mut cmd = omnigent_command(&opts.python);
@@ -274,7 +286,6 @@ impl OmnigentHost {
         cmd.stdout(out).stderr(err);
         let started = Instant::now();
         let mut group = Group::spawn("omnigent host", cmd).map_err(|e| e.to_string())?;
-        let config = home.join(".omnigent/config.yaml");
         let host_id = wait_until(
             "the Omnigent host to be online in GET /v1/hosts",
             HOST_ONLINE_TIMEOUT,

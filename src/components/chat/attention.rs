@@ -42,6 +42,7 @@ pub fn Attention(
     status: RwSignal<ExecutionStatus>,
 ) -> impl IntoView {
     let backends = use_backends();
+    let open_id = id.clone();
     let named = StoredValue::new(named);
     // The server names a conversation in the background: ask it again for the title.
     let ask_title = Action::new_local(move |_: &()| {
@@ -55,6 +56,19 @@ pub fn Attention(
             };
             named.try_update_value(|n| *n = Some(t.clone()));
             title.try_set(t);
+        }
+    });
+    // The inbox link's count follows this conversation's state as it is now.
+    let needs_you_state = crate::state::needs_you::use_needs_you();
+    Effect::new(move |_| {
+        let waits = needs_you(&status.get());
+        if let Some(n) = needs_you_state {
+            n.set_open(Some((open_id.clone(), waits)));
+        }
+    });
+    on_cleanup(move || {
+        if let Some(n) = needs_you_state {
+            n.set_open(None);
         }
     });
     let plain_icon = icon_link().map(|l| l.href());

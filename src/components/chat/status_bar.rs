@@ -273,7 +273,8 @@ fn confirm_bar(
             <span>{t!("chat.confirm.wants_to_run")}</span>
             <ul>
                 {move || pending.get().into_iter().map(|p| view! {
-                    <li data-testid="pending-action" data-action-id=p.action_id><code>{p.summary}</code>" "<span class="muted">{t!("chat.confirm.risk", risk = p.security_risk)}</span></li>
+                    <li data-testid="pending-action" data-action-id=p.action_id><code>{p.summary}</code>
+                        {(!p.security_risk.is_empty()).then(|| view! { " "<span class="muted">{t!("chat.confirm.risk", risk = p.security_risk)}</span> })}</li>
                 }).collect_view()}
             </ul>
             <button class="btn primary small" data-testid="approve" disabled=busy

@@ -15,6 +15,7 @@ use crate::state::backends::{use_backends, BackendsCtx};
 use crate::state::connection::{use_connection, Connection};
 use crate::state::i18n::t;
 use canvas_core::client::unified::ConversationSummary;
+use canvas_core::client::ExecutionStatus;
 use canvas_core::conversations::list::nest::{ancestors, shown};
 use canvas_core::conversations::list::organise::ListView;
 use canvas_core::conversations::list::sidebar::{
@@ -105,6 +106,19 @@ fn SidebarBody() -> impl IntoView {
     });
     Effect::new(move |_| ctx.load_marks(&scope_now.get()));
     refresh_while_visible(list);
+    // The inbox's count beside its link: the listed conversations that wait for the person.
+    if let Some(needs_you) = crate::state::needs_you::use_needs_you() {
+        Effect::new(move |_| {
+            let waiting = list.items.with(|l| {
+                l.iter()
+                    .filter(|c| c.execution_status == Some(ExecutionStatus::WaitingForConfirmation))
+                    .map(|c| c.id.clone())
+                    .collect()
+            });
+            needs_you.set_listed(Some(waiting));
+        });
+        on_cleanup(move || needs_you.set_listed(None));
+    }
     // Another tab pinned or opened something: read the marks again.
     crate::platform::listen::on_window_event("storage", move |_| {
         ctx.load_marks(&scope_now.get_untracked())

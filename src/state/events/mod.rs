@@ -544,13 +544,15 @@ impl ConversationStore {
     pub async fn control(&self, op: Control, reason: Option<&str>) -> Result<(), ActionError> {
         let c = client(self.backends, &self.active);
         let conv = &self.conv;
+        let pending = self.pending.get_untracked();
         let call = match op {
             Control::Run => c.api.run_conversation(conv),
             Control::Pause => c.api.pause_conversation(conv),
             Control::Interrupt => c.api.interrupt_conversation(conv),
-            Control::Approve => c.api.respond_to_confirmation(conv, true, None),
+            Control::Approve => c.api.respond_to_confirmation(conv, &pending, true, None),
             Control::Reject => c.api.respond_to_confirmation(
                 conv,
+                &pending,
                 false,
                 Some(reason.unwrap_or("Rejected by the user")),
             ),

@@ -171,6 +171,7 @@ impl ConversationStore {
             mirror_rows(self.rows, s.stream.items(), from, &mut inner.next_rev);
         }
         let status = s.stream.status();
+        let pending = s.stream.pending();
         let count = s.stream.items().len();
         let usage = s
             .stream
@@ -185,6 +186,9 @@ impl ConversationStore {
         }
         if self.status.get_untracked() != status {
             self.status.set(status);
+        }
+        if self.pending.get_untracked() != pending {
+            self.pending.set(pending);
         }
         if self.event_count.get_untracked() != count {
             self.event_count.set(count);

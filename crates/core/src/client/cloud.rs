@@ -386,6 +386,7 @@ impl EventsApi for CloudApi {
     fn respond_to_confirmation(
         &self,
         conv: &ConversationRef,
+        _pending: &[crate::conversations::live::events::PendingAction],
         accept: bool,
         reason: Option<&str>,
     ) -> Planned<()> {

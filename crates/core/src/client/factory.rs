@@ -33,6 +33,7 @@ use crate::client::unified::{
     ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,
 };
 use crate::cloud::dto::{KeyCheck, OrgMe, Organizations, Sandbox, StartTask};
+use crate::conversations::live::events::PendingAction;
 use crate::conversations::live::usage::Usage;
 use crate::conversations::start::launch_options::DirChoice;
 use crate::error::ApiError;
@@ -166,7 +167,9 @@ dispatch! {
     /// Send a text-only user message.
     EventsApi fn send_message(&self, conv: &ConversationRef, text: &str, run: bool) -> Planned<()>;
     /// Accept or reject the pending risky action.
-    EventsApi fn respond_to_confirmation(&self, conv: &ConversationRef, accept: bool, reason: Option<&str>) -> Planned<()>;
+    EventsApi fn respond_to_confirmation(&self, conv: &ConversationRef, pending: &[PendingAction], accept: bool, reason: Option<&str>) -> Planned<()>;
+    /// What the conversation waits for the person to answer (the inbox).
+    EventsApi fn pending_approvals(&self, conv: &ConversationRef) -> Planned<Vec<PendingAction>>;
 
     // Commands in the runtime.
     /// Run a command and wait for its result.
@@ -335,6 +338,12 @@ dispatch! {
     HostsApi fn me(&self) -> Planned<Me>;
     /// Every host of the user.
     HostsApi fn hosts(&self) -> Planned<Vec<Host>>;
+    /// One page of sessions with where each runs.
+    HostsApi fn sessions_page(&self, after: Option<&str>) -> Planned<crate::omnigent::dto::SessionPage>;
+    /// Runs a session on a host.
+    HostsApi fn place_session(&self, id: &str, host_id: &str, workspace: &str) -> Planned<()>;
+    /// What the backend's sessions cost.
+    HostsApi fn usage_report(&self) -> Planned<crate::omnigent::usage::UsageReport>;
     /// One page of agents of `scope`.
     HostsApi fn agents(&self, scope: AgentScope, after: Option<&str>) -> Planned<AgentPage>;
     /// A session's snapshot, committed items included.

@@ -359,6 +359,7 @@ impl EventsApi for LocalApi {
     fn respond_to_confirmation(
         &self,
         conv: &ConversationRef,
+        _pending: &[crate::conversations::live::events::PendingAction],
         accept: bool,
         reason: Option<&str>,
     ) -> Planned<()> {

@@ -250,6 +250,36 @@ impl EventsApi for OmnigentApi {
         }
         self.post_event(&conv.id, user_message_event(&msg.text))
     }
+
+    /// Answers the oldest question (`pending[0]`, an elicitation); the reason is not sent (an
+    /// approval carries none). Nothing pending ⇒ `NotFound` (answered meanwhile).
+    fn respond_to_confirmation(
+        &self,
+        conv: &ConversationRef,
+        pending: &[crate::conversations::live::events::PendingAction],
+        accept: bool,
+        _reason: Option<&str>,
+    ) -> Planned<()> {
+        let first = pending.first().ok_or(ApiError::NotFound)?;
+        self.post_event(
+            &conv.id,
+            crate::omnigent::approvals::answer_event(&first.action_id, accept),
+        )
+    }
+
+    /// The session's `pending_elicitations` (`GET /v1/sessions/{id}`).
+    fn pending_approvals(
+        &self,
+        conv: &ConversationRef,
+    ) -> Planned<Vec<crate::conversations::live::events::PendingAction>> {
+        Ok(self.get_session(&conv.id)?.map(|s| {
+            Ok(s.pending_elicitations
+                .iter()
+                .filter_map(crate::omnigent::approvals::Elicitation::from_event)
+                .map(|e| e.pending(""))
+                .collect())
+        }))
+    }
 }
 
 impl crate::client::service::ConversationStartApi for OmnigentApi {
@@ -292,7 +322,37 @@ impl SettingsApi for OmnigentApi {
 impl SettingsPagesApi for OmnigentApi {}
 impl crate::client::service::AgentsApi for OmnigentApi {}
 impl SkillsApi for OmnigentApi {}
-impl crate::client::service::ConversationToolsApi for OmnigentApi {}
+impl crate::client::service::ConversationToolsApi for OmnigentApi {
+    /// `POST /v1/sessions/{id}/fork {title}` (issue #39 §5): a new session with a copy of the
+    /// whole conversation, bound to the same agent but to no runner (the server binds an
+    /// external fork's host afterwards: [`HostsApi::place_session`]). A branch from one message is not offered:
+    /// the server cuts at a response id, which the view's items do not carry.
+    fn fork_conversation(
+        &self,
+        conv: &ConversationRef,
+        title: Option<&str>,
+        from_event_id: Option<&str>,
+    ) -> Planned<ConversationSummary> {
+        if from_event_id.is_some() {
+            return Err(unsupported!("feature.branching_from_a_message"));
+        }
+        let mut body = serde_json::Map::new();
+        if let Some(t) = title.map(str::trim).filter(|t| !t.is_empty()) {
+            // The server takes at most 200 characters.
+            body.insert(
+                "title".into(),
+                json!(t.chars().take(200).collect::<String>()),
+            );
+        }
+        let plan = self.plan(
+            Method::Post,
+            &session_path(&conv.id, "/fork")?,
+            Body::Json(serde_json::Value::Object(body)),
+            DEFAULT_TIMEOUT_MS,
+        );
+        Ok(Call::new(plan, decode_summary))
+    }
+}
 
 impl OmnigentApi {
     /// `GET /v1/info`: mode and version.
@@ -326,6 +386,35 @@ impl HostsApi for OmnigentApi {
 
     fn hosts(&self) -> Planned<Vec<Host>> {
         Ok(Call::new(self.get("/v1/hosts"), decode_hosts))
+    }
+
+    fn place_session(&self, id: &str, host_id: &str, workspace: &str) -> Planned<()> {
+        let plan = self.plan(
+            Method::Post,
+            &format!("/v1/hosts/{}/runners", id_segment(host_id)?),
+            Body::Json(json!({"session_id": id, "workspace": workspace})),
+            DEFAULT_TIMEOUT_MS,
+        );
+        Ok(Call::new(plan, decode_accepted))
+    }
+
+    fn usage_report(&self) -> Planned<crate::omnigent::usage::UsageReport> {
+        Ok(Call::new(
+            self.get("/v1/usage"),
+            crate::omnigent::usage::decode_usage,
+        ))
+    }
+
+    fn sessions_page(&self, after: Option<&str>) -> Planned<crate::omnigent::dto::SessionPage> {
+        let q = Query::new()
+            .push("limit", MAX_SESSION_PAGE)
+            .push("sort_by", "updated_at")
+            .push("order", "desc")
+            .push_non_empty("after", after);
+        Ok(Call::new(
+            self.get(&with_query("/v1/sessions", &q)),
+            crate::omnigent::dto::decode_session_page,
+        ))
     }
 
     fn agents(&self, scope: AgentScope, after: Option<&str>) -> Planned<AgentPage> {

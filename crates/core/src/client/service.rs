@@ -169,14 +169,26 @@ pub trait EventsApi {
     fn send_message(&self, conv: &ConversationRef, text: &str, run: bool) -> Planned<()> {
         self.send_user_message(conv, &OutgoingMessage::text(text), run)
     }
-    /// Accept or reject the pending risky action.
+    /// Accept or reject what waits for the person: `pending` is what the conversation view
+    /// lists ([`PendingAction`](crate::conversations::live::events::PendingAction)). The agent
+    /// server answers every pending action at once; an Omnigent session's questions are
+    /// answered one by one, oldest first (the next is asked after).
     fn respond_to_confirmation(
         &self,
         _conv: &ConversationRef,
+        _pending: &[crate::conversations::live::events::PendingAction],
         _accept: bool,
         _reason: Option<&str>,
     ) -> Planned<()> {
         Err(unsupported!("feature.confirmations"))
+    }
+    /// What the conversation waits for the person to answer, asked on its own (the inbox: no
+    /// view of the conversation is open). Omnigent: the session's open questions.
+    fn pending_approvals(
+        &self,
+        _conv: &ConversationRef,
+    ) -> Planned<Vec<crate::conversations::live::events::PendingAction>> {
+        Err(unsupported!("feature.approvals_elsewhere"))
     }
 }
 
@@ -613,6 +625,20 @@ pub trait HostsApi {
     /// live and pickable).
     fn hosts(&self) -> Planned<Vec<Host>> {
         Err(unsupported!("feature.hosts"))
+    }
+    /// `GET /v1/sessions?limit=100[&after=]`, newest first: one page of sessions with where
+    /// each runs (the Hosts page counts them per host).
+    fn sessions_page(&self, _after: Option<&str>) -> Planned<crate::omnigent::dto::SessionPage> {
+        Err(unsupported!("feature.sessions_on_hosts"))
+    }
+    /// `POST /v1/hosts/{host}/runners {session_id, workspace}`: runs session `id` on a host
+    /// (a fork starts on none).
+    fn place_session(&self, _id: &str, _host_id: &str, _workspace: &str) -> Planned<()> {
+        Err(unsupported!("feature.sessions_on_hosts"))
+    }
+    /// `GET /v1/usage`: what the backend's sessions cost.
+    fn usage_report(&self) -> Planned<crate::omnigent::usage::UsageReport> {
+        Err(unsupported!("feature.usage_report"))
     }
     /// `GET /v1/agents?limit=100[&after=]`: one page of agents.
     ///

@@ -53,6 +53,7 @@ fn running_conv() -> ConversationRef {
         id: "app-conv".into(),
         conversation_url: Some(RT_URL.into()),
         session_api_key: Some("rt-key".into()),
+        runs_on: None,
     }
 }
 
@@ -172,7 +173,7 @@ fn plan_all(
         ),
         (
             "confirm",
-            ev.respond_to_confirmation(conv, true, None)
+            ev.respond_to_confirmation(conv, &[], true, None)
                 .map(|c| seen(&c)),
         ),
         ("bash", work.execute_bash(c, &bash).map(|c| seen(&c))),
@@ -415,6 +416,7 @@ fn cloud_runtime_calls_wait_for_the_sandbox() {
         id: "app-conv".into(),
         conversation_url: None,
         session_api_key: Some("k".into()),
+        runs_on: None,
     };
     let no_key = ConversationRef {
         session_api_key: None,
@@ -665,7 +667,7 @@ fn request_bodies_match_the_api() {
         }
     );
     let confirm = ev
-        .respond_to_confirmation(&ConversationRef::new("c"), false, Some("no"))
+        .respond_to_confirmation(&ConversationRef::new("c"), &[], false, Some("no"))
         .unwrap()
         .into_plan();
     assert_eq!(

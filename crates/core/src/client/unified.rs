@@ -42,6 +42,8 @@ pub struct ConversationSummary {
     pub session_api_key: Option<String>,
     /// Where it runs, when the backend coordinates machines (Omnigent: host and runner).
     pub placement: Option<Placement>,
+    /// The machine it runs on, when the backend coordinates machines (Omnigent's host id).
+    pub host_id: Option<String>,
     /// The confirmation policy's `kind` (`AlwaysConfirm`, `NeverConfirm`, `ConfirmRisky`), where
     /// the server says.
     pub confirmation_policy: Option<String>,
@@ -130,6 +132,7 @@ impl ConversationSummary {
             id: self.id.clone(),
             conversation_url: self.conversation_url.clone(),
             session_api_key: self.session_api_key.clone(),
+            runs_on: self.host_id.clone().zip(self.working_dir.clone()),
         }
     }
 }
@@ -220,6 +223,7 @@ impl From<AppConversation> for ConversationSummary {
             conversation_url: c.conversation_url,
             session_api_key: c.session_api_key,
             placement: None,
+            host_id: None,
             confirmation_policy: None,
             model: c.llm_model,
             parent_id: c.parent_conversation_id,

@@ -302,6 +302,13 @@ pub struct Session {
     pub items: Vec<Value>,
     /// Why the last task failed, as the server reported it.
     pub last_task_error: Option<Value>,
+    /// The questions waiting for the person's answer (`response.elicitation_request` dicts;
+    /// single sessions only, see [`crate::omnigent::approvals`]).
+    #[serde(deserialize_with = "lenient")]
+    pub pending_elicitations: Vec<Value>,
+    /// How many questions wait (list entries).
+    #[serde(deserialize_with = "lenient")]
+    pub pending_elicitations_count: Option<u32>,
 }
 
 impl From<Session> for ConversationSummary {
@@ -311,8 +318,17 @@ impl From<Session> for ConversationSummary {
             title: s.title,
             created_at: s.created_at.and_then(iso_from_epoch_secs),
             updated_at: s.updated_at.and_then(iso_from_epoch_secs),
-            execution_status: s.status.as_ref().map(SessionStatus::summary_status),
+            // A question waiting for the person: the session needs them (like an agent
+            // server's action waiting for confirmation).
+            execution_status: if s.pending_elicitations_count.unwrap_or(0) > 0
+                || !s.pending_elicitations.is_empty()
+            {
+                Some(SummaryStatus::WaitingForConfirmation)
+            } else {
+                s.status.as_ref().map(SessionStatus::summary_status)
+            },
             working_dir: s.workspace,
+            host_id: s.host_id.filter(|h| !h.trim().is_empty()),
             selected_branch: s.git_branch.filter(|b| !b.trim().is_empty()),
             parent_id: s.parent_session_id,
             placement: s.host_online.map(|host_online| Placement {

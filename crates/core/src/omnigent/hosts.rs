@@ -15,6 +15,7 @@ use std::fmt;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
+use crate::error::ApiError;
 use crate::i18n::english::{message, MessageRef};
 use crate::i18n::text::text;
 use crate::i18n::Text;
@@ -69,6 +70,26 @@ pub fn is_managed(host: &Host) -> bool {
     host.sandbox_provider
         .as_deref()
         .is_some_and(|p| !p.trim().is_empty())
+}
+
+/// A launch the server refused because of the host (issue #39 §6), in words that say which
+/// and what to do: 403, the host is another user's; 409, or 400 "host '…' is offline" (the
+/// workspace check runs first), it is offline — the server checks its live connection, which
+/// the picker's last read may not have known. `None`: another error.
+pub fn launch_refusal(err: &ApiError) -> Option<Text> {
+    match err {
+        ApiError::Forbidden => Some(text!("hosts.launch_not_yours")),
+        ApiError::Conflict | ApiError::Server { status: 409, .. } => {
+            Some(text!("hosts.launch_offline"))
+        }
+        ApiError::Server {
+            status: 400,
+            detail,
+        } if detail.to_ascii_lowercase().contains("is offline") => {
+            Some(text!("hosts.launch_offline"))
+        }
+        _ => None,
+    }
 }
 
 /// Whether a person may pick `host` for a new session at `now_ms`: live and not managed.
@@ -144,4 +165,92 @@ pub fn picker_rows(hosts: &[Host], harness: Option<&str>, now_ms: i64) -> Vec<Ho
             .then_with(|| a.host_id.cmp(&b.host_id))
     });
     rows
+}
+
+/// One host on the Hosts page (issue #39 §1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostCard {
+    /// Host id.
+    pub host_id: String,
+    /// Name to show.
+    pub name: String,
+    /// Who registered it (`local` in single-user mode).
+    pub owner: Option<String>,
+    /// Live now (the 90 s rule, [`host_online`]).
+    pub online: bool,
+    /// Last seen (seconds since the epoch), when the server says (0.19.1 does not).
+    pub seen_at: Option<i64>,
+    /// The provider that runs it, for a managed sandbox host; `None`: self-registered.
+    pub managed_by: Option<String>,
+    /// Every harness the host offers (not [`HarnessReadiness::NotConfigured`]), ready ones
+    /// first, then by name.
+    pub harnesses: Vec<(String, HarnessReadiness)>,
+    /// The listed sessions bound to it.
+    pub sessions: usize,
+    /// Of those, the ones whose runner is connected.
+    pub runners: usize,
+}
+
+impl HostCard {
+    /// Its state in words: online, offline, or offline since a time when the server says.
+    pub fn state_text(&self) -> Text {
+        match (
+            self.online,
+            self.seen_at.and_then(crate::time::iso_from_epoch_secs),
+        ) {
+            (true, _) => text!("hosts_page.online"),
+            (false, Some(at)) => text!("hosts_page.offline_since").with("time", at),
+            (false, None) => text!("hosts_page.offline"),
+        }
+    }
+
+    /// How it joined, in words.
+    pub fn origin_text(&self) -> Text {
+        match &self.managed_by {
+            Some(p) => text!("hosts_page.managed").with("provider", p),
+            None => text!("hosts_page.self_registered"),
+        }
+    }
+}
+
+/// The Hosts page's cards: every host (managed ones too), with the sessions of `sessions`
+/// bound to each; online first, then by name (case-insensitive), then id.
+pub fn host_cards(
+    hosts: &[Host],
+    sessions: &[crate::omnigent::dto::Session],
+    now_ms: i64,
+) -> Vec<HostCard> {
+    let mut cards: Vec<HostCard> = hosts
+        .iter()
+        .map(|h| {
+            let mine = sessions
+                .iter()
+                .filter(|s| s.host_id.as_deref() == Some(h.host_id.as_str()));
+            let mut harnesses: Vec<(String, HarnessReadiness)> = h
+                .configured_harnesses
+                .iter()
+                .filter(|(_, r)| **r != HarnessReadiness::NotConfigured)
+                .map(|(n, r)| (n.clone(), r.clone()))
+                .collect();
+            harnesses.sort_by(|a, b| b.1.is_ready().cmp(&a.1.is_ready()).then(a.0.cmp(&b.0)));
+            HostCard {
+                host_id: h.host_id.clone(),
+                name: h.display_name().to_string(),
+                owner: h.owner.clone().filter(|o| !o.trim().is_empty()),
+                online: host_online(h, now_ms),
+                seen_at: h.updated_at,
+                managed_by: h.sandbox_provider.clone().filter(|p| !p.trim().is_empty()),
+                harnesses,
+                sessions: mine.clone().count(),
+                runners: mine.filter(|s| s.runner_online == Some(true)).count(),
+            }
+        })
+        .collect();
+    cards.sort_by(|a, b| {
+        b.online
+            .cmp(&a.online)
+            .then_with(|| a.name.to_lowercase().cmp(&b.name.to_lowercase()))
+            .then_with(|| a.host_id.cmp(&b.host_id))
+    });
+    cards
 }

@@ -13,11 +13,13 @@
 //! | [`sse`] | `SseParser`: incremental server-sent events over arbitrary chunks |
 //! | [`stream`] | `SessionStream`: the stream + snapshot reducer into `events::ViewItem`s, heartbeats and the reconnect rule |
 
+pub mod approvals;
 pub mod dto;
 pub mod hosts;
 pub mod scheduled;
 pub mod sse;
 pub mod stream;
+pub mod usage;
 
 pub use dto::{
     Agent, AgentPage, ErrorBody, ErrorDetail, Host, Info, Me, NewSession, Session, SessionPage,

@@ -30,7 +30,8 @@
 //! | … meta messages, `resource_event` | nothing |
 //! | … any other item type | `Generic` |
 //! | `session.interrupted` | `Paused` (the in-progress text stays, no longer streaming) |
-//! | `response.completed` (`failed`, `incomplete`, `cancelled`), `session.status` idle/failed | the in-progress text stops streaming (a late final message still replaces it); calls without output stop running |
+//! | `response.completed` (`failed`, `incomplete`, `cancelled`), `session.status` idle/failed | the in-progress text stops streaming (a late final message still replaces it); calls without output stop running; `cancelled` also makes the status idle (the server does not always say so) |
+//! | `response.elicitation_request` / `…_resolved` | an approval card ("Approval asked", then how it ended); while one waits, [`SessionStream::status`] is `WaitingForConfirmation` and [`SessionStream::pending`] lists it |
 //! | `response.created`, `response.in_progress` | a new turn: text cut short earlier stays as it is |
 //! | `session.status`, `session.usage`, `session.title`, `session.heartbeat` | no item: [`SessionStream::status`], [`SessionStream::usage`], [`SessionStream::title`], [`SessionStream::subscribed`] |
 //! | `data: [DONE]` | [`SessionStream::ended`] |
@@ -45,9 +46,10 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use crate::conversations::live::events::dirty::{Dirty, Touched};
-use crate::conversations::live::events::{ExecutionStatus, ItemKind, ViewItem};
+use crate::conversations::live::events::{ExecutionStatus, ItemKind, PendingAction, ViewItem};
 use crate::i18n::english::{message, MessageRef};
 use crate::i18n::{Text, Words};
+use crate::omnigent::approvals::{asked_words, Elicitation, Outcome};
 use crate::omnigent::dto::{epoch_secs_of, iso_from_epoch_secs, Session, SessionStatus};
 use crate::omnigent::sse::{SseEvent, SseParser};
 
@@ -207,6 +209,12 @@ enum Body {
     },
     /// A tool's output (completes its call's card).
     Output { call_id: String, output: String },
+    /// A question the session asks (an elicitation); `outcome` once answered.
+    Ask {
+        message: Words,
+        preview: String,
+        outcome: Option<Outcome>,
+    },
     /// Shows nothing.
     Hidden,
 }
@@ -242,6 +250,8 @@ pub struct SessionStream {
     usage: Usage,
     title: Option<String>,
     last_error: Option<String>,
+    /// The questions waiting for an answer, oldest first (with when they were asked).
+    asking: Vec<(Elicitation, String)>,
     parser: SseParser,
     /// The items changed since the last `begin`.
     dirty: Dirty,
@@ -390,12 +400,17 @@ impl SessionStream {
                 // A new turn: text cut short in an earlier one is final as it is.
                 self.forget_closed_drafts();
             }
-            "response.completed"
-            | "response.failed"
-            | "response.incomplete"
-            | "response.cancelled" => {
+            "response.completed" | "response.failed" | "response.incomplete" => {
                 self.close_drafts();
                 self.settle_calls();
+            }
+            "response.cancelled" => {
+                // The turn was stopped (e.g. a question denied): nothing runs now. Omnigent
+                // 0.19.1 does not always follow it with `session.status`.
+                self.close_drafts();
+                self.settle_calls();
+                self.status = Some(SessionStatus::Idle);
+                self.status_from_stream = true;
             }
             "session.interrupted" => {
                 self.close_drafts();
@@ -432,6 +447,17 @@ impl SessionStream {
                     self.title = Some(t.to_string());
                 }
             }
+            "response.elicitation_request" => {
+                if let Some(e) = Elicitation::from_event(event) {
+                    let ts = iso_from_epoch_secs(now_ms.div_euclid(1000)).unwrap_or_default();
+                    self.ask(e, ts);
+                }
+            }
+            "response.elicitation_resolved" => {
+                if let Some((id, outcome)) = Outcome::from_resolved(event) {
+                    self.answered(&id, outcome);
+                }
+            }
             _ => {}
         }
         self.finish()
@@ -461,7 +487,28 @@ impl SessionStream {
         if self.usage.context_tokens.is_none() {
             self.usage.context_tokens = session.last_total_tokens;
         }
-        self.apply_snapshot_items(&session.items)
+        let changed = self.apply_snapshot_items(&session.items);
+        // The server's list of open questions is at least as fresh as the stream's: what it
+        // no longer lists was answered elsewhere (or timed out).
+        self.begin();
+        let open: Vec<Elicitation> = session
+            .pending_elicitations
+            .iter()
+            .filter_map(Elicitation::from_event)
+            .collect();
+        let gone: Vec<String> = self
+            .asking
+            .iter()
+            .filter(|(a, _)| !open.iter().any(|e| e.id == a.id))
+            .map(|(a, _)| a.id.clone())
+            .collect();
+        for id in gone {
+            self.answered(&id, Outcome::Answered);
+        }
+        for e in open {
+            self.ask(e, String::new());
+        }
+        changed.merge(self.finish())
     }
 
     /// [`SessionStream::apply_snapshot`] for the items alone (`ConversationItem`s, nested
@@ -508,8 +555,12 @@ impl SessionStream {
         self.ids.contains_key(id)
     }
 
-    /// The status the conversation view shows; `Unknown("")` before any.
+    /// The status the conversation view shows; `Unknown("")` before any. While a question
+    /// waits for an answer, [`ExecutionStatus::WaitingForConfirmation`].
     pub fn status(&self) -> ExecutionStatus {
+        if !self.asking.is_empty() {
+            return ExecutionStatus::WaitingForConfirmation;
+        }
         self.status
             .as_ref()
             .map_or(ExecutionStatus::Unknown(String::new()), |s| {
@@ -549,6 +600,12 @@ impl SessionStream {
     /// The session's title (from `session.title` or the snapshot).
     pub fn title(&self) -> Option<&str> {
         self.title.as_deref()
+    }
+
+    /// The questions waiting for an answer, oldest first, as the confirmation bar lists them
+    /// (their `action_id` is the elicitation id).
+    pub fn pending(&self) -> Vec<PendingAction> {
+        self.asking.iter().map(|(e, ts)| e.pending(ts)).collect()
     }
 
     /// The failure reported with the last `failed` status, if any.
@@ -591,6 +648,45 @@ impl SessionStream {
         self.ids.insert(record.id.clone(), self.records.len());
         self.records.push(record);
         self.fold(self.records.len() - 1);
+    }
+
+    /// A question arrived (a repeat of one already held changes nothing).
+    fn ask(&mut self, e: Elicitation, ts: String) {
+        if self.asking.iter().any(|(a, _)| a.id == e.id) {
+            return;
+        }
+        let record = Record {
+            id: e.id.clone(),
+            ts: ts.clone(),
+            body: Body::Ask {
+                message: e.summary(),
+                preview: e.preview.clone(),
+                outcome: None,
+            },
+        };
+        self.asking.push((e, ts));
+        match self.ids.get(&record.id).copied() {
+            // Asked again after this view marked it answered (a snapshot raced the stream).
+            Some(ri) => {
+                self.records[ri].body = record.body;
+                self.refresh(ri);
+            }
+            None => self.add_stream_record(record),
+        }
+    }
+
+    /// A question was answered (or is no longer open).
+    fn answered(&mut self, id: &str, outcome: Outcome) {
+        self.asking.retain(|(a, _)| a.id != id);
+        let Some(&ri) = self.ids.get(id) else {
+            return;
+        };
+        if let Body::Ask { outcome: o, .. } = &mut self.records[ri].body {
+            if o.is_none() || outcome != Outcome::Answered {
+                *o = Some(outcome);
+            }
+            self.refresh(ri);
+        }
     }
 
     fn delta(&mut self, scope: Option<String>, delta: &str, index: Option<i64>) {
@@ -916,6 +1012,18 @@ fn kind_of(body: &Body) -> ItemKind {
             images: Vec::new(),
             is_error: false,
             running: false,
+        },
+        Body::Ask {
+            message,
+            preview,
+            outcome,
+        } => ItemKind::ToolCall {
+            tool: outcome.map_or_else(asked_words, Outcome::words),
+            summary: message.english().to_string(),
+            output: (!preview.is_empty()).then(|| preview.clone()),
+            images: Vec::new(),
+            is_error: matches!(outcome, Some(Outcome::Declined)),
+            running: outcome.is_none(),
         },
         Body::Hidden => ItemKind::Generic {
             kind: String::new(),

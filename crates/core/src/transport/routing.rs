@@ -67,6 +67,9 @@ pub struct ConversationRef {
     pub conversation_url: Option<String>,
     /// Cloud: the runtime's session key.
     pub session_api_key: Option<String>,
+    /// Where it runs, on a backend that coordinates machines (Omnigent: host id, workspace):
+    /// what a copy of it (a fork) runs on.
+    pub runs_on: Option<(String, String)>,
 }
 
 impl ConversationRef {
@@ -339,6 +342,7 @@ mod tests {
             id: "app-id".into(),
             conversation_url: Some("https://rt.example.dev/api/conversations/rt-id".into()),
             session_api_key: Some("sk".into()),
+            runs_on: None,
         };
         let t = runtime_target(&full, APP, &ctx).unwrap();
         assert_eq!(t.base_url, "https://rt.example.dev");

@@ -424,3 +424,38 @@ mod tests {
         }
     }
 }
+
+/// How many conversations wait for the person (the inbox link's count): the listed ones
+/// (`listed`: their ids) with the open conversation's live state in place of its listed one
+/// (`open`: its id, and whether it waits now). `None` while nothing is listed yet.
+pub fn needs_you_count(listed: Option<&[String]>, open: Option<(&str, bool)>) -> Option<usize> {
+    let listed = listed?;
+    let others = listed
+        .iter()
+        .filter(|id| open.is_none_or(|(o, _)| o != id.as_str()))
+        .count();
+    Some(others + usize::from(open.is_some_and(|(_, waits)| waits)))
+}
+
+#[cfg(test)]
+mod needs_you_tests {
+    use super::needs_you_count;
+
+    #[test]
+    fn the_open_conversation_counts_as_it_is_now() {
+        let listed = ["a".to_string(), "b".to_string()];
+        type Case<'a> = (Option<&'a [String]>, Option<(&'a str, bool)>, Option<usize>);
+        let cases: [Case; 7] = [
+            (None, Some(("a", true)), None),
+            (Some(&listed), None, Some(2)),
+            (Some(&listed), Some(("a", true)), Some(2)),
+            (Some(&listed), Some(("a", false)), Some(1)),
+            (Some(&listed), Some(("c", true)), Some(3)),
+            (Some(&listed), Some(("c", false)), Some(2)),
+            (Some(&[]), Some(("c", true)), Some(1)),
+        ];
+        for (l, o, want) in cases {
+            assert_eq!(needs_you_count(l, o), want, "{l:?} {o:?}");
+        }
+    }
+}
