@@ -105,6 +105,11 @@ pub async fn trajectory(
     Ok(name)
 }
 
+/// Whether `active` can copy a conversation up to one message ("Branch from here").
+pub fn branches(backends: BackendsCtx, active: &ActiveBackend) -> bool {
+    client(backends, active).api.branches_from_messages()
+}
+
 /// Forks `conv` (up to and including event `from`, when given: a branch); answers the fork's
 /// page, pinned to this backend.
 pub async fn fork(

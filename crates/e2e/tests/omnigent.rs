@@ -526,6 +526,8 @@ async fn an_omnigent_question_is_answered_in_the_session_and_from_the_inbox() {
         .await;
     b.wait_gone("[data-testid=confirm-bar]").await;
     b.wait_text_containing(&card, "Approved").await;
+    // Omnigent forks a whole session only: no "Branch from here" on its messages.
+    assert!(!b.is_there("[data-testid=branch-here]").await);
     b.wait_gone("[data-testid=needs-you-count]").await;
 
     // Asked again; denied from the inbox, where it is listed with the same words.

@@ -30,7 +30,7 @@ fn kind_name(k: &ItemKind) -> &'static str {
 /// including this event, opened pinned to this backend. Only where the page runs the tools
 /// (events with an id).
 fn branch_here(event_id: &str) -> Option<impl IntoView> {
-    let tools = use_context::<ConversationTools>()?;
+    let tools = use_context::<ConversationTools>().filter(|t| t.branches)?;
     let id = (!event_id.is_empty()).then(|| event_id.to_string())?;
     let busy = tools.busy();
     Some(view! {

@@ -290,6 +290,8 @@ dispatch! {
     ConversationToolsApi fn max_upload_bytes(&self) -> Option<u64>;
     /// A copy of the conversation with its whole history.
     ConversationToolsApi fn fork_conversation(&self, conv: &ConversationRef, title: Option<&str>, from_event_id: Option<&str>) -> Planned<ConversationSummary>;
+    /// Whether a fork can stop at one message (a branch).
+    ConversationToolsApi fn branches_from_messages(&self) -> bool;
     /// The server's trajectory of the conversation as a zip.
     ConversationToolsApi fn download_trajectory(&self, conv: &ConversationRef) -> Planned<Vec<u8>>;
     /// Switches the conversation to LLM profile `name`.

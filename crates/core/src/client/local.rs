@@ -253,6 +253,10 @@ impl ConversationToolsApi for LocalApi {
             decode_upload_result,
         )
     }
+    fn branches_from_messages(&self) -> bool {
+        true
+    }
+
     fn fork_conversation(
         &self,
         conv: &ConversationRef,

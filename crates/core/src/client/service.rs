@@ -521,6 +521,11 @@ pub trait ConversationToolsApi {
     fn max_upload_bytes(&self) -> Option<u64> {
         None
     }
+    /// Whether [`ConversationToolsApi::fork_conversation`] can copy up to one message (a
+    /// branch): what the timeline offers "Branch from here" on.
+    fn branches_from_messages(&self) -> bool {
+        false
+    }
     /// A copy of the conversation with its history (`POST …/fork`): all of it, or up to and
     /// including event `from_event_id` (a branch); answers the fork.
     fn fork_conversation(

@@ -115,6 +115,8 @@ pub struct ConversationTools {
     pub switches: RwSignal<Vec<LlmSwitch>>,
     /// An ACP agent's models, as the server last said (issue #35).
     pub agent_models: RwSignal<Option<AgentModels>>,
+    /// The backend can copy a conversation up to one message ("Branch from here").
+    pub branches: bool,
 }
 
 /// What a conversation's tools start from.
@@ -140,6 +142,7 @@ impl ConversationTools {
             rows,
         } = init;
         let agent_models = RwSignal::new(None::<AgentModels>);
+        let branches = svc::branches(backends, &active);
         let notice = RwSignal::new(None::<Notice>);
         let confirm_mode = RwSignal::new(confirm_mode);
         let model = RwSignal::new(model);
@@ -284,6 +287,7 @@ impl ConversationTools {
             model,
             switches,
             agent_models,
+            branches,
         }
     }
 
