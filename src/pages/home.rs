@@ -41,7 +41,7 @@ pub fn HomePage() -> impl IntoView {
                     .await;
                     if started.is_err() {
                         // Refused: what the picker shows may be out of date.
-                        run_where.update(|c| {
+                        run_where.try_update(|c| {
                             if let Some(c) = c.as_mut() {
                                 c.reread += 1;
                             }

@@ -33,8 +33,9 @@ pub fn InboxPage() -> impl IntoView {
         async move {
             let active = backends.active.get_untracked();
             let r = svc::answer(backends, &active, &id, q, approve).await;
-            failed.set(r.as_ref().err().map(ApiError::said));
-            reload.update(|n| *n += 1);
+            // The page may be gone by the time the server answers.
+            failed.try_set(r.as_ref().err().map(ApiError::said));
+            reload.try_update(|n| *n += 1);
         }
     });
     let busy = answer.pending();

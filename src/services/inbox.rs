@@ -11,6 +11,7 @@ use canvas_core::client::unified::ConversationSummary;
 use canvas_core::client::{ConversationRef, ExecutionStatus, SendPlanned};
 use canvas_core::conversations::live::events::PendingAction;
 use canvas_core::error::ApiError;
+use futures::future::join_all;
 
 /// Conversations read per page, and the most pages read (the newest 500).
 const PAGE: u32 = 100;
@@ -44,25 +45,26 @@ pub async fn waiting(
             None => break,
         }
     }
+    // Each conversation's questions, asked all at once.
     let c = client(backends, active);
-    let mut out = Vec::with_capacity(found.len());
-    for conversation in found {
-        let asked = c
-            .api
+    let asked = join_all(found.iter().map(|conversation| {
+        c.api
             .pending_approvals(&ConversationRef::new(conversation.id.clone()))
             .send(&c.transport)
-            .await;
-        let questions = match asked {
-            Err(e) if e.is_unsupported() => None,
-            Err(e) => Some(Err(e.said())),
-            Ok(q) => Some(Ok(q)),
-        };
-        out.push(Waiting {
+    }))
+    .await;
+    Ok(found
+        .into_iter()
+        .zip(asked)
+        .map(|(conversation, asked)| Waiting {
             conversation,
-            questions,
-        });
-    }
-    Ok(out)
+            questions: match asked {
+                Err(e) if e.is_unsupported() => None,
+                Err(e) => Some(Err(e.said())),
+                Ok(q) => Some(Ok(q)),
+            },
+        })
+        .collect())
 }
 
 /// Approves (`approve`) or denies `question` of conversation `id`.

@@ -301,6 +301,14 @@ fn assert_both_turns(step: &str, view: &SessionStream) {
     assert_no_duplicates(step, view);
 }
 
+/// The backend as the registry holds it: single-user on loopback, no key.
+fn omnigent_backend(url: &str) -> ActiveBackend {
+    ActiveBackend {
+        backend: Backend::new("it-omnigent", "Omnigent", url, "", BackendKind::Omnigent),
+        org_id: None,
+    }
+}
+
 /// Every agent of `scope`, all pages.
 async fn all_agents(
     step: &str,
@@ -349,18 +357,8 @@ async fn the_omnigent_client_speaks_the_real_server() {
     );
     let host_id = stack.host.host_id().to_string();
 
-    // The backend as the registry holds it: single-user on loopback, no key.
-    let backend = Backend::new(
-        "it-omnigent",
-        "Omnigent",
-        stack.url(),
-        "",
-        BackendKind::Omnigent,
-    );
-    let active = ActiveBackend {
-        backend: backend.clone(),
-        org_id: None,
-    };
+    let active = omnigent_backend(stack.url());
+    let backend = active.backend.clone();
     let api = backend_api(&active, &RoutingContext::default());
     let ev = canvas_core::client::backend_api(&active, &RoutingContext::default());
     let ext = canvas_core::client::backend_api(&active, &RoutingContext::default());
@@ -928,17 +926,7 @@ async fn a_question_a_session_asks_is_approved_or_denied() {
             .await
             .unwrap()
             .unwrap_or_else(|e| panic!("starting the Omnigent stack: {e}"));
-    let backend = Backend::new(
-        "it-omnigent",
-        "Omnigent",
-        stack.url(),
-        "",
-        BackendKind::Omnigent,
-    );
-    let active = ActiveBackend {
-        backend,
-        org_id: None,
-    };
+    let active = omnigent_backend(stack.url());
     let ext = backend_api(&active, &RoutingContext::default());
     let Client::Omnigent(omni) = &ext else {
         panic!("an Omnigent backend gets the Omnigent client");

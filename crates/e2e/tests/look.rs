@@ -394,6 +394,14 @@ async fn every_page_is_accessible_fits_and_has_its_glyphs_in_dark_and_light_narr
         .then(Then::Tab("browser", "[data-testid=browser-empty]")),
         case("/settings/app", "section.page.settings", "settings-app"),
         case("/skills", "[data-testid=skills-page]", "skills"),
+        // Issue #39's pages on a backend without hosts or questions: what they say then.
+        case(
+            "/inbox",
+            "[data-testid=inbox-empty], [data-testid=inbox-entry]",
+            "inbox",
+        ),
+        case("/hosts", "[data-testid=hosts-unsupported]", "hosts"),
+        case("/usage", "[data-testid=usage-unsupported]", "usage"),
         case("/settings/llm", "section.page.settings", "settings-llm"),
         case("/settings/agent", "section.page.settings", "settings-agent"),
         case(
