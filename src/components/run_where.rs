@@ -8,11 +8,14 @@ use crate::services::hosts::{has_hosts, host_rows, last_workspace, load_targets,
 use crate::state::backends::use_backends;
 use crate::state::i18n::Said;
 use crate::state::i18n::{say, t};
+use canvas_core::omnigent::dto::MANAGED_HOST;
 use canvas_core::omnigent::hosts::HostRow;
 use leptos::prelude::*;
 use std::time::Duration;
 
 const REFRESH_MS: u64 = 10_000;
+/// How long typing in the workspace field pauses before its worktrees are asked for.
+const ASK_AFTER_TYPING_MS: u32 = 600;
 
 #[component]
 pub fn RunWhere(
@@ -68,6 +71,53 @@ pub fn RunWhere(
             }
         })
     };
+    // The worktrees of the repository at the workspace (issue #39 §1), asked when a host is
+    // picked, when the workspace field is left, and once typing pauses (not at every
+    // keystroke).
+    let committed = RwSignal::new(None::<String>);
+    let typing = StoredValue::new(0u64);
+    let pause_then_ask = move |path: String| {
+        let mine = typing.get_value() + 1;
+        typing.set_value(mine);
+        leptos::task::spawn_local(async move {
+            crate::platform::time::sleep_ms(ASK_AFTER_TYPING_MS).await;
+            if typing.try_get_value() == Some(mine) {
+                committed.try_set(Some(path));
+            }
+        });
+    };
+    // A signal set by a task, not a resource: a resource read here would make the
+    // launcher's Suspense fall back (and the field lose what is being typed) at every ask.
+    let worktrees = RwSignal::new(Vec::<canvas_core::omnigent::hosts::Worktree>::new());
+    let host_memo = Memo::new(move |_| host_id());
+    Effect::new(move |_| {
+        let active = backends.active.get();
+        let host = host_memo.get();
+        let path = committed
+            .get()
+            .or_else(|| choice.with_untracked(|c| c.as_ref().map(|c| c.workspace.clone())))
+            .unwrap_or_default();
+        if host.is_empty() || host == MANAGED_HOST || !path.trim().starts_with('/') {
+            worktrees.set(Vec::new());
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            let list = crate::services::hosts::worktrees(backends, &active, &host, &path).await;
+            // Only the answer for what is still asked about.
+            let still = host_memo.try_get_untracked() == Some(host)
+                && committed
+                    .try_get_untracked()
+                    .flatten()
+                    .is_none_or(|c| c == path);
+            if still {
+                worktrees.try_set(list);
+            }
+        });
+    });
+    // Redrawn only when the kind of place changes: the field keeps its focus while typing.
+    let managed = Memo::new(move |_| host_memo.get() == MANAGED_HOST);
+    let workspace_now =
+        move || choice.with(|c| c.as_ref().map(|c| c.workspace.clone()).unwrap_or_default());
     view! {
         <Show when=move || choice.with(Option::is_some)>
             <fieldset class="run-where" data-testid="run-where">
@@ -82,6 +132,7 @@ pub fn RunWhere(
                         let now = js_sys::Date::now() as i64;
                         let rows = host_rows(&t, &agent_id(), now);
                         let agents = t.agents.clone();
+                        let sandbox = t.sandbox.clone();
                         view! {
                             <div class="field">
                                 <label for="run-where-agent">{t!("launch.where.agent")}</label>
@@ -96,25 +147,97 @@ pub fn RunWhere(
                             </div>
                             <div class="field" role="radiogroup" aria-label=t!("launch.where.host")>
                                 <span class="label">{t!("launch.where.host")}</span>
-                                {rows.is_empty().then(|| view! {
+                                {(rows.is_empty() && sandbox.is_none()).then(|| view! {
                                     <p class="muted" data-testid="no-hosts">{say(&canvas_core::i18n::Text::new(crate::services::hosts::NO_HOSTS_HINT))}</p>
                                 })}
                                 <ul class="host-list">
                                     {rows.into_iter().map(|r| host_row(r, host_id, set)).collect_view()}
+                                    {sandbox.map(|p| managed_row(p, host_id, set))}
                                 </ul>
                             </div>
                         }.into_any()
                     }
                 }}
-                <div class="field">
-                    <label for="run-where-workspace">{t!("launch.where.workspace")}</label>
-                    <input id="run-where-workspace" data-testid="session-workspace" spellcheck="false"
-                        placeholder="/home/me/project"
-                        prop:value=move || choice.with(|c| c.as_ref().map(|c| c.workspace.clone()).unwrap_or_default())
-                        on:input=move |ev| { let v = event_target_value(&ev); set(&|c| c.workspace = v.clone()); } />
-                </div>
+                {move || if managed.get() {
+                    // A new sandbox has no directory yet: it may clone a repository.
+                    view! {
+                        <div class="field">
+                            <label for="run-where-repository">{t!("launch.where.repository")}</label>
+                            <input id="run-where-repository" data-testid="session-repository" spellcheck="false"
+                                placeholder="https://github.com/owner/repo"
+                                prop:value=move || choice.with(|c| c.as_ref().map(|c| c.repository.clone()).unwrap_or_default())
+                                on:input=move |ev| { let v = event_target_value(&ev); set(&|c| c.repository = v.clone()); } />
+                        </div>
+                    }.into_any()
+                } else {
+                    view! {
+                        <div class="field">
+                            <label for="run-where-workspace">{t!("launch.where.workspace")}</label>
+                            <input id="run-where-workspace" data-testid="session-workspace" spellcheck="false"
+                                placeholder="/home/me/project"
+                                prop:value=move || choice.with(|c| c.as_ref().map(|c| c.workspace.clone()).unwrap_or_default())
+                                on:input=move |ev| { let v = event_target_value(&ev); set(&|c| c.workspace = v.clone()); pause_then_ask(v); }
+                                on:change=move |ev| committed.set(Some(event_target_value(&ev))) />
+                        </div>
+                        {move || {
+                            let list = worktrees.get();
+                            (list.len() > 1).then(|| view! {
+                                <div class="field worktrees" data-testid="session-worktrees">
+                                    <span class="label">{t!("launch.where.worktrees")}</span>
+                                    <ul class="inline-actions">
+                                        {list.into_iter().map(|w| {
+                                            let path = w.path.clone().unwrap_or_default();
+                                            let (p1, p2) = (path.clone(), path.clone());
+                                            let name = match (&w.branch, w.detached) {
+                                                (Some(b), _) => b.clone(),
+                                                (None, true) => t!("launch.where.detached"),
+                                                (None, false) => path.clone(),
+                                            };
+                                            view! {
+                                                <li>
+                                                    <button type="button" class="btn small" data-testid="session-worktree"
+                                                        data-path=path.clone() title=path.clone()
+                                                        aria-pressed=move || (workspace_now() == p1).to_string()
+                                                        on:click=move |_| set(&|c| c.workspace = p2.clone())>
+                                                        {name}{w.is_main.then(|| format!(" · {}", t!("launch.where.main_checkout")))}
+                                                    </button>
+                                                </li>
+                                            }
+                                        }).collect_view()}
+                                    </ul>
+                                </div>
+                            })
+                        }}
+                    }.into_any()
+                }}
             </fieldset>
         </Show>
+    }
+}
+
+/// A new managed sandbox, where the server provisions them (issue #39 §2): the server's
+/// provider names it; the server removes it with the session.
+fn managed_row(
+    provider: String,
+    host_id: impl Fn() -> String + Send + Sync + 'static,
+    set: impl Fn(&dyn Fn(&mut Choice)) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let provider = if provider.is_empty() {
+        "?".to_string()
+    } else {
+        provider
+    };
+    view! {
+        <li data-testid="session-host-managed" data-provider=provider.clone()>
+            <label>
+                <input type="radio" name="run-where-host" value=MANAGED_HOST
+                    prop:checked=move || host_id() == MANAGED_HOST
+                    on:change=move |_| set(&|c| c.host_id = MANAGED_HOST.to_string()) />
+                <span class="dot ok" aria-hidden="true"></span>
+                <strong>{t!("launch.where.managed")}</strong>
+                <span class="muted">{format!(" — {}", t!("launch.where.managed_note", provider = provider))}</span>
+            </label>
+        </li>
     }
 }
 

@@ -15,13 +15,55 @@ use std::time::Duration;
 
 const REFRESH: Duration = Duration::from_secs(10);
 
+/// What the last setup action said: for (host, harness), done in words or why not.
+type SetupSaid = (String, String, Result<String, String>);
+
+/// Setting up a harness on a host (§1): which harnesses the server lets us install or give a
+/// key, the one whose key form is open, the key typed there (never stored), and what the
+/// last action said.
+#[derive(Clone, Copy)]
+struct Setup {
+    installable: RwSignal<Vec<String>>,
+    open: RwSignal<Option<(String, String)>>,
+    secret: RwSignal<String>,
+    busy: RwSignal<bool>,
+    said: RwSignal<Option<SetupSaid>>,
+    refetch: RwSignal<u32>,
+    /// The hosts whose harness list is open.
+    expanded: RwSignal<Vec<String>>,
+}
+
 #[component]
 pub fn HostsPage() -> impl IntoView {
     let backends = use_backends();
     let tick = RwSignal::new(0u32);
-    crate::platform::time::every(REFRESH, move || tick.update(|n| *n += 1));
+    let setup = Setup {
+        installable: RwSignal::new(Vec::new()),
+        open: RwSignal::new(None),
+        secret: RwSignal::new(String::new()),
+        busy: RwSignal::new(false),
+        said: RwSignal::new(None),
+        refetch: RwSignal::new(0),
+        expanded: RwSignal::new(Vec::new()),
+    };
+    // Not while a key is being typed or an action runs: the cards would be drawn anew.
+    crate::platform::time::every(REFRESH, move || {
+        if setup.open.get_untracked().is_none() && !setup.busy.get_untracked() {
+            tick.update(|n| *n += 1);
+        }
+    });
+    Effect::new(move |_| {
+        let active = backends.active.get();
+        leptos::task::spawn_local(async move {
+            setup
+                .installable
+                .try_set(svc::harness_setup(backends, &active).await);
+        });
+    });
     let cards = LocalResource::new(move || {
         tick.track();
+        setup.refetch.track();
+        setup.installable.track();
         let active = backends.active.get();
         async move { svc::host_cards(backends, &active).await }
     });
@@ -36,7 +78,7 @@ pub fn HostsPage() -> impl IntoView {
                 <p class="empty" data-testid="hosts-empty">{say(&canvas_core::i18n::Text::new(svc::NO_HOSTS_HINT))}</p>
             }
             .into_any(),
-            Ok(v) => view! { <ul class="host-cards">{v.into_iter().map(card).collect_view()}</ul> }.into_any(),
+            Ok(v) => view! { <ul class="host-cards">{v.into_iter().map(|c| card(c, setup)).collect_view()}</ul> }.into_any(),
         })
     };
     view! {
@@ -49,18 +91,25 @@ pub fn HostsPage() -> impl IntoView {
     }
 }
 
-fn card(c: HostCard) -> impl IntoView {
+fn card(c: HostCard, setup: Setup) -> impl IntoView {
     let state = say(&c.state_text());
     let origin = say(&c.origin_text());
+    let (online, host) = (c.online, c.host_id.clone());
+    let (host_for_open, host_for_toggle) = (c.host_id.clone(), c.host_id.clone());
     let harnesses = c
         .harnesses
         .iter()
         .map(|(name, r)| {
             let ready = r.is_ready();
+            let can_set_up = online
+                && !ready
+                && setup.installable.with_untracked(|l| l.contains(name));
+            let missing = matches!(r, canvas_core::omnigent::HarnessReadiness::BinaryMissing);
             view! {
                 <li data-testid="host-harness" data-harness=name.clone() data-ready=ready.to_string()>
                     <span class=if ready { "dot ok" } else { "dot warn" } aria-hidden="true"></span>
                     <code>{name.clone()}</code>" "<span class="muted">{say(&r.label_text())}</span>
+                    {can_set_up.then(|| harness_setup(host.clone(), name.clone(), missing, setup))}
                 </li>
             }
         })
@@ -76,11 +125,125 @@ fn card(c: HostCard) -> impl IntoView {
                 <dd data-testid="host-card-sessions">{crate::state::i18n::tn!("hosts_page.session_count", c.sessions, runners = c.runners)}</dd>
                 <dt>{t!("hosts_page.id")}</dt><dd><code class="host-id">{c.host_id.clone()}</code></dd>
             </dl>
-            <details class="host-harnesses">
+            // Open or not as the person left it: the cards are drawn anew every 10 s.
+            <details class="host-harnesses" prop:open=setup.expanded.with_untracked(|e| e.contains(&host_for_open))
+                on:toggle=move |ev| {
+                    let open = event_target::<web_sys::HtmlDetailsElement>(&ev).open();
+                    let id = host_for_toggle.clone();
+                    setup.expanded.update(|e| {
+                        e.retain(|h| *h != id);
+                        if open {
+                            e.push(id);
+                        }
+                    });
+                }>
                 <summary>{crate::state::i18n::tn!("hosts_page.harnesses", c.harnesses.len())}</summary>
                 <ul>{harnesses}</ul>
             </details>
         </li>
+    }
+}
+
+/// What a setup action did, with the harness's readiness as the host now reports it.
+fn done_words(
+    done: String,
+    now: &canvas_core::client::service::HarnessMap,
+    harness: &str,
+) -> String {
+    match now.get(harness) {
+        Some(r) => format!("{done} {harness}: {}", say(&r.label_text())),
+        None => done,
+    }
+}
+
+/// Install a harness's program on the host, or give the harness its API key there (the key
+/// goes to the host through the server and is never kept in this browser).
+fn harness_setup(host: String, harness: String, missing: bool, setup: Setup) -> impl IntoView {
+    let backends = use_backends();
+    let this = (host.clone(), harness.clone());
+    let (t1, t2, t3) = (this.clone(), this.clone(), this.clone());
+    let is_open = Memo::new(move |_| setup.open.with(|o| o.as_ref() == Some(&t1)));
+    let said = move || {
+        setup.said.with(|s| {
+            s.as_ref()
+                .filter(|(h, n, _)| (h, n) == (&t2.0, &t2.1))
+                .map(|(_, _, r)| r.clone())
+        })
+    };
+    let finish = move |key: (String, String), r: Result<String, String>| {
+        setup.busy.set(false);
+        setup.said.set(Some((key.0, key.1, r)));
+        setup.refetch.update(|n| *n += 1);
+    };
+    let (h_i, n_i) = (host.clone(), harness.clone());
+    let install = move |_| {
+        let (h, n) = (h_i.clone(), n_i.clone());
+        let active = backends.active.get_untracked();
+        setup.busy.set(true);
+        setup.said.set(Some((
+            h.clone(),
+            n.clone(),
+            Ok(t!("hosts_page.installing", harness = n.clone())),
+        )));
+        leptos::task::spawn_local(async move {
+            let r = svc::install_harness(backends, &active, &h, &n).await;
+            finish(
+                (h, n.clone()),
+                r.map(|now| done_words(t!("hosts_page.installed", harness = n.clone()), &now, &n))
+                    .map_err(|e| e.said()),
+            );
+        });
+    };
+    let (h_s, n_s) = (host.clone(), harness.clone());
+    let save = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let (h, n) = (h_s.clone(), n_s.clone());
+        let key = setup.secret.get_untracked();
+        let active = backends.active.get_untracked();
+        setup.busy.set(true);
+        leptos::task::spawn_local(async move {
+            let r = svc::store_harness_credential(backends, &active, &h, &n, &key).await;
+            if r.is_ok() {
+                setup.secret.set(String::new());
+                setup.open.set(None);
+            }
+            finish(
+                (h, n.clone()),
+                r.map(|now| done_words(t!("hosts_page.key_saved", harness = n.clone()), &now, &n))
+                    .map_err(|e| e.said()),
+            );
+        });
+    };
+    let field = format!("key-{host}-{harness}");
+    let field2 = field.clone();
+    view! {
+        <span class="harness-setup">
+            {missing.then(|| view! {
+                <button type="button" class="btn small" data-testid="harness-install"
+                    disabled=move || setup.busy.get() on:click=install>{t!("hosts_page.install")}</button>
+            })}
+            <button type="button" class="btn small" data-testid="harness-add-key"
+                aria-expanded=move || is_open.get().to_string()
+                disabled=move || setup.busy.get()
+                on:click=move |_| setup.open.update(|o| *o = if o.as_ref() == Some(&t3) { None } else { Some(t3.clone()) })>
+                {t!("hosts_page.add_key")}
+            </button>
+        </span>
+        <Show when=move || is_open.get()>
+            <form class="harness-key" data-testid="harness-key-form" on:submit=save.clone()>
+                <label for=field.clone()>{t!("hosts_page.key_label", harness = harness.clone())}</label>
+                <input id=field2.clone() type="password" autocomplete="off" data-testid="harness-key-input"
+                    prop:value=move || setup.secret.get()
+                    on:input=move |ev| setup.secret.set(event_target_value(&ev)) />
+                <button type="submit" class="btn small primary" data-testid="harness-key-save"
+                    disabled=move || setup.busy.get() || setup.secret.with(|s| s.trim().is_empty())>{t!("hosts_page.save_key")}</button>
+                <p class="muted">{t!("hosts_page.key_note")}</p>
+            </form>
+        </Show>
+        {move || said().map(|r| match r {
+            Ok(m) => view! { <p class="muted" role="status" data-testid="harness-setup-said">{m}</p> }.into_any(),
+            Err(e) => view! { <p class="error" role="alert" data-testid="harness-setup-said">{e}</p> }.into_any(),
+        })}
     }
 }
 

@@ -231,8 +231,11 @@ pub async fn agent_setup(
                 .iter()
                 .find_map(|e| canvas_core::settings::agents::system_prompt_text(&e.0))
         });
+    // Policies where the backend keeps them (Omnigent); elsewhere the row is left out.
+    let policies = c.call(|api| api.conversation_policies(conv)).await.ok();
     Ok(canvas_core::settings::agents::AgentSetup {
         system_prompt: prompt,
+        policies,
         ..agent.setup
     })
 }

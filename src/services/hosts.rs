@@ -19,6 +19,9 @@ use canvas_core::storage::Storage;
 pub struct Targets {
     pub agents: Vec<Agent>,
     pub hosts: Vec<Host>,
+    /// The server provisions new sandboxes itself, with this provider (issue #39 §2);
+    /// `None`: it does not, and nothing is offered.
+    pub sandbox: Option<String>,
 }
 
 /// Where the user chose to run the next session.
@@ -27,6 +30,8 @@ pub struct Choice {
     pub agent_id: String,
     pub host_id: String,
     pub workspace: String,
+    /// The repository a new managed sandbox clones (optional).
+    pub repository: String,
     /// Bumped to read the hosts again now (a launch was refused).
     pub reread: u32,
 }
@@ -49,6 +54,9 @@ pub async fn load_targets(
     Some(
         async {
             let hosts = ext.hosts().send(t).await?;
+            // Whether a new managed sandbox can be offered; a server that cannot say offers
+            // none.
+            let sandbox = ext.managed_sandboxes().send(t).await.ok().flatten();
             // The user's own agents first, then the server's; each at most 10 pages (1,000
             // agents): a cursor that never ends must not hang us.
             let mut agents: Vec<Agent> = Vec::new();
@@ -67,7 +75,11 @@ pub async fn load_targets(
                     }
                 }
             }
-            Ok(Targets { agents, hosts })
+            Ok(Targets {
+                agents,
+                hosts,
+                sandbox,
+            })
         }
         .await,
     )
@@ -117,10 +129,16 @@ pub async fn start_session(
     message: &str,
 ) -> Result<String, ActionError> {
     let c = client(backends, active);
+    let managed = choice.host_id == canvas_core::omnigent::dto::MANAGED_HOST;
     let new = NewSession {
         agent_id: choice.agent_id.clone(),
         host_id: choice.host_id.clone(),
-        workspace: choice.workspace.trim().to_string(),
+        // A managed sandbox clones the repository (if any); a host works in the directory.
+        workspace: if managed {
+            choice.repository.trim().to_string()
+        } else {
+            choice.workspace.trim().to_string()
+        },
         title: Some(title_of(message)),
         first_message: Some(message.to_string()),
     };
@@ -134,7 +152,9 @@ pub async fn start_session(
         }
     })?;
     // Best effort: the next session on this backend starts with the same workspace.
-    let _ = WebStorage::local().set(&workspace_key(&active.backend.id), &new.workspace);
+    if !managed {
+        let _ = WebStorage::local().set(&workspace_key(&active.backend.id), &new.workspace);
+    }
     Ok(conversation_path(&session.id))
 }
 
@@ -163,4 +183,61 @@ pub async fn host_cards(
         &sessions,
         js_sys::Date::now() as i64,
     ))
+}
+
+/// The harnesses that can be installed on a host or given a key from here (empty where the
+/// server does not allow it, or cannot say).
+pub async fn harness_setup(backends: BackendsCtx, active: &ActiveBackend) -> Vec<String> {
+    let c = client(backends, active);
+    c.api
+        .harness_setup()
+        .send(&c.transport)
+        .await
+        .unwrap_or_default()
+}
+
+/// Installs `harness` on `host_id` (§1).
+pub async fn install_harness(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    host_id: &str,
+    harness: &str,
+) -> Result<canvas_core::client::service::HarnessMap, ApiError> {
+    let c = client(backends, active);
+    c.api
+        .install_harness(host_id, harness)
+        .send(&c.transport)
+        .await
+}
+
+/// Gives `harness` on `host_id` its API key (sent to the host through the server; never kept
+/// in this browser).
+pub async fn store_harness_credential(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    host_id: &str,
+    harness: &str,
+    secret: &str,
+) -> Result<canvas_core::client::service::HarnessMap, ApiError> {
+    let c = client(backends, active);
+    c.api
+        .store_harness_credential(host_id, harness, secret)
+        .send(&c.transport)
+        .await
+}
+
+/// The git worktrees of the repository at `path` on `host_id`, main first (none where it is
+/// not a repository, or the backend cannot say).
+pub async fn worktrees(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    host_id: &str,
+    path: &str,
+) -> Vec<canvas_core::omnigent::hosts::Worktree> {
+    let c = client(backends, active);
+    c.api
+        .worktrees(host_id, path)
+        .send(&c.transport)
+        .await
+        .unwrap_or_default()
 }

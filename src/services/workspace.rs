@@ -123,6 +123,11 @@ pub async fn changes(
         .await
 }
 
+/// Whether the changes are counted from the branch's base (else from the checked-out commit).
+pub fn changes_since_base(backends: BackendsCtx, active: &ActiveBackend) -> bool {
+    client(backends, active).api.changes_since_base()
+}
+
 /// Where the repository at `dir` stands: branch, base, ahead, upstream, uncommitted files.
 pub async fn git_status(
     backends: BackendsCtx,
@@ -236,4 +241,15 @@ pub async fn repo_place_of(
         Ok(res) => repo_place(res.exit_code, &res.stdout, &res.stderr),
         Err(_) => RepoPlace::Unknown,
     }
+}
+
+/// The conversation's pull requests as its machine reads them (`Unsupported` where the backend
+/// keeps none: the section is then left out).
+pub async fn pull_requests(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+) -> Result<canvas_core::git::provider::PullRequests, ApiError> {
+    let c = client(backends, active);
+    c.api.pull_requests(conv).send(&c.transport).await
 }

@@ -1014,6 +1014,14 @@ async fn a_question_a_session_asks_is_approved_or_denied() {
         "{}",
         describe(&view)
     );
+    // The approved tool really added the policy: the session's policies list it (§7).
+    let policies = run("policies", ext.conversation_policies(&conv), &http).await;
+    assert!(
+        policies
+            .iter()
+            .any(|p| p.name.as_deref() == Some("t1") && p.source.as_deref() == Some("session")),
+        "{policies:?}"
+    );
 
     // Denied: the turn stops, and the agent never answers it.
     stub.set_script(add_policy_script("never said"));
@@ -1051,4 +1059,446 @@ async fn a_question_a_session_asks_is_approved_or_denied() {
         describe(&view)
     );
     eprintln!("omnigent: approvals events {:?}", conn.seen);
+}
+
+/// `git` in `dir` with a fixed identity (the test's own repository).
+fn git(dir: &std::path::Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .args([
+            "-c",
+            "user.name=Canvas Test",
+            "-c",
+            "user.email=canvas@test.invalid",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// What the stub writes in the workspace test, through the agent's own file tool.
+const WRITTEN: &str = "notes.txt";
+const WRITTEN_TEXT: &str = "written by the agent\n";
+const WROTE_REPLY: &str = "Wrote the notes";
+
+/// A session's workspace through the client (issue #39 §4, §5, §7): an agent with an
+/// environment writes a file; its changes, the diff of a file edited on disk, commands in the
+/// shell, the branch, the commits and the files read back; the model switched and back; the
+/// policies listed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sessions_workspace_runs_commands_shows_changes_and_switches_models() {
+    let python = python();
+    let state = StateDir(
+        std::env::temp_dir().join(format!("canvas-omnigent-ws-{}", random_hex(4).unwrap())),
+    );
+    let workspace = state.0.join("repo");
+    std::fs::create_dir_all(&workspace).unwrap();
+    std::fs::write(workspace.join("README.md"), "hello\n").unwrap();
+    git(&workspace, &["init", "-q", "-b", "main"]);
+    git(&workspace, &["add", "README.md"]);
+    git(&workspace, &["commit", "-q", "-m", "First commit"]);
+    let script = StubScript::new().with_title(WROTE_REPLY).with_tool_call(
+        "sys_os_write",
+        serde_json::json!({"path": WRITTEN, "content": WRITTEN_TEXT}),
+    );
+    let stub = llm_stub::start(script).await;
+    let stub_url = stub.url();
+    let dir = state.0.clone();
+    let stack =
+        tokio::task::spawn_blocking(move || OmnigentStack::start(python, dir, Some(&stub_url)))
+            .await
+            .unwrap()
+            .unwrap_or_else(|e| panic!("starting the Omnigent stack: {e}"));
+    let url = stack.url().to_string();
+    let agent_id = tokio::task::spawn_blocking(move || {
+        canvas_harness::omnigent::install_workspace_agent(&url)
+    })
+    .await
+    .unwrap()
+    .unwrap_or_else(|e| panic!("installing the workspace agent: {e}"));
+    let active = omnigent_backend(stack.url());
+    let ext = backend_api(&active, &RoutingContext::default());
+    let Client::Omnigent(omni) = &ext else {
+        panic!("an Omnigent backend gets the Omnigent client");
+    };
+    let http = ReqwestTransport::new().unwrap();
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let ws = workspace.display().to_string();
+
+    let created = run(
+        "create",
+        omni.create_session(&NewSession {
+            agent_id: agent_id.clone(),
+            host_id: stack.host.host_id().to_string(),
+            workspace: ws.clone(),
+            title: Some("Workspace".into()),
+            first_message: Some("Write the notes".into()),
+        }),
+        &http,
+    )
+    .await;
+    let id = created.id.clone();
+    let mut view = SessionStream::new();
+    let mut conn = subscribe("workspace", omni, &http, &client, &id, &mut view).await;
+    conn.pump("wrote", &mut view, Duration::from_secs(90), |v| {
+        answered(v, WROTE_REPLY)
+    })
+    .await;
+    assert_eq!(
+        std::fs::read_to_string(workspace.join(WRITTEN)).unwrap(),
+        WRITTEN_TEXT,
+        "the agent's tool wrote the file on the host"
+    );
+    // The conversation as the page opens it: it runs on the host, in the workspace.
+    let conv = run("get", ext.get_conversation(&id), &http).await.handle();
+    assert_eq!(
+        conv.runs_on.as_ref().map(|(_, w)| w.as_str()),
+        Some(ws.as_str())
+    );
+
+    // Changes against HEAD: the agent's new file, and an edit made on disk.
+    std::fs::write(workspace.join("README.md"), "hello\nmore\n").unwrap();
+    let changes = run("changes", ext.git_changes(Some(&conv), &ws, None), &http).await;
+    let listed: Vec<(String, String)> = changes
+        .iter()
+        .map(|c| (format!("{:?}", c.status), c.path.clone()))
+        .collect();
+    assert!(
+        listed.contains(&("Added".into(), WRITTEN.into()))
+            && listed.contains(&("Updated".into(), "README.md".into())),
+        "{listed:?}"
+    );
+    let readme = format!("{ws}/README.md");
+    let diff = run("diff", ext.git_diff(Some(&conv), &readme, None), &http).await;
+    assert_eq!(
+        (diff.original.as_deref(), diff.modified.as_deref()),
+        (Some("hello\n"), Some("hello\nmore\n"))
+    );
+    let new = format!("{ws}/{WRITTEN}");
+    let diff = run(
+        "diff of the new file",
+        ext.git_diff(Some(&conv), &new, None),
+        &http,
+    )
+    .await;
+    assert_eq!(
+        (diff.original.as_deref(), diff.modified.as_deref()),
+        (None, Some(WRITTEN_TEXT))
+    );
+
+    // Commands in the shell, from the workspace: output, exit codes, the branch.
+    let mut req =
+        canvas_core::agent_server::dto::BashRequest::new("echo hi; git branch --show-current");
+    req.timeout_seconds = Some(20);
+    let out = run("shell", ext.execute_bash(Some(&conv), &req), &http).await;
+    assert_eq!(
+        (out.exit_code, out.stdout.as_str()),
+        (Some(0), "hi\nmain\n")
+    );
+    let failing = canvas_core::agent_server::dto::BashRequest::new("echo oops >&2; exit 3");
+    let out = run("failing", ext.execute_bash(Some(&conv), &failing), &http).await;
+    assert_eq!((out.exit_code, out.stderr.as_str()), (Some(3), "oops\n"));
+    match run("status", ext.git_status(Some(&conv), &ws), &http).await {
+        canvas_core::git::Found::Repo(s) => assert_eq!(s.branch.as_deref(), Some("main")),
+        other => panic!("the workspace is a repository: {other:?}"),
+    }
+    let commits = run("commits", ext.git_commits(Some(&conv), &ws, 20), &http).await;
+    assert_eq!(
+        commits
+            .commits
+            .iter()
+            .map(|c| c.subject.as_str())
+            .collect::<Vec<_>>(),
+        ["First commit"]
+    );
+
+    // Pull requests: the host's GitHub CLI reads them; this machine has none, and says so.
+    let prs = run("pull requests", ext.pull_requests(&conv), &http).await;
+    assert_eq!(prs.branch.as_deref(), Some("main"));
+    assert!(!prs.cli_available && prs.prs.is_empty(), "{prs:?}");
+
+    // The files: the root listed, the agent's file read back.
+    let root = run("list", ext.list_workspace(&conv, Some(&ws), ""), &http).await;
+    let canvas_core::workspace::tree::Listing::Dir { names, .. } = root else {
+        panic!("one directory at a time: {root:?}");
+    };
+    assert!(
+        names.contains(&WRITTEN.to_string()) && names.contains(&".git/".to_string()),
+        "{names:?}"
+    );
+    let read = run(
+        "read",
+        ext.read_workspace_file(&conv, Some(&ws), WRITTEN),
+        &http,
+    )
+    .await;
+    assert_eq!(
+        read,
+        canvas_core::client::WorkspaceFile::Text(WRITTEN_TEXT.into())
+    );
+    let missing = run_err(
+        "missing file",
+        ext.read_workspace_file(&conv, Some(&ws), "nope.txt"),
+        &http,
+    )
+    .await;
+    assert_eq!(missing, ApiError::NotFound);
+
+    // The model: the agent's, switched for the next turn, then back.
+    let agent = run("agent", ext.conversation_agent(&conv), &http).await;
+    let models = agent.models.expect("a session says its model");
+    assert_eq!(
+        (models.current.as_deref(), models.running.as_deref()),
+        (Some("default"), Some("stub-model"))
+    );
+    assert!(models.any_model);
+    run("switch", ext.switch_acp_model(&conv, "stub-model-2"), &http).await;
+    let agent = run("agent after", ext.conversation_agent(&conv), &http).await;
+    assert_eq!(
+        agent.models.and_then(|m| m.current).as_deref(),
+        Some("stub-model-2")
+    );
+    stub.set_script(StubScript::new().with_title("On the new model"));
+    run(
+        "after switch",
+        ext.send_message(&conv, "Again", true),
+        &http,
+    )
+    .await;
+    conn.pump("new model", &mut view, Duration::from_secs(60), |v| {
+        answered(v, "On the new model")
+    })
+    .await;
+    let used = stub
+        .requests()
+        .last()
+        .and_then(|r| r["model"].as_str().map(str::to_owned));
+    assert_eq!(
+        used.as_deref(),
+        Some("stub-model-2"),
+        "the next turn used it"
+    );
+    // A name the server would refuse is said before any request.
+    let refused = ext.switch_acp_model(&conv, "no such model").unwrap_err();
+    assert!(
+        matches!(refused, ApiError::Server { status: 400, .. }),
+        "{refused:?}"
+    );
+    run("back", ext.switch_acp_model(&conv, "default"), &http).await;
+    let agent = run("agent back", ext.conversation_agent(&conv), &http).await;
+    assert_eq!(
+        agent.models.and_then(|m| m.current).as_deref(),
+        Some("default")
+    );
+
+    // The repository's worktrees on the host (§1), main first; a directory outside any
+    // repository has none.
+    let fix = state.0.join("repo-fix");
+    git(
+        &workspace,
+        &["worktree", "add", "-q", "-b", "fix", fix.to_str().unwrap()],
+    );
+    let host = stack.host.host_id().to_string();
+    let trees = run("worktrees", omni.worktrees(&host, &ws), &http).await;
+    assert_eq!(
+        trees
+            .iter()
+            .map(|w| (w.branch.as_deref().unwrap_or(""), w.is_main))
+            .collect::<Vec<_>>(),
+        [("main", true), ("fix", false)],
+        "{trees:?}"
+    );
+    let outside = state.0.display().to_string();
+    assert!(run("no worktrees", omni.worktrees(&host, &outside), &http)
+        .await
+        .is_empty());
+
+    // This server was started without a `sandbox:` section: no managed sandbox is offered.
+    assert_eq!(
+        run("no sandboxes", ext.managed_sandboxes(), &http).await,
+        None
+    );
+
+    // Policies, read-only: the session's own list answers (none added here).
+    let policies = run("policies", ext.conversation_policies(&conv), &http).await;
+    assert!(
+        policies
+            .iter()
+            .all(|p| p.source.as_deref() != Some("session")),
+        "{policies:?}"
+    );
+
+    drop(stack);
+}
+
+/// A managed sandbox (issue #39 §2) through the client, against the real server whose
+/// `sandbox:` provider is the test stand-in (`canvas-local`: the real `omnigent host` in a
+/// private directory, since every real provider needs a cloud account or KVM): offered by the
+/// server, provisioned for a new session (the stages come in words on the stream), the
+/// session answered there, its host kept out of the picker; deleting the session stops it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_managed_sandbox_is_provisioned_runs_the_session_and_goes_with_it() {
+    const SANDBOX_REPLY: &str = "Answered from the sandbox";
+    let python = python();
+    let state = StateDir(std::env::temp_dir().join(format!(
+        "canvas-omnigent-managed-{}",
+        random_hex(4).unwrap()
+    )));
+    let stub = llm_stub::start(StubScript::new().with_title(SANDBOX_REPLY)).await;
+    let mut opts = canvas_harness::omnigent::OmnigentOptions::new(
+        python,
+        canvas_harness::free_port().unwrap(),
+        state.0.clone(),
+    );
+    opts.stub_llm_url = Some(stub.url());
+    opts.local_sandboxes = true;
+    // Harness setup from the console (§1) is a release feature the server gates.
+    opts.server_env
+        .push(("OMNIGENT_FEATURES".into(), "harness_install".into()));
+    let server_log = state.0.join("omnigent-server.log");
+    let stack = tokio::task::spawn_blocking(move || OmnigentStack::start_with(&opts))
+        .await
+        .unwrap()
+        .unwrap_or_else(|e| panic!("starting the Omnigent stack: {e}"));
+    let active = omnigent_backend(stack.url());
+    let ext = backend_api(&active, &RoutingContext::default());
+    let Client::Omnigent(omni) = &ext else {
+        panic!("an Omnigent backend gets the Omnigent client");
+    };
+    let http = ReqwestTransport::new().unwrap();
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    assert_eq!(
+        run("offered", ext.managed_sandboxes(), &http)
+            .await
+            .as_deref(),
+        Some(canvas_harness::omnigent::LOCAL_SANDBOX_PROVIDER)
+    );
+
+    // A harness's API key is given to the host through the server (§1): accepted for a
+    // harness the server lets the console set up, and never written to the server's log.
+    const KEY: &str = "sk-canvas-test-0123456789abcdef";
+    let installable = run("harness setup", ext.harness_setup(), &http).await;
+    let host = run("hosts before", omni.hosts(), &http)
+        .await
+        .into_iter()
+        .find(|h| h.host_id == stack.host.host_id())
+        .expect("the registered host");
+    eprintln!(
+        "omnigent setup: installable {installable:?}, host harnesses {:?}",
+        host.configured_harnesses
+    );
+    assert!(installable.iter().any(|n| n == "claude"), "{installable:?}");
+    assert_eq!(
+        host.configured_harnesses.get("claude"),
+        Some(&canvas_core::omnigent::HarnessReadiness::NeedsAuth)
+    );
+    let now = run(
+        "key for claude",
+        ext.store_harness_credential(stack.host.host_id(), "claude", KEY),
+        &http,
+    )
+    .await;
+    assert_eq!(
+        now.get("claude"),
+        Some(&canvas_core::omnigent::HarnessReadiness::Ready),
+        "the host reports it ready at once"
+    );
+    assert!(
+        !std::fs::read_to_string(&server_log)
+            .unwrap_or_default()
+            .contains(KEY),
+        "the key never reaches the server's log"
+    );
+    // A harness the server does not let the console configure: refused in words.
+    let refused = run_err(
+        "key for opencode",
+        ext.store_harness_credential(stack.host.host_id(), "opencode", KEY),
+        &http,
+    )
+    .await;
+    assert!(
+        matches!(refused, ApiError::Server { status: 400, .. }),
+        "{refused:?}"
+    );
+
+    let created = run(
+        "create managed",
+        omni.create_session(&NewSession {
+            agent_id: stack.agent_id.clone(),
+            host_id: canvas_core::omnigent::dto::MANAGED_HOST.into(),
+            workspace: String::new(),
+            title: Some("In a sandbox".into()),
+            first_message: Some("Hello, sandbox".into()),
+        }),
+        &http,
+    )
+    .await;
+    let id = created.id.clone();
+    let mut view = SessionStream::new();
+    let mut conn = subscribe("managed", omni, &http, &client, &id, &mut view).await;
+    conn.pump("answered there", &mut view, Duration::from_secs(120), |v| {
+        answered(v, SANDBOX_REPLY)
+    })
+    .await;
+    // The launch's card ended ready (it is there when the stream saw a stage).
+    let card = view
+        .items()
+        .iter()
+        .find(|i| i.id == canvas_core::omnigent::stream::SANDBOX_CARD)
+        .map(|i| match &i.kind {
+            ItemKind::ToolCall { tool, running, .. } => (tool.english().to_string(), *running),
+            other => panic!("the sandbox card: {other:?}"),
+        });
+    eprintln!("omnigent managed: card {card:?}, events {:?}", conn.seen);
+    if let Some((words, running)) = &card {
+        assert!(words.starts_with("Managed sandbox ready"), "{words}");
+        assert!(!running);
+    }
+    // The session runs on a managed host, which the picker never offers.
+    let session = run("snapshot", omni.get_session(&id), &http).await;
+    let host_id = session
+        .host_id
+        .clone()
+        .expect("bound to its sandbox's host");
+    let hosts = run("hosts", omni.hosts(), &http).await;
+    let host = hosts
+        .iter()
+        .find(|h| h.host_id == host_id)
+        .expect("the sandbox's host is listed");
+    assert_eq!(
+        host.sandbox_provider.as_deref(),
+        Some(canvas_harness::omnigent::LOCAL_SANDBOX_PROVIDER)
+    );
+    assert!(!picker_rows(&hosts, None, now_ms())
+        .iter()
+        .any(|r| r.host_id == host_id));
+
+    // Deleting the session stops its sandbox: the host goes offline (or away).
+    run("delete", ext.delete_conversation(&id), &http).await;
+    let t0 = Instant::now();
+    loop {
+        let hosts = run("hosts after", omni.hosts(), &http).await;
+        let live = hosts
+            .iter()
+            .find(|h| h.host_id == host_id)
+            .is_some_and(|h| h.status.as_deref() == Some("online"));
+        if !live {
+            break;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "the sandbox's host still online a minute after the session was deleted"
+        );
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    eprintln!(
+        "omnigent managed: host gone {:.1} s after the delete",
+        t0.elapsed().as_secs_f64()
+    );
+    drop(stack);
 }

@@ -451,12 +451,22 @@ fn what_omnigent_does_not_offer_is_a_typed_error() {
         .create_conversation(&NewConversation::default()),
         Err(ApiError::Unsupported(_))
     ));
+    // A session's workspace is its environment on the host, one directory at a time (#39 §4).
+    let client = backend_api(
+        &active(PREFIXED, "key-0123456789"),
+        &RoutingContext::default(),
+    );
+    let listing = client.list_workspace(&conv, None, "src/a b").unwrap();
+    assert!(
+        listing.plan().url.ends_with(
+            "/v1/sessions/c/resources/environments/default/filesystem/src/a%20b?order=asc&limit=1000"
+        ),
+        "{}",
+        listing.plan().url
+    );
+    // Cloud's start tasks are not Omnigent's.
     assert!(matches!(
-        backend_api(
-            &active(PREFIXED, "key-0123456789"),
-            &RoutingContext::default()
-        )
-        .list_workspace(&conv, None, ""),
+        client.start_tasks(&["t"]),
         Err(ApiError::Unsupported(_))
     ));
     // Its automations are the server's scheduled tasks, without the service's tools.

@@ -385,3 +385,34 @@ fn new_session_form_rules_and_bodies() {
     );
     assert_eq!(interrupt_event(), json!({"type": "interrupt", "data": {}}));
 }
+
+#[test]
+fn a_new_managed_sandbox_asks_for_no_host_and_clones_a_repository_if_given() {
+    let managed = NewSession {
+        agent_id: "a".into(),
+        host_id: canvas_core::omnigent::dto::MANAGED_HOST.into(),
+        workspace: String::new(),
+        title: Some("t".into()),
+        ..NewSession::default()
+    };
+    assert!(managed.managed());
+    assert_eq!(managed.problem(), None);
+    assert_eq!(
+        managed.body(),
+        json!({"agent_id": "a", "host_type": "managed", "title": "t"})
+    );
+    let repo = NewSession {
+        workspace: " https://github.com/o/r#main ".into(),
+        ..managed.clone()
+    };
+    assert_eq!(repo.problem(), None);
+    assert_eq!(
+        repo.body()["workspace"],
+        json!("https://github.com/o/r#main")
+    );
+    let path = NewSession {
+        workspace: "/home/me/r".into(),
+        ..managed
+    };
+    assert!(path.problem().is_some_and(|p| p.contains("git address")));
+}

@@ -356,3 +356,20 @@ fn the_hosts_page_cards_over_the_capture() {
         .english()
         .starts_with("offline since 2026-11-30T09:19:16Z"));
 }
+
+#[test]
+fn worktrees_list_the_main_checkout_first_and_a_non_repository_has_none() {
+    use canvas_core::omnigent::hosts::decode_worktrees;
+    let body = br#"{"object":"list","data":[
+        {"path":"/r/.worktrees/fix","branch":"fix","is_main":false,"detached":false},
+        {"path":"/r","branch":"main","is_main":true,"detached":false},
+        {"path":"","branch":"x"},
+        {"path":"/r/.worktrees/d","branch":null,"is_main":false,"detached":true}]}"#;
+    let list = decode_worktrees(200, body).unwrap();
+    let paths: Vec<&str> = list.iter().filter_map(|w| w.path.as_deref()).collect();
+    assert_eq!(paths, ["/r", "/r/.worktrees/fix", "/r/.worktrees/d"]);
+    assert!(list[2].detached && list[2].branch.is_none());
+    let not_git = br#"{"detail":"not a git repository: /tmp/x"}"#;
+    assert!(decode_worktrees(400, not_git).unwrap().is_empty());
+    assert!(decode_worktrees(409, br#"{"detail":"host offline"}"#).is_err());
+}

@@ -890,3 +890,121 @@ fn a_cancelled_response_ends_the_turn() {
     s.apply_event(&json!({"type": "session.status", "status": "running"}), 5);
     assert_eq!(s.status(), ExecutionStatus::Running);
 }
+
+#[test]
+fn the_servers_note_of_a_model_switch_is_a_switch_not_a_user_message() {
+    let mut s = SessionStream::new();
+    s.connection_opened(0);
+    // As the stream says it after `PATCH {model_override}` (capture 11).
+    s.apply_event(
+        &json!({"type": "session.input.consumed", "data": {"item_id": "m1", "type": "message",
+            "data": {"role": "user", "content": [{"type": "input_text",
+                "text": "[System: model changed to stub-model-2]"}], "agent": null}}}),
+        0,
+    );
+    s.apply_event(
+        &json!({"type": "session.input.consumed", "data": {"item_id": "m2", "type": "message",
+            "data": {"role": "user", "content": [{"type": "input_text",
+                "text": "[System: model reset to the agent default]"}]}}}),
+        0,
+    );
+    // What a person wrote stays theirs, even in the same words.
+    let mut snap = snapshot_after_turn();
+    snap.items.push(
+        json!({"id": "u9", "type": "message", "created_at": 1796030500,
+        "data": {"role": "user", "user_authored": true, "content": [{"type": "input_text",
+            "text": "[System: model changed to mine]"}]}}),
+    );
+    s.apply_snapshot(&snap);
+    let k = kinds(&s);
+    assert!(
+        k.contains(&ItemKind::ModelSwitched(Some("stub-model-2".into()))),
+        "{k:?}"
+    );
+    assert!(k.contains(&ItemKind::ModelSwitched(None)), "{k:?}");
+    assert!(
+        k.contains(&user("[System: model changed to mine]")),
+        "{k:?}"
+    );
+}
+
+#[test]
+fn a_managed_sandboxs_launch_is_one_card_that_says_each_stage() {
+    use canvas_core::omnigent::stream::SANDBOX_CARD;
+    let card = |s: &SessionStream| {
+        s.items()
+            .iter()
+            .filter(|i| i.id == SANDBOX_CARD)
+            .map(|i| match &i.kind {
+                ItemKind::ToolCall {
+                    tool,
+                    running,
+                    is_error,
+                    output,
+                    ..
+                } => (
+                    tool.english().to_string(),
+                    *running,
+                    *is_error,
+                    output.clone(),
+                ),
+                other => panic!("{other:?}"),
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut s = SessionStream::new();
+    s.connection_opened(0);
+    // The snapshot of a session whose sandbox is being made.
+    let snap = Session {
+        sandbox_status: Some(json!({"stage": "provisioning", "error": null, "provider": "modal"})),
+        ..Session::default()
+    };
+    s.apply_snapshot(&snap);
+    assert_eq!(
+        card(&s),
+        [(
+            "Managed sandbox: provisioning…".to_string(),
+            true,
+            false,
+            None
+        )]
+    );
+    for stage in ["cloning", "starting", "connecting"] {
+        s.apply_event(
+            &json!({"type": "session.sandbox_status", "stage": stage, "provider": "modal"}),
+            0,
+        );
+        assert_eq!(card(&s).len(), 1, "one card, updated in place");
+        assert!(card(&s)[0].1, "{stage} is still under way");
+    }
+    s.apply_event(
+        &json!({"type": "session.sandbox_status", "stage": "ready", "provider": "modal"}),
+        0,
+    );
+    assert_eq!(
+        card(&s),
+        [(
+            "Managed sandbox ready: the session runs there".to_string(),
+            false,
+            false,
+            None
+        )]
+    );
+    // A failed launch says so with the server's reason.
+    let mut f = SessionStream::new();
+    f.connection_opened(0);
+    f.apply_event(
+        &json!({"type": "session.sandbox_status", "stage": "failed",
+            "error": "quota exceeded", "provider": "modal"}),
+        0,
+    );
+    assert_eq!(
+        card(&f),
+        [(
+            "The managed sandbox could not start".to_string(),
+            false,
+            true,
+            Some("quota exceeded".to_string())
+        )]
+    );
+}

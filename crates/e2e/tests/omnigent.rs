@@ -134,6 +134,8 @@ async fn an_omnigent_session_is_started_streamed_reloaded_listed_and_deleted() {
     let host_state = format!("{host_row} [data-testid=host-state]");
     b.wait_data(&host_row, "online", "true").await;
     assert_eq!(b.text_of(&host_state).await, "online · ready");
+    // This server provisions no sandboxes: none is offered (issue #39 §2).
+    assert!(!b.is_there("[data-testid=session-host-managed]").await);
 
     // An agent whose harness is not set up on that host: the host cannot be picked for it,
     // and the picker says why in words (the server would refuse with 412).
@@ -528,6 +530,13 @@ async fn an_omnigent_question_is_answered_in_the_session_and_from_the_inbox() {
     b.wait_text_containing(&card, "Approved").await;
     // Omnigent forks a whole session only: no "Branch from here" on its messages.
     assert!(!b.is_there("[data-testid=branch-here]").await);
+    // The approved tool added a policy: what the agent runs with lists it, read-only (§7).
+    b.click("[data-testid=conversation-menu]").await;
+    b.click("[data-testid=conv-setup]").await;
+    let policy = "[data-testid=setup-policy][data-name=t1]";
+    b.wait_for(policy).await;
+    assert_eq!(b.data_of(policy, "source").await, "session");
+    assert!(b.text_of(policy).await.contains("this conversation"));
     b.wait_gone("[data-testid=needs-you-count]").await;
 
     // Asked again; denied from the inbox, where it is listed with the same words.
@@ -696,4 +705,367 @@ async fn an_omnigent_question_is_answered_in_the_session_and_from_the_inbox() {
         b.overflows("[data-testid=usage-page]").await,
         Vec::<String>::new()
     );
+}
+
+/// A session's workspace in the panel (issue #39 §4) and its model (§5): the agent writes a
+/// file, which the Changes tab lists with its diff beside the repository's commits; the
+/// Terminal tab runs a command on the host; the Files tab reads the file; the model is
+/// switched by name and the next turn runs on it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_omnigent_sessions_workspace_and_model_work_from_the_panel() {
+    const WROTE: &str = "Wrote the notes for you";
+    let env = Env::get();
+    let python = std::env::var("CANVAS_OMNIGENT_PYTHON")
+        .expect("CANVAS_OMNIGENT_PYTHON: run through `cargo xtask test`");
+    let stub = llm_stub::start(StubScript::new().with_title(WROTE).with_tool_call(
+        "sys_os_write",
+        json!({"path": "notes.txt", "content": "first line\nsecond line\n"}),
+    ))
+    .await;
+    let state = env.scratch("omnigent-ws");
+    let repo = env.scratch("omnigent-ws-repo");
+    std::fs::write(repo.join("README.md"), "hello\n").unwrap();
+    canvas_e2e::git(&repo, &["init", "-q", "-b", "main"]);
+    canvas_e2e::git(&repo, &["add", "README.md"]);
+    canvas_e2e::git(&repo, &["commit", "-q", "-m", "The first commit"]);
+    let stub_url = stub.url();
+    let stack = tokio::task::spawn_blocking(move || {
+        let stack = OmnigentStack::start(python, state, Some(stub_url.as_str()))?;
+        let agent = canvas_harness::omnigent::install_workspace_agent(stack.url())?;
+        Ok::<_, String>((stack, agent))
+    })
+    .await
+    .expect("join");
+    let (stack, agent_id) = stack.unwrap_or_else(|e| panic!("omnigent stack: {e}"));
+    let mut config = env.serve_config();
+    config.omnigent = vec![OmnigentMount {
+        name: "local".into(),
+        url: stack.url().to_string(),
+    }];
+    let server = canvas_serve::start(config).await.expect("serve");
+    let b = Browser::start(&env).await;
+    let session = reqwest::Client::new()
+        .post(format!("{}/v1/sessions", stack.url()))
+        .json(&json!({
+            "agent_id": agent_id,
+            "host_id": stack.host.host_id(),
+            "workspace": repo.display().to_string(),
+            "title": "Works in a repository",
+        }))
+        .send()
+        .await
+        .expect("create")
+        .json::<serde_json::Value>()
+        .await
+        .expect("created");
+    let id = session["id"].as_str().expect("a session id").to_string();
+    b.goto(&format!(
+        "{}/conversations/{id}?backend=omnigent-local",
+        server.url()
+    ))
+    .await;
+    assert_eq!(b.wait_backend_status("connected").await, "omnigent-local");
+    b.wait_live_link().await;
+    b.type_into("[data-testid=composer-input]", "Write the notes")
+        .await;
+    b.press(canvas_e2e::keys::ENTER).await;
+    b.wait_text_containing("[data-testid=agent-message]", WROTE)
+        .await;
+
+    // Changes: the agent's new file, its diff, and the repository's commit.
+    b.click("[data-testid=ws-tab-changes]").await;
+    let row = "[data-testid=change-row][data-path='notes.txt']";
+    b.wait_for(row).await;
+    assert_eq!(b.data_of(row, "status").await, "added");
+    b.click(&format!("{row} button")).await;
+    b.wait_text_containing(
+        "[data-testid=diff-view] [data-testid=diff-line][data-kind=added]",
+        "first line",
+    )
+    .await;
+    b.wait_text_containing("[data-testid=commits-list]", "The first commit")
+        .await;
+    assert!(!b.is_there("[data-testid=changes-error]").await);
+    // Pull requests need the GitHub CLI on the host, which this machine lacks: said so.
+    b.wait_text_containing("[data-testid=prs-unavailable]", "GitHub CLI (gh)")
+        .await;
+
+    // The terminal runs a command on the host, in the workspace.
+    b.click("[data-testid=ws-tab-terminal]").await;
+    b.type_into(
+        "[data-testid=terminal-input]",
+        "echo from-the-host; git branch --show-current",
+    )
+    .await;
+    b.press(canvas_e2e::keys::ENTER).await;
+    b.wait_data("[data-testid=terminal-run]", "running", "false")
+        .await;
+    assert_eq!(
+        b.text_of("[data-testid=terminal-output]").await.trim_end(),
+        "from-the-host\nmain"
+    );
+    assert_eq!(
+        b.data_of("[data-testid=terminal-exit]", "exitCode").await,
+        "0"
+    );
+
+    // The file tree lists the file, and the viewer reads it.
+    b.click("[data-testid=ws-tab-files]").await;
+    let entry = "[data-testid=tree-entry][data-path='notes.txt']";
+    b.wait_for(entry).await;
+    b.click(&format!("{entry} button")).await;
+    b.wait_text_containing("[data-testid=workspace-panel]", "second line")
+        .await;
+    assert_eq!(
+        b.overflows("[data-testid=workspace-panel]").await,
+        Vec::<String>::new()
+    );
+
+    // The model: the agent's by default; another by name, used from the next turn on.
+    let picker = "[data-testid=agent-model-picker]";
+    b.wait_data(picker, "model", "default").await;
+    b.choose(picker, "…other").await;
+    b.type_into("[data-testid=agent-model-input]", "stub-model-2")
+        .await;
+    b.click("[data-testid=agent-model-switch]").await;
+    b.wait_data(picker, "model", "stub-model-2").await;
+    // The timeline marks the switch where it happened (not as something the person said).
+    b.wait_data("[data-testid=model-switched]", "model", "stub-model-2")
+        .await;
+    stub.set_script(StubScript::new().with_title("Answered on the other model"));
+    b.type_into("[data-testid=composer-input]", "Once more")
+        .await;
+    b.press(canvas_e2e::keys::ENTER).await;
+    b.wait_js_for(
+        "the answer on the other model",
+        "return [...document.querySelectorAll('[data-testid=agent-message]')].some(e => e.innerText.includes('Answered on the other model'));",
+        Duration::from_secs(60),
+    )
+    .await;
+    assert_eq!(
+        stub.requests()
+            .last()
+            .and_then(|r| r["model"].as_str().map(str::to_owned))
+            .as_deref(),
+        Some("stub-model-2")
+    );
+
+    // A new session's launcher lists the repository's worktrees on the host (§1); picking
+    // one makes it the workspace.
+    let fix = repo.with_file_name(format!(
+        "{}-fix",
+        repo.file_name().unwrap().to_string_lossy()
+    ));
+    canvas_e2e::git(
+        &repo,
+        &["worktree", "add", "-q", "-b", "fix", fix.to_str().unwrap()],
+    );
+    b.goto(&format!("{}/?backend=omnigent-local", server.url()))
+        .await;
+    let host_row = format!(
+        "[data-testid=session-host][data-host-id='{}']",
+        stack.host.host_id()
+    );
+    b.wait_data(&host_row, "online", "true").await;
+    b.click(&format!("{host_row} input")).await;
+    b.type_into(
+        "[data-testid=session-workspace]",
+        &repo.display().to_string(),
+    )
+    .await;
+    // A pause in typing (or leaving the field) asks for them, through the mount.
+    b.js(&format!(
+        "window.__worktrees = null; \
+         fetch('/omnigent/local/v1/hosts/{}/worktrees?path=' + encodeURIComponent({:?})) \
+           .then(r => r.json().then(j => window.__worktrees = [r.status, j.data ? j.data.length : null])) \
+           .catch(e => window.__worktrees = [0, String(e)]); \
+         return true;",
+        stack.host.host_id(),
+        repo.display().to_string()
+    ))
+    .await;
+    let asked = b
+        .wait_js(
+            "the worktrees through canvas-serve",
+            "return window.__worktrees;",
+        )
+        .await;
+    assert_eq!(asked, json!([200, 2]), "the worktrees through canvas-serve");
+    // Nothing typed is lost while the page asks.
+    assert_eq!(
+        b.js("return document.querySelector('[data-testid=session-workspace]').value;")
+            .await,
+        json!(repo.display().to_string())
+    );
+    let fix_button = format!(
+        "[data-testid=session-worktree][data-path='{}']",
+        fix.display()
+    );
+    b.wait_for(&fix_button).await;
+    b.click(&fix_button).await;
+    b.wait_value(
+        "[data-testid=session-workspace]",
+        &fix.display().to_string(),
+    )
+    .await;
+    assert_eq!(
+        b.js(&format!(
+            "return document.querySelector(\"{fix_button}\").getAttribute('aria-pressed');"
+        ))
+        .await,
+        json!("true")
+    );
+}
+
+/// A new managed sandbox from the launcher (issue #39 §2), on a server whose `sandbox:`
+/// provider is the test stand-in (`canvas-local`, the real `omnigent host` run in a private
+/// directory: every real provider needs a cloud account or KVM). The launch is shown in words
+/// on the session's page, the agent answers from the sandbox, the Hosts page shows its managed
+/// host, and deleting the session takes the sandbox with it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_omnigent_managed_sandbox_is_started_from_the_launcher_and_goes_with_its_session() {
+    const FROM_SANDBOX: &str = "Hello from the managed sandbox";
+    let env = Env::get();
+    let python = std::env::var("CANVAS_OMNIGENT_PYTHON")
+        .expect("CANVAS_OMNIGENT_PYTHON: run through `cargo xtask test`");
+    let stub = llm_stub::start(StubScript::new().with_title(FROM_SANDBOX)).await;
+    let mut opts = canvas_harness::omnigent::OmnigentOptions::new(
+        python,
+        canvas_harness::free_port().expect("a free port"),
+        env.scratch("omnigent-managed"),
+    );
+    opts.stub_llm_url = Some(stub.url());
+    opts.local_sandboxes = true;
+    // Setting a harness up from the console (§1) is a release feature the server gates.
+    opts.server_env
+        .push(("OMNIGENT_FEATURES".into(), "harness_install".into()));
+    let stack = tokio::task::spawn_blocking(move || OmnigentStack::start_with(&opts))
+        .await
+        .expect("join")
+        .unwrap_or_else(|e| panic!("omnigent stack: {e}"));
+    let mut config = env.serve_config();
+    config.omnigent = vec![OmnigentMount {
+        name: "local".into(),
+        url: stack.url().to_string(),
+    }];
+    let server = canvas_serve::start(config).await.expect("serve");
+    let b = Browser::start(&env).await;
+    b.goto(&format!("{}/?backend=omnigent-local", server.url()))
+        .await;
+    assert_eq!(b.wait_backend_status("connected").await, "omnigent-local");
+
+    // Offered beside the registered host, named by the server's provider.
+    let managed = "[data-testid=session-host-managed]";
+    b.wait_data(managed, "provider", "canvas-local").await;
+    assert!(b.wait_options(AGENT).await.contains(&stack.agent_id));
+    b.choose(AGENT, &stack.agent_id).await;
+    b.click(&format!("{managed} input")).await;
+    // A sandbox has no directory yet: it may clone a repository instead.
+    b.wait_for("[data-testid=session-repository]").await;
+    assert!(!b.is_there("[data-testid=session-workspace]").await);
+    b.type_into("[data-testid=launcher-input]", "Hello, sandbox")
+        .await;
+    b.click("[data-testid=launcher-start]").await;
+    let path = b
+        .wait_js_for(
+            "the answer from the sandbox",
+            &format!(
+                "const a = [...document.querySelectorAll('[data-testid=agent-message]')].map(e => e.innerText); \
+                 return a.some(t => t.includes('{FROM_SANDBOX}')) ? location.pathname : null;"
+            ),
+            Duration::from_secs(120),
+        )
+        .await;
+    let session_id = path
+        .as_str()
+        .and_then(|p| p.strip_prefix("/conversations/"))
+        .expect("a conversation path")
+        .to_string();
+    // The launch's card, where the page saw it, ended ready.
+    let card = "[data-testid=timeline-item][data-event-id='sandbox#launch']";
+    if b.is_there(card).await {
+        b.wait_text_containing(card, "Managed sandbox ready").await;
+    }
+    let session = reqwest::get(format!("{}/v1/sessions/{session_id}", stack.url()))
+        .await
+        .expect("omnigent")
+        .json::<serde_json::Value>()
+        .await
+        .expect("the session");
+    let host_id = session["host_id"]
+        .as_str()
+        .expect("bound to its sandbox's host")
+        .to_string();
+
+    // The Hosts page shows the sandbox's host as managed.
+    b.goto(&format!("{}/hosts?backend=omnigent-local", server.url()))
+        .await;
+    let sandbox_host = format!("[data-testid=host-card][data-host-id='{host_id}']");
+    b.wait_data(&sandbox_host, "online", "true").await;
+    assert!(
+        b.text_of(&format!("{sandbox_host} [data-testid=host-card-origin]"))
+            .await
+            .contains("canvas-local"),
+        "managed, by its provider"
+    );
+
+    // A harness that needs a key gets one on the registered host (§1): sent to the host, the
+    // host reports it ready, and the key stays nowhere in the page or the browser's storage.
+    const KEY: &str = "sk-canvas-e2e-0123456789abcdef";
+    let claude = format!(
+        "[data-testid=host-card][data-host-id='{}'] [data-testid=host-harness][data-harness=claude]",
+        stack.host.host_id()
+    );
+    // The harnesses are folded under each host.
+    b.click(&format!(
+        "[data-testid=host-card][data-host-id='{}'] details.host-harnesses > summary",
+        stack.host.host_id()
+    ))
+    .await;
+    b.click(&format!("{claude} [data-testid=harness-add-key]"))
+        .await;
+    b.type_into(&format!("{claude} [data-testid=harness-key-input]"), KEY)
+        .await;
+    b.click(&format!("{claude} [data-testid=harness-key-save]"))
+        .await;
+    let said = b
+        .wait_text_containing(
+            &format!("{claude} [data-testid=harness-setup-said]"),
+            "saved on the host",
+        )
+        .await;
+    assert!(said.contains("claude: ready"), "{said}");
+    assert!(!b.page_holds(KEY).await);
+    assert_eq!(
+        b.js(&format!(
+            "const all = [localStorage, sessionStorage].flatMap(s => Object.keys(s).map(k => s.getItem(k))); \
+             return all.some(v => v && v.includes({KEY:?}));"
+        ))
+        .await,
+        json!(false)
+    );
+
+    // Deleting the session takes the sandbox with it: its host goes offline on the page.
+    b.goto(&format!(
+        "{}/conversations?backend=omnigent-local",
+        server.url()
+    ))
+    .await;
+    let list = b.list();
+    list.wait_has_row("the sandbox's session", &session_id)
+        .await;
+    list.ask_delete(&session_id).await;
+    list.confirm_delete().await;
+    list.wait_row_deleted(&session_id).await;
+    b.goto(&format!("{}/hosts?backend=omnigent-local", server.url()))
+        .await;
+    b.wait_js_for(
+        "the sandbox's host offline or gone",
+        &format!(
+            "const c = document.querySelector(\"{sandbox_host}\"); \
+             return document.querySelector('[data-testid=hosts-page]') && (!c || c.dataset.online === 'false');"
+        ),
+        Duration::from_secs(60),
+    )
+    .await;
 }

@@ -37,6 +37,15 @@ pub const STUB_AGENT_CONFIG: &str = include_str!("../omnigent/stub-agent-config.
 /// The stub agent's name (its `config.yaml`'s `name`).
 pub const STUB_AGENT_NAME: &str = "stub-chat";
 
+/// The stub agent with a workspace (issue #39 §4): the same, plus an environment on its host
+/// (`os_env`: the session's workspace, files, shell, changes) and a `bash` terminal. Only such
+/// an agent's sessions have resources; the plain one's answer 404.
+pub const WORKSPACE_AGENT_CONFIG: &str =
+    include_str!("../omnigent/stub-workspace-agent-config.yaml");
+
+/// The workspace agent's name.
+pub const WORKSPACE_AGENT_NAME: &str = "stub-workspace";
+
 /// How long the server may take to answer `GET /v1/info` (measured: ~3 s with compiled bytecode).
 const SERVER_READY_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long a host may take to show up online in `GET /v1/hosts` (measured: ~1.5 s).
@@ -71,7 +80,18 @@ pub struct OmnigentOptions {
     /// second host of the same owner needs a name of its own: the server keeps one host per
     /// (owner, name) and takes a new id under a known name for the old host's new identity.
     pub host_name: Option<String>,
+    /// Managed sandboxes on (issue #39 §2): the server gets a `sandbox:` config whose provider
+    /// is the test stand-in [`LOCAL_SANDBOX_PROVIDER`] (a community provider plugin that runs
+    /// `omnigent host` as a local process in a private directory; see
+    /// `omnigent/local-sandbox/`), since every real provider needs a cloud account or KVM.
+    pub local_sandboxes: bool,
 }
+
+/// The stand-in managed-sandbox provider's name.
+pub const LOCAL_SANDBOX_PROVIDER: &str = "canvas-local";
+
+/// Where the stand-in provider's plugin lives (put on the server's `PYTHONPATH`).
+const LOCAL_SANDBOX_PLUGIN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/omnigent/local-sandbox");
 
 impl OmnigentOptions {
     pub fn new(python: impl Into<PathBuf>, port: u16, state_dir: impl Into<PathBuf>) -> Self {
@@ -82,6 +102,7 @@ impl OmnigentOptions {
             stub_llm_url: None,
             server_env: Vec::new(),
             host_name: None,
+            local_sandboxes: false,
         }
     }
 }
@@ -95,6 +116,16 @@ fn omnigent_command(python: &Path) -> Command {
             c.args(["-m", "omnigent"]);
             c
         }
+    }
+}
+
+/// The stub's OpenAI base URL (`/v1` appended when missing).
+fn llm_base(stub: &str) -> String {
+    let stub = stub.trim_end_matches('/');
+    if stub.ends_with("/v1") {
+        stub.to_string()
+    } else {
+        format!("{stub}/v1")
     }
 }
 
@@ -175,6 +206,23 @@ impl OmnigentServer {
             .arg("--no-open");
         private_env(&mut cmd, &home, &opts.state_dir);
         cmd.envs(opts.server_env.iter().map(|(k, v)| (k, v)));
+        if opts.local_sandboxes {
+            let config = opts.state_dir.join("server-config.yaml");
+            fs::write(
+                &config,
+                format!(
+                    "sandbox:\n  provider: {LOCAL_SANDBOX_PROVIDER}\n  server_url: http://127.0.0.1:{}\n",
+                    opts.port
+                ),
+            )
+            .map_err(|e| format!("write {}: {e}", config.display()))?;
+            cmd.arg("--config").arg(&config);
+            cmd.env("PYTHONPATH", LOCAL_SANDBOX_PLUGIN)
+                .env("CANVAS_SANDBOX_ROOT", opts.state_dir.join("sandboxes"));
+            if let Some(stub) = &opts.stub_llm_url {
+                cmd.env("CANVAS_SANDBOX_LLM_URL", llm_base(stub));
+            }
+        }
         cmd.stdout(out).stderr(err);
         let started = Instant::now();
         let mut group = Group::spawn("omnigent server", cmd).map_err(|e| {
@@ -274,13 +322,7 @@ impl OmnigentHost {
         ]);
         private_env(&mut cmd, &home, &dir);
         if let Some(stub) = &opts.stub_llm_url {
-            let stub = stub.trim_end_matches('/');
-            let base = if stub.ends_with("/v1") {
-                stub.to_string()
-            } else {
-                format!("{stub}/v1")
-            };
-            cmd.env("OPENAI_BASE_URL", base)
+            cmd.env("OPENAI_BASE_URL", llm_base(stub))
                 .env("OPENAI_API_KEY", "sk-stub");
         }
         cmd.stdout(out).stderr(err);
@@ -379,7 +421,12 @@ pub fn host_status(server_url: &str, host_id: &str) -> Result<Option<String>, St
 
 /// The stub agent as a bundle: a `.tar.gz` holding [`STUB_AGENT_CONFIG`] as `config.yaml`.
 pub fn stub_agent_bundle() -> Vec<u8> {
-    let tar = tar_one_file("config.yaml", STUB_AGENT_CONFIG.as_bytes());
+    agent_bundle(STUB_AGENT_CONFIG)
+}
+
+/// An agent bundle: a `.tar.gz` holding `config` as `config.yaml`.
+fn agent_bundle(config: &str) -> Vec<u8> {
+    let tar = tar_one_file("config.yaml", config.as_bytes());
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     // Writing into a Vec cannot fail.
     let _ = gz.write_all(&tar);
@@ -418,6 +465,16 @@ fn tar_one_file(name: &str, data: &[u8]) -> Vec<u8> {
 /// Installs the stub agent (`POST /v1/agents`, multipart `bundle`); returns its id.
 /// Reinstalling replaces the bundle and keeps the id.
 pub fn install_stub_agent(server_url: &str) -> Result<String, String> {
+    install_agent(server_url, STUB_AGENT_NAME, STUB_AGENT_CONFIG)
+}
+
+/// Installs the workspace agent ([`WORKSPACE_AGENT_CONFIG`]); returns its id.
+pub fn install_workspace_agent(server_url: &str) -> Result<String, String> {
+    install_agent(server_url, WORKSPACE_AGENT_NAME, WORKSPACE_AGENT_CONFIG)
+}
+
+/// Installs the agent `name` whose `config.yaml` is `config`; returns its id.
+fn install_agent(server_url: &str, name: &str, config: &str) -> Result<String, String> {
     let boundary = format!(
         "----canvas-harness-{}",
         crate::random_hex(12).unwrap_or_default()
@@ -426,11 +483,11 @@ pub fn install_stub_agent(server_url: &str) -> Result<String, String> {
     body.extend_from_slice(
         format!(
             "--{boundary}\r\nContent-Disposition: form-data; name=\"bundle\"; \
-             filename=\"{STUB_AGENT_NAME}.tar.gz\"\r\nContent-Type: application/gzip\r\n\r\n"
+             filename=\"{name}.tar.gz\"\r\nContent-Type: application/gzip\r\n\r\n"
         )
         .as_bytes(),
     );
-    body.extend_from_slice(&stub_agent_bundle());
+    body.extend_from_slice(&agent_bundle(config));
     body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
     let content_type = format!("multipart/form-data; boundary={boundary}");
     let (status, answer) = request(
@@ -443,7 +500,7 @@ pub fn install_stub_agent(server_url: &str) -> Result<String, String> {
     let text = String::from_utf8_lossy(&answer);
     if !(200..300).contains(&status) {
         return Err(format!(
-            "installing the stub agent (POST /v1/agents) answered {status}: {text}"
+            "installing agent {name} (POST /v1/agents) answered {status}: {text}"
         ));
     }
     let v: serde_json::Value = serde_json::from_slice(&answer)
@@ -576,6 +633,12 @@ impl OmnigentStack {
     ) -> Result<OmnigentStack, String> {
         let mut opts = OmnigentOptions::new(python, port, state_dir);
         opts.stub_llm_url = stub_llm_url.map(str::to_string);
+        Self::start_with(&opts)
+    }
+
+    /// Like [`OmnigentStack::start`] with every option given (`opts.port` must be free).
+    pub fn start_with(opts: &OmnigentOptions) -> Result<OmnigentStack, String> {
+        let opts = opts.clone();
         let server = OmnigentServer::start(&opts)?;
         let host = OmnigentHost::start(server.url(), &opts)?;
         let t = Instant::now();

@@ -20,6 +20,7 @@ fn kind_name(k: &ItemKind) -> &'static str {
         ItemKind::Error { .. } => "error",
         ItemKind::Rejected { .. } => "rejected",
         ItemKind::Paused => "paused",
+        ItemKind::ModelSwitched(_) => "model-switched",
         ItemKind::Goal(_) => "goal",
         ItemKind::Condensation { .. } => "condensation",
         ItemKind::Generic { .. } => "generic",
@@ -117,6 +118,14 @@ pub fn TimelineItem(item: ViewItem) -> impl IntoView {
         }
         .into_any(),
         ItemKind::Paused => view! { <div class="divider">{t!("chat.items.paused")}</div> }.into_any(),
+        ItemKind::ModelSwitched(model) => view! {
+            <div class="divider" data-testid="model-switched" data-model=model.clone().unwrap_or_default()>
+                {match model.clone() {
+                    Some(m) => t!("chat.items.model_switched", model = m),
+                    None => t!("chat.items.model_default"),
+                }}
+            </div>
+        }.into_any(),
         ItemKind::Goal(goal) => view! {
             <div class="divider goal-mark" data-testid="goal-update" data-goal-status=goal.status.token().to_string()
                 data-goal-round=goal.iteration.to_string()>

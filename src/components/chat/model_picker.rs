@@ -12,6 +12,10 @@ use canvas_core::settings::profiles::ProfileInfo;
 use leptos::html;
 use leptos::prelude::*;
 
+/// The option that opens the field for any model name (no model is named so: names start
+/// with a letter or digit).
+const OTHER: &str = "…other";
+
 /// The current model and a choice of the backend's LLM profiles; hidden where the backend has
 /// none. Choosing one switches the conversation to it from the next step on.
 #[component]
@@ -42,25 +46,82 @@ pub fn ModelPicker(tools: ConversationTools, active: ActiveBackend) -> impl Into
     // LLM profiles do not apply to it.
     let agent_models = tools.agent_models;
     let acp = move || agent_models.with(|m| m.as_ref().is_some_and(|m| m.runtime_switch));
+    // Where any model name may be asked for (Omnigent), the list only suggests: "Other
+    // model…" opens a field for a name.
+    let any_model = move || agent_models.with(|m| m.as_ref().is_some_and(|m| m.any_model));
+    let other = RwSignal::new(false);
+    let typed = RwSignal::new(String::new());
     let on_agent_model = move |ev: leptos::ev::Event| {
         let id = event_target_value(&ev);
+        if id == OTHER {
+            other.set(true);
+            return;
+        }
+        other.set(false);
         if !id.is_empty() {
             tools.run(ToolOp::SwitchAgentModel(id));
         }
     };
+    let current = move || {
+        agent_models.with(|m| {
+            m.as_ref()
+                .and_then(|m| m.current.clone())
+                .unwrap_or_default()
+        })
+    };
+    let on_other = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let name = typed.get_untracked().trim().to_string();
+        if !name.is_empty() {
+            tools.run(ToolOp::SwitchAgentModel(name));
+        }
+    };
+    // The field closes once the conversation runs the name typed there; a refused name stays
+    // to be corrected (the refusal is the tools' notice).
+    Effect::new(move |_| {
+        let now = current();
+        if other.get_untracked() && !now.is_empty() && typed.with_untracked(|t| t.trim() == now) {
+            other.set(false);
+            typed.set(String::new());
+        }
+    });
     view! {
         <Show when=acp>
             <select class="model-picker" data-testid="agent-model-picker"
                 aria-label=t!("chat.model.switch_label")
-                data-model=move || agent_models.with(|m| m.as_ref().and_then(|m| m.current.clone()).unwrap_or_default())
+                data-model=current
                 disabled=move || busy.get()
-                prop:value=move || agent_models.with(|m| m.as_ref().and_then(|m| m.current.clone()).unwrap_or_default())
+                prop:value=move || if other.get() { OTHER.to_string() } else { current() }
                 on:change=on_agent_model>
-                {move || agent_models.get().map(|m| m.models.into_iter().map(|x| {
-                    let label = x.label().to_string();
-                    view! { <option value=x.id data-testid="agent-model-option">{label}</option> }
-                }).collect_view())}
+                {move || agent_models.get().map(|m| {
+                    let any = m.any_model;
+                    let listed = m.models.into_iter().map(|x| {
+                        // An alias for the agent's own model says which it is.
+                        let label = match (x.id.as_str(), &x.name) {
+                            ("default", Some(name)) if any => t!("chat.model.agent_default", model = name.clone()),
+                            _ => x.label().to_string(),
+                        };
+                        view! { <option value=x.id data-testid="agent-model-option">{label}</option> }
+                    }).collect_view();
+                    view! {
+                        {listed}
+                        {any.then(|| view! { <option value=OTHER data-testid="agent-model-other">{t!("chat.model.other")}</option> })}
+                    }
+                })}
             </select>
+            <Show when=move || any_model() && other.get()>
+                <form class="model-other" data-testid="agent-model-form" on:submit=on_other>
+                    <input class="model-other-input" data-testid="agent-model-input"
+                        aria-label=t!("chat.model.other_label")
+                        placeholder=t!("chat.model.other_placeholder")
+                        autocomplete="off" spellcheck="false"
+                        prop:value=move || typed.get()
+                        on:input=move |ev| typed.set(event_target_value(&ev))
+                        on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Escape" { other.set(false); } />
+                    <button type="submit" class="btn small" data-testid="agent-model-switch"
+                        disabled=move || busy.get() || typed.with(|t| t.trim().is_empty())>{t!("chat.model.switch")}</button>
+                </form>
+            </Show>
         </Show>
         <Show when=move || {
             agent_models.with(Option::is_none)

@@ -36,6 +36,11 @@ pub(crate) fn ChangesTab(props: PanelProps) -> impl IntoView {
         async move {
             let since = match base.get_value() {
                 Some(b) => b,
+                // The backend compares with the checked-out commit: no base to ask for.
+                None if !workspace::changes_since_base(backends, &active) => {
+                    base.set_value(Some(None));
+                    None
+                }
                 None => {
                     let b = workspace::branch_base(backends, &active, &conv, &repo).await;
                     base.set_value(Some(b.clone()));
@@ -161,6 +166,7 @@ pub(crate) fn ChangesTab(props: PanelProps) -> impl IntoView {
                 let against = base.get_value().flatten().map(|b| b.commit);
                 view! { <Diff conv=conv_d.clone() repo=repo_d.clone() rel=p against=against mode=ws.diff_mode /> }
             })}
+            <PullRequestsSection conv=conv.clone() />
             <h3 class="ws-h">{t!("workspace.changes.commits")}</h3>
             <Transition fallback=|| view! { <p class="ws-muted">{t!("workspace.changes.loading_commits")}</p> }>
                 {move || {
@@ -327,5 +333,62 @@ fn Diff(
                 })}
             </Transition>
         </section>
+    }
+}
+
+/// The conversation's pull requests where the backend keeps them (Omnigent's session on its
+/// host): the list, or why the host cannot read them. Left out elsewhere.
+#[component]
+fn PullRequestsSection(conv: ConversationRef) -> impl IntoView {
+    let backends = use_backends();
+    let prs = LocalResource::new(move || {
+        let active = backends.active.get();
+        let conv = conv.clone();
+        async move { workspace::pull_requests(backends, &active, &conv).await }
+    });
+    view! {
+        <Suspense>
+            {move || Suspend::new(async move {
+                let body = match prs.await {
+                    Err(e) if e.is_unsupported() => return None,
+                    Err(e) => view! { <InlineError message=e.said() testid="prs-error" /> }.into_any(),
+                    Ok(p) if !p.cli_available => view! {
+                        <p class="ws-note" role="note" data-testid="prs-unavailable">{t!("workspace.prs.no_cli")}</p>
+                    }.into_any(),
+                    Ok(p) if !p.authenticated => view! {
+                        <p class="ws-note" role="note" data-testid="prs-unavailable">
+                            {t!("workspace.prs.signed_out")}
+                            {p.hint.map(|h| view! { " " <code>{h}</code> })}
+                        </p>
+                    }.into_any(),
+                    Ok(p) if p.prs.is_empty() => view! {
+                        <p class="ws-muted" data-testid="prs-empty">{t!("workspace.prs.none")}</p>
+                    }.into_any(),
+                    Ok(p) => view! {
+                        <ul class="ws-changes" data-testid="prs-list">
+                            {p.prs.into_iter().map(|pr| {
+                                let url = pr.url.clone().unwrap_or_default();
+                                let label = match (pr.number, pr.title) {
+                                    (Some(n), Some(t)) => format!("#{n} {t}"),
+                                    (Some(n), None) => format!("#{n}"),
+                                    (None, Some(t)) => t,
+                                    (None, None) => url.clone(),
+                                };
+                                view! {
+                                    <li data-testid="pr-row">
+                                        <a href=url target="_blank" rel="noopener noreferrer">{label}</a>
+                                        {pr.repository.map(|r| view! { " " <span class="ws-muted">{r}</span> })}
+                                    </li>
+                                }
+                            }).collect_view()}
+                        </ul>
+                    }.into_any(),
+                };
+                Some(view! {
+                    <h3 class="ws-h">{t!("workspace.prs.title")}</h3>
+                    {body}
+                })
+            })}
+        </Suspense>
     }
 }

@@ -25,9 +25,9 @@ use crate::client::local::LocalApi;
 use crate::client::omnigent::OmnigentApi;
 use crate::client::service::{
     AgentsApi, BackendApi, CloudAccountApi, CloudSandboxApi, ConversationStartApi,
-    ConversationToolsApi, ConversationsApi, EventsApi, FilesApi, GitApi, HostsApi, Live, Planned,
-    RuntimeApi, ServerApi, ServerDescription, SettingsApi, SettingsPagesApi, SkillsApi,
-    WorkspaceFile,
+    ConversationToolsApi, ConversationsApi, EventsApi, FilesApi, GitApi, HarnessMap, HostsApi,
+    Live, Planned, RuntimeApi, ServerApi, ServerDescription, SettingsApi, SettingsPagesApi,
+    SkillsApi, WorkspaceFile,
 };
 use crate::client::unified::{
     ConversationSummary, ConversationSummaryPage, Created, EventQuery, NewConversation,
@@ -204,6 +204,10 @@ dispatch! {
     GitApi fn git_status(&self, conv: Option<&ConversationRef>, dir: &str) -> Planned<StatusProbe>;
     /// The git provider's repositories the backend's token reaches, named like `query`.
     GitApi fn search_repositories(&self, provider: &str, query: &str, page_id: Option<&str>) -> Planned<crate::git::provider::Search>;
+    /// Whether changes compare against the commit asked for.
+    GitApi fn changes_since_base(&self) -> bool;
+    /// The conversation's pull requests.
+    GitApi fn pull_requests(&self, conv: &ConversationRef) -> Planned<crate::git::provider::PullRequests>;
     /// The address of an editor (VS Code) opened on `dir` (`None`: none runs there).
     GitApi fn editor_url(&self, conv: Option<&ConversationRef>, dir: &str) -> Planned<Option<String>>;
     /// Load skills tier by tier.
@@ -302,6 +306,8 @@ dispatch! {
     ConversationToolsApi fn conversation_agent(&self, conv: &ConversationRef) -> Planned<crate::settings::agents::ConversationAgent>;
     /// Switches an ACP conversation to its agent's model `model`.
     ConversationToolsApi fn switch_acp_model(&self, conv: &ConversationRef, model: &str) -> Planned<()>;
+    /// The policies that apply to the conversation (read-only).
+    ConversationToolsApi fn conversation_policies(&self, conv: &ConversationRef) -> Planned<Vec<crate::settings::agents::Policy>>;
     /// Asks before every action (`ask`) or never.
     ConversationToolsApi fn set_confirmation_policy(&self, conv: &ConversationRef, ask: bool) -> Planned<()>;
     /// Asks the agent `question` without interrupting it.
@@ -344,6 +350,16 @@ dispatch! {
     HostsApi fn sessions_page(&self, after: Option<&str>) -> Planned<crate::omnigent::dto::SessionPage>;
     /// Runs a session on a host.
     HostsApi fn place_session(&self, id: &str, host_id: &str, workspace: &str) -> Planned<()>;
+    /// The harnesses that can be set up on a host from here.
+    HostsApi fn harness_setup(&self) -> Planned<Vec<String>>;
+    /// Installs a harness on a host.
+    HostsApi fn install_harness(&self, host_id: &str, harness: &str) -> Planned<HarnessMap>;
+    /// Gives a harness its API key on a host.
+    HostsApi fn store_harness_credential(&self, host_id: &str, harness: &str, secret: &str) -> Planned<HarnessMap>;
+    /// The git worktrees of the repository at a path on a host.
+    HostsApi fn worktrees(&self, host_id: &str, path: &str) -> Planned<Vec<crate::omnigent::hosts::Worktree>>;
+    /// Whether the server provisions new sandboxes, and with which provider.
+    HostsApi fn managed_sandboxes(&self) -> Planned<Option<String>>;
     /// What the backend's sessions cost.
     HostsApi fn usage_report(&self) -> Planned<crate::omnigent::usage::UsageReport>;
     /// One page of agents of `scope`.

@@ -16,6 +16,13 @@
 //! | `interrupt_conversation`, `pause_conversation` | `POST /v1/sessions/{id}/events` `{"type":"interrupt","data":{}}` (Omnigent has no pause: stopping the turn is the closest) |
 //! | `live_source` | `Live::Stream`: `GET /v1/sessions/{id}/stream` (server-sent events, [`OmnigentApi::stream_plan`]) |
 //! | `describe_server` | `GET /v1/info`: `server_version`, `single_user` |
+//! | `execute_bash` | `POST …/resources/environments/default/shell` ([`crate::omnigent::environment`], as are the rest below) |
+//! | `list_workspace`, `read_workspace_file` | `GET …/environments/default/filesystem[/{path}]` |
+//! | `git_changes`, `git_diff` | `GET …/environments/default/changes`, `…/diff/{path}` |
+//! | `git_status`, `repository_at` | the shell, parsed as the agent server's |
+//! | `conversation_agent`, `switch_acp_model` | `GET /v1/sessions/{id}` (model, fork source), `PATCH {model_override}` |
+//! | `pull_requests` | `GET /v1/sessions/{id}/resources/github` |
+//! | `conversation_policies` | `GET /v1/sessions/{id}/policies` |
 //! | `automations` | `/v1/scheduled-tasks` ([`crate::omnigent::scheduled`]) |
 //!
 //! Auth: `Authorization: Bearer <key>` when the backend has a key (BR-8); never
@@ -24,7 +31,9 @@
 
 use serde_json::json;
 
-use crate::agent_server::dto::{OutgoingMessage, ServerInfo};
+use crate::agent_server::dto::{
+    BashRequest, BashResult, CommitsPage, GitChange, GitDiff, OutgoingMessage, ServerInfo,
+};
 use crate::automation::Automations;
 use crate::backends::probe_plan::{ProbePlan, ProbeRequest};
 use crate::backends::record::BackendKind;
@@ -32,18 +41,20 @@ use crate::backends::selection::ActiveBackend;
 use crate::client::service::SocketTarget;
 use crate::client::service::{
     BackendApi, CloudAccountApi, CloudSandboxApi, ConversationsApi, EventsApi, FilesApi, GitApi,
-    HostsApi, Live, Planned, RuntimeApi, ServerApi, ServerDescription, SettingsApi,
+    HarnessMap, HostsApi, Live, Planned, RuntimeApi, ServerApi, ServerDescription, SettingsApi,
     SettingsPagesApi, SkillsApi, WorkspaceFile,
 };
 use crate::client::unified::{
     ConversationSummary, ConversationSummaryPage, Created, NewConversation,
 };
 use crate::error::{unsupported, ApiError};
+use crate::git::{probe::RepoProbe, status::StatusProbe};
 use crate::omnigent::dto::{
     decode_accepted, decode_agents, decode_hosts, decode_info, decode_me, decode_session,
     decode_session_page, interrupt_event, user_message_event, AgentPage, AgentScope, Host, Info,
     Me, NewSession, Session,
 };
+use crate::omnigent::environment as env;
 use crate::omnigent::scheduled::ScheduledTasks;
 use crate::transport::auth::auth_headers;
 use crate::transport::encode::{id_segment, with_query, Query};
@@ -66,6 +77,10 @@ pub const STREAM_TIMEOUT_MS: u32 = i32::MAX as u32;
 pub const MAX_SESSION_PAGE: u32 = 100;
 /// Agents per page.
 pub const AGENT_PAGE: u32 = 100;
+/// Installing a harness on a host (a global package install there).
+pub const INSTALL_TIMEOUT_MS: u32 = 600_000;
+/// A shell command without a timeout of its own (the server's default is 120 s).
+pub const SHELL_TIMEOUT_MS: u32 = 130_000;
 /// The stream's `Accept` value.
 pub const EVENT_STREAM: &str = "text/event-stream";
 
@@ -103,6 +118,11 @@ impl OmnigentApi {
 
     fn get(&self, path_and_query: &str) -> RequestPlan {
         self.plan(Method::Get, path_and_query, Body::None, DEFAULT_TIMEOUT_MS)
+    }
+
+    /// `/v1/sessions/{id}/resources/environments/default` + `rest`.
+    fn env_path(&self, id: &str, rest: &str) -> Result<String, ApiError> {
+        session_path(id, &format!("{}{rest}", env::ENVIRONMENT))
     }
 
     fn post_event(&self, id: &str, event: serde_json::Value) -> Planned<()> {
@@ -290,29 +310,158 @@ impl crate::client::service::ConversationStartApi for OmnigentApi {
 
 impl CloudAccountApi for OmnigentApi {}
 
-impl RuntimeApi for OmnigentApi {}
+/// Commands run in the session's environment on its host (`…/environments/default/shell`): a
+/// fresh shell each time, so a command is waited for whole (no streaming, no stop).
+impl RuntimeApi for OmnigentApi {
+    fn execute_bash(
+        &self,
+        conv: Option<&ConversationRef>,
+        req: &BashRequest,
+    ) -> Planned<BashResult> {
+        let conv = conv.ok_or(ApiError::NotFound)?;
+        // The server gives up at the command's timeout; the request waits a little longer.
+        let timeout_ms = req.timeout_seconds.map_or(SHELL_TIMEOUT_MS, |s| {
+            s.saturating_mul(1000).saturating_add(10_000)
+        });
+        let plan = self.plan(
+            Method::Post,
+            &self.env_path(&conv.id, "/shell")?,
+            Body::Json(env::shell_body(req)),
+            timeout_ms,
+        );
+        Ok(Call::new(plan, env::decode_shell))
+    }
+}
 impl CloudSandboxApi for OmnigentApi {}
 
+/// The session's environment, one directory at a time.
 impl FilesApi for OmnigentApi {
     fn list_workspace(
         &self,
-        _conv: &ConversationRef,
+        conv: &ConversationRef,
         _root: Option<&str>,
-        _dir: &str,
+        dir: &str,
     ) -> Planned<Listing> {
-        Err(unsupported!("feature.workspace_files"))
+        let q = Query::new()
+            .push("order", "asc")
+            .push("limit", env::LIST_LIMIT);
+        let path = with_query(&self.env_path(&conv.id, &files_path(dir))?, &q);
+        let dir = dir.trim_matches('/').to_string();
+        Ok(Call::new(self.get(&path), env::decode_dir)
+            .map(move |names| Ok(env::listing(&dir, names))))
     }
 
     fn read_workspace_file(
         &self,
-        _conv: &ConversationRef,
+        conv: &ConversationRef,
         _root: Option<&str>,
-        _rel: &str,
+        rel: &str,
     ) -> Planned<WorkspaceFile> {
-        Err(unsupported!("feature.workspace_files"))
+        if rel.trim_matches('/').is_empty() {
+            return Err(ApiError::NotFound);
+        }
+        Ok(Call::new(
+            self.get(&self.env_path(&conv.id, &files_path(rel))?),
+            env::decode_file,
+        ))
     }
 }
-impl GitApi for OmnigentApi {}
+
+/// Changes and diffs against HEAD as the server tracks them; the branch and the repository
+/// through the shell, parsed as the agent server's are.
+impl GitApi for OmnigentApi {
+    /// The server compares with the checked-out commit, whatever is asked.
+    fn changes_since_base(&self) -> bool {
+        false
+    }
+
+    fn git_changes(
+        &self,
+        conv: Option<&ConversationRef>,
+        _path: &str,
+        _git_ref: Option<&str>,
+    ) -> Planned<Vec<GitChange>> {
+        let conv = conv.ok_or(ApiError::NotFound)?;
+        Ok(Call::new(
+            self.get(&self.env_path(&conv.id, "/changes")?),
+            env::decode_changes,
+        ))
+    }
+
+    fn git_diff(
+        &self,
+        conv: Option<&ConversationRef>,
+        path: &str,
+        _git_ref: Option<&str>,
+    ) -> Planned<GitDiff> {
+        let conv = conv.ok_or(ApiError::NotFound)?;
+        let root = conv.runs_on.as_ref().map(|(_, w)| w.as_str());
+        let rel = env::relative_to(root, path);
+        Ok(Call::new(
+            self.get(&self.env_path(&conv.id, &format!("/diff/{}", path_segments(rel)))?),
+            env::decode_diff,
+        ))
+    }
+
+    fn git_commits(
+        &self,
+        conv: Option<&ConversationRef>,
+        path: &str,
+        limit: u32,
+    ) -> Planned<CommitsPage> {
+        let req = crate::git::bash(crate::git::log::command(path, limit));
+        Ok(self
+            .execute_bash(conv, &req)?
+            .map(move |r| crate::git::log::parse(&r, limit)))
+    }
+
+    fn pull_requests(&self, conv: &ConversationRef) -> Planned<crate::git::provider::PullRequests> {
+        Ok(Call::new(
+            self.get(&session_path(&conv.id, "/resources/github")?),
+            env::decode_pull_requests,
+        ))
+    }
+
+    fn repository_at(&self, conv: Option<&ConversationRef>, dir: &str) -> Planned<RepoProbe> {
+        let req = crate::git::bash(crate::git::probe::command(dir));
+        Ok(self
+            .execute_bash(conv, &req)?
+            .map(|r| crate::git::probe::parse(&r)))
+    }
+
+    fn git_status(&self, conv: Option<&ConversationRef>, dir: &str) -> Planned<StatusProbe> {
+        let req = crate::git::bash(crate::git::status::command(dir));
+        Ok(self
+            .execute_bash(conv, &req)?
+            .map(|r| crate::git::status::parse(&r)))
+    }
+}
+
+/// `/v1/hosts/{host}/harnesses/{harness}` + `rest`.
+fn harness_path(host_id: &str, harness: &str, rest: &str) -> Result<String, ApiError> {
+    Ok(format!(
+        "/v1/hosts/{}/harnesses/{}{rest}",
+        id_segment(host_id)?,
+        id_segment(harness)?
+    ))
+}
+
+/// `/filesystem` and, below the root, each segment of `rel` percent-encoded.
+fn files_path(rel: &str) -> String {
+    match rel.trim_matches('/') {
+        "" => "/filesystem".into(),
+        rel => format!("/filesystem/{}", path_segments(rel)),
+    }
+}
+
+/// A relative path's segments, each percent-encoded (an absolute path keeps its leading `/`,
+/// which the server reads as absolute).
+fn path_segments(path: &str) -> String {
+    path.split('/')
+        .map(crate::transport::encode::encode_segment)
+        .collect::<Vec<_>>()
+        .join("/")
+}
 /// Omnigent's agents run on their hosts' harnesses with their own models.
 impl SettingsApi for OmnigentApi {
     fn takes_browser_llm(&self) -> bool {
@@ -323,6 +472,41 @@ impl SettingsPagesApi for OmnigentApi {}
 impl crate::client::service::AgentsApi for OmnigentApi {}
 impl SkillsApi for OmnigentApi {}
 impl crate::client::service::ConversationToolsApi for OmnigentApi {
+    /// `GET /v1/sessions/{id}`: the model (override or the agent's) and the models it may
+    /// switch to, its parent, and the session it was forked from.
+    fn conversation_agent(
+        &self,
+        conv: &ConversationRef,
+    ) -> Planned<crate::settings::agents::ConversationAgent> {
+        Ok(Call::new(
+            self.get(&session_path(&conv.id, "?include_items=false")?),
+            env::decode_agent,
+        ))
+    }
+
+    /// `PATCH /v1/sessions/{id} {"model_override"}` (§5): from the next turn on; `"default"`
+    /// goes back to the agent's model.
+    fn switch_acp_model(&self, conv: &ConversationRef, model: &str) -> Planned<()> {
+        let plan = self.plan(
+            Method::Patch,
+            &session_path(&conv.id, "")?,
+            Body::Json(env::model_override_body(model)?),
+            DEFAULT_TIMEOUT_MS,
+        );
+        Ok(Call::new(plan, decode_accepted))
+    }
+
+    /// `GET /v1/sessions/{id}/policies` (§7): the server's, the agent's and the session's.
+    fn conversation_policies(
+        &self,
+        conv: &ConversationRef,
+    ) -> Planned<Vec<crate::settings::agents::Policy>> {
+        Ok(Call::new(
+            self.get(&session_path(&conv.id, "/policies")?),
+            env::decode_policies,
+        ))
+    }
+
     /// `POST /v1/sessions/{id}/fork {title}` (issue #39 §5): a new session with a copy of the
     /// whole conversation, bound to the same agent but to no runner (the server binds an
     /// external fork's host afterwards: [`HostsApi::place_session`]). A branch from one message is not offered:
@@ -396,6 +580,76 @@ impl HostsApi for OmnigentApi {
             DEFAULT_TIMEOUT_MS,
         );
         Ok(Call::new(plan, decode_accepted))
+    }
+
+    fn harness_setup(&self) -> Planned<Vec<String>> {
+        Ok(self.info()?.map(|i| {
+            Ok(if i.harness_install_enabled {
+                i.installable_harnesses
+            } else {
+                Vec::new()
+            })
+        }))
+    }
+
+    fn install_harness(&self, host_id: &str, harness: &str) -> Planned<HarnessMap> {
+        let plan = self.plan(
+            Method::Post,
+            &harness_path(host_id, harness, "/install")?,
+            Body::Json(json!({})),
+            INSTALL_TIMEOUT_MS,
+        );
+        Ok(Call::new(
+            plan,
+            crate::omnigent::dto::decode_harness_readiness,
+        ))
+    }
+
+    fn store_harness_credential(
+        &self,
+        host_id: &str,
+        harness: &str,
+        secret: &str,
+    ) -> Planned<HarnessMap> {
+        let secret = secret.trim();
+        if secret.is_empty() {
+            return Err(ApiError::Server {
+                status: 400,
+                detail: "the key is empty".into(),
+            });
+        }
+        let plan = self.plan(
+            Method::Post,
+            &harness_path(host_id, harness, "/credential")?,
+            Body::Json(json!({"kind": "key", "secret": secret})),
+            DEFAULT_TIMEOUT_MS,
+        );
+        Ok(Call::new(
+            plan,
+            crate::omnigent::dto::decode_harness_readiness,
+        ))
+    }
+
+    fn worktrees(
+        &self,
+        host_id: &str,
+        path: &str,
+    ) -> Planned<Vec<crate::omnigent::hosts::Worktree>> {
+        let q = Query::new().push("path", path.trim());
+        Ok(Call::new(
+            self.get(&with_query(
+                &format!("/v1/hosts/{}/worktrees", id_segment(host_id)?),
+                &q,
+            )),
+            crate::omnigent::hosts::decode_worktrees,
+        ))
+    }
+
+    fn managed_sandboxes(&self) -> Planned<Option<String>> {
+        Ok(self.info()?.map(|i| {
+            Ok(i.managed_sandboxes_enabled
+                .then(|| i.sandbox_provider.unwrap_or_default()))
+        }))
     }
 
     fn usage_report(&self) -> Planned<crate::omnigent::usage::UsageReport> {

@@ -34,6 +34,9 @@ use crate::transport::plan::{Call, RequestPlan};
 use crate::transport::routing::ConversationRef;
 use crate::workspace::tree::Listing;
 
+/// A host's harnesses and whether each can run (as a harness setup answers it).
+pub type HarnessMap = std::collections::BTreeMap<String, crate::omnigent::dto::HarnessReadiness>;
+
 /// A planned call, or the typed error that made planning impossible.
 pub type Planned<T> = Result<Call<T>, ApiError>;
 
@@ -313,6 +316,20 @@ pub trait GitApi {
     ) -> Planned<crate::git::provider::Search> {
         Err(unsupported!("feature.git_repositories"))
     }
+    /// Whether [`GitApi::git_changes`] compares against the commit asked for (the branch's
+    /// base, so a branch's own commits count as changes); `false`: always against the checked
+    /// out commit (Omnigent), and the view does not say "since …".
+    fn changes_since_base(&self) -> bool {
+        true
+    }
+    /// The conversation's pull requests and whether its machine can read them (Omnigent:
+    /// the session's host through its GitHub CLI).
+    fn pull_requests(
+        &self,
+        _conv: &ConversationRef,
+    ) -> Planned<crate::git::provider::PullRequests> {
+        Err(unsupported!("feature.pull_requests"))
+    }
     /// The address of the server's VS Code opened on `dir` (`None`: it runs none). It carries
     /// the server's connection token, as the server builds it: open it, never show or log it.
     fn editor_url(&self, _conv: Option<&ConversationRef>, _dir: &str) -> Planned<Option<String>> {
@@ -559,6 +576,14 @@ pub trait ConversationToolsApi {
     fn switch_acp_model(&self, _conv: &ConversationRef, _model: &str) -> Planned<()> {
         Err(unsupported!("feature.switching_the_model"))
     }
+    /// The policies that decide what the conversation's agent may do, read-only (Omnigent:
+    /// the server's, the agent's and the session's own).
+    fn conversation_policies(
+        &self,
+        _conv: &ConversationRef,
+    ) -> Planned<Vec<crate::settings::agents::Policy>> {
+        Err(unsupported!("feature.policies"))
+    }
     /// Asks before every action (`ask`) or never (`POST …/confirmation_policy`).
     fn set_confirmation_policy(&self, _conv: &ConversationRef, _ask: bool) -> Planned<()> {
         Err(unsupported!("feature.confirmation_mode"))
@@ -640,6 +665,41 @@ pub trait HostsApi {
     /// (a fork starts on none).
     fn place_session(&self, _id: &str, _host_id: &str, _workspace: &str) -> Planned<()> {
         Err(unsupported!("feature.sessions_on_hosts"))
+    }
+    /// `GET /v1/info`: whether the server provisions new sandboxes itself (issue #39 §2), and
+    /// with which provider (`Some("")` when it does not say); `None` when it does not.
+    fn managed_sandboxes(&self) -> Planned<Option<String>> {
+        Err(unsupported!("feature.hosts"))
+    }
+    /// `GET /v1/info`: the harnesses that can be installed on a host or given a credential
+    /// from here (§1; empty where the server does not allow it).
+    fn harness_setup(&self) -> Planned<Vec<String>> {
+        Err(unsupported!("feature.hosts"))
+    }
+    /// `POST /v1/hosts/{host}/harnesses/{harness}/install`: installs a harness's program on
+    /// the host (its package manager runs there; minutes).
+    fn install_harness(&self, _host_id: &str, _harness: &str) -> Planned<HarnessMap> {
+        Err(unsupported!("feature.hosts"))
+    }
+    /// `POST /v1/hosts/{host}/harnesses/{harness}/credential {kind: "key", secret}`: gives a
+    /// harness its API key on the host. The key goes to the host through the server, in the
+    /// body; it is never kept here.
+    fn store_harness_credential(
+        &self,
+        _host_id: &str,
+        _harness: &str,
+        _secret: &str,
+    ) -> Planned<HarnessMap> {
+        Err(unsupported!("feature.hosts"))
+    }
+    /// `GET /v1/hosts/{host}/worktrees?path=`: the git worktrees of the repository at `path`
+    /// on the host (none where it is not a repository).
+    fn worktrees(
+        &self,
+        _host_id: &str,
+        _path: &str,
+    ) -> Planned<Vec<crate::omnigent::hosts::Worktree>> {
+        Err(unsupported!("feature.hosts"))
     }
     /// `GET /v1/usage`: what the backend's sessions cost.
     fn usage_report(&self) -> Planned<crate::omnigent::usage::UsageReport> {

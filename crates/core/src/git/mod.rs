@@ -5,6 +5,7 @@
 //! app runs them through the client's runtime ([`crate::client::service::GitApi`]).
 
 pub mod actions;
+pub mod log;
 pub mod probe;
 pub mod provider;
 pub mod status;

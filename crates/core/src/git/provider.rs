@@ -10,6 +10,7 @@ use serde::Deserialize;
 use crate::error::ApiError;
 use crate::i18n::text::text;
 use crate::i18n::Text;
+use crate::transport::de::{lenient, opt_string};
 
 /// The secrets the agent server reads a GitHub token from, in its order.
 pub const TOKEN_SECRETS: [&str; 4] = ["github_token", "GITHUB_TOKEN", "GH_TOKEN", "github"];
@@ -176,4 +177,39 @@ mod tests {
             Err(ApiError::Decode(_))
         ));
     }
+}
+
+/// One pull request the session made, worked on or was linked to.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(default)]
+pub struct PullRequest {
+    /// Its address.
+    #[serde(deserialize_with = "opt_string")]
+    pub url: Option<String>,
+    /// Its number.
+    #[serde(deserialize_with = "lenient")]
+    pub number: Option<u64>,
+    /// `owner/name`.
+    #[serde(deserialize_with = "opt_string")]
+    pub repository: Option<String>,
+    /// Its title, where looked up.
+    #[serde(deserialize_with = "opt_string")]
+    pub title: Option<String>,
+}
+
+/// A conversation's pull requests as its machine can read them (Omnigent's
+/// `GET …/resources/github`, decoded by [`crate::omnigent::environment::decode_pull_requests`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PullRequests {
+    /// The branch checked out in the workspace.
+    pub branch: Option<String>,
+    /// The host has the provider's command-line tool (`gh`); without it nothing is read or
+    /// opened.
+    pub cli_available: bool,
+    /// The tool is signed in.
+    pub authenticated: bool,
+    /// What the server says to do to sign in, where it says.
+    pub hint: Option<String>,
+    /// The pull requests, in the server's order.
+    pub prs: Vec<PullRequest>,
 }

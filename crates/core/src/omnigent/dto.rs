@@ -21,7 +21,7 @@ use crate::i18n::Text;
 /// `2026-12-01T05:20:47Z` for seconds since the epoch (moved to [`crate::time`]).
 pub use crate::time::iso_from_epoch_secs;
 use crate::transport::de::{
-    id_string, lenient, opt_string, str_at, string_enum, type_name, FromJson,
+    id_string, lenient, opt_string, str_at, string_enum, strings_at, type_name, FromJson,
 };
 use crate::transport::decode::{error_detail, is_success};
 
@@ -104,6 +104,11 @@ pub struct Info {
     pub login_url: Option<String>,
     /// Short name of the managed sandbox provider (e.g. `modal`).
     pub sandbox_provider: Option<String>,
+    /// Harnesses can be installed on a host, and their credentials set, from here (the
+    /// server's `harness_install` feature).
+    pub harness_install_enabled: bool,
+    /// Which harnesses (empty while that is off).
+    pub installable_harnesses: Vec<String>,
 }
 
 /// `GET /v1/me`.
@@ -126,6 +131,8 @@ impl FromJson for Info {
             needs_setup: flag("needs_setup"),
             login_url: str_at(v, "login_url"),
             sandbox_provider: str_at(v, "sandbox_provider"),
+            harness_install_enabled: flag("harness_install_enabled"),
+            installable_harnesses: strings_at(v, "installable_harnesses"),
         })
     }
 }
@@ -309,6 +316,9 @@ pub struct Session {
     /// How many questions wait (list entries).
     #[serde(deserialize_with = "lenient")]
     pub pending_elicitations_count: Option<u32>,
+    /// A managed sandbox's launch while it is under way or after it failed (`{stage, error,
+    /// provider}`; cleared once ready), read by [`crate::omnigent::stream::SessionStream`].
+    pub sandbox_status: Option<Value>,
 }
 
 impl From<Session> for ConversationSummary {
@@ -354,9 +364,11 @@ pub struct SessionPage {
 pub struct NewSession {
     /// The agent to bind (`Agent::id`).
     pub agent_id: String,
-    /// The host to launch the runner on (a [`crate::omnigent::hosts::pickable`] host).
+    /// The host to launch the runner on (a [`crate::omnigent::hosts::pickable`] host), or
+    /// [`MANAGED_HOST`]: a new sandbox the server provisions (issue #39 §2).
     pub host_id: String,
-    /// Absolute path of an existing directory on that host.
+    /// Absolute path of an existing directory on that host; for a managed sandbox, the
+    /// repository to clone there (`https://…` or `git@…`, `#branch` allowed), or empty.
     pub workspace: String,
     /// Optional title.
     pub title: Option<String>,
@@ -366,7 +378,16 @@ pub struct NewSession {
     pub first_message: Option<String>,
 }
 
+/// The host id that asks for a new managed sandbox instead of a registered host (host ids
+/// are 32 hex digits: no host has this one).
+pub const MANAGED_HOST: &str = "managed";
+
 impl NewSession {
+    /// Whether it asks the server for a new managed sandbox.
+    pub fn managed(&self) -> bool {
+        self.host_id == MANAGED_HOST
+    }
+
     /// What is wrong with the form before anything is sent, in English (`None`: fine).
     pub fn problem(&self) -> Option<String> {
         self.problem_text().map(|t| t.english())
@@ -378,6 +399,10 @@ impl NewSession {
             Some(text!("hosts.pick_agent"))
         } else if self.host_id.trim().is_empty() {
             Some(text!("hosts.pick_host"))
+        } else if self.managed() {
+            let repo = self.workspace.trim();
+            (!repo.is_empty() && !repo.starts_with("https://") && !repo.starts_with("git@"))
+                .then(|| text!("hosts.repository_not_a_url"))
         } else if !self.workspace.trim().starts_with('/') {
             Some(text!("hosts.workspace_not_absolute"))
         } else {
@@ -388,11 +413,21 @@ impl NewSession {
     /// The JSON body: `{agent_id, host_id, workspace, title?, initial_items?}` with
     /// `initial_items: [{"type": "message", "data": {"role": "user", "content":
     /// [{"type": "input_text", "text": …}]}}]` (the `SessionEventInput` shape).
+    ///
+    /// A managed sandbox: `{agent_id, host_type: "managed", workspace?: <repository>, …}`
+    /// (the server picks its default provider and mints the host).
     pub fn body(&self) -> Value {
         let mut body = Map::new();
         body.insert("agent_id".into(), json!(self.agent_id));
-        body.insert("host_id".into(), json!(self.host_id));
-        body.insert("workspace".into(), json!(self.workspace.trim()));
+        if self.managed() {
+            body.insert("host_type".into(), json!("managed"));
+            if !self.workspace.trim().is_empty() {
+                body.insert("workspace".into(), json!(self.workspace.trim()));
+            }
+        } else {
+            body.insert("host_id".into(), json!(self.host_id));
+            body.insert("workspace".into(), json!(self.workspace.trim()));
+        }
         if let Some(t) = self.title.as_deref().filter(|t| !t.trim().is_empty()) {
             body.insert("title".into(), json!(t));
         }
@@ -607,6 +642,23 @@ fn list_page<T: serde::de::DeserializeOwned>(
 /// id).
 pub fn decode_accepted(status: u16, body: &[u8]) -> Result<(), ApiError> {
     check(status, body)
+}
+
+/// The host's harness readiness as a harness install or key answers it (`{configured_harnesses:
+/// {name: readiness}}`, refreshed by the host at once; `GET /v1/hosts` catches up later).
+pub fn decode_harness_readiness(
+    status: u16,
+    body: &[u8],
+) -> Result<BTreeMap<String, HarnessReadiness>, ApiError> {
+    let v = json_of(status, body)?;
+    Ok(v.get("configured_harnesses")
+        .and_then(Value::as_object)
+        .map(|o| {
+            o.iter()
+                .map(|(k, r)| (k.clone(), HarnessReadiness::from_json(r)))
+                .collect()
+        })
+        .unwrap_or_default())
 }
 
 /// `GET /v1/info`.

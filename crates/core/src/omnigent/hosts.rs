@@ -254,3 +254,42 @@ pub fn host_cards(
     });
     cards
 }
+
+/// One git worktree of a repository on a host (`GET /v1/hosts/{id}/worktrees?path=`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(default)]
+pub struct Worktree {
+    /// Its directory on the host.
+    #[serde(deserialize_with = "crate::transport::de::opt_string")]
+    pub path: Option<String>,
+    /// The branch checked out there (`None`: detached or unknown).
+    #[serde(deserialize_with = "crate::transport::de::opt_string")]
+    pub branch: Option<String>,
+    /// The repository's main checkout.
+    #[serde(deserialize_with = "crate::transport::de::lenient")]
+    pub is_main: bool,
+    /// No branch checked out.
+    #[serde(deserialize_with = "crate::transport::de::lenient")]
+    pub detached: bool,
+}
+
+/// The worktrees of the repository at a path, main first; a path that is not in a git
+/// repository (400) has none.
+pub fn decode_worktrees(status: u16, body: &[u8]) -> Result<Vec<Worktree>, ApiError> {
+    if status == 400 {
+        return Ok(Vec::new());
+    }
+    let v = crate::omnigent::dto::json_of(status, body)?;
+    let mut list: Vec<Worktree> = v
+        .get("data")
+        .and_then(serde_json::Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|w| serde_json::from_value::<Worktree>(w.clone()).ok())
+                .filter(|w| w.path.as_deref().is_some_and(|p| !p.is_empty()))
+                .collect()
+        })
+        .unwrap_or_default();
+    list.sort_by_key(|w| !w.is_main);
+    Ok(list)
+}

@@ -8,6 +8,7 @@
 //! | module | what |
 //! |---|---|
 //! | [`dto`] | `Info`, `Me`, `Host`, `Agent`/`AgentPage`, `Session`/`SessionPage`, `NewSession`, the error body → [`ApiError`](crate::error::ApiError) with advice, the decoders |
+//! | [`environment`] | a session's workspace on its host (shell, changes, diffs, files), its model and policies |
 //! | [`hosts`] | `HarnessReadiness` in words, `host_online` (90 s rule), `pickable`, the picker's rows |
 //! | [`scheduled`] | `ScheduledTasks`: `/v1/scheduled-tasks` said as automations (tasks, runs, bodies) |
 //! | [`sse`] | `SseParser`: incremental server-sent events over arbitrary chunks |
@@ -15,6 +16,7 @@
 
 pub mod approvals;
 pub mod dto;
+pub mod environment;
 pub mod hosts;
 pub mod scheduled;
 pub mod sse;

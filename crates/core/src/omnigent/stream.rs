@@ -169,6 +169,17 @@ const CONTEXT: MessageRef = message("usage.context");
 const ERROR_TITLE: MessageRef = message("conversation_core.status.error");
 /// The title of an output card whose call is not known.
 const TOOL_RESULT: MessageRef = message("event.title.tool_result");
+/// A managed sandbox's launch stages (issue #39 §2), in words.
+const SANDBOX_STAGES: [(&str, MessageRef); 6] = [
+    ("provisioning", message("omnigent.sandbox.provisioning")),
+    ("cloning", message("omnigent.sandbox.cloning")),
+    ("starting", message("omnigent.sandbox.starting")),
+    ("connecting", message("omnigent.sandbox.connecting")),
+    ("ready", message("omnigent.sandbox.ready")),
+    ("failed", message("omnigent.sandbox.failed")),
+];
+/// The card of a managed sandbox's launch: one per session, updated at each stage.
+pub const SANDBOX_CARD: &str = "sandbox#launch";
 const CONTEXT_COST: MessageRef = message("usage.context_cost");
 const CONTEXT_OF: MessageRef = message("usage.context_of");
 const CONTEXT_OF_COST: MessageRef = message("usage.context_of_cost");
@@ -458,6 +469,10 @@ impl SessionStream {
                     self.answered(&id, outcome);
                 }
             }
+            "session.sandbox_status" => {
+                let ts = iso_from_epoch_secs(now_ms.div_euclid(1000)).unwrap_or_default();
+                self.sandbox_launch(o, ts);
+            }
             _ => {}
         }
         self.finish()
@@ -507,6 +522,9 @@ impl SessionStream {
         }
         for e in open {
             self.ask(e, String::new());
+        }
+        if let Some(status) = session.sandbox_status.as_ref().and_then(Value::as_object) {
+            self.sandbox_launch(status, String::new());
         }
         changed.merge(self.finish())
     }
@@ -672,6 +690,43 @@ impl SessionStream {
                 self.refresh(ri);
             }
             None => self.add_stream_record(record),
+        }
+    }
+
+    /// A managed sandbox's launch reached a stage (`{stage, error?, provider?}`): its card
+    /// says which, in words, with the server's error when it failed. A stage it does not
+    /// know is shown as the server names it.
+    fn sandbox_launch(&mut self, status: &Map<String, Value>, ts: String) {
+        let Some(stage) = str_of(status, "stage").filter(|s| !s.is_empty()) else {
+            return;
+        };
+        let words = SANDBOX_STAGES
+            .iter()
+            .find(|(s, _)| *s == stage)
+            .map_or_else(
+                || Words::from(stage.to_string()),
+                |(_, m)| Words::new(Text::new(*m)),
+            );
+        let body = Body::Show(ItemKind::ToolCall {
+            tool: words,
+            summary: str_of(status, "provider").unwrap_or("").to_string(),
+            output: str_of(status, "error")
+                .filter(|e| !e.trim().is_empty())
+                .map(str::to_string),
+            images: Vec::new(),
+            is_error: stage == "failed",
+            running: !matches!(stage, "ready" | "failed"),
+        });
+        match self.ids.get(SANDBOX_CARD).copied() {
+            Some(ri) => {
+                self.records[ri].body = body;
+                self.refresh(ri);
+            }
+            None => self.add_stream_record(Record {
+                id: SANDBOX_CARD.into(),
+                ts,
+                body,
+            }),
         }
     }
 
@@ -1120,6 +1175,19 @@ fn text_of(v: Option<&Value>) -> String {
     }
 }
 
+/// The server's note of a model switch (`PATCH /v1/sessions/{id} {model_override}`), as the
+/// model switched to (`None`: back to the agent's default); `None` for any other text.
+fn model_switch_note(text: &str) -> Option<Option<String>> {
+    let inner = text.trim().strip_prefix("[System: ")?.strip_suffix(']')?;
+    if inner == "model reset to the agent default" {
+        return Some(None);
+    }
+    inner
+        .strip_prefix("model changed to ")
+        .filter(|m| !m.is_empty() && !m.contains(char::is_whitespace))
+        .map(|m| Some(m.to_string()))
+}
+
 /// What an item of `item_type` with these fields shows.
 fn body_of(item_type: &str, p: &Map<String, Value>, whole: &Value) -> Body {
     match item_type {
@@ -1128,6 +1196,12 @@ fn body_of(item_type: &str, p: &Map<String, Value>, whole: &Value) -> Body {
                 return Body::Hidden;
             }
             let text = content_text(p.get("content"));
+            // The server's own note of a model switch is a user message nobody wrote.
+            if p.get("user_authored").and_then(Value::as_bool) != Some(true) {
+                if let Some(switched) = model_switch_note(&text) {
+                    return Body::Show(ItemKind::ModelSwitched(switched));
+                }
+            }
             match str_of(p, "role").unwrap_or("") {
                 "user" => Body::Show(ItemKind::UserMessage {
                     text,

@@ -9,6 +9,8 @@
 //! stored profile and changes only the fields the form shows, so what the form does not show
 //! (tools, skills, condenser, timeouts) is kept.
 
+use crate::transport::de::{lenient, opt_string};
+use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use crate::error::ApiError;
@@ -659,6 +661,10 @@ pub struct AgentModels {
     pub models: Vec<AcpModel>,
     /// Whether the server switches among them while it runs.
     pub runtime_switch: bool,
+    /// Whether any model name may be asked for (the list only suggests; Omnigent).
+    pub any_model: bool,
+    /// The model actually running where `current` is an alias (`default`), if known.
+    pub running: Option<String>,
 }
 
 impl AgentModels {
@@ -672,6 +678,7 @@ impl AgentModels {
                 .get("supports_runtime_model_switch")
                 .and_then(Value::as_bool)
                 == Some(true),
+            ..AgentModels::default()
         })
     }
 
@@ -709,6 +716,32 @@ pub struct ConversationAgent {
     pub setup: AgentSetup,
 }
 
+/// One policy that decides what a conversation's agent may do (Omnigent's
+/// `GET /v1/sessions/{id}/policies`, read by [`crate::omnigent::environment::decode_policies`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(default)]
+pub struct Policy {
+    /// Its name.
+    #[serde(deserialize_with = "opt_string")]
+    pub name: Option<String>,
+    /// `python`, `function`, …
+    #[serde(rename = "type", deserialize_with = "opt_string")]
+    pub kind: Option<String>,
+    /// The code that decides (a dotted path).
+    #[serde(deserialize_with = "opt_string")]
+    pub handler: Option<String>,
+    /// What it does, where the server says.
+    #[serde(deserialize_with = "opt_string")]
+    pub description: Option<String>,
+    /// Where it comes from: `session` (added to this session), `admin` (the server's), `spec`
+    /// (the agent's).
+    #[serde(deserialize_with = "opt_string")]
+    pub source: Option<String>,
+    /// Whether it applies now (`None`: the server did not say; it applies).
+    #[serde(deserialize_with = "lenient")]
+    pub enabled: Option<bool>,
+}
+
 /// What a conversation's agent runs with, as the server reports it (upstream's system-prompt
 /// and tools dialogs): its tools, MCP servers and skills by name, and its system prompt (from
 /// the conversation's `SystemPromptEvent`, read apart).
@@ -724,6 +757,9 @@ pub struct AgentSetup {
     pub skills: Vec<String>,
     /// The system prompt's text, where read.
     pub system_prompt: Option<String>,
+    /// The policies that decide what it may do, where the backend keeps any (`None`: it
+    /// keeps none; issue #39 §7).
+    pub policies: Option<Vec<Policy>>,
 }
 
 impl AgentSetup {
@@ -747,6 +783,7 @@ impl AgentSetup {
             mcp_servers: servers,
             skills: names(agent.pointer("/agent_context/skills")),
             system_prompt: None,
+            policies: None,
         }
     }
 }
@@ -1215,6 +1252,7 @@ mod tests {
                 mcp_servers: vec!["fetch".into()],
                 skills: vec!["github".into()],
                 system_prompt: None,
+                policies: None,
             }
         );
         assert!(AgentSetup::from_agent(&json!({"kind": "ACPAgent", "tools": []})).acp);

@@ -71,6 +71,7 @@ fn setup_view(
                 <dt>{t!("chat.setup.mcp")}</dt><dd class="mono" data-testid="setup-mcp">{list(setup.mcp_servers)}</dd>
                 <dt>{t!("chat.setup.skills")}</dt><dd class="mono" data-testid="setup-skills">{list(setup.skills)}</dd>
             </dl>
+            {setup.policies.map(policies_view)}
             {setup.system_prompt.map(|p| view! {
                 <details data-testid="setup-prompt">
                     <summary>{t!("chat.setup.prompt")}</summary>
@@ -79,6 +80,40 @@ fn setup_view(
             })}
             <button type="button" class="btn small" on:click=dismiss>{t!("chat.tools.close")}</button>
         </div>
+    }
+}
+
+/// The policies that decide what the agent may do, read-only: each one's name, where it
+/// comes from, what it does, and whether it is off.
+fn policies_view(list: Vec<canvas_core::settings::agents::Policy>) -> impl IntoView {
+    let empty = list.is_empty();
+    view! {
+        <section class="agent-policies" data-testid="setup-policies" aria-label=t!("chat.setup.policies")>
+            <p><strong>{t!("chat.setup.policies")}</strong></p>
+            {empty.then(|| view! { <p class="muted">{t!("chat.setup.no_policies")}</p> })}
+            <ul class="agent-policy-list">
+                {list.into_iter().map(|p| {
+                    let name = p.name.clone().or(p.handler.clone()).unwrap_or_default();
+                    let source = match p.source.as_deref() {
+                        Some("session") => t!("chat.setup.policy_session"),
+                        Some("admin") => t!("chat.setup.policy_server"),
+                        Some("spec") => t!("chat.setup.policy_agent"),
+                        _ => String::new(),
+                    };
+                    let off = p.enabled == Some(false);
+                    let about = p.description.clone().or(p.handler.clone()).filter(|d| *d != name);
+                    let shown = name.clone();
+                    view! {
+                        <li data-testid="setup-policy" data-name=name data-source=p.source.clone() data-enabled=(!off).to_string()>
+                            <span class="mono">{shown}</span>
+                            {(!source.is_empty()).then(|| view! { " " <span class="badge">{source}</span> })}
+                            {off.then(|| view! { " " <span class="badge">{t!("chat.setup.policy_off")}</span> })}
+                            {about.map(|a| view! { <br /><span class="muted mono">{a}</span> })}
+                        </li>
+                    }
+                }).collect_view()}
+            </ul>
+        </section>
     }
 }
 

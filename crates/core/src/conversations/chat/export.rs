@@ -299,6 +299,8 @@ fn section(kind: &ItemKind) -> String {
             parts.push(block(&format!("Reason: {}", tidy(reason))));
         }
         ItemKind::Paused => parts.push("_Paused_".into()),
+        ItemKind::ModelSwitched(Some(m)) => parts.push(format!("_Model switched to {m}_")),
+        ItemKind::ModelSwitched(None) => parts.push("_Model back to the agent's default_".into()),
         ItemKind::Goal(goal) => parts.push(format!("_{}_", goal.text().english())),
         ItemKind::Condensation { summary, forgotten } => {
             let noun = if *forgotten == 1 { "event" } else { "events" };

@@ -112,6 +112,9 @@ pub enum ItemKind {
     },
     /// The conversation was paused (`PauseEvent`).
     Paused,
+    /// The model was switched for the next turns (Omnigent's `[System: model changed to …]`
+    /// note): to `Some(model)`, or back to the agent's own (`None`).
+    ModelSwitched(Option<String>),
     /// A goal's state changed (issue #36; `ConversationStateUpdateEvent`, `key: "goal"`).
     Goal(Box<crate::conversations::live::goal::GoalState>),
     /// The history was condensed (`Condensation`, `CondensationSummaryEvent`).
