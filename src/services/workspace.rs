@@ -253,3 +253,36 @@ pub async fn pull_requests(
     let c = client(backends, active);
     c.api.pull_requests(conv).send(&c.transport).await
 }
+
+/// The interactive terminals the conversation can open (`Unsupported` where the backend has
+/// none: the choice is then left out).
+pub async fn terminals(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+) -> Result<Vec<String>, ApiError> {
+    let c = client(backends, active);
+    c.api.terminals(conv).send(&c.transport).await
+}
+
+/// Opens (or gives back) the conversation's interactive terminal `name`.
+pub async fn open_terminal(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    name: &str,
+) -> Result<canvas_core::omnigent::terminal::TerminalAttach, ApiError> {
+    let c = client(backends, active);
+    c.api.open_terminal(conv, name).send(&c.transport).await
+}
+
+/// Closes an interactive terminal (its shell ends).
+pub async fn close_terminal(
+    backends: BackendsCtx,
+    active: &ActiveBackend,
+    conv: &ConversationRef,
+    id: &str,
+) -> Result<(), ApiError> {
+    let c = client(backends, active);
+    c.api.close_terminal(conv, id).send(&c.transport).await
+}

@@ -75,6 +75,9 @@ pub struct ConvWorkspace {
     pub selected_change: RwSignal<Option<String>>,
     pub selected_commit: RwSignal<Option<String>>,
     pub diff_mode: RwSignal<DiffMode>,
+    /// The name of the interactive terminal open in the Terminal tab (kept while the tab
+    /// changes; the tab attaches to it again when it comes back).
+    pub shell: RwSignal<Option<String>>,
 }
 
 impl ConvWorkspace {
@@ -91,6 +94,7 @@ impl ConvWorkspace {
             selected_change: RwSignal::new(None),
             selected_commit: RwSignal::new(None),
             diff_mode: RwSignal::new(DiffMode::Unified),
+            shell: RwSignal::new(None),
         }
     }
 

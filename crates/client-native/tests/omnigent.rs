@@ -1425,6 +1425,40 @@ async fn a_managed_sandbox_is_provisioned_runs_the_session_and_goes_with_it() {
         matches!(refused, ApiError::Server { status: 400, .. }),
         "{refused:?}"
     );
+    // A missing harness installed on the host by the server (§1): codex, which the server
+    // installs with `npm install -g` on the host, here into the host's private npm prefix
+    // (from the npm registry; the download cache is the user's). The host's readiness comes
+    // back with the answer.
+    use canvas_core::omnigent::HarnessReadiness as R;
+    assert_eq!(
+        host.configured_harnesses.get("codex"),
+        Some(&R::BinaryMissing),
+        "codex is not on the host before"
+    );
+    let t0 = Instant::now();
+    let now = run(
+        "install codex",
+        ext.install_harness(stack.host.host_id(), "codex"),
+        &http,
+    )
+    .await;
+    eprintln!(
+        "omnigent: codex installed on the host in {:.1} s",
+        t0.elapsed().as_secs_f64()
+    );
+    assert!(
+        matches!(now.get("codex"), Some(R::NeedsAuth | R::Ready)),
+        "installed, the host reports codex as installed: {now:?}"
+    );
+    assert!(
+        state
+            .0
+            .join("host")
+            .join(canvas_harness::omnigent::NPM_GLOBAL)
+            .join("bin/codex")
+            .exists(),
+        "in the host's own npm prefix"
+    );
 
     let created = run(
         "create managed",
@@ -1501,4 +1535,234 @@ async fn a_managed_sandbox_is_provisioned_runs_the_session_and_goes_with_it() {
         t0.elapsed().as_secs_f64()
     );
     drop(stack);
+}
+
+/// Reads the PTY's frames into `screen` until a line of it is `line`.
+async fn screen_shows<S>(
+    ws: &mut S,
+    screen: &mut canvas_core::workspace::pty::Screen,
+    line: &str,
+    deadline: Instant,
+) where
+    S: futures_util::Stream<
+            Item = Result<
+                tokio_tungstenite::tungstenite::Message,
+                tokio_tungstenite::tungstenite::Error,
+            >,
+        > + Unpin,
+{
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    while !screen.text().lines().any(|l| l.trim() == line) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match tokio::time::timeout(left, ws.next()).await {
+            Ok(Some(Ok(Message::Binary(b)))) => screen.feed(&b),
+            Ok(Some(Ok(_))) => {}
+            other => panic!(
+                "the shell's output never showed {line} ({other:?}); the screen:\n{}",
+                screen.text()
+            ),
+        }
+    }
+}
+
+/// Sends the page's frames as the page does.
+async fn send_frames<S>(ws: &mut S, frames: Vec<canvas_core::workspace::pty::Frame>)
+where
+    S: futures_util::Sink<tokio_tungstenite::tungstenite::Message> + Unpin,
+    S::Error: std::fmt::Debug,
+{
+    use canvas_core::workspace::pty::Frame;
+    use futures_util::SinkExt;
+    use tokio_tungstenite::tungstenite::Message;
+    for f in frames {
+        let msg = match f {
+            Frame::Resize { rows, cols } => {
+                Message::text(canvas_core::omnigent::terminal::resize_frame(cols, rows))
+            }
+            Frame::Input(b) => Message::binary(b),
+        };
+        ws.send(msg).await.expect("send a frame");
+    }
+}
+
+/// The PTY's next binary frame.
+async fn next_output<S>(ws: &mut S, deadline: Instant) -> Vec<u8>
+where
+    S: futures_util::Stream<
+            Item = Result<
+                tokio_tungstenite::tungstenite::Message,
+                tokio_tungstenite::tungstenite::Error,
+            >,
+        > + Unpin,
+{
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match tokio::time::timeout(left, ws.next()).await {
+            Ok(Some(Ok(Message::Binary(b)))) => return b.to_vec(),
+            Ok(Some(Ok(_))) => {}
+            other => panic!("no output from the shell ({other:?})"),
+        }
+    }
+}
+
+/// A session's interactive terminal (issue #39 §4) the way the page opens it: through
+/// canvas-serve's Omnigent mount (which relays the websocket), the terminals the agent
+/// declares, the shell opened, its PTY attached with the browser's `Origin`, resized, a command
+/// typed as keys and its output read off the screen with core's terminal reader; opened again
+/// it is the same shell (a reload does not start another), and closed it is gone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sessions_interactive_terminal_runs_a_command_through_the_mount() {
+    use canvas_core::workspace::pty::{key_bytes, Outbox, Screen};
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+    let python = python();
+    let state = StateDir(
+        std::env::temp_dir().join(format!("canvas-omnigent-pty-{}", random_hex(4).unwrap())),
+    );
+    let workspace = state.0.join("repo");
+    std::fs::create_dir_all(&workspace).unwrap();
+    let stub = llm_stub::start(StubScript::new().with_title(FIRST_REPLY)).await;
+    let stub_url = stub.url();
+    let dir = state.0.clone();
+    let stack =
+        tokio::task::spawn_blocking(move || OmnigentStack::start(python, dir, Some(&stub_url)))
+            .await
+            .unwrap()
+            .unwrap_or_else(|e| panic!("starting the Omnigent stack: {e}"));
+    let url = stack.url().to_string();
+    let agent_id = tokio::task::spawn_blocking(move || {
+        canvas_harness::omnigent::install_workspace_agent(&url)
+    })
+    .await
+    .unwrap()
+    .unwrap_or_else(|e| panic!("installing the workspace agent: {e}"));
+
+    // canvas-serve in front of the server, as `cargo xtask run --omnigent` starts it.
+    let dist = state.0.join("dist");
+    std::fs::create_dir_all(&dist).unwrap();
+    std::fs::write(dist.join("index.html"), "<!DOCTYPE html><title>t</title>").unwrap();
+    let mut config = canvas_serve::Config::new(&dist);
+    config.omnigent = vec![canvas_serve::OmnigentMount {
+        name: "local".into(),
+        url: stack.url().to_string(),
+    }];
+    let serve = canvas_serve::start(config)
+        .await
+        .unwrap_or_else(|e| panic!("canvas-serve did not start: {e:?}"));
+    let mounted = format!("{}/omnigent/local", serve.url());
+    let active = omnigent_backend(&mounted);
+    let ext = backend_api(&active, &RoutingContext::default());
+    let Client::Omnigent(omni) = &ext else {
+        panic!("an Omnigent backend gets the Omnigent client");
+    };
+    let http = ReqwestTransport::new().unwrap();
+    let created = run(
+        "create",
+        omni.create_session(&NewSession {
+            agent_id,
+            host_id: stack.host.host_id().to_string(),
+            workspace: workspace.display().to_string(),
+            title: Some("Terminal".into()),
+            first_message: None,
+        }),
+        &http,
+    )
+    .await;
+    let conv = run("get", ext.get_conversation(&created.id), &http)
+        .await
+        .handle();
+
+    let declared = run("declared terminals", ext.terminals(&conv), &http).await;
+    assert_eq!(declared, vec!["bash".to_string()]);
+    let refused = run_err(
+        "an undeclared terminal",
+        ext.open_terminal(&conv, "zsh"),
+        &http,
+    )
+    .await;
+    assert!(
+        format!("{refused:?}").contains("not declared by this agent"),
+        "said in the server's words: {refused:?}"
+    );
+    let attach = run("open", ext.open_terminal(&conv, "bash"), &http).await;
+    assert_eq!(attach.name, "bash");
+    assert!(
+        attach.url.starts_with(&format!(
+            "{}/v1/sessions/",
+            mounted.replacen("http", "ws", 1)
+        )),
+        "the PTY attaches through the mount: {}",
+        attach.url
+    );
+
+    let mut req = attach.url.as_str().into_client_request().unwrap();
+    req.headers_mut()
+        .insert("Origin", serve.url().parse().unwrap());
+    let (mut ws, _) = tokio_tungstenite::connect_async(req)
+        .await
+        .unwrap_or_else(|e| panic!("attaching through the mount: {e}"));
+    let mut screen = Screen::new(24, 80);
+    // The first screen (the prompt): the server sends it before anything else.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let seed = next_output(&mut ws, deadline).await;
+    screen.feed(&seed);
+    assert!(!screen.text().trim().is_empty(), "the shell's prompt shows");
+    // The page's frames go as core's `Outbox` lets them: the size once the first screen is
+    // there and again with the next output, the keys after that first screen.
+    let mut outbox = Outbox::new();
+    let mut to_send = outbox.resize(30, 100);
+    screen.resize(30, 100);
+    to_send.extend(outbox.output());
+    let mut typed = Vec::new();
+    for ch in "echo marker-$((6*7))".chars() {
+        typed.extend(key_bytes(&ch.to_string(), false, false, false, false).unwrap());
+    }
+    typed.extend(key_bytes("Enter", false, false, false, false).unwrap());
+    to_send.extend(outbox.input(typed));
+    send_frames(&mut ws, to_send).await;
+    // The next output (the echo) came through the attached client: the size goes again.
+    let frame = next_output(&mut ws, deadline).await;
+    screen.feed(&frame);
+    send_frames(&mut ws, outbox.output()).await;
+    screen_shows(&mut ws, &mut screen, "marker-42", deadline).await;
+    assert!(
+        screen.text().contains("echo marker-$((6*7))"),
+        "the typed command is echoed: {}",
+        screen.text()
+    );
+    // The PTY has the size the page asked for.
+    send_frames(&mut ws, outbox.input(b"stty size\r".to_vec())).await;
+    screen_shows(&mut ws, &mut screen, "30 100", deadline).await;
+    let _ = ws.close(None).await;
+
+    // Opened again (a reload): the same shell, not a second one.
+    let again = run("open again", ext.open_terminal(&conv, "bash"), &http).await;
+    assert_eq!(again.id, attach.id);
+    run("close", ext.close_terminal(&conv, &attach.id), &http).await;
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let listed: serde_json::Value = client
+        .get(format!(
+            "{}/v1/sessions/{}/resources/terminals?order=asc&limit=1000",
+            stack.url(),
+            created.id
+        ))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let ids: Vec<&str> = listed["data"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|t| t["id"].as_str()).collect())
+        .unwrap_or_default();
+    assert!(
+        !ids.contains(&attach.id.as_str()),
+        "closed, the terminal is gone: {ids:?}"
+    );
+    run("close again", ext.close_terminal(&conv, &attach.id), &http).await;
+    serve.shutdown().await;
 }

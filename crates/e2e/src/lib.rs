@@ -113,6 +113,7 @@ pub fn git(dir: &std::path::Path, args: &[&str]) -> String {
 }
 
 pub mod pages;
+pub use pages::dom::axe_source;
 
 /// Default deadline for UI conditions.
 pub const UI_TIMEOUT: Duration = Duration::from_secs(20);

@@ -25,36 +25,6 @@ const WIDTHS: [u32; 4] = [1280, 360, 768, 1920];
 /// How far a Tab walk may go before it counts as endless.
 const MAX_TAB_STOPS: usize = 400;
 
-/// axe-core from the project's npm tools (`package.json`, installed by `cargo xtask`).
-fn axe_source() -> String {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../node_modules/axe-core/axe.min.js");
-    std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e} (cargo xtask installs it with the npm tools)",
-            path.display()
-        )
-    })
-}
-
-/// The serious and critical axe violations on the page, as `rule: target (summary)`.
-async fn axe_violations(b: &Browser, axe: &str) -> Vec<String> {
-    let script = format!(
-        "{axe}\n;const done = arguments[arguments.length - 1]; \
-         axe.run(document, {{ resultTypes: ['violations'] }}).then(r => done(r.violations \
-           .filter(v => v.impact === 'serious' || v.impact === 'critical') \
-           .flatMap(v => v.nodes.map(n => v.id + ': ' + n.target.join(' ') + ' (' + \
-             (n.failureSummary || '').split('\\n').slice(1).join(' ').trim() + ')')))) \
-           .catch(e => done(['axe failed: ' + e]));"
-    );
-    let v = b
-        .client
-        .execute_async(&script, vec![])
-        .await
-        .expect("axe runs");
-    serde_json::from_value(v).expect("violations")
-}
-
 /// Whether anything makes the page wider than the window.
 async fn page_overflow(b: &Browser) -> Value {
     b.js("const d = document.documentElement; \
@@ -304,7 +274,7 @@ async fn every_page_is_accessible_fits_and_has_its_glyphs_in_dark_and_light_narr
         Server::Backend => server.url(),
         Server::Empty => empty.url(),
     };
-    let axe = axe_source();
+    let axe = canvas_e2e::axe_source();
     let conversation = format!("/conversations/{id}");
     let cases: Vec<Case> = vec![
         case("/", "[data-testid=home] [data-testid=starters]", "home"),
@@ -523,7 +493,7 @@ async fn every_page_is_accessible_fits_and_has_its_glyphs_in_dark_and_light_narr
                 if !all_checks {
                     continue;
                 }
-                for v in axe_violations(&b, &axe).await {
+                for v in b.axe_violations(&axe).await {
                     problems.push(format!("{at}: axe {v}"));
                 }
                 for t in b.tofu("body").await {

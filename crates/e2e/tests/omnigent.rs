@@ -709,8 +709,8 @@ async fn an_omnigent_question_is_answered_in_the_session_and_from_the_inbox() {
 
 /// A session's workspace in the panel (issue #39 §4) and its model (§5): the agent writes a
 /// file, which the Changes tab lists with its diff beside the repository's commits; the
-/// Terminal tab runs a command on the host; the Files tab reads the file; the model is
-/// switched by name and the next turn runs on it.
+/// Terminal tab runs a command on the host, and its interactive shell runs what is typed; the
+/// Files tab reads the file; the model is switched by name and the next turn runs on it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_omnigent_sessions_workspace_and_model_work_from_the_panel() {
     const WROTE: &str = "Wrote the notes for you";
@@ -807,6 +807,89 @@ async fn an_omnigent_sessions_workspace_and_model_work_from_the_panel() {
     assert_eq!(
         b.data_of("[data-testid=terminal-exit]", "exitCode").await,
         "0"
+    );
+
+    // The interactive shell (§4): opened from the tab, keys typed into its screen go to bash on
+    // the host through canvas-serve's relay, and its screen shows what bash prints.
+    let open = "[data-testid=shell-open][data-terminal=bash]";
+    b.wait_for(open).await;
+    b.click(open).await;
+    b.wait_data("[data-testid=shell-view]", "status", "open")
+        .await;
+    let screen = "[data-testid=shell-screen]";
+    // The prompt names the workspace (wrapped over the screen's lines in a narrow panel).
+    b.wait_js(
+        "the shell's prompt",
+        &format!(
+            "return document.querySelector('[data-testid=shell-screen]').innerText.replace(/\\n/g, '').includes({:?});",
+            repo.display().to_string()
+        ),
+    )
+    .await;
+    b.click(screen).await;
+    b.press("echo marker-$((6*7))").await;
+    b.press(canvas_e2e::keys::ENTER).await;
+    b.wait_js(
+        "the command's output on the screen",
+        "return document.querySelector('[data-testid=shell-screen]').innerText.split('\\n').some(l => l.trim() === 'marker-42');",
+    )
+    .await;
+    // The PTY is as big as the screen's box: as many lines as the box shows.
+    let rows = b
+        .js("return document.querySelectorAll('[data-testid=shell-screen] .pty-line').length;")
+        .await;
+    b.press("stty size").await;
+    b.press(canvas_e2e::keys::ENTER).await;
+    let size = b
+        .wait_js(
+            "stty's answer",
+            "const l = document.querySelector('[data-testid=shell-screen]').innerText.split('\\n') \
+               .map(l => l.trim()).find(l => /^\\d+ \\d+$/.test(l)); return l || null;",
+        )
+        .await;
+    assert_eq!(
+        size.as_str().and_then(|s| s.split(' ').next()),
+        Some(rows.to_string().as_str()),
+        "the PTY has the screen's {rows} lines: {size}"
+    );
+    assert_eq!(
+        b.axe_violations(&canvas_e2e::axe_source()).await,
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        b.overflows("[data-testid=workspace-panel]").await,
+        Vec::<String>::new()
+    );
+    // Shift+Esc leaves the screen (Tab and Esc belong to the shell).
+    b.press(&format!(
+        "{}{}",
+        canvas_e2e::keys::SHIFT,
+        canvas_e2e::keys::ESCAPE
+    ))
+    .await;
+    assert_eq!(b.shell().focused_testid().await, json!("shell-detach"));
+    // Back to commands keeps the shell: opened again, it is the same one, its screen with it.
+    b.click("[data-testid=shell-detach]").await;
+    b.wait_for("[data-testid=terminal-input]").await;
+    b.click(open).await;
+    b.wait_text_containing(screen, "marker-42").await;
+    // Ended, it is gone from the host.
+    b.click("[data-testid=shell-end]").await;
+    b.wait_for(open).await;
+    let listed = reqwest::Client::new()
+        .get(format!(
+            "{}/v1/sessions/{id}/resources/terminals?order=asc&limit=1000",
+            stack.url()
+        ))
+        .send()
+        .await
+        .expect("terminals")
+        .text()
+        .await
+        .expect("terminals");
+    assert!(
+        !listed.contains("terminal_bash_canvas"),
+        "the shell is gone: {listed}"
     );
 
     // The file tree lists the file, and the viewer reads it.
@@ -1043,6 +1126,31 @@ async fn an_omnigent_managed_sandbox_is_started_from_the_launcher_and_goes_with_
         ))
         .await,
         json!(false)
+    );
+    // A harness missing on the host is installed from the page (§1): codex, which the server
+    // installs from npm on the host (here into the host's private npm prefix); the host's
+    // answer says it is there.
+    let codex = format!(
+        "[data-testid=host-card][data-host-id='{}'] [data-testid=host-harness][data-harness=codex]",
+        stack.host.host_id()
+    );
+    b.click(&format!("{codex} [data-testid=harness-install]"))
+        .await;
+    b.wait_js_for(
+        "codex installed on the host",
+        &format!(
+            "const e = document.querySelector(\"{codex} [data-testid=harness-setup-said]\"); \
+             return !!e && e.innerText.includes('is installed on the host');"
+        ),
+        Duration::from_secs(180),
+    )
+    .await;
+    let said = b
+        .text_of(&format!("{codex} [data-testid=harness-setup-said]"))
+        .await;
+    assert!(
+        said.contains("codex: needs sign-in") || said.contains("codex: ready"),
+        "{said}"
     );
 
     // Deleting the session takes the sandbox with it: its host goes offline on the page.

@@ -15,7 +15,11 @@
 //! host's id live there) and a minimal environment: no `OMNIGENT_*`/`XDG_*` variables and no LLM
 //! keys from the caller's environment, plus `OMNIGENT_NO_UPDATE_CHECK=1`,
 //! `OMNIGENT_DISABLE_TELEMETRY=1` and `DO_NOT_TRACK=1`. The host alone gets
-//! `OPENAI_BASE_URL=<stub>/v1` and `OPENAI_API_KEY=sk-stub` (the stub agent reads them).
+//! `OPENAI_BASE_URL=<stub>/v1` and `OPENAI_API_KEY=sk-stub` (the stub agent reads them), and a
+//! private npm global prefix (`NPM_CONFIG_PREFIX=host/npm-global`, its `bin` first on `PATH`):
+//! a harness the server installs on the host (`npm install -g`, issue #39 §1) lands there, never
+//! in the machine's global packages. npm's download cache stays the user's (`~/.npm`), so a
+//! second install downloads nothing.
 //!
 //! Layout of the state dir: `home/` (server), `omnigent-server.log`, `host/home/`, `host/`
 //! (the host's working directory), `omnigent-host.log`. Reusing a state dir reuses the server's
@@ -58,8 +62,24 @@ const HTTP_TIMEOUT: Duration = Duration::from_secs(30);
 /// Variables of the caller's environment the Omnigent processes keep (everything else is
 /// dropped: LLM keys, `OMNIGENT_*`, `XDG_*`, `PYTHONPATH`, `VIRTUAL_ENV`, …).
 const KEPT_ENV: &[&str] = &[
-    "PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "USER", "LOGNAME", "SHELL",
+    "PATH",
+    "LANG",
+    "LC_ALL",
+    "LC_CTYPE",
+    "TZ",
+    "TMPDIR",
+    "USER",
+    "LOGNAME",
+    "SHELL",
+    // The machine's certificate authorities (a registry reached through a TLS proxy): without
+    // them a harness install from npm retries for a minute before it gets through.
+    "NODE_EXTRA_CA_CERTS",
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
 ];
+
+/// The host's private npm global prefix, under its directory (`<state>/host/npm-global`).
+pub const NPM_GLOBAL: &str = "npm-global";
 
 /// How to start Omnigent processes.
 #[derive(Clone, Debug)]
@@ -293,6 +313,9 @@ pub struct OmnigentHost {
     pub home: PathBuf,
     /// How long it took to show up online in `GET /v1/hosts`.
     pub online_in: Duration,
+    /// Its `TMPDIR` (short, under the system's: a tmux socket path must fit in 108 bytes),
+    /// where its runners' terminals keep their tmux servers; they are ended with it.
+    tmp: PathBuf,
 }
 
 impl OmnigentHost {
@@ -324,6 +347,24 @@ impl OmnigentHost {
         if let Some(stub) = &opts.stub_llm_url {
             cmd.env("OPENAI_BASE_URL", llm_base(stub))
                 .env("OPENAI_API_KEY", "sk-stub");
+        }
+        let npm_global = dir.join(NPM_GLOBAL);
+        let mut path = std::ffi::OsString::from(npm_global.join("bin"));
+        if let Some(p) = std::env::var_os("PATH") {
+            path.push(":");
+            path.push(p);
+        }
+        cmd.env("NPM_CONFIG_PREFIX", &npm_global).env("PATH", path);
+        // The runners' terminals (tmux servers, which leave the process group) live here, so
+        // that stopping the host can end them.
+        let tmp = std::env::temp_dir().join(format!(
+            "cvh-{}",
+            crate::random_hex(4).map_err(|e| format!("random: {e}"))?
+        ));
+        fs::create_dir_all(&tmp).map_err(|e| format!("create {}: {e}", tmp.display()))?;
+        cmd.env("TMPDIR", &tmp);
+        if let Some(real_home) = std::env::var_os("HOME") {
+            cmd.env("npm_config_cache", PathBuf::from(real_home).join(".npm"));
         }
         cmd.stdout(out).stderr(err);
         let started = Instant::now();
@@ -361,6 +402,7 @@ impl OmnigentHost {
             log,
             home,
             online_in: started.elapsed(),
+            tmp,
         })
     }
 
@@ -378,6 +420,7 @@ impl OmnigentHost {
     /// Idempotent.
     pub fn stop(&mut self) {
         self.group.stop(STOP_GRACE);
+        end_tmux_servers(&self.tmp);
     }
 
     pub fn pid(&self) -> u32 {
@@ -387,6 +430,41 @@ impl OmnigentHost {
     /// How the daemon exited, once it has (`None` while it runs).
     pub fn try_wait(&mut self) -> Option<std::process::ExitStatus> {
         self.group.try_wait().ok().flatten()
+    }
+}
+
+impl Drop for OmnigentHost {
+    fn drop(&mut self) {
+        self.stop();
+        let _ = fs::remove_dir_all(&self.tmp);
+    }
+}
+
+/// Ends every tmux server whose socket is under `tmp` (`tmux -S <socket> kill-server`): the
+/// terminals a host's runners started outlive the host's process group otherwise.
+fn end_tmux_servers(tmp: &Path) {
+    let Ok(dirs) = fs::read_dir(tmp) else {
+        return;
+    };
+    for d in dirs.flatten() {
+        let Ok(files) = fs::read_dir(d.path()) else {
+            continue;
+        };
+        for f in files.flatten() {
+            let is_socket = f
+                .file_type()
+                .is_ok_and(|t| std::os::unix::fs::FileTypeExt::is_socket(&t));
+            if is_socket {
+                let _ = Command::new("tmux")
+                    .arg("-S")
+                    .arg(f.path())
+                    .arg("kill-server")
+                    .stdin(Stdio::null())
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .status();
+            }
+        }
     }
 }
 

@@ -96,12 +96,7 @@ impl Ingress {
     }
 
     pub(crate) async fn handle(&self, req: Request, rel: &str) -> Response {
-        let is_upgrade = req
-            .headers()
-            .get(header::UPGRADE)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| v.eq_ignore_ascii_case("websocket"));
-        if is_upgrade && rel.starts_with("/sockets/") {
+        if is_websocket_upgrade(&req) && rel.starts_with("/sockets/") {
             self.forward_ws(req, rel).await
         } else {
             self.forward_http(req, rel).await
@@ -155,46 +150,68 @@ impl Ingress {
     }
 
     async fn forward_ws(&self, req: Request, rel: &str) -> Response {
-        let (mut parts, _body) = req.into_parts();
-        let upgrade = match WebSocketUpgrade::from_request_parts(&mut parts, &()).await {
-            Ok(u) => u,
-            Err(rejection) => return rejection.into_response(),
-        };
-        let url = Self::target(&self.ws_base, rel, parts.uri.query());
-        let mut upstream_req = match url.as_str().into_client_request() {
-            Ok(r) => r,
-            Err(e) => return json_error(StatusCode::BAD_GATEWAY, format!("bad upstream URL: {e}")),
-        };
-        // The console's headers (the handshake's own are the client's to make).
-        for (name, value) in request_headers(&parts.headers).iter() {
-            upstream_req
-                .headers_mut()
-                .append(name.clone(), value.clone());
-        }
-        let connected = tokio::time::timeout(
-            WS_HANDSHAKE_TIMEOUT,
-            tokio_tungstenite::connect_async(upstream_req),
+        let url = Self::target(&self.ws_base, rel, req.uri().query());
+        relay_ws(&self.what, req, url).await
+    }
+}
+
+/// Whether `req` asks to upgrade to a websocket.
+pub(crate) fn is_websocket_upgrade(req: &Request) -> bool {
+    req.headers()
+        .get(header::UPGRADE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.eq_ignore_ascii_case("websocket"))
+}
+
+/// Relays the websocket `req` asks for to `url` (`ws(s)://…`, query included): the console's
+/// own headers go upstream (`Origin` among them), a refused upgrade comes back as the
+/// upstream's answer, then frames move both ways until either side closes. `what` names the
+/// upstream in errors.
+pub(crate) async fn relay_ws(what: &str, req: Request, url: String) -> Response {
+    let unreachable = |e: &(dyn std::error::Error + 'static)| {
+        json_error(
+            StatusCode::BAD_GATEWAY,
+            format!("{what} unreachable: {}", error_chain(e)),
         )
-        .await;
-        match connected {
-            Err(_) => json_error(
-                StatusCode::BAD_GATEWAY,
-                format!("{} unreachable: websocket handshake timed out", self.what),
-            ),
-            Ok(Err(tungstenite::Error::Http(resp))) => {
-                // The agent server refused the upgrade: pass its answer on.
-                let (rparts, rbody) = resp.into_parts();
-                if let Some(refused) = refuse_status(&self.what, rparts.status, &rparts.headers) {
-                    return refused;
-                }
-                let mut out = Response::new(Body::from(rbody.unwrap_or_default()));
-                *out.status_mut() = rparts.status;
-                *out.headers_mut() = response_headers(&rparts.headers);
-                out
+    };
+    let (mut parts, _body) = req.into_parts();
+    let upgrade = match WebSocketUpgrade::from_request_parts(&mut parts, &()).await {
+        Ok(u) => u,
+        Err(rejection) => return rejection.into_response(),
+    };
+    let mut upstream_req = match url.as_str().into_client_request() {
+        Ok(r) => r,
+        Err(e) => return json_error(StatusCode::BAD_GATEWAY, format!("bad upstream URL: {e}")),
+    };
+    // The console's headers (the handshake's own are the client's to make).
+    for (name, value) in request_headers(&parts.headers).iter() {
+        upstream_req
+            .headers_mut()
+            .append(name.clone(), value.clone());
+    }
+    let connected = tokio::time::timeout(
+        WS_HANDSHAKE_TIMEOUT,
+        tokio_tungstenite::connect_async(upstream_req),
+    )
+    .await;
+    match connected {
+        Err(_) => json_error(
+            StatusCode::BAD_GATEWAY,
+            format!("{what} unreachable: websocket handshake timed out"),
+        ),
+        Ok(Err(tungstenite::Error::Http(resp))) => {
+            // The upstream refused the upgrade: pass its answer on.
+            let (rparts, rbody) = resp.into_parts();
+            if let Some(refused) = refuse_status(what, rparts.status, &rparts.headers) {
+                return refused;
             }
-            Ok(Err(e)) => self.unreachable(&e),
-            Ok(Ok((upstream, _))) => upgrade.on_upgrade(move |client| pump(client, upstream)),
+            let mut out = Response::new(Body::from(rbody.unwrap_or_default()));
+            *out.status_mut() = rparts.status;
+            *out.headers_mut() = response_headers(&rparts.headers);
+            out
         }
+        Ok(Err(e)) => unreachable(&e),
+        Ok(Ok((upstream, _))) => upgrade.on_upgrade(move |client| pump(client, upstream)),
     }
 }
 

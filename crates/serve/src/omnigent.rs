@@ -15,7 +15,10 @@
 //!   send the browser to the upstream's own address.
 //! - An unreachable upstream is 502 `{"detail"}`; an unknown mount name (or `/omnigent` itself)
 //!   is 404 `{"detail", "mounts"}` naming the mounts there are.
-//! - Websockets are not proxied here (the console uses the SSE stream).
+//! - Websockets (a session terminal's PTY, `…/resources/terminals/{id}/attach`) are relayed
+//!   frame by frame as the agent server's are (`ingress::relay_ws`), `Origin` passed on (in
+//!   single-user mode Omnigent accepts a loopback origin only). The session's events come by
+//!   the SSE stream.
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -74,6 +77,15 @@ fn valid_name(name: &str) -> bool {
         && name
             .bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
+
+/// `ws(s)://…` for a mount's `http(s)://…` base.
+fn ws_base(base: &str) -> String {
+    match base.split_once("://") {
+        Some((scheme, rest)) if scheme.eq_ignore_ascii_case("https") => format!("wss://{rest}"),
+        Some((_, rest)) => format!("ws://{rest}"),
+        None => base.to_owned(),
+    }
 }
 
 /// Paths (relative to the base path) that belong to the Omnigent mounts.
@@ -193,6 +205,21 @@ impl Omnigent {
     }
 
     async fn forward(&self, mount: &Mount, req: Request, tail: &str) -> Response {
+        if crate::ingress::is_websocket_upgrade(&req) {
+            // A session terminal's PTY (`…/resources/terminals/{id}/attach`), or any other
+            // websocket of the server: relayed frame by frame.
+            let mut url = format!(
+                "{}{}",
+                ws_base(&mount.base),
+                if tail.is_empty() { "/" } else { tail }
+            );
+            if let Some(q) = req.uri().query() {
+                url.push('?');
+                url.push_str(q);
+            }
+            let who = format!("Omnigent server {:?}", mount.name);
+            return crate::ingress::relay_ws(&who, req, url).await;
+        }
         let (parts, body) = req.into_parts();
         let mut url = format!("{}{}", mount.base, if tail.is_empty() { "/" } else { tail });
         if let Some(q) = parts.uri.query() {

@@ -8,6 +8,7 @@ mod browser;
 mod changes;
 mod files;
 mod planner;
+mod shell;
 mod tasks;
 mod terminal;
 

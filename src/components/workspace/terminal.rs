@@ -1,6 +1,6 @@
 //! Terminal tab: run commands in the conversation's working directory (streamed by paging the
-//! command's outputs; stoppable), history ↑/↓, exit codes, a timeout; and a read-only view of
-//! the agent's own terminal actions.
+//! command's outputs; stoppable), history ↑/↓, exit codes, a timeout; an interactive shell where
+//! the backend offers one (`shell`); and a read-only view of the agent's own terminal actions.
 
 use super::{InlineError, PanelProps};
 use crate::services::terminal::{agent_terminal, start, stop};
@@ -14,6 +14,7 @@ use leptos::prelude::*;
 #[component]
 pub(crate) fn TerminalTab(props: PanelProps) -> impl IntoView {
     let backends = use_backends();
+    let shells = props.clone();
     let PanelProps { conv, root, ws } = props;
     let (c1, c2, r1) = (conv.clone(), conv.clone(), root.clone());
     let timeout_error = Memo::new(move |_| {
@@ -93,6 +94,9 @@ pub(crate) fn TerminalTab(props: PanelProps) -> impl IntoView {
     };
     view! {
         <div class="ws-terminal" data-testid="terminal-tab">
+            <super::shell::Shells props=shells />
+            // Commands through the runtime; hidden (kept as typed) while a shell is open.
+            <div class="ws-commands" hidden=move || ws.shell.with(Option::is_some)>
             <form class="ws-term-form" on:submit=submit>
                 <label class="ws-sr" for="ws-term-input">{t!("workspace.terminal.command")}</label>
                 <input
@@ -121,6 +125,7 @@ pub(crate) fn TerminalTab(props: PanelProps) -> impl IntoView {
             </form>
             {move || timeout_error.get().map(|e| view! { <InlineError message=e testid="terminal-timeout-error" /> })}
             <ol class="ws-runs" aria-live="polite">{runs}</ol>
+            </div>
             <AgentCommands conv=conv />
         </div>
     }

@@ -182,6 +182,12 @@ dispatch! {
     RuntimeApi fn bash_outputs(&self, conv: Option<&ConversationRef>, command_id: &str, after_order: Option<i64>) -> Planned<BashEventPage>;
     /// Stop a running command.
     RuntimeApi fn stop_bash(&self, conv: Option<&ConversationRef>, command_id: &str) -> Planned<()>;
+    /// The interactive terminals `conv` can open.
+    RuntimeApi fn terminals(&self, conv: &ConversationRef) -> Planned<Vec<String>>;
+    /// Open (or reattach to) an interactive terminal.
+    RuntimeApi fn open_terminal(&self, conv: &ConversationRef, name: &str) -> Planned<crate::omnigent::terminal::TerminalAttach>;
+    /// Close an interactive terminal.
+    RuntimeApi fn close_terminal(&self, conv: &ConversationRef, id: &str) -> Planned<()>;
 
     // Files and git.
     /// Lists directory `dir` (relative to `root`) of `conv`'s workspace.

@@ -22,6 +22,7 @@
 //! | `git_status`, `repository_at` | the shell, parsed as the agent server's |
 //! | `conversation_agent`, `switch_acp_model` | `GET /v1/sessions/{id}` (model, fork source), `PATCH {model_override}` |
 //! | `pull_requests` | `GET /v1/sessions/{id}/resources/github` |
+//! | `terminals`, `open_terminal`, `close_terminal` | `GET /v1/sessions/{id}/agent` (`terminals`), `POST`/`DELETE …/resources/terminals[/{id}]`; the PTY's websocket `…/{id}/attach` ([`crate::omnigent::terminal`]) |
 //! | `conversation_policies` | `GET /v1/sessions/{id}/policies` |
 //! | `automations` | `/v1/scheduled-tasks` ([`crate::omnigent::scheduled`]) |
 //!
@@ -56,6 +57,7 @@ use crate::omnigent::dto::{
 };
 use crate::omnigent::environment as env;
 use crate::omnigent::scheduled::ScheduledTasks;
+use crate::omnigent::terminal::{self, TerminalAttach};
 use crate::transport::auth::auth_headers;
 use crate::transport::encode::{id_segment, with_query, Query};
 use crate::transport::plan::{Body, Call, Method, RequestPlan};
@@ -330,6 +332,62 @@ impl RuntimeApi for OmnigentApi {
             timeout_ms,
         );
         Ok(Call::new(plan, env::decode_shell))
+    }
+
+    /// The terminals the session's agent declares (`GET /v1/sessions/{id}/agent`). A browser
+    /// websocket cannot carry the backend's key, so a backend with a key offers none.
+    fn terminals(&self, conv: &ConversationRef) -> Planned<Vec<String>> {
+        if !self.active.backend.api_key.is_empty() {
+            return Err(unsupported!("feature.interactive_terminal"));
+        }
+        Ok(Call::new(
+            self.get(&session_path(&conv.id, "/agent")?),
+            terminal::decode_declared,
+        ))
+    }
+
+    /// `POST …/resources/terminals` with the console's session key: the same shell again after
+    /// a reload.
+    fn open_terminal(&self, conv: &ConversationRef, name: &str) -> Planned<TerminalAttach> {
+        if !self.active.backend.api_key.is_empty() {
+            return Err(unsupported!("feature.interactive_terminal"));
+        }
+        let session = id_segment(&conv.id)?.to_string();
+        let host = self.active.backend.host.clone();
+        let plan = self.plan(
+            Method::Post,
+            &session_path(&conv.id, "/resources/terminals")?,
+            Body::Json(terminal::open_body(name)),
+            DEFAULT_TIMEOUT_MS,
+        );
+        let asked = name.to_string();
+        Ok(
+            Call::new(plan, terminal::decode_opened).map(move |(id, name)| {
+                let url = terminal::socket_url(
+                    &host,
+                    &format!(
+                        "/v1/sessions/{session}/resources/terminals/{}/attach",
+                        id_segment(&id)?
+                    ),
+                )?;
+                Ok(TerminalAttach {
+                    id,
+                    name: if name.is_empty() { asked.clone() } else { name },
+                    url,
+                })
+            }),
+        )
+    }
+
+    fn close_terminal(&self, conv: &ConversationRef, id: &str) -> Planned<()> {
+        let path = session_path(
+            &conv.id,
+            &format!("/resources/terminals/{}", id_segment(id)?),
+        )?;
+        Ok(Call::new(
+            self.plan(Method::Delete, &path, Body::None, DEFAULT_TIMEOUT_MS),
+            terminal::decode_closed,
+        ))
     }
 }
 impl CloudSandboxApi for OmnigentApi {}

@@ -237,6 +237,23 @@ pub trait RuntimeApi {
     fn stop_bash(&self, _conv: Option<&ConversationRef>, _command_id: &str) -> Planned<()> {
         Err(unsupported!("feature.stopping_commands"))
     }
+    /// The interactive terminals (PTYs) `conv` can open, by name (empty: none).
+    fn terminals(&self, _conv: &ConversationRef) -> Planned<Vec<String>> {
+        Err(unsupported!("feature.interactive_terminal"))
+    }
+    /// Opens the interactive terminal `name` of `conv`, or gives back the one already open:
+    /// where its websocket attaches.
+    fn open_terminal(
+        &self,
+        _conv: &ConversationRef,
+        _name: &str,
+    ) -> Planned<crate::omnigent::terminal::TerminalAttach> {
+        Err(unsupported!("feature.interactive_terminal"))
+    }
+    /// Closes an interactive terminal (its shell ends).
+    fn close_terminal(&self, _conv: &ConversationRef, _id: &str) -> Planned<()> {
+        Err(unsupported!("feature.interactive_terminal"))
+    }
 }
 
 /// Files in the runtime (same `conv` rule as [`RuntimeApi`]), and the workspace tree of a

@@ -21,6 +21,7 @@ pub mod hosts;
 pub mod scheduled;
 pub mod sse;
 pub mod stream;
+pub mod terminal;
 pub mod usage;
 
 pub use dto::{

@@ -17,6 +17,7 @@ pub mod diff;
 pub mod highlight;
 pub mod history;
 pub mod paths;
+pub mod pty;
 pub mod runner;
 pub mod terminal;
 pub mod tree;

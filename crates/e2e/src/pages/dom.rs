@@ -19,7 +19,38 @@ fn first(css: &str) -> String {
     format!("document.querySelector({})", json!(css))
 }
 
+/// axe-core from the project's npm tools (`package.json`, installed by `cargo xtask`).
+pub fn axe_source() -> String {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../node_modules/axe-core/axe.min.js");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (cargo xtask installs it with the npm tools)",
+            path.display()
+        )
+    })
+}
+
 impl Browser {
+    /// The serious and critical axe violations on the page (`axe`: [`axe_source`]), as
+    /// `rule: target (summary)`.
+    pub async fn axe_violations(&self, axe: &str) -> Vec<String> {
+        let script = format!(
+            "{axe}\n;const done = arguments[arguments.length - 1]; \
+             axe.run(document, {{ resultTypes: ['violations'] }}).then(r => done(r.violations \
+               .filter(v => v.impact === 'serious' || v.impact === 'critical') \
+               .flatMap(v => v.nodes.map(n => v.id + ': ' + n.target.join(' ') + ' (' + \
+                 (n.failureSummary || '').split('\\n').slice(1).join(' ').trim() + ')')))) \
+               .catch(e => done(['axe failed: ' + e]));"
+        );
+        let v = self
+            .client
+            .execute_async(&script, vec![])
+            .await
+            .expect("axe runs");
+        serde_json::from_value(v).expect("violations")
+    }
+
     /// Waits until `css` matches something on the page.
     pub async fn wait_for(&self, css: &str) {
         self.wait_js(
