@@ -64,11 +64,9 @@ impl Ingress {
     pub(crate) fn new(what: &str, url: &str, head_timeout: Duration) -> Result<Self, ServeError> {
         let invalid = |why: &str| ServeError::InvalidConfig(format!("{what} URL {url:?}: {why}"));
         let parsed = reqwest::Url::parse(url.trim()).map_err(|e| invalid(&e.to_string()))?;
-        let ws_scheme = match parsed.scheme() {
-            "http" => "ws",
-            "https" => "wss",
-            _ => return Err(invalid("scheme must be http or https")),
-        };
+        if !matches!(parsed.scheme(), "http" | "https") {
+            return Err(invalid("scheme must be http or https"));
+        }
         if parsed.host_str().is_none() {
             return Err(invalid("no host"));
         }
@@ -79,7 +77,7 @@ impl Ingress {
             return Err(invalid("no query or fragment allowed"));
         }
         let http_base = parsed.as_str().trim_end_matches('/').to_owned();
-        let ws_base = format!("{ws_scheme}{}", &http_base[parsed.scheme().len()..]);
+        let ws_base = crate::proxy_util::ws_base(&parsed, &http_base);
         let client = reqwest::Client::builder()
             .no_proxy()
             .redirect(reqwest::redirect::Policy::none())

@@ -79,15 +79,6 @@ fn valid_name(name: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
-/// `ws(s)://…` for a mount's `http(s)://…` base.
-fn ws_base(base: &str) -> String {
-    match base.split_once("://") {
-        Some((scheme, rest)) if scheme.eq_ignore_ascii_case("https") => format!("wss://{rest}"),
-        Some((_, rest)) => format!("ws://{rest}"),
-        None => base.to_owned(),
-    }
-}
-
 /// Paths (relative to the base path) that belong to the Omnigent mounts.
 pub(crate) fn is_omnigent_path(rel: &str) -> bool {
     rel == PREFIX || rel.strip_prefix(PREFIX).is_some_and(|r| r.starts_with('/'))
@@ -97,6 +88,8 @@ struct Mount {
     name: String,
     /// `http(s)://host:port[/prefix]`, no trailing `/`.
     base: String,
+    /// The same as `ws(s)://…` (websockets, e.g. a session terminal's PTY).
+    ws_base: String,
 }
 
 /// The configured mounts and their HTTP client.
@@ -138,9 +131,11 @@ impl Omnigent {
             if parsed.query().is_some() || parsed.fragment().is_some() {
                 return Err(invalid("no query or fragment allowed in the URL"));
             }
+            let base = parsed.as_str().trim_end_matches('/').to_owned();
             out.push(Mount {
                 name: m.name.clone(),
-                base: parsed.as_str().trim_end_matches('/').to_owned(),
+                ws_base: crate::proxy_util::ws_base(&parsed, &base),
+                base,
             });
         }
         let client = reqwest::Client::builder()
@@ -210,7 +205,7 @@ impl Omnigent {
             // websocket of the server: relayed frame by frame.
             let mut url = format!(
                 "{}{}",
-                ws_base(&mount.base),
+                mount.ws_base,
                 if tail.is_empty() { "/" } else { tail }
             );
             if let Some(q) = req.uri().query() {

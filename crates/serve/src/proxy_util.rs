@@ -192,6 +192,17 @@ pub(crate) async fn read_capped(body: Body, cap: usize) -> Result<Bytes, ReadErr
     Ok(buf.freeze())
 }
 
+/// The websocket base (`ws(s)://host:port[/prefix]`) of a checked `http(s)` upstream URL whose
+/// base without a trailing `/` is `http_base`: the same address with the matching scheme.
+pub(crate) fn ws_base(parsed: &reqwest::Url, http_base: &str) -> String {
+    let ws = if parsed.scheme() == "https" {
+        "wss"
+    } else {
+        "ws"
+    };
+    format!("{ws}{}", &http_base[parsed.scheme().len()..])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
