@@ -103,16 +103,22 @@ pub fn report_sizes(dist: &Path) {
     }
 }
 
-/// Builds the native `canvas-serve` binary (dev profile: shares artifacts with the tests).
-pub fn build_serve(ctx: &Ctx) -> Result<PathBuf, String> {
+/// Builds the native binaries (dev profile: shares artifacts with the tests): `agent-canvas`
+/// with the release app in `dist` built in (issue #40), `canvas-serve`, and `canvas-fixtures`
+/// (the stub ACP agent's command).
+pub fn build_serve(ctx: &Ctx, dist: &Path) -> Result<PathBuf, String> {
     step(
         ctx,
-        "building canvas-serve (and canvas-fixtures, the stub ACP agent's command)",
+        "building agent-canvas (the app built in), canvas-serve and canvas-fixtures",
     );
     let mut c = cmd(ctx, &ctx.cargo);
     c.args([
         "build",
         "--quiet",
+        "-p",
+        "agent-canvas",
+        "--bin",
+        "agent-canvas",
         "-p",
         "canvas-serve",
         "--bin",
@@ -122,15 +128,31 @@ pub fn build_serve(ctx: &Ctx) -> Result<PathBuf, String> {
         "--bin",
         "canvas-fixtures",
     ])
+    .envs(launcher_env(ctx, dist))
     .current_dir(&ctx.root);
     crate::pool::with_lints(ctx, &mut c);
-    util::run_quiet(ctx, "cargo build canvas-serve", &mut c)?;
-    Ok(serve_bin(ctx))
+    util::run_quiet(ctx, "cargo build agent-canvas", &mut c)?;
+    Ok(launcher_bin(ctx))
 }
 
-/// Where `cargo build -p canvas-serve` puts the binary (the tree's own `target/`).
-pub fn serve_bin(ctx: &Ctx) -> PathBuf {
-    ctx.root.join("target/debug/canvas-serve")
+/// What the `agent-canvas` build reads (its `build.rs`): the app to build in, and the commit.
+pub fn launcher_env(ctx: &Ctx, dist: &Path) -> Vec<(String, String)> {
+    let commit = util::capture(
+        std::process::Command::new("git")
+            .args(["rev-parse", "--short=12", "HEAD"])
+            .current_dir(&ctx.root),
+    )
+    .map(|c| c.trim().to_string())
+    .unwrap_or_else(|_| "unknown".into());
+    vec![
+        ("AGENT_CANVAS_DIST".into(), dist.display().to_string()),
+        ("AGENT_CANVAS_COMMIT".into(), commit),
+    ]
+}
+
+/// Where [`build_serve`] puts `agent-canvas`.
+pub fn launcher_bin(ctx: &Ctx) -> PathBuf {
+    ctx.root.join("target/debug/agent-canvas")
 }
 
 /// Where [`build_serve`] puts `canvas-fixtures` (its `acp-stub` is the stub ACP agent).

@@ -100,12 +100,17 @@ pub fn build(ctx: &Ctx, args: &[&str], lint: bool) -> Result<Built, String> {
 /// build xtask makes goes this way, so they share one set of artifacts. False, and nothing
 /// changed, when clippy is not installed (`rustup component add clippy`).
 pub fn with_lints(ctx: &Ctx, c: &mut Command) -> bool {
-    let driver = ctx.cargo_bin("clippy-driver");
-    if !Path::new(&driver).is_file() {
+    let Some(driver) = lint_wrapper(ctx) else {
         return false;
-    }
+    };
     c.env("RUSTC_WORKSPACE_WRAPPER", driver);
     true
+}
+
+/// The compiler wrapper [`with_lints`] sets, when clippy is installed.
+pub fn lint_wrapper(ctx: &Ctx) -> Option<String> {
+    let driver = ctx.cargo_bin("clippy-driver");
+    Path::new(&driver).is_file().then_some(driver)
 }
 
 /// A compiler message from cargo's JSON: its rendered text, and whether it is a lint or an

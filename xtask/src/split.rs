@@ -1,7 +1,7 @@
 //! The split release build (issue #11): Trunk cannot split a wasm module (it runs cargo →
 //! wasm-bindgen → wasm-opt with no step in between), so the release app is built here:
 //!
-//! 1. `cargo rustc -p agent-canvas --lib --crate-type cdylib --release` with
+//! 1. `cargo rustc -p agent-canvas-app --lib --crate-type cdylib --release` with
 //!    `--cfg agent_canvas_split` (turns the `lazy_view!` split points on) and
 //!    `-C link-arg=--emit-relocs` (the splitter needs the relocations);
 //! 2. split the RAW rustc output with `wasm_split_cli_support::transform` (wasm-bindgen would
@@ -191,7 +191,7 @@ pub fn build(ctx: &Ctx, dist: &Path) -> Result<Layout, String> {
     c.args([
         "rustc",
         "-p",
-        "agent-canvas",
+        "agent-canvas-app",
         "--lib",
         "--crate-type",
         "cdylib",

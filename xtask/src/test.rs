@@ -331,7 +331,7 @@ fn run_layers(
                     "--quiet",
                     "--workspace",
                     "--exclude",
-                    "agent-canvas",
+                    "agent-canvas-app",
                     "--all-targets",
                     "--",
                     "-D",
@@ -350,7 +350,7 @@ fn run_layers(
                     "clippy",
                     "--quiet",
                     "-p",
-                    "agent-canvas",
+                    "agent-canvas-app",
                     "--target",
                     "wasm32-unknown-unknown",
                     "--all-targets",
@@ -374,7 +374,7 @@ fn run_layers(
                 "test",
                 "--workspace",
                 "--exclude",
-                "agent-canvas",
+                "agent-canvas-app",
                 "--exclude",
                 "canvas-e2e",
             ],
@@ -408,7 +408,7 @@ fn run_layers(
             &[
                 "test",
                 "-p",
-                "agent-canvas",
+                "agent-canvas-app",
                 "--target",
                 "wasm32-unknown-unknown",
             ],
@@ -500,7 +500,13 @@ fn e2e_env_for(
     dist: std::path::PathBuf,
 ) -> Result<(Vec<(String, String)>, AgentServer), String> {
     let python = python.ok_or("no agent-server python")?;
-    build::build_serve(ctx)?;
+    build::build_serve(ctx, &dist)?;
+    // The wheel people install (issue #40), built over the tests' artifacts.
+    step(
+        ctx,
+        "building the agent-canvas wheel (maturin, dev profile)",
+    );
+    let wheel = crate::dist::wheel(ctx, &dist, "dev", &ctx.root.join("target/e2e-wheel"))?;
     // Outside the checkout: the agent server treats a working directory inside another git
     // repository as part of it (the Changes tab would show this repository's history).
     let state =
@@ -516,7 +522,7 @@ fn e2e_env_for(
         state.join("shared-agent"),
         key.clone(),
     ))?;
-    let env = vec![
+    let mut env = vec![
         ("CANVAS_E2E_DIST".to_string(), dist.display().to_string()),
         ("CANVAS_E2E_AGENT_URL".to_string(), agent.url.clone()),
         ("CANVAS_E2E_AGENT_KEY".to_string(), key),
@@ -534,12 +540,30 @@ fn e2e_env_for(
             build::fixtures_bin(ctx).display().to_string(),
         ),
         (
+            "CANVAS_LAUNCHER_BIN".to_string(),
+            build::launcher_bin(ctx).display().to_string(),
+        ),
+        ("CANVAS_WHEEL".to_string(), wheel.display().to_string()),
+        ("CANVAS_CARGO".to_string(), ctx.cargo.clone()),
+        (
+            "CANVAS_LAUNCHER_COMMIT".to_string(),
+            build::launcher_env(ctx, &dist)
+                .into_iter()
+                .find(|(k, _)| k == "AGENT_CANVAS_COMMIT")
+                .map(|(_, v)| v)
+                .unwrap_or_default(),
+        ),
+        (
             "CANVAS_XTASK_BIN".to_string(),
             std::env::current_exe()
                 .map(|p| p.display().to_string())
                 .unwrap_or_default(),
         ),
     ];
+    // `cargo install` in the tests builds as the xtask builds did (the same artifacts).
+    if let Some(wrapper) = crate::pool::lint_wrapper(ctx) {
+        env.push(("CANVAS_CARGO_WRAPPER".to_string(), wrapper));
+    }
     Ok((env, agent))
 }
 

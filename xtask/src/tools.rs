@@ -17,8 +17,6 @@ pub const AXE_CORE_VERSION: &str = "4.14.1";
 pub const EXTENSIONS_VERSION: &str = "0.19.0";
 /// npm `esbuild`, pinned in package.json: the release build minifies its JS and CSS with it.
 pub const ESBUILD_VERSION: &str = "0.28.2";
-/// The `uv` used to build the agent-server venv (from PyPI).
-pub const UV_VERSION: &str = "0.13.9";
 
 pub fn ensure_wasm_target(ctx: &Ctx) -> Result<(), String> {
     let out = util::capture(Command::new("rustup").args(["target", "list", "--installed"]))
@@ -157,240 +155,46 @@ pub fn ensure_chromium(ctx: &Ctx) -> Result<(), String> {
     )
 }
 
-/// The shared cache for things that outlive a clone (venvs keyed by their lock file).
-pub fn cache_dir() -> PathBuf {
-    if let Ok(d) = std::env::var("AGENT_CANVAS_CACHE") {
-        return PathBuf::from(d);
-    }
-    let base = std::env::var("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| util::home().join(".cache"));
-    base.join("agent-canvas")
+pub use canvas_harness::python::cache_dir;
+use canvas_harness::python::{Installer, Pinned};
+
+/// Runs `f` with the harness's installer, which says what it does as xtask's steps and logs
+/// into xtask's logs.
+fn with_installer<T>(ctx: &Ctx, f: impl FnOnce(&Installer) -> T) -> T {
+    let say = |line: &str| step(ctx, line);
+    f(&Installer {
+        logs: ctx.logs.clone(),
+        uv: None,
+        say: &say,
+    })
 }
 
-fn python_version(python: &Path) -> Option<(u32, u32)> {
-    let out = util::capture(Command::new(python).args([
-        "-c",
-        "import sys; print(sys.version_info[0], sys.version_info[1])",
-    ]))
-    .ok()?;
-    let mut it = out.split_whitespace().map(|s| s.parse::<u32>().ok());
-    Some((it.next()??, it.next()??))
-}
-
-/// Finds a CPython ≥ 3.12: `$AGENT_CANVAS_PYTHON`, `python3.13`/`python3.12` on PATH, pyenv's
-/// versions, then `python3`. Detects, never assumes.
-pub fn find_python() -> Option<PathBuf> {
-    let mut candidates: Vec<PathBuf> = Vec::new();
-    if let Ok(p) = std::env::var("AGENT_CANVAS_PYTHON") {
-        candidates.push(PathBuf::from(p));
-    }
-    // 3.12 first: the version the pinned agent server is tested with.
-    for name in ["python3.12", "python3.13"] {
-        if let Some(p) = util::which(name) {
-            candidates.push(p);
-        }
-    }
-    let pyenv_root = std::env::var("PYENV_ROOT")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| util::home().join(".pyenv"));
-    if let Ok(rd) = fs::read_dir(pyenv_root.join("versions")) {
-        let mut vs: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
-        vs.sort();
-        for prefix in ["3.12", "3.13"] {
-            for v in vs.iter().rev() {
-                let name = v.file_name().and_then(|n| n.to_str()).unwrap_or("");
-                if name.starts_with(prefix) {
-                    candidates.push(v.join("bin/python3"));
-                }
-            }
-        }
-    }
-    if let Some(p) = util::which("python3") {
-        candidates.push(p);
-    }
-    candidates
-        .into_iter()
-        .find(|p| p.exists() && python_version(p).is_some_and(|(maj, min)| maj == 3 && min >= 12))
-}
-
-/// A `uv` binary in the cache (installed with pip into a small bootstrap venv).
-fn ensure_uv(ctx: &Ctx) -> Result<PathBuf, String> {
-    let dir = cache_dir().join(format!("uv-{UV_VERSION}"));
-    let uv = dir.join("bin/uv");
-    if tool_version_ok(uv.to_str().unwrap_or_default(), UV_VERSION) {
-        return Ok(uv);
-    }
-    step(ctx, &format!("installing uv {UV_VERSION} (PyPI)"));
-    let _ = fs::remove_dir_all(&dir);
-    let base = util::which("python3").ok_or("python3 is not on PATH")?;
-    run_quiet(
-        ctx,
-        "python3 -m venv",
-        Command::new(base).args(["-m", "venv"]).arg(&dir),
-    )?;
-    run_quiet(
-        ctx,
-        "pip install uv",
-        Command::new(dir.join("bin/pip")).args([
-            "install",
-            "-q",
-            "--disable-pip-version-check",
-            &format!("uv=={UV_VERSION}"),
-        ]),
-    )?;
-    Ok(uv)
+/// The venv of `pinned`, keyed by the hash of its lock file in this checkout; returns its python.
+fn ensure_venv(ctx: &Ctx, pinned: &Pinned) -> Result<PathBuf, String> {
+    let lock_path = ctx.root.join(pinned.lock_file);
+    let text =
+        fs::read_to_string(&lock_path).map_err(|e| format!("read {}: {e}", lock_path.display()))?;
+    with_installer(ctx, |i| i.venv(pinned, &text))
 }
 
 /// The agent-server venv, keyed by the hash of `server/requirements.lock`; returns its python.
 pub fn ensure_agent_server_venv(ctx: &Ctx) -> Result<PathBuf, String> {
-    ensure_venv(
-        ctx,
-        "agent-server",
-        "server/requirements.lock",
-        "openhands-agent-server",
-        "import openhands.agent_server",
-    )
+    ensure_venv(ctx, &canvas_harness::python::AGENT_SERVER)
 }
 
-/// The automation-service venv (`openhands-automation`, issue #14), keyed by the hash of
-/// `server/automation.lock`; returns its python.
+/// The automation-service venv (`openhands-automation`, issue #14); returns its python.
 pub fn ensure_automation_venv(ctx: &Ctx) -> Result<PathBuf, String> {
-    ensure_venv(
-        ctx,
-        "automation",
-        "server/automation.lock",
-        "openhands-automation",
-        "import openhands.automation.app",
-    )
+    ensure_venv(ctx, &canvas_harness::python::AUTOMATION)
 }
 
-/// The Omnigent venv (PyPI `omnigent`, issue #12), keyed by the hash of `server/omnigent.lock`;
-/// returns its python (the `omnigent` console script lies next to it). Cold: ~10 s.
+/// The Omnigent venv (PyPI `omnigent`, issue #12); returns its python.
 pub fn ensure_omnigent_venv(ctx: &Ctx) -> Result<PathBuf, String> {
-    ensure_venv(
-        ctx,
-        "omnigent",
-        "server/omnigent.lock",
-        "omnigent",
-        "import omnigent.cli, omnigent.server.app",
-    )
+    ensure_venv(ctx, &canvas_harness::python::OMNIGENT)
 }
 
-/// A venv in the cache named `<name>-<hash of lock>`, installed from `lock` with uv and checked
-/// with `check` (a Python statement); returns its python.
-fn ensure_venv(
-    ctx: &Ctx,
-    name: &str,
-    lock: &str,
-    what: &str,
-    check: &str,
-) -> Result<PathBuf, String> {
-    let lock_path = ctx.root.join(lock);
-    let text = fs::read(&lock_path).map_err(|e| format!("read {}: {e}", lock_path.display()))?;
-    let dir = cache_dir().join(format!("{name}-{:016x}", util::fnv1a(&text)));
-    let python = dir.join("bin/python");
-    let marker = dir.join(".complete");
-    if marker.exists() && python.exists() {
-        return Ok(python);
-    }
-    let base = find_python().ok_or(
-        "no Python >= 3.12 found (tried $AGENT_CANVAS_PYTHON, python3.13, python3.12, \
-         ~/.pyenv/versions/3.1[23]*, python3); install one or set AGENT_CANVAS_PYTHON",
-    )?;
-    let uv = ensure_uv(ctx)?;
-    step(
-        ctx,
-        &format!(
-            "installing {what} from {lock} with {} (~30 s)",
-            base.display()
-        ),
-    );
-    let _ = fs::remove_dir_all(&dir);
-    run_quiet(
-        ctx,
-        "uv venv",
-        Command::new(&uv)
-            .args(["venv", "-q", "-p"])
-            .arg(&base)
-            .arg(&dir),
-    )?;
-    run_quiet(
-        ctx,
-        "uv pip install",
-        Command::new(&uv)
-            .args(["pip", "install", "-q", "--compile-bytecode", "--python"])
-            .arg(&python)
-            .arg("-r")
-            .arg(&lock_path),
-    )?;
-    run_quiet(
-        ctx,
-        "import check",
-        Command::new(&python).args(["-c", check]),
-    )?;
-    fs::write(&marker, b"ok").map_err(|e| e.to_string())?;
-    Ok(python)
-}
-
-/// What an automation run needs on the agent server's side (issue #14): the service's setup
-/// script makes a venv with `uv` and installs `openhands-sdk`/`-tools`/`-workspace` at the
-/// service's SDK version. This fills a shared uv cache with those wheels once (while the
-/// registry is reachable), so runs install offline (`UV_OFFLINE=1`) in seconds.
-/// Installs (once) and returns [`RunTooling`]; `automation_python` is the service venv's python.
+/// The uv cache filled for automation runs ([`Installer::run_tooling`]).
 pub fn ensure_run_tooling(ctx: &Ctx, automation_python: &Path) -> Result<RunTooling, String> {
-    let uv = ensure_uv(ctx)?;
-    let base = find_python().ok_or("no Python >= 3.12 found")?;
-    let version = util::capture(Command::new(automation_python).args([
-        "-c",
-        "import importlib.metadata as m; print(m.version('openhands-sdk'))",
-    ]))?
-    .trim()
-    .to_string();
-    let uv_cache = cache_dir().join("uv-cache");
-    let marker = uv_cache.join(format!(".agent-canvas-sdk-{version}"));
-    if !marker.exists() {
-        step(
-            ctx,
-            &format!("filling the uv cache with openhands-sdk {version} for automation runs"),
-        );
-        let scratch = cache_dir().join("uv-cache-fill");
-        let _ = fs::remove_dir_all(&scratch);
-        run_quiet(
-            ctx,
-            "uv venv (cache fill)",
-            Command::new(&uv)
-                .env("UV_CACHE_DIR", &uv_cache)
-                .args(["venv", "-q", "-p"])
-                .arg(&base)
-                .arg(&scratch),
-        )?;
-        run_quiet(
-            ctx,
-            "uv pip install openhands-sdk (cache fill)",
-            Command::new(&uv)
-                .env("UV_CACHE_DIR", &uv_cache)
-                .args(["pip", "install", "-q", "--python"])
-                .arg(scratch.join("bin/python"))
-                .args([
-                    format!("openhands-sdk=={version}"),
-                    format!("openhands-tools=={version}"),
-                    format!("openhands-workspace=={version}"),
-                ]),
-        )?;
-        let _ = fs::remove_dir_all(&scratch);
-        fs::write(&marker, b"ok").map_err(|e| e.to_string())?;
-    }
-    let dir_of = |p: &Path| {
-        p.parent()
-            .map(Path::to_path_buf)
-            .ok_or_else(|| format!("{} has no parent directory", p.display()))
-    };
-    Ok(RunTooling {
-        uv_dir: dir_of(&uv)?,
-        python_dir: dir_of(&base)?,
-        uv_cache,
-    })
+    with_installer(ctx, |i| i.run_tooling(automation_python))
 }
 
 /// Everything the release build needs.

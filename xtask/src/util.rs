@@ -4,7 +4,7 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 pub struct Ctx {
     pub root: PathBuf,
@@ -133,13 +133,6 @@ pub fn step(ctx: &Ctx, msg: &str) {
     let _ = std::io::stdout().flush();
 }
 
-pub fn which(name: &str) -> Option<PathBuf> {
-    let path = std::env::var("PATH").ok()?;
-    path.split(':')
-        .map(|d| Path::new(d).join(name))
-        .find(|p| p.is_file())
-}
-
 /// Runs a command and returns its stdout (stderr discarded); error if it fails to run or exits
 /// non-zero.
 pub fn capture(c: &mut Command) -> Result<String, String> {
@@ -155,52 +148,17 @@ pub fn capture(c: &mut Command) -> Result<String, String> {
 }
 
 /// Runs a long command with its output in a log file, printing a heartbeat every 30 s and the
-/// log's tail on failure.
+/// log's tail on failure (the harness's [`Installer::run_quiet`], with xtask's logs).
 pub fn run_quiet(ctx: &Ctx, what: &str, c: &mut Command) -> Result<(), String> {
-    let slug: String = what
-        .chars()
-        .map(|ch| if ch.is_ascii_alphanumeric() { ch } else { '-' })
-        .collect();
-    let log = ctx.logs.join(format!("{slug}.log"));
-    let file = fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
-    let err = file.try_clone().map_err(|e| e.to_string())?;
-    let t0 = Instant::now();
-    let mut child = c
-        .stdin(Stdio::null())
-        .stdout(file)
-        .stderr(err)
-        .spawn()
-        .map_err(|e| format!("{what}: could not start: {e}"))?;
-    let mut next_beat = Duration::from_secs(30);
-    let status = loop {
-        if let Some(s) = child.try_wait().map_err(|e| e.to_string())? {
-            break s;
-        }
-        if t0.elapsed() >= next_beat {
-            println!("    … {what}: {}s", t0.elapsed().as_secs());
-            let _ = std::io::stdout().flush();
-            next_beat += Duration::from_secs(30);
-        }
-        std::thread::sleep(Duration::from_millis(100));
+    let say = |line: &str| {
+        println!("{line}");
+        let _ = std::io::stdout().flush();
     };
-    if status.success() {
-        println!("    {what}: done in {:.1}s", t0.elapsed().as_secs_f64());
-        Ok(())
-    } else {
-        Err(format!(
-            "{what} failed ({status}); log: {}\n{}",
-            log.display(),
-            canvas_harness::tail(&log, 4000)
-        ))
+    canvas_harness::python::Installer {
+        logs: ctx.logs.clone(),
+        uv: None,
+        say: &say,
     }
+    .run_quiet(what, c)
 }
-
-/// FNV-1a 64: a stable fingerprint for cache keys (not security).
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf29ce484222325;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x100000001b3);
-    }
-    h
-}
+pub use canvas_harness::python::fnv1a;

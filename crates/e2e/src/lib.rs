@@ -112,6 +112,7 @@ pub fn git(dir: &std::path::Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
+pub mod launch;
 pub mod pages;
 pub use pages::dom::axe_source;
 

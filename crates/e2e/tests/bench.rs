@@ -13,6 +13,10 @@
 //! the one meant: every list load ends with all 150 rows, 50 from each backend, and no backend
 //! note; every conversation shown ends with its heading and exactly the items it showed before.
 
+// Install to usable, ours and upstream's (issue #40).
+#[path = "bench/install.rs"]
+mod install_bench;
+
 use canvas_e2e::{canvas_serve, AgentApi, Browser, Env};
 use canvas_fixtures::llm_stub::{self, StubScript};
 use fantoccini::wd::WebDriverCompatibleCommand;

@@ -1,13 +1,12 @@
 //! `cargo xtask run` as a user runs it: it prints the URL of an app that is connected to a real
 //! agent server, reuses its persisted key, and Ctrl-C stops everything it started.
 
+use canvas_e2e::launch::{ctrl_c, until_running};
 use canvas_e2e::Env;
 use canvas_harness::{free_port, wait_until, Group};
-use std::io::{BufRead, BufReader};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::mpsc;
 use std::time::Duration;
 
 fn xtask() -> String {
@@ -31,46 +30,8 @@ fn start_run_with(state: &Path, port: u16, agent_port: u16, extra: &[&str]) -> (
         .args(extra)
         .args(["--agent-server-port", &agent_port.to_string()])
         .arg("--state-dir")
-        .arg(state)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit());
-    let mut run = Group::spawn("xtask run", c).expect("start xtask run");
-    let out = run.child_mut().stdout.take().expect("stdout");
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(out).lines().map_while(Result::ok) {
-            let _ = tx.send(line);
-        }
-    });
-    let url = wait_until(
-        "xtask run to print its URL",
-        Duration::from_secs(120),
-        || match rx.try_recv() {
-            Ok(line) => Ok(line
-                .split_once("Agent Canvas is running: ")
-                .map(|(_, u)| u.trim().trim_end_matches('/').to_string())),
-            Err(mpsc::TryRecvError::Empty) => Ok(None),
-            Err(mpsc::TryRecvError::Disconnected) => Err("xtask run exited early".into()),
-        },
-    )
-    .expect("URL");
-    (run, url)
-}
-
-fn ctrl_c(run: &mut Group) {
-    let status = Command::new("kill")
-        .args(["-INT", &run.id().to_string()])
-        .status()
-        .expect("kill");
-    assert!(status.success());
-    let code = wait_until(
-        "xtask run to exit after Ctrl-C",
-        Duration::from_secs(30),
-        || run.try_wait().map_err(|e| e.to_string()),
-    )
-    .expect("exit");
-    assert!(code.success(), "xtask run exited with {code}");
+        .arg(state);
+    until_running("xtask run", c, Duration::from_secs(120))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -7,6 +7,7 @@
 //! - [`wait_until`], [`http_get`], [`free_port`], [`random_hex`]: small building blocks.
 
 pub mod omnigent;
+pub mod python;
 
 use std::fs;
 use std::io::{self, Read, Write};

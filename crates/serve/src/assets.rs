@@ -142,24 +142,23 @@ impl Assets {
             .or_else(|| self.index())
     }
 
-    /// Reads every file under `dist`, rewrites `index.html` and pre-compresses.
-    pub(crate) fn load(dist: &Path, injection: &Injection<'_>) -> Result<Self, ServeError> {
-        let dist_err = |message: String| ServeError::Dist {
-            path: dist.to_path_buf(),
-            message,
+    /// Reads every file of the app, rewrites `index.html` and pre-compresses.
+    pub(crate) fn load(
+        app: &crate::AppFiles,
+        injection: &Injection<'_>,
+    ) -> Result<Self, ServeError> {
+        let (raw, cache) = match app {
+            crate::AppFiles::Dir(dist) => (read_dist(dist)?, Some(dist.join(COMPRESSED_CACHE))),
+            crate::AppFiles::Memory { files, cache } => {
+                if !files.iter().any(|(p, _)| p == "/index.html") {
+                    return Err(ServeError::Dist {
+                        path: PathBuf::from("(built in)"),
+                        message: "no index.html".into(),
+                    });
+                }
+                (files.to_vec(), cache.clone())
+            }
         };
-        let meta = std::fs::metadata(dist).map_err(|e| dist_err(format!("cannot read: {e}")))?;
-        if !meta.is_dir() {
-            return Err(dist_err("not a directory".into()));
-        }
-        let mut raw: Vec<(String, Vec<u8>)> = Vec::new();
-        collect(dist, dist, &mut raw).map_err(|e| dist_err(e.to_string()))?;
-        if !raw.iter().any(|(p, _)| p == "/index.html") {
-            return Err(dist_err(
-                "no index.html (build the app first, e.g. `trunk build`)".into(),
-            ));
-        }
-
         let parts = part_files(&raw);
         // HTML documents: inject (index.html) and compute their CSP.
         let mut prepared: Vec<Prepared> = Vec::with_capacity(raw.len());
@@ -219,7 +218,7 @@ impl Assets {
             });
         }
 
-        let compressed = compress_all(&prepared, Some(&dist.join(COMPRESSED_CACHE)));
+        let compressed = compress_all(&prepared, cache.as_deref());
         let mut files = HashMap::with_capacity(prepared.len());
         for (p, (gz, br)) in prepared.into_iter().zip(compressed) {
             let tag = etag_base(&p.bytes);
@@ -242,6 +241,26 @@ impl Assets {
         }
         Ok(Assets { files })
     }
+}
+
+/// Every file under `dist` (URL path, bytes); an error says what is wrong with the directory.
+fn read_dist(dist: &Path) -> Result<Vec<(String, Vec<u8>)>, ServeError> {
+    let dist_err = |message: String| ServeError::Dist {
+        path: dist.to_path_buf(),
+        message,
+    };
+    let meta = std::fs::metadata(dist).map_err(|e| dist_err(format!("cannot read: {e}")))?;
+    if !meta.is_dir() {
+        return Err(dist_err("not a directory".into()));
+    }
+    let mut raw: Vec<(String, Vec<u8>)> = Vec::new();
+    collect(dist, dist, &mut raw).map_err(|e| dist_err(e.to_string()))?;
+    if !raw.iter().any(|(p, _)| p == "/index.html") {
+        return Err(dist_err(
+            "no index.html (build the app first, e.g. `trunk build`)".into(),
+        ));
+    }
+    Ok(raw)
 }
 
 /// The key of `index.html` with `route`'s preloads: not a path any request can name (a

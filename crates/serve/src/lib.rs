@@ -67,11 +67,39 @@ const CLOUD_PROXY_PATH: &str = "/api/cloud-proxy";
 /// How long [`Running::shutdown`] waits for open connections before cutting them.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
+/// Where the app's files come from.
+#[derive(Clone)]
+pub enum AppFiles {
+    /// A build's output directory (must contain `index.html`); compressed variants of its
+    /// content-hashed files are kept between starts in its `.compressed/`.
+    Dir(PathBuf),
+    /// Files held in memory, as (URL path such as `/index.html`, bytes): the build inside the
+    /// `agent-canvas` binary (issue #40). `cache`: where compressed variants of content-hashed
+    /// files are kept between starts (none: compressed at every start).
+    Memory {
+        files: Arc<Vec<(String, Vec<u8>)>>,
+        cache: Option<PathBuf>,
+    },
+}
+
+impl std::fmt::Debug for AppFiles {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AppFiles::Dir(d) => f.debug_tuple("Dir").field(d).finish(),
+            AppFiles::Memory { files, cache } => f
+                .debug_struct("Memory")
+                .field("files", &files.len())
+                .field("cache", cache)
+                .finish(),
+        }
+    }
+}
+
 /// Everything `canvas-serve` needs to know.
 #[derive(Clone)]
 pub struct Config {
-    /// Trunk's output directory (must contain `index.html`).
-    pub dist: PathBuf,
+    /// The app's files ([`Config::new`]: a directory).
+    pub app: AppFiles,
     /// Address to bind (default 127.0.0.1).
     pub host: IpAddr,
     /// Port to bind; 0 = any free port (the default of [`Config::new`]).
@@ -125,7 +153,7 @@ impl Config {
     /// Defaults: 127.0.0.1, any free port, no ingress, nothing injected.
     pub fn new(dist: impl Into<PathBuf>) -> Self {
         Config {
-            dist: dist.into(),
+            app: AppFiles::Dir(dist.into()),
             host: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port: 0,
             agent_server_url: None,
@@ -151,7 +179,7 @@ impl Config {
 impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Config")
-            .field("dist", &self.dist)
+            .field("app", &self.app)
             .field("host", &self.host)
             .field("port", &self.port)
             .field("agent_server_url", &self.agent_server_url)
@@ -440,7 +468,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
 
     let known_hosts = allow_hosts.clone();
     let allowed_hosts = injects_key.then_some(allow_hosts);
-    let dist = config.dist.clone();
+    let app_files = config.app.clone();
     let auth_required = config.auth_required;
     let bp = base_path.clone();
     let injected_key = session_api_key.filter(|_| injects_key);
@@ -452,7 +480,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
             base_path: bp.as_deref(),
             omnigent: Some(omnigent_names.as_str()).filter(|n| !n.is_empty()),
         };
-        Assets::load(&dist, &injection)
+        Assets::load(&app_files, &injection)
     })
     .await
     .map_err(|e| ServeError::Io(std::io::Error::other(e.to_string())))??;

@@ -3,9 +3,35 @@
 mod common;
 
 use base64::Engine;
-use canvas_serve::{start, Config, ServeError};
+use canvas_serve::{start, AppFiles, Config, ServeError};
 use common::*;
 use sha2::{Digest, Sha256};
+
+/// A config serving the files of `dist`: from the directory, or (`memory`) held in memory as the
+/// `agent-canvas` binary serves the app built into it (issue #40). The tests below run both ways.
+fn config_for(dist: &std::path::Path, memory: bool) -> Config {
+    fn read(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<(String, Vec<u8>)>) {
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                read(root, &p, out);
+            } else {
+                let rel = p.strip_prefix(root).unwrap().display().to_string();
+                out.push((format!("/{rel}"), std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    let mut config = Config::new(dist);
+    if memory {
+        let mut files = Vec::new();
+        read(dist, dist, &mut files);
+        config.app = AppFiles::Memory {
+            files: std::sync::Arc::new(files),
+            cache: None,
+        };
+    }
+    config
+}
 
 async fn serve(config: Config) -> canvas_serve::Running {
     start(config).await.expect("server starts")
@@ -61,10 +87,9 @@ fn sha256_source(body: &str) -> String {
     )
 }
 
-#[tokio::test]
-async fn mime_types_and_cache_headers() {
+async fn mime_types_and_cache_headers_with(memory: bool) {
     let dist = make_dist();
-    let srv = serve(Config::new(dist.path())).await;
+    let srv = serve(config_for(dist.path(), memory)).await;
     let base = srv.url();
 
     let wasm = get(&format!("{base}/{}", wasm_name()), &[]).await;
@@ -251,10 +276,9 @@ fn unbrotli_or_gunzip(name: &str, bytes: &[u8]) -> Vec<u8> {
     }
 }
 
-#[tokio::test]
-async fn spa_fallback_versus_404() {
+async fn spa_fallback_versus_404_with(memory: bool) {
     let dist = make_dist();
-    let srv = serve(Config::new(dist.path())).await;
+    let srv = serve(config_for(dist.path(), memory)).await;
     let base = srv.url();
     let index = get(&format!("{base}/"), &[]).await.text().await.unwrap();
 
@@ -307,11 +331,10 @@ async fn spa_fallback_versus_404() {
     assert_eq!(direct.text().await.unwrap(), index);
 }
 
-#[tokio::test]
-async fn injection_is_escaped_and_first_in_head() {
+async fn injection_is_escaped_and_first_in_head_with(memory: bool) {
     let dist = make_dist();
     let evil = "k</script><script>alert(1)</script><!--\u{2028}&\"'\\";
-    let mut config = Config::new(dist.path());
+    let mut config = config_for(dist.path(), memory);
     config.session_api_key = Some(evil.to_owned());
     config.base_path = Some("/canvas".to_owned());
     let srv = serve(config).await;
@@ -348,7 +371,7 @@ async fn injection_is_escaped_and_first_in_head() {
     assert_eq!(scripts[1], trunk_loader());
 
     // The locked cloud host (injected without the key) is escaped the same way.
-    let mut locked = Config::new(dist.path());
+    let mut locked = config_for(dist.path(), memory);
     locked.lock_to_cloud = Some("https://app.all-hands.dev/</script><!--".to_owned());
     let srv = serve(locked).await;
     let html = get(&format!("{}/", srv.url()), &[])
@@ -367,10 +390,9 @@ async fn injection_is_escaped_and_first_in_head() {
     assert_eq!(value, "https://app.all-hands.dev/</script><!--");
 }
 
-#[tokio::test]
-async fn auth_required_withholds_the_key() {
+async fn auth_required_withholds_the_key_with(memory: bool) {
     let dist = make_dist();
-    let mut config = Config::new(dist.path());
+    let mut config = config_for(dist.path(), memory);
     config.session_api_key = Some("the-secret-key".to_owned());
     config.auth_required = true;
     let srv = serve(config).await;
@@ -384,10 +406,9 @@ async fn auth_required_withholds_the_key() {
     assert!(!html.contains("__AGENT_CANVAS_SESSION_API_KEY__"));
 }
 
-#[tokio::test]
-async fn csp_lists_the_hash_of_every_inline_script() {
+async fn csp_lists_the_hash_of_every_inline_script_with(memory: bool) {
     let dist = make_dist();
-    let mut config = Config::new(dist.path());
+    let mut config = config_for(dist.path(), memory);
     config.session_api_key = Some("key".to_owned());
     let srv = serve(config).await;
     let resp = get(&format!("{}/", srv.url()), &[]).await;
@@ -419,13 +440,12 @@ async fn csp_lists_the_hash_of_every_inline_script() {
     assert_eq!(listed, expected);
 }
 
-#[tokio::test]
-async fn base_path_serving_and_redirect() {
+async fn base_path_serving_and_redirect_with(memory: bool) {
     let dist = tempfile::tempdir().unwrap();
     // A Trunk build with a <base> tag (data-trunk-public-url) gets it rewritten.
     let index = index_html().replace("<title>", "<base data-trunk-public-url href=\"/\"/><title>");
     write_dist(dist.path(), &index);
-    let mut config = Config::new(dist.path());
+    let mut config = config_for(dist.path(), memory);
     config.base_path = Some("/canvas/".to_owned());
     let srv = serve(config).await;
     let origin = format!("http://{}", srv.addr());
@@ -586,10 +606,9 @@ async fn dns_rebinding_cannot_read_the_key() {
     assert_eq!(any.status(), 200);
 }
 
-#[tokio::test]
-async fn lock_to_cloud_injects_no_local_key() {
+async fn lock_to_cloud_injects_no_local_key_with(memory: bool) {
     let dist = make_dist();
-    let mut config = Config::new(dist.path());
+    let mut config = config_for(dist.path(), memory);
     config.session_api_key = Some("local-session-key".into());
     config.lock_to_cloud = Some("https://app.all-hands.dev".into());
     let srv = serve(config).await;
@@ -771,4 +790,76 @@ async fn a_chunk_list_that_names_missing_files_means_no_preloads() {
     let srv = serve(Config::new(plain.path())).await;
     let r = get(&format!("{}/", srv.url()), &[("accept", "text/html")]).await;
     assert!(preloads(&r.text().await.unwrap()).is_empty());
+}
+
+// Each test above, from a directory and from memory.
+
+#[tokio::test]
+async fn injection_is_escaped_and_first_in_head() {
+    injection_is_escaped_and_first_in_head_with(false).await
+}
+
+#[tokio::test]
+async fn injection_is_escaped_and_first_in_head_from_memory() {
+    injection_is_escaped_and_first_in_head_with(true).await
+}
+
+#[tokio::test]
+async fn auth_required_withholds_the_key() {
+    auth_required_withholds_the_key_with(false).await
+}
+
+#[tokio::test]
+async fn auth_required_withholds_the_key_from_memory() {
+    auth_required_withholds_the_key_with(true).await
+}
+
+#[tokio::test]
+async fn csp_lists_the_hash_of_every_inline_script() {
+    csp_lists_the_hash_of_every_inline_script_with(false).await
+}
+
+#[tokio::test]
+async fn csp_lists_the_hash_of_every_inline_script_from_memory() {
+    csp_lists_the_hash_of_every_inline_script_with(true).await
+}
+
+#[tokio::test]
+async fn base_path_serving_and_redirect() {
+    base_path_serving_and_redirect_with(false).await
+}
+
+#[tokio::test]
+async fn base_path_serving_and_redirect_from_memory() {
+    base_path_serving_and_redirect_with(true).await
+}
+
+#[tokio::test]
+async fn spa_fallback_versus_404() {
+    spa_fallback_versus_404_with(false).await
+}
+
+#[tokio::test]
+async fn spa_fallback_versus_404_from_memory() {
+    spa_fallback_versus_404_with(true).await
+}
+
+#[tokio::test]
+async fn lock_to_cloud_injects_no_local_key() {
+    lock_to_cloud_injects_no_local_key_with(false).await
+}
+
+#[tokio::test]
+async fn lock_to_cloud_injects_no_local_key_from_memory() {
+    lock_to_cloud_injects_no_local_key_with(true).await
+}
+
+#[tokio::test]
+async fn mime_types_and_cache_headers() {
+    mime_types_and_cache_headers_with(false).await
+}
+
+#[tokio::test]
+async fn mime_types_and_cache_headers_from_memory() {
+    mime_types_and_cache_headers_with(true).await
 }

@@ -1,4 +1,4 @@
-//! Supervising what `cargo xtask run` started (issue #17): when the agent server, the
+//! Supervising what the launcher started (issue #17): when the agent server, the
 //! automation service or the Omnigent stack exits on its own, say so — how it exited (exit code
 //! or signal), where its log is and the log's last lines — and start it again with backoff
 //! (1 s, 2 s, 4 s, … at most 30 s); after 5 failures within 2 minutes, give up and say so.
@@ -221,7 +221,7 @@ fn keep_log(log: &Path) -> PathBuf {
 }
 
 fn secs(d: Duration) -> String {
-    if d.subsec_millis() == 0 && d.as_secs() >= 60 && d.as_secs().is_multiple_of(60) {
+    if d.subsec_millis() == 0 && d.as_secs() >= 60 && d.as_secs() % 60 == 0 {
         format!("{} min", d.as_secs() / 60)
     } else if d.subsec_millis() == 0 {
         format!("{} s", d.as_secs())
@@ -394,7 +394,7 @@ impl<S: Supervised> Supervisor<S> {
             Decision::GiveUp { failures } => {
                 say(format!(
                     "the {} failed {failures} times within {}: giving up, it stays stopped \
-                     (the rest keeps running; see its log above, then restart `cargo xtask run`)",
+                     (the rest keeps running; see its log above, then start agent-canvas again)",
                     self.name,
                     secs(p.window)
                 ));
