@@ -17,9 +17,11 @@ Environment (set by the test harness on the server process):
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -96,6 +98,12 @@ class CanvasLocalLauncher(SandboxHostLauncher):
         llm = os.environ.get("CANVAS_SANDBOX_LLM_URL")
         if llm:
             env.update(OPENAI_BASE_URL=llm, OPENAI_API_KEY="sk-stub")
+        # The runners' terminals (tmux servers, which leave the host's process group) keep their
+        # sockets here, so that terminating the sandbox ends them; short, as a tmux socket path
+        # must fit in 108 bytes.
+        tmp = tempfile.mkdtemp(prefix="cvs-", dir="/tmp")
+        (box / "tmpdir").write_text(tmp)
+        env["TMPDIR"] = tmp
         log = open(box / "host.log", "ab")
         proc = subprocess.Popen(
             [sys.executable, "-m", "omnigent", "host", "--server", server_url,
@@ -129,12 +137,25 @@ class CanvasLocalLauncher(SandboxHostLauncher):
         except OSError:
             pass
         (_root() / sandbox_id / "pid").unlink(missing_ok=True)
+        _end_terminals(_root() / sandbox_id / "tmpdir")
 
     def _pid(self, sandbox_id: str) -> int | None:
         try:
             return int((_root() / sandbox_id / "pid").read_text())
         except (OSError, ValueError):
             return None
+
+
+def _end_terminals(record: Path) -> None:
+    """Ends every tmux server with a socket under the sandbox's TMPDIR, then removes it."""
+    try:
+        tmp = Path(record.read_text().strip())
+    except OSError:
+        return
+    for sock in tmp.glob("tmux-*/*"):
+        subprocess.run(["tmux", "-S", str(sock), "kill-server"], capture_output=True)
+    shutil.rmtree(tmp, ignore_errors=True)
+    record.unlink(missing_ok=True)
 
 
 contribution = SandboxProviderContribution(
