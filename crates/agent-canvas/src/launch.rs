@@ -86,11 +86,18 @@ impl Steps {
     }
 }
 
-/// The `uv` that came with this binary (the wheel installs PyPI's `uv` beside it), if any.
-fn bundled_uv() -> Option<PathBuf> {
-    let exe = std::env::current_exe().ok()?;
-    let uv = exe.parent()?.join("uv");
-    uv.is_file().then_some(uv)
+/// The `uv` to install the servers with: the one beside this binary (the wheel installs PyPI's
+/// `uv` there), else the one `uv run`/`uvx` name in `$UV`, else one on `PATH`; none means a
+/// pinned one is bootstrapped into the cache.
+fn found_uv() -> Option<PathBuf> {
+    let beside = std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.join("uv")));
+    beside
+        .into_iter()
+        .chain(std::env::var_os("UV").map(PathBuf::from))
+        .find(|p| p.is_file())
+        .or_else(|| python::which("uv"))
 }
 
 /// The app to serve: `--dist`, else the build inside this binary.
@@ -211,7 +218,7 @@ pub fn run(o: RunArgs) -> Result<(), String> {
     let key = session_key(&state)?;
 
     let app = app_files(o.dist.as_deref())?;
-    let uv = bundled_uv();
+    let uv = found_uv();
     let logs = state.join("logs");
     let say = |line: &str| steps.say(line);
     let installer = Installer {
