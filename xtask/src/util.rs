@@ -3,7 +3,7 @@
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Instant;
 
 pub struct Ctx {
@@ -133,19 +133,7 @@ pub fn step(ctx: &Ctx, msg: &str) {
     let _ = std::io::stdout().flush();
 }
 
-/// Runs a command and returns its stdout (stderr discarded); error if it fails to run or exits
-/// non-zero.
-pub fn capture(c: &mut Command) -> Result<String, String> {
-    let out = c
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .map_err(|e| e.to_string())?;
-    if !out.status.success() {
-        return Err(format!("exit {}", out.status));
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
-}
+pub use canvas_harness::python::capture;
 
 /// Runs a long command with its output in a log file, printing a heartbeat every 30 s and the
 /// log's tail on failure (the harness's [`Installer::run_quiet`], with xtask's logs).

@@ -73,8 +73,8 @@ fn listening(port: u16) -> bool {
 }
 
 /// Starts `bin` with `args` and the environment cleared but for `HOME`, `PATH` = `path` and the
-/// machine's cache and certificate settings; waits for its URL.
-fn start(bin: &Path, args: &[&str], path: &str) -> (Group, String) {
+/// machine's cache and certificate settings; waits for its URL (off the async runtime).
+async fn start(bin: &Path, args: &[&str], path: &str) -> (Group, String) {
     let mut c = Command::new(bin);
     c.args(args).env_clear().env("PATH", path);
     for keep in [
@@ -90,7 +90,9 @@ fn start(bin: &Path, args: &[&str], path: &str) -> (Group, String) {
             c.env(keep, v);
         }
     }
-    until_running("agent-canvas", c, Duration::from_secs(180))
+    tokio::task::spawn_blocking(move || until_running("agent-canvas", c, Duration::from_secs(180)))
+        .await
+        .unwrap()
 }
 
 /// The processes whose command line or working directory names `dir`.
@@ -171,26 +173,20 @@ async fn the_wheel_installs_with_uv_and_runs_the_demo_without_any_build_tool() {
     // `--demo` on free ports with a fresh state dir: the printed URL serves a connected app.
     let state = scratch.join("state");
     let (port, agent_port) = (free_port().unwrap(), free_port().unwrap());
-    let (mut run, url) = tokio::task::spawn_blocking({
-        let (bin, state, path) = (bin.clone(), state.clone(), path.clone());
-        move || {
-            start(
-                &bin,
-                &[
-                    "--demo",
-                    "--port",
-                    &port.to_string(),
-                    "--agent-server-port",
-                    &agent_port.to_string(),
-                    "--state-dir",
-                    state.to_str().unwrap(),
-                ],
-                &path,
-            )
-        }
-    })
-    .await
-    .unwrap();
+    let (mut run, url) = start(
+        &bin,
+        &[
+            "--demo",
+            "--port",
+            &port.to_string(),
+            "--agent-server-port",
+            &agent_port.to_string(),
+            "--state-dir",
+            state.to_str().unwrap(),
+        ],
+        &path,
+    )
+    .await;
     assert_eq!(url, format!("http://127.0.0.1:{port}"));
 
     // A first message gets the stub's answer.
@@ -301,24 +297,18 @@ async fn cargo_install_path_installs_a_binary_that_serves_the_built_in_app() {
     // It serves a page with no build tool on PATH (and no agent server: nothing to install).
     let port = free_port().unwrap();
     let state = scratch.join("state");
-    let (mut run, url) = tokio::task::spawn_blocking({
-        let (bin, state, path) = (bin.clone(), state.clone(), path.clone());
-        move || {
-            start(
-                &bin,
-                &[
-                    "--no-agent-server",
-                    "--port",
-                    &port.to_string(),
-                    "--state-dir",
-                    state.to_str().unwrap(),
-                ],
-                &path,
-            )
-        }
-    })
-    .await
-    .unwrap();
+    let (mut run, url) = start(
+        &bin,
+        &[
+            "--no-agent-server",
+            "--port",
+            &port.to_string(),
+            "--state-dir",
+            state.to_str().unwrap(),
+        ],
+        &path,
+    )
+    .await;
     let page = reqwest::get(format!("{url}/")).await.unwrap();
     assert_eq!(page.status(), 200);
     let html = page.text().await.unwrap();
@@ -380,29 +370,23 @@ async fn the_built_in_app_is_served_byte_for_byte_as_canvas_serve_serves_dist() 
     let scratch = env.scratch("built-in-app");
     let port = free_port().unwrap();
     let state = scratch.join("state");
-    let (mut run, url) = tokio::task::spawn_blocking({
-        let state = state.clone();
-        let path = std::env::var("PATH").unwrap_or_default();
-        move || {
-            start(
-                &bin,
-                &[
-                    "--no-agent-server",
-                    "--lock-to-cloud",
-                    "https://app.all-hands.dev",
-                    "--base-path",
-                    "/canvas",
-                    "--port",
-                    &port.to_string(),
-                    "--state-dir",
-                    state.to_str().unwrap(),
-                ],
-                &path,
-            )
-        }
-    })
-    .await
-    .unwrap();
+    let path = std::env::var("PATH").unwrap_or_default();
+    let (mut run, url) = start(
+        &bin,
+        &[
+            "--no-agent-server",
+            "--lock-to-cloud",
+            "https://app.all-hands.dev",
+            "--base-path",
+            "/canvas",
+            "--port",
+            &port.to_string(),
+            "--state-dir",
+            state.to_str().unwrap(),
+        ],
+        &path,
+    )
+    .await;
     assert_eq!(url, format!("http://127.0.0.1:{port}/canvas"));
     // canvas-serve over the build directory, configured the same way.
     let mut config = canvas_serve::Config::new(&env.dist);
