@@ -3,11 +3,10 @@
 //! `bindings = "bin"`) and as a crate package — in `target/packages/`, with their sizes.
 
 use crate::build;
-use crate::util::{self, cmd, run_quiet, step, Ctx};
-use canvas_harness::python::{self, Installer};
+use crate::util::{cmd, run_quiet, step, Ctx};
+use canvas_harness::python::{Installer, Pinned};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// PyPI `maturin`, which builds the wheel.
 pub const MATURIN_VERSION: &str = "1.16.0";
@@ -24,42 +23,22 @@ const PACKAGES: &[&str] = &[
     "canvas-core",
 ];
 
-/// `maturin` in a venv of its own in the cache.
+/// `maturin` in a venv of its own in the cache (the harness's installer, keyed by the pin).
 pub fn ensure_maturin(ctx: &Ctx) -> Result<PathBuf, String> {
-    let dir = python::cache_dir().join(format!("maturin-{MATURIN_VERSION}"));
-    let maturin = dir.join("bin/maturin");
-    if util::capture(Command::new(&maturin).arg("--version"))
-        .is_ok_and(|v| v.split_whitespace().any(|w| w == MATURIN_VERSION))
-    {
-        return Ok(maturin);
-    }
-    step(ctx, &format!("installing maturin {MATURIN_VERSION} (PyPI)"));
+    const MATURIN: Pinned = Pinned {
+        name: "maturin",
+        lock_file: "xtask/src/dist.rs (MATURIN_VERSION)",
+        package: "maturin",
+        check: "import maturin",
+    };
     let say = |line: &str| step(ctx, line);
-    let installer = Installer {
+    let python = Installer {
         logs: ctx.logs.clone(),
         uv: None,
         say: &say,
-    };
-    let uv = installer.uv()?;
-    let base = python::find_python().ok_or("no Python >= 3.12 found")?;
-    let _ = fs::remove_dir_all(&dir);
-    run_quiet(
-        ctx,
-        "uv venv (maturin)",
-        Command::new(&uv)
-            .args(["venv", "-q", "-p"])
-            .arg(&base)
-            .arg(&dir),
-    )?;
-    run_quiet(
-        ctx,
-        "uv pip install maturin",
-        Command::new(&uv)
-            .args(["pip", "install", "-q", "--python"])
-            .arg(dir.join("bin/python"))
-            .arg(format!("maturin=={MATURIN_VERSION}")),
-    )?;
-    Ok(maturin)
+    }
+    .venv(&MATURIN, &format!("maturin=={MATURIN_VERSION}\n"))?;
+    Ok(python.with_file_name("maturin"))
 }
 
 /// Builds the wheel of `agent-canvas` with the app in `dist` built in, with cargo `profile`,

@@ -86,22 +86,7 @@ fn find_root() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("."))
 }
 
-pub fn home() -> PathBuf {
-    std::env::var("HOME")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| PathBuf::from("/root"))
-}
-
-/// The platform's state directory for this project: `$XDG_STATE_HOME/agent-canvas`, else
-/// `~/.local/state/agent-canvas` — outside any checkout, so an agent's working directory under
-/// it never lies inside this repository (issue #17).
-pub fn state_home() -> PathBuf {
-    std::env::var_os("XDG_STATE_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .unwrap_or_else(|| home().join(".local/state"))
-        .join("agent-canvas")
-}
+pub use canvas_harness::python::{home, state_home};
 
 /// A short name for the checkout at `root` (FNV-1a of its path), so two checkouts' test state
 /// never collide.

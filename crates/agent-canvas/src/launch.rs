@@ -507,17 +507,7 @@ async fn configure_demo_llm(agent_url: &str, key: &str, stub_url: &str) -> Resul
 /// `~/.local/state/agent-canvas/run` — outside any checkout (issue #17: a conversation's working
 /// directory must not lie inside a repository it did not choose).
 pub fn default_state_dir() -> PathBuf {
-    std::env::var_os("XDG_STATE_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .unwrap_or_else(|| {
-            std::env::var_os("HOME")
-                .map(PathBuf::from)
-                .unwrap_or_else(|| PathBuf::from("/root"))
-                .join(".local/state")
-        })
-        .join("agent-canvas")
-        .join("run")
+    python::state_home().join("run")
 }
 
 /// The git work tree that contains `dir`, if any (a `.git` in it or an ancestor).

@@ -348,21 +348,6 @@ async fn fetch(url: &str, encoding: &str) -> (u16, Vec<(String, String)>, Vec<u8
     (status, headers, r.bytes().await.unwrap().to_vec())
 }
 
-fn dist_files(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) {
-    for e in std::fs::read_dir(dir).unwrap().flatten() {
-        let p = e.path();
-        if e.file_name().to_string_lossy().starts_with('.') {
-            continue;
-        }
-        if p.is_dir() {
-            dist_files(root, &p, out);
-        } else {
-            let rel = p.strip_prefix(root).unwrap().display().to_string();
-            out.push((format!("/{rel}"), p));
-        }
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_built_in_app_is_served_byte_for_byte_as_canvas_serve_serves_dist() {
     let env = Env::get();
@@ -394,8 +379,8 @@ async fn the_built_in_app_is_served_byte_for_byte_as_canvas_serve_serves_dist() 
     config.lock_to_cloud = Some("https://app.all-hands.dev".into());
     let from_dist = canvas_serve::start(config).await.expect("serve dist");
 
-    let mut files = Vec::new();
-    dist_files(&env.dist, &env.dist, &mut files);
+    // The build's files, read as canvas-serve reads a build directory.
+    let files = canvas_serve::read_dist(&env.dist).expect("dist reads");
     assert!(files.len() > 20, "{} files in dist", files.len());
     let mut paths: Vec<String> = files.iter().map(|(p, _)| p.clone()).collect();
     // index.html as served at the root and for app routes (each with its preloads).
@@ -415,10 +400,11 @@ async fn the_built_in_app_is_served_byte_for_byte_as_canvas_serve_serves_dist() 
         }
     }
     // The files that are not rewritten are exactly the build's bytes.
-    for (path, file) in files.iter().filter(|(p, _)| !p.ends_with(".html")) {
+    for (path, _) in files.iter().filter(|(p, _)| !p.ends_with(".html")) {
         let (_, _, body) = fetch(&format!("{url}{path}"), "identity").await;
+        let file = env.dist.join(path.trim_start_matches('/'));
         assert!(
-            body == std::fs::read(file).unwrap(),
+            body == std::fs::read(&file).unwrap(),
             "{path} is not the build's bytes"
         );
     }

@@ -68,7 +68,19 @@ pub fn cache_dir() -> PathBuf {
     base.join("agent-canvas")
 }
 
-pub(crate) fn home() -> PathBuf {
+/// The platform's state directory for this project: `$XDG_STATE_HOME/agent-canvas`, else
+/// `~/.local/state/agent-canvas` — outside any checkout, so an agent's working directory under
+/// it never lies inside a repository it did not choose (issue #17).
+pub fn state_home() -> PathBuf {
+    std::env::var_os("XDG_STATE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .unwrap_or_else(|| home().join(".local/state"))
+        .join("agent-canvas")
+}
+
+/// `$HOME` (else `/root`).
+pub fn home() -> PathBuf {
     std::env::var("HOME")
         .map(PathBuf::from)
         .unwrap_or_else(|_| PathBuf::from("/root"))

@@ -243,8 +243,9 @@ impl Assets {
     }
 }
 
-/// Every file under `dist` (URL path, bytes); an error says what is wrong with the directory.
-fn read_dist(dist: &Path) -> Result<Vec<(String, Vec<u8>)>, ServeError> {
+/// Every file under `dist` (URL path, bytes; dot files left out); an error says what is wrong
+/// with the directory.
+pub fn read_dist(dist: &Path) -> Result<Vec<(String, Vec<u8>)>, ServeError> {
     let dist_err = |message: String| ServeError::Dist {
         path: dist.to_path_buf(),
         message,

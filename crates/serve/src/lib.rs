@@ -57,6 +57,7 @@ pub use assets::{brotli_bytes, gzip_bytes};
 pub use cloud_proxy::{classify_ip, AddressClass, MAX_BINARY_BODY};
 pub use omnigent::OmnigentMount;
 
+pub use assets::read_dist;
 use assets::{Asset, Assets, Encoding};
 use html::Injection;
 use proxy_util::{json_error, sandbox};

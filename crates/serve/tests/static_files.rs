@@ -10,23 +10,10 @@ use sha2::{Digest, Sha256};
 /// A config serving the files of `dist`: from the directory, or (`memory`) held in memory as the
 /// `agent-canvas` binary serves the app built into it (issue #40). The tests below run both ways.
 fn config_for(dist: &std::path::Path, memory: bool) -> Config {
-    fn read(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<(String, Vec<u8>)>) {
-        for e in std::fs::read_dir(dir).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                read(root, &p, out);
-            } else {
-                let rel = p.strip_prefix(root).unwrap().display().to_string();
-                out.push((format!("/{rel}"), std::fs::read(&p).unwrap()));
-            }
-        }
-    }
     let mut config = Config::new(dist);
     if memory {
-        let mut files = Vec::new();
-        read(dist, dist, &mut files);
         config.app = AppFiles::Memory {
-            files: std::sync::Arc::new(files),
+            files: std::sync::Arc::new(canvas_serve::read_dist(dist).expect("dist reads")),
             cache: None,
         };
     }
