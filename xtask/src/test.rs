@@ -212,12 +212,53 @@ fn run_check(ctx: &Ctx, tally: &mut Tally, layer: &str, c: &mut Command) {
     tally.check(layer, ok, t0.elapsed().as_secs_f64());
 }
 
+/// What a full run on an empty `target/` may write there: 5.6 GB measured without
+/// incremental-compilation caches (as `.ci/run` builds), more with them (docs/measurements.md,
+/// session 38); and what a warm run may still add (new artifacts beside the old ones).
+const COLD_RUN_BYTES: u64 = 12 << 30;
+const WARM_RUN_BYTES: u64 = 4 << 30;
+
+/// A full disk shows up late and obscurely — the linker dies with a bus error half-way through
+/// the end-to-end layer —, so say it first, with what to do. A warning, not a refusal: the
+/// estimate is for a full run, and `df` may be missing.
+fn disk_check(ctx: &Ctx, layers: &[String]) {
+    let target = ctx.root.join("target");
+    let cold = !target.join("debug").is_dir();
+    let full = layers.len() == LAYERS.len();
+    if let Some(free) = crate::util::free_space(&ctx.root) {
+        if let Some(warning) = disk_warning(&target, free, cold, full) {
+            println!("{warning}");
+        }
+    }
+}
+
+/// The warning for `free` bytes beside `target`, if that is less than a run may write.
+fn disk_warning(target: &std::path::Path, free: u64, cold: bool, full: bool) -> Option<String> {
+    let need = if cold { COLD_RUN_BYTES } else { WARM_RUN_BYTES };
+    if free >= need {
+        return None;
+    }
+    let gb = |b: u64| format!("{:.1} GB", b as f64 / f64::from(1u32 << 30));
+    Some(format!(
+        "warning: {} free on the disk holding {}; a {} {}run may write {} there. If a build \
+         fails with \"No space left on device\" or the linker dies with a bus error, free \
+         space (e.g. `cargo clean` in other checkouts) and run again.",
+        gb(free),
+        target.display(),
+        if cold { "cold" } else { "warm" },
+        if full { "full " } else { "" },
+        gb(need),
+    ))
+}
+
 pub fn test(ctx: &Ctx, args: TestArgs) -> Result<bool, String> {
     let TestArgs { mut layers, filter } = args;
     if layers.is_empty() {
         layers = LAYERS.iter().map(|s| s.to_string()).collect();
     }
     let want = |l: &str| layers.iter().any(|x| x == l);
+
+    disk_check(ctx, &layers);
 
     // Installs first (idempotent): everything the selected layers need.
     step(ctx, "checking tools");
@@ -625,5 +666,36 @@ mod tests {
             t.lines[0]
         );
         assert!(!t.ok());
+    }
+}
+
+#[cfg(test)]
+mod disk_tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn a_disk_too_small_for_the_run_is_said_before_it_starts() {
+        let target = Path::new("/src/agent-canvas/target");
+        let w =
+            disk_warning(target, 3 << 30, true, true).expect("3 GB is too little for a cold run");
+        assert!(
+            w.contains("3.0 GB free on the disk holding /src/agent-canvas/target"),
+            "{w}"
+        );
+        assert!(w.contains("a cold full run may write 12.0 GB"), "{w}");
+        assert!(w.contains("cargo clean"), "{w}");
+        assert_eq!(
+            disk_warning(target, 3 << 30, false, false).map(|w| w.contains("a warm run")),
+            Some(true)
+        );
+        assert_eq!(disk_warning(target, 13 << 30, true, true), None);
+        assert_eq!(disk_warning(target, 5 << 30, false, true), None);
+    }
+
+    #[test]
+    fn the_free_space_is_read_from_df() {
+        let free = crate::util::free_space(Path::new(env!("CARGO_MANIFEST_DIR")));
+        assert!(free.is_some_and(|b| b > 0), "{free:?}");
     }
 }

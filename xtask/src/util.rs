@@ -120,6 +120,21 @@ pub fn step(ctx: &Ctx, msg: &str) {
 
 pub use canvas_harness::python::capture;
 
+/// Bytes free for this user on the file system holding `path` (`df`'s "Available"), if `df`
+/// answers.
+pub fn free_space(path: &Path) -> Option<u64> {
+    let out = Command::new("df").arg("-Pk").arg(path).output().ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let kib: u64 = text
+        .lines()
+        .nth(1)?
+        .split_whitespace()
+        .nth(3)?
+        .parse()
+        .ok()?;
+    Some(kib * 1024)
+}
+
 /// Runs a long command with its output in a log file, printing a heartbeat every 30 s and the
 /// log's tail on failure (the harness's [`Installer::run_quiet`], with xtask's logs).
 pub fn run_quiet(ctx: &Ctx, what: &str, c: &mut Command) -> Result<(), String> {
