@@ -431,6 +431,15 @@ impl AgentServer {
             }
             let _ = fs::remove_dir_all(&dir);
         }
+        // The port is free only once every process holding its socket has gone, which a
+        // loaded machine may take a moment after the leader was reaped; a restart on the same
+        // port (the crash tests) must not find it taken ("port … is already in use").
+        let port = self.addr.port();
+        let _ = wait_until(
+            "the killed agent server's port to be free",
+            Duration::from_secs(20),
+            || Ok((!port_in_use(port)).then_some(())),
+        );
     }
 
     pub fn pid(&self) -> u32 {
