@@ -186,7 +186,9 @@ pub async fn start(
     // reason is said at the repository field too.
     if in_worktree {
         let refusal = match &created {
-            Err(e @ ApiError::Server { .. }) => Some((active.backend.id.clone(), e.said())),
+            Err(e @ (ApiError::Server { .. } | ApiError::Advised { .. })) => {
+                Some((active.backend.id.clone(), e.said()))
+            }
             _ => None,
         };
         leptos::prelude::Set::set(&launch::refused(), refusal);

@@ -475,15 +475,15 @@ async fn the_omnigent_client_speaks_the_real_server() {
     )
     .await;
     assert!(
-        matches!(&err, ApiError::Server { status: 400, detail }
-            if detail.ends_with("Omnigent said: workspace must be an absolute path starting with /")),
+        matches!(&err, ApiError::Advised { status: 400, said, .. }
+            if said == "workspace must be an absolute path starting with /"),
         "{err:?}"
     );
     let text = err.user_message();
     for words in [
-        "the workspace was refused",
+        "The workspace was refused",
         "use the absolute path (starting with /) of a directory that exists on the chosen host",
-        "workspace must be an absolute path",
+        "The server said: workspace must be an absolute path",
     ] {
         assert!(text.contains(words), "{words:?} not in {text:?}");
     }
@@ -501,11 +501,11 @@ async fn the_omnigent_client_speaks_the_real_server() {
     .await;
     let text = err.user_message();
     assert!(
-        matches!(err, ApiError::Server { status: 400, .. }),
+        matches!(err, ApiError::Advised { status: 400, .. }),
         "{err:?}"
     );
     for words in [
-        "the workspace was refused",
+        "The workspace was refused",
         "workspace path does not exist on host",
         missing.as_str(),
     ] {
@@ -543,17 +543,17 @@ async fn the_omnigent_client_speaks_the_real_server() {
     )
     .await;
     let harness = not_ready.harness.clone().unwrap_or_default();
-    let said = format!(
-        "Omnigent said: Harness '{harness}' is not configured on the target host (binary-missing)."
-    );
+    let said =
+        format!("Harness '{harness}' is not configured on the target host (binary-missing).");
     assert!(
-        matches!(&err, ApiError::Server { status: 412, detail } if detail.contains(&said)),
+        matches!(&err, ApiError::Advised { status: 412, said: s, .. } if s.starts_with(&said)),
         "{err:?}"
     );
     let text = err.user_message();
     for words in [
-        "Server error (HTTP 412): the harness is not configured on this host: run `omnigent \
-         setup` on that machine, or pick a host where the agent's harness is ready.",
+        "Server error (HTTP 412): The agent's harness is not configured on this host: run \
+         `omnigent setup` on that machine, or pick a host where it is ready. The server said: \
+         Harness",
         "is not configured on the target host",
     ] {
         assert!(text.contains(words), "{words:?} not in {text:?}");
@@ -1286,7 +1286,7 @@ async fn a_sessions_workspace_runs_commands_shows_changes_and_switches_models() 
     // A name the server would refuse is said before any request.
     let refused = ext.switch_acp_model(&conv, "no such model").unwrap_err();
     assert!(
-        matches!(refused, ApiError::Server { status: 400, .. }),
+        matches!(refused, ApiError::Advised { status: 400, .. }),
         "{refused:?}"
     );
     run("back", ext.switch_acp_model(&conv, "default"), &http).await;

@@ -2,9 +2,10 @@
 //! words.
 //!
 //! Secrets: no variant is ever built from a key, and [`ApiError::user_message`] never quotes a
-//! request header. Server-provided text (`Server::detail`, `Decode`, `Network`) is scrubbed of
-//! anything that looks like a credential, and the HTTP chokepoint should additionally call
-//! [`ApiError::redacted`] with the backend's key before the error leaves it.
+//! request header. Server-provided text (`Server::detail`, `Advised::said`, `Decode`,
+//! `Network`) is scrubbed of anything that looks like a credential, and the HTTP chokepoint
+//! should additionally call [`ApiError::redacted`] with the backend's key before the error
+//! leaves it.
 
 use crate::i18n::english::MessageRef;
 use crate::i18n::text::text;
@@ -57,6 +58,19 @@ pub enum ApiError {
         status: u16,
         /// Body or reason (scrubbed when shown).
         detail: String,
+    },
+    /// A refusal core knows what to do about (an Omnigent error code, a model name the server
+    /// would refuse): the advice as a message of the catalogue, said first, then what the
+    /// server said (scrubbed when shown; may be empty).
+    #[error("server error ({status}): {}", advised_english(.advice, .said))]
+    Advised {
+        /// HTTP status.
+        status: u16,
+        /// What to do (a message without parameters, so the error stays cheap to copy and to
+        /// drop).
+        advice: MessageRef,
+        /// What the server said.
+        said: String,
     },
     /// A 2xx answer whose body is not what we expected.
     #[error("unexpected response: {}", scrub_secrets(.0))]
@@ -125,7 +139,11 @@ impl ApiError {
             ApiError::Network(_) => ErrorKind::Network,
             ApiError::Timeout => ErrorKind::Timeout,
             ApiError::Unauthorized | ApiError::Forbidden => ErrorKind::Auth,
-            ApiError::Server { status, .. } if *status >= 500 => ErrorKind::ServerError,
+            ApiError::Server { status, .. } | ApiError::Advised { status, .. }
+                if *status >= 500 =>
+            {
+                ErrorKind::ServerError
+            }
             _ => ErrorKind::Other,
         }
     }
@@ -151,6 +169,15 @@ impl ApiError {
             ApiError::Server { status, detail } => ApiError::Server {
                 status: *status,
                 detail: r(detail),
+            },
+            ApiError::Advised {
+                status,
+                advice,
+                said,
+            } => ApiError::Advised {
+                status: *status,
+                advice: *advice,
+                said: r(said),
             },
             ApiError::Decode(d) => ApiError::Decode(r(d)),
             ApiError::Incompatible(GateError::Unreachable { detail }) => {
@@ -193,6 +220,20 @@ impl ApiError {
                         .with("detail", detail)
                 }
             }
+            ApiError::Advised {
+                status,
+                advice,
+                said,
+            } => {
+                let said = shorten(&scrub_secrets(said.trim()), MAX_DETAIL_CHARS);
+                let t = if said.is_empty() {
+                    text!("error.advised")
+                } else {
+                    text!("error.advised_said").with("said", said)
+                };
+                t.with("status", status.to_string())
+                    .with_text("advice", Text::new(*advice))
+            }
             ApiError::Decode(detail) => text!("error.decode")
                 .with("detail", shorten(&scrub_secrets(detail), MAX_DETAIL_CHARS)),
             ApiError::NoBackend => text!("error.no_backend"),
@@ -202,6 +243,16 @@ impl ApiError {
                 text!("error.unsupported").with_text("what", Text::new(*what))
             }
         }
+    }
+}
+
+/// [`ApiError::Advised`] in English (its `Display`, for logs and the native client).
+fn advised_english(advice: &MessageRef, said: &str) -> String {
+    let advice = advice.english_static();
+    if said.trim().is_empty() {
+        advice.to_string()
+    } else {
+        format!("{advice}; the server said: {}", scrub_secrets(said.trim()))
     }
 }
 
@@ -456,6 +507,7 @@ impl ActionError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::i18n::english::message;
     use proptest::prelude::*;
 
     #[test]
@@ -618,6 +670,11 @@ mod tests {
                     status: 500,
                     detail: t.clone(),
                 },
+                ApiError::Advised {
+                    status: 412,
+                    advice: const { message("omnigent.advice.harness_not_configured") },
+                    said: t.clone(),
+                },
                 ApiError::Decode(t.clone()),
                 ApiError::Network(t.clone()),
                 ApiError::Incompatible(GateError::Unreachable { detail: t.clone() }),
@@ -661,6 +718,11 @@ mod tests {
             let detail = format!("{before}{key}{after}");
             for err in [
                 ApiError::Server { status, detail: detail.clone() },
+                ApiError::Advised {
+                    status,
+                    advice: const { message("omnigent.advice.stale_cursor") },
+                    said: detail.clone(),
+                },
                 ApiError::Decode(detail.clone()),
                 ApiError::Network(detail.clone()),
                 ApiError::Incompatible(GateError::Unreachable { detail: detail.clone() }),

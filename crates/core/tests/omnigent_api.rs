@@ -683,14 +683,14 @@ fn create_errors_say_what_to_do() {
     let bad_workspace = br#"{"error":{"code":"invalid_input","message":"workspace path does not exist on host 'vm': /nope"}}"#;
     let err = call.decode(400, bad_workspace).unwrap_err();
     let text = err.user_message();
-    assert!(text.contains("the workspace was refused"), "{text}");
+    assert!(text.contains("The workspace was refused"), "{text}");
     assert!(text.contains("absolute path"), "{text}");
     assert!(text.contains("/nope"), "{text}");
 
     let not_configured = br#"{"error":{"code":"harness_not_configured","message":"Claude Code is not configured on host 'vm'"}}"#;
     let text = call.decode(412, not_configured).unwrap_err().user_message();
     assert!(
-        text.contains("the harness is not configured on this host: run `omnigent setup`"),
+        text.contains("is not configured on this host: run `omnigent setup`"),
         "{text}"
     );
     assert!(text.contains("Claude Code is not configured"), "{text}");

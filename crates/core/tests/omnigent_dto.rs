@@ -236,8 +236,8 @@ fn error_bodies_become_advice() {
             body: r#"{"error":{"code":"invalid_input","message":"workspace must be an absolute path starting with /"}}"#,
             want: Ok(&[
                 "HTTP 400",
-                "the workspace was refused: use the absolute path",
-                "Omnigent said: workspace must be",
+                "The workspace was refused: use the absolute path",
+                "The server said: workspace must be",
             ]),
         },
         Case {
@@ -245,7 +245,7 @@ fn error_bodies_become_advice() {
             body: r#"{"error":{"code":"harness_not_configured","message":"codex is not set up on vm","remediation":"omnigent setup codex"}}"#,
             want: Ok(&[
                 "HTTP 412",
-                "the harness is not configured on this host: run `omnigent setup`",
+                "is not configured on this host: run `omnigent setup`",
                 "codex is not set up on vm",
                 "(omnigent setup codex)",
             ]),
@@ -253,7 +253,7 @@ fn error_bodies_become_advice() {
         Case {
             status: 412,
             body: "",
-            want: Ok(&["HTTP 412", "the harness is not configured on this host"]),
+            want: Ok(&["HTTP 412", "is not configured on this host"]),
         },
         Case {
             status: 410,
@@ -314,7 +314,7 @@ fn error_bodies_become_advice() {
             412,
             br#"{"error":{"code":"harness_not_configured","message":"m"}}"#
         ),
-        Err(ApiError::Server { status: 412, .. })
+        Err(ApiError::Advised { status: 412, .. })
     ));
     assert_eq!(
         ErrorBody::parse(br#"{"error":{"code":"c","message":"m","title":"T"}}"#)
@@ -322,6 +322,31 @@ fn error_bodies_become_advice() {
         Some((Some("c".into()), Some("m".into()), Some("T".into())))
     );
     assert_eq!(ErrorBody::parse(b"{\"detail\":\"x\"}"), None);
+}
+
+#[test]
+fn advice_is_said_in_the_page_language_before_what_the_server_said() {
+    use canvas_core::i18n::{Catalogue, Locale};
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../locales/de.json");
+    let de =
+        Catalogue::parse(Locale::De, &std::fs::read_to_string(path).expect("de.json")).expect("de");
+    let err = status_error(
+        412,
+        br#"{"error":{"code":"harness_not_configured","message":"codex is not set up on vm"}}"#,
+    );
+    assert_eq!(
+        de.say(&err.user_text()),
+        "Serverfehler (HTTP 412): Das Harness des Agenten ist auf diesem Host nicht \
+         eingerichtet: Führen Sie `omnigent setup` auf diesem Rechner aus, oder wählen Sie einen \
+         Host, auf dem es bereit ist. Der Server meldete: codex is not set up on vm"
+    );
+    // Without a message from the server, the advice alone.
+    let err = status_error(409, br#"{"error":{"code":"stale_cursor"}}"#);
+    assert_eq!(
+        de.say(&err.user_text()),
+        "Serverfehler (HTTP 409): Die Liste hat sich beim Blättern geändert: Laden Sie sie von \
+         vorne neu."
+    );
 }
 
 #[test]

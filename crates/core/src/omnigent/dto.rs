@@ -16,6 +16,7 @@ use crate::agent_server::dto::ExecutionStatus as SummaryStatus;
 use crate::client::unified::{ConversationSummary, Placement};
 use crate::conversations::live::events::ExecutionStatus;
 use crate::error::ApiError;
+use crate::i18n::english::message;
 use crate::i18n::text::text;
 use crate::i18n::Text;
 /// `2026-12-01T05:20:47Z` for seconds since the epoch (moved to [`crate::time`]).
@@ -490,10 +491,10 @@ impl ErrorBody {
     }
 }
 
-/// The error for a non-2xx Omnigent answer. 401/403/404 keep their usual meaning; other
-/// statuses become [`ApiError::Server`] whose detail starts with what to do, then what the
-/// server said (the user-facing text is cut at a few hundred characters, so the advice
-/// comes first).
+/// The error for a non-2xx Omnigent answer. 401/403/404 keep their usual meaning; a refusal
+/// whose code (or status) says what to do becomes [`ApiError::Advised`] — the advice a message
+/// of the catalogue, said in the page's language before what the server said; other statuses
+/// become [`ApiError::Server`] with what the server said.
 pub fn status_error(status: u16, body: &[u8]) -> ApiError {
     if matches!(status, 401 | 403 | 404) {
         return ApiError::from_status(status, &error_detail(body));
@@ -512,44 +513,40 @@ pub fn status_error(status: u16, body: &[u8]) -> ApiError {
         None => error_detail(body),
     };
     let lower = said.to_ascii_lowercase();
-    let advice: Option<&str> = if status == 412 || code == "harness_not_configured" {
-        Some(
-            "the harness is not configured on this host: run `omnigent setup` on that \
-             machine, or pick a host where the agent's harness is ready",
-        )
+    let advice = if status == 412 || code == "harness_not_configured" {
+        Some(const { message("omnigent.advice.harness_not_configured") })
     } else if code == "workspace_missing" {
-        Some(
-            "the session's workspace no longer exists on its host: start a new session in \
-             an existing directory",
-        )
+        Some(const { message("omnigent.advice.workspace_missing") })
     } else if status == 400 && (lower.contains("workspace") || lower.contains("path")) {
-        Some(
-            "the workspace was refused: use the absolute path (starting with /) of a \
-             directory that exists on the chosen host and that the agent may use",
-        )
+        Some(const { message("omnigent.advice.workspace_refused") })
     } else if code == "stale_cursor" {
-        Some("the list changed while paging: reload it from the start")
+        Some(const { message("omnigent.advice.stale_cursor") })
     } else if code == "host_offline" || code == "runner_unavailable" {
-        Some(
-            "the session's host is offline: start `omnigent host` on that machine, then \
-             try again",
-        )
+        Some(const { message("omnigent.advice.host_offline") })
     } else {
         None
     };
     if parsed.is_none() && advice.is_none() {
         return ApiError::from_status(status, &said);
     }
-    let mut detail = match advice {
-        Some(a) if said.is_empty() => a.to_string(),
-        Some(a) => format!("{a}. Omnigent said: {said}"),
+    let mut said = match advice {
         None if said.is_empty() => code.to_string(),
-        None => said,
+        _ => said,
     };
     if let Some(r) = err.remediation.as_deref().filter(|r| !r.trim().is_empty()) {
-        detail.push_str(&format!(" ({})", r.trim()));
+        said = format!("{said} ({})", r.trim()).trim_start().to_string();
     }
-    ApiError::Server { status, detail }
+    match advice {
+        Some(advice) => ApiError::Advised {
+            status,
+            advice,
+            said,
+        },
+        None => ApiError::Server {
+            status,
+            detail: said,
+        },
+    }
 }
 
 fn check(status: u16, body: &[u8]) -> Result<(), ApiError> {

@@ -24,6 +24,7 @@ use crate::agent_server::dto::{BashRequest, BashResult, GitChange, GitChangeStat
 use crate::client::service::WorkspaceFile;
 use crate::error::{unsupported, ApiError};
 use crate::git::provider::{PullRequest, PullRequests};
+use crate::i18n::english::message;
 use crate::omnigent::dto::{json_of, status_error};
 use crate::settings::agents::{AcpModel, AgentModels, ConversationAgent, Policy};
 use crate::transport::de::{lenient, opt_string};
@@ -298,12 +299,10 @@ pub fn model_override_body(model: &str) -> Result<Value, ApiError> {
         && m.chars()
             .all(|c| c.is_ascii_alphanumeric() || "._:/[]-".contains(c));
     if !valid {
-        return Err(ApiError::Server {
+        return Err(ApiError::Advised {
             status: 400,
-            detail: format!(
-                "“{m}” is not a model name: it starts with a letter or digit and holds only \
-                 letters, digits and . _ : / [ ] -"
-            ),
+            advice: const { message("omnigent.advice.model_name") },
+            said: String::new(),
         });
     }
     Ok(json!({ "model_override": m }))
@@ -503,7 +502,12 @@ mod tests {
         );
         assert!(model_override_body("anthropic/claude:x[1]").is_ok());
         for bad in ["", "-x", "a b", "é"] {
-            assert!(model_override_body(bad).is_err(), "{bad:?}");
+            let err = model_override_body(bad).unwrap_err();
+            let text = err.user_message();
+            assert!(
+                text.starts_with("Server error (HTTP 400): That is not a model name: a model name"),
+                "{text}"
+            );
         }
     }
 
