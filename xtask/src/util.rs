@@ -123,8 +123,7 @@ pub use canvas_harness::python::capture;
 /// Bytes free for this user on the file system holding `path` (`df`'s "Available"), if `df`
 /// answers.
 pub fn free_space(path: &Path) -> Option<u64> {
-    let out = Command::new("df").arg("-Pk").arg(path).output().ok()?;
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = capture(Command::new("df").arg("-Pk").arg(path)).ok()?;
     let kib: u64 = text
         .lines()
         .nth(1)?
