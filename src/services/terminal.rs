@@ -143,7 +143,8 @@ pub fn run(
     seq
 }
 
-/// Stops a running command (the server kills it; without a command id we only stop waiting).
+/// Stops a running command (the server kills it — pressed before the start answered, as soon
+/// as it has an id; on a server that cannot stream we only stop waiting).
 pub fn stop(backends: BackendsCtx, conv: ConversationRef, ws: ConvWorkspace, seq: u64) {
     let driver = Driver {
         backends,

@@ -56,9 +56,20 @@ async fn terminal_shows_output_and_exit_code() {
         .await;
     terminal.clear_terminal().await;
 
-    // A running command can be stopped.
+    // A running command can be stopped (usually once the server answered its start), …
     terminal.start_command("sleep 30").await;
     terminal.stop().await;
+    browser
+        .wait_data("[data-testid=terminal-run]", "running", "false")
+        .await;
+    let label = browser
+        .text_of("[data-testid=terminal-run] [data-testid=terminal-exit]")
+        .await;
+    assert!(label.starts_with("stopped"), "{label}");
+
+    // … and before the server answered the start: the server still stops it (a CI run saw
+    // "no exit code" here — the command had been left running).
+    terminal.start_and_stop_at_once("sleep 30").await;
     browser
         .wait_data("[data-testid=terminal-run]", "running", "false")
         .await;
@@ -77,7 +88,7 @@ async fn terminal_shows_output_and_exit_code() {
             "return document.querySelectorAll('[data-testid=terminal-run]').length",
         )
         .await;
-    assert_eq!(n, json!(3));
+    assert_eq!(n, json!(4));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -78,6 +78,8 @@ pub struct Run {
     failures: u32,
     /// The user asked to stop waiting (checked before each next page).
     abandoned: bool,
+    /// The user pressed Stop before the start answered: stop the command once it has an id.
+    stop_asked: bool,
 }
 
 /// What happened to a run.
@@ -157,6 +159,7 @@ impl Run {
             deadline_ms: 0,
             failures: 0,
             abandoned: false,
+            stop_asked: false,
         };
         match timeout {
             Ok(_) => {
@@ -198,8 +201,9 @@ impl Run {
                 }
             },
             (Phase::Starting, Input::Stop) => {
-                // No command id yet: stop waiting once the start answers.
-                self.abandoned = true;
+                // No command id yet: stop the command once the start answers with one (or stop
+                // waiting, on a server that cannot stream).
+                self.stop_asked = true;
                 Vec::new()
             }
             (Phase::Executing, Input::Stop) => {
@@ -221,12 +225,20 @@ impl Run {
     fn started(&mut self, answer: Result<BashCommand, ApiError>, now_ms: i64) -> Vec<Effect> {
         match answer {
             Ok(cmd) if !cmd.id.is_empty() => {
-                self.command_id = Some(cmd.id);
                 let timeout = i64::from(self.request.timeout_seconds.unwrap_or(0));
                 let grace = i64::from(DEADLINE_GRACE_SECONDS);
                 self.deadline_ms = now_ms.saturating_add((timeout + grace) * 1000);
                 self.phase = Phase::Following;
-                self.follow()
+                let mut effects = Vec::new();
+                if self.stop_asked {
+                    // Killed on the server; the pages that follow bring its exit code.
+                    effects.push(Effect::Stop {
+                        command_id: cmd.id.clone(),
+                    });
+                }
+                self.command_id = Some(cmd.id);
+                effects.extend(self.follow());
+                effects
             }
             Ok(_)
             | Err(ApiError::NotFound | ApiError::Unsupported(_))
@@ -234,7 +246,7 @@ impl Run {
                 // No streaming on this server: wait for the final answer (stop = stop waiting).
                 self.set_note(Some(Text::new(NO_STREAMING)));
                 self.phase = Phase::Executing;
-                if self.abandoned {
+                if self.abandoned || self.stop_asked {
                     self.finish(Some(Text::new(STOPPED_WAITING)));
                     return Vec::new();
                 }
@@ -580,21 +592,35 @@ mod tests {
     }
 
     #[test]
-    fn stop_before_the_start_answered_stops_waiting_then() {
-        for answer in [
-            Ok(BashCommand {
-                id: "c1".into(),
-                ..BashCommand::default()
-            }),
-            Err(ApiError::NotFound),
-        ] {
-            let mut r = run();
-            assert_eq!(r.step(Input::Stop), vec![], "no id to stop yet");
-            assert!(r.running);
-            assert_eq!(r.step(Input::Started { answer, now_ms: T0 }), vec![]);
-            assert!(!r.running);
-            assert_eq!(r.note.as_deref(), Some(STOPPED_WAITING_NOTE));
-        }
+    fn stop_before_the_start_answered_stops_the_command_then() {
+        let mut r = run();
+        assert_eq!(r.step(Input::Stop), vec![], "no id to stop yet");
+        assert!(r.running);
+        assert_eq!(
+            r.step(started("c1")),
+            vec![
+                Effect::Stop {
+                    command_id: "c1".into()
+                },
+                poll(None)
+            ],
+            "stopped on the server as soon as it has an id, and followed to its exit code"
+        );
+        assert!(r.running, "the server's exit code ends it");
+        assert_eq!(r.step(outputs(vec![out(0, "", Some(-15))], T0)), vec![]);
+        assert!(!r.running);
+        assert_eq!(r.output.exit_code, Some(-15));
+        assert_eq!(r.note, None);
+    }
+
+    #[test]
+    fn stop_before_the_start_answered_without_streaming_stops_waiting() {
+        let mut r = run();
+        assert_eq!(r.step(Input::Stop), vec![]);
+        let answer = Err(ApiError::NotFound);
+        assert_eq!(r.step(Input::Started { answer, now_ms: T0 }), vec![]);
+        assert!(!r.running);
+        assert_eq!(r.note.as_deref(), Some(STOPPED_WAITING_NOTE));
     }
 
     #[test]

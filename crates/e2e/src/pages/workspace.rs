@@ -101,6 +101,23 @@ impl WorkspacePanel<'_> {
         self.b.click("[data-testid=terminal-run-button]").await;
     }
 
+    /// Types `command`, clicks Run and clicks the new run's Stop as soon as it shows — in the
+    /// same turn of the page's event loop, so before the server could answer the start.
+    pub async fn start_and_stop_at_once(&self, command: &str) {
+        self.terminal_keys(command).await;
+        let script = "const done = arguments[arguments.length - 1]; \
+             const stop = () => document.querySelector('[data-testid=terminal-run] [data-testid=terminal-stop]'); \
+             const obs = new MutationObserver(() => { \
+               const b = stop(); if (b) { obs.disconnect(); b.click(); done(true); } }); \
+             obs.observe(document.body, { childList: true, subtree: true }); \
+             document.querySelector('[data-testid=terminal-run-button]').click();";
+        self.b
+            .client
+            .execute_async(script, vec![])
+            .await
+            .expect("run, then stop at once");
+    }
+
     /// How many runs the terminal lists.
     pub async fn runs(&self) -> Value {
         self.b
