@@ -497,7 +497,9 @@ async fn typed_client_against_a_real_agent_server() {
         "switch llm",
         tools.switch_llm(
             &fork.handle(),
-            &json!({"model": "openai/stub-other", "base_url": "http://127.0.0.1:9/v1", "api_key": "x"}),
+            // No retries: asking below fails at once instead of retrying in a server thread
+            // for minutes (which outlived the request and once starved `git commits`).
+            &json!({"model": "openai/stub-other", "base_url": "http://127.0.0.1:9/v1", "api_key": "x", "num_retries": 0}),
         ),
         &http,
     )
@@ -508,11 +510,14 @@ async fn typed_client_against_a_real_agent_server() {
         &http,
     )
     .await;
-    // No LLM answers at 127.0.0.1:9: asking is a typed error, never a hang.
+    // No LLM answers at 127.0.0.1:9: asking is a typed error, never a hang. The server answers
+    // 500 from an unhandled exception and then closes the connection, so the question goes
+    // on a client of its own (a pooled connection reused after it was reset by the peer).
+    let ask_http = ReqwestTransport::new().expect("client");
     assert!(
         tools
             .ask_agent(&fork.handle(), "what are you doing?")
-            .send(&http)
+            .send(&ask_http)
             .await
             .is_err(),
         "[ask] an unreachable LLM cannot answer"

@@ -16,11 +16,8 @@ fn api_for(url: &str) -> Client {
 
 #[tokio::test]
 async fn unreachable_server_is_a_network_error() {
-    // Bind, learn the port, close: nothing listens there any more.
-    let port = {
-        let l = TcpListener::bind("127.0.0.1:0").expect("bind");
-        l.local_addr().expect("addr").port()
-    };
+    // Below the ephemeral range, so no other test's `bind(0)` takes it meanwhile.
+    let port = canvas_harness::free_port().expect("port");
     let http = ReqwestTransport::new().expect("client");
     let err = api_for(&format!("http://127.0.0.1:{port}"))
         .get_settings()

@@ -109,6 +109,9 @@ async fn tags_archive_grouping_and_sorting_live_in_the_url_and_the_sidebar_follo
     let b = Browser::start(&env).await;
     let (shell, list) = (b.shell(), b.list());
     b.goto(&server.url()).await;
+    // The app has stored its default backend before this test adds one to the list (else the
+    // list it reads back may lack "Local", and the all-backends view below has one group).
+    shell.wait_connected_to("default-local").await;
     b.backends()
         .store_local("organise", "Organise", &agent.url, &agent.session_api_key)
         .await;

@@ -112,10 +112,11 @@ pub fn unbrotli(b: &[u8]) -> Vec<u8> {
     out
 }
 
-/// A port nothing listens on (bound, then released).
+/// A port nothing listens on: the harness's [`canvas_harness::free_port`], below the ephemeral
+/// range. (A port from `bind(0)`, released, could be handed at once to the next `bind(0)` —
+/// another test's router — and then answer: `upstream_down_is_502_json` once saw 200.)
 pub fn dead_port() -> u16 {
-    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    l.local_addr().unwrap().port()
+    canvas_harness::free_port().unwrap()
 }
 
 /// Starts `router` on 127.0.0.1:0 and returns its address.
