@@ -510,19 +510,6 @@ async fn typed_client_against_a_real_agent_server() {
         &http,
     )
     .await;
-    // No LLM answers at 127.0.0.1:9: asking is a typed error, never a hang. The server answers
-    // 500 from an unhandled exception and then closes the connection, so the question goes
-    // on a client of its own (a pooled connection reused after it was reset by the peer).
-    let ask_http = ReqwestTransport::new().expect("client");
-    assert!(
-        tools
-            .ask_agent(&fork.handle(), "what are you doing?")
-            .send(&ask_http)
-            .await
-            .is_err(),
-        "[ask] an unreachable LLM cannot answer"
-    );
-    run("delete the fork", api.delete_conversation(&fork.id), &http).await;
     // Confirmation mode per conversation: the summary reads back what was set.
     for (ask, kind) in [(true, "AlwaysConfirm"), (false, "NeverConfirm")] {
         run(
@@ -700,6 +687,22 @@ async fn typed_client_against_a_real_agent_server() {
     assert!(
         !page.items.iter().any(|c| c.id == created.id),
         "[list after delete]"
+    );
+
+    // --- ask, last: no LLM answers at 127.0.0.1:9, so asking (the fork) is a typed error, never
+    // a hang. It comes last because of how the server fails it: a 500 from an unhandled
+    // exception whose traceback it then logs for seconds, blocking every other request (on a
+    // loaded machine `delete the fork` after it took 16 s, past its 15 s limit), and it closes
+    // the connection, so the question goes on a client of its own (a pooled connection reused
+    // after it was reset by the peer).
+    let ask_http = ReqwestTransport::new().expect("client");
+    assert!(
+        tools
+            .ask_agent(&fork.handle(), "what are you doing?")
+            .send(&ask_http)
+            .await
+            .is_err(),
+        "[ask] an unreachable LLM cannot answer"
     );
 
     drop(server);
